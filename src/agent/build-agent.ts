@@ -1,0 +1,105 @@
+import { ApiClient } from '../api/client.js';
+import type { Config } from '../config.js';
+import type { Clock, Random, Sleep } from '../domain/clock.js';
+import type { Logger } from '../log.js';
+import { ensureDataDir, openDatabase } from '../store/database.js';
+import { lockDataDir } from '../store/lock.js';
+import { Outbox } from '../store/outbox.js';
+import { RateSlots } from '../store/rate-slots.js';
+import { Roster } from '../store/roster.js';
+import { RateBudget } from '../sync/rate-budget.js';
+import { RosterSync } from '../sync/roster-sync.js';
+import { Uploader } from '../sync/uploader.js';
+import { Agent } from './agent.js';
+
+export type Runtime = { clock: Clock; sleep: Sleep; random: Random; log: Logger };
+
+export const realSleep: Sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const t = setTimeout(done, Math.min(ms, 2_147_483_647));
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+export function realRuntime(log: Logger): Runtime {
+  return { clock: { now: () => Date.now() }, sleep: realSleep, random: Math.random, log };
+}
+
+export function systemTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/**
+ * Builds the agent in one explicit order: lock → database → stores → API client → budget →
+ * uploader and roster sync → agent. Nothing connects on import; everything is passed in.
+ */
+export function buildAgent(config: Config & { api: NonNullable<Config['api']> }, rt: Runtime): Agent {
+  const lock = lockDataDir(ensureDataDir(config.dataDir));
+  let db;
+  try {
+    db = openDatabase(config.dataDir);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+  const outbox = new Outbox(db);
+  const roster = new Roster(db);
+  const rateSlots = new RateSlots(db);
+  const rule = { limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs };
+  const api = new ApiClient({ baseUrl: config.api.baseUrl, token: config.api.token, timeoutMs: config.api.timeoutMs, dialect: config.api.dialect });
+  const budget = new RateBudget(rateSlots, rt.clock, rt.sleep, rule);
+
+  let agent: Agent | null = null;
+  const uploader = new Uploader(
+    outbox,
+    api,
+    budget,
+    rt.clock,
+    rt.sleep,
+    rt.random,
+    {
+      backoff: { baseMs: config.retry.baseMs, maxMs: config.retry.maxMs },
+      inDoubtGraceMs: config.retry.inDoubtGraceMs ?? 2 * config.api.timeoutMs,
+      authRetryMs: config.retry.authRetryMs,
+      windowMs: rule.windowMs,
+    },
+    rt.log,
+    (e) => agent?.onUploaderEvent(e),
+  );
+  const rosterSync = new RosterSync(
+    api,
+    roster,
+    budget,
+    rt.clock,
+    () => outbox.hasDue(rt.clock.now()),
+    { siteId: config.siteId ?? null, pageSize: config.roster.pageSize, windowMs: rule.windowMs, authRetryMs: config.retry.authRetryMs },
+    rt.log,
+  );
+  agent = new Agent({
+    db,
+    outbox,
+    roster,
+    rateSlots,
+    budget,
+    uploader,
+    rosterSync,
+    clock: rt.clock,
+    sleep: rt.sleep,
+    log: rt.log,
+    rule,
+    fallbackTimeZone: config.timezone ?? systemTimeZone(),
+    clockSkewThresholdMs: config.clockSkewThresholdMs,
+    rosterRefreshMs: config.roster.refreshMs,
+    onClose: async () => {
+      await api.close();
+      db.close();
+      lock.release();
+    },
+  });
+  return agent;
+}

@@ -1,0 +1,76 @@
+import type { PunchState } from '../domain/punch.js';
+import { slotsInUse, type WindowRule } from '../domain/sliding-window.js';
+import type { Outbox } from '../store/outbox.js';
+import type { RateSlots } from '../store/rate-slots.js';
+import type { Roster } from '../store/roster.js';
+import { readSetting } from '../store/settings.js';
+import type { Db } from '../store/database.js';
+
+/** Settings keys the agent keeps for status (read by `timeclock status` from another process too). */
+export const S = {
+  lastError: 'last_error',
+  lastContact: 'last_contact',
+  rosterSync: 'roster_sync',
+  site: 'site',
+  clockSkew: 'clock_skew',
+  authRefused: 'auth_refused',
+} as const;
+
+export type LastError = { at: number; message: string };
+export type LastContact = { at: number; ok: boolean };
+export type RosterSyncRecord = { at: number; ok: boolean; employees: number | null; error: string | null; lastOkAt: number | null };
+export type SiteRecord = { id: string; name: string; timezone: string | null };
+export type ClockSkewRecord = { at: number; ms: number };
+export type AuthRefusedRecord = { at: number; reason: string };
+
+export type AgentStatus = {
+  now: number;
+  /** true: the last request reached the service; false: it did not; null: no request yet. */
+  online: boolean | null;
+  lastContactAt: number | null;
+  queue: Record<PunchState, number>;
+  unsent: number;
+  oldestUnsentAgeMs: number | null;
+  lastError: LastError | null;
+  sendingPaused: { reason: 'retry_after' | 'auth'; until: number } | null;
+  authRefused: AuthRefusedRecord | null;
+  rateWindow: { used: number; limit: number; windowMs: number };
+  roster: { size: number; lastSync: RosterSyncRecord | null; progress: { pagesDone: number; pagesTotal: number | null } | null };
+  site: SiteRecord | null;
+  clockSkewMs: number | null;
+  agentRunning: boolean;
+};
+
+export type StatusSources = {
+  db: Db;
+  outbox: Outbox;
+  roster: Roster;
+  rateSlots: RateSlots;
+  rule: WindowRule;
+  now: number;
+};
+
+/** Status from the database alone: what `timeclock status` shows whether or not an agent runs. */
+export function readStatus(src: StatusSources): AgentStatus {
+  const { db, outbox, now } = src;
+  const queue = outbox.counts();
+  const oldest = outbox.oldestUnsentAt();
+  const contact = readSetting<LastContact>(db, S.lastContact);
+  const skew = readSetting<ClockSkewRecord>(db, S.clockSkew);
+  return {
+    now,
+    online: contact ? contact.ok : null,
+    lastContactAt: contact?.at ?? null,
+    queue,
+    unsent: queue.pending + queue.sending + queue.in_doubt,
+    oldestUnsentAgeMs: oldest === null ? null : Math.max(0, now - oldest),
+    lastError: readSetting<LastError>(db, S.lastError),
+    sendingPaused: null,
+    authRefused: readSetting<AuthRefusedRecord>(db, S.authRefused),
+    rateWindow: { used: slotsInUse(src.rateSlots.live(now, src.rule.windowMs), now, src.rule.windowMs), limit: src.rule.limit, windowMs: src.rule.windowMs },
+    roster: { size: src.roster.size(), lastSync: readSetting<RosterSyncRecord>(db, S.rosterSync), progress: null },
+    site: readSetting<SiteRecord>(db, S.site),
+    clockSkewMs: skew?.ms ?? null,
+    agentRunning: false,
+  };
+}

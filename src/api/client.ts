@@ -1,0 +1,236 @@
+import { Agent, request } from 'undici';
+import type { z } from 'zod';
+import {
+  BASIC_AUTH_USER,
+  buildPunchBody,
+  createdSchema,
+  employeePageSchema,
+  errorBodySchema,
+  siteSchema,
+  timesResponseSchema,
+  type ApiDialect,
+  type EmployeePage,
+  type EmployeeRef,
+  type Site,
+  type TimesResponse,
+} from './shapes.js';
+
+/**
+ * What one API call came to, in the terms the uploader decides on. The split between
+ * `not_sent` and `unknown` is what makes exactly-once possible: only the second can have
+ * created a record, so only the second needs a look on the server before a resend.
+ */
+export type ApiOutcome<T> =
+  | { kind: 'ok'; status: number; value: T; serverDate: number | null }
+  /** 429: not a failure; `retryAfterMs` from the header when it had one. */
+  | { kind: 'rate_limited'; retryAfterHeader: string | null; serverDate: number | null }
+  /** The request never reached the server (connection refused, DNS, connect timeout). */
+  | { kind: 'not_sent'; error: string }
+  /** 5xx that means "not processed" (500, 503): safe to send again later. */
+  | { kind: 'server_error'; status: number; error: string; serverDate: number | null }
+  /** The request may have been processed: timeout or reset after sending, 502/504 from a gateway. */
+  | { kind: 'unknown'; error: string }
+  /** 4xx other than 401/403/429: the service refuses this request as it is. */
+  | { kind: 'refused'; status: number; reason: string; serverDate: number | null }
+  /** 401/403: the token is wrong or revoked. */
+  | { kind: 'auth'; status: number; reason: string; serverDate: number | null };
+
+export type ApiClientOptions = {
+  baseUrl: string;
+  token: string;
+  timeoutMs: number;
+  dialect: ApiDialect;
+};
+
+// Errors raised before a byte of the request could reach the server.
+const CONNECT_PHASE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+]);
+
+function errorCode(e: unknown): string | undefined {
+  let cur: unknown = e;
+  for (let i = 0; i < 4 && cur && typeof cur === 'object'; i++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return (e as { code?: string })?.code;
+}
+
+function describe(e: unknown): string {
+  const code = errorCode(e);
+  const msg = e instanceof Error ? e.message : String(e);
+  return code ? `${code}: ${msg}` : msg;
+}
+
+function parseDate(h: string | string[] | undefined): number | null {
+  const v = Array.isArray(h) ? h[0] : h;
+  if (!v) return null;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? null : t;
+}
+
+function headerValue(h: string | string[] | undefined): string | null {
+  return (Array.isArray(h) ? h[0] : h) ?? null;
+}
+
+function reasonOf(status: number, text: string): string {
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(text));
+    if (parsed.success) {
+      const issues = parsed.data._issues
+        ? ' (' + Object.entries(parsed.data._issues).map(([k, v]) => `${k}: ${v}`).join('; ') + ')'
+        : '';
+      return `${status} ${parsed.data._error.message}${issues}`;
+    }
+  } catch {
+    /* not JSON */
+  }
+  const snippet = text.replace(/\s+/g, ' ').trim().slice(0, 200);
+  return snippet ? `${status} ${snippet}` : `HTTP ${status}`;
+}
+
+/**
+ * The T&A API over undici. Knows paths, auth and shapes; decides nothing about retries.
+ * The token is only ever placed in the Authorization header: it is not in any error text.
+ */
+export class ApiClient {
+  private readonly dispatcher: Agent;
+  private readonly auth: string;
+  private readonly base: URL;
+
+  constructor(private readonly opts: ApiClientOptions) {
+    this.base = new URL(opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
+    this.auth = 'Basic ' + Buffer.from(`${BASIC_AUTH_USER}:${opts.token}`).toString('base64');
+    this.dispatcher = new Agent({
+      connect: { timeout: Math.min(opts.timeoutMs, 10_000) },
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+      // Short keep-alive so we rarely write into a socket the server is closing (which would turn
+      // a harmless retry into an in-doubt punch that costs a reconciliation request).
+      keepAliveTimeout: 2_000,
+      keepAliveMaxTimeout: 10_000,
+      pipelining: 1,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  postTime(ref: EmployeeRef, localDate: string, localTime: string): Promise<ApiOutcome<{ remoteId: string | null }>> {
+    const body = buildPunchBody(this.opts.dialect, ref, localDate, localTime);
+    return this.call('POST', 'times', undefined, body, (raw) => {
+      const created = createdSchema.safeParse(raw);
+      // A 2xx means the server took the record; an odd body does not change that.
+      return { remoteId: created.success ? created.data._id : null };
+    }, true);
+  }
+
+  getTimes(ref: EmployeeRef, startDate: string, endDate: string): Promise<ApiOutcome<TimesResponse>> {
+    const q = this.opts.dialect.timesQuery;
+    const query = {
+      [ref.kind === 'external_id' ? 'employee_external_id' : 'employee_id']: ref.value,
+      [q.startDate]: startDate,
+      [q.endDate]: endDate,
+    };
+    return this.call('GET', 'times', query, undefined, strict(timesResponseSchema));
+  }
+
+  getEmployeesPage(page: number, maxResults: number, siteId: string | null): Promise<ApiOutcome<EmployeePage>> {
+    const query: Record<string, string> = { max_results: String(maxResults), page: String(page) };
+    if (siteId) query[this.opts.dialect.siteFilterParam] = siteId;
+    return this.call('GET', 'employees', query, undefined, strict(employeePageSchema));
+  }
+
+  getSite(siteId: string): Promise<ApiOutcome<Site>> {
+    return this.call('GET', `sites/${encodeURIComponent(siteId)}`, undefined, undefined, strict(siteSchema));
+  }
+
+  private async call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    query: Record<string, string> | undefined,
+    body: unknown,
+    parse: (raw: unknown) => T,
+    mayCreate = false,
+  ): Promise<ApiOutcome<T>> {
+    const url = new URL(path, this.base);
+    if (query) for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    let res;
+    try {
+      res = await request(url, {
+        method,
+        dispatcher: this.dispatcher,
+        headers: {
+          authorization: this.auth,
+          accept: 'application/json',
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+    } catch (e) {
+      const code = errorCode(e);
+      if (code && CONNECT_PHASE_CODES.has(code)) return { kind: 'not_sent', error: describe(e) };
+      // Anything after the connection was made: the server may have acted on it. For a GET that
+      // changes nothing, so it is just a failed read.
+      return mayCreate ? { kind: 'unknown', error: describe(e) } : { kind: 'not_sent', error: describe(e) };
+    }
+
+    const serverDate = parseDate(res.headers['date']);
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (e) {
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        // Status line says it was created; the body was lost on the way.
+        return { kind: 'ok', status: res.statusCode, value: parse(undefined), serverDate };
+      }
+      return mayCreate ? { kind: 'unknown', error: describe(e) } : { kind: 'not_sent', error: describe(e) };
+    }
+
+    const status = res.statusCode;
+    if (status >= 200 && status < 300) {
+      let raw: unknown;
+      try {
+        raw = text.length ? JSON.parse(text) : undefined;
+      } catch {
+        raw = undefined;
+      }
+      try {
+        return { kind: 'ok', status, value: parse(raw), serverDate };
+      } catch (e) {
+        // A read whose answer has the wrong shape: a server change we must not guess around.
+        return { kind: 'refused', status, reason: `unexpected response shape from ${method} /${path}: ${(e as Error).message}`, serverDate };
+      }
+    }
+    if (status === 429) return { kind: 'rate_limited', retryAfterHeader: headerValue(res.headers['retry-after']), serverDate };
+    if (status === 401 || status === 403) return { kind: 'auth', status, reason: reasonOf(status, text), serverDate };
+    if (status === 502 || status === 504) {
+      // A gateway gave up waiting: the service behind it may have stored the record.
+      return mayCreate ? { kind: 'unknown', error: reasonOf(status, text) } : { kind: 'server_error', status, error: reasonOf(status, text), serverDate };
+    }
+    if (status >= 500) return { kind: 'server_error', status, error: reasonOf(status, text), serverDate };
+    if (status === 408) return mayCreate ? { kind: 'unknown', error: reasonOf(status, text) } : { kind: 'server_error', status, error: reasonOf(status, text), serverDate };
+    return { kind: 'refused', status, reason: reasonOf(status, text), serverDate };
+  }
+}
+
+function strict<S extends z.ZodType>(schema: S): (raw: unknown) => z.infer<S> {
+  return (raw) => {
+    const r = schema.safeParse(raw);
+    if (!r.success) throw new Error(r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+    return r.data;
+  };
+}
+

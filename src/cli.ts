@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+import { ConfigError } from './config.js';
+import { StoreError } from './store/database.js';
+import { runFlush } from './cli/flush.js';
+import { runMock } from './cli/mock.js';
+import { runStart } from './cli/start.js';
+import { runStatus } from './cli/status.js';
+import { Exit, parseCli, UsageError } from './cli/options.js';
+import { runRosterSync } from './cli/roster.js';
+
+const USAGE = `timeclock — time-clock terminal agent
+
+usage:
+  timeclock start [--headless] [--json] [--config FILE]   run the kiosk (demo on the embedded mock API when no API is configured)
+  timeclock status [--json] [--config FILE]                queue, connection, rate window, roster
+  timeclock flush [--max-wait-ms N] [--config FILE]       send what is due, exit when the queue is empty or blocked
+  timeclock roster sync [--config FILE]                    fetch the site's roster now
+  timeclock mock [--port N] [--limit N] [--window-ms N] [--token T] [--employees N --sites N]
+                                                           run the mock T&A API alone
+
+configuration: a JSON file (--config or TIMECLOCK_CONFIG) and the environment:
+  TIMECLOCK_API_URL, TIMECLOCK_API_TOKEN, TIMECLOCK_SITE_ID, TIMECLOCK_DATA_DIR,
+  TIMECLOCK_RATE_LIMIT, TIMECLOCK_RATE_WINDOW_MS, TIMECLOCK_TIMEZONE, TIMECLOCK_LOG_LEVEL
+exit codes: 0 ok, 1 runtime error, 2 bad configuration or arguments, 3 flush blocked`;
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseCli(argv);
+  } catch (e) {
+    process.stderr.write(`timeclock: ${(e as Error).message}\n\n${USAGE}\n`);
+    return Exit.usage;
+  }
+  const [command, sub] = parsed.positionals;
+  const opts = parsed.values;
+  if (opts.help || !command) {
+    process.stdout.write(USAGE + '\n');
+    return command || opts.help ? Exit.ok : Exit.usage;
+  }
+  switch (command) {
+    case 'start':
+      return runStart(opts);
+    case 'status':
+      return runStatus(opts);
+    case 'flush':
+      return runFlush(opts);
+    case 'roster':
+      if (sub === 'sync') return runRosterSync(opts);
+      process.stderr.write(`timeclock: unknown roster command ${sub ?? '(none)'}; try: timeclock roster sync\n`);
+      return Exit.usage;
+    case 'mock':
+      return runMock(opts);
+    default:
+      process.stderr.write(`timeclock: unknown command '${command}'\n\n${USAGE}\n`);
+      return Exit.usage;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    if (e instanceof UsageError) {
+      process.stderr.write(`timeclock: ${e.message}\n`);
+      process.exitCode = Exit.usage;
+    } else if (e instanceof ConfigError) {
+      process.stderr.write(`timeclock: ${e.message}\n`);
+      process.exitCode = Exit.usage;
+    } else if (e instanceof StoreError) {
+      process.stderr.write(`timeclock: ${e.message}\n`);
+      process.exitCode = Exit.error;
+    } else {
+      process.stderr.write(`timeclock: ${(e as Error)?.stack ?? String(e)}\n`);
+      process.exitCode = Exit.error;
+    }
+  },
+);

@@ -1,0 +1,53 @@
+import type { AgentStatus } from '../agent/status.js';
+import type { PunchResult } from '../domain/punch.js';
+
+/** One line per punch for the headless terminal: what the employee would read on screen. */
+export function punchLine(r: PunchResult): string {
+  if (!r.ok) return `refused: ${r.message}`;
+  return r.repeat ? `already registered ${r.employeeName} ${r.localTime}` : `registered ${r.employeeName} ${r.localTime}`;
+}
+
+export function punchJson(r: PunchResult): string {
+  return JSON.stringify(
+    r.ok
+      ? {
+          ok: true,
+          repeat: r.repeat,
+          punch_id: r.punchId,
+          employee_name: r.employeeName,
+          employee_external_id: r.employeeExternalId,
+          local_date: r.localDate,
+          local_time: r.localTime,
+          message: r.message,
+        }
+      : { ok: false, reason: r.reason, employee_external_id: r.employeeExternalId ?? null, local_date: null, local_time: null, message: r.message },
+  );
+}
+
+export function ago(ms: number | null): string {
+  if (ms === null) return 'never';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m ago`;
+  return `${Math.floor(s / 86_400)}d ${Math.floor((s % 86_400) / 3600)}h ago`;
+}
+
+export function statusText(s: AgentStatus): string {
+  const q = s.queue;
+  const lines = [
+    `connection:    ${s.online === null ? 'no request yet' : s.online ? 'online' : 'OFFLINE'}${s.lastContactAt ? ` (since ${ago(s.now - s.lastContactAt)})` : ''}`,
+    `queue:         pending ${q.pending}, sending ${q.sending}, in doubt ${q.in_doubt}, sent ${q.sent}, rejected ${q.rejected}`,
+    `oldest unsent: ${s.oldestUnsentAgeMs === null ? 'none' : ago(s.oldestUnsentAgeMs)}`,
+    `rate window:   ${s.rateWindow.used}/${s.rateWindow.limit} used (per ${s.rateWindow.windowMs / 1000}s)`,
+    `roster:        ${s.roster.size} employees, last sync ${s.roster.lastSync?.lastOkAt ? ago(s.now - s.roster.lastSync.lastOkAt) : 'never'}` +
+      (s.roster.lastSync && !s.roster.lastSync.ok ? ` (last attempt failed: ${s.roster.lastSync.error})` : '') +
+      (s.roster.progress ? ` (syncing: page ${s.roster.progress.pagesDone}/${s.roster.progress.pagesTotal ?? '?'})` : ''),
+    `site:          ${s.site ? `${s.site.name} (${s.site.id})` : 'all active employees (no site configured)'}`,
+    `clock skew:    ${s.clockSkewMs === null ? 'unknown' : `${(s.clockSkewMs / 1000).toFixed(1)}s`}`,
+  ];
+  if (s.authRefused) lines.push(`TOKEN REFUSED: ${s.authRefused.reason} (${ago(s.now - s.authRefused.at)}); sending paused, punches are kept`);
+  if (s.sendingPaused) lines.push(`sending paused: ${s.sendingPaused.reason} until ${new Date(s.sendingPaused.until).toISOString()}`);
+  lines.push(`last error:    ${s.lastError ? `${s.lastError.message} (${ago(s.now - s.lastError.at)})` : 'none'}`);
+  return lines.join('\n');
+}

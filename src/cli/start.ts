@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import readline from 'node:readline';
+import { punchJson, punchLine } from './format.js';
+import { Exit, type CliOptions } from './options.js';
+import { openAgent } from './setup.js';
+
+/** Path of the Electron runtime when its binary is installed, else null. */
+export function electronRuntime(): string | null {
+  try {
+    const p: unknown = createRequire(import.meta.url)('electron');
+    return typeof p === 'string' && fs.existsSync(p) ? p : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The headless kiosk: each line on standard input is a scanned or typed code, each result one
+ * line on standard output. Messages for people go to standard error, so `--json` output stays
+ * machine-readable.
+ */
+export async function runStart(opts: CliOptions): Promise<number> {
+  const say = (line: string) => process.stderr.write(`timeclock: ${line}\n`);
+  if (!opts.headless) {
+    say(
+      electronRuntime()
+        ? 'Electron runtime found, but the kiosk window is not built yet (issue #5): running headless.'
+        : 'Electron runtime not installed: running headless (type or scan codes here).',
+    );
+  }
+  const run = await openAgent(opts);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await run.shutdown();
+  };
+  process.once('SIGINT', () => void stop().then(() => process.exit(Exit.ok)));
+  process.once('SIGTERM', () => void stop().then(() => process.exit(Exit.ok)));
+
+  try {
+    await run.agent.start({ awaitRosterIfEmpty: true });
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  const st = run.agent.status();
+  if (run.demo) {
+    say(`demo mode: embedded mock API at ${run.demo.url} (token demo-token), records at ${run.demo.origin}/__mock/records`);
+    say(`demo codes: 1001 … 1036 (e.g. 1001 = ${run.demo.employees().find((e) => e.external_id === '1001')?.full_name ?? '?'})`);
+  }
+  say(`data: ${run.config.dataDir}; roster ${st.roster.size} employees; ${st.unsent} punches waiting`);
+  say('ready: type or scan a code and press Enter (Ctrl-D or Ctrl-C to stop)');
+
+  const rl = readline.createInterface({ input: process.stdin, terminal: false });
+  for await (const line of rl) {
+    if (stopping) break;
+    if (line.trim() === '') continue;
+    const r = run.agent.punch({ kind: 'id', value: line });
+    process.stdout.write((opts.json ? punchJson(r) : punchLine(r)) + '\n');
+  }
+  if (!stopping) {
+    // End of input (a pipe, or Ctrl-D): deliver what can be delivered now, then stop.
+    const out = await run.agent.flush({ maxWaitMs: 30_000 });
+    if (!out.done) say(`stopping with ${out.queue.pending + out.queue.in_doubt} punches waiting (${out.blockedBy}); they are kept and sent on the next start`);
+    await stop();
+  }
+  return Exit.ok;
+}

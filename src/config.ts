@@ -1,0 +1,150 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { apiDialectSchema, API_VERSION_SEGMENT, MAX_PAGE_SIZE, objectIdPattern } from './api/shapes.js';
+import { isValidTimeZone } from './domain/local-time.js';
+
+/**
+ * The terminal's configuration: defaults, then a JSON file, then environment variables.
+ * With no API configured at all, the terminal runs the demo (embedded mock API).
+ */
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+export const configSchema = z
+  .object({
+    api: z
+      .object({
+        baseUrl: z
+          .string()
+          .url()
+          .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL')
+          .refine((u) => u.replace(/\/+$/, '').endsWith(API_VERSION_SEGMENT), `must end with ${API_VERSION_SEGMENT}`),
+        token: z.string().min(1, 'is required when api.baseUrl is set'),
+        timeoutMs: int(100, 120_000).default(10_000),
+        dialect: apiDialectSchema.default(apiDialectSchema.parse({})),
+      })
+      .strict()
+      .optional(),
+    siteId: z.string().regex(objectIdPattern, 'must be a 24-character hexadecimal id').optional(),
+    dataDir: z.string().min(1),
+    timezone: z.string().refine(isValidTimeZone, 'is not a known IANA time zone').optional(),
+    rateLimit: z
+      .object({ limit: int(1, 10_000).default(60), windowMs: int(100, 3_600_000).default(60_000) })
+      .strict()
+      .default({ limit: 60, windowMs: 60_000 }),
+    roster: z
+      .object({
+        pageSize: int(1, MAX_PAGE_SIZE).default(MAX_PAGE_SIZE),
+        refreshMs: int(60_000, 7 * 24 * 3_600_000).default(6 * 3_600_000),
+      })
+      .strict()
+      .default({ pageSize: MAX_PAGE_SIZE, refreshMs: 6 * 3_600_000 }),
+    retry: z
+      .object({
+        baseMs: int(10, 600_000).default(2_000),
+        maxMs: int(10, 3_600_000).default(60_000),
+        inDoubtGraceMs: int(0, 3_600_000).optional(),
+        authRetryMs: int(1_000, 24 * 3_600_000).default(300_000),
+      })
+      .strict()
+      .default({ baseMs: 2_000, maxMs: 60_000, authRetryMs: 300_000 }),
+    clockSkewThresholdMs: int(1_000, 24 * 3_600_000).default(120_000),
+    demo: z.object({ port: int(0, 65_535).default(0) }).strict().default({ port: 0 }),
+    logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  })
+  .strict();
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Environment variables operators and tests rely on, and the config key each sets. */
+export const envKeys: Record<string, string> = {
+  TIMECLOCK_API_URL: 'api.baseUrl',
+  TIMECLOCK_API_TOKEN: 'api.token',
+  TIMECLOCK_API_TIMEOUT_MS: 'api.timeoutMs',
+  TIMECLOCK_SITE_ID: 'siteId',
+  TIMECLOCK_DATA_DIR: 'dataDir',
+  TIMECLOCK_TIMEZONE: 'timezone',
+  TIMECLOCK_RATE_LIMIT: 'rateLimit.limit',
+  TIMECLOCK_RATE_WINDOW_MS: 'rateLimit.windowMs',
+  TIMECLOCK_RETRY_BASE_MS: 'retry.baseMs',
+  TIMECLOCK_RETRY_MAX_MS: 'retry.maxMs',
+  TIMECLOCK_LOG_LEVEL: 'logLevel',
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share');
+  return path.join(base, 'timeclock-kiosk');
+}
+
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
+  const keys = dotted.split('.');
+  let cur = target;
+  for (const k of keys.slice(0, -1)) {
+    if (typeof cur[k] !== 'object' || cur[k] === null) cur[k] = {};
+    cur = cur[k] as Record<string, unknown>;
+  }
+  cur[keys[keys.length - 1] as string] = value;
+}
+
+export type LoadedConfig = { config: Config; demo: boolean; sources: string[] };
+
+/**
+ * Reads the file (if any) and the environment, and validates the result. Errors name the key,
+ * where its value came from, and what is wrong with it; the token's value never appears.
+ */
+export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv } = {}): LoadedConfig {
+  const env = opts.env ?? process.env;
+  const file = opts.file ?? env.TIMECLOCK_CONFIG;
+  const raw: Record<string, unknown> = {};
+  const origin = new Map<string, string>();
+  const sources: string[] = [];
+  if (file) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new ConfigError([`config file ${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`]);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw new ConfigError([`config file ${file}: not valid JSON (${(e as Error).message})`]);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new ConfigError([`config file ${file}: must hold a JSON object`]);
+    }
+    Object.assign(raw, parsed);
+    sources.push(file);
+  }
+  for (const [name, key] of Object.entries(envKeys)) {
+    const v = env[name];
+    if (v === undefined || v === '') continue;
+    setPath(raw, key, v);
+    origin.set(key, name);
+    sources.push(name);
+  }
+  const demo = raw.api === undefined;
+  if (raw.dataDir === undefined) raw.dataDir = demo ? path.join(defaultDataDir(env), 'demo') : defaultDataDir(env);
+
+  const result = configSchema.safeParse(raw);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((i) => {
+        const key = i.path.join('.') || '(root)';
+        const from = origin.get(key) ?? (file ? `file ${file}` : 'defaults');
+        const message = i.code === 'unrecognized_keys' ? `unknown key(s) ${i.keys.join(', ')}` : i.message;
+        return `${key} (from ${from}): ${message}`;
+      }),
+    );
+  }
+  return { config: result.data, demo, sources };
+}

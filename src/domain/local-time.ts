@@ -1,0 +1,46 @@
+/**
+ * Wall time in a time zone, computed from a UTC instant. Pure: the instant is passed in.
+ * The API's `time` has minute precision and no offset, so the local date and minute are what
+ * payroll sees; they are computed once at capture and stored with the punch.
+ */
+export type LocalDateTime = { date: string; time: string };
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+export function isValidTimeZone(zone: string): boolean {
+  try {
+    formatterFor(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function localDateTime(instantMs: number, zone: string): LocalDateTime {
+  const parts = formatterFor(zone).formatToParts(new Date(instantMs));
+  const get = (t: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === t)?.value ?? '';
+  return { date: `${get('year')}-${get('month')}-${get('day')}`, time: `${get('hour')}:${get('minute')}` };
+}
+
+/** First valid zone of the candidates (employee's, site's, system's), else UTC. */
+export function chooseTimeZone(candidates: ReadonlyArray<string | null | undefined>): string {
+  for (const c of candidates) if (c && isValidTimeZone(c)) return c;
+  return 'UTC';
+}

@@ -1,0 +1,39 @@
+/**
+ * Structured log lines (one JSON object per line) on stderr, where journald or a supervisor
+ * collects them. Fields named like secrets are masked, so a token passed by mistake never lands
+ * in a log.
+ */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFields = Record<string, unknown>;
+export type Logger = {
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+};
+
+const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const SECRET_KEY = /token|password|secret|authorization|pin/i;
+
+function redact(fields: LogFields): LogFields {
+  const out: LogFields = {};
+  for (const [k, v] of Object.entries(fields)) out[k] = SECRET_KEY.test(k) ? '[redacted]' : v;
+  return out;
+}
+
+export function createLogger(opts: { level?: LogLevel; write?: (line: string) => void; now?: () => number } = {}): Logger {
+  const min = order[opts.level ?? 'info'];
+  const write = opts.write ?? ((line: string) => process.stderr.write(line + '\n'));
+  const now = opts.now ?? Date.now;
+  const emit = (level: LogLevel) => (msg: string, fields?: LogFields) => {
+    if (order[level] < min) return;
+    write(JSON.stringify({ t: new Date(now()).toISOString(), level, msg, ...(fields ? redact(fields) : {}) }));
+  };
+  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+}
+
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+export function parseLogLevel(v: string | undefined): LogLevel {
+  return v === 'debug' || v === 'info' || v === 'warn' || v === 'error' ? v : 'info';
+}

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { migrations } from './migrations.js';
+
+export type Db = Database.Database;
+
+/** Raised when the terminal's database cannot be used; the message says what to do. */
+export class StoreError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'unwritable' | 'corrupt' | 'too_new' | 'locked' | 'io',
+  ) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
+
+export const DB_FILE_NAME = 'timeclock.sqlite';
+
+/** Creates the data directory (owner-only) if needed and checks that it can be written. */
+export function ensureDataDir(dataDir: string): string {
+  try {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    fs.accessSync(dataDir, fs.constants.W_OK);
+  } catch (e) {
+    throw new StoreError(`data directory ${dataDir} is not writable: ${(e as Error).message}`, 'unwritable');
+  }
+  return dataDir;
+}
+
+export type OpenOptions = { readonly?: boolean };
+
+/**
+ * Opens (creating if needed) the terminal's database in `dataDir`, checks it, and migrates it.
+ * WAL + synchronous=FULL: a commit that returned is on disk, so an acknowledged punch survives
+ * kill -9 and power loss. A failed integrity check refuses to start rather than risk the outbox.
+ */
+export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
+  const file = path.join(dataDir, DB_FILE_NAME);
+  if (!opts.readonly) ensureDataDir(dataDir);
+  else if (!fs.existsSync(file)) {
+    throw new StoreError(`no database at ${file} (has the terminal ever run with this data directory?)`, 'io');
+  }
+
+  let db: Db;
+  try {
+    db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  } catch (e) {
+    throw new StoreError(`cannot open ${file}: ${(e as Error).message}`, 'io');
+  }
+  try {
+    db.pragma('busy_timeout = 5000');
+    if (!opts.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+    }
+    db.pragma('foreign_keys = ON');
+    const check = db.pragma('quick_check', { simple: true });
+    if (check !== 'ok') {
+      throw new StoreError(
+        `database ${file} failed its integrity check (${String(check)}). Nothing was changed. ` +
+          `Stop the terminal, copy the file aside for support, and see README "Troubleshooting".`,
+        'corrupt',
+      );
+    }
+    if (!opts.readonly) migrate(db);
+    else assertKnownVersion(db);
+  } catch (e) {
+    db.close();
+    if (e instanceof StoreError) throw e;
+    const msg = (e as Error).message;
+    if (/not a database|malformed|corrupt/i.test(msg)) {
+      throw new StoreError(`database ${file} is damaged (${msg}). Nothing was changed; see README "Troubleshooting".`, 'corrupt');
+    }
+    throw new StoreError(`cannot use ${file}: ${msg}`, 'io');
+  }
+  return db;
+}
+
+function assertKnownVersion(db: Db): number {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > migrations.length) {
+    throw new StoreError(
+      `database schema version ${version} is newer than this program knows (${migrations.length}); ` +
+        `a newer timeclock-kiosk wrote it. Install that version again rather than risk the data.`,
+      'too_new',
+    );
+  }
+  return version;
+}
+
+export function migrate(db: Db): void {
+  const version = assertKnownVersion(db);
+  for (let v = version; v < migrations.length; v++) {
+    db.transaction(() => {
+      db.exec(migrations[v] as string);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+/** True when an error from SQLite means the disk (or the file's size limit) is full. */
+export function isDiskFull(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return code === 'SQLITE_FULL' || (e instanceof Error && /disk is full|database or disk is full/i.test(e.message));
+}

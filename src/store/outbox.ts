@@ -1,0 +1,193 @@
+import type { PunchState, ClockFlag } from '../domain/punch.js';
+import type { Db } from './database.js';
+
+/** A punch row as the uploader and the status screens need it. */
+export type PunchRow = {
+  id: number;
+  captured_at: number;
+  local_date: string;
+  local_time: string;
+  time_zone: string;
+  employee_key: string;
+  employee_external_id: string | null;
+  employee_name: string;
+  credential_kind: string;
+  state: PunchState;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  reject_reason: string | null;
+  remote_id: string | null;
+  sent_at: number | null;
+  clock_flag: ClockFlag | null;
+  updated_at: number;
+};
+
+export type NewPunch = {
+  capturedAt: number;
+  localDate: string;
+  localTime: string;
+  timeZone: string;
+  employeeKey: string;
+  employeeExternalId: string | null;
+  employeeName: string;
+  credentialKind: string;
+  clockFlag: ClockFlag | null;
+};
+
+export type InsertOutcome = { inserted: true; id: number } | { inserted: false; existing: PunchRow };
+
+/**
+ * The outbox: the only code that writes punch rows. Every state change is journalled in the same
+ * transaction, so "what happened to this punch" can always be answered for payroll.
+ */
+export class Outbox {
+  private readonly stmts;
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      insert: db.prepare(
+        `INSERT INTO punches (captured_at, local_date, local_time, time_zone, employee_key, employee_external_id,
+           employee_name, credential_kind, state, next_attempt_at, clock_flag, updated_at)
+         VALUES (@capturedAt, @localDate, @localTime, @timeZone, @employeeKey, @employeeExternalId,
+           @employeeName, @credentialKind, 'pending', @capturedAt, @clockFlag, @capturedAt)
+         ON CONFLICT (employee_key, local_date, local_time) DO NOTHING
+         RETURNING id`,
+      ),
+      byMinute: db.prepare('SELECT * FROM punches WHERE employee_key = ? AND local_date = ? AND local_time = ?'),
+      byId: db.prepare('SELECT * FROM punches WHERE id = ?'),
+      journal: db.prepare('INSERT INTO punch_journal (punch_id, at, event, detail) VALUES (?, ?, ?, ?)'),
+      nextDue: db.prepare(
+        `SELECT * FROM punches WHERE state IN ('pending','in_doubt') AND next_attempt_at <= ? ORDER BY id LIMIT 1`,
+      ),
+      earliestDue: db.prepare(`SELECT MIN(next_attempt_at) AS t FROM punches WHERE state IN ('pending','in_doubt')`),
+      hasDue: db.prepare(`SELECT 1 FROM punches WHERE state IN ('pending','in_doubt') AND next_attempt_at <= ? LIMIT 1`),
+      setState: db.prepare(
+        `UPDATE punches SET state = @state, attempts = attempts + @attempt, next_attempt_at = @nextAt,
+           last_error = @error, updated_at = @now WHERE id = @id`,
+      ),
+      setSent: db.prepare(
+        `UPDATE punches SET state = 'sent', remote_id = @remoteId, sent_at = @now, last_error = NULL, updated_at = @now
+         WHERE id = @id`,
+      ),
+      setRejected: db.prepare(
+        `UPDATE punches SET state = 'rejected', attempts = attempts + 1, reject_reason = @reason, last_error = @reason,
+           updated_at = @now WHERE id = @id`,
+      ),
+      retryRejected: db.prepare(
+        `UPDATE punches SET state = 'pending', next_attempt_at = @now, reject_reason = NULL, updated_at = @now
+         WHERE id = @id AND state = 'rejected'`,
+      ),
+      interrupted: db.prepare(`SELECT id FROM punches WHERE state = 'sending'`),
+      counts: db.prepare('SELECT state, COUNT(*) AS n FROM punches GROUP BY state'),
+      oldestUnsent: db.prepare(`SELECT MIN(captured_at) AS t FROM punches WHERE state IN ('pending','sending','in_doubt')`),
+      rejected: db.prepare(`SELECT * FROM punches WHERE state = 'rejected' ORDER BY id LIMIT ?`),
+      latestCapture: db.prepare('SELECT MAX(captured_at) AS t FROM punches'),
+    };
+  }
+
+  /** Inserts a punch, or returns the one the same employee already has in the same local minute. */
+  insert(p: NewPunch): InsertOutcome {
+    return this.db.transaction((): InsertOutcome => {
+      const row = this.stmts.insert.get(p) as { id: number } | undefined;
+      if (row) {
+        this.stmts.journal.run(row.id, p.capturedAt, 'captured', `${p.credentialKind} ${p.timeZone}${p.clockFlag ? ` clock:${p.clockFlag}` : ''}`);
+        return { inserted: true, id: row.id };
+      }
+      return { inserted: false, existing: this.stmts.byMinute.get(p.employeeKey, p.localDate, p.localTime) as PunchRow };
+    })();
+  }
+
+  get(id: number): PunchRow | null {
+    return (this.stmts.byId.get(id) as PunchRow | undefined) ?? null;
+  }
+
+  nextDue(now: number): PunchRow | null {
+    return (this.stmts.nextDue.get(now) as PunchRow | undefined) ?? null;
+  }
+
+  /** When the next pending or in-doubt punch becomes due, or null when there is none. */
+  earliestDueAt(): number | null {
+    return (this.stmts.earliestDue.get() as { t: number | null }).t;
+  }
+
+  hasDue(now: number): boolean {
+    return this.stmts.hasDue.get(now) !== undefined;
+  }
+
+  private transition(id: number, now: number, state: PunchState, nextAt: number, error: string | null, countAttempt: boolean, event: string): void {
+    this.db.transaction(() => {
+      this.stmts.setState.run({ id, state, nextAt, error, now, attempt: countAttempt ? 1 : 0 });
+      this.stmts.journal.run(id, now, event, error);
+    })();
+  }
+
+  /** Committed before the request leaves: a crash from here on is found as 'sending' and reconciled. */
+  markSending(id: number, now: number): void {
+    this.transition(id, now, 'sending', now, null, true, 'sending');
+  }
+
+  markPending(id: number, now: number, nextAt: number, error: string | null, countAttempt = false): void {
+    this.transition(id, now, 'pending', nextAt, error, countAttempt, 'retry_scheduled');
+  }
+
+  markInDoubt(id: number, now: number, checkAt: number, error: string): void {
+    this.transition(id, now, 'in_doubt', checkAt, error, false, 'in_doubt');
+  }
+
+  markSent(id: number, now: number, remoteId: string | null, how: 'created' | 'reconciled'): void {
+    this.db.transaction(() => {
+      this.stmts.setSent.run({ id, now, remoteId });
+      this.stmts.journal.run(id, now, how === 'created' ? 'sent' : 'found_on_server', remoteId);
+    })();
+  }
+
+  markRejected(id: number, now: number, reason: string): void {
+    this.db.transaction(() => {
+      this.stmts.setRejected.run({ id, now, reason });
+      this.stmts.journal.run(id, now, 'rejected', reason);
+    })();
+  }
+
+  /** Puts a rejected punch back in the queue (after the roster or config was fixed). */
+  retryRejected(id: number, now: number): boolean {
+    return this.db.transaction(() => {
+      const changed = this.stmts.retryRejected.run({ id, now }).changes > 0;
+      if (changed) this.stmts.journal.run(id, now, 'retry_requested', null);
+      return changed;
+    })();
+  }
+
+  /**
+   * After a crash or kill, a punch left in 'sending' may or may not have reached the server:
+   * it becomes in_doubt, so the reconciler looks before anything is sent again.
+   */
+  recoverInterrupted(now: number): number {
+    return this.db.transaction(() => {
+      const ids = (this.stmts.interrupted.all() as { id: number }[]).map((r) => r.id);
+      for (const id of ids) {
+        this.stmts.setState.run({ id, state: 'in_doubt', nextAt: now, error: 'interrupted while sending', now, attempt: 0 });
+        this.stmts.journal.run(id, now, 'in_doubt', 'interrupted while sending (restart)');
+      }
+      return ids.length;
+    })();
+  }
+
+  counts(): Record<PunchState, number> {
+    const out: Record<PunchState, number> = { pending: 0, sending: 0, in_doubt: 0, sent: 0, rejected: 0 };
+    for (const r of this.stmts.counts.all() as { state: PunchState; n: number }[]) out[r.state] = r.n;
+    return out;
+  }
+
+  oldestUnsentAt(): number | null {
+    return (this.stmts.oldestUnsent.get() as { t: number | null }).t;
+  }
+
+  latestCaptureAt(): number | null {
+    return (this.stmts.latestCapture.get() as { t: number | null }).t;
+  }
+
+  listRejected(limit = 100): PunchRow[] {
+    return this.stmts.rejected.all(limit) as PunchRow[];
+  }
+}

@@ -1,0 +1,55 @@
+import type { Slot } from '../domain/sliding-window.js';
+import type { Db } from './database.js';
+
+export type StoredSlot = Slot & { id: number };
+
+/**
+ * The rate window's request log, persisted so a restarted agent knows what it already spent and
+ * cannot burst past the server's sliding window.
+ */
+export class RateSlots {
+  private readonly stmts;
+
+  constructor(db: Db) {
+    this.stmts = {
+      live: db.prepare(
+        'SELECT id, taken_at AS takenAt, released_at AS releasedAt FROM rate_slots WHERE released_at IS NULL OR released_at > ? ORDER BY id',
+      ),
+      take: db.prepare('INSERT INTO rate_slots (taken_at, purpose) VALUES (?, ?) RETURNING id'),
+      release: db.prepare('UPDATE rate_slots SET released_at = ? WHERE id = ? AND released_at IS NULL'),
+      forget: db.prepare('DELETE FROM rate_slots WHERE id = ?'),
+      prune: db.prepare('DELETE FROM rate_slots WHERE released_at IS NOT NULL AND released_at <= ?'),
+      orphans: db.prepare('UPDATE rate_slots SET released_at = ? WHERE released_at IS NULL'),
+    };
+  }
+
+  /** Slots that may still count at `now` for a window of `windowMs`. */
+  live(now: number, windowMs: number): StoredSlot[] {
+    return this.stmts.live.all(now - windowMs) as StoredSlot[];
+  }
+
+  take(now: number, purpose: string): number {
+    return (this.stmts.take.get(now, purpose) as { id: number }).id;
+  }
+
+  release(id: number, at: number): void {
+    this.stmts.release.run(at, id);
+  }
+
+  /** A slot taken but never used for a request (nothing was sent) gives its place back. */
+  forget(id: number): void {
+    this.stmts.forget.run(id);
+  }
+
+  prune(now: number, windowMs: number): void {
+    this.stmts.prune.run(now - windowMs);
+  }
+
+  /**
+   * Slots left open by a process that died had their answers (if any) before `now`: counting them
+   * as released now is the latest, so the safest, assumption.
+   */
+  closeOrphans(now: number): number {
+    return this.stmts.orphans.run(now).changes;
+  }
+}

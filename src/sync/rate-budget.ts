@@ -1,0 +1,167 @@
+import type { Clock, Sleep } from '../domain/clock.js';
+import { msUntilFreeSlot, slotsInUse, type WindowRule } from '../domain/sliding-window.js';
+import type { RateSlots, StoredSlot } from '../store/rate-slots.js';
+
+/** Lower number goes first. Punches (and their reconciliation) before roster pages. */
+export const Priority = { punch: 0, roster: 1 } as const;
+export type Priority = (typeof Priority)[keyof typeof Priority];
+
+export type SlotTicket = { readonly id: number; readonly purpose: string };
+
+type Waiter = {
+  priority: Priority;
+  seq: number;
+  purpose: string;
+  signal: AbortSignal | undefined;
+  /** While this returns true the waiter stands aside (roster sync while punches are due). */
+  standAside: (() => boolean) | undefined;
+  resolve: (t: SlotTicket | null) => void;
+};
+
+export type PauseReason = 'retry_after' | 'auth';
+
+/**
+ * The one sliding-window budget every API call of the terminal draws from. Slots are persisted
+ * (see RateSlots) and held from send until one window after the response; callers queue by
+ * priority. A 429's Retry-After or a refused token pauses everybody, not just one request.
+ */
+export class RateBudget {
+  private slots: StoredSlot[];
+  private readonly waiters: Waiter[] = [];
+  private seq = 0;
+  private takes = 0;
+  private pumping = false;
+  private wake = new AbortController();
+  private pausedUntil = 0;
+  private pauseReason: PauseReason | null = null;
+
+  constructor(
+    private readonly store: RateSlots,
+    private readonly clock: Clock,
+    private readonly sleep: Sleep,
+    private rule: WindowRule,
+  ) {
+    const now = clock.now();
+    store.closeOrphans(now);
+    store.prune(now, rule.windowMs);
+    this.slots = store.live(now, rule.windowMs);
+  }
+
+  setRule(rule: WindowRule): void {
+    this.rule = rule;
+    this.kick();
+  }
+
+  /** Waits for a slot. Resolves null if `signal` aborts first. */
+  acquire(priority: Priority, purpose: string, opts: { signal?: AbortSignal; standAside?: () => boolean } = {}): Promise<SlotTicket | null> {
+    if (opts.signal?.aborted) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const w: Waiter = { priority, seq: this.seq++, purpose, signal: opts.signal, standAside: opts.standAside, resolve };
+      this.waiters.push(w);
+      this.waiters.sort((a, b) => a.priority - b.priority || a.seq - b.seq);
+      opts.signal?.addEventListener('abort', () => this.kick(), { once: true });
+      this.kick();
+    });
+  }
+
+  /** The response arrived (or the request failed) at `at`: the slot counts one more window. */
+  release(ticket: SlotTicket, at = this.clock.now()): void {
+    this.store.release(ticket.id, at);
+    const s = this.slots.find((x) => x.id === ticket.id);
+    if (s) s.releasedAt = at;
+    this.kick();
+  }
+
+  /** Nothing was sent on this slot after all: give it back. */
+  giveBack(ticket: SlotTicket): void {
+    this.store.forget(ticket.id);
+    this.slots = this.slots.filter((x) => x.id !== ticket.id);
+    this.kick();
+  }
+
+  pauseUntil(at: number, reason: PauseReason): void {
+    if (at > this.pausedUntil || reason === 'auth') {
+      this.pausedUntil = at;
+      this.pauseReason = reason;
+    }
+    this.kick();
+  }
+
+  resume(): void {
+    this.pausedUntil = 0;
+    this.pauseReason = null;
+    this.kick();
+  }
+
+  /** Re-evaluate waiters that stand aside (called when the punch queue changes). */
+  poke(): void {
+    this.kick();
+  }
+
+  pause(): { until: number; reason: PauseReason } | null {
+    return this.pausedUntil > this.clock.now() && this.pauseReason ? { until: this.pausedUntil, reason: this.pauseReason } : null;
+  }
+
+  inUse(): number {
+    return slotsInUse(this.slots, this.clock.now(), this.rule.windowMs);
+  }
+
+  get limit(): number {
+    return this.rule.limit;
+  }
+
+  private kick(): void {
+    if (this.pumping) this.wake.abort();
+    else void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      for (;;) {
+        this.dropAborted();
+        if (this.waiters.length === 0) return;
+        const now = this.clock.now();
+        if (now < this.pausedUntil) {
+          await this.idle(this.pausedUntil - now);
+          continue;
+        }
+        const head = this.waiters.find((w) => !w.standAside?.());
+        if (!head) {
+          // Only stand-aside waiters: look again when poked, or after a while in case nobody pokes.
+          await this.idle(1_000);
+          continue;
+        }
+        this.slots = this.slots.filter((s) => s.releasedAt === null || s.releasedAt + this.rule.windowMs > now);
+        const wait = msUntilFreeSlot(this.slots, now, this.rule);
+        if (wait === 0) {
+          // Keep the persisted log short; what no longer counts is of no use to a restart.
+          if (++this.takes % 100 === 0) this.store.prune(now, this.rule.windowMs);
+          const id = this.store.take(now, head.purpose);
+          this.slots.push({ id, takenAt: now, releasedAt: null });
+          this.waiters.splice(this.waiters.indexOf(head), 1);
+          head.resolve({ id, purpose: head.purpose });
+          continue;
+        }
+        await this.idle(wait ?? 60_000);
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private dropAborted(): void {
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      const w = this.waiters[i] as Waiter;
+      if (w.signal?.aborted) {
+        this.waiters.splice(i, 1);
+        w.resolve(null);
+      }
+    }
+  }
+
+  private async idle(ms: number): Promise<void> {
+    this.wake = new AbortController();
+    await this.sleep(ms, this.wake.signal);
+  }
+}

@@ -1,0 +1,112 @@
+import type { ApiOutcome } from '../api/client.js';
+import type { EmployeePage, Site } from '../api/shapes.js';
+import type { Clock } from '../domain/clock.js';
+import { parseRetryAfter } from '../domain/retry-policy.js';
+import type { Logger } from '../log.js';
+import { toRosterEmployee, type Roster, type RosterEmployee } from '../store/roster.js';
+import { Priority, type RateBudget } from './rate-budget.js';
+
+export type RosterApi = {
+  getEmployeesPage(page: number, maxResults: number, siteId: string | null): Promise<ApiOutcome<EmployeePage>>;
+  getSite(siteId: string): Promise<ApiOutcome<Site>>;
+};
+
+export type RosterSyncProgress = { pagesDone: number; pagesTotal: number | null };
+
+export type RosterSyncResult =
+  | { ok: true; employees: number; requests: number; site: Site | null; finishedAt: number }
+  | { ok: false; error: string; requests: number; finishedAt: number };
+
+export type RosterSyncOptions = { siteId: string | null; pageSize: number; windowMs: number; authRetryMs: number };
+
+/**
+ * Fetches every page of this site's active employees and replaces the cached roster in one
+ * transaction. Any failure leaves the previous roster whole. Runs at roster priority and stands
+ * aside while punches are due, so a backlog always drains first.
+ */
+export class RosterSync {
+  private running: Promise<RosterSyncResult> | null = null;
+  progress: RosterSyncProgress | null = null;
+
+  constructor(
+    private readonly api: RosterApi,
+    private readonly roster: Roster,
+    private readonly budget: RateBudget,
+    private readonly clock: Clock,
+    private readonly punchesDue: () => boolean,
+    private readonly opts: RosterSyncOptions,
+    private readonly log: Logger,
+    private readonly onProgress: (p: RosterSyncProgress) => void = () => {},
+  ) {}
+
+  /** Joins a sync already under way instead of starting a second one. */
+  sync(signal?: AbortSignal): Promise<RosterSyncResult> {
+    if (!this.running) {
+      this.running = this.run(signal).finally(() => {
+        this.running = null;
+        this.progress = null;
+      });
+    }
+    return this.running;
+  }
+
+  private async call<T>(purpose: string, fn: () => Promise<ApiOutcome<T>>, signal?: AbortSignal): Promise<ApiOutcome<T> | null> {
+    const ticket = await this.budget.acquire(Priority.roster, purpose, { signal, standAside: this.punchesDue });
+    if (!ticket) return null;
+    try {
+      return await fn();
+    } finally {
+      this.budget.release(ticket);
+    }
+  }
+
+  private failure(res: ApiOutcome<unknown> | null, requests: number): RosterSyncResult {
+    const now = this.clock.now();
+    let error: string;
+    if (!res) error = 'cancelled';
+    else if (res.kind === 'rate_limited') {
+      this.budget.pauseUntil(now + (parseRetryAfter(res.retryAfterHeader, now) ?? this.opts.windowMs), 'retry_after');
+      error = '429 rate limited';
+    } else if (res.kind === 'auth') {
+      this.budget.pauseUntil(now + this.opts.authRetryMs, 'auth');
+      error = res.reason;
+    } else if (res.kind === 'refused') error = res.reason;
+    else if (res.kind === 'ok') error = 'unexpected';
+    else error = res.error;
+    this.log.warn('roster sync failed; the previous roster stays in use', { error });
+    return { ok: false, error, requests, finishedAt: now };
+  }
+
+  private async run(signal?: AbortSignal): Promise<RosterSyncResult> {
+    const { siteId, pageSize } = this.opts;
+    let requests = 0;
+    let site: Site | null = null;
+    if (siteId) {
+      requests++;
+      const res = await this.call('site', () => this.api.getSite(siteId), signal);
+      if (!res || res.kind !== 'ok') return this.failure(res, requests);
+      site = res.value;
+    }
+    const collected: RosterEmployee[] = [];
+    let total: number | null = null;
+    for (let page = 1; total === null || (page - 1) * pageSize < total; page++) {
+      this.setProgress({ pagesDone: page - 1, pagesTotal: total === null ? null : Math.ceil(total / pageSize) });
+      requests++;
+      const res = await this.call('roster', () => this.api.getEmployeesPage(page, pageSize, siteId), signal);
+      if (!res || res.kind !== 'ok') return this.failure(res, requests);
+      total = res.value._meta.total;
+      for (const e of res.value._items) collected.push(toRosterEmployee(e));
+      if (res.value._items.length === 0) break; // the server ran out before its own total: stop, do not loop
+    }
+    this.setProgress({ pagesDone: Math.ceil((total ?? 0) / pageSize), pagesTotal: Math.ceil((total ?? 0) / pageSize) });
+    this.roster.replace(collected);
+    const finishedAt = this.clock.now();
+    this.log.info('roster synced', { employees: collected.length, requests });
+    return { ok: true, employees: collected.length, requests, site, finishedAt };
+  }
+
+  private setProgress(p: RosterSyncProgress): void {
+    this.progress = p;
+    this.onProgress(p);
+  }
+}
