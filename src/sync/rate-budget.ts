@@ -30,6 +30,7 @@ export class RateBudget {
   private readonly waiters: Waiter[] = [];
   private seq = 0;
   private takes = 0;
+  private unsavedId = -1;
   private pumping = false;
   private wake = new AbortController();
   private pausedUntil = 0;
@@ -56,27 +57,52 @@ export class RateBudget {
   acquire(priority: Priority, purpose: string, opts: { signal?: AbortSignal; standAside?: () => boolean } = {}): Promise<SlotTicket | null> {
     if (opts.signal?.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
-      const w: Waiter = { priority, seq: this.seq++, purpose, signal: opts.signal, standAside: opts.standAside, resolve };
+      const onAbort = () => this.kick();
+      const w: Waiter = {
+        priority,
+        seq: this.seq++,
+        purpose,
+        signal: opts.signal,
+        standAside: opts.standAside,
+        // The signal outlives many acquisitions (the uploader's stop signal): unhook when served.
+        resolve: (t) => {
+          opts.signal?.removeEventListener('abort', onAbort);
+          resolve(t);
+        },
+      };
       this.waiters.push(w);
       this.waiters.sort((a, b) => a.priority - b.priority || a.seq - b.seq);
-      opts.signal?.addEventListener('abort', () => this.kick(), { once: true });
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
       this.kick();
     });
   }
 
   /** The response arrived (or the request failed) at `at`: the slot counts one more window. */
   release(ticket: SlotTicket, at = this.clock.now()): void {
-    this.store.release(ticket.id, at);
     const s = this.slots.find((x) => x.id === ticket.id);
     if (s) s.releasedAt = at;
+    this.persist(() => this.store.release(ticket.id, at));
     this.kick();
   }
 
   /** Nothing was sent on this slot after all: give it back. */
   giveBack(ticket: SlotTicket): void {
-    this.store.forget(ticket.id);
     this.slots = this.slots.filter((x) => x.id !== ticket.id);
+    this.persist(() => this.store.forget(ticket.id));
     this.kick();
+  }
+
+  /**
+   * The in-memory slots rule this process; the table is for the next start. A failed write (full
+   * disk) must not stop sending: at worst a restart forgets one slot, whose request the server
+   * then sees as one window older than it was.
+   */
+  private persist<T>(write: () => T): T | null {
+    try {
+      return write();
+    } catch {
+      return null;
+    }
   }
 
   pauseUntil(at: number, reason: PauseReason): void {
@@ -136,8 +162,8 @@ export class RateBudget {
         const wait = msUntilFreeSlot(this.slots, now, this.rule);
         if (wait === 0) {
           // Keep the persisted log short; what no longer counts is of no use to a restart.
-          if (++this.takes % 100 === 0) this.store.prune(now, this.rule.windowMs);
-          const id = this.store.take(now, head.purpose);
+          if (++this.takes % 100 === 0) this.persist(() => this.store.prune(now, this.rule.windowMs));
+          const id = this.persist(() => this.store.take(now, head.purpose)) ?? this.unsavedId--;
           this.slots.push({ id, takenAt: now, releasedAt: null });
           this.waiters.splice(this.waiters.indexOf(head), 1);
           head.resolve({ id, purpose: head.purpose });

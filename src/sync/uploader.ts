@@ -4,7 +4,7 @@ import type { Clock, Random, Sleep } from '../domain/clock.js';
 import { backoffDelay, parseRetryAfter, type BackoffOptions } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
 import type { Outbox, PunchRow } from '../store/outbox.js';
-import { Priority, type RateBudget, type SlotTicket } from './rate-budget.js';
+import { Priority, type RateBudget } from './rate-budget.js';
 
 /** The two calls the uploader needs; ApiClient provides them. */
 export type TimesApi = {
@@ -49,6 +49,8 @@ export class Uploader {
   /** Connection-level trouble backs off the whole queue, not just one punch: one probe per delay. */
   private blockedUntil = 0;
   private failures = 0;
+  /** A storage error may have left a row in 'sending' with nothing in flight. */
+  private needsRecovery = false;
 
   constructor(
     private readonly outbox: Outbox,
@@ -92,6 +94,11 @@ export class Uploader {
     while (this.running) {
       try {
         const now = this.clock.now();
+        if (this.needsRecovery) {
+          // Sending is sequential and nothing is in flight here, so a 'sending' row is a leftover.
+          this.outbox.recoverInterrupted(now);
+          this.needsRecovery = false;
+        }
         const pause = this.budget.pause();
         if (!this.outbox.hasDue(now)) {
           const next = this.outbox.earliestDueAt();
@@ -115,14 +122,17 @@ export class Uploader {
         }
         this.inFlight++;
         try {
-          if (item.state === 'in_doubt') await this.reconcile(item, ticket);
-          else await this.send(item, ticket);
+          if (item.state === 'in_doubt') await this.reconcile(item);
+          else await this.send(item);
         } finally {
+          // Released whatever happened (even a storage error before sending): holding it one
+          // window from now is always on the safe side of the server's count.
+          this.budget.release(ticket);
           this.inFlight--;
-          this.budget.poke();
         }
       } catch (e) {
         // A storage error here (disk full) must not kill delivery for good: report, wait, go on.
+        this.needsRecovery = true;
         const message = `uploader: ${(e as Error).message}`;
         this.log.error(message);
         this.onEvent({ type: 'error', message });
@@ -131,12 +141,11 @@ export class Uploader {
     }
   }
 
-  private async send(item: PunchRow, ticket: SlotTicket): Promise<void> {
+  private async send(item: PunchRow): Promise<void> {
     const sentAt = this.clock.now();
     this.outbox.markSending(item.id, sentAt);
     const res = await this.api.postTime(employeeRefOf(item), item.local_date, item.local_time);
     const now = this.clock.now();
-    this.budget.release(ticket, now);
     this.noteServerDate(res, sentAt, now);
     this.countFailure(res);
     switch (res.kind) {
@@ -171,11 +180,10 @@ export class Uploader {
   }
 
   /** Before anything is sent again: is the record already on the server? */
-  private async reconcile(item: PunchRow, ticket: SlotTicket): Promise<void> {
+  private async reconcile(item: PunchRow): Promise<void> {
     const sentAt = this.clock.now();
     const res = await this.api.getTimes(employeeRefOf(item), item.local_date, item.local_date);
     const now = this.clock.now();
-    this.budget.release(ticket, now);
     this.noteServerDate(res, sentAt, now);
     if (this.countFailure(res)) this.blockedUntil = now + backoffDelay(this.failures, this.opts.backoff, this.random);
     const retryAt = Math.max(this.blockedUntil, now + this.opts.backoff.baseMs);

@@ -1,0 +1,40 @@
+import type { Agent } from '../../src/agent/agent.js';
+import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
+import { configSchema, type Config } from '../../src/config.js';
+import { createLogger, silentLogger, type Logger } from '../../src/log.js';
+import type { MockServer, StoredTimeRecord } from '../../src/mock/mock-server.js';
+
+export type TestAgentOptions = {
+  dataDir: string;
+  mock: Pick<MockServer, 'url'> | { url: string };
+  token?: string;
+  rateLimit?: { limit: number; windowMs: number };
+  timeoutMs?: number;
+  retry?: Partial<{ baseMs: number; maxMs: number; inDoubtGraceMs: number; authRetryMs: number }>;
+  siteId?: string;
+  log?: Logger;
+};
+
+/** A real agent (real SQLite file, real HTTP) with test-sized timings. */
+export function testAgent(o: TestAgentOptions): Agent {
+  const config = configSchema.parse({
+    dataDir: o.dataDir,
+    api: { baseUrl: o.mock.url, token: o.token ?? 'demo-token', timeoutMs: o.timeoutMs ?? 1_000 },
+    siteId: o.siteId,
+    timezone: 'America/Sao_Paulo',
+    rateLimit: o.rateLimit ?? { limit: 60, windowMs: 1_000 },
+    retry: { baseMs: 20, maxMs: 200, authRetryMs: 1_000, ...o.retry },
+  }) as Config & { api: NonNullable<Config['api']> };
+  const log = o.log ?? (process.env.TIMECLOCK_TEST_LOG ? createLogger({ level: 'debug' }) : silentLogger);
+  return buildAgent(config, realRuntime(log));
+}
+
+/** Records per (employee, time): any count above one is a duplicate on the server. */
+export function recordCounts(records: StoredTimeRecord[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const r of records) {
+    const k = `${r.employee_external_id ?? r.employee_id}|${r.time}`;
+    m.set(k, (m.get(k) ?? 0) + 1);
+  }
+  return m;
+}

@@ -1,0 +1,51 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+
+export const CLI = path.resolve('dist/src/cli.js');
+
+export type CliRun = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+/** The built `timeclock` command with a clean environment plus `env`. */
+export function spawnCli(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
+  const base: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TZ: 'UTC' };
+  return spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: 'pipe' });
+}
+
+/** Runs the command to completion, feeding `input` on standard input. */
+export function runCli(args: string[], env: Record<string, string>, input = '', timeoutMs = 30_000): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawnCli(args, env);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`timeclock ${args.join(' ')} did not finish in ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(input);
+  });
+}
+
+/** Resolves when a line matching `re` appears on the stream (or rejects after `timeoutMs`). */
+export function lineMatching(stream: NodeJS.ReadableStream, re: RegExp, timeoutMs = 20_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const rl = readline.createInterface({ input: stream });
+    const timer = setTimeout(() => {
+      rl.close();
+      reject(new Error(`no line matching ${re} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    rl.on('line', (line) => {
+      if (re.test(line)) {
+        clearTimeout(timer);
+        rl.close();
+        resolve(line);
+      }
+    });
+  });
+}
