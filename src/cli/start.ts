@@ -48,7 +48,9 @@ export async function runStart(opts: CliOptions): Promise<number> {
   const st = run.agent.status();
   if (run.demo) {
     say(`demo mode: embedded mock API at ${run.demo.url} (token demo-token), records at ${run.demo.origin}/__mock/records`);
-    say(`demo codes: 1001 … 1036 (e.g. 1001 = ${run.demo.employees().find((e) => e.external_id === '1001')?.full_name ?? '?'})`);
+    const codes = run.demo.employees().flatMap((e) => (e.external_id ? [{ code: e.external_id, name: e.full_name }] : []));
+    const [first, last] = [codes[0], codes[codes.length - 1]];
+    if (first && last) say(`demo codes: ${first.code} … ${last.code} (e.g. ${first.code} = ${first.name})`);
   }
   say(`data: ${run.config.dataDir}; roster ${st.roster.size} employees; ${st.unsent} punches waiting`);
   say('ready: type or scan a code and press Enter (Ctrl-D or Ctrl-C to stop)');

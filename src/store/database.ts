@@ -24,9 +24,27 @@ export function ensureDataDir(dataDir: string): string {
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     fs.accessSync(dataDir, fs.constants.W_OK);
   } catch (e) {
-    throw new StoreError(`data directory ${dataDir} is not writable: ${(e as Error).message}`, 'unwritable');
+    throw new StoreError(`data directory ${dataDir} is not writable: ${realCause(dataDir, e as NodeJS.ErrnoException)}`, 'unwritable');
   }
   return dataDir;
+}
+
+/**
+ * A recursive mkdir reports ENOENT even when the real trouble is a read-only filesystem or a
+ * file in the way; ask the nearest existing ancestor, so the installer reads the true reason.
+ */
+function realCause(dir: string, e: NodeJS.ErrnoException): string {
+  if (e.code !== 'ENOENT') return e.message;
+  let p = path.resolve(dir);
+  while (!fs.existsSync(p) && path.dirname(p) !== p) p = path.dirname(p);
+  try {
+    if (!fs.statSync(p).isDirectory()) return `${p} is a file, not a directory`;
+    fs.accessSync(p, fs.constants.W_OK);
+  } catch (inner) {
+    const code = (inner as NodeJS.ErrnoException).code;
+    return code === 'EROFS' ? `${p} is on a read-only filesystem` : (inner as Error).message;
+  }
+  return e.message;
 }
 
 export type OpenOptions = { readonly?: boolean };

@@ -1,0 +1,181 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DB_FILE_NAME, openDatabase, StoreError } from '../../src/store/database.js';
+import { migrations } from '../../src/store/migrations.js';
+import { Outbox, type NewPunch } from '../../src/store/outbox.js';
+import { startMockServer } from '../../src/mock/mock-server.js';
+import { testAgent } from '../helpers/agent.js';
+import { tempDir, waitFor } from '../helpers/temp.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+});
+function data(): string {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  return t.dir;
+}
+
+const punch = (key: string, time = '08:00'): NewPunch => ({
+  capturedAt: 1_795_000_000_000,
+  localDate: '2026-11-21',
+  localTime: time,
+  timeZone: 'America/Sao_Paulo',
+  employeeKey: key,
+  employeeExternalId: key,
+  employeeName: `Employee ${key}`,
+  credentialKind: 'badge',
+  clockFlag: null,
+});
+
+describe('database', () => {
+  it('a fresh file is migrated to the latest version, with WAL and synchronous=FULL', () => {
+    const db = openDatabase(data());
+    cleanups.push(() => {
+      db.close();
+    });
+    expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+  });
+
+  it.each(migrations.map((_, i) => i + 1))('migration %i applies to a database at the version before it', (target) => {
+    const dir = data();
+    const db = new Database(path.join(dir, DB_FILE_NAME));
+    for (let v = 0; v < target - 1; v++) db.exec(migrations[v] as string);
+    db.pragma(`user_version = ${target - 1}`);
+    db.close();
+    const migrated = openDatabase(dir);
+    expect(migrated.pragma('user_version', { simple: true })).toBe(migrations.length);
+    migrated.close();
+  });
+
+  it('a damaged file is refused with a clear error and left exactly as it was', () => {
+    const dir = data();
+    const db = openDatabase(dir);
+    const outbox = new Outbox(db);
+    for (let i = 0; i < 200; i++) outbox.insert(punch(`E${i}`));
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    const file = path.join(dir, DB_FILE_NAME);
+    const bytes = fs.readFileSync(file);
+    bytes.fill(0x5a, 4096, 4096 + 3000); // scribble over a b-tree page, its header included
+    fs.writeFileSync(file, bytes);
+    const before = fs.readFileSync(file);
+
+    expect(() => openDatabase(dir)).toThrow(StoreError);
+    try {
+      openDatabase(dir);
+    } catch (e) {
+      expect((e as StoreError).code).toBe('corrupt');
+      expect((e as Error).message).toMatch(/integrity check|damaged/);
+      expect((e as Error).message).toMatch(/Nothing was changed/);
+    }
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('a file that is not a database at all is refused, not overwritten', () => {
+    const dir = data();
+    const file = path.join(dir, DB_FILE_NAME);
+    fs.writeFileSync(file, 'these are somebody\'s punches in a text file, do not lose them\n'.repeat(200));
+    const before = fs.readFileSync(file);
+    expect(() => openDatabase(dir)).toThrow(/damaged|not a database/);
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('a database written by a newer version is refused rather than downgraded', () => {
+    const dir = data();
+    openDatabase(dir).close();
+    const raw = new Database(path.join(dir, DB_FILE_NAME));
+    raw.pragma(`user_version = ${migrations.length + 1}`);
+    raw.close();
+    expect(() => openDatabase(dir)).toThrow(/newer than this program knows/);
+  });
+
+  it('after a crash mid-send, punches left in sending become in_doubt (checked before any resend)', () => {
+    const db = openDatabase(data());
+    cleanups.push(() => {
+      db.close();
+    });
+    const outbox = new Outbox(db);
+    const a = outbox.insert(punch('A'));
+    const b = outbox.insert(punch('B'));
+    if (!a.inserted || !b.inserted) throw new Error('insert failed');
+    outbox.markSending(a.id, 1);
+    expect(outbox.recoverInterrupted(2)).toBe(1);
+    expect(outbox.get(a.id)?.state).toBe('in_doubt');
+    expect(outbox.get(b.id)?.state).toBe('pending');
+    const journal = db.prepare('SELECT event FROM punch_journal WHERE punch_id = ? ORDER BY id').all(a.id);
+    expect(journal).toEqual([{ event: 'captured' }, { event: 'sending' }, { event: 'in_doubt' }]);
+  });
+});
+
+/** A real small filesystem, so "disk full" and "read-only" are the kernel's answers, not a simulation. */
+function smallFilesystem(sizeKb: number): string {
+  const dir = data();
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKb}k`, 'tmpfs', dir]);
+  } catch (e) {
+    throw new Error(`this test mounts a small tmpfs and needs root (CI runs as root): ${(e as Error).message}`);
+  }
+  cleanups.push(() => {
+    execFileSync('umount', ['-l', dir]);
+  });
+  return dir;
+}
+
+describe('storage failures at capture', () => {
+  it('a full disk makes the punch fail on screen; nothing acknowledged is lost, and punching resumes when space is back', async () => {
+    const mock = await startMockServer({ rateLimit: { limit: 60, windowMs: 1_000 } });
+    cleanups.push(() => mock.close());
+    const fsDir = smallFilesystem(1024);
+    const dir = path.join(fsDir, 'data');
+    const agent = testAgent({ dataDir: dir, mock });
+    cleanups.push(() => agent.stop());
+    await agent.start({ awaitRosterIfEmpty: true });
+    await mock.close(); // keep everything queued locally
+
+    const acknowledged: string[] = [];
+    const filler = path.join(fsDir, 'filler');
+    const fd = fs.openSync(filler, 'w');
+    try {
+      for (;;) fs.writeSync(fd, Buffer.alloc(16 * 1024));
+    } catch (e) {
+      expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    }
+    fs.closeSync(fd);
+
+    let refusal: string | null = null;
+    for (let i = 1; i <= 30 && refusal === null; i++) {
+      const r = agent.punch({ kind: 'badge', value: String(1000 + i) });
+      if (r.ok) acknowledged.push(String(1000 + i));
+      else refusal = `${r.reason}: ${r.message}`;
+    }
+    expect(refusal).toMatch(/^storage_failed: NOT registered: .*disk is full/);
+
+    fs.rmSync(filler);
+    const after = agent.punch({ kind: 'badge', value: '1031' });
+    expect(after).toMatchObject({ ok: true, repeat: false });
+    acknowledged.push('1031');
+    const status = agent.status();
+    expect(status.unsent).toBe(new Set(acknowledged).size);
+  });
+
+  it('a data directory on a read-only filesystem stops start-up with a clear error', async () => {
+    const fsDir = smallFilesystem(1024);
+    execFileSync('mount', ['-o', 'remount,ro', fsDir]);
+    const agentOrError = (() => {
+      try {
+        return testAgent({ dataDir: path.join(fsDir, 'data'), mock: { url: 'http://127.0.0.1:9/v2.1' } });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(agentOrError).toBeInstanceOf(StoreError);
+    expect((agentOrError as StoreError).message).toMatch(/data directory .* is not writable: .*read-only/);
+  });
+});
