@@ -20,7 +20,9 @@ export const configSchema = z
           .url()
           .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL')
           .refine((u) => u.replace(/\/+$/, '').endsWith(API_VERSION_SEGMENT), `must end with ${API_VERSION_SEGMENT}`),
-        token: z.string().min(1, 'is required when api.baseUrl is set'),
+        token: z
+          .string({ error: (iss) => (iss.input === undefined ? 'is required when api.baseUrl is set (TIMECLOCK_API_TOKEN)' : 'must be a string') })
+          .min(1, 'is required when api.baseUrl is set (TIMECLOCK_API_TOKEN)'),
         timeoutMs: int(100, 120_000).default(10_000),
         dialect: apiDialectSchema.default(apiDialectSchema.parse({})),
       })
@@ -94,6 +96,15 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
   cur[keys[keys.length - 1] as string] = value;
 }
 
+function hasPath(obj: Record<string, unknown>, dotted: string): boolean {
+  let cur: unknown = obj;
+  for (const k of dotted.split('.')) {
+    if (typeof cur !== 'object' || cur === null || !(k in cur)) return false;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  return true;
+}
+
 export type LoadedConfig = { config: Config; demo: boolean; sources: string[] };
 
 /**
@@ -106,6 +117,7 @@ export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv } = {}
   const raw: Record<string, unknown> = {};
   const origin = new Map<string, string>();
   const sources: string[] = [];
+  let fileValues: Record<string, unknown> = {};
   if (file) {
     let text: string;
     try {
@@ -117,12 +129,17 @@ export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv } = {}
     try {
       parsed = JSON.parse(text);
     } catch (e) {
-      throw new ConfigError([`config file ${file}: not valid JSON (${(e as Error).message})`]);
+      // Only the position: the parser's own message quotes the text around the error, which
+      // may be the token.
+      const at = /position (\d+)/.exec((e as Error).message);
+      const where = at ? ` near line ${text.slice(0, Number(at[1])).split('\n').length}` : '';
+      throw new ConfigError([`config file ${file}: not valid JSON${where}`]);
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw new ConfigError([`config file ${file}: must hold a JSON object`]);
     }
     Object.assign(raw, parsed);
+    fileValues = parsed as Record<string, unknown>;
     sources.push(file);
   }
   for (const [name, key] of Object.entries(envKeys)) {
@@ -140,7 +157,9 @@ export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv } = {}
     throw new ConfigError(
       result.error.issues.map((i) => {
         const key = i.path.join('.') || '(root)';
-        const from = origin.get(key) ?? (file ? `file ${file}` : 'defaults');
+        // Unknown keys can only come from the file; the environment sets known keys only.
+        const inFile = i.code === 'unrecognized_keys' || hasPath(fileValues, key);
+        const from = origin.get(key) ?? (inFile && file ? `file ${file}` : 'not set');
         const message = i.code === 'unrecognized_keys' ? `unknown key(s) ${i.keys.join(', ')}` : i.message;
         return `${key} (from ${from}): ${message}`;
       }),

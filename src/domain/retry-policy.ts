@@ -12,6 +12,14 @@ export function backoffDelay(attempt: number, opts: BackoffOptions, random: Rand
   return Math.round(exp / 2 + random() * (exp / 2));
 }
 
+// The three date forms HTTP allows (RFC 9110 §5.6.7): IMF-fixdate, obsolete RFC 850, asctime.
+// Anything else is refused: Date.parse reads "wait 2099" as the year 2099.
+const HTTP_DATE = [
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+  /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
+
 /**
  * `Retry-After` in either form the HTTP spec allows: delta-seconds or an HTTP-date. Returns the
  * wait in ms from `now`, or null when the header is absent or unreadable.
@@ -19,9 +27,17 @@ export function backoffDelay(attempt: number, opts: BackoffOptions, random: Rand
 export function parseRetryAfter(value: string | null | undefined, now: number): number | null {
   if (value === null || value === undefined) return null;
   const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  if (!/[a-z]/i.test(v)) return null; // a bare number with sign or decimals is not a valid form
-  const at = Date.parse(v);
+  if (/^\d{1,10}$/.test(v)) return Number(v) * 1000;
+  if (!HTTP_DATE.some((re) => re.test(v))) return null;
+  const at = Date.parse(v.includes('GMT') ? v : `${v} GMT`);
   if (Number.isNaN(at)) return null;
   return Math.max(0, at - now);
+}
+
+/** Longest pause a server's Retry-After may impose: past it we look again rather than go silent for days. */
+export const MAX_RETRY_AFTER_MS = 15 * 60_000;
+
+/** How long to pause after a 429: the server's word (capped), else one full window. */
+export function rateLimitPause(header: string | null | undefined, now: number, windowMs: number): number {
+  return Math.min(parseRetryAfter(header, now) ?? windowMs, Math.max(MAX_RETRY_AFTER_MS, windowMs));
 }

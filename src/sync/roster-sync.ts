@@ -1,7 +1,7 @@
 import type { ApiOutcome } from '../api/client.js';
 import type { EmployeePage, Site } from '../api/shapes.js';
 import type { Clock } from '../domain/clock.js';
-import { parseRetryAfter } from '../domain/retry-policy.js';
+import { rateLimitPause } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
 import { toRosterEmployee, type Roster, type RosterEmployee } from '../store/roster.js';
 import { Priority, type RateBudget } from './rate-budget.js';
@@ -65,7 +65,7 @@ export class RosterSync {
     let error: string;
     if (!res) error = 'cancelled';
     else if (res.kind === 'rate_limited') {
-      this.budget.pauseUntil(now + (parseRetryAfter(res.retryAfterHeader, now) ?? this.opts.windowMs), 'retry_after');
+      this.budget.pauseUntil(now + rateLimitPause(res.retryAfterHeader, now, this.opts.windowMs), 'retry_after');
       error = '429 rate limited';
     } else if (res.kind === 'auth') {
       this.budget.pauseUntil(now + this.opts.authRetryMs, 'auth');

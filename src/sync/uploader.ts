@@ -1,7 +1,7 @@
 import type { ApiOutcome } from '../api/client.js';
 import type { EmployeeRef, TimesResponse } from '../api/shapes.js';
 import type { Clock, Random, Sleep } from '../domain/clock.js';
-import { backoffDelay, parseRetryAfter, type BackoffOptions } from '../domain/retry-policy.js';
+import { backoffDelay, rateLimitPause, type BackoffOptions } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
 import type { Outbox, PunchRow } from '../store/outbox.js';
 import { Priority, type RateBudget } from './rate-budget.js';
@@ -235,7 +235,7 @@ export class Uploader {
   }
 
   private onRateLimited(header: string | null, now: number): void {
-    const wait = parseRetryAfter(header, now) ?? this.opts.windowMs;
+    const wait = rateLimitPause(header, now, this.opts.windowMs);
     this.log.warn('429 from the service; pausing all requests', { waitMs: wait });
     this.budget.pauseUntil(now + wait, 'retry_after');
   }

@@ -1,0 +1,173 @@
+/**
+ * Capture latency: how long `agent.punch()` takes until the punch is committed (synchronous=FULL)
+ * and the answer can be shown, against the floor of one durable SQLite commit of the same row.
+ *
+ * Agent: real agent, real SQLite file in a temp dir, roster loaded from the mock, uploader running
+ * against the mock (as in production) so delivery writes interleave with capture.
+ * Baseline: one autocommit `INSERT` of an equivalent row into a plain table (same columns, no
+ * secondary indexes, no journal row) in a separate SQLite file with the same pragmas.
+ * Both are measured per call with process.hrtime.bigint(), interleaved call by call, yielding to
+ * the event loop between calls, after the same number of unmeasured warm-up calls.
+ */
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Agent } from '../../src/agent/agent.js';
+import { localDateTime } from '../../src/domain/local-time.js';
+import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
+import { generatedSeed, objectIdFor } from '../../src/mock/seed.js';
+import { ratio, summarizeNs, type LatencySummary, type Result } from './report.js';
+import { benchAgent, tempDir, tempFsInfo, withTimeout, yieldToLoop, type TempDir } from './support.js';
+
+const N = 2_000;
+const WARMUP = 50;
+const RATE = { limit: 60, windowMs: 1_000 };
+const TARGET_P99_RATIO = 2.0;
+const externalId = (i: number) => String(100000 + i);
+
+/** The columns of `punches` (migration 1), without its UNIQUE constraint and indexes. */
+const BARE_TABLE = `
+  CREATE TABLE punches (
+    id INTEGER PRIMARY KEY, captured_at INTEGER NOT NULL, local_date TEXT NOT NULL, local_time TEXT NOT NULL,
+    time_zone TEXT NOT NULL, employee_key TEXT NOT NULL, employee_external_id TEXT, employee_name TEXT NOT NULL,
+    credential_kind TEXT NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL, last_error TEXT, reject_reason TEXT, remote_id TEXT, sent_at INTEGER,
+    clock_flag TEXT, updated_at INTEGER NOT NULL
+  )`;
+
+type BareDb = { insert: (i: number) => bigint; close: () => void };
+
+/** The baseline: a separate SQLite file with the same pragmas and one plain table. */
+function openBare(dir: TempDir): BareDb {
+  const db = new Database(path.join(dir.dir, 'bare.sqlite'));
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.exec(BARE_TABLE);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  const stmt = db.prepare(
+    `INSERT INTO punches (captured_at, local_date, local_time, time_zone, employee_key, employee_external_id,
+       employee_name, credential_kind, state, next_attempt_at, clock_flag, updated_at)
+     VALUES (@capturedAt, @localDate, @localTime, @timeZone, @employeeKey, @employeeExternalId,
+       @employeeName, @credentialKind, 'pending', @capturedAt, @clockFlag, @capturedAt)`,
+  );
+  return {
+    insert(i) {
+      // Row values are computed outside the measured call: the baseline is the durable write alone.
+      const now = Date.now();
+      const local = localDateTime(now, 'America/Sao_Paulo');
+      const values = {
+        capturedAt: now,
+        localDate: local.date,
+        localTime: local.time,
+        timeZone: 'America/Sao_Paulo',
+        employeeKey: objectIdFor('gen-employee', i),
+        employeeExternalId: externalId(i),
+        employeeName: 'Maria Oliveira Santos',
+        credentialKind: 'badge',
+        clockFlag: null,
+      };
+      const t0 = process.hrtime.bigint();
+      stmt.run(values);
+      return process.hrtime.bigint() - t0;
+    },
+    close: () => db.close(),
+  };
+}
+
+type Measured = { agent: LatencySummary; bare: LatencySummary; refused: number; sentDuringCapture: number; rosterSize: number };
+
+/**
+ * Agent and baseline measured interleaved (punch, insert, punch, insert… alternating which goes
+ * first), so both see the same disk and machine conditions: on a shared box an fsync stall that
+ * hits only one of two back-to-back runs would decide the ratio.
+ */
+async function measure(mock: MockServer, agentDir: TempDir, bareDir: TempDir): Promise<Measured> {
+  let agent: Agent | null = null;
+  const bare = openBare(bareDir);
+  try {
+    agent = benchAgent({ dataDir: agentDir.dir, baseUrl: mock.url, siteId: objectIdFor('gen-site', 0), rateLimit: RATE });
+    const started = await withTimeout(agent.start({ roster: true, awaitRosterIfEmpty: true }), 30_000);
+    if (started.timedOut) throw new Error('agent start (roster sync) did not finish within 30 s');
+    const rosterSize = agent.status().roster.size;
+    if (rosterSize < N + WARMUP) throw new Error(`roster has ${rosterSize} employees, need ${N + WARMUP}`);
+
+    let refused = 0;
+    const punch = (i: number): bigint => {
+      const t0 = process.hrtime.bigint();
+      const r = (agent as Agent).punch({ kind: 'badge', value: externalId(i) });
+      const dt = process.hrtime.bigint() - t0;
+      if (!r.ok || r.repeat) refused++;
+      return dt;
+    };
+    for (let i = 0; i < WARMUP; i++) {
+      punch(N + i);
+      await yieldToLoop();
+      bare.insert(N + i);
+      await yieldToLoop();
+    }
+    const agentNs: bigint[] = new Array<bigint>(N);
+    const bareNs: bigint[] = new Array<bigint>(N);
+    for (let i = 0; i < N; i++) {
+      // Yield after each call: the uploader (and its SQLite writes) runs between punches, as it
+      // would at a kiosk; the baseline gets the same treatment.
+      if (i % 2 === 0) {
+        agentNs[i] = punch(i);
+        await yieldToLoop();
+        bareNs[i] = bare.insert(i);
+        await yieldToLoop();
+      } else {
+        bareNs[i] = bare.insert(i);
+        await yieldToLoop();
+        agentNs[i] = punch(i);
+        await yieldToLoop();
+      }
+    }
+    const sentDuringCapture = agent.status().queue.sent;
+    return { agent: summarizeNs(agentNs), bare: summarizeNs(bareNs), refused, sentDuringCapture, rosterSize };
+  } finally {
+    await agent?.stop();
+    bare.close();
+  }
+}
+
+export async function benchCapture(): Promise<Result> {
+  const mock = await startMockServer({ seed: generatedSeed({ employees: N + WARMUP, sites: 1 }), rateLimit: RATE });
+  const agentDir = tempDir('timeclock-bench-capture-');
+  const bareDir = tempDir('timeclock-bench-bare-');
+  try {
+    const m = await measure(mock, agentDir, bareDir);
+    const a = { lat: m.agent, refused: m.refused, sentDuringCapture: m.sentDuringCapture, rosterSize: m.rosterSize };
+    const bare = m.bare;
+    const p99Ratio = ratio(a.lat.p99Ms, bare.p99Ms);
+    const p50Ratio = ratio(a.lat.p50Ms, bare.p50Ms);
+    const fsInfo = tempFsInfo();
+    const row = (name: string, s: LatencySummary) => [name, s.n, s.p50Ms, s.p90Ms, s.p99Ms, s.maxMs, s.meanMs];
+    return {
+      name: 'capture',
+      title: `capture: agent.punch() vs bare durable INSERT (N=${N} each, ${WARMUP} warm-up)`,
+      tables: [
+        {
+          title: 'latency per call (ms)',
+          columns: ['', 'n', 'p50', 'p90', 'p99', 'max', 'mean'],
+          rows: [row('agent.punch()', a.lat), row('bare INSERT (baseline)', bare), ['ratio agent/bare', null, p50Ratio, ratio(a.lat.p90Ms, bare.p90Ms), p99Ratio, ratio(a.lat.maxMs, bare.maxMs), ratio(a.lat.meanMs, bare.meanMs)]],
+        },
+      ],
+      targets: [{ what: 'p99(punch) / p99(bare INSERT)', value: p99Ratio, target: `≤ ${TARGET_P99_RATIO.toFixed(1)}`, met: p99Ratio === null ? null : p99Ratio <= TARGET_P99_RATIO }],
+      notes: [
+        `temp dirs in ${fsInfo.tmpdir} (${fsInfo.fsType}); both files WAL + synchronous=FULL`,
+        `uploader running against the mock at ${RATE.limit} per ${RATE.windowMs} ms during capture; it delivered ${a.sentDuringCapture} punches meanwhile`,
+        `roster ${a.rosterSize} employees, each punch a distinct employee; punches refused or repeated: ${a.refused}`,
+        'baseline row: same columns as `punches`, plain table (no UNIQUE, no indexes, no journal row), one autocommit INSERT',
+        'agent and baseline measured interleaved call by call (order alternating), so disk stalls hit both alike',
+      ],
+      raw: { n: N, warmup: WARMUP, rate: RATE, agent: a.lat, bare, p50Ratio, p99Ratio, refused: a.refused, sentDuringCapture: a.sentDuringCapture, fs: fsInfo },
+    };
+  } finally {
+    await mock.close();
+    agentDir.cleanup();
+    bareDir.cleanup();
+  }
+}

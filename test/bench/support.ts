@@ -1,0 +1,70 @@
+/**
+ * Small helpers shared by the benches: temp dirs, hard time limits, a real agent's config.
+ * Self-contained on purpose (benches do not depend on the vitest helpers).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Agent } from '../../src/agent/agent.js';
+import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
+import { configSchema, type Config } from '../../src/config.js';
+import { silentLogger } from '../../src/log.js';
+
+export type TempDir = { dir: string; cleanup: () => void };
+
+export function tempDir(prefix: string): TempDir {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+export type Timed<T> = { timedOut: false; value: T } | { timedOut: true };
+
+/** Races `p` against a hard limit; the timer is always cleared. `p` keeps running if it loses. */
+export async function withTimeout<T>(p: Promise<T>, ms: number): Promise<Timed<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<Timed<T>>((resolve) => {
+    timer = setTimeout(() => resolve({ timedOut: true }), ms);
+  });
+  try {
+    return await Promise.race([p.then((value): Timed<T> => ({ timedOut: false, value })), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
+
+/** A real agent (real SQLite file in `dataDir`, real HTTP) pointed at `baseUrl`, logging nothing. */
+export function benchAgent(o: { dataDir: string; baseUrl: string; siteId?: string; rateLimit: { limit: number; windowMs: number } }): Agent {
+  const config = configSchema.parse({
+    dataDir: o.dataDir,
+    api: { baseUrl: o.baseUrl, token: 'demo-token', timeoutMs: 5_000 },
+    siteId: o.siteId,
+    timezone: 'America/Sao_Paulo',
+    rateLimit: o.rateLimit,
+    retry: { baseMs: 100, maxMs: 1_000, authRetryMs: 1_000 },
+  }) as Config & { api: NonNullable<Config['api']> };
+  return buildAgent(config, realRuntime(silentLogger));
+}
+
+const FS_MAGIC: Record<number, string> = {
+  0x01021994: 'tmpfs',
+  0xef53: 'ext2/3/4',
+  0x794c7630: 'overlayfs',
+  0x9123683e: 'btrfs',
+  0x58465342: 'xfs',
+  0x2fc12fc1: 'zfs',
+  0x65735546: 'fuse',
+};
+
+/** Where the temp dirs live and what file system that is (fsync cost depends on it). */
+export function tempFsInfo(): { tmpdir: string; fsType: string } {
+  const tmpdir = os.tmpdir();
+  try {
+    const type = fs.statfsSync(tmpdir).type;
+    return { tmpdir, fsType: FS_MAGIC[type] ?? `0x${type.toString(16)}` };
+  } catch {
+    return { tmpdir, fsType: 'unknown' };
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * DESIGN.md "Layers": which part of the tree may import which. Specifiers are extracted with the
+ * TypeScript pre-processor (static imports, `export ... from`, dynamic `import()`, require), so
+ * comments and strings that merely look like imports are not counted.
+ */
+import fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+type SourceFile = { path: string; text: string };
+type Violation = { file: string; specifier: string; reason: string };
+type Target = { kind: 'builtin' | 'package'; name: string } | { kind: 'local'; path: string };
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function importSpecifiers(text: string): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+}
+
+const builtins = new Set(builtinModules);
+const stem = (p: string): string => p.replace(/\.(d\.)?[cm]?[jt]sx?$/, '');
+const under = (p: string, dir: string): boolean => p.startsWith(`${dir}/`);
+const isCli = (p: string): boolean => stem(p) === 'src/cli' || under(p, 'src/cli');
+
+function resolveTarget(from: string, specifier: string): Target {
+  if (specifier.startsWith('.') || specifier.startsWith('/')) {
+    const joined = specifier.startsWith('/') ? specifier : path.posix.join(path.posix.dirname(from), specifier);
+    return { kind: 'local', path: path.posix.normalize(joined) };
+  }
+  if (specifier.startsWith('node:') || builtins.has(specifier.split('/')[0] as string)) return { kind: 'builtin', name: specifier };
+  return { kind: 'package', name: specifier };
+}
+
+type Rule = {
+  applies: (file: string) => boolean;
+  local: (target: string) => boolean;
+  builtins: boolean;
+  packages: boolean;
+  says: string;
+};
+
+/**
+ * Packages and node builtins are allowed wherever the brief does not forbid them (api needs undici
+ * and zod, mock node:http); `domain` must stay pure and `renderer` is browser code.
+ */
+const rules: Rule[] = [
+  {
+    applies: (f) => under(f, 'src/domain'),
+    local: (t) => under(t, 'src/domain'),
+    builtins: false,
+    packages: false,
+    says: 'src/domain may import only other domain files',
+  },
+  {
+    applies: (f) => under(f, 'src/store'),
+    local: (t) => under(t, 'src/domain') || under(t, 'src/store') || stem(t) === 'src/api/shapes',
+    builtins: true,
+    packages: true,
+    says: 'src/store may import domain, store and src/api/shapes.ts',
+  },
+  {
+    applies: (f) => under(f, 'src/api'),
+    local: (t) => under(t, 'src/domain') || under(t, 'src/api'),
+    builtins: true,
+    packages: true,
+    says: 'src/api may import domain and api',
+  },
+  {
+    applies: (f) => under(f, 'src/sync'),
+    local: (t) => ['src/domain', 'src/api', 'src/store', 'src/sync'].some((d) => under(t, d)) || stem(t) === 'src/log',
+    builtins: true,
+    packages: true,
+    says: 'src/sync may import domain, api, store, sync and src/log.ts',
+  },
+  {
+    applies: (f) => under(f, 'src/mock'),
+    local: (t) => under(t, 'src/domain') || under(t, 'src/api') || under(t, 'src/mock'),
+    builtins: true,
+    packages: true,
+    says: 'src/mock may import domain, api and mock',
+  },
+  {
+    applies: (f) => under(f, 'src/agent'),
+    local: (t) => under(t, 'src') && !under(t, 'src/main') && !under(t, 'src/web') && !isCli(t),
+    builtins: true,
+    packages: true,
+    says: 'src/agent may import anything but main, web, cli and renderer',
+  },
+  {
+    applies: (f) => under(f, 'renderer'),
+    local: (t) => under(t, 'renderer') || stem(t) === 'src/contract',
+    builtins: false,
+    packages: true,
+    says: 'renderer may import from src only src/contract.ts',
+  },
+];
+
+function checkLayers(files: readonly SourceFile[]): Violation[] {
+  const out: Violation[] = [];
+  for (const file of files) {
+    for (const specifier of importSpecifiers(file.text)) {
+      const target = resolveTarget(file.path, specifier);
+      const reasons: string[] = [];
+      for (const rule of rules.filter((r) => r.applies(file.path))) {
+        const ok =
+          target.kind === 'local' ? rule.local(target.path) : target.kind === 'builtin' ? rule.builtins : rule.packages;
+        if (!ok) reasons.push(rule.says);
+      }
+      if (target.kind === 'local' && isCli(target.path) && under(file.path, 'src') && !isCli(file.path)) {
+        reasons.push('only src/cli.ts and src/cli/** may import the command line');
+      }
+      if (reasons.length > 0) out.push({ file: file.path, specifier, reason: reasons.join('; ') });
+    }
+  }
+  return out;
+}
+
+const describeViolations = (vs: readonly Violation[]): string =>
+  vs.map((v) => `${v.file} imports '${v.specifier}': ${v.reason}`).join('\n');
+
+function readTree(dir: string, exts: RegExp): SourceFile[] {
+  const abs = path.join(ROOT, dir);
+  if (!fs.existsSync(abs)) return [];
+  const files: SourceFile[] = [];
+  for (const entry of fs.readdirSync(abs, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !exts.test(entry.name)) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    if (full.split(path.sep).includes('node_modules')) continue;
+    files.push({ path: path.relative(ROOT, full).split(path.sep).join('/'), text: fs.readFileSync(full, 'utf8') });
+  }
+  return files.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+describe('layering of the source tree (DESIGN.md "Layers")', () => {
+  const tree = [...readTree('src', /\.[cm]?tsx?$/), ...readTree('renderer', /\.([cm]?[jt]sx?)$/)];
+
+  it('reads the real tree', () => {
+    const paths = tree.map((f) => f.path);
+    expect(paths).toContain('src/domain/sliding-window.ts');
+    expect(paths).toContain('src/sync/rate-budget.ts');
+    expect(paths).toContain('src/cli.ts');
+    expect(tree.length).toBeGreaterThan(20);
+    expect(tree.reduce((n, f) => n + importSpecifiers(f.text).length, 0)).toBeGreaterThan(50);
+  });
+
+  it('every import respects the layers', () => {
+    const violations = checkLayers(tree);
+    expect(violations.map((v) => `${v.file} -> ${v.specifier}`), `layering violations:\n${describeViolations(violations)}`).toEqual([]);
+  });
+});
+
+describe('import extraction', () => {
+  it('finds static, type-only, multi-line, re-export, side-effect and dynamic imports, not comments or strings', () => {
+    const text = [
+      "import a from './a.js';",
+      "import type { B } from '../b.js';",
+      'import {',
+      '  c,',
+      '  type D,',
+      "} from 'zod';",
+      "export { e } from './e.js';",
+      "export * from 'node:fs';",
+      "export type { F } from './f.js';",
+      "import './side.js';",
+      "// import x from './commented.js';",
+      "/* export * from './block.js'; */",
+      "const s = \"import y from './in-string.js'\";",
+      "async function later() { return import('./dynamic.js'); }",
+    ].join('\n');
+    expect(importSpecifiers(text)).toEqual(['./a.js', '../b.js', 'zod', './e.js', 'node:fs', './f.js', './side.js', './dynamic.js']);
+  });
+});
+
+describe('the layering checker', () => {
+  const offenders: SourceFile[] = [
+    { path: 'src/domain/bad-io.ts', text: "import fs from 'node:fs';\nimport { z } from 'zod';" },
+    { path: 'src/domain/bad-up.ts', text: "import type { Outbox } from '../store/outbox.js';" },
+    { path: 'src/domain/bad-dynamic.ts', text: "export async function f() { return import('../sync/uploader.js'); }" },
+    { path: 'src/store/bad.ts', text: "import { ApiClient } from '../api/client.js';" },
+    { path: 'src/api/bad.ts', text: "export * from '../store/outbox.js';" },
+    { path: 'src/sync/bad.ts', text: "import { Agent } from '../agent/agent.js';\nimport { loadConfig } from '../config.js';" },
+    { path: 'src/mock/bad.ts', text: "import { Roster } from '../store/roster.js';" },
+    { path: 'src/agent/bad.ts', text: "import { runStart } from '../cli/start.js';\nimport '../main/main.js';\nimport '../web/server.js';" },
+    { path: 'src/config.ts', text: "import { parseCli } from './cli.js';" },
+    { path: 'renderer/app.ts', text: "import { Agent } from '../src/agent/agent.js';\nimport fs from 'node:fs';" },
+  ];
+
+  it('reports every offending file and import', () => {
+    const violations = checkLayers(offenders);
+    expect(violations.map((v) => `${v.file} -> ${v.specifier}`)).toEqual([
+      'src/domain/bad-io.ts -> node:fs',
+      'src/domain/bad-io.ts -> zod',
+      'src/domain/bad-up.ts -> ../store/outbox.js',
+      'src/domain/bad-dynamic.ts -> ../sync/uploader.js',
+      'src/store/bad.ts -> ../api/client.js',
+      'src/api/bad.ts -> ../store/outbox.js',
+      'src/sync/bad.ts -> ../agent/agent.js',
+      'src/sync/bad.ts -> ../config.js',
+      'src/mock/bad.ts -> ../store/roster.js',
+      'src/agent/bad.ts -> ../cli/start.js',
+      'src/agent/bad.ts -> ../main/main.js',
+      'src/agent/bad.ts -> ../web/server.js',
+      'src/config.ts -> ./cli.js',
+      'renderer/app.ts -> ../src/agent/agent.js',
+      'renderer/app.ts -> node:fs',
+    ]);
+    const message = describeViolations(violations);
+    expect(message).toContain("src/domain/bad-io.ts imports 'node:fs': src/domain may import only other domain files");
+    expect(message).toContain("src/config.ts imports './cli.js': only src/cli.ts and src/cli/** may import the command line");
+    expect(() => expect(violations, describeViolations(violations)).toEqual([])).toThrow(/src\/mock\/bad\.ts imports '\.\.\/store\/roster\.js'/);
+  });
+
+  it('accepts what the layers allow', () => {
+    const fine: SourceFile[] = [
+      { path: 'src/domain/ok.ts', text: "import type { Clock } from './clock.js';" },
+      { path: 'src/store/ok.ts', text: "import Database from 'better-sqlite3';\nimport type { Employee } from '../api/shapes.js';\nimport type { Slot } from '../domain/sliding-window.js';" },
+      { path: 'src/api/ok.ts', text: "import { request } from 'undici';\nimport { z } from 'zod';\nimport { objectIdPattern } from './shapes.js';" },
+      { path: 'src/sync/ok.ts', text: "import type { Logger } from '../log.js';\nimport { Outbox } from '../store/outbox.js';\nimport type { ApiOutcome } from '../api/client.js';" },
+      { path: 'src/mock/ok.ts', text: "import http from 'node:http';\nimport type { Employee } from '../api/shapes.js';" },
+      { path: 'src/agent/ok.ts', text: "import { Uploader } from '../sync/uploader.js';\nimport { startMockServer } from '../mock/mock-server.js';\nimport type { Config } from '../config.js';" },
+      { path: 'src/cli.ts', text: "import { runStart } from './cli/start.js';" },
+      { path: 'src/cli/start.ts', text: "import { parseCli } from './options.js';\nimport { openAgent } from '../agent/build-agent.js';" },
+      { path: 'renderer/app.ts', text: "import type { Bridge } from '../src/contract.js';\nimport { view } from './view.js';" },
+    ];
+    expect(checkLayers(fine)).toEqual([]);
+  });
+});
