@@ -51,6 +51,7 @@ export const configSchema = z
       })
       .strict()
       .default({ baseMs: 2_000, maxMs: 60_000, authRetryMs: 300_000 }),
+    upload: z.object({ maxInFlight: int(1, 16).default(4) }).strict().default({ maxInFlight: 4 }),
     clockSkewThresholdMs: int(1_000, 24 * 3_600_000).default(120_000),
     demo: z.object({ port: int(0, 65_535).default(0) }).strict().default({ port: 0 }),
     logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),

@@ -2,7 +2,7 @@ import { ApiClient } from '../api/client.js';
 import type { Config } from '../config.js';
 import type { Clock, Random, Sleep } from '../domain/clock.js';
 import type { Logger } from '../log.js';
-import { ensureDataDir, openDatabase } from '../store/database.js';
+import { ensureDataDir, openBookkeepingConnection, openDatabase, type Db } from '../store/database.js';
 import { lockDataDir } from '../store/lock.js';
 import { Outbox } from '../store/outbox.js';
 import { RateSlots } from '../store/rate-slots.js';
@@ -40,16 +40,18 @@ export function systemTimeZone(): string {
  */
 export function buildAgent(config: Config & { api: NonNullable<Config['api']> }, rt: Runtime): Agent {
   const lock = lockDataDir(ensureDataDir(config.dataDir));
-  let db;
+  let db: Db;
+  let bookkeeping: Db;
   try {
     db = openDatabase(config.dataDir);
+    bookkeeping = openBookkeepingConnection(config.dataDir);
   } catch (e) {
     lock.release();
     throw e;
   }
-  const outbox = new Outbox(db);
+  const outbox = new Outbox(db, bookkeeping);
   const roster = new Roster(db);
-  const rateSlots = new RateSlots(db);
+  const rateSlots = new RateSlots(bookkeeping);
   const rule = { limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs };
   const api = new ApiClient({ baseUrl: config.api.baseUrl, token: config.api.token, timeoutMs: config.api.timeoutMs, dialect: config.api.dialect });
   const budget = new RateBudget(rateSlots, rt.clock, rt.sleep, rule);
@@ -67,6 +69,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       inDoubtGraceMs: config.retry.inDoubtGraceMs ?? 2 * config.api.timeoutMs,
       authRetryMs: config.retry.authRetryMs,
       windowMs: rule.windowMs,
+      maxInFlight: config.upload.maxInFlight,
     },
     rt.log,
     (e) => agent?.onUploaderEvent(e),
@@ -97,6 +100,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     rosterRefreshMs: config.roster.refreshMs,
     onClose: async () => {
       await api.close();
+      bookkeeping.close();
       db.close();
       lock.release();
     },

@@ -96,6 +96,20 @@ export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
   return db;
 }
 
+/**
+ * A second connection to an already opened and migrated database, with synchronous=NORMAL, for
+ * bookkeeping that need not cost an fsync of its own (rate-window slots, outbox transitions after
+ * an answer, which reconciliation repairs if a power cut undoes them). In WAL mode its
+ * commits survive a crash of the process at once, and a power loss from the next FULL commit of
+ * the main connection on, which syncs the same log.
+ */
+export function openBookkeepingConnection(dataDir: string): Db {
+  const db = new Database(path.join(dataDir, DB_FILE_NAME), { fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  db.pragma('synchronous = NORMAL');
+  return db;
+}
+
 function assertKnownVersion(db: Db): number {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > migrations.length) {

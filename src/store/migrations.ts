@@ -63,4 +63,9 @@ export const migrations: readonly string[] = [
     value  TEXT NOT NULL
   );
   `,
+  // 2: unsent punches in capture order without sorting the backlog on every pick; the old index
+  //    on next_attempt_at is kept for "when is the next one due"
+  `
+  CREATE INDEX punches_unsent_by_id ON punches (id, next_attempt_at) WHERE state IN ('pending','in_doubt');
+  `,
 ];

@@ -20,6 +20,8 @@ export type UploaderOptions = {
   authRetryMs: number;
   /** Used when a 429 carries no usable Retry-After. */
   windowMs: number;
+  /** Requests out at once, each on its own slot: keeps a window's slots busy when latency is high. */
+  maxInFlight: number;
 };
 
 export type UploaderEvent =
@@ -36,8 +38,8 @@ export function employeeRefOf(p: Pick<PunchRow, 'employee_external_id' | 'employ
 }
 
 /**
- * Delivers the outbox to `POST /times`, oldest due punch first, one request at a time, each on a
- * slot of the shared budget. The row is never removed: only a 2xx or a reconciliation that finds
+ * Delivers the outbox to `POST /times`, oldest due punch first, up to `maxInFlight` requests at
+ * once, each on a slot of the shared budget. The row is never removed: only a 2xx or a reconciliation that finds
  * the record on the server turns it `sent`.
  */
 export class Uploader {
@@ -45,12 +47,16 @@ export class Uploader {
   private stopCtl = new AbortController();
   private wakeCtl = new AbortController();
   private loopDone: Promise<void> = Promise.resolve();
-  private inFlight = 0;
+  /** Ids of punches with a request out now. */
+  private readonly inFlight = new Set<number>();
+  private readonly tasks = new Set<Promise<void>>();
   /** Connection-level trouble backs off the whole queue, not just one punch: one probe per delay. */
   private blockedUntil = 0;
   private failures = 0;
   /** A storage error may have left a row in 'sending' with nothing in flight. */
   private needsRecovery = false;
+  /** Set by any failed or refused-for-rate request, cleared by an answer that went through. */
+  private cautious = false;
 
   constructor(
     private readonly outbox: Outbox,
@@ -87,24 +93,30 @@ export class Uploader {
   }
 
   get busy(): boolean {
-    return this.inFlight > 0;
+    return this.inFlight.size > 0;
   }
 
   private async loop(): Promise<void> {
     while (this.running) {
       try {
         const now = this.clock.now();
-        if (this.needsRecovery) {
-          // Sending is sequential and nothing is in flight here, so a 'sending' row is a leftover.
+        if (this.needsRecovery && this.inFlight.size === 0) {
+          // Nothing is in flight, so a row still in 'sending' is a leftover of a failed write.
           this.outbox.recoverInterrupted(now);
           this.needsRecovery = false;
         }
-        const pause = this.budget.pause();
-        if (!this.outbox.hasDue(now)) {
-          const next = this.outbox.earliestDueAt();
-          await this.idle(next === null ? 60_000 : Math.max(1, next - now));
+        // After a failure, one probe at a time until a request gets through again.
+        if (this.inFlight.size >= (this.cautious ? 1 : this.opts.maxInFlight)) {
+          await this.idle(60_000); // a finishing request wakes us
           continue;
         }
+        if (!this.pick(now)) {
+          const next = this.outbox.earliestDueAt();
+          const wait = next === null || next <= now ? 60_000 : next - now; // due but in flight: woken when it lands
+          await this.idle(wait);
+          continue;
+        }
+        const pause = this.budget.pause();
         if (pause?.reason === 'auth') {
           await this.idle(pause.until - now);
           continue;
@@ -115,33 +127,52 @@ export class Uploader {
         }
         const ticket = await this.budget.acquire(Priority.punch, 'punch', { signal: this.stopCtl.signal });
         if (!ticket) break;
-        const item = this.outbox.nextDue(this.clock.now());
+        const item = this.pick(this.clock.now());
         if (!item) {
           this.budget.giveBack(ticket);
           continue;
         }
-        this.inFlight++;
-        try {
-          if (item.state === 'in_doubt') await this.reconcile(item);
-          else await this.send(item);
-        } finally {
-          // Released whatever happened (even a storage error before sending): holding it one
-          // window from now is always on the safe side of the server's count.
-          this.budget.release(ticket);
-          this.inFlight--;
-        }
+        this.inFlight.add(item.id);
+        // send() marks the row 'sending' before its first await, so the next pick skips it.
+        const work = item.state === 'in_doubt' ? this.reconcile(item) : this.send(item);
+        let answeredAt: number | undefined;
+        const task = work
+          .then((at) => {
+            answeredAt = at;
+          })
+          .catch((e: unknown) => this.onStorageError(e))
+          .finally(() => {
+            // The slot counts one window from the answer (the server saw the request before it),
+            // or from now when a storage error came first: always on the safe side.
+            this.budget.release(ticket, answeredAt);
+            this.inFlight.delete(item.id);
+            this.tasks.delete(task);
+            this.wakeCtl.abort();
+          });
+        this.tasks.add(task);
       } catch (e) {
-        // A storage error here (disk full) must not kill delivery for good: report, wait, go on.
-        this.needsRecovery = true;
-        const message = `uploader: ${(e as Error).message}`;
-        this.log.error(message);
-        this.onEvent({ type: 'error', message });
+        this.onStorageError(e);
         await this.idle(this.opts.backoff.baseMs);
       }
     }
+    await Promise.allSettled([...this.tasks]);
   }
 
-  private async send(item: PunchRow): Promise<void> {
+  /** The oldest due punch that is not already in flight. */
+  private pick(now: number): PunchRow | null {
+    return this.outbox.dueBatch(now, this.inFlight.size + 1).find((p) => !this.inFlight.has(p.id)) ?? null;
+  }
+
+  /** A storage error (disk full) must not stop delivery for good: report it and go on. */
+  private onStorageError(e: unknown): void {
+    this.needsRecovery = true;
+    const message = `uploader: ${(e as Error).message}`;
+    this.log.error(message);
+    this.onEvent({ type: 'error', message });
+  }
+
+  /** Sends one punch; resolves with the time its answer (or failure) arrived. */
+  private async send(item: PunchRow): Promise<number> {
     const sentAt = this.clock.now();
     this.outbox.markSending(item.id, sentAt);
     const res = await this.api.postTime(employeeRefOf(item), item.local_date, item.local_time);
@@ -152,35 +183,35 @@ export class Uploader {
       case 'ok':
         this.outbox.markSent(item.id, now, res.value.remoteId, 'created');
         this.onEvent({ type: 'sent', punchId: item.id });
-        return;
+        return now;
       case 'rate_limited':
         this.onRateLimited(res.retryAfterHeader, now);
         this.outbox.markPending(item.id, now, now, '429 rate limited');
-        return;
+        return now;
       case 'not_sent':
       case 'server_error':
         this.blockedUntil = now + backoffDelay(this.failures, this.opts.backoff, this.random);
         this.outbox.markPending(item.id, now, this.blockedUntil, res.error, true);
-        return;
+        return now;
       case 'unknown':
         this.blockedUntil = now + backoffDelay(this.failures, this.opts.backoff, this.random);
         this.log.warn('punch outcome unknown; will check the server before any resend', { punchId: item.id, error: res.error });
         this.outbox.markInDoubt(item.id, now, now + this.opts.inDoubtGraceMs, res.error);
-        return;
+        return now;
       case 'refused':
         this.log.warn('punch rejected by the service', { punchId: item.id, reason: res.reason });
         this.outbox.markRejected(item.id, now, res.reason);
         this.onEvent({ type: 'rejected', punchId: item.id, reason: res.reason });
-        return;
+        return now;
       case 'auth':
         this.outbox.markPending(item.id, now, now, res.reason);
         this.onAuthRefused(res.reason, now);
-        return;
+        return now;
     }
   }
 
   /** Before anything is sent again: is the record already on the server? */
-  private async reconcile(item: PunchRow): Promise<void> {
+  private async reconcile(item: PunchRow): Promise<number> {
     const sentAt = this.clock.now();
     const res = await this.api.getTimes(employeeRefOf(item), item.local_date, item.local_date);
     const now = this.clock.now();
@@ -198,11 +229,11 @@ export class Uploader {
           // Not there: it never arrived. Due now, so the send follows at once.
           this.outbox.markPending(item.id, now, now, 'not found on server after unknown outcome');
         }
-        return;
+        return now;
       }
       case 'rate_limited':
         this.onRateLimited(res.retryAfterHeader, now);
-        return;
+        return now;
       case 'refused':
         if (res.status === 404) {
           // The service no longer knows the employee: sending will tell us why, as a rejection.
@@ -210,21 +241,22 @@ export class Uploader {
         } else {
           this.outbox.markInDoubt(item.id, now, retryAt, `reconciliation failed: ${res.reason}`);
         }
-        return;
+        return now;
       case 'auth':
         this.outbox.markInDoubt(item.id, now, now, res.reason);
         this.onAuthRefused(res.reason, now);
-        return;
+        return now;
       case 'not_sent':
       case 'server_error':
       case 'unknown':
         this.outbox.markInDoubt(item.id, now, retryAt, `reconciliation failed: ${res.error}`);
-        return;
+        return now;
     }
   }
 
   /** Counts transient failures in a row; returns true when this outcome was one. */
   private countFailure(res: ApiOutcome<unknown>): boolean {
+    this.cautious = res.kind !== 'ok' && res.kind !== 'refused';
     if (res.kind === 'not_sent' || res.kind === 'server_error' || res.kind === 'unknown') {
       this.failures++;
       this.onEvent({ type: 'failed', failures: this.failures, error: res.error, reachable: res.kind === 'server_error' });

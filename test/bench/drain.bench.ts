@@ -10,7 +10,9 @@
  * Both baselines run BASELINE_CONCURRENCY requests at once; neither retries a 429 (each 429 is
  * counted: it is a punch that was not delivered and would need a retry).
  *
- * Everything is measured from the mock's request log (arrival times of `POST /times`).
+ * Everything is measured from the mock's request log (arrival times of `POST /times`). The mock
+ * runs in a process of its own, as the real service does, so its work does not eat into the
+ * event loop of the client under test.
  */
 import Bottleneck from 'bottleneck';
 import PQueue from 'p-queue';
@@ -19,8 +21,9 @@ import type { Agent } from '../../src/agent/agent.js';
 import { API_VERSION_SEGMENT, BASIC_AUTH_USER, buildPunchBody, defaultApiDialect } from '../../src/api/shapes.js';
 import { localDateTime } from '../../src/domain/local-time.js';
 import { maxInAnyWindow, type WindowRule } from '../../src/domain/sliding-window.js';
-import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
-import { generatedSeed, objectIdFor } from '../../src/mock/seed.js';
+import { configSchema } from '../../src/config.js';
+import { objectIdFor } from '../../src/mock/seed.js';
+import { startMockProcess, type MockProcess } from './mock-process.js';
 import type { Cell, Result, Target } from './report.js';
 import { benchAgent, sleep, tempDir, withTimeout } from './support.js';
 
@@ -33,6 +36,8 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const TARGET_RATE_RATIO = 0.98;
 const externalId = (i: number) => String(100000 + i);
 const SITE_ID = objectIdFor('gen-site', 0);
+/** The agent runs with its default configuration: this many requests in flight at most. */
+const AGENT_IN_FLIGHT = configSchema.parse({ dataDir: '.' }).upload.maxInFlight;
 
 export type DrainStats = {
   limiter: string;
@@ -58,8 +63,9 @@ export type DrainStats = {
   duplicateRecords: number;
 };
 
-function freshMock(): Promise<MockServer> {
-  return startMockServer({ seed: generatedSeed({ employees: N, sites: 1 }), rateLimit: RULE });
+/** Each limiter gets a fresh mock in a process of its own, as the real service would be. */
+function freshMock(): Promise<MockProcess> {
+  return startMockProcess({ employees: N, rule: RULE });
 }
 
 /**
@@ -96,8 +102,8 @@ function slotReuse(deliveredAt: readonly number[], rule: WindowRule): { medianMs
   return { medianMs: gaps[Math.floor((gaps.length - 1) / 2)] as number, maxMs: gaps[gaps.length - 1] as number };
 }
 
-function statsFromMock(mock: MockServer, base: { limiter: string; concurrency: number; totalMs: number; timedOut: boolean; clientErrors: number }): DrainStats {
-  const posts = mock.requests().filter((r) => r.method === 'POST' && r.path === `${API_VERSION_SEGMENT}/times`);
+async function statsFromMock(mock: MockProcess, base: { limiter: string; concurrency: number; totalMs: number; timedOut: boolean; clientErrors: number }): Promise<DrainStats> {
+  const posts = (await mock.requests()).filter((r) => r.method === 'POST' && r.path === `${API_VERSION_SEGMENT}/times`);
   const delivered = posts.filter((r) => r.status !== null && r.status >= 200 && r.status < 300);
   const rateLimited = posts.filter((r) => r.status === 429).length;
   const deliveredAt = delivered.map((r) => r.at);
@@ -105,7 +111,7 @@ function statsFromMock(mock: MockServer, base: { limiter: string; concurrency: n
   const reuse = slotReuse(deliveredAt, RULE);
   const sorted = [...deliveredAt].sort((a, b) => a - b);
   const enough = sorted.length >= RULE.limit;
-  const records = mock.records();
+  const records = await mock.records();
   const perKey = new Map<string, number>();
   for (const r of records) perKey.set(`${r.employee_id}|${r.time}`, (perKey.get(`${r.employee_id}|${r.time}`) ?? 0) + 1);
   let duplicateRecords = 0;
@@ -159,7 +165,7 @@ async function drainAgent(): Promise<DrainStats> {
     const flushed = await withTimeout(agent.flush({ maxWaitMs: DRAIN_TIMEOUT_MS }), DRAIN_TIMEOUT_MS + 2_000);
     const totalMs = performance.now() - t0;
     const timedOut = flushed.timedOut || !flushed.value.done || agent.status().queue.sent !== N;
-    return statsFromMock(mock, { limiter: 'agent uploader (sliding-window budget)', concurrency: 1, totalMs, timedOut, clientErrors: 0 });
+    return await statsFromMock(mock, { limiter: 'agent uploader (sliding-window budget)', concurrency: AGENT_IN_FLIGHT, totalMs, timedOut, clientErrors: 0 });
   } finally {
     await agent?.stop();
     await mock.close();
@@ -171,7 +177,7 @@ async function drainAgent(): Promise<DrainStats> {
 
 type Sender = { send: (i: number) => Promise<void>; clientErrors: () => number; close: () => Promise<void> };
 
-function undiciSender(mock: MockServer): Sender {
+function undiciSender(mock: MockProcess): Sender {
   const pool = new Pool(mock.origin, { connections: BASELINE_CONCURRENCY });
   const auth = `Basic ${Buffer.from(`${BASIC_AUTH_USER}:demo-token`).toString('base64')}`;
   const local = localDateTime(Date.now(), 'America/Sao_Paulo');
@@ -208,7 +214,7 @@ async function drainBottleneck(): Promise<DrainStats> {
     const done = await withTimeout(all, DRAIN_TIMEOUT_MS);
     const totalMs = performance.now() - t0;
     if (done.timedOut) await withTimeout(limiter.stop({ dropWaitingJobs: true }), REQUEST_TIMEOUT_MS);
-    return statsFromMock(mock, { limiter: 'bottleneck reservoir 60 / 1000 ms', concurrency: BASELINE_CONCURRENCY, totalMs, timedOut: done.timedOut, clientErrors: sender.clientErrors() });
+    return await statsFromMock(mock, { limiter: 'bottleneck reservoir 60 / 1000 ms', concurrency: BASELINE_CONCURRENCY, totalMs, timedOut: done.timedOut, clientErrors: sender.clientErrors() });
   } finally {
     await limiter.disconnect();
     await sender.close();
@@ -229,7 +235,7 @@ async function drainPQueue(): Promise<DrainStats> {
       queue.pause();
       queue.clear();
     }
-    return statsFromMock(mock, { limiter: 'p-queue intervalCap 60 / 1000 ms', concurrency: BASELINE_CONCURRENCY, totalMs, timedOut: done.timedOut, clientErrors: sender.clientErrors() });
+    return await statsFromMock(mock, { limiter: 'p-queue intervalCap 60 / 1000 ms', concurrency: BASELINE_CONCURRENCY, totalMs, timedOut: done.timedOut, clientErrors: sender.clientErrors() });
   } finally {
     queue.clear();
     await sender.close();
@@ -280,12 +286,12 @@ export async function benchDrain(): Promise<Result> {
     notes: [
       `rate = (delivered − ${RULE.limit}) / (t_last − t_first) × ${RULE.windowMs} ms over the mock's arrival times of delivered POST /times: the first ${RULE.limit} may go at once, then each window admits ${RULE.limit} more, so a perfect limiter scores rate ÷ allowed = 1.000`,
       `reuse ms = median over i of t[i+${RULE.limit}] − t[i] (delivered arrivals), ${RULE.windowMs}/reuse its efficiency: 1.000 for any perfect limiter whatever its burst shape. The rate above also charges the spread of the LAST window's ${RULE.limit} sends (a sequential sender needs ~${RULE.limit} × one request's time for them), which reuse does not`,
-      `agent: the first window's ${RULE.limit} sends arrived over ${agent.firstWindowSpreadMs ?? '—'} ms, the last window's over ${agent.lastWindowSpreadMs ?? '—'} ms (one request at a time, each with its own durable bookkeeping); slot reuse max ${agent.slotReuseMaxMs ?? '—'} ms`,
+      `agent: the first window's ${RULE.limit} sends arrived over ${agent.firstWindowSpreadMs ?? '—'} ms, the last window's over ${agent.lastWindowSpreadMs ?? '—'} ms (at most ${AGENT_IN_FLIGHT} requests in flight, one durable commit each before sending); slot reuse max ${agent.slotReuseMaxMs ?? '—'} ms`,
       `max/${RULE.windowMs}ms counts every POST /times that arrived (admitted or refused) in any sliding window`,
-      `the agent's uploader sends one request at a time (concurrency 1, by design); both baselines run ${BASELINE_CONCURRENCY} concurrent requests over one undici Pool`,
+      `the agent's uploader keeps at most ${AGENT_IN_FLIGHT} requests in flight (its default upload.maxInFlight); both baselines run ${BASELINE_CONCURRENCY} concurrent requests over one undici Pool; the mock runs in a separate process`,
       'baselines do NOT retry 429s: each 429 above is a punch that was not delivered and would need a retry (and a later slot), so their "delivered" falls short of the backlog',
       `agent: roster synced before start(), then one window of quiet, then ${N} punches captured before start() (roster refresh off during the drain); total = start() → flush() done (50 ms poll)`,
-      'the mock runs in the same process (and event loop) as the agent and the baselines; its arrival times include any event-loop delay',
+      'the mock runs in a process of its own (as the real service does); arrival times are its clock',
       `each drain is bounded by ${DRAIN_TIMEOUT_MS / 1000} s; each baseline request by ${REQUEST_TIMEOUT_MS / 1000} s`,
     ],
     raw: { n: N, rule: RULE, baselineConcurrency: BASELINE_CONCURRENCY, agent, bottleneck, pqueue },

@@ -139,11 +139,18 @@ describe('punch pipeline against the mock API', () => {
     const agent = await agentOn(mock, data());
     mock.setFaults({ always429: true });
     for (let i = 0; i < 5; i++) agent.punch({ kind: 'badge', value: code(i) });
-    await new Promise((r) => setTimeout(r, 2_500));
-    // Retry-After is 1 s: in 2.5 s a client that honours it sends a handful, not a flood.
-    const tried = mock.requests().filter((r) => r.status === 429).length;
-    expect(tried).toBeGreaterThan(0);
-    expect(tried).toBeLessThanOrEqual(4);
+    await new Promise((r) => setTimeout(r, 3_500));
+    // Retry-After is 1 s. Before the first 429 up to maxInFlight (4) requests may be out at once;
+    // after it, one probe at a time, each at least the Retry-After later than the last answer.
+    const refused = mock.requests().filter((r) => r.status === 429).map((r) => r.at);
+    const firstBurst = refused.filter((t) => t - (refused[0] ?? 0) < 500);
+    expect(firstBurst.length).toBeGreaterThan(0);
+    expect(firstBurst.length).toBeLessThanOrEqual(4);
+    const probes = refused.slice(firstBurst.length);
+    expect(probes.length).toBeGreaterThanOrEqual(2);
+    expect(probes.length).toBeLessThanOrEqual(3);
+    const gaps = probes.map((t, i) => t - (i === 0 ? (firstBurst[firstBurst.length - 1] ?? 0) : (probes[i - 1] ?? 0)));
+    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(950);
     expect(agent.status().queue.pending).toBe(5);
     mock.setFaults(null);
     await waitFor(() => agent.status().queue.sent === 5, 'all sent after the 429s stop', 10_000);
