@@ -105,11 +105,11 @@ export class Agent {
   punch(credential: Credential): PunchResult {
     if (this.stopping) return { ok: false, reason: 'shutting_down', message: 'Terminal is shutting down. Punch NOT registered.' };
     const check = checkCode(credential.value);
-    if (!check.ok) return this.refuse({ ok: false, reason: 'invalid_code', message: `Not registered: ${check.reason}.` });
+    if (!check.ok) return this.answer({ ok: false, reason: 'invalid_code', message: `Not registered: ${check.reason}.` });
     const employee = this.resolve(check.code);
     if (!employee) {
       const what = credential.kind === 'badge' ? 'Badge' : 'ID';
-      return this.refuse({ ok: false, reason: 'unknown_credential', message: `${what} not recognised. Punch NOT registered.` });
+      return this.answer({ ok: false, reason: 'unknown_credential', message: `${what} not recognised. Punch NOT registered.` });
     }
     const now = this.p.clock.now();
     const site = readSetting<SiteRecord>(this.p.db, S.site);
@@ -133,7 +133,7 @@ export class Agent {
       const why = isDiskFull(e) ? 'the disk is full' : (e as Error).message;
       this.p.log.error('punch could not be saved', { error: (e as Error).message, employee: employee.external_id ?? employee.id });
       this.recordError(`punch could not be saved: ${why}`);
-      return this.refuse({
+      return this.answer({
         ok: false,
         reason: 'storage_failed',
         message: `NOT registered: the terminal could not save the punch (${why}). Please tell the manager.`,
@@ -182,10 +182,6 @@ export class Agent {
   private answer(r: PunchResult): PunchResult {
     this.emit('punch', r);
     return r;
-  }
-
-  private refuse(r: PunchResult): PunchResult {
-    return this.answer(r);
   }
 
   // ---- delivery bookkeeping (called by the uploader) ---------------------------------------------

@@ -25,7 +25,7 @@ export async function runStart(opts: CliOptions): Promise<number> {
   if (!opts.headless) {
     say(
       electronRuntime()
-        ? 'Electron runtime found, but the kiosk window is not built yet (issue #5): running headless.'
+        ? 'Electron runtime found, but this version has no kiosk window yet: running headless.'
         : 'Electron runtime not installed: running headless (type or scan codes here).',
     );
   }

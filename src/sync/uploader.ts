@@ -16,7 +16,7 @@ export type UploaderOptions = {
   backoff: BackoffOptions;
   /** Wait after an unknown outcome before asking the server, so a slow server has finished. */
   inDoubtGraceMs: number;
-  /** After a refused token, try again this much later (a fixed token also resumes at once). */
+  /** After a refused token, try again this much later (a restart with a fixed token resumes at once). */
   authRetryMs: number;
   /** Used when a 429 carries no usable Retry-After. */
   windowMs: number;
@@ -90,10 +90,6 @@ export class Uploader {
   wake(): void {
     this.wakeCtl.abort();
     this.budget.poke();
-  }
-
-  get busy(): boolean {
-    return this.inFlight.size > 0;
   }
 
   private async loop(): Promise<void> {
