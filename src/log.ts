@@ -21,13 +21,22 @@ function redact(fields: LogFields): LogFields {
   return out;
 }
 
-export function createLogger(opts: { level?: LogLevel; write?: (line: string) => void; now?: () => number } = {}): Logger {
+/**
+ * `pretty` (default: standard error is a terminal) prints `timeclock [level] msg key=value` for a
+ * person at the keyboard; otherwise one JSON object per line for journald and log shippers.
+ */
+export function createLogger(opts: { level?: LogLevel; write?: (line: string) => void; now?: () => number; pretty?: boolean } = {}): Logger {
   const min = order[opts.level ?? 'info'];
   const write = opts.write ?? ((line: string) => process.stderr.write(line + '\n'));
   const now = opts.now ?? Date.now;
+  const pretty = opts.pretty ?? (opts.write === undefined && process.stderr.isTTY === true);
   const emit = (level: LogLevel) => (msg: string, fields?: LogFields) => {
     if (order[level] < min) return;
-    write(JSON.stringify({ t: new Date(now()).toISOString(), level, msg, ...(fields ? redact(fields) : {}) }));
+    const safe = fields ? redact(fields) : {};
+    if (pretty) {
+      const kv = Object.entries(safe).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+      write([`timeclock [${level}] ${msg}`, ...kv].join(' '));
+    } else write(JSON.stringify({ t: new Date(now()).toISOString(), level, msg, ...safe }));
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
