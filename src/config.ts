@@ -10,6 +10,7 @@ import { isValidTimeZone } from './domain/local-time.js';
  * With no API configured at all, the terminal runs the demo (embedded mock API).
  */
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const lookupKey = z.enum(['badge', 'external_id', 'registration_number', 'cpf']);
 
 export const configSchema = z
   .object({
@@ -51,6 +52,39 @@ export const configSchema = z
       })
       .strict()
       .default({ baseMs: 2_000, maxMs: 60_000, authRetryMs: 300_000 }),
+    identity: z
+      .object({
+        /** Keys tried in this order; the first that finds an employee wins. */
+        order: z.array(lookupKey).min(1).default(['badge', 'external_id', 'registration_number', 'cpf']),
+        /** Which keys each input kind may use: a badge reader should not match a typed CPF, say. */
+        allowed: z
+          .object({
+            badge: z.array(lookupKey).default(['badge', 'external_id']),
+            id: z.array(lookupKey).default(['external_id', 'registration_number', 'cpf']),
+          })
+          .strict()
+          .default({ badge: ['badge', 'external_id'], id: ['external_id', 'registration_number', 'cpf'] }),
+        /** reject: refuse unknown credentials; accept-and-resolve: keep them, match after the next sync. */
+        unknown: z.enum(['reject', 'accept-and-resolve']).default('reject'),
+        /** A repeat of the same employee within this many ms is not a new punch (0: same minute only). */
+        repeatWindowMs: int(0, 12 * 3_600_000).default(0),
+      })
+      .strict()
+      .default({
+        order: ['badge', 'external_id', 'registration_number', 'cpf'],
+        allowed: { badge: ['badge', 'external_id'], id: ['external_id', 'registration_number', 'cpf'] },
+        unknown: 'reject',
+        repeatWindowMs: 0,
+      }),
+    pin: z
+      .object({
+        /** Input kinds that must be followed by the employee's PIN ([] = PINs off). */
+        requiredFor: z.array(z.enum(['badge', 'id'])).default([]),
+        maxFailures: int(1, 20).default(5),
+        lockoutMs: int(1_000, 24 * 3_600_000).default(15 * 60_000),
+      })
+      .strict()
+      .default({ requiredFor: [], maxFailures: 5, lockoutMs: 15 * 60_000 }),
     upload: z.object({ maxInFlight: int(1, 16).default(4) }).strict().default({ maxInFlight: 4 }),
     clockSkewThresholdMs: int(1_000, 24 * 3_600_000).default(120_000),
     demo: z.object({ port: int(0, 65_535).default(0) }).strict().default({ port: 0 }),

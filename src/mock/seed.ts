@@ -1,4 +1,5 @@
 import type { Employee, Site } from '../api/shapes.js';
+import { cpfCheck } from '../domain/cpf.js';
 import { mulberry32 } from './faults.js';
 
 /** The employee read shape plus mock-internal state that is never sent in responses. */
@@ -30,27 +31,6 @@ export function objectIdFor(prefix: string, n: number): string {
   return head + ZEROS.slice(tail.length) + tail;
 }
 
-/** CPF check digit over `ds` (weights len+1 down to 2). */
-function cpfCheck(ds: readonly number[], len: number): number {
-  let sum = 0;
-  for (let i = 0; i < len; i++) sum += (ds[i] as number) * (len + 1 - i);
-  const r = sum % 11;
-  return r < 2 ? 0 : 11 - r;
-}
-
-/** Appends the two CPF check digits to nine base digits. */
-export function cpfFromBase(base: string): string {
-  if (!/^\d{9}$/.test(base)) throw new RangeError(`cpf base must be 9 digits: ${base}`);
-  const ds = Array.from(base, Number);
-  const d1 = cpfCheck(ds, 9);
-  ds.push(d1);
-  return `${base}${d1}${cpfCheck(ds, 10)}`;
-}
-
-/** True when `cpf` is 11 digits, not all equal, with correct check digits. */
-export function isValidCpf(cpf: string): boolean {
-  return /^\d{11}$/.test(cpf) && !/^(\d)\1{10}$/.test(cpf) && cpfFromBase(cpf.slice(0, 9)) === cpf;
-}
 
 /** Nine base digits from a PRNG, never all equal (such CPFs are invalid even with right checks). */
 function cpfFromRandom(random: () => number): string {
@@ -67,6 +47,8 @@ function cpfFromRandom(random: () => number): string {
     return ds.join('');
   }
 }
+
+export { cpfFromBase, isValidCpf } from '../domain/cpf.js';
 
 export const DEMO_SITE_ID = '64b7f3a2c1d0e9f8a7b6c5d4';
 export const DEMO_WORK_SCHEDULE_ID = objectIdFor('work_schedule', 1);
