@@ -1,10 +1,12 @@
 import type { Clock, Sleep } from '../domain/clock.js';
-import { checkCode, type Credential } from '../domain/credential.js';
-import { chooseTimeZone, localDateTime } from '../domain/local-time.js';
-import type { ClockFlag, PunchResult } from '../domain/punch.js';
+import type { Credential } from '../domain/credential.js';
+import type { PunchResult } from '../domain/punch.js';
 import type { WindowRule } from '../domain/sliding-window.js';
 import type { Logger } from '../log.js';
-import { isDiskFull, type Db } from '../store/database.js';
+import type { AuditLog } from '../store/audit-log.js';
+import type { Db } from '../store/database.js';
+import type { Identities } from '../store/identities.js';
+import type { UnresolvedPunches } from '../store/unresolved.js';
 import type { Outbox, PunchRow } from '../store/outbox.js';
 import type { RateSlots } from '../store/rate-slots.js';
 import type { Roster, RosterEmployee } from '../store/roster.js';
@@ -12,7 +14,12 @@ import { readSetting, writeSetting } from '../store/settings.js';
 import type { RateBudget } from '../sync/rate-budget.js';
 import type { RosterSync, RosterSyncResult } from '../sync/roster-sync.js';
 import type { Uploader, UploaderEvent } from '../sync/uploader.js';
-import { readStatus, S, type AgentStatus, type RosterSyncRecord, type SiteRecord } from './status.js';
+import type { Capture, PinChecker } from './capture.js';
+import { enrollBadge, unenrollBadge, type EnrollResult } from './enrollment.js';
+import { readStatus, S, type AgentStatus, type RosterSyncRecord } from './status.js';
+
+/** The PIN store as the agent uses it (src/store/pins.ts). */
+export type PinAdmin = PinChecker & { set(employeeId: string, pin: string): Promise<void>; clear(employeeId: string): boolean };
 
 export type AgentEvents = {
   punch: PunchResult;
@@ -28,13 +35,15 @@ export type AgentParts = {
   budget: RateBudget;
   uploader: Uploader;
   rosterSync: RosterSync;
+  capture: Capture;
+  identities: Identities;
+  unresolved: UnresolvedPunches;
+  pins: PinAdmin;
+  audit: AuditLog;
   clock: Clock;
   sleep: Sleep;
   log: Logger;
   rule: WindowRule;
-  /** Zone used when neither the employee nor the site has one. */
-  fallbackTimeZone: string;
-  clockSkewThresholdMs: number;
   rosterRefreshMs: number;
   onClose: () => Promise<void> | void;
 };
@@ -56,13 +65,13 @@ export class Agent {
   private rosterTimer: NodeJS.Timeout | null = null;
   private readonly stopCtl = new AbortController();
   private clockSkewMs: number | null;
-  private lastCaptureAt: number;
+  private enrollArm: { employeeId: string; until: number; resolve: (r: EnrollResult) => void } | null = null;
   private consecutiveFailures = 0;
   private lastContactOk: boolean | null = null;
 
   constructor(private readonly p: AgentParts) {
     this.clockSkewMs = readSetting<{ ms: number }>(p.db, S.clockSkew)?.ms ?? null;
-    this.lastCaptureAt = p.outbox.latestCaptureAt() ?? 0;
+    p.capture.setClockSkew(this.clockSkewMs);
   }
 
   on<K extends keyof AgentEvents>(event: K, fn: Listener<K>): () => void {
@@ -102,86 +111,79 @@ export class Agent {
 
   // ---- capture -------------------------------------------------------------------------------
 
-  punch(credential: Credential): PunchResult {
-    if (this.stopping) return { ok: false, reason: 'shutting_down', message: 'Terminal is shutting down. Punch NOT registered.' };
-    const check = checkCode(credential.value);
-    if (!check.ok) return this.answer({ ok: false, reason: 'invalid_code', message: `Not registered: ${check.reason}.` });
-    const employee = this.resolve(check.code);
-    if (!employee) {
-      const what = credential.kind === 'badge' ? 'Badge' : 'ID';
-      return this.answer({ ok: false, reason: 'unknown_credential', message: `${what} not recognised. Punch NOT registered.` });
+  /**
+   * Takes a scanned or typed credential (and the PIN when one is required) and answers only
+   * after the punch is committed. A badge scan while enrollment is armed enrolls it instead.
+   */
+  async punch(credential: Credential, opts: { pin?: string } = {}): Promise<PunchResult> {
+    if (this.stopping) return this.answer({ ok: false, reason: 'shutting_down', message: 'Terminal is shutting down. Punch NOT registered.' });
+    const arm = this.enrollArm;
+    if (arm && credential.kind === 'badge' && this.p.clock.now() <= arm.until) {
+      this.enrollArm = null;
+      const r = this.enrollBadge(credential.value, arm.employeeId, 'scan');
+      arm.resolve(r);
+      return this.answer({ ok: false, reason: 'enrollment', message: r.ok ? r.message : `Badge NOT enrolled: ${r.message}` });
     }
-    const now = this.p.clock.now();
-    const site = readSetting<SiteRecord>(this.p.db, S.site);
-    const zone = chooseTimeZone([employee.timezone, site?.timezone, this.p.fallbackTimeZone]);
-    const local = localDateTime(now, zone);
-    const flag = this.clockFlag(now);
-    let outcome;
-    try {
-      outcome = this.p.outbox.insert({
-        capturedAt: now,
-        localDate: local.date,
-        localTime: local.time,
-        timeZone: zone,
-        employeeKey: employee.id,
-        employeeExternalId: employee.external_id,
-        employeeName: employee.full_name,
-        credentialKind: credential.kind,
-        clockFlag: flag,
-      });
-    } catch (e) {
-      const why = isDiskFull(e) ? 'the disk is full' : (e as Error).message;
-      this.p.log.error('punch could not be saved', { error: (e as Error).message, employee: employee.external_id ?? employee.id });
-      this.recordError(`punch could not be saved: ${why}`);
-      return this.answer({
-        ok: false,
-        reason: 'storage_failed',
-        message: `NOT registered: the terminal could not save the punch (${why}). Please tell the manager.`,
-        employeeExternalId: employee.external_id,
-      });
-    }
-    this.lastCaptureAt = Math.max(this.lastCaptureAt, now);
-    if (!outcome.inserted) return this.answer(this.result(outcome.existing, true));
-    this.p.uploader.wake();
-    return this.answer({
-      ok: true,
-      punchId: outcome.id,
-      employeeName: employee.full_name,
-      employeeExternalId: employee.external_id,
-      localDate: local.date,
-      localTime: local.time,
-      repeat: false,
-      message: `Registered ${employee.full_name} at ${local.time}.`,
-    });
-  }
-
-  private result(row: PunchRow, repeat: boolean): PunchResult {
-    return {
-      ok: true,
-      punchId: row.id,
-      employeeName: row.employee_name,
-      employeeExternalId: row.employee_external_id,
-      localDate: row.local_date,
-      localTime: row.local_time,
-      repeat,
-      message: `${row.employee_name}: already registered at ${row.local_time}.`,
-    };
-  }
-
-  /** For now a code is an employee's external_id; the identity issue widens this. */
-  private resolve(code: string): RosterEmployee | null {
-    return this.p.roster.findByExternalId(code);
-  }
-
-  private clockFlag(now: number): ClockFlag | null {
-    if (now < this.lastCaptureAt - 60_000) return 'jumped_back';
-    if (this.clockSkewMs !== null && Math.abs(this.clockSkewMs) > this.p.clockSkewThresholdMs) return 'skewed';
-    return null;
+    return this.answer(await this.p.capture.punch(credential, opts));
   }
 
   private answer(r: PunchResult): PunchResult {
     this.emit('punch', r);
     return r;
+  }
+
+  // ---- identity administration (CLI and admin screen) --------------------------------------------
+
+  /** An employee by external id, registration number or CPF (the keys a manager would type). */
+  findEmployee(query: string): RosterEmployee | null {
+    const r = this.p.capture.identify(query.trim(), 'id');
+    return r.kind === 'found' ? r.employee : this.p.identities.employee(query.trim());
+  }
+
+  enrollBadge(code: string, employeeQuery: string, via: 'cli' | 'scan' | 'admin'): EnrollResult {
+    return enrollBadge(this.p.identities, this.p.audit, (q) => this.findEmployee(q), this.p.clock.now(), code, employeeQuery, via);
+  }
+
+  unenrollBadge(code: string): boolean {
+    return unenrollBadge(this.p.identities, this.p.audit, this.p.clock.now(), code);
+  }
+
+  /**
+   * The admin screen's "scan the badge to enroll": the next badge scan within `timeoutMs` is
+   * linked to the employee instead of punching.
+   */
+  enrollNextScan(employeeQuery: string, timeoutMs = 30_000): Promise<EnrollResult> {
+    const employee = this.findEmployee(employeeQuery);
+    if (!employee) return Promise.resolve({ ok: false, message: `no employee ${employeeQuery} in the roster` });
+    this.enrollArm?.resolve({ ok: false, message: 'replaced by a newer enrollment request' });
+    return new Promise((resolve) => {
+      const until = this.p.clock.now() + timeoutMs;
+      const arm = { employeeId: employee.id, until, resolve };
+      this.enrollArm = arm;
+      setTimeout(() => {
+        if (this.enrollArm === arm) {
+          this.enrollArm = null;
+          resolve({ ok: false, message: 'no badge was scanned in time' });
+        }
+      }, timeoutMs).unref();
+    });
+  }
+
+  async setPin(employeeQuery: string, pin: string): Promise<{ ok: boolean; message: string }> {
+    const employee = this.findEmployee(employeeQuery);
+    if (!employee) return { ok: false, message: `no employee ${employeeQuery} in the roster` };
+    try {
+      await this.p.pins.set(employee.id, pin);
+    } catch (e) {
+      return { ok: false, message: (e as Error).message };
+    }
+    return { ok: true, message: `PIN set for ${employee.full_name}` };
+  }
+
+  clearPin(employeeQuery: string): { ok: boolean; message: string } {
+    const employee = this.findEmployee(employeeQuery);
+    if (!employee) return { ok: false, message: `no employee ${employeeQuery} in the roster` };
+    return this.p.pins.clear(employee.id) ? { ok: true, message: `PIN cleared for ${employee.full_name}` } : { ok: false, message: `${employee.full_name} had no PIN` };
   }
 
   // ---- delivery bookkeeping (called by the uploader) ---------------------------------------------
@@ -196,6 +198,7 @@ export class Agent {
         const skew = e.serverDate + 500 - (e.sentAt + e.receivedAt) / 2;
         if (this.clockSkewMs === null || Math.abs(skew - this.clockSkewMs) > 1_500) {
           this.clockSkewMs = skew;
+          this.p.capture.setClockSkew(skew);
           this.safeWrite(S.clockSkew, { at: now, ms: Math.round(skew) });
         }
         this.contact(true, now);
@@ -230,6 +233,11 @@ export class Agent {
     this.emit('status', this.status());
   }
 
+  /** Records the last error for status; never throws. */
+  noteError(message: string): void {
+    this.recordError(message);
+  }
+
   private recordError(message: string): void {
     this.safeWrite(S.lastError, { at: this.p.clock.now(), message });
   }
@@ -243,14 +251,25 @@ export class Agent {
     }
   }
 
+  /** Roster sync progress, kept where `timeclock status` in another process can read it. */
+  noteRosterProgress(p: { pagesDone: number; pagesTotal: number | null } | null): void {
+    this.safeWrite(S.rosterProgress, p);
+  }
+
   // ---- roster ----------------------------------------------------------------------------------
 
   async syncRoster(): Promise<RosterSyncResult> {
     const res = await this.p.rosterSync.sync(this.stopCtl.signal);
+    this.noteRosterProgress(null);
     const prev = readSetting<RosterSyncRecord>(this.p.db, S.rosterSync);
     if (res.ok) {
       this.safeWrite(S.rosterSync, { at: res.finishedAt, ok: true, employees: res.employees, error: null, lastOkAt: res.finishedAt });
       if (res.site) this.safeWrite(S.site, { id: res.site._id, name: res.site.name, timezone: res.site.timezone ?? null });
+      try {
+        this.p.capture.resolvePending();
+      } catch (e) {
+        this.recordError(`matching unresolved punches failed: ${(e as Error).message}`);
+      }
     } else if (res.error !== 'cancelled') {
       this.safeWrite(S.rosterSync, { at: res.finishedAt, ok: false, employees: prev?.employees ?? null, error: res.error, lastOkAt: prev?.lastOkAt ?? null });
     }
@@ -279,7 +298,7 @@ export class Agent {
   }
 
   status(): AgentStatus {
-    const s = readStatus({ db: this.p.db, outbox: this.p.outbox, roster: this.p.roster, rateSlots: this.p.rateSlots, rule: this.p.rule, now: this.p.clock.now() });
+    const s = readStatus({ ...this.p, now: this.p.clock.now() });
     s.sendingPaused = this.p.budget.pause();
     s.roster.progress = this.p.rosterSync.progress;
     s.agentRunning = !this.stopping;

@@ -10,7 +10,14 @@ import { Roster } from '../store/roster.js';
 import { RateBudget } from '../sync/rate-budget.js';
 import { RosterSync } from '../sync/roster-sync.js';
 import { Uploader } from '../sync/uploader.js';
+import { AuditLog } from '../store/audit-log.js';
+import { Identities } from '../store/identities.js';
+import { Pins } from '../store/pins.js';
+import { readSetting } from '../store/settings.js';
+import { UnresolvedPunches } from '../store/unresolved.js';
 import { Agent } from './agent.js';
+import { Capture } from './capture.js';
+import { S, type SiteRecord } from './status.js';
 
 export type Runtime = { clock: Clock; sleep: Sleep; random: Random; log: Logger };
 
@@ -82,6 +89,34 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     () => outbox.hasDue(rt.clock.now()),
     { siteId: config.siteId ?? null, pageSize: config.roster.pageSize, windowMs: rule.windowMs, authRetryMs: config.retry.authRetryMs },
     rt.log,
+    (p) => agent?.noteRosterProgress(p),
+  );
+  const identities = new Identities(db);
+  const unresolved = new UnresolvedPunches(db);
+  const audit = new AuditLog(db);
+  const pins = new Pins(db, rt.clock, { maxFailures: config.pin.maxFailures, lockoutMs: config.pin.lockoutMs }, audit);
+  const capture = new Capture(
+    {
+      db,
+      outbox,
+      identities,
+      unresolved,
+      pins,
+      clock: rt.clock,
+      log: rt.log,
+      siteTimeZone: () => readSetting<SiteRecord>(db, S.site)?.timezone ?? null,
+      committed: () => uploader.wake(),
+      // Through the agent: recording must never fail a punch (a full disk fails this write too).
+      recordError: (message) => agent?.noteError(message),
+    },
+    {
+      rules: config.identity,
+      unknown: config.identity.unknown,
+      repeatWindowMs: config.identity.repeatWindowMs,
+      pinRequiredFor: config.pin.requiredFor,
+      fallbackTimeZone: config.timezone ?? systemTimeZone(),
+      clockSkewThresholdMs: config.clockSkewThresholdMs,
+    },
   );
   agent = new Agent({
     db,
@@ -95,8 +130,11 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     sleep: rt.sleep,
     log: rt.log,
     rule,
-    fallbackTimeZone: config.timezone ?? systemTimeZone(),
-    clockSkewThresholdMs: config.clockSkewThresholdMs,
+    capture,
+    identities,
+    unresolved,
+    pins,
+    audit,
     rosterRefreshMs: config.roster.refreshMs,
     onClose: async () => {
       await api.close();

@@ -2,7 +2,9 @@ import type { PunchState } from '../domain/punch.js';
 import { slotsInUse, type WindowRule } from '../domain/sliding-window.js';
 import type { Outbox } from '../store/outbox.js';
 import type { RateSlots } from '../store/rate-slots.js';
-import type { Roster } from '../store/roster.js';
+import type { Identities } from '../store/identities.js';
+import type { Roster, RosterHealth } from '../store/roster.js';
+import type { UnresolvedPunches } from '../store/unresolved.js';
 import { readSetting } from '../store/settings.js';
 import type { Db } from '../store/database.js';
 
@@ -14,6 +16,7 @@ export const S = {
   site: 'site',
   clockSkew: 'clock_skew',
   authRefused: 'auth_refused',
+  rosterProgress: 'roster_progress',
 } as const;
 
 export type LastError = { at: number; message: string };
@@ -35,7 +38,15 @@ export type AgentStatus = {
   sendingPaused: { reason: 'retry_after' | 'auth'; until: number } | null;
   authRefused: AuthRefusedRecord | null;
   rateWindow: { used: number; limit: number; windowMs: number };
-  roster: { size: number; lastSync: RosterSyncRecord | null; progress: { pagesDone: number; pagesTotal: number | null } | null };
+  roster: {
+    size: number;
+    lastSync: RosterSyncRecord | null;
+    progress: { pagesDone: number; pagesTotal: number | null } | null;
+    health: RosterHealth;
+    enrolledBadges: number;
+  };
+  /** Punches of credentials not yet matched (accept-and-resolve). */
+  unresolved: { count: number; oldestAt: number | null; lastCheckedAt: number | null };
   site: SiteRecord | null;
   clockSkewMs: number | null;
   agentRunning: boolean;
@@ -46,6 +57,8 @@ export type StatusSources = {
   outbox: Outbox;
   roster: Roster;
   rateSlots: RateSlots;
+  identities: Identities;
+  unresolved: UnresolvedPunches;
   rule: WindowRule;
   now: number;
 };
@@ -68,7 +81,14 @@ export function readStatus(src: StatusSources): AgentStatus {
     sendingPaused: null,
     authRefused: readSetting<AuthRefusedRecord>(db, S.authRefused),
     rateWindow: { used: slotsInUse(src.rateSlots.live(now, src.rule.windowMs), now, src.rule.windowMs), limit: src.rule.limit, windowMs: src.rule.windowMs },
-    roster: { size: src.roster.size(), lastSync: readSetting<RosterSyncRecord>(db, S.rosterSync), progress: null },
+    roster: {
+      size: src.roster.size(),
+      lastSync: readSetting<RosterSyncRecord>(db, S.rosterSync),
+      progress: readSetting<{ pagesDone: number; pagesTotal: number | null }>(db, S.rosterProgress),
+      health: src.roster.health(20),
+      enrolledBadges: src.identities.enrollmentCount(),
+    },
+    unresolved: src.unresolved.summary(),
     site: readSetting<SiteRecord>(db, S.site),
     clockSkewMs: skew?.ms ?? null,
     agentRunning: false,

@@ -3,7 +3,8 @@ import type { PunchResult } from '../domain/punch.js';
 
 /** One line per punch for the headless terminal: what the employee would read on screen. */
 export function punchLine(r: PunchResult): string {
-  if (!r.ok) return `refused: ${r.message}`;
+  if (!r.ok) return r.reason === 'pin_required' ? `pin: ${r.message}` : `refused: ${r.message}`;
+  if (r.employeeName === null) return `saved unmatched ${r.localTime}: ${r.message}`;
   return r.repeat ? `already registered ${r.employeeName} ${r.localTime}` : `registered ${r.employeeName} ${r.localTime}`;
 }
 
@@ -44,8 +45,19 @@ export function statusText(s: AgentStatus): string {
       (s.roster.lastSync && !s.roster.lastSync.ok ? ` (last attempt failed: ${s.roster.lastSync.error})` : '') +
       (s.roster.progress ? ` (syncing: page ${s.roster.progress.pagesDone}/${s.roster.progress.pagesTotal ?? '?'})` : ''),
     `site:          ${s.site ? `${s.site.name} (${s.site.id})` : 'all active employees (no site configured)'}`,
+    `badges:        ${s.roster.enrolledBadges} enrolled`,
     `clock skew:    ${s.clockSkewMs === null ? 'unknown' : `${(s.clockSkewMs / 1000).toFixed(1)}s`}`,
   ];
+  const h = s.roster.health;
+  if (h.missingWorkSchedule + h.missingEmployer > 0) {
+    lines.push(
+      `roster health: ${h.missingWorkSchedule} without work schedule, ${h.missingEmployer} without employer — the service will not show their punches until both are set:`,
+      ...h.employees.map((e) => `                 ${e.name}${e.externalId ? ` (${e.externalId})` : ''}: missing ${e.missing.join(' and ')}`),
+    );
+  }
+  if (s.unresolved.count > 0) {
+    lines.push(`unmatched:     ${s.unresolved.count} punches of unknown badges kept (oldest ${s.unresolved.oldestAt === null ? 'n/a' : ago(s.now - s.unresolved.oldestAt)}), matched at the next roster sync`);
+  }
   if (s.authRefused) lines.push(`TOKEN REFUSED: ${s.authRefused.reason} (${ago(s.now - s.authRefused.at)}); sending paused, punches are kept`);
   if (s.sendingPaused) lines.push(`sending paused: ${s.sendingPaused.reason} until ${new Date(s.sendingPaused.until).toISOString()}`);
   lines.push(`last error:    ${s.lastError ? `${s.lastError.message} (${ago(s.now - s.lastError.at)})` : 'none'}`);

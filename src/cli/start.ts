@@ -59,7 +59,7 @@ export async function runStart(opts: CliOptions): Promise<number> {
   for await (const line of rl) {
     if (stopping) break;
     if (line.trim() === '') continue;
-    const r = run.agent.punch({ kind: 'id', value: line });
+    const r = await run.agent.punch({ kind: 'id', value: line });
     process.stdout.write((opts.json ? punchJson(r) : punchLine(r)) + '\n');
   }
   if (!stopping) {

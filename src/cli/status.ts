@@ -5,7 +5,9 @@ import { loadConfig } from '../config.js';
 import { DB_FILE_NAME, openDatabase } from '../store/database.js';
 import { Outbox } from '../store/outbox.js';
 import { RateSlots } from '../store/rate-slots.js';
+import { Identities } from '../store/identities.js';
 import { Roster } from '../store/roster.js';
+import { UnresolvedPunches } from '../store/unresolved.js';
 import { statusText } from './format.js';
 import { Exit, type CliOptions } from './options.js';
 
@@ -23,6 +25,8 @@ export async function runStatus(opts: CliOptions): Promise<number> {
       outbox: new Outbox(db),
       roster: new Roster(db),
       rateSlots: new RateSlots(db),
+      identities: new Identities(db),
+      unresolved: new UnresolvedPunches(db),
       rule: config.rateLimit,
       now: Date.now(),
     });

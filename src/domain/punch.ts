@@ -6,8 +6,10 @@ export type PunchState = (typeof punchStates)[number];
 export type PunchResult =
   | {
       ok: true;
-      punchId: number;
-      employeeName: string;
+      /** null for a punch kept unresolved (accept-and-resolve): not in the outbox yet */
+      punchId: number | null;
+      /** null while the credential is not matched to an employee */
+      employeeName: string | null;
       employeeExternalId: string | null;
       localDate: string;
       localTime: string;
@@ -15,9 +17,22 @@ export type PunchResult =
       repeat: boolean;
       message: string;
     }
-  | { ok: false; reason: PunchRefusal; message: string; employeeExternalId?: string | null };
+  | { ok: false; reason: PunchRefusal; message: string; employeeExternalId?: string | null; employeeName?: string };
 
-export type PunchRefusal = 'invalid_code' | 'unknown_credential' | 'storage_failed' | 'shutting_down';
+export type PunchRefusal =
+  | 'invalid_code'
+  | 'invalid_cpf'
+  | 'unknown_credential'
+  | 'ambiguous_credential'
+  | 'pin_required'
+  | 'pin_wrong'
+  | 'pin_locked'
+  | 'pin_throttled'
+  | 'no_pin'
+  | 'storage_failed'
+  | 'shutting_down'
+  /** the scan was taken to enroll a badge, not as a punch */
+  | 'enrollment';
 
 /** Clock trouble noticed at capture, kept with the punch for payroll review. */
 export type ClockFlag = 'skewed' | 'jumped_back';

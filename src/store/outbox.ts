@@ -111,6 +111,7 @@ export class Outbox {
       oldestUnsent: db.prepare(`SELECT MIN(captured_at) AS t FROM punches WHERE state IN ('pending','sending','in_doubt')`),
       rejected: db.prepare(`SELECT * FROM punches WHERE state = 'rejected' ORDER BY id LIMIT ?`),
       latestCapture: db.prepare('SELECT MAX(captured_at) AS t FROM punches'),
+      lastOf: db.prepare('SELECT * FROM punches WHERE employee_key = ? ORDER BY captured_at DESC LIMIT 1'),
     };
   }
 
@@ -216,6 +217,11 @@ export class Outbox {
 
   latestCaptureAt(): number | null {
     return (this.stmts.latestCapture.get() as { t: number | null }).t;
+  }
+
+  /** The latest punch of an employee (for a repeat window longer than a minute). */
+  lastOf(employeeKey: string): PunchRow | null {
+    return (this.stmts.lastOf.get(employeeKey) as PunchRow | undefined) ?? null;
   }
 
   listRejected(limit = 100): PunchRow[] {

@@ -25,6 +25,13 @@ export function toRosterEmployee(e: Employee): RosterEmployee {
   };
 }
 
+export type RosterHealth = {
+  missingWorkSchedule: number;
+  missingEmployer: number;
+  /** The first of them, by name. */
+  employees: { id: string; externalId: string | null; name: string; missing: ('work_schedule' | 'employer')[] }[];
+};
+
 /** The cached roster of the site. Replaced whole, in one transaction: readers never see half of one. */
 export class Roster {
   private readonly stmts;
@@ -37,7 +44,13 @@ export class Roster {
          VALUES (@id, @external_id, @full_name, @cpf, @registration_number, @timezone, @work_schedule, @payment_source)
          ON CONFLICT (id) DO NOTHING`,
       ),
-      byExternalId: db.prepare('SELECT * FROM roster_employees WHERE external_id = ?'),
+      unfit: db.prepare(
+        `SELECT id, external_id, full_name, work_schedule IS NULL AS no_schedule, payment_source IS NULL AS no_employer
+         FROM roster_employees WHERE work_schedule IS NULL OR payment_source IS NULL ORDER BY full_name LIMIT ?`,
+      ),
+      unfitCounts: db.prepare(
+        `SELECT SUM(work_schedule IS NULL) AS schedule, SUM(payment_source IS NULL) AS employer FROM roster_employees`,
+      ),
       count: db.prepare('SELECT COUNT(*) AS n FROM roster_employees'),
     };
   }
@@ -56,8 +69,23 @@ export class Roster {
     })();
   }
 
-  findByExternalId(externalId: string): RosterEmployee | null {
-    return (this.stmts.byExternalId.get(externalId) as RosterEmployee | undefined) ?? null;
+  /**
+   * Business rule 3 of the API: the service shows an employee's records only once both a work
+   * schedule and an employer are set. Punches are still sent; the manager needs to know.
+   */
+  health(limit = 50): RosterHealth {
+    const c = this.stmts.unfitCounts.get() as { schedule: number | null; employer: number | null };
+    const rows = this.stmts.unfit.all(limit) as { id: string; external_id: string | null; full_name: string; no_schedule: number; no_employer: number }[];
+    return {
+      missingWorkSchedule: c.schedule ?? 0,
+      missingEmployer: c.employer ?? 0,
+      employees: rows.map((r) => ({
+        id: r.id,
+        externalId: r.external_id,
+        name: r.full_name,
+        missing: [...(r.no_schedule ? ['work_schedule' as const] : []), ...(r.no_employer ? ['employer' as const] : [])],
+      })),
+    };
   }
 
   size(): number {

@@ -95,15 +95,16 @@ async function measure(mock: MockServer, agentDir: TempDir, bareDir: TempDir): P
     if (rosterSize < N + WARMUP) throw new Error(`roster has ${rosterSize} employees, need ${N + WARMUP}`);
 
     let refused = 0;
-    const punch = (i: number): bigint => {
+    // punch() resolves after the commit; awaiting it is what a bridge does before it answers.
+    const punch = async (i: number): Promise<bigint> => {
       const t0 = process.hrtime.bigint();
-      const r = (agent as Agent).punch({ kind: 'badge', value: externalId(i) });
+      const r = await (agent as Agent).punch({ kind: 'badge', value: externalId(i) });
       const dt = process.hrtime.bigint() - t0;
       if (!r.ok || r.repeat) refused++;
       return dt;
     };
     for (let i = 0; i < WARMUP; i++) {
-      punch(N + i);
+      await punch(N + i);
       await yieldToLoop();
       bare.insert(N + i);
       await yieldToLoop();
@@ -114,14 +115,14 @@ async function measure(mock: MockServer, agentDir: TempDir, bareDir: TempDir): P
       // Yield after each call: the uploader (and its SQLite writes) runs between punches, as it
       // would at a kiosk; the baseline gets the same treatment.
       if (i % 2 === 0) {
-        agentNs[i] = punch(i);
+        agentNs[i] = await punch(i);
         await yieldToLoop();
         bareNs[i] = bare.insert(i);
         await yieldToLoop();
       } else {
         bareNs[i] = bare.insert(i);
         await yieldToLoop();
-        agentNs[i] = punch(i);
+        agentNs[i] = await punch(i);
         await yieldToLoop();
       }
     }

@@ -157,7 +157,7 @@ async function drainAgent(): Promise<DrainStats> {
     // Capture the backlog before start(): punch() commits and wakes an uploader that is not
     // running yet, so nothing is sent until start().
     for (let i = 0; i < N; i++) {
-      const r = agent.punch({ kind: 'badge', value: externalId(i) });
+      const r = (await agent.punch({ kind: 'badge', value: externalId(i) }));
       if (!r.ok || r.repeat) throw new Error(`punch ${i} not registered: ${r.message}`);
     }
     const t0 = performance.now();

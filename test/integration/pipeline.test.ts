@@ -36,7 +36,7 @@ describe('punch pipeline against the mock API', () => {
   it('delivers a punch within a second of the commit, as a registro externo at the local minute', async () => {
     const mock = await mockWith();
     const agent = await agentOn(mock, data());
-    const r = agent.punch({ kind: 'badge', value: code(1) });
+    const r = (await agent.punch({ kind: 'badge', value: code(1) }));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     await waitFor(() => mock.records().length === 1, 'the record on the mock', 1_000);
@@ -50,8 +50,8 @@ describe('punch pipeline against the mock API', () => {
   it('a second punch in the same minute creates no new record and says when the first was', async () => {
     const mock = await mockWith();
     const agent = await agentOn(mock, data());
-    const first = agent.punch({ kind: 'badge', value: code(2) });
-    const again = agent.punch({ kind: 'badge', value: code(2) });
+    const first = (await agent.punch({ kind: 'badge', value: code(2) }));
+    const again = (await agent.punch({ kind: 'badge', value: code(2) }));
     expect(first.ok && again.ok && again.repeat).toBe(true);
     if (!first.ok || !again.ok) return;
     expect(again.localTime).toBe(first.localTime);
@@ -63,7 +63,7 @@ describe('punch pipeline against the mock API', () => {
   it('an unknown code is refused with a clear message and nothing is queued', async () => {
     const mock = await mockWith();
     const agent = await agentOn(mock, data());
-    const r = agent.punch({ kind: 'badge', value: 'NOPE-123' });
+    const r = (await agent.punch({ kind: 'badge', value: 'NOPE-123' }));
     expect(r).toMatchObject({ ok: false, reason: 'unknown_credential' });
     expect(r.message).toMatch(/not recognised/i);
     expect(agent.status().queue.pending).toBe(0);
@@ -76,7 +76,7 @@ describe('punch pipeline against the mock API', () => {
     expect(agent.status().roster.size).toBe(800);
     await first.close();
 
-    for (let i = 0; i < 600; i++) expect(agent.punch({ kind: 'badge', value: code(i) }).ok).toBe(true);
+    for (let i = 0; i < 600; i++) expect((await agent.punch({ kind: 'badge', value: code(i) })).ok).toBe(true);
     await new Promise((r) => setTimeout(r, 300)); // the uploader meets a closed port meanwhile
     expect(agent.status().queue.sent).toBe(0);
     expect(agent.status().online).toBe(false);
@@ -99,7 +99,7 @@ describe('punch pipeline against the mock API', () => {
     mock.setFaults({ dropAfterStore: 0.15, serverError: 0.15, slowResponse: 0.15, slowDelayMs: 600 });
 
     const n = 120;
-    for (let i = 0; i < n; i++) expect(agent.punch({ kind: 'badge', value: code(i) }).ok).toBe(true);
+    for (let i = 0; i < n; i++) expect((await agent.punch({ kind: 'badge', value: code(i) })).ok).toBe(true);
     await waitFor(() => {
       const q = agent.status().queue;
       return q.sent + q.rejected === n;
@@ -121,7 +121,7 @@ describe('punch pipeline against the mock API', () => {
     const mock = await mockWith();
     const agent = await agentOn(mock, data());
     mock.setActive(code(9), false);
-    const r = agent.punch({ kind: 'badge', value: code(9) });
+    const r = (await agent.punch({ kind: 'badge', value: code(9) }));
     expect(r.ok).toBe(true);
     await waitFor(() => agent.status().queue.rejected === 1, 'the punch rejected');
     const [row] = agent.listRejected();
@@ -138,7 +138,7 @@ describe('punch pipeline against the mock API', () => {
     const mock = await mockWith();
     const agent = await agentOn(mock, data());
     mock.setFaults({ always429: true });
-    for (let i = 0; i < 5; i++) agent.punch({ kind: 'badge', value: code(i) });
+    for (let i = 0; i < 5; i++) (await agent.punch({ kind: 'badge', value: code(i) }));
     await new Promise((r) => setTimeout(r, 3_500));
     // Retry-After is 1 s. Before the first 429 up to maxInFlight (4) requests may be out at once;
     // after it, one probe at a time, each at least the Retry-After later than the last answer.
@@ -165,13 +165,13 @@ describe('punch pipeline against the mock API', () => {
     await good.start({ awaitRosterIfEmpty: true });
     await good.stop();
     const agent = await agentOn(mock, dir, { token: 'revoked-token', retry: { authRetryMs: 60_000 } });
-    for (let i = 0; i < 3; i++) expect(agent.punch({ kind: 'badge', value: code(i) }).ok).toBe(true);
+    for (let i = 0; i < 3; i++) expect((await agent.punch({ kind: 'badge', value: code(i) })).ok).toBe(true);
     await waitFor(() => agent.status().authRefused !== null, 'the token refusal on status');
     const s = agent.status();
     expect(s.sendingPaused?.reason).toBe('auth');
     expect(s.queue.pending).toBe(3);
     const unauthorised = mock.requests().filter((r) => r.status === 401).length;
-    expect(agent.punch({ kind: 'badge', value: code(10) }).ok).toBe(true); // capture goes on
+    expect((await agent.punch({ kind: 'badge', value: code(10) })).ok).toBe(true); // capture goes on
     await new Promise((r) => setTimeout(r, 300));
     expect(mock.requests().filter((r) => r.status === 401).length).toBe(unauthorised); // no hammering
     const flushed = await agent.flush({ maxWaitMs: 2_000 });
@@ -184,14 +184,14 @@ describe('punch pipeline against the mock API', () => {
     const dir = data();
     const a = testAgent({ dataDir: dir, mock, rateLimit: { limit: 10, windowMs: 2_000 } });
     await a.start({ awaitRosterIfEmpty: true }); // 8 roster pages + nothing else = 8 requests
-    for (let i = 0; i < 2; i++) a.punch({ kind: 'badge', value: code(i) });
+    for (let i = 0; i < 2; i++) (await a.punch({ kind: 'badge', value: code(i) }));
     await waitFor(() => a.status().queue.sent === 2, 'first punches sent');
     await a.stop();
     const usedBefore = mock.requests().filter((r) => r.counted).length;
     expect(usedBefore).toBe(10);
 
     const b = await agentOn(mock, dir, { rateLimit: { limit: 10, windowMs: 2_000 } });
-    for (let i = 2; i < 7; i++) b.punch({ kind: 'badge', value: code(i) });
+    for (let i = 2; i < 7; i++) (await b.punch({ kind: 'badge', value: code(i) }));
     await waitFor(() => b.status().queue.sent === 7, 'the rest sent after the window', 15_000);
 
     const reqs = mock.requests();

@@ -151,14 +151,14 @@ describe('storage failures at capture', () => {
 
     let refusal: string | null = null;
     for (let i = 1; i <= 30 && refusal === null; i++) {
-      const r = agent.punch({ kind: 'badge', value: String(1000 + i) });
+      const r = (await agent.punch({ kind: 'badge', value: String(1000 + i) }));
       if (r.ok) acknowledged.push(String(1000 + i));
       else refusal = `${r.reason}: ${r.message}`;
     }
     expect(refusal).toMatch(/^storage_failed: NOT registered: .*disk is full/);
 
     fs.rmSync(filler);
-    const after = agent.punch({ kind: 'badge', value: '1031' });
+    const after = (await agent.punch({ kind: 'badge', value: '1031' }));
     expect(after).toMatchObject({ ok: true, repeat: false });
     acknowledged.push('1031');
     const status = agent.status();

@@ -1,0 +1,237 @@
+import type { Clock } from '../domain/clock.js';
+import { checkCode, type Credential } from '../domain/credential.js';
+import { resolveCredential, type IdentityRules, type InputKind } from '../domain/identity.js';
+import { chooseTimeZone, localDateTime } from '../domain/local-time.js';
+import type { ClockFlag, PunchRefusal, PunchResult } from '../domain/punch.js';
+import type { Logger } from '../log.js';
+import { isDiskFull, type Db } from '../store/database.js';
+import type { Identities } from '../store/identities.js';
+import type { Outbox, PunchRow } from '../store/outbox.js';
+import type { RosterEmployee } from '../store/roster.js';
+import type { UnresolvedPunches } from '../store/unresolved.js';
+
+/** What capture needs of the PIN store (src/store/pins.ts). */
+export type PinChecker = {
+  verify(employeeId: string, pin: string): Promise<PinVerdict>;
+};
+export type PinVerdict =
+  | { ok: true }
+  | { ok: false; reason: 'bad_format' | 'no_pin' }
+  | { ok: false; reason: 'wrong'; remaining: number }
+  | { ok: false; reason: 'locked'; until: number }
+  | { ok: false; reason: 'throttled'; waitMs: number };
+
+export type CaptureOptions = {
+  rules: IdentityRules;
+  unknown: 'reject' | 'accept-and-resolve';
+  repeatWindowMs: number;
+  pinRequiredFor: readonly InputKind[];
+  fallbackTimeZone: string;
+  clockSkewThresholdMs: number;
+};
+
+export type CaptureDeps = {
+  db: Db;
+  outbox: Outbox;
+  identities: Identities;
+  unresolved: UnresolvedPunches;
+  pins: PinChecker;
+  clock: Clock;
+  log: Logger;
+  /** The site's zone, when the roster sync has read the site. */
+  siteTimeZone: () => string | null;
+  /** A punch was committed: wake the uploader. */
+  committed: () => void;
+  recordError: (message: string) => void;
+};
+
+export function inputKindOf(kind: Credential['kind'] | string): InputKind {
+  return kind === 'badge' ? 'badge' : 'id';
+}
+
+function refusal(reason: PunchRefusal, message: string, employeeExternalId: string | null = null): PunchResult {
+  return { ok: false, reason, message, employeeExternalId };
+}
+
+/**
+ * A punch from credential to committed row: check the code, find the employee, the optional PIN,
+ * the repeat rule, the local time, one durable INSERT. Answers only after the commit returned.
+ */
+export class Capture {
+  private clockSkewMs: number | null = null;
+  private lastCaptureAt: number;
+
+  constructor(
+    private readonly d: CaptureDeps,
+    private readonly o: CaptureOptions,
+  ) {
+    this.lastCaptureAt = d.outbox.latestCaptureAt() ?? 0;
+  }
+
+  setClockSkew(ms: number | null): void {
+    this.clockSkewMs = ms;
+  }
+
+  /** The employee a code names, by the configured keys for its input kind. */
+  identify(code: string, input: InputKind) {
+    return resolveCredential(code, input, this.o.rules, this.d.identities.lookups);
+  }
+
+  async punch(credential: Credential, opts: { pin?: string } = {}): Promise<PunchResult> {
+    const check = checkCode(credential.value);
+    if (!check.ok) return refusal('invalid_code', `Not registered: ${check.reason}.`);
+    const input = inputKindOf(credential.kind);
+    const found = this.identify(check.code, input);
+    const what = input === 'badge' ? 'Badge' : 'ID';
+    switch (found.kind) {
+      case 'invalid_cpf':
+        return refusal('invalid_cpf', 'CPF inválido: the check digits do not match. Punch NOT registered.');
+      case 'ambiguous':
+        this.d.log.warn('a credential matches several employees', { key: found.key, count: found.count });
+        return refusal('ambiguous_credential', `${what} matches ${found.count} employees; ask the manager. Punch NOT registered.`);
+      case 'unknown':
+        return this.o.unknown === 'accept-and-resolve' ? this.keepUnresolved(check.code, credential.kind) : refusal('unknown_credential', `${what} not recognised. Punch NOT registered.`);
+      case 'found':
+        break;
+    }
+    const employee = found.employee;
+    if (this.o.pinRequiredFor.includes(input)) {
+      const denied = await this.checkPin(employee, opts.pin);
+      if (denied) return denied;
+    }
+    return this.commit(employee, credential.kind, this.d.clock.now());
+  }
+
+  private async checkPin(employee: RosterEmployee, pin: string | undefined): Promise<PunchResult | null> {
+    const ext = employee.external_id;
+    if (pin === undefined || pin === '') return { ...refusal('pin_required', `${employee.full_name}: type your PIN.`, ext), employeeName: employee.full_name };
+    const v = await this.d.pins.verify(employee.id, pin);
+    if (v.ok) return null;
+    switch (v.reason) {
+      case 'bad_format':
+        return refusal('pin_wrong', 'A PIN has 4 to 8 digits. Punch NOT registered.', ext);
+      case 'no_pin':
+        return refusal('no_pin', `${employee.full_name}: no PIN is set for you; ask the manager. Punch NOT registered.`, ext);
+      case 'wrong':
+        return refusal('pin_wrong', `Wrong PIN (${v.remaining} ${v.remaining === 1 ? 'try' : 'tries'} left). Punch NOT registered.`, ext);
+      case 'locked':
+        return refusal('pin_locked', `Too many wrong PINs: locked until ${localDateTime(v.until, this.zoneFor(employee)).time}. Ask the manager. Punch NOT registered.`, ext);
+      case 'throttled':
+        return refusal('pin_throttled', `Too many wrong PINs at this terminal: wait ${Math.ceil(v.waitMs / 1000)} s and try again.`, ext);
+    }
+  }
+
+  private zoneFor(employee: Pick<RosterEmployee, 'timezone'>): string {
+    return chooseTimeZone([employee.timezone, this.d.siteTimeZone(), this.o.fallbackTimeZone]);
+  }
+
+  /** Commits the punch of a known employee captured at `at` (now, or earlier for a resolved one). */
+  commit(employee: RosterEmployee, credentialKind: string, at: number, capturedEarlier = false): PunchResult {
+    const zone = this.zoneFor(employee);
+    const local = localDateTime(at, zone);
+    if (this.o.repeatWindowMs > 0) {
+      const last = this.d.outbox.lastOf(employee.id);
+      if (last && at - last.captured_at >= 0 && at - last.captured_at < this.o.repeatWindowMs) return this.repeatOf(last);
+    }
+    let outcome;
+    try {
+      outcome = this.d.outbox.insert({
+        capturedAt: at,
+        localDate: local.date,
+        localTime: local.time,
+        timeZone: zone,
+        employeeKey: employee.id,
+        employeeExternalId: employee.external_id,
+        employeeName: employee.full_name,
+        credentialKind,
+        clockFlag: capturedEarlier ? null : this.clockFlag(at),
+      });
+    } catch (e) {
+      return this.storageFailed(e, employee.external_id ?? employee.id);
+    }
+    this.lastCaptureAt = Math.max(this.lastCaptureAt, at);
+    if (!outcome.inserted) return this.repeatOf(outcome.existing);
+    this.d.committed();
+    return {
+      ok: true,
+      punchId: outcome.id,
+      employeeName: employee.full_name,
+      employeeExternalId: employee.external_id,
+      localDate: local.date,
+      localTime: local.time,
+      repeat: false,
+      message: `Registered ${employee.full_name} at ${local.time}.`,
+    };
+  }
+
+  private repeatOf(row: PunchRow): PunchResult {
+    return {
+      ok: true,
+      punchId: row.id,
+      employeeName: row.employee_name,
+      employeeExternalId: row.employee_external_id,
+      localDate: row.local_date,
+      localTime: row.local_time,
+      repeat: true,
+      message: `${row.employee_name}: already registered at ${row.local_time}.`,
+    };
+  }
+
+  private keepUnresolved(code: string, kind: string): PunchResult {
+    const now = this.d.clock.now();
+    const local = localDateTime(now, chooseTimeZone([this.d.siteTimeZone(), this.o.fallbackTimeZone]));
+    try {
+      this.d.unresolved.add(now, code, kind);
+    } catch (e) {
+      return this.storageFailed(e, null);
+    }
+    return {
+      ok: true,
+      punchId: null,
+      employeeName: null,
+      employeeExternalId: null,
+      localDate: local.date,
+      localTime: local.time,
+      repeat: false,
+      message: `Saved at ${local.time}. This badge is not known yet: it will be matched when the roster is next updated.`,
+    };
+  }
+
+  /**
+   * After a roster sync: punches of codes the roster now knows join the outbox at the time they
+   * were captured; the rest stay, listed in status. One transaction per punch.
+   */
+  resolvePending(): { resolved: number; remaining: number } {
+    let resolved = 0;
+    const now = this.d.clock.now();
+    const rows = this.d.unresolved.all();
+    for (const row of rows) {
+      const found = this.identify(row.code, inputKindOf(row.credential_kind));
+      if (found.kind !== 'found') {
+        this.d.unresolved.markChecked(row.id, now);
+        continue;
+      }
+      this.d.db.transaction(() => {
+        const r = this.commit(found.employee, row.credential_kind, row.captured_at, true);
+        if (!r.ok) throw new Error(r.message);
+        this.d.unresolved.remove(row.id);
+      })();
+      resolved++;
+    }
+    if (resolved > 0) this.d.log.info('unresolved punches matched after roster sync', { resolved, remaining: rows.length - resolved });
+    return { resolved, remaining: rows.length - resolved };
+  }
+
+  private clockFlag(at: number): ClockFlag | null {
+    if (at < this.lastCaptureAt - 60_000) return 'jumped_back';
+    if (this.clockSkewMs !== null && Math.abs(this.clockSkewMs) > this.o.clockSkewThresholdMs) return 'skewed';
+    return null;
+  }
+
+  private storageFailed(e: unknown, who: string | null): PunchResult {
+    const why = isDiskFull(e) ? 'the disk is full' : (e as Error).message;
+    this.d.log.error('punch could not be saved', { error: (e as Error).message, employee: who });
+    this.d.recordError(`punch could not be saved: ${why}`);
+    return refusal('storage_failed', `NOT registered: the terminal could not save the punch (${why}). Please tell the manager.`, who);
+  }
+}
