@@ -7,6 +7,7 @@ import { runStart } from './cli/start.js';
 import { runStatus } from './cli/status.js';
 import { Exit, parseCli, UsageError } from './cli/options.js';
 import { runRosterSync } from './cli/roster.js';
+import { runEnroll, runPin } from './cli/identity.js';
 
 const USAGE = `timeclock — time-clock terminal agent
 
@@ -15,6 +16,10 @@ usage:
   timeclock status [--json] [--config FILE]                queue, connection, rate window, roster
   timeclock flush [--max-wait-ms N] [--config FILE]       send what is due, exit when the queue is empty or blocked
   timeclock roster sync [--config FILE]                    fetch the site's roster now
+  timeclock enroll badge <code> <employee>                 link a badge to an employee (external id, registration number or CPF)
+  timeclock unenroll badge <code>                          remove a badge
+  timeclock pin set <employee>                             set an employee's PIN (read from standard input)
+  timeclock pin clear <employee>                           remove an employee's PIN
   timeclock mock [--port N] [--limit N] [--window-ms N] [--token T] [--employees N --sites N]
                                                            run the mock T&A API alone
 
@@ -50,6 +55,12 @@ async function main(argv: string[]): Promise<number> {
       return Exit.usage;
     case 'mock':
       return runMock(opts);
+    case 'enroll':
+      return runEnroll(opts, parsed.positionals.slice(1), false);
+    case 'unenroll':
+      return runEnroll(opts, parsed.positionals.slice(1), true);
+    case 'pin':
+      return runPin(opts, parsed.positionals.slice(1));
     default:
       process.stderr.write(`timeclock: unknown command '${command}'\n\n${USAGE}\n`);
       return Exit.usage;

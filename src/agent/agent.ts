@@ -1,9 +1,8 @@
 import type { Clock, Sleep } from '../domain/clock.js';
-import type { Credential } from '../domain/credential.js';
+import { checkCode, type Credential } from '../domain/credential.js';
 import type { PunchResult } from '../domain/punch.js';
 import type { WindowRule } from '../domain/sliding-window.js';
 import type { Logger } from '../log.js';
-import type { AuditLog } from '../store/audit-log.js';
 import type { Db } from '../store/database.js';
 import type { Identities } from '../store/identities.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
@@ -14,12 +13,10 @@ import { readSetting, writeSetting } from '../store/settings.js';
 import type { RateBudget } from '../sync/rate-budget.js';
 import type { RosterSync, RosterSyncResult } from '../sync/roster-sync.js';
 import type { Uploader, UploaderEvent } from '../sync/uploader.js';
-import type { Capture, PinChecker } from './capture.js';
-import { enrollBadge, unenrollBadge, type EnrollResult } from './enrollment.js';
+import type { Capture } from './capture.js';
+import type { EnrollResult, IdentityAdmin } from './identity-admin.js';
 import { readStatus, S, type AgentStatus, type RosterSyncRecord } from './status.js';
 
-/** The PIN store as the agent uses it (src/store/pins.ts). */
-export type PinAdmin = PinChecker & { set(employeeId: string, pin: string): Promise<void>; clear(employeeId: string): boolean };
 
 export type AgentEvents = {
   punch: PunchResult;
@@ -38,8 +35,7 @@ export type AgentParts = {
   capture: Capture;
   identities: Identities;
   unresolved: UnresolvedPunches;
-  pins: PinAdmin;
-  audit: AuditLog;
+  admin: IdentityAdmin;
   clock: Clock;
   sleep: Sleep;
   log: Logger;
@@ -65,7 +61,7 @@ export class Agent {
   private rosterTimer: NodeJS.Timeout | null = null;
   private readonly stopCtl = new AbortController();
   private clockSkewMs: number | null;
-  private enrollArm: { employeeId: string; until: number; resolve: (r: EnrollResult) => void } | null = null;
+  private enrollArm: { employee: RosterEmployee; until: number; resolve: (r: EnrollResult) => void } | null = null;
   private consecutiveFailures = 0;
   private lastContactOk: boolean | null = null;
 
@@ -120,7 +116,8 @@ export class Agent {
     const arm = this.enrollArm;
     if (arm && credential.kind === 'badge' && this.p.clock.now() <= arm.until) {
       this.enrollArm = null;
-      const r = this.enrollBadge(credential.value, arm.employeeId, 'scan');
+      const check = checkCode(credential.value);
+      const r: EnrollResult = check.ok ? this.p.admin.enrollFor(check.code, arm.employee, 'scan') : { ok: false, message: check.reason };
       arm.resolve(r);
       return this.answer({ ok: false, reason: 'enrollment', message: r.ok ? r.message : `Badge NOT enrolled: ${r.message}` });
     }
@@ -132,20 +129,10 @@ export class Agent {
     return r;
   }
 
-  // ---- identity administration (CLI and admin screen) --------------------------------------------
+  // ---- identity administration (admin screen) ----------------------------------------------------
 
-  /** An employee by external id, registration number or CPF (the keys a manager would type). */
-  findEmployee(query: string): RosterEmployee | null {
-    const r = this.p.capture.identify(query.trim(), 'id');
-    return r.kind === 'found' ? r.employee : this.p.identities.employee(query.trim());
-  }
-
-  enrollBadge(code: string, employeeQuery: string, via: 'cli' | 'scan' | 'admin'): EnrollResult {
-    return enrollBadge(this.p.identities, this.p.audit, (q) => this.findEmployee(q), this.p.clock.now(), code, employeeQuery, via);
-  }
-
-  unenrollBadge(code: string): boolean {
-    return unenrollBadge(this.p.identities, this.p.audit, this.p.clock.now(), code);
+  get admin(): IdentityAdmin {
+    return this.p.admin;
   }
 
   /**
@@ -153,12 +140,11 @@ export class Agent {
    * linked to the employee instead of punching.
    */
   enrollNextScan(employeeQuery: string, timeoutMs = 30_000): Promise<EnrollResult> {
-    const employee = this.findEmployee(employeeQuery);
+    const employee = this.p.admin.findEmployee(employeeQuery);
     if (!employee) return Promise.resolve({ ok: false, message: `no employee ${employeeQuery} in the roster` });
     this.enrollArm?.resolve({ ok: false, message: 'replaced by a newer enrollment request' });
     return new Promise((resolve) => {
-      const until = this.p.clock.now() + timeoutMs;
-      const arm = { employeeId: employee.id, until, resolve };
+      const arm = { employee, until: this.p.clock.now() + timeoutMs, resolve };
       this.enrollArm = arm;
       setTimeout(() => {
         if (this.enrollArm === arm) {
@@ -167,23 +153,6 @@ export class Agent {
         }
       }, timeoutMs).unref();
     });
-  }
-
-  async setPin(employeeQuery: string, pin: string): Promise<{ ok: boolean; message: string }> {
-    const employee = this.findEmployee(employeeQuery);
-    if (!employee) return { ok: false, message: `no employee ${employeeQuery} in the roster` };
-    try {
-      await this.p.pins.set(employee.id, pin);
-    } catch (e) {
-      return { ok: false, message: (e as Error).message };
-    }
-    return { ok: true, message: `PIN set for ${employee.full_name}` };
-  }
-
-  clearPin(employeeQuery: string): { ok: boolean; message: string } {
-    const employee = this.findEmployee(employeeQuery);
-    if (!employee) return { ok: false, message: `no employee ${employeeQuery} in the roster` };
-    return this.p.pins.clear(employee.id) ? { ok: true, message: `PIN cleared for ${employee.full_name}` } : { ok: false, message: `${employee.full_name} had no PIN` };
   }
 
   // ---- delivery bookkeeping (called by the uploader) ---------------------------------------------

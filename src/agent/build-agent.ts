@@ -17,6 +17,7 @@ import { readSetting } from '../store/settings.js';
 import { UnresolvedPunches } from '../store/unresolved.js';
 import { Agent } from './agent.js';
 import { Capture } from './capture.js';
+import { IdentityAdmin } from './identity-admin.js';
 import { S, type SiteRecord } from './status.js';
 
 export type Runtime = { clock: Clock; sleep: Sleep; random: Random; log: Logger };
@@ -133,8 +134,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     capture,
     identities,
     unresolved,
-    pins,
-    audit,
+    admin: new IdentityAdmin(identities, pins, audit, rt.clock),
     rosterRefreshMs: config.roster.refreshMs,
     onClose: async () => {
       await api.close();
@@ -144,4 +144,15 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     },
   });
   return agent;
+}
+
+/**
+ * Enrollment and PIN administration on the database alone, without the agent's lock or the
+ * network, so `timeclock enroll` and `timeclock pin` work beside a running terminal.
+ */
+export function buildIdentityAdmin(config: Config, rt: Runtime): { admin: IdentityAdmin; close(): void } {
+  const db = openDatabase(config.dataDir);
+  const audit = new AuditLog(db);
+  const pins = new Pins(db, rt.clock, { maxFailures: config.pin.maxFailures, lockoutMs: config.pin.lockoutMs }, audit);
+  return { admin: new IdentityAdmin(new Identities(db), pins, audit, rt.clock), close: () => db.close() };
 }

@@ -56,10 +56,15 @@ export async function runStart(opts: CliOptions): Promise<number> {
   say('ready: type or scan a code and press Enter (Ctrl-D or Ctrl-C to stop)');
 
   const rl = readline.createInterface({ input: process.stdin, terminal: false });
+  // When a PIN is required, the line after the ID is its PIN (for 30 s).
+  let awaitingPin: { id: string; until: number } | null = null;
   for await (const line of rl) {
     if (stopping) break;
     if (line.trim() === '') continue;
-    const r = await run.agent.punch({ kind: 'id', value: line });
+    const pinFor = awaitingPin && Date.now() <= awaitingPin.until ? awaitingPin.id : null;
+    awaitingPin = null;
+    const r = pinFor ? await run.agent.punch({ kind: 'id', value: pinFor }, { pin: line.trim() }) : await run.agent.punch({ kind: 'id', value: line });
+    if (!r.ok && r.reason === 'pin_required') awaitingPin = { id: line.trim(), until: Date.now() + 30_000 };
     process.stdout.write((opts.json ? punchJson(r) : punchLine(r)) + '\n');
   }
   if (!stopping) {

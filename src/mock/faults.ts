@@ -15,6 +15,8 @@ export type FaultPlan = {
   always429?: boolean;
   /** Restrict faults to matching requests; `pathPrefix` is relative to /v2.1 (e.g. '/times'). Default: all API requests. */
   only?: { method?: string; pathPrefix?: string };
+  /** Let this many matching requests through untouched first (to cut a sequence off mid-way). */
+  afterMatches?: number;
 };
 
 export const DEFAULT_SLOW_DELAY_MS = 2000;
@@ -34,6 +36,7 @@ export const faultPlanSchema = z.strictObject({
       pathPrefix: z.string().startsWith('/').optional(),
     })
     .optional(),
+  afterMatches: z.number().int().min(0).optional(),
 });
 
 /** Compile-time check that the schema and the public type agree. */

@@ -210,6 +210,8 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
   const retryAfterFormat = opts.retryAfterFormat ?? 'seconds';
   const rate = new RateWindow(clock, rateRuleSchema.parse(opts.rateLimit ?? { limit: 60, windowMs: 60_000 }));
   let faults: FaultPlan | null = opts.faults ? faultPlanSchema.parse(opts.faults) : null;
+  /** Matching requests seen since the plan was set (for `afterMatches`). */
+  let faultMatches = 0;
 
   const seed = opts.seed ?? demoSeed();
   const sites = new Map<string, Site>(seed.sites.map((s) => [s._id, structuredClone(s)]));
@@ -423,6 +425,7 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
         const parsed = faultPlanSchema.nullable().safeParse(j.value);
         if (!parsed.success) return errorReply(422, 'invalid fault plan', issuesOf(parsed.error));
         faults = parsed.data;
+        faultMatches = 0;
         return { status: 200, body: { _status: 'OK', faults } };
       }
       case '/__mock/rate-limit': {
@@ -491,7 +494,8 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
         return;
       }
       const apiPath = path.slice(API_VERSION_SEGMENT.length).replace(/\/+$/, '');
-      const plan = faults && faultApplies(faults, method, apiPath || '/') ? faults : null;
+      const matches = faults !== null && faultApplies(faults, method, apiPath || '/');
+      const plan = matches && faults && faultMatches++ >= (faults.afterMatches ?? 0) ? faults : null;
       if (plan?.always429) {
         entry.fault = 'always_429';
         await readBody(req);
@@ -592,6 +596,7 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
     port: address.port,
     setFaults(plan) {
       faults = plan === null ? null : faultPlanSchema.parse(plan);
+      faultMatches = 0;
     },
     setRateLimit(rule) {
       rate.setRule(rateRuleSchema.parse(rule));

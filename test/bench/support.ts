@@ -68,3 +68,41 @@ export function tempFsInfo(): { tmpdir: string; fsType: string } {
     return { tmpdir, fsType: 'unknown' };
   }
 }
+
+/**
+ * A distinct, random-looking badge code for employee `i` ('B' + 8 hex digits). Every step is a
+ * bijection on 32 bits (odd multiplier, xor-shift), so no two employees below 2^32 share a code.
+ */
+export function badgeCode(i: number): string {
+  let x = Math.imul(i + 1, 0x9e3779b1) >>> 0;
+  x = (x ^ (x >>> 15)) >>> 0;
+  x = Math.imul(x, 0x85ebca6b) >>> 0;
+  x = (x ^ (x >>> 13)) >>> 0;
+  return 'B' + x.toString(16).toUpperCase().padStart(8, '0');
+}
+
+/** A small deterministic PRNG (xorshift32), so every run samples the same employees. */
+export function seededRandom(seed: number): () => number {
+  let s = seed >>> 0 || 0x2545f491;
+  return () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s / 0x1_0000_0000;
+  };
+}
+
+/** The first `k` of a seeded shuffle of 0..n-1: `k` distinct indices in random order. */
+export function distinctSample(n: number, k: number, random: () => number): number[] {
+  const a = Array.from({ length: n }, (_, i) => i);
+  const m = Math.min(k, n);
+  for (let i = 0; i < m; i++) {
+    const j = i + Math.floor(random() * (n - i));
+    const t = a[i] as number;
+    a[i] = a[j] as number;
+    a[j] = t;
+  }
+  return a.slice(0, m);
+}

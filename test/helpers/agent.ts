@@ -1,6 +1,7 @@
 import type { Agent } from '../../src/agent/agent.js';
 import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
 import { configSchema, type Config } from '../../src/config.js';
+import type { Clock } from '../../src/domain/clock.js';
 import { createLogger, silentLogger, type Logger } from '../../src/log.js';
 import type { MockServer, StoredTimeRecord } from '../../src/mock/mock-server.js';
 
@@ -13,6 +14,9 @@ export type TestAgentOptions = {
   retry?: Partial<{ baseMs: number; maxMs: number; inDoubtGraceMs: number; authRetryMs: number }>;
   siteId?: string;
   log?: Logger;
+  /** Further settings, merged over the test defaults (e.g. identity, pin). */
+  settings?: Record<string, unknown>;
+  clock?: Clock;
 };
 
 /** A real agent (real SQLite file, real HTTP) with test-sized timings. */
@@ -24,9 +28,11 @@ export function testAgent(o: TestAgentOptions): Agent {
     timezone: 'America/Sao_Paulo',
     rateLimit: o.rateLimit ?? { limit: 60, windowMs: 1_000 },
     retry: { baseMs: 20, maxMs: 200, authRetryMs: 1_000, ...o.retry },
+    ...o.settings,
   }) as Config & { api: NonNullable<Config['api']> };
   const log = o.log ?? (process.env.TIMECLOCK_TEST_LOG ? createLogger({ level: 'debug' }) : silentLogger);
-  return buildAgent(config, realRuntime(log));
+  const rt = realRuntime(log);
+  return buildAgent(config, o.clock ? { ...rt, clock: o.clock } : rt);
 }
 
 /** Records per (employee, time): any count above one is a duplicate on the server. */

@@ -1,0 +1,54 @@
+import readline from 'node:readline';
+import { buildIdentityAdmin, realRuntime } from '../agent/build-agent.js';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../log.js';
+import { Exit, UsageError, type CliOptions } from './options.js';
+
+function openAdmin(opts: CliOptions) {
+  const { config } = loadConfig({ file: opts.config });
+  return buildIdentityAdmin(config, realRuntime(createLogger({ level: config.logLevel })));
+}
+
+function report(r: { ok: boolean; message: string }): number {
+  (r.ok ? process.stdout : process.stderr).write(`${r.ok ? '' : 'timeclock: '}${r.message}\n`);
+  return r.ok ? Exit.ok : Exit.error;
+}
+
+/** `timeclock enroll badge <code> <employee>` and `timeclock unenroll badge <code>`. */
+export function runEnroll(opts: CliOptions, args: string[], remove: boolean): number {
+  const [what, code, employee] = args;
+  if (what !== 'badge' || !code || (!remove && !employee) || args.length > (remove ? 2 : 3)) {
+    throw new UsageError(remove ? 'usage: timeclock unenroll badge <code>' : 'usage: timeclock enroll badge <code> <employee: external id, registration number or CPF>');
+  }
+  const a = openAdmin(opts);
+  try {
+    return report(remove ? a.admin.unenrollBadge(code) : a.admin.enrollBadge(code, employee as string, 'cli'));
+  } finally {
+    a.close();
+  }
+}
+
+/** The PIN is read from standard input (one line), never from the command line or its history. */
+async function readPin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('PIN (4 to 8 digits): ');
+  const rl = readline.createInterface({ input: process.stdin, terminal: false });
+  for await (const line of rl) {
+    rl.close();
+    return line.trim();
+  }
+  return '';
+}
+
+/** `timeclock pin set <employee>` (PIN on standard input) and `timeclock pin clear <employee>`. */
+export async function runPin(opts: CliOptions, args: string[]): Promise<number> {
+  const [action, employee] = args;
+  if ((action !== 'set' && action !== 'clear') || !employee || args.length !== 2) {
+    throw new UsageError('usage: timeclock pin set <employee>   (the PIN is read from standard input)\n       timeclock pin clear <employee>');
+  }
+  const a = openAdmin(opts);
+  try {
+    return report(action === 'set' ? await a.admin.setPin(employee, await readPin()) : a.admin.clearPin(employee));
+  } finally {
+    a.close();
+  }
+}
