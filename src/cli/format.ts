@@ -46,7 +46,7 @@ export function statusText(s: AgentStatus): string {
       (s.roster.progress ? ` (syncing: page ${s.roster.progress.pagesDone}/${s.roster.progress.pagesTotal ?? '?'})` : ''),
     `site:          ${s.site ? `${s.site.name} (${s.site.id})` : 'all active employees (no site configured)'}`,
     `badges:        ${s.roster.enrolledBadges} enrolled`,
-    `clock skew:    ${s.clockSkewMs === null ? 'unknown' : `${(s.clockSkewMs / 1000).toFixed(1)}s`}`,
+    `clock skew:    ${s.clockSkewMs === null ? 'unknown' : Math.abs(s.clockSkewMs) < 1000 ? 'none measurable (within ±1 s of the service)' : `${(s.clockSkewMs / 1000).toFixed(1)}s against the service`}`,
   ];
   const h = s.roster.health;
   if (h.missingWorkSchedule + h.missingEmployer > 0) {

@@ -25,7 +25,7 @@ import { BASIC_AUTH_USER, MAX_PAGE_SIZE } from '../../src/api/shapes.js';
 import { configSchema } from '../../src/config.js';
 import { cpfFromBase } from '../../src/domain/cpf.js';
 import { resolveCredential, type IdentityRules, type InputKind, type LookupKey, type Resolution } from '../../src/domain/identity.js';
-import { generatedSeed, objectIdFor } from '../../src/mock/seed.js';
+import { generatedSeed } from '../../src/mock/seed.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { Identities } from '../../src/store/identities.js';
 import { Roster, toRosterEmployee, type RosterEmployee } from '../../src/store/roster.js';
@@ -234,14 +234,13 @@ function runChild(args: ChildArgs): Promise<ChildRun> {
 }
 
 async function measureRss(): Promise<{ empty: ChildRun; full: ChildRun; mockStartMs: number }> {
-  let t0 = performance.now();
+  const t0 = performance.now();
   const mock = await startMockProcess({ employees: EMPLOYEES, rule: MOCK_RULE });
   const mockStartMs = performance.now() - t0;
   const emptyDir = tempDir('timeclock-bench-rss-empty-');
   const fullDir = tempDir('timeclock-bench-rss-full-');
   try {
     const common = { baseUrl: mock.url, employees: EMPLOYEES, punches: RSS_PUNCHES, rateLimit: AGENT_RATE, flushMaxMs: CHILD_FLUSH_MAX_MS };
-    t0 = performance.now();
     const empty = await runChild({ ...common, mode: 'empty', dataDir: emptyDir.dir });
     const full = await runChild({ ...common, mode: 'full', dataDir: fullDir.dir });
     return { empty, full, mockStartMs };
@@ -418,5 +417,3 @@ export async function benchRoster(): Promise<Result> {
     },
   };
 }
-
-export const rosterBenchInternals = { objectIdFor };

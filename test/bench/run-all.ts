@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCapture } from './capture.bench.js';
 import { benchDrain } from './drain.bench.js';
+import { benchRoster } from './roster.bench.js';
 import { renderResult, type Result } from './report.js';
 import { tempFsInfo } from './support.js';
 
@@ -20,6 +21,7 @@ export type Bench = { name: string; run: () => Promise<Result> };
 export const benches: Bench[] = [
   { name: 'capture', run: benchCapture },
   { name: 'drain', run: benchDrain },
+  { name: 'roster', run: benchRoster },
 ];
 
 /** The whole run is bounded; a bench that hangs past this is a bug to report, not to wait for. */
