@@ -34,6 +34,9 @@ import { ratio, summarizeNs, type Cell, type LatencySummary, type Result, type T
 import { badgeCode, benchAgent, seededRandom, tempDir, withTimeout } from './support.js';
 import type { ChildArgs, ChildReport } from './rss-child.js';
 
+/** Mirrors ENROLL_CACHE_KIB of rss-child.ts (importing it would run the child). */
+const ENROLL_CACHE_KIB = 1024;
+
 const EMPLOYEES = 100_000;
 const LOOKUPS = 20_000;
 const LOOKUP_WARMUP = 1_000;
@@ -367,11 +370,13 @@ export async function benchRoster(): Promise<Result> {
     ],
   };
   const phaseTable: Table = {
-    title: 'full child, phase by phase',
-    columns: ['phase', 'ms', 'RSS after (MiB)', 'peak so far (MiB)', 'heapUsed after (MiB)'],
-    rows: f.checkpoints.map((c) => [c.phase, Math.round(c.ms), mib(c.rssBytes), c.maxRssKbSoFar / 1024, mib(c.heapUsedBytes)]),
+    title: 'full child, phase by phase (MiB)',
+    columns: ['phase', 'ms', 'RSS after', 'peak so far', 'heapTotal after', 'heapUsed after'],
+    rows: f.checkpoints.map((c) => [c.phase, Math.round(c.ms), mib(c.rssBytes), c.maxRssKbSoFar / 1024, mib(c.heapTotalBytes), mib(c.heapUsedBytes)]),
   };
   const peakMib = f.maxRssKb / 1024;
+  const peakPhase = f.checkpoints.find((c) => c.maxRssKbSoFar >= f.maxRssKb)?.phase ?? '—';
+  const afterSync = f.checkpoints.find((c) => c.phase.startsWith('roster sync'));
 
   // 3
   const agentMed = median(sync.map((r) => r.agentMs));
@@ -404,7 +409,8 @@ export async function benchRoster(): Promise<Result> {
       `lookups: "unknown, valid CPF" is an 11-digit CPF with correct check digits that no employee has, so every key of the 'id' input is tried; "unknown badge" tries badge then external_id`,
       `lookups: ${lookups.cpfShared} employees of the seed share their (random) CPF with another; a masked-CPF lookup of one of them answers "ambiguous" (same work, counted apart)`,
       `memory: each child is a fresh \`node\` running dist/test/bench/rss-child.js; the mock (${EMPLOYEES} employees, ${MOCK_RULE.limit} per ${MOCK_RULE.windowMs} ms) runs in a third process, started in ${Math.round(rss.mockStartMs)} ms; the agent's own budget is ${AGENT_RATE.limit} per ${AGENT_RATE.windowMs} ms (the config's maximum limit), so neither limits anything`,
-      `memory: full child synced ${f.rosterSize} employees in ${f.syncRequests ?? '—'} requests, enrolled ${f.enrolled ?? '—'} badges on a second connection in one transaction (closed after), punched ${f.punchesOk ?? '—'} (refused/repeat ${f.punchesRefused ?? '—'}) with the uploader running, ${f.sent ?? '—'} delivered by the end (flush bounded at ${CHILD_FLUSH_MAX_MS / 1000} s${f.flushDone === false ? ', NOT all delivered' : ''})`,
+      `memory: full child synced ${f.rosterSize} employees in ${f.syncRequests ?? '—'} requests, enrolled ${f.enrolled ?? '—'} badges in one transaction on a second connection of its own (openBookkeepingConnection: no quick_check; page cache ${ENROLL_CACHE_KIB} KiB instead of better-sqlite3's 16 MB), closed after, punched ${f.punchesOk ?? '—'} (refused/repeat ${f.punchesRefused ?? '—'}) with the uploader running, ${f.sent ?? '—'} delivered by the end (flush bounded at ${CHILD_FLUSH_MAX_MS / 1000} s${f.flushDone === false ? ', NOT all delivered' : ''})`,
+      `memory: the full child reached its peak during "${peakPhase}"; its peak up to the end of the roster sync alone was ${afterSync ? (afterSync.maxRssKbSoFar / 1024).toFixed(1) : '—'} MiB`,
       `memory: MiB = 1,048,576 bytes; 150 MB read as decimal megabytes would be ${((150 * 1e6) / MIB).toFixed(1)} MiB`,
       `sync: roster.pageSize = ${MAX_PAGE_SIZE} (default), no siteId (so no GET /sites request); the mock runs in its own process; time = syncRoster() call to its answer, agent built beforehand; baseline over one keep-alive undici Pool connection, no schema validation, no SQLite`,
       `each child is bounded by ${CHILD_LIMIT_MS / 1000} s, each sync by ${SYNC_LIMIT_MS / 1000} s; temp dirs removed`,

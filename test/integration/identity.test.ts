@@ -67,6 +67,17 @@ describe('credentials resolve to the right employee', () => {
     expect(await agent.punch({ kind: 'id', value: byExt('1007').cpf ?? '?' })).toMatchObject({ ok: true });
   });
 
+  it('the admin screen\'s "scan to enroll": the next badge scan enrolls instead of punching', async () => {
+    const { agent, byExt } = await setup();
+    const pending = agent.enrollNextScan('1017', 5_000);
+    const scan = await agent.punch({ kind: 'badge', value: '0004177215' });
+    expect(scan).toMatchObject({ ok: false, reason: 'enrollment', message: expect.stringMatching(/badge enrolled for/) });
+    expect(await pending).toMatchObject({ ok: true });
+    expect(agent.status().queue.pending + agent.status().queue.sent).toBe(0); // the enrolling scan was no punch
+    expect(await agent.punch({ kind: 'badge', value: '0004177215' })).toMatchObject({ ok: true, employeeName: byExt('1017').full_name });
+    expect(await agent.enrollNextScan('1017', 50)).toMatchObject({ ok: false, message: /in time/ });
+  });
+
   it('an unenrolled badge stops resolving; a badge moved to someone else resolves to the new owner', async () => {
     const { agent, byExt } = await setup();
     agent.admin.enrollBadge('CARD-9', '1008', 'cli');

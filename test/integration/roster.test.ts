@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed, objectIdFor } from '../../src/mock/seed.js';
 import { testAgent } from '../helpers/agent.js';
+import { runCli } from '../helpers/cli.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -85,6 +86,25 @@ describe('site roster', () => {
     const next = await agent.syncRoster();
     expect(next).toMatchObject({ ok: true, employees: size - 1 });
     expect(agent.status().roster).toMatchObject({ size: size - 1, lastSync: { ok: true }, progress: null });
+  });
+
+  it('sync progress (pages done of total) is visible to timeclock status in another process', async () => {
+    const mock = await siteMock();
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const agent = testAgent({ dataDir: t.dir, mock, siteId: SITE, settings: { roster: { pageSize: PAGE } } });
+    cleanups.push(() => agent.stop());
+    await agent.start({ roster: false });
+    mock.setFaults({ slowResponse: 1, slowDelayMs: 400, only: { method: 'GET', pathPrefix: '/employees' }, afterMatches: 2 });
+    const sync = agent.syncRoster();
+    await waitFor(() => (agent.status().roster.progress?.pagesDone ?? 0) >= 2, 'two pages done');
+    const seen = await runCli(['status', '--json'], { TIMECLOCK_DATA_DIR: t.dir });
+    const pages = Math.ceil(siteEmployees(mock).length / PAGE);
+    expect(JSON.parse(seen.stdout)).toMatchObject({ roster: { progress: { pagesDone: expect.any(Number), pagesTotal: pages } } });
+    expect((await runCli(['status'], { TIMECLOCK_DATA_DIR: t.dir })).stdout).toMatch(new RegExp(`syncing: page \\d+/${pages}`));
+    mock.setFaults(null);
+    expect((await sync).ok).toBe(true);
+    expect(agent.status().roster.progress).toBeNull();
   });
 
   it('lists employees the service will not display (no work schedule or no employer) in status', async () => {
