@@ -111,4 +111,18 @@ export const migrations: readonly string[] = [
     last_checked_at  INTEGER
   );
   `,
+  // 4: the roster being fetched, page by page, so a sync holds one page in memory rather than
+  //    the whole site; swapped into roster_employees in one transaction when complete
+  `
+  CREATE TABLE roster_staging (
+    id                   TEXT PRIMARY KEY,
+    external_id          TEXT UNIQUE,
+    full_name            TEXT NOT NULL,
+    cpf                  TEXT,
+    registration_number  TEXT,
+    timezone             TEXT,
+    work_schedule        TEXT,
+    payment_source       TEXT
+  );
+  `,
 ];

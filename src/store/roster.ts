@@ -32,17 +32,26 @@ export type RosterHealth = {
   employees: { id: string; externalId: string | null; name: string; missing: ('work_schedule' | 'employer')[] }[];
 };
 
-/** The cached roster of the site. Replaced whole, in one transaction: readers never see half of one. */
+/**
+ * The cached roster of the site. A sync stages it page by page and swaps it in whole, in one
+ * transaction: readers never see half of one, and a failed sync leaves the old one in use.
+ */
 export class Roster {
   private readonly stmts;
 
   constructor(private readonly db: Db) {
     this.stmts = {
       clear: db.prepare('DELETE FROM roster_employees'),
-      insert: db.prepare(
-        `INSERT INTO roster_employees (id, external_id, full_name, cpf, registration_number, timezone, work_schedule, payment_source)
+      stageClear: db.prepare('DELETE FROM roster_staging'),
+      stageHasExternal: db.prepare('SELECT 1 FROM roster_staging WHERE external_id = ?'),
+      stageInsert: db.prepare(
+        `INSERT INTO roster_staging (id, external_id, full_name, cpf, registration_number, timezone, work_schedule, payment_source)
          VALUES (@id, @external_id, @full_name, @cpf, @registration_number, @timezone, @work_schedule, @payment_source)
          ON CONFLICT (id) DO NOTHING`,
+      ),
+      fromStaging: db.prepare(
+        `INSERT INTO roster_employees (id, external_id, full_name, cpf, registration_number, timezone, work_schedule, payment_source)
+         SELECT id, external_id, full_name, cpf, registration_number, timezone, work_schedule, payment_source FROM roster_staging`,
       ),
       unfit: db.prepare(
         `SELECT id, external_id, full_name, work_schedule IS NULL AS no_schedule, payment_source IS NULL AS no_employer
@@ -55,17 +64,40 @@ export class Roster {
     };
   }
 
-  replace(employees: readonly RosterEmployee[]): void {
-    // A duplicated external_id from the server would break the unique index and abort the whole
-    // sync; keep the first and let the rest be reachable by their other keys.
-    const seen = new Set<string>();
+  /** Starts a new roster: staging emptied, the roster in use untouched. */
+  beginStaging(): void {
+    this.stmts.stageClear.run();
+  }
+
+  /**
+   * Adds a page to the staged roster. A duplicated external_id from the server would break the
+   * unique index; the first keeps it, the rest stay reachable by their other keys.
+   */
+  stagePage(employees: readonly RosterEmployee[]): void {
     this.db.transaction(() => {
-      this.stmts.clear.run();
       for (const e of employees) {
-        const external_id = e.external_id !== null && !seen.has(e.external_id) ? e.external_id : null;
-        if (external_id !== null) seen.add(external_id);
-        this.stmts.insert.run({ ...e, external_id });
+        const taken = e.external_id !== null && this.stmts.stageHasExternal.get(e.external_id) !== undefined;
+        this.stmts.stageInsert.run({ ...e, external_id: taken ? null : e.external_id });
       }
+    })();
+  }
+
+  /** Swaps the staged roster in, whole, in one transaction: readers see the old or the new one. */
+  commitStaging(): number {
+    return this.db.transaction(() => {
+      this.stmts.clear.run();
+      this.stmts.fromStaging.run();
+      this.stmts.stageClear.run();
+      return this.size();
+    })();
+  }
+
+  /** The whole roster at once (small rosters, tests and benches). */
+  replace(employees: readonly RosterEmployee[]): void {
+    this.db.transaction(() => {
+      this.beginStaging();
+      this.stagePage(employees);
+      this.commitStaging();
     })();
   }
 

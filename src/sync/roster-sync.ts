@@ -3,7 +3,7 @@ import type { EmployeePage, Site } from '../api/shapes.js';
 import type { Clock } from '../domain/clock.js';
 import { rateLimitPause } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
-import { toRosterEmployee, type Roster, type RosterEmployee } from '../store/roster.js';
+import { toRosterEmployee, type Roster } from '../store/roster.js';
 import { Priority, type RateBudget } from './rate-budget.js';
 
 export type RosterApi = {
@@ -20,8 +20,8 @@ export type RosterSyncResult =
 export type RosterSyncOptions = { siteId: string | null; pageSize: number; windowMs: number; authRetryMs: number };
 
 /**
- * Fetches every page of this site's active employees and replaces the cached roster in one
- * transaction. Any failure leaves the previous roster whole. Runs at roster priority and stands
+ * Fetches every page of this site's active employees into a staging table (one page in memory at
+ * a time) and swaps it in as the cached roster in one transaction. Any failure leaves the previous roster whole. Runs at roster priority and stands
  * aside while punches are due, so a backlog always drains first.
  */
 export class RosterSync {
@@ -87,7 +87,8 @@ export class RosterSync {
       if (!res || res.kind !== 'ok') return this.failure(res, requests);
       site = res.value;
     }
-    const collected: RosterEmployee[] = [];
+    this.roster.beginStaging();
+    let fetched = 0;
     let total: number | null = null;
     for (let page = 1; total === null || (page - 1) * pageSize < total; page++) {
       this.setProgress({ pagesDone: page - 1, pagesTotal: total === null ? null : Math.ceil(total / pageSize) });
@@ -95,14 +96,15 @@ export class RosterSync {
       const res = await this.call('roster', () => this.api.getEmployeesPage(page, pageSize, siteId), signal);
       if (!res || res.kind !== 'ok') return this.failure(res, requests);
       total = res.value._meta.total;
-      for (const e of res.value._items) collected.push(toRosterEmployee(e));
+      this.roster.stagePage(res.value._items.map(toRosterEmployee));
+      fetched += res.value._items.length;
       if (res.value._items.length === 0) break; // the server ran out before its own total: stop, do not loop
     }
     this.setProgress({ pagesDone: Math.ceil((total ?? 0) / pageSize), pagesTotal: Math.ceil((total ?? 0) / pageSize) });
-    this.roster.replace(collected);
+    const employees = this.roster.commitStaging();
     const finishedAt = this.clock.now();
-    this.log.info('roster synced', { employees: collected.length, requests });
-    return { ok: true, employees: collected.length, requests, site, finishedAt };
+    this.log.info('roster synced', { employees, fetched, requests });
+    return { ok: true, employees, requests, site, finishedAt };
   }
 
   private setProgress(p: RosterSyncProgress): void {
