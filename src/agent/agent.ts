@@ -178,19 +178,19 @@ export class Agent {
         if (readSetting(this.p.db, S.authRefused)) this.safeWrite(S.authRefused, null);
         return;
       case 'rejected':
-        this.recordError(`punch ${e.punchId} rejected: ${e.reason}`);
+        this.noteError(`punch ${e.punchId} rejected: ${e.reason}`);
         return;
       case 'auth_refused':
         this.safeWrite(S.authRefused, { at: now, reason: e.reason });
-        this.recordError(`API token refused: ${e.reason}`);
+        this.noteError(`API token refused: ${e.reason}`);
         return;
       case 'error':
-        this.recordError(e.message);
+        this.noteError(e.message);
         return;
       case 'failed':
         this.consecutiveFailures = e.failures;
         this.contact(e.reachable, now);
-        this.recordError(e.error);
+        this.noteError(e.error);
         return;
     }
   }
@@ -204,10 +204,6 @@ export class Agent {
 
   /** Records the last error for status; never throws. */
   noteError(message: string): void {
-    this.recordError(message);
-  }
-
-  private recordError(message: string): void {
     this.safeWrite(S.lastError, { at: this.p.clock.now(), message });
   }
 
@@ -237,7 +233,7 @@ export class Agent {
       try {
         this.p.capture.resolvePending();
       } catch (e) {
-        this.recordError(`matching unresolved punches failed: ${(e as Error).message}`);
+        this.noteError(`matching unresolved punches failed: ${(e as Error).message}`);
       }
     } else if (res.error !== 'cancelled') {
       this.safeWrite(S.rosterSync, { at: res.finishedAt, ok: false, employees: prev?.employees ?? null, error: res.error, lastOkAt: prev?.lastOkAt ?? null });

@@ -95,7 +95,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   const identities = new Identities(db);
   const unresolved = new UnresolvedPunches(db);
   const audit = new AuditLog(db);
-  const pins = new Pins(db, rt.clock, { maxFailures: config.pin.maxFailures, lockoutMs: config.pin.lockoutMs }, audit);
+  const pins = pinStore(db, config, rt, audit);
   const capture = new Capture(
     {
       db,
@@ -153,6 +153,9 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
 export function buildIdentityAdmin(config: Config, rt: Runtime): { admin: IdentityAdmin; close(): void } {
   const db = openDatabase(config.dataDir);
   const audit = new AuditLog(db);
-  const pins = new Pins(db, rt.clock, { maxFailures: config.pin.maxFailures, lockoutMs: config.pin.lockoutMs }, audit);
-  return { admin: new IdentityAdmin(new Identities(db), pins, audit, rt.clock), close: () => db.close() };
+  return { admin: new IdentityAdmin(new Identities(db), pinStore(db, config, rt, audit), audit, rt.clock), close: () => db.close() };
+}
+
+function pinStore(db: Db, config: Config, rt: Runtime, audit: AuditLog): Pins {
+  return new Pins(db, rt.clock, { maxFailures: config.pin.maxFailures, lockoutMs: config.pin.lockoutMs }, audit);
 }

@@ -7,19 +7,14 @@ import type { Logger } from '../log.js';
 import { isDiskFull, type Db } from '../store/database.js';
 import type { Identities } from '../store/identities.js';
 import type { Outbox, PunchRow } from '../store/outbox.js';
+import type { PinCheck } from '../store/pins.js';
 import type { RosterEmployee } from '../store/roster.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
 
-/** What capture needs of the PIN store (src/store/pins.ts). */
+/** What capture needs of the PIN store. */
 export type PinChecker = {
-  verify(employeeId: string, pin: string): Promise<PinVerdict>;
+  verify(employeeId: string, pin: string): Promise<PinCheck>;
 };
-export type PinVerdict =
-  | { ok: true }
-  | { ok: false; reason: 'bad_format' | 'no_pin' }
-  | { ok: false; reason: 'wrong'; remaining: number }
-  | { ok: false; reason: 'locked'; until: number }
-  | { ok: false; reason: 'throttled'; waitMs: number };
 
 export type CaptureOptions = {
   rules: IdentityRules;
