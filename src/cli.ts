@@ -8,6 +8,7 @@ import { runStatus } from './cli/status.js';
 import { Exit, parseCli, UsageError } from './cli/options.js';
 import { runRosterSync } from './cli/roster.js';
 import { runEnroll, runPin } from './cli/identity.js';
+import { runHid } from './cli/hid.js';
 
 const USAGE = `timeclock — time-clock terminal agent
 
@@ -20,6 +21,9 @@ usage:
   timeclock unenroll badge <code>                          remove a badge
   timeclock pin set <employee>                             set an employee's PIN (read from standard input)
   timeclock pin clear <employee>                           remove an employee's PIN
+  timeclock hid list [--json]                              attached HID devices (ids for the config and the udev rule)
+  timeclock hid replay <file> [--config FILE]              decode a capture with the configured reader's decoder
+  timeclock hid record <file> [--seconds N]                write a capture from the configured reader, for support
   timeclock mock [--port N] [--limit N] [--window-ms N] [--token T] [--employees N --sites N]
                                                            run the mock T&A API alone
 
@@ -61,6 +65,8 @@ async function main(argv: string[]): Promise<number> {
       return runEnroll(opts, parsed.positionals.slice(1), true);
     case 'pin':
       return runPin(opts, parsed.positionals.slice(1));
+    case 'hid':
+      return runHid(opts, parsed.positionals.slice(1));
     default:
       process.stderr.write(`timeclock: unknown command '${command}'\n\n${USAGE}\n`);
       return Exit.usage;

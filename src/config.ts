@@ -4,6 +4,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { apiDialectSchema, API_VERSION_SEGMENT, MAX_PAGE_SIZE, objectIdPattern } from './api/shapes.js';
 import { isValidTimeZone } from './domain/local-time.js';
+import { readerConfigSchema } from './input/reader-config.js';
+import { DEFAULT_WEDGE_OPTIONS, wedgeOptionsSchema } from './input/wedge-detector.js';
 
 /**
  * The terminal's configuration: defaults, then a JSON file, then environment variables.
@@ -85,6 +87,10 @@ export const configSchema = z
       })
       .strict()
       .default({ requiredFor: [], maxFailures: 5, lockoutMs: 15 * 60_000 }),
+    /** USB HID badge readers (see README "Badge readers"); keyboard-wedge readers need none. */
+    readers: z.array(readerConfigSchema).max(8).default([]),
+    /** How a keyboard-wedge reader's burst is told from a person typing (headless terminal, kiosk screen). */
+    wedge: wedgeOptionsSchema.default(DEFAULT_WEDGE_OPTIONS),
     upload: z.object({ maxInFlight: int(1, 16).default(4) }).strict().default({ maxInFlight: 4 }),
     clockSkewThresholdMs: int(1_000, 24 * 3_600_000).default(120_000),
     demo: z.object({ port: int(0, 65_535).default(0) }).strict().default({ port: 0 }),

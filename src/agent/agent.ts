@@ -13,10 +13,14 @@ import { readSetting, writeSetting } from '../store/settings.js';
 import type { RateBudget } from '../sync/rate-budget.js';
 import type { RosterSync, RosterSyncResult } from '../sync/roster-sync.js';
 import type { Uploader, UploaderEvent } from '../sync/uploader.js';
+import type { HidReader } from '../input/hid-reader.js';
 import type { Capture } from './capture.js';
 import type { EnrollResult, IdentityAdmin } from './identity-admin.js';
 import { readStatus, S, type AgentStatus, type RosterSyncRecord } from './status.js';
 
+
+/** A scan arriving again by another source within this long is the same scan. */
+const SAME_SCAN_MS = 1_500;
 
 export type AgentEvents = {
   punch: PunchResult;
@@ -36,6 +40,7 @@ export type AgentParts = {
   identities: Identities;
   unresolved: UnresolvedPunches;
   admin: IdentityAdmin;
+  readers: HidReader[];
   clock: Clock;
   sleep: Sleep;
   log: Logger;
@@ -61,6 +66,7 @@ export class Agent {
   private rosterTimer: NodeJS.Timeout | null = null;
   private readonly stopCtl = new AbortController();
   private clockSkewMs: number | null;
+  private readonly recentScans = new Map<string, { at: number; source: string }>();
   private enrollArm: { employee: RosterEmployee; until: number; resolve: (r: EnrollResult) => void } | null = null;
   private consecutiveFailures = 0;
   private lastContactOk: boolean | null = null;
@@ -90,6 +96,7 @@ export class Agent {
     const recovered = this.p.outbox.recoverInterrupted(this.p.clock.now());
     if (recovered > 0) this.p.log.warn('punches interrupted mid-send by the last stop will be checked on the server first', { count: recovered });
     this.p.uploader.start();
+    for (const r of this.p.readers) r.start();
     if (opts.roster === false) return;
     const first = this.syncRoster();
     if (opts.awaitRosterIfEmpty && this.p.roster.size() === 0) await first;
@@ -101,6 +108,7 @@ export class Agent {
     this.stopping = true;
     this.stopCtl.abort();
     if (this.rosterTimer) clearTimeout(this.rosterTimer);
+    await Promise.all(this.p.readers.map((r) => r.stop()));
     await this.p.uploader.stop();
     await this.p.onClose();
   }
@@ -122,6 +130,29 @@ export class Agent {
       return this.answer({ ok: false, reason: 'enrollment', message: r.ok ? r.message : `Badge NOT enrolled: ${r.message}` });
     }
     return this.answer(await this.p.capture.punch(credential, opts));
+  }
+
+  /**
+   * A badge from a reader (`source`: 'hid:<name>', 'wedge', …). Null when it is the same scan
+   * already taken by another source.
+   */
+  async scanned(code: string, source: string): Promise<PunchResult | null> {
+    if (this.sameScanOtherWay(code, source)) return null;
+    return this.punch({ kind: 'badge', value: code });
+  }
+
+  /**
+   * A keyboard-class reader read through hidraw also types into the window: the same scan then
+   * arrives twice, by two sources, within moments. The second is not a punch (and not even an
+   * "already registered": the person scanned once).
+   */
+  private sameScanOtherWay(code: string, source: string): boolean {
+    const now = this.p.clock.now();
+    const prev = this.recentScans.get(code);
+    if (this.recentScans.size > 256) for (const [k, v] of this.recentScans) if (now - v.at > SAME_SCAN_MS) this.recentScans.delete(k);
+    if (prev && prev.source !== source && now - prev.at < SAME_SCAN_MS) return true;
+    this.recentScans.set(code, { at: now, source });
+    return false;
   }
 
   private answer(r: PunchResult): PunchResult {
@@ -216,6 +247,11 @@ export class Agent {
     }
   }
 
+  /** Reader state, kept where `timeclock status` in another process can read it. */
+  noteReaders(): void {
+    this.safeWrite(S.readers, this.p.readers.map((r) => r.status()));
+  }
+
   /** Roster sync progress, kept where `timeclock status` in another process can read it. */
   noteRosterProgress(p: { pagesDone: number; pagesTotal: number | null } | null): void {
     this.safeWrite(S.rosterProgress, p);
@@ -267,6 +303,7 @@ export class Agent {
     s.sendingPaused = this.p.budget.pause();
     s.roster.progress = this.p.rosterSync.progress;
     s.agentRunning = !this.stopping;
+    if (this.p.readers.length > 0) s.readers = this.p.readers.map((r) => r.status());
     return s;
   }
 

@@ -10,6 +10,10 @@ import { Roster } from '../store/roster.js';
 import { RateBudget } from '../sync/rate-budget.js';
 import { RosterSync } from '../sync/roster-sync.js';
 import { Uploader } from '../sync/uploader.js';
+import type { HidBackend } from '../input/hid-backend.js';
+import { HidReader } from '../input/hid-reader.js';
+import { NodeHidBackend } from '../input/node-hid-backend.js';
+import { decoderFor, transformFor } from '../input/reader-config.js';
 import { AuditLog } from '../store/audit-log.js';
 import { Identities } from '../store/identities.js';
 import { Pins } from '../store/pins.js';
@@ -20,7 +24,8 @@ import { Capture } from './capture.js';
 import { IdentityAdmin } from './identity-admin.js';
 import { S, type SiteRecord } from './status.js';
 
-export type Runtime = { clock: Clock; sleep: Sleep; random: Random; log: Logger };
+/** The outside world the agent runs in; `hid` defaults to node-hid (tests pass a fake). */
+export type Runtime = { clock: Clock; sleep: Sleep; random: Random; log: Logger; hid?: HidBackend };
 
 export const realSleep: Sleep = (ms, signal) =>
   new Promise((resolve) => {
@@ -119,6 +124,21 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       clockSkewThresholdMs: config.clockSkewThresholdMs,
     },
   );
+  const hid = rt.hid ?? new NodeHidBackend();
+  const readers = config.readers.map(
+    (c) =>
+      new HidReader(
+        { name: c.name, match: c.match, reconnectMs: c.reconnectMs },
+        hid,
+        decoderFor(c),
+        transformFor(c),
+        rt.clock,
+        rt.sleep,
+        rt.log,
+        (code) => void agent?.scanned(code, `hid:${c.name}`),
+        () => agent?.noteReaders(),
+      ),
+  );
   agent = new Agent({
     db,
     outbox,
@@ -135,6 +155,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     identities,
     unresolved,
     admin: new IdentityAdmin(identities, pins, audit, rt.clock),
+    readers,
     rosterRefreshMs: config.roster.refreshMs,
     onClose: async () => {
       await api.close();

@@ -2,6 +2,7 @@ import type { PunchState } from '../domain/punch.js';
 import { slotsInUse, type WindowRule } from '../domain/sliding-window.js';
 import type { Outbox } from '../store/outbox.js';
 import type { RateSlots } from '../store/rate-slots.js';
+import type { ReaderStatus } from '../input/hid-reader.js';
 import type { Identities } from '../store/identities.js';
 import type { Roster, RosterHealth } from '../store/roster.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
@@ -17,6 +18,7 @@ export const S = {
   clockSkew: 'clock_skew',
   authRefused: 'auth_refused',
   rosterProgress: 'roster_progress',
+  readers: 'readers',
 } as const;
 
 export type LastError = { at: number; message: string };
@@ -48,6 +50,8 @@ export type AgentStatus = {
   /** Punches of credentials not yet matched (accept-and-resolve). */
   unresolved: { count: number; oldestAt: number | null; lastCheckedAt: number | null };
   site: SiteRecord | null;
+  /** Configured HID readers: connected?, last scan, garbage dropped, disconnects. */
+  readers: ReaderStatus[];
   clockSkewMs: number | null;
   agentRunning: boolean;
 };
@@ -90,6 +94,7 @@ export function readStatus(src: StatusSources): AgentStatus {
     },
     unresolved: src.unresolved.summary(),
     site: readSetting<SiteRecord>(db, S.site),
+    readers: readSetting<ReaderStatus[]>(db, S.readers) ?? [],
     clockSkewMs: skew?.ms ?? null,
     agentRunning: false,
   };

@@ -16,6 +16,7 @@ const optionSpecs = {
   token: { type: 'string' },
   employees: { type: 'string' },
   sites: { type: 'string' },
+  seconds: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

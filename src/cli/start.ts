@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import readline from 'node:readline';
+import type { PunchResult } from '../domain/punch.js';
 import { punchJson, punchLine } from './format.js';
+import { readTerminalKeys } from './tty-keys.js';
 import { Exit, type CliOptions } from './options.js';
 import { openAgent } from './setup.js';
 
@@ -55,22 +57,46 @@ export async function runStart(opts: CliOptions): Promise<number> {
   say(`data: ${run.config.dataDir}; roster ${st.roster.size} employees; ${st.unsent} punches waiting`);
   say('ready: type or scan a code and press Enter (Ctrl-D or Ctrl-C to stop)');
 
-  const rl = readline.createInterface({ input: process.stdin, terminal: false });
+  // A terminal in raw mode does not turn \n into a new line.
+  const raw = process.stdin.isTTY === true;
+  const out = (line: string) => process.stdout.write(line + (raw ? '\r\n' : '\n'));
   // When a PIN is required, the line after the ID is its PIN (for 30 s).
   let awaitingPin: { id: string; until: number } | null = null;
-  for await (const line of rl) {
-    if (stopping) break;
-    if (line.trim() === '') continue;
+  const show = (r: PunchResult) => out(opts.json ? punchJson(r) : punchLine(r));
+  const typedLine = async (line: string) => {
     const pinFor = awaitingPin && Date.now() <= awaitingPin.until ? awaitingPin.id : null;
     awaitingPin = null;
     const r = pinFor ? await run.agent.punch({ kind: 'id', value: pinFor }, { pin: line.trim() }) : await run.agent.punch({ kind: 'id', value: line });
     if (!r.ok && r.reason === 'pin_required') awaitingPin = { id: line.trim(), until: Date.now() + 30_000 };
-    process.stdout.write((opts.json ? punchJson(r) : punchLine(r)) + '\n');
+    show(r);
+  };
+
+  if (raw) {
+    // Keys one by one: a keyboard-wedge reader's burst is a badge, a person's typing the keypad.
+    await new Promise<void>((resolve) => {
+      readTerminalKeys(
+        process.stdin,
+        run.config.wedge,
+        {
+          scan: (code) => void run.agent.scanned(code, 'wedge').then((r) => r && show(r)),
+          line: (text) => void typedLine(text),
+          end: resolve,
+        },
+        (s) => process.stdout.write(awaitingPin && s.length === 1 && s !== '\n' ? '*' : s),
+      );
+    });
+  } else {
+    const rl = readline.createInterface({ input: process.stdin, terminal: false });
+    for await (const line of rl) {
+      if (stopping) break;
+      if (line.trim() === '') continue;
+      await typedLine(line);
+    }
   }
   if (!stopping) {
     // End of input (a pipe, or Ctrl-D): deliver what can be delivered now, then stop.
-    const out = await run.agent.flush({ maxWaitMs: 30_000 });
-    if (!out.done) say(`stopping with ${out.queue.pending + out.queue.in_doubt} punches waiting (${out.blockedBy}); they are kept and sent on the next start`);
+    const left = await run.agent.flush({ maxWaitMs: 30_000 });
+    if (!left.done) say(`stopping with ${left.queue.pending + left.queue.in_doubt} punches waiting (${left.blockedBy}); they are kept and sent on the next start`);
     await stop();
   }
   return Exit.ok;

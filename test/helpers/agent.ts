@@ -2,6 +2,7 @@ import type { Agent } from '../../src/agent/agent.js';
 import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
 import { configSchema, type Config } from '../../src/config.js';
 import type { Clock } from '../../src/domain/clock.js';
+import type { HidBackend } from '../../src/input/hid-backend.js';
 import { createLogger, silentLogger, type Logger } from '../../src/log.js';
 import type { MockServer, StoredTimeRecord } from '../../src/mock/mock-server.js';
 
@@ -17,6 +18,7 @@ export type TestAgentOptions = {
   /** Further settings, merged over the test defaults (e.g. identity, pin). */
   settings?: Record<string, unknown>;
   clock?: Clock;
+  hid?: HidBackend;
 };
 
 /** A real agent (real SQLite file, real HTTP) with test-sized timings. */
@@ -32,7 +34,7 @@ export function testAgent(o: TestAgentOptions): Agent {
   }) as Config & { api: NonNullable<Config['api']> };
   const log = o.log ?? (process.env.TIMECLOCK_TEST_LOG ? createLogger({ level: 'debug' }) : silentLogger);
   const rt = realRuntime(log);
-  return buildAgent(config, o.clock ? { ...rt, clock: o.clock } : rt);
+  return buildAgent(config, { ...rt, ...(o.clock ? { clock: o.clock } : {}), ...(o.hid ? { hid: o.hid } : {}) });
 }
 
 /** Records per (employee, time): any count above one is a duplicate on the server. */
