@@ -46,6 +46,11 @@ export function statusText(s: AgentStatus): string {
       (s.roster.progress ? ` (syncing: page ${s.roster.progress.pagesDone}/${s.roster.progress.pagesTotal ?? '?'})` : ''),
     `site:          ${s.site ? `${s.site.name} (${s.site.id})` : 'all active employees (no site configured)'}`,
     `badges:        ${s.roster.enrolledBadges} enrolled`,
+    ...s.readers.map(
+      (r) =>
+        `reader ${r.name}: ${r.connected ? `connected (${r.device})` : `NOT CONNECTED${r.lastDisconnectAt ? ` since ${ago(s.now - r.lastDisconnectAt)}` : ''}`}, ` +
+        `${r.scans} scans, last ${r.lastScanAt ? ago(s.now - r.lastScanAt) : 'never'}, ${r.errors} dropped, ${r.disconnects} disconnects`,
+    ),
     `clock skew:    ${s.clockSkewMs === null ? 'unknown' : Math.abs(s.clockSkewMs) < 1000 ? 'none measurable (within ±1 s of the service)' : `${(s.clockSkewMs / 1000).toFixed(1)}s against the service`}`,
   ];
   const h = s.roster.health;
