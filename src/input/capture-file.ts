@@ -11,6 +11,7 @@
  * a non-hex character, an offset with no bytes, a bad offset) is listed in `errors` with its line
  * number; the other lines still count. Pure: parsing and formatting text, no file access.
  */
+import { mulberry32 } from '../domain/seeded-random.js';
 import type { Random } from '../domain/clock.js';
 import type { DecodeEvent, ReportDecoder } from './boot-keyboard-decoder.js';
 import { applyTransforms, type CodeTransforms } from './code-transforms.js';
@@ -128,17 +129,6 @@ export type EncodeBootOptions = {
 const SHIFT = MOD.leftShift | MOD.rightShift;
 const MAX_SLOTS = 6;
 
-/** Mulberry32: a small deterministic generator for the default `random`. */
-function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A realistic stream of boot-protocol reports typing `code` and then the terminator: presses and
@@ -148,7 +138,7 @@ function seeded(seed: number): Random {
  * Throws a RangeError for a character no key in src/input/hid-usage.ts types.
  */
 export function encodeBootReports(code: string, opts: EncodeBootOptions): CaptureReport[] {
-  const rnd = opts.random ?? seeded(0x5eed);
+  const rnd = opts.random ?? mulberry32(0x5eed);
   const rollover = opts.rollover ?? false;
   const reportId = opts.reportId ?? 1;
   const keys = [...code].map((ch) => {

@@ -43,17 +43,7 @@ export const faultPlanSchema = z.strictObject({
 const _faultPlanCheck: (p: z.infer<typeof faultPlanSchema>) => FaultPlan = (p) => p;
 void _faultPlanCheck;
 
-/** mulberry32: a tiny seeded PRNG so fault sequences are reproducible run to run. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '../domain/seeded-random.js';
 
 /** Whether the plan's `only` filter selects this request (`apiPath` is relative to /v2.1). */
 export function faultApplies(plan: FaultPlan, method: string, apiPath: string): boolean {

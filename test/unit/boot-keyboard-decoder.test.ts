@@ -1,3 +1,4 @@
+import { mulberry32 } from '../../src/domain/seeded-random.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,17 +42,6 @@ function typed(usages: readonly number[], enter = true): Uint8Array[] {
   return out;
 }
 
-/** Small deterministic generator, seeded by fast-check, for the encoder's choices. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('HID usage table', () => {
   it('maps keys to characters per the usage tables (page 0x07)', () => {
