@@ -6,6 +6,7 @@ import { DB_FILE_NAME, openDatabase } from '../store/database.js';
 import { Outbox } from '../store/outbox.js';
 import { RateSlots } from '../store/rate-slots.js';
 import { Identities } from '../store/identities.js';
+import { lockOwner } from '../store/lock.js';
 import { Roster } from '../store/roster.js';
 import { UnresolvedPunches } from '../store/unresolved.js';
 import { statusText } from './format.js';
@@ -30,7 +31,7 @@ export async function runStatus(opts: CliOptions): Promise<number> {
       rule: config.rateLimit,
       now: Date.now(),
     });
-    status.agentRunning = fs.existsSync(path.join(config.dataDir, 'agent.lock'));
+    status.agentRunning = lockOwner(config.dataDir) !== null;
     process.stdout.write((opts.json ? JSON.stringify(status) : `data: ${config.dataDir}\n${statusText(status)}`) + '\n');
     return Exit.ok;
   } finally {

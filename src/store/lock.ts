@@ -13,6 +13,16 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** The pid of the live agent holding `dataDir`, or null (no lock, or one left by a dead process). */
+export function lockOwner(dataDir: string): number | null {
+  try {
+    const pid = Number.parseInt(fs.readFileSync(path.join(dataDir, 'agent.lock'), 'utf8'), 10);
+    return Number.isInteger(pid) && isAlive(pid) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * One agent per data directory: two uploaders on one outbox could both send a punch. A lock file
  * holds the owner's pid; a lock left by a process that died (kill -9, power loss) is taken over.

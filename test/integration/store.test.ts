@@ -1,9 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DB_FILE_NAME, openDatabase, StoreError } from '../../src/store/database.js';
+import { lockDataDir, lockOwner } from '../../src/store/lock.js';
 import { migrations } from '../../src/store/migrations.js';
 import { Outbox, type NewPunch } from '../../src/store/outbox.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
@@ -30,6 +31,28 @@ const punch = (key: string, time = '08:00'): NewPunch => ({
   employeeName: `Employee ${key}`,
   credentialKind: 'badge',
   clockFlag: null,
+});
+
+describe('one agent per data directory', () => {
+  it('a second agent is refused; a lock left by a killed process is taken over and not reported as running', () => {
+    const dir = data();
+    const lock = lockDataDir(dir);
+    expect(lockOwner(dir)).toBe(process.pid);
+    lock.release();
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number; // a pid that has exited
+    fs.writeFileSync(path.join(dir, 'agent.lock'), String(dead));
+    expect(lockOwner(dir)).toBeNull();
+    const taken = lockDataDir(dir);
+    expect(lockOwner(dir)).toBe(process.pid);
+    taken.release();
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 5000)']);
+    try {
+      fs.writeFileSync(path.join(dir, 'agent.lock'), String(other.pid));
+      expect(() => lockDataDir(dir)).toThrow(/another timeclock agent \(pid \d+\)/);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
 });
 
 describe('database', () => {
