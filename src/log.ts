@@ -27,9 +27,10 @@ function redact(fields: LogFields): LogFields {
  */
 export function createLogger(opts: { level?: LogLevel; write?: (line: string) => void; now?: () => number; pretty?: boolean } = {}): Logger {
   const min = order[opts.level ?? 'info'];
-  const write = opts.write ?? ((line: string) => process.stderr.write(line + '\n'));
-  const now = opts.now ?? Date.now;
   const pretty = opts.pretty ?? (opts.write === undefined && process.stderr.isTTY === true);
+  // On a terminal, \r\n: the headless kiosk puts it in raw mode, where \n alone does not return.
+  const write = opts.write ?? ((line: string) => process.stderr.write(line + (pretty ? '\r\n' : '\n')));
+  const now = opts.now ?? Date.now;
   const emit = (level: LogLevel) => (msg: string, fields?: LogFields) => {
     if (order[level] < min) return;
     const safe = fields ? redact(fields) : {};

@@ -23,7 +23,7 @@ export function electronRuntime(): string | null {
  * machine-readable.
  */
 export async function runStart(opts: CliOptions): Promise<number> {
-  const say = (line: string) => process.stderr.write(`timeclock: ${line}\n`);
+  const say = (line: string) => process.stderr.write(`timeclock: ${line}${process.stderr.isTTY ? '\r\n' : '\n'}`);
   if (!opts.headless) {
     say(
       electronRuntime()
