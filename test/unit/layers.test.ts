@@ -90,6 +90,27 @@ const rules: Rule[] = [
     says: 'src/agent may import anything but main, web, cli and renderer',
   },
   {
+    applies: (f) => under(f, 'src/input'),
+    local: (t) => under(t, 'src/domain') || under(t, 'src/input'),
+    builtins: true,
+    packages: true,
+    says: 'src/input may import domain and input',
+  },
+  {
+    applies: (f) => stem(f) === 'src/contract',
+    local: () => false,
+    builtins: false,
+    packages: true,
+    says: 'src/contract.ts is shared with the browser: zod and types only',
+  },
+  {
+    applies: (f) => under(f, 'src/web'),
+    local: (t) => under(t, 'src/web') || under(t, 'src/agent') || under(t, 'src/domain') || stem(t) === 'src/contract' || stem(t) === 'src/log',
+    builtins: true,
+    packages: true,
+    says: 'src/web may import web, agent, domain, src/contract.ts and src/log.ts',
+  },
+  {
     applies: (f) => under(f, 'renderer'),
     local: (t) => under(t, 'renderer') || stem(t) === 'src/contract',
     builtins: false,

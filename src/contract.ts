@@ -1,0 +1,256 @@
+/**
+ * The bridge contract: every call the kiosk screens may make and every event they receive, as zod
+ * schemas. The single source for the Electron IPC handlers (main), the preload's contextBridge
+ * object, the web bridge (loopback HTTP) and the renderer. Imports only zod, so the renderer can
+ * type-check against it without Node or the agent. The handlers (src/web/handlers.ts) are typed
+ * against it, so the compiler checks that the agent's own result types fit these schemas.
+ *
+ * Inputs are strict objects with bounded strings: a wrong-shaped message is refused whole, with a
+ * typed error, before it reaches the agent. Outputs are plain (non-strict) objects: parsing an
+ * output strips whatever the schema does not name, so nothing beyond the contract leaves the agent.
+ */
+import { z } from 'zod';
+
+// ---- shared pieces ------------------------------------------------------------------------------
+
+const text = (max: number) => z.string().max(max);
+const epochMs = z.number();
+const count = z.number().int().nonnegative();
+
+export const punchStateSchema = z.enum(['pending', 'sending', 'in_doubt', 'sent', 'rejected']);
+
+export const punchRefusalSchema = z.enum([
+  'invalid_code',
+  'invalid_cpf',
+  'unknown_credential',
+  'ambiguous_credential',
+  'pin_required',
+  'pin_wrong',
+  'pin_locked',
+  'pin_throttled',
+  'no_pin',
+  'storage_failed',
+  'shutting_down',
+  'enrollment',
+]);
+
+/** What the employee sees after a punch attempt (domain/punch.ts `PunchResult`). */
+export const punchResultSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    punchId: z.number().int().nullable(),
+    employeeName: z.string().nullable(),
+    employeeExternalId: z.string().nullable(),
+    localDate: z.string(),
+    localTime: z.string(),
+    repeat: z.boolean(),
+    message: z.string(),
+  }),
+  z.object({
+    ok: z.literal(false),
+    reason: punchRefusalSchema,
+    message: z.string(),
+    employeeExternalId: z.string().nullable().optional(),
+    employeeName: z.string().optional(),
+  }),
+]);
+export type PunchResultView = z.infer<typeof punchResultSchema>;
+
+/** One configured HID reader as the status screen shows it. */
+export const readerStatusSchema = z.object({
+  name: z.string(),
+  connected: z.boolean(),
+  device: z.string().nullable(),
+  connectedSince: epochMs.nullable(),
+  lastScanAt: epochMs.nullable(),
+  scans: count,
+  errors: count,
+  disconnects: count,
+  lastDisconnectAt: epochMs.nullable(),
+  lastError: z.string().nullable(),
+});
+
+/** The terminal's state for the status bar and the admin screen (agent/status.ts `AgentStatus`). No secrets. */
+export const statusSchema = z.object({
+  now: epochMs,
+  online: z.boolean().nullable(),
+  lastContactAt: epochMs.nullable(),
+  queue: z.object({ pending: count, sending: count, in_doubt: count, sent: count, rejected: count }),
+  unsent: count,
+  oldestUnsentAgeMs: z.number().nullable(),
+  lastError: z.object({ at: epochMs, message: z.string() }).nullable(),
+  sendingPaused: z.object({ reason: z.enum(['retry_after', 'auth']), until: epochMs }).nullable(),
+  authRefused: z.object({ at: epochMs, reason: z.string() }).nullable(),
+  rateWindow: z.object({ used: count, limit: count, windowMs: z.number() }),
+  roster: z.object({
+    size: count,
+    lastSync: z
+      .object({ at: epochMs, ok: z.boolean(), employees: count.nullable(), error: z.string().nullable(), lastOkAt: epochMs.nullable() })
+      .nullable(),
+    progress: z.object({ pagesDone: count, pagesTotal: count.nullable() }).nullable(),
+    health: z.object({
+      missingWorkSchedule: count,
+      missingEmployer: count,
+      employees: z.array(
+        z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string(), missing: z.array(z.enum(['work_schedule', 'employer'])) }),
+      ),
+    }),
+    enrolledBadges: count,
+  }),
+  unresolved: z.object({ count, oldestAt: epochMs.nullable(), lastCheckedAt: epochMs.nullable() }),
+  site: z.object({ id: z.string(), name: z.string(), timezone: z.string().nullable() }).nullable(),
+  readers: z.array(readerStatusSchema),
+  clockSkewMs: z.number().nullable(),
+  agentRunning: z.boolean(),
+});
+export type StatusView = z.infer<typeof statusSchema>;
+
+/** A punch the service refused, as the admin screen lists it (the outbox row, minus internals). */
+export const rejectedPunchSchema = z.object({
+  id: z.number().int(),
+  captured_at: epochMs,
+  local_date: z.string(),
+  local_time: z.string(),
+  time_zone: z.string(),
+  employee_external_id: z.string().nullable(),
+  employee_name: z.string(),
+  credential_kind: z.string(),
+  state: punchStateSchema,
+  attempts: count,
+  last_error: z.string().nullable(),
+  reject_reason: z.string().nullable(),
+  clock_flag: z.enum(['skewed', 'jumped_back']).nullable(),
+  updated_at: epochMs,
+});
+
+export const adminResultSchema = z.object({ ok: z.boolean(), message: z.string() });
+
+export const enrollResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), message: z.string(), employeeId: z.string(), previousOwner: z.string().nullable() }),
+  z.object({ ok: z.literal(false), message: z.string() }),
+]);
+
+export const rosterSyncResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), employees: count, requests: count, finishedAt: epochMs }),
+  z.object({ ok: z.literal(false), error: z.string(), requests: count, finishedAt: epochMs }),
+]);
+
+const empty = z.strictObject({});
+const done = z.object({ ok: z.literal(true) });
+/** How a manager names an employee: external id, registration number, CPF or API _id. */
+const employeeQuery = text(200).min(1);
+const pin = text(64).min(1);
+
+// ---- calls -----------------------------------------------------------------------------------------
+
+export type CallSpec = { input: z.ZodType; output: z.ZodType; admin: boolean };
+
+/**
+ * Every call the bridges serve. `admin: true` calls need an admin session (after `adminLogin`).
+ * The keypad's submit is `punch` with `{kind: 'id'}` and the PIN when one is asked for.
+ */
+export const calls = {
+  punch: {
+    input: z.strictObject({
+      credential: z.strictObject({ kind: z.enum(['badge', 'id']), value: text(200) }),
+      pin: pin.optional(),
+    }),
+    output: punchResultSchema,
+    admin: false,
+  },
+  /** A keyboard-wedge burst the renderer detected. Null: the same scan already came by another way. */
+  badgeScan: {
+    input: z.strictObject({ code: text(200), source: z.literal('wedge') }),
+    output: punchResultSchema.nullable(),
+    admin: false,
+  },
+  status: { input: empty, output: statusSchema, admin: false },
+  adminLogin: {
+    input: z.strictObject({ pin }),
+    output: z.object({ ok: z.boolean(), message: z.string(), expiresAt: epochMs.optional() }),
+    admin: false,
+  },
+  /** Ends the admin session; harmless without one. */
+  adminLogout: { input: empty, output: done, admin: false },
+  /** Same as adminLogout, from the screen's lock button: must work whatever state the session is in. */
+  lock: { input: empty, output: done, admin: false },
+  listRejected: { input: empty, output: z.array(rejectedPunchSchema), admin: true },
+  retryRejected: { input: z.strictObject({ punchId: z.number().int().positive() }), output: adminResultSchema, admin: true },
+  syncRoster: { input: empty, output: rosterSyncResultSchema, admin: true },
+  enrollBadge: { input: z.strictObject({ code: text(200), employee: employeeQuery }), output: enrollResultSchema, admin: true },
+  unenrollBadge: { input: z.strictObject({ code: text(200) }), output: adminResultSchema, admin: true },
+  enrollNextScan: {
+    input: z.strictObject({ employee: employeeQuery, timeoutMs: z.number().int().min(1_000).max(120_000).optional() }),
+    output: enrollResultSchema,
+    admin: true,
+  },
+  setPin: { input: z.strictObject({ employee: employeeQuery, pin }), output: adminResultSchema, admin: true },
+  clearPin: { input: z.strictObject({ employee: employeeQuery }), output: adminResultSchema, admin: true },
+} as const satisfies Record<string, CallSpec>;
+
+/**
+ * Admin calls whose agent features do not exist yet: declared so the screens can be drawn against
+ * them, served by no bridge until they move into `calls`. None of their outputs echoes a secret.
+ */
+export const plannedCalls = {
+  setApiToken: { input: z.strictObject({ token: text(512).min(1) }), output: adminResultSchema, admin: true },
+  setSite: { input: z.strictObject({ siteId: text(64).min(1) }), output: adminResultSchema, admin: true },
+  setRateBudget: {
+    input: z.strictObject({ limit: z.number().int().min(1).max(10_000), windowMs: z.number().int().min(1_000).max(3_600_000) }),
+    output: adminResultSchema,
+    admin: true,
+  },
+} as const satisfies Record<string, CallSpec>;
+
+export type CallName = keyof typeof calls;
+export type CallInput<N extends CallName> = z.infer<(typeof calls)[N]['input']>;
+export type CallOutput<N extends CallName> = z.infer<(typeof calls)[N]['output']>;
+export const callNames = Object.keys(calls) as CallName[];
+
+export function isCallName(name: string): name is CallName {
+  return Object.prototype.hasOwnProperty.call(calls, name);
+}
+
+// ---- events ----------------------------------------------------------------------------------------
+
+export const events = {
+  punch: punchResultSchema,
+  status: statusSchema,
+} as const satisfies Record<string, z.ZodType>;
+
+/** Reader changes arrive today inside `status` (its `readers`); a dedicated event is declared only. */
+export const plannedEvents = {
+  reader: readerStatusSchema,
+} as const satisfies Record<string, z.ZodType>;
+
+export type EventName = keyof typeof events;
+export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
+
+// ---- results and errors ------------------------------------------------------------------------------
+
+export const errorCodes = ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'internal'] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+export const bridgeErrorSchema = z.object({
+  ok: z.literal(false),
+  error: z.object({
+    code: z.enum(errorCodes),
+    message: z.string(),
+    /** For `bad_request` from validation: where the input was wrong (paths and messages, never values). */
+    issues: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })).optional(),
+  }),
+});
+export type BridgeError = z.infer<typeof bridgeErrorSchema>;
+export type CallSuccess<N extends CallName> = { ok: true; value: CallOutput<N> };
+export type CallResult<N extends CallName> = CallSuccess<N> | BridgeError;
+
+/** The envelope of a call's answer, for a client that wants to check what it received. */
+export function callResultSchema<N extends CallName>(name: N): z.ZodType<CallResult<N>> {
+  // The output schema looked up by `name` is that call's, which the compiler cannot follow through the index.
+  return z.union([z.object({ ok: z.literal(true), value: calls[name].output }), bridgeErrorSchema]) as z.ZodType<CallResult<N>>;
+}
+
+/** The bridge as the renderer sees it: exactly `calls` and `events`, whatever carries them. */
+export type Bridge = { [N in CallName]: (input: CallInput<N>) => Promise<CallResult<N>> } & {
+  on<E extends EventName>(event: E, fn: (payload: EventPayload<E>) => void): () => void;
+};

@@ -1,0 +1,96 @@
+/**
+ * The contract's calls mapped onto the agent facade, and the admin session they are gated by.
+ * Typed against src/contract.ts: a call added there does not compile until it is handled here, and
+ * an agent result that no longer fits its output schema is a compile error, not a runtime surprise.
+ */
+import type { Agent } from '../agent/agent.js';
+import type { CallInput, CallName, CallOutput } from '../contract.js';
+import type { Clock } from '../domain/clock.js';
+
+/** The part of the facade a bridge uses. */
+export type BridgeAgent = Pick<Agent, 'punch' | 'scanned' | 'status' | 'syncRoster' | 'retryRejected' | 'listRejected' | 'enrollNextScan' | 'admin' | 'on'>;
+
+export type AdminPin = { verify(pin: string): Promise<boolean> };
+
+export type Handlers = { [N in CallName]: (input: CallInput<N>) => Promise<CallOutput<N>> | CallOutput<N> };
+
+/** Wrong PINs in a row before admin login is refused for a while (against guessing at the kiosk). */
+const MAX_LOGIN_FAILURES = 5;
+const LOGIN_LOCKOUT_MS = 60_000;
+
+/**
+ * One admin session per bridge token: opened by a PIN `adminPin` accepts, kept alive by use, ended
+ * by `adminIdleMs` without an admin call, by `lock` or by `adminLogout`.
+ */
+export class AdminSession {
+  private expiresAt: number | null = null;
+  private failures = 0;
+  private lockedUntil = 0;
+
+  constructor(
+    private readonly adminPin: AdminPin | null,
+    private readonly idleMs: number,
+    private readonly clock: Clock,
+  ) {}
+
+  /** True (and the idle timer restarted) while a session is open. */
+  touch(): boolean {
+    const now = this.clock.now();
+    if (this.expiresAt === null || now >= this.expiresAt) {
+      this.expiresAt = null;
+      return false;
+    }
+    this.expiresAt = now + this.idleMs;
+    return true;
+  }
+
+  async login(pin: string): Promise<CallOutput<'adminLogin'>> {
+    if (!this.adminPin) return { ok: false, message: 'administration is not enabled on this terminal' };
+    const now = this.clock.now();
+    if (now < this.lockedUntil) return { ok: false, message: 'too many wrong PINs; try again later' };
+    if (!(await this.adminPin.verify(pin))) {
+      this.expiresAt = null;
+      this.failures += 1;
+      if (this.failures >= MAX_LOGIN_FAILURES) {
+        this.failures = 0;
+        this.lockedUntil = now + LOGIN_LOCKOUT_MS;
+      }
+      return { ok: false, message: 'wrong PIN' };
+    }
+    this.failures = 0;
+    this.expiresAt = this.clock.now() + this.idleMs;
+    return { ok: true, message: 'admin session open', expiresAt: this.expiresAt };
+  }
+
+  end(): void {
+    this.expiresAt = null;
+  }
+}
+
+export function agentHandlers(agent: BridgeAgent, session: AdminSession): Handlers {
+  return {
+    punch: (i) => agent.punch(i.credential, i.pin === undefined ? {} : { pin: i.pin }),
+    badgeScan: (i) => agent.scanned(i.code, i.source),
+    status: () => agent.status(),
+    adminLogin: (i) => session.login(i.pin),
+    adminLogout: () => {
+      session.end();
+      return { ok: true };
+    },
+    lock: () => {
+      session.end();
+      return { ok: true };
+    },
+    listRejected: () => agent.listRejected(),
+    retryRejected: (i) =>
+      agent.retryRejected(i.punchId)
+        ? { ok: true, message: `punch ${i.punchId} queued again` }
+        : { ok: false, message: `punch ${i.punchId} is not a rejected punch` },
+    syncRoster: () => agent.syncRoster(),
+    enrollBadge: (i) => agent.admin.enrollBadge(i.code, i.employee, 'admin'),
+    unenrollBadge: (i) => agent.admin.unenrollBadge(i.code),
+    enrollNextScan: (i) => agent.enrollNextScan(i.employee, i.timeoutMs),
+    setPin: (i) => agent.admin.setPin(i.employee, i.pin),
+    clearPin: (i) => agent.admin.clearPin(i.employee),
+  };
+}
