@@ -17,7 +17,14 @@ const ADMIN_RULES: IdentityRules = {
 export type PinAdmin = {
   set(employeeId: string, pin: string): Promise<void>;
   clear(employeeId: string): boolean;
+  verify(employeeId: string, pin: string): Promise<{ ok: boolean }>;
 };
+
+/**
+ * The admin screen's PIN lives in the PIN store (scrypt, lockout, audit) under an id no employee
+ * can have: API ids are 24 hexadecimal characters.
+ */
+export const ADMIN_PIN_ID = 'admin:terminal';
 
 /**
  * Enrollment and PIN administration. Used by the agent (admin screen) and by the CLI, which may
@@ -71,6 +78,20 @@ export class IdentityAdmin {
       return { ok: false, message: (e as Error).message };
     }
     return { ok: true, message: `PIN set for ${employee.full_name}` };
+  }
+
+  async setAdminPin(pin: string): Promise<AdminResult> {
+    try {
+      await this.pins.set(ADMIN_PIN_ID, pin);
+    } catch (e) {
+      return { ok: false, message: (e as Error).message };
+    }
+    return { ok: true, message: 'admin PIN set' };
+  }
+
+  /** For the bridges' admin login. */
+  async verifyAdminPin(pin: string): Promise<boolean> {
+    return (await this.pins.verify(ADMIN_PIN_ID, pin)).ok;
   }
 
   clearPin(employeeQuery: string): AdminResult {

@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 import readline from 'node:readline';
 import type { PunchResult } from '../domain/punch.js';
 import { punchJson, punchLine } from './format.js';
+import { fileURLToPath } from 'node:url';
+import { startWebBridge } from '../web/web-bridge.js';
 import { readTerminalKeys } from './tty-keys.js';
 import { Exit, type CliOptions } from './options.js';
 import { openAgent } from './setup.js';
@@ -47,6 +49,20 @@ export async function runStart(opts: CliOptions): Promise<number> {
     await stop();
     throw e;
   }
+  // The kiosk screen over loopback: `chromium --kiosk <url>` (the URL carries the session token).
+  const bridge = await startWebBridge({
+    agent: run.agent,
+    host: '127.0.0.1',
+    port: 0,
+    rendererDir: fileURLToPath(new URL('../../../renderer/', import.meta.url)),
+    adminPin: { verify: (pin) => run.agent.admin.verifyAdminPin(pin) },
+    log: run.log,
+  });
+  const closeAll = run.shutdown;
+  run.shutdown = async () => {
+    await bridge.close();
+    await closeAll();
+  };
   const st = run.agent.status();
   if (run.demo) {
     say(`demo mode: embedded mock API at ${run.demo.url} (token demo-token), records at ${run.demo.origin}/__mock/records`);
@@ -55,6 +71,7 @@ export async function runStart(opts: CliOptions): Promise<number> {
     if (first && last) say(`demo codes: ${first.code} … ${last.code} (e.g. ${first.code} = ${first.name})`);
   }
   say(`data: ${run.config.dataDir}; roster ${st.roster.size} employees; ${st.unsent} punches waiting`);
+  say(`kiosk screen: ${bridge.url}  (e.g. chromium --kiosk '${bridge.url}')`);
   say('ready: type or scan a code and press Enter (Ctrl-D or Ctrl-C to stop)');
 
   // A terminal in raw mode does not turn \n into a new line.

@@ -184,6 +184,10 @@ describe('command line administration beside a running terminal', () => {
     expect((await runCli(['unenroll', 'badge', 'CARD-CLI'], env)).code).toBe(0);
     expect(await agent.punch({ kind: 'badge', value: 'CARD-CLI' })).toMatchObject({ ok: false });
 
+    expect(await runCli(['pin', 'set-admin'], env, '246810\n')).toMatchObject({ code: 0, stdout: expect.stringMatching(/admin PIN set/) });
+    expect(await agent.admin.verifyAdminPin('246810')).toBe(true);
+    expect(await agent.admin.verifyAdminPin('111111')).toBe(false);
+
     const pin = await runCli(['pin', 'set', '1016'], env, '583920\n');
     expect(pin).toMatchObject({ code: 0, stdout: expect.stringMatching(/PIN set for/) });
     expect((await runCli(['pin', 'set', '1016'], env, '12\n')).code).toBe(1);
