@@ -18,7 +18,7 @@ import type { z } from 'zod';
 import { calls, events, isCallName, type CallName, type ErrorCode, type EventName } from '../contract.js';
 import type { Clock } from '../domain/clock.js';
 import { silentLogger, type Logger } from '../log.js';
-import { AdminSession, agentHandlers, type AdminPin, type BridgeAgent } from './handlers.js';
+import { AdminSession, agentHandlers, type AdminPin, type BridgeAgent } from '../agent/bridge-handlers.js';
 import { readStatic } from './static-files.js';
 
 export type WebBridgeOptions = {

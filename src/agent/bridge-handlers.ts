@@ -3,7 +3,7 @@
  * Typed against src/contract.ts: a call added there does not compile until it is handled here, and
  * an agent result that no longer fits its output schema is a compile error, not a runtime surprise.
  */
-import type { Agent } from '../agent/agent.js';
+import type { Agent } from './agent.js';
 import type { CallInput, CallName, CallOutput } from '../contract.js';
 import type { Clock } from '../domain/clock.js';
 
