@@ -254,3 +254,11 @@ export function callResultSchema<N extends CallName>(name: N): z.ZodType<CallRes
 export type Bridge = { [N in CallName]: (input: CallInput<N>) => Promise<CallResult<N>> } & {
   on<E extends EventName>(event: E, fn: (payload: EventPayload<E>) => void): () => void;
 };
+
+/**
+ * The Content-Security-Policy of the kiosk screen, wherever it is served from (the web bridge's
+ * responses, the Electron session, the page's own meta tag).
+ */
+export const KIOSK_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";

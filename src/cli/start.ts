@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import readline from 'node:readline';
@@ -26,13 +27,21 @@ export function electronRuntime(): string | null {
  */
 export async function runStart(opts: CliOptions): Promise<number> {
   const say = (line: string) => process.stderr.write(`timeclock: ${line}${process.stderr.isTTY ? '\r\n' : '\n'}`);
-  if (!opts.headless) {
-    say(
-      electronRuntime()
-        ? 'Electron runtime found, but this version has no kiosk window yet: running headless.'
-        : 'Electron runtime not installed: running headless (type or scan codes here).',
-    );
+  const electronPath = opts.headless ? null : electronRuntime();
+  if (electronPath) {
+    // The kiosk window: Electron runs src/main/main.ts (thin shell over the same agent).
+    const mainJs = fileURLToPath(new URL('../main/main.js', import.meta.url));
+    const env = { ...process.env };
+    delete env.ELECTRON_RUN_AS_NODE; // would make Electron run main.js as plain Node
+    const child = spawn(electronPath, [mainJs, ...(opts.config ? ['--config', opts.config] : [])], { stdio: 'inherit', env });
+    process.once('SIGINT', () => child.kill('SIGINT'));
+    process.once('SIGTERM', () => child.kill('SIGTERM'));
+    return await new Promise<number>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code) => resolve(code ?? Exit.error));
+    });
   }
+  if (!opts.headless) say('Electron runtime not installed: running headless (type or scan codes here).');
   const run = await openAgent(opts);
   let stopping = false;
   const stop = async () => {

@@ -15,7 +15,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
-import { calls, events, isCallName, type CallName, type ErrorCode, type EventName } from '../contract.js';
+import { calls, events, isCallName, KIOSK_CSP, type CallName, type ErrorCode, type EventName } from '../contract.js';
 import type { Clock } from '../domain/clock.js';
 import { silentLogger, type Logger } from '../log.js';
 import { AdminSession, agentHandlers, type AdminPin, type BridgeAgent } from '../agent/bridge-handlers.js';
@@ -46,11 +46,8 @@ export type WebBridge = {
 };
 
 const MAX_BODY = 64 * 1024;
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-  "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 const SECURITY_HEADERS = {
-  'content-security-policy': CSP,
+  'content-security-policy': KIOSK_CSP,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',

@@ -1,0 +1,105 @@
+/**
+ * The few parts of Electron's main-process API the shell uses, written out here so that nothing
+ * under src/ needs the `electron` package (an optional dependency: a plain `npm ci` offline drops
+ * it) to type-check or build. The real module is structurally a superset of these; tests pass a
+ * fake that implements exactly them. Only src/main/main.ts loads the real one, at runtime.
+ */
+
+/** An Electron event whose default action a listener may cancel. */
+export type PreventableEvent = { preventDefault(): void };
+
+/** `will-navigate` / `will-redirect` (Electron ≥ 25 puts the target URL on the event). */
+export type NavigationEvent = PreventableEvent & { url: string };
+
+export type WebFrameMain = {
+  readonly url: string;
+  readonly processId: number;
+  readonly routingId: number;
+  readonly parent: WebFrameMain | null;
+};
+
+export type IpcMainInvokeEvent = {
+  readonly sender: WebContents;
+  /** Null when the frame has navigated away or been destroyed since it sent the message. */
+  readonly senderFrame: WebFrameMain | null;
+};
+
+export type IpcMain = {
+  handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown): void;
+  removeHandler(channel: string): void;
+};
+
+export type HeadersReceivedDetails = { url: string; responseHeaders?: Record<string, string[]> };
+export type HeadersReceivedResponse = { cancel?: boolean; responseHeaders?: Record<string, string[] | string> };
+
+export type Session = {
+  webRequest: {
+    onHeadersReceived(listener: (details: HeadersReceivedDetails, callback: (response: HeadersReceivedResponse) => void) => void): void;
+  };
+  setPermissionRequestHandler(handler: (webContents: WebContents, permission: string, callback: (granted: boolean) => void) => void): void;
+  setPermissionCheckHandler(handler: (webContents: WebContents | null, permission: string) => boolean): void;
+};
+
+export type WindowOpenResponse = { action: 'deny' } | { action: 'allow' };
+
+export type WebContents = {
+  readonly session: Session;
+  readonly mainFrame: WebFrameMain;
+  send(channel: string, ...args: unknown[]): void;
+  isDestroyed(): boolean;
+  setWindowOpenHandler(handler: (details: { url: string }) => WindowOpenResponse): void;
+  on(event: 'will-navigate' | 'will-redirect', listener: (event: NavigationEvent) => void): void;
+  on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): void;
+};
+
+export type WebPreferences = {
+  preload: string;
+  contextIsolation: boolean;
+  sandbox: boolean;
+  nodeIntegration: boolean;
+  nodeIntegrationInSubFrames: boolean;
+  webSecurity: boolean;
+  allowRunningInsecureContent: boolean;
+  webviewTag: boolean;
+  spellcheck: boolean;
+};
+
+export type BrowserWindowOptions = {
+  show: boolean;
+  kiosk: boolean;
+  fullscreen: boolean;
+  autoHideMenuBar: boolean;
+  backgroundColor: string;
+  webPreferences: WebPreferences;
+};
+
+export type BrowserWindow = {
+  readonly webContents: WebContents;
+  loadURL(url: string): Promise<void>;
+  isDestroyed(): boolean;
+  isMinimized(): boolean;
+  restore(): void;
+  show(): void;
+  focus(): void;
+  once(event: 'ready-to-show', listener: () => void): void;
+  on(event: 'closed', listener: () => void): void;
+};
+
+export type BrowserWindowConstructor = new (options: BrowserWindowOptions) => BrowserWindow;
+
+export type App = {
+  requestSingleInstanceLock(): boolean;
+  whenReady(): Promise<void>;
+  quit(): void;
+  exit(code?: number): void;
+  on(event: 'second-instance', listener: () => void): void;
+  on(event: 'window-all-closed', listener: () => void): void;
+  on(event: 'before-quit', listener: (event: PreventableEvent) => void): void;
+};
+
+/** What the shell takes from `require('electron')` in the main process. */
+export type ElectronMain = {
+  app: App;
+  BrowserWindow: BrowserWindowConstructor;
+  ipcMain: IpcMain;
+};

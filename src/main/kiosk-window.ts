@@ -1,0 +1,88 @@
+/**
+ * The kiosk window and everything that keeps the page inside it: sandboxed renderer with context
+ * isolation and only our preload, a strict Content-Security-Policy on every response, no
+ * navigation away from the renderer's own file, no new windows, no webviews, no permissions.
+ */
+import { KIOSK_CSP } from '../contract.js';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BrowserWindow, BrowserWindowConstructor, NavigationEvent, PreventableEvent } from './electron-api.js';
+
+/**
+ * The same policy the web bridge sends (src/web/web-bridge.ts). Kept in step by a test: main and
+ * web may not import each other.
+ */
+export { KIOSK_CSP };
+
+export type KioskWindowOptions = {
+  /** Absolute path of the compiled preload (preload.cjs). */
+  preloadPath: string;
+  /** Folder holding the renderer's index.html. */
+  rendererDir: string;
+  /** Full-screen kiosk mode (no window frame, no leaving it by keyboard); off for installers and development. */
+  kiosk: boolean;
+};
+
+/** The file URL of the renderer's page: the only document the window may show and IPC may come from. */
+export function rendererUrl(rendererDir: string): string {
+  return pathToFileURL(path.join(path.resolve(rendererDir), 'index.html')).href;
+}
+
+/** True when `url` is the renderer's page itself (its hash and query may differ: in-page state). */
+export function isRendererUrl(url: string, renderer: string): boolean {
+  let u: URL;
+  let r: URL;
+  try {
+    u = new URL(url);
+    r = new URL(renderer);
+  } catch {
+    return false;
+  }
+  return u.protocol === 'file:' && u.protocol === r.protocol && u.host === r.host && u.pathname === r.pathname;
+}
+
+export function createKioskWindow(BrowserWindowCtor: BrowserWindowConstructor, opts: KioskWindowOptions): { window: BrowserWindow; url: string } {
+  const url = rendererUrl(opts.rendererDir);
+  const window = new BrowserWindowCtor({
+    show: false,
+    kiosk: opts.kiosk,
+    fullscreen: opts.kiosk,
+    autoHideMenuBar: true,
+    backgroundColor: '#000000',
+    webPreferences: {
+      preload: opts.preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  const contents = window.webContents;
+  const ses = contents.session;
+
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    const headers: Record<string, string[]> = {};
+    // Ours replaces any policy the response brought, whatever the header's case.
+    for (const [k, v] of Object.entries(details.responseHeaders ?? {})) if (k.toLowerCase() !== 'content-security-policy') headers[k] = v;
+    headers['Content-Security-Policy'] = [KIOSK_CSP];
+    callback({ responseHeaders: headers });
+  });
+  // The kiosk needs no camera, microphone, notifications, HID or anything else from the page.
+  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
+
+  const stayHome = (event: NavigationEvent): void => {
+    if (!isRendererUrl(event.url, url)) event.preventDefault();
+  };
+  contents.on('will-navigate', stayHome);
+  contents.on('will-redirect', stayHome);
+  contents.on('will-attach-webview', (event: PreventableEvent) => event.preventDefault());
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+
+  window.once('ready-to-show', () => window.show());
+  return { window, url };
+}

@@ -1,0 +1,54 @@
+/**
+ * Electron entry (`electron dist/src/main/main.js [--config file] [--windowed]`): config → demo
+ * mock or API → agent → kiosk window + IPC, as `timeclock start` does headless. The only file that
+ * loads the real `electron` module, at runtime, so the rest of the tree builds without it.
+ */
+// tsconfig includes `src/**/*.ts` only: this pulls the preload into the build, so tsc emits preload.cjs.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { openAgent } from '../agent/open-agent.js';
+import { ConfigError, loadConfig, type LoadedConfig } from '../config.js';
+import { createLogger } from '../log.js';
+import type { ElectronMain } from './electron-api.js';
+import { runShell, type RunningAgent } from './shell.js';
+
+function argValue(argv: readonly string[], flag: string): string | undefined {
+  const i = argv.indexOf(flag);
+  if (i >= 0) return argv[i + 1];
+  return argv.find((a) => a.startsWith(`${flag}=`))?.slice(flag.length + 1);
+}
+
+const electron = createRequire(import.meta.url)('electron') as ElectronMain;
+const argv = process.argv.slice(2);
+
+let loaded: LoadedConfig;
+try {
+  const file = argValue(argv, '--config');
+  loaded = loadConfig(file === undefined ? {} : { file });
+} catch (e) {
+  process.stderr.write(`timeclock: ${e instanceof ConfigError ? e.message : (e as Error).message}\n`);
+  electron.app.exit(2);
+  throw e;
+}
+const { config } = loaded;
+const log = createLogger({ level: config.logLevel });
+
+async function startAgent(): Promise<RunningAgent> {
+  const run = await openAgent(loaded);
+  try {
+    await run.agent.start({ awaitRosterIfEmpty: true });
+  } catch (e) {
+    await run.shutdown();
+    throw e;
+  }
+  if (run.demo) log.info('demo mode: embedded mock API', { url: run.demo.url });
+  return { agent: run.agent, adminPin: { verify: (pin) => run.agent.admin.verifyAdminPin(pin) }, shutdown: run.shutdown };
+}
+
+runShell(electron, {
+  preloadPath: fileURLToPath(new URL('./preload.cjs', import.meta.url)),
+  rendererDir: fileURLToPath(new URL('../../../renderer/', import.meta.url)),
+  kiosk: !argv.includes('--windowed') && process.env.TIMECLOCK_WINDOWED !== '1',
+  startAgent,
+  log,
+});

@@ -1,0 +1,199 @@
+/**
+ * A recording stand-in for the parts of Electron the shell uses (src/main/electron-api.ts): what
+ * the shell configured can be read back, and the events Electron would fire can be fired.
+ */
+import type {
+  App,
+  BrowserWindow,
+  BrowserWindowOptions,
+  ElectronMain,
+  HeadersReceivedDetails,
+  HeadersReceivedResponse,
+  IpcMain,
+  IpcMainInvokeEvent,
+  NavigationEvent,
+  PreventableEvent,
+  Session,
+  WebContents,
+  WebFrameMain,
+  WindowOpenResponse,
+} from '../../src/main/electron-api.js';
+
+export class FakeFrame implements WebFrameMain {
+  constructor(
+    public url: string,
+    readonly processId: number,
+    readonly routingId: number,
+    readonly parent: WebFrameMain | null = null,
+  ) {}
+}
+
+type HeadersListener = (details: HeadersReceivedDetails, callback: (r: HeadersReceivedResponse) => void) => void;
+type PermissionRequest = (wc: WebContents, permission: string, callback: (granted: boolean) => void) => void;
+type PermissionCheck = (wc: WebContents | null, permission: string) => boolean;
+
+export class FakeSession implements Session {
+  headersListener: HeadersListener | null = null;
+  permissionRequest: PermissionRequest | null = null;
+  permissionCheck: PermissionCheck | null = null;
+  readonly webRequest = {
+    onHeadersReceived: (listener: HeadersListener): void => {
+      this.headersListener = listener;
+    },
+  };
+  setPermissionRequestHandler(handler: PermissionRequest): void {
+    this.permissionRequest = handler;
+  }
+  setPermissionCheckHandler(handler: PermissionCheck): void {
+    this.permissionCheck = handler;
+  }
+  /** Runs a response through the installed listener, as Electron would. */
+  respond(details: HeadersReceivedDetails): HeadersReceivedResponse | null {
+    let out: HeadersReceivedResponse | null = null;
+    this.headersListener?.(details, (r) => (out = r));
+    return out;
+  }
+}
+
+let nextFrameId = 1;
+
+export class FakeWebContents implements WebContents {
+  readonly session = new FakeSession();
+  readonly mainFrame = new FakeFrame('about:blank', 7, nextFrameId++);
+  readonly sent: Array<{ channel: string; args: unknown[] }> = [];
+  destroyed = false;
+  openHandler: ((details: { url: string }) => WindowOpenResponse) | null = null;
+  private readonly listeners = new Map<string, Array<(e: NavigationEvent) => void>>();
+
+  send(channel: string, ...args: unknown[]): void {
+    this.sent.push({ channel, args });
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  setWindowOpenHandler(handler: (details: { url: string }) => WindowOpenResponse): void {
+    this.openHandler = handler;
+  }
+  on(event: string, listener: (e: NavigationEvent) => void): void {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
+  }
+  /** Fires a cancelable event; true when some listener prevented it. */
+  fire(event: string, url = ''): boolean {
+    let prevented = false;
+    const e: NavigationEvent & PreventableEvent = { url, preventDefault: () => (prevented = true) };
+    for (const l of this.listeners.get(event) ?? []) l(e);
+    return prevented;
+  }
+  hasListener(event: string): boolean {
+    return (this.listeners.get(event) ?? []).length > 0;
+  }
+}
+
+export class FakeWindow implements BrowserWindow {
+  readonly webContents = new FakeWebContents();
+  readonly loaded: string[] = [];
+  shown = 0;
+  focused = 0;
+  restored = 0;
+  minimized = false;
+  destroyed = false;
+  private readonly handlers = new Map<string, Array<() => void>>();
+
+  constructor(readonly options: BrowserWindowOptions) {}
+
+  async loadURL(url: string): Promise<void> {
+    this.loaded.push(url);
+    this.webContents.mainFrame.url = url;
+    this.emit('ready-to-show');
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  isMinimized(): boolean {
+    return this.minimized;
+  }
+  restore(): void {
+    this.restored++;
+    this.minimized = false;
+  }
+  show(): void {
+    this.shown++;
+  }
+  focus(): void {
+    this.focused++;
+  }
+  once(event: string, listener: () => void): void {
+    const wrapped = (): void => {
+      this.handlers.set(event, (this.handlers.get(event) ?? []).filter((h) => h !== wrapped));
+      listener();
+    };
+    this.on(event, wrapped);
+  }
+  on(event: string, listener: () => void): void {
+    this.handlers.set(event, [...(this.handlers.get(event) ?? []), listener]);
+  }
+  emit(event: string): void {
+    for (const h of this.handlers.get(event) ?? []) h();
+  }
+}
+
+export class FakeIpcMain implements IpcMain {
+  readonly handlers = new Map<string, (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown>();
+  handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown): void {
+    if (this.handlers.has(channel)) throw new Error(`second handler for ${channel}`);
+    this.handlers.set(channel, listener);
+  }
+  removeHandler(channel: string): void {
+    this.handlers.delete(channel);
+  }
+  /** What `ipcRenderer.invoke(channel, ...args)` from `frame` of `sender` would get. */
+  async invoke(channel: string, from: { sender: WebContents; senderFrame: WebFrameMain | null }, ...args: unknown[]): Promise<unknown> {
+    const h = this.handlers.get(channel);
+    if (!h) throw new Error(`No handler registered for '${channel}'`);
+    // Electron structured-clones both ways: a result that cannot cross IPC fails here too.
+    return structuredClone(await h(from, ...structuredClone(args)));
+  }
+}
+
+export class FakeApp implements App {
+  lockFree = true;
+  quits = 0;
+  exitCode: number | null = null;
+  private readonly handlers = new Map<string, Array<(e: PreventableEvent) => void>>();
+
+  requestSingleInstanceLock(): boolean {
+    return this.lockFree;
+  }
+  whenReady(): Promise<void> {
+    return Promise.resolve();
+  }
+  /** Like Electron: `before-quit` first; the quit happens unless a listener prevented it. */
+  quit(): void {
+    if (!this.emit('before-quit')) this.quits++;
+  }
+  exit(code = 0): void {
+    this.exitCode = code;
+  }
+  on(event: string, listener: (e: PreventableEvent) => void): void {
+    this.handlers.set(event, [...(this.handlers.get(event) ?? []), listener]);
+  }
+  /** Fires `event`; true when some listener prevented it. */
+  emit(event: string): boolean {
+    let prevented = false;
+    for (const h of this.handlers.get(event) ?? []) h({ preventDefault: () => (prevented = true) });
+    return prevented;
+  }
+}
+
+export type FakeElectron = ElectronMain & { app: FakeApp; ipcMain: FakeIpcMain; windows: FakeWindow[] };
+
+export function fakeElectron(): FakeElectron {
+  const windows: FakeWindow[] = [];
+  class RecordingWindow extends FakeWindow {
+    constructor(options: BrowserWindowOptions) {
+      super(options);
+      windows.push(this);
+    }
+  }
+  return { app: new FakeApp(), ipcMain: new FakeIpcMain(), BrowserWindow: RecordingWindow, windows };
+}
