@@ -21,6 +21,7 @@ import { runShell, type RunningAgent, type Shell } from '../../src/main/shell.js
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
 import { startWebBridge } from '../../src/web/web-bridge.js';
+import { agentWithRenderer } from '../helpers/bridge-setup.js';
 import { testAgent } from '../helpers/agent.js';
 import { fakeElectron, FakeFrame, FakeWebContents, FakeWindow, type FakeElectron } from '../helpers/fake-electron.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
@@ -59,16 +60,7 @@ type Ctx = {
 };
 
 async function setup(): Promise<Ctx> {
-  const mock = await startMockServer({ rateLimit: { limit: 60, windowMs: 1_000 }, seed: demoSeed(), tokens: [API_TOKEN] });
-  cleanups.push(() => mock.close());
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  const agent = testAgent({ dataDir: path.join(t.dir, 'data'), mock, token: API_TOKEN });
-  cleanups.push(() => agent.stop());
-  await agent.start({ awaitRosterIfEmpty: true });
-  const root = path.join(t.dir, 'renderer');
-  fs.mkdirSync(root);
-  fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>kiosk</title>');
+  const { mock, agent, root } = await agentWithRenderer(cleanups, API_TOKEN, { 'index.html': '<!doctype html><title>kiosk</title>' });
   const electron = fakeElectron();
   let shutdowns = 0;
   const running: RunningAgent = {

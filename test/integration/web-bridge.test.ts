@@ -14,6 +14,7 @@ import { createLogger } from '../../src/log.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
 import { startWebBridge, type WebBridge, type WebBridgeOptions } from '../../src/web/web-bridge.js';
+import { agentWithRenderer } from '../helpers/bridge-setup.js';
 import { testAgent } from '../helpers/agent.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 
@@ -54,18 +55,8 @@ function send(url: string, o: { method?: string; path: string; headers?: Record<
 type Ctx = { mock: MockServer; agent: Agent; bridge: WebBridge; root: string; clock: { t: number; now(): number } };
 
 async function setup(over: Partial<WebBridgeOptions> = {}, wrap?: (a: Agent) => WebBridgeOptions['agent']): Promise<Ctx> {
-  const mock = await startMockServer({ rateLimit: { limit: 60, windowMs: 1_000 }, seed: demoSeed(), tokens: [API_TOKEN] });
-  cleanups.push(() => mock.close());
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  const agent = testAgent({ dataDir: path.join(t.dir, 'data'), mock, token: API_TOKEN });
-  cleanups.push(() => agent.stop());
-  await agent.start({ awaitRosterIfEmpty: true });
-  const root = path.join(t.dir, 'renderer');
-  fs.mkdirSync(root);
-  fs.writeFileSync(path.join(root, 'index.html'), INDEX);
-  fs.writeFileSync(path.join(root, 'app.js'), 'console.log(1);');
-  fs.writeFileSync(path.join(t.dir, 'package.json'), '{"secret": "outside the renderer"}');
+  const { mock, agent, root } = await agentWithRenderer(cleanups, API_TOKEN, { 'index.html': INDEX, 'app.js': 'console.log(1);' });
+  fs.writeFileSync(path.join(root, '..', 'package.json'), '{"secret": "outside the renderer"}');
   const clock = { t: Date.now(), now: () => clock.t };
   const log = createLogger({ level: 'debug', write: (l) => logLines.push(l) });
   const bridge = await startWebBridge({
