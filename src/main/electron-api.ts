@@ -62,6 +62,8 @@ export type WebPreferences = {
   allowRunningInsecureContent: boolean;
   webviewTag: boolean;
   spellcheck: boolean;
+  /** Comma-separated Blink features to turn off (e.g. Auxclick). */
+  disableBlinkFeatures?: string;
 };
 
 export type BrowserWindowOptions = {

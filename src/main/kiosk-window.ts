@@ -41,9 +41,9 @@ export function isRendererUrl(url: string, renderer: string): boolean {
   return u.protocol === 'file:' && u.protocol === r.protocol && u.host === r.host && u.pathname === r.pathname;
 }
 
-export function createKioskWindow(BrowserWindowCtor: BrowserWindowConstructor, opts: KioskWindowOptions): { window: BrowserWindow; url: string } {
+export function createKioskWindow(BrowserWindow: BrowserWindowConstructor, opts: KioskWindowOptions): { window: BrowserWindow; url: string } {
   const url = rendererUrl(opts.rendererDir);
-  const window = new BrowserWindowCtor({
+  const window = new BrowserWindow({
     show: false,
     kiosk: opts.kiosk,
     fullscreen: opts.kiosk,
@@ -59,6 +59,8 @@ export function createKioskWindow(BrowserWindowCtor: BrowserWindowConstructor, o
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: false,
+      // A middle-click would open a link in a new window (denied anyway by the open handler).
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   const contents = window.webContents;

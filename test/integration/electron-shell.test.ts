@@ -110,6 +110,7 @@ describe('the kiosk window', () => {
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: false,
+      disableBlinkFeatures: 'Auxclick',
     });
     expect(win.options.webPreferences).not.toHaveProperty('enableRemoteModule');
     expect(win.loaded).toEqual([url]);
