@@ -65,15 +65,13 @@ export class Agent {
   private stopping = false;
   private rosterTimer: NodeJS.Timeout | null = null;
   private readonly stopCtl = new AbortController();
-  private clockSkewMs: number | null;
   private readonly recentScans = new Map<string, { at: number; source: string }>();
   private enrollArm: { employee: RosterEmployee; until: number; resolve: (r: EnrollResult) => void } | null = null;
   private consecutiveFailures = 0;
   private lastContactOk: boolean | null = null;
 
   constructor(private readonly p: AgentParts) {
-    this.clockSkewMs = readSetting<{ ms: number }>(p.db, S.clockSkew)?.ms ?? null;
-    p.capture.setClockSkew(this.clockSkewMs);
+    p.capture.setClockSkew(readSetting<{ ms: number }>(p.db, S.clockSkew)?.ms ?? null);
   }
 
   on<K extends keyof AgentEvents>(event: K, fn: Listener<K>): () => void {
@@ -196,8 +194,8 @@ export class Agent {
         // The Date header truncates to the second: its middle (+500 ms) against the middle of the
         // exchange is an unbiased estimate, good to about ±0.5 s.
         const skew = e.serverDate + 500 - (e.sentAt + e.receivedAt) / 2;
-        if (this.clockSkewMs === null || Math.abs(skew - this.clockSkewMs) > 1_500) {
-          this.clockSkewMs = skew;
+        const known = this.p.capture.clockSkew;
+        if (known === null || Math.abs(skew - known) > 1_500) {
           this.p.capture.setClockSkew(skew);
           this.safeWrite(S.clockSkew, { at: now, ms: Math.round(skew) });
         }
@@ -265,7 +263,10 @@ export class Agent {
     const prev = readSetting<RosterSyncRecord>(this.p.db, S.rosterSync);
     if (res.ok) {
       this.safeWrite(S.rosterSync, { at: res.finishedAt, ok: true, employees: res.employees, error: null, lastOkAt: res.finishedAt });
-      if (res.site) this.safeWrite(S.site, { id: res.site._id, name: res.site.name, timezone: res.site.timezone ?? null });
+      if (res.site) {
+        this.safeWrite(S.site, { id: res.site._id, name: res.site.name, timezone: res.site.timezone ?? null });
+        this.p.capture.setSiteTimeZone(res.site.timezone ?? null);
+      }
       try {
         this.p.capture.resolvePending();
       } catch (e) {

@@ -110,7 +110,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       pins,
       clock: rt.clock,
       log: rt.log,
-      siteTimeZone: () => readSetting<SiteRecord>(db, S.site)?.timezone ?? null,
+      siteTimeZone: readSetting<SiteRecord>(db, S.site)?.timezone ?? null,
       committed: () => uploader.wake(),
       // Through the agent: recording must never fail a punch (a full disk fails this write too).
       recordError: (message) => agent?.noteError(message),

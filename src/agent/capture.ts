@@ -33,8 +33,8 @@ export type CaptureDeps = {
   pins: PinChecker;
   clock: Clock;
   log: Logger;
-  /** The site's zone, when the roster sync has read the site. */
-  siteTimeZone: () => string | null;
+  /** The site's zone as last read by a roster sync (kept in memory: it is on every punch's path). */
+  siteTimeZone: string | null;
   /** A punch was committed: wake the uploader. */
   committed: () => void;
   recordError: (message: string) => void;
@@ -54,6 +54,7 @@ function refusal(reason: PunchRefusal, message: string, employeeExternalId: stri
  */
 export class Capture {
   private clockSkewMs: number | null = null;
+  private siteZone: string | null;
   private lastCaptureAt: number;
 
   constructor(
@@ -61,10 +62,20 @@ export class Capture {
     private readonly o: CaptureOptions,
   ) {
     this.lastCaptureAt = d.outbox.latestCaptureAt() ?? 0;
+    this.siteZone = d.siteTimeZone;
   }
 
   setClockSkew(ms: number | null): void {
     this.clockSkewMs = ms;
+  }
+
+  get clockSkew(): number | null {
+    return this.clockSkewMs;
+  }
+
+  /** After a roster sync read the site. */
+  setSiteTimeZone(zone: string | null): void {
+    this.siteZone = zone;
   }
 
   /** The employee a code names, by the configured keys for its input kind. */
@@ -117,7 +128,7 @@ export class Capture {
   }
 
   private zoneFor(employee: Pick<RosterEmployee, 'timezone'>): string {
-    return chooseTimeZone([employee.timezone, this.d.siteTimeZone(), this.o.fallbackTimeZone]);
+    return chooseTimeZone([employee.timezone, this.siteZone, this.o.fallbackTimeZone]);
   }
 
   /** Commits the punch of a known employee captured at `at` (now, or earlier for a resolved one). */
@@ -174,7 +185,7 @@ export class Capture {
 
   private keepUnresolved(code: string, kind: string): PunchResult {
     const now = this.d.clock.now();
-    const local = localDateTime(now, chooseTimeZone([this.d.siteTimeZone(), this.o.fallbackTimeZone]));
+    const local = localDateTime(now, chooseTimeZone([this.siteZone, this.o.fallbackTimeZone]));
     try {
       this.d.unresolved.add(now, code, kind);
     } catch (e) {

@@ -5,7 +5,7 @@ import readline from 'node:readline';
 import type { PunchResult } from '../domain/punch.js';
 import { punchJson, punchLine } from './format.js';
 import { fileURLToPath } from 'node:url';
-import { startWebBridge } from '../web/web-bridge.js';
+import { startWebBridge, type WebBridge } from '../web/web-bridge.js';
 import { readTerminalKeys } from './tty-keys.js';
 import { Exit, type CliOptions } from './options.js';
 import { openAgent } from './setup.js';
@@ -43,10 +43,12 @@ export async function runStart(opts: CliOptions): Promise<number> {
   }
   if (!opts.headless) say('Electron runtime not installed: running headless (type or scan codes here).');
   const run = await openAgent(opts);
+  let bridge: WebBridge | null = null;
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    await bridge?.close();
     await run.shutdown();
   };
   process.once('SIGINT', () => void stop().then(() => process.exit(Exit.ok)));
@@ -59,7 +61,7 @@ export async function runStart(opts: CliOptions): Promise<number> {
     throw e;
   }
   // The kiosk screen over loopback: `chromium --kiosk <url>` (the URL carries the session token).
-  const bridge = await startWebBridge({
+  bridge = await startWebBridge({
     agent: run.agent,
     host: '127.0.0.1',
     port: 0,
@@ -67,11 +69,6 @@ export async function runStart(opts: CliOptions): Promise<number> {
     adminPin: { verify: (pin) => run.agent.admin.verifyAdminPin(pin) },
     log: run.log,
   });
-  const closeAll = run.shutdown;
-  run.shutdown = async () => {
-    await bridge.close();
-    await closeAll();
-  };
   const st = run.agent.status();
   if (run.demo) {
     say(`demo mode: embedded mock API at ${run.demo.url} (token demo-token), records at ${run.demo.origin}/__mock/records`);
