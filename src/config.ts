@@ -93,6 +93,11 @@ export const configSchema = z
     wedge: wedgeOptionsSchema.default(DEFAULT_WEDGE_OPTIONS),
     upload: z.object({ maxInFlight: int(1, 16).default(4) }).strict().default({ maxInFlight: 4 }),
     clockSkewThresholdMs: int(1_000, 24 * 3_600_000).default(120_000),
+    /** The kiosk screen: its language and how long a punch's result stays up. */
+    screen: z
+      .object({ language: z.enum(['pt-BR', 'en']).default('pt-BR'), resultMs: int(1_000, 60_000).default(4_000) })
+      .strict()
+      .default({ language: 'pt-BR', resultMs: 4_000 }),
     demo: z.object({ port: int(0, 65_535).default(0) }).strict().default({ port: 0 }),
     logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   })
@@ -113,6 +118,7 @@ export const envKeys: Record<string, string> = {
   TIMECLOCK_RETRY_BASE_MS: 'retry.baseMs',
   TIMECLOCK_RETRY_MAX_MS: 'retry.maxMs',
   TIMECLOCK_LOG_LEVEL: 'logLevel',
+  TIMECLOCK_LANGUAGE: 'screen.language',
 };
 
 export class ConfigError extends Error {

@@ -102,6 +102,15 @@ export const statusSchema = z.object({
   readers: z.array(readerStatusSchema),
   clockSkewMs: z.number().nullable(),
   agentRunning: z.boolean(),
+  /** Where the settings the admin screen can change come from now. No secret, only where it is kept. */
+  settings: z
+    .object({
+      siteId: z.string().nullable(),
+      rateLimit: z.object({ limit: count, windowMs: z.number() }),
+      /** config: the config file or environment; keyring: the OS secret store; file: a file only the kiosk user can read. */
+      token: z.object({ source: z.enum(['config', 'keyring', 'file']), setAt: epochMs.nullable(), warning: z.string().nullable() }),
+    })
+    .optional(),
 });
 export type StatusView = z.infer<typeof statusSchema>;
 
@@ -135,6 +144,26 @@ export const rosterSyncResultSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(false), error: z.string(), requests: count, finishedAt: epochMs }),
 ]);
 
+/** How the screen behaves on this terminal (from the config): read once when the page loads. */
+export const screenSettingsSchema = z.object({
+  language: z.enum(['pt-BR', 'en']),
+  /** The keyboard-wedge detector's options (src/input/wedge-detector.ts), so the page tells bursts from typing as the headless terminal does. */
+  wedge: z.object({
+    maxInterKeyMs: z.number().nonnegative(),
+    minLength: count,
+    maxLength: count,
+    terminators: z.array(z.string()),
+    holdMs: z.number().nonnegative(),
+  }),
+  /** Input kinds that need the employee's PIN after the credential. */
+  pinRequiredFor: z.array(z.enum(['badge', 'id'])),
+  /** False: no admin login on this terminal (the screen hides the way in). */
+  adminEnabled: z.boolean(),
+  /** How long a result stays on screen before the idle screen returns. */
+  resultMs: z.number().int().positive(),
+});
+export type ScreenSettings = z.infer<typeof screenSettingsSchema>;
+
 const empty = z.strictObject({});
 const done = z.object({ ok: z.literal(true) });
 /** How a manager names an employee: external id, registration number, CPF or API _id. */
@@ -165,6 +194,7 @@ export const calls = {
     admin: false,
   },
   status: { input: empty, output: statusSchema, admin: false },
+  screenSettings: { input: empty, output: screenSettingsSchema, admin: false },
   adminLogin: {
     input: z.strictObject({ pin }),
     output: z.object({ ok: z.boolean(), message: z.string(), expiresAt: epochMs.optional() }),
@@ -185,22 +215,19 @@ export const calls = {
     admin: true,
   },
   setPin: { input: z.strictObject({ employee: employeeQuery, pin }), output: adminResultSchema, admin: true },
-  clearPin: { input: z.strictObject({ employee: employeeQuery }), output: adminResultSchema, admin: true },
-} as const satisfies Record<string, CallSpec>;
-
-/**
- * Admin calls whose agent features do not exist yet: declared so the screens can be drawn against
- * them, served by no bridge until they move into `calls`. None of their outputs echoes a secret.
- */
-export const plannedCalls = {
+  /** Replaces the API token (kept in the OS secret store, or a file only the kiosk user reads); never echoed back. */
   setApiToken: { input: z.strictObject({ token: text(512).min(1) }), output: adminResultSchema, admin: true },
+  /** Points the terminal at another site (its roster is synced again). */
   setSite: { input: z.strictObject({ siteId: text(64).min(1) }), output: adminResultSchema, admin: true },
+  /** The account's request budget, when the service grants more or less than 60 a minute. */
   setRateBudget: {
     input: z.strictObject({ limit: z.number().int().min(1).max(10_000), windowMs: z.number().int().min(1_000).max(3_600_000) }),
     output: adminResultSchema,
     admin: true,
   },
+  clearPin: { input: z.strictObject({ employee: employeeQuery }), output: adminResultSchema, admin: true },
 } as const satisfies Record<string, CallSpec>;
+
 
 export type CallName = keyof typeof calls;
 export type CallInput<N extends CallName> = z.infer<(typeof calls)[N]['input']>;

@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 
 /**
- * Crash and CLI tests run the built `timeclock` command in child processes: build it first, so a
- * test never exercises a stale dist/ (whether started by `npm test` or `npx vitest`).
+ * Crash, CLI and browser tests run the built `timeclock` command and the bundled kiosk screen:
+ * build both first (scripts/build.mjs, as `npm run build`), so a test never exercises a stale dist/
+ * (whether started by `npm test` or `npx vitest`).
  */
 export default function setup(): void {
-  const tsc = path.resolve('node_modules/typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 }

@@ -4,7 +4,8 @@
  * an agent result that no longer fits its output schema is a compile error, not a runtime surprise.
  */
 import type { Agent } from './agent.js';
-import type { CallInput, CallName, CallOutput } from '../contract.js';
+import type { CallInput, CallName, CallOutput, ScreenSettings } from '../contract.js';
+import { DEFAULT_WEDGE_OPTIONS } from '../input/wedge-detector.js';
 import type { Clock } from '../domain/clock.js';
 
 /** The part of the facade a bridge uses. */
@@ -32,6 +33,11 @@ export class AdminSession {
     private readonly idleMs: number,
     private readonly clock: Clock,
   ) {}
+
+  /** False: no admin PIN verifier, so login is always refused. */
+  get enabled(): boolean {
+    return this.adminPin !== null;
+  }
 
   /** True (and the idle timer restarted) while a session is open. */
   touch(): boolean {
@@ -67,8 +73,18 @@ export class AdminSession {
   }
 }
 
-export function agentHandlers(agent: BridgeAgent, session: AdminSession): Handlers {
+/** What a bridge started without config (tests) tells the screen. */
+export const DEFAULT_SCREEN_SETTINGS: ScreenSettings = {
+  language: 'pt-BR',
+  wedge: DEFAULT_WEDGE_OPTIONS,
+  pinRequiredFor: [],
+  adminEnabled: true,
+  resultMs: 4_000,
+};
+
+export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen: ScreenSettings = DEFAULT_SCREEN_SETTINGS): Handlers {
   return {
+    screenSettings: () => ({ ...screen, adminEnabled: screen.adminEnabled && session.enabled }),
     punch: (i) => agent.punch(i.credential, i.pin === undefined ? {} : { pin: i.pin }),
     badgeScan: (i) => agent.scanned(i.code, i.source),
     status: () => agent.status(),
@@ -92,5 +108,9 @@ export function agentHandlers(agent: BridgeAgent, session: AdminSession): Handle
     enrollNextScan: (i) => agent.enrollNextScan(i.employee, i.timeoutMs),
     setPin: (i) => agent.admin.setPin(i.employee, i.pin),
     clearPin: (i) => agent.admin.clearPin(i.employee),
+    // Served once the terminal's settings can change at run time (issue 5, in progress).
+    setApiToken: () => ({ ok: false, message: 'changing the API token here is not available yet' }),
+    setSite: () => ({ ok: false, message: 'changing the site here is not available yet' }),
+    setRateBudget: () => ({ ok: false, message: 'changing the request budget here is not available yet' }),
   };
 }

@@ -18,6 +18,7 @@ export type PinAdmin = {
   set(employeeId: string, pin: string): Promise<void>;
   clear(employeeId: string): boolean;
   verify(employeeId: string, pin: string): Promise<{ ok: boolean }>;
+  has(employeeId: string): boolean;
 };
 
 /**
@@ -90,6 +91,10 @@ export class IdentityAdmin {
   }
 
   /** For the bridges' admin login. */
+  hasAdminPin(): boolean {
+    return this.pins.has(ADMIN_PIN_ID);
+  }
+
   async verifyAdminPin(pin: string): Promise<boolean> {
     return (await this.pins.verify(ADMIN_PIN_ID, pin)).ok;
   }

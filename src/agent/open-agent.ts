@@ -4,8 +4,27 @@ import type { MockServer } from '../mock/mock-server.js';
 import type { Agent } from './agent.js';
 import { buildAgent, realRuntime } from './build-agent.js';
 import { startDemo } from './demo.js';
+import type { AdminPin } from './bridge-handlers.js';
+import type { ScreenSettings } from '../contract.js';
 
-export type Running = { agent: Agent; config: Config; demo: MockServer | null; log: Logger; shutdown(): Promise<void> };
+export type Running = {
+  agent: Agent;
+  config: Config;
+  demo: MockServer | null;
+  log: Logger;
+  /** What the kiosk screen's admin login checks. */
+  adminPin: AdminPin;
+  /** What the kiosk screen is told about this terminal. */
+  screen: ScreenSettings;
+  shutdown(): Promise<void>;
+};
+
+/**
+ * The demo's admin PIN, accepted only in demo mode and only while no admin PIN was set, so the
+ * admin screen can be tried at once. Never stored: a real configuration on the same data
+ * directory does not inherit it.
+ */
+export const DEMO_ADMIN_PIN = '2468';
 
 /** Loaded config → (the demo's mock when no API is configured) → agent. Used by the CLI and the Electron main process. */
 export async function openAgent({ config, demo }: Pick<LoadedConfig, 'config' | 'demo'>): Promise<Running> {
@@ -19,9 +38,20 @@ export async function openAgent({ config, demo }: Pick<LoadedConfig, 'config' | 
     await demoSetup?.mock.close();
     throw e;
   }
+  const isDemo = demoSetup !== null;
   return {
     agent,
     config: ready,
+    adminPin: {
+      verify: async (pin) => ((isDemo && !agent.admin.hasAdminPin()) ? pin === DEMO_ADMIN_PIN : agent.admin.verifyAdminPin(pin)),
+    },
+    screen: {
+      language: ready.screen.language,
+      wedge: ready.wedge,
+      pinRequiredFor: ready.pin.requiredFor,
+      adminEnabled: true,
+      resultMs: ready.screen.resultMs,
+    },
     demo: demoSetup?.mock ?? null,
     log,
     async shutdown() {

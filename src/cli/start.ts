@@ -9,6 +9,7 @@ import { startWebBridge, type WebBridge } from '../web/web-bridge.js';
 import { readTerminalKeys } from './tty-keys.js';
 import { Exit, type CliOptions } from './options.js';
 import { openAgent } from './setup.js';
+import { DEMO_ADMIN_PIN } from '../agent/open-agent.js';
 
 /** Path of the Electron runtime when its binary is installed, else null. */
 export function electronRuntime(): string | null {
@@ -65,13 +66,15 @@ export async function runStart(opts: CliOptions): Promise<number> {
     agent: run.agent,
     host: '127.0.0.1',
     port: 0,
-    rendererDir: fileURLToPath(new URL('../../../renderer/', import.meta.url)),
-    adminPin: { verify: (pin) => run.agent.admin.verifyAdminPin(pin) },
+    rendererDir: fileURLToPath(new URL('../../renderer/', import.meta.url)),
+    adminPin: run.adminPin,
+    screen: run.screen,
     log: run.log,
   });
   const st = run.agent.status();
   if (run.demo) {
     say(`demo mode: embedded mock API at ${run.demo.url} (token demo-token), records at ${run.demo.origin}/__mock/records`);
+    if (!run.agent.admin.hasAdminPin()) say(`demo admin PIN: ${DEMO_ADMIN_PIN} (until one is set with 'timeclock pin set-admin')`);
     const codes = run.demo.employees().flatMap((e) => (e.external_id ? [{ code: e.external_id, name: e.full_name }] : []));
     const [first, last] = [codes[0], codes[codes.length - 1]];
     if (first && last) say(`demo codes: ${first.code} … ${last.code} (e.g. ${first.code} = ${first.name})`);

@@ -7,7 +7,7 @@
  * the renderer's `invoke` never rejects. No input, PIN or token is ever logged.
  */
 import type { z } from 'zod';
-import { calls, callNames, events, type BridgeError, type CallName, type ErrorCode, type EventName } from '../contract.js';
+import { calls, callNames, events, type BridgeError, type CallName, type ErrorCode, type EventName, type ScreenSettings } from '../contract.js';
 import type { Clock } from '../domain/clock.js';
 import { silentLogger, type Logger } from '../log.js';
 import { AdminSession, agentHandlers, type AdminPin, type BridgeAgent } from '../agent/bridge-handlers.js';
@@ -29,6 +29,8 @@ export type IpcBridgeOptions = {
   agent: BridgeAgent;
   /** null: admin login is refused (no admin calls on this terminal). */
   adminPin: AdminPin | null;
+  /** What the screen is told by `screenSettings` (language, wedge timing, PIN rules). */
+  screen?: ScreenSettings;
   adminIdleMs?: number;
   clock?: Clock;
   log?: Logger;
@@ -51,7 +53,7 @@ export function registerIpcBridge(opts: IpcBridgeOptions): IpcBridge {
   const clock = opts.clock ?? { now: () => Date.now() };
   // One admin session per window, as the web bridge keeps one per session token.
   const session = new AdminSession(opts.adminPin, opts.adminIdleMs ?? 120_000, clock);
-  const handlers = agentHandlers(opts.agent, session);
+  const handlers = agentHandlers(opts.agent, session, opts.screen);
   const { window } = opts;
 
   /** Only the kiosk window's top frame, showing our page: not an iframe, not a page it was tricked onto. */

@@ -42,12 +42,12 @@ async function startAgent(): Promise<RunningAgent> {
     throw e;
   }
   if (run.demo) log.info('demo mode: embedded mock API', { url: run.demo.url });
-  return { agent: run.agent, adminPin: { verify: (pin) => run.agent.admin.verifyAdminPin(pin) }, shutdown: run.shutdown };
+  return { agent: run.agent, adminPin: run.adminPin, screen: run.screen, shutdown: run.shutdown };
 }
 
 runShell(electron, {
   preloadPath: fileURLToPath(new URL('./preload.cjs', import.meta.url)),
-  rendererDir: fileURLToPath(new URL('../../../renderer/', import.meta.url)),
+  rendererDir: fileURLToPath(new URL('../../renderer/', import.meta.url)),
   kiosk: !argv.includes('--windowed') && process.env.TIMECLOCK_WINDOWED !== '1',
   startAgent,
   log,

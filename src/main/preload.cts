@@ -23,6 +23,7 @@ const CALLS = [
   'punch',
   'badgeScan',
   'status',
+  'screenSettings',
   'adminLogin',
   'adminLogout',
   'lock',
@@ -34,6 +35,9 @@ const CALLS = [
   'enrollNextScan',
   'setPin',
   'clearPin',
+  'setApiToken',
+  'setSite',
+  'setRateBudget',
 ] as const satisfies readonly CallName[];
 const EVENTS: readonly string[] = ['punch', 'status'] satisfies readonly EventName[];
 

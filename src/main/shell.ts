@@ -3,6 +3,7 @@
  * instance per machine, then agent → window → IPC, and a clean agent stop before the app quits.
  */
 import type { AdminPin, BridgeAgent } from '../agent/bridge-handlers.js';
+import type { ScreenSettings } from '../contract.js';
 import type { Clock } from '../domain/clock.js';
 import { silentLogger, type Logger } from '../log.js';
 import type { BrowserWindow, ElectronMain } from './electron-api.js';
@@ -10,7 +11,7 @@ import { registerIpcBridge, type IpcBridge } from './ipc-bridge.js';
 import { createKioskWindow } from './kiosk-window.js';
 
 /** A started agent and how to stop it (and whatever was started with it, e.g. the demo mock). */
-export type RunningAgent = { agent: BridgeAgent; adminPin: AdminPin | null; shutdown(): Promise<void> };
+export type RunningAgent = { agent: BridgeAgent; adminPin: AdminPin | null; screen?: ScreenSettings; shutdown(): Promise<void> };
 
 export type ShellOptions = {
   preloadPath: string;
@@ -90,6 +91,7 @@ export function runShell(electron: ElectronMain, opts: ShellOptions): Shell {
       rendererUrl: created.url,
       agent: started.agent,
       adminPin: started.adminPin,
+      ...(started.screen ? { screen: started.screen } : {}),
       ...(opts.adminIdleMs !== undefined ? { adminIdleMs: opts.adminIdleMs } : {}),
       ...(opts.clock ? { clock: opts.clock } : {}),
       log,

@@ -15,7 +15,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
-import { calls, events, isCallName, KIOSK_CSP, type CallName, type ErrorCode, type EventName } from '../contract.js';
+import { calls, events, isCallName, KIOSK_CSP, type CallName, type ErrorCode, type EventName, type ScreenSettings } from '../contract.js';
 import type { Clock } from '../domain/clock.js';
 import { silentLogger, type Logger } from '../log.js';
 import { AdminSession, agentHandlers, type AdminPin, type BridgeAgent } from '../agent/bridge-handlers.js';
@@ -30,6 +30,8 @@ export type WebBridgeOptions = {
   rendererDir: string;
   /** null: admin login is refused (no admin calls on this terminal). */
   adminPin: AdminPin | null;
+  /** What the screen is told by `screenSettings` (language, wedge timing, PIN rules). */
+  screen?: ScreenSettings;
   adminIdleMs?: number;
   clock?: Clock;
   log?: Logger;
@@ -74,7 +76,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
   const token = randomBytes(32).toString('hex');
   const tokenDigest = sha256(token);
   const session = new AdminSession(opts.adminPin, opts.adminIdleMs ?? 120_000, clock);
-  const handlers = agentHandlers(opts.agent, session);
+  const handlers = agentHandlers(opts.agent, session, opts.screen);
   const streams = new Set<http.ServerResponse>();
 
   let hostPort = '';

@@ -19,7 +19,7 @@ import { EVENT_CHANNEL } from '../../src/main/ipc-bridge.js';
 import { createKioskWindow, KIOSK_CSP } from '../../src/main/kiosk-window.js';
 import { runShell, type RunningAgent, type Shell } from '../../src/main/shell.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
-import { demoSeed } from '../../src/mock/seed.js';
+import { DEMO_SITE_ID, demoSeed } from '../../src/mock/seed.js';
 import { startWebBridge } from '../../src/web/web-bridge.js';
 import { agentWithRenderer } from '../helpers/bridge-setup.js';
 import { testAgent } from '../helpers/agent.js';
@@ -300,6 +300,10 @@ describe('IPC bridge', () => {
       enrollNextScan: { employee: '1005', timeoutMs: 1_000 },
       setPin: { employee: '1005', pin: '7391' },
       clearPin: { employee: '1005' },
+      // The token set here must not come back either.
+      setApiToken: { token: API_TOKEN },
+      setSite: { siteId: DEMO_SITE_ID },
+      setRateBudget: { limit: 60, windowMs: 60_000 },
     };
     const answers: string[] = [];
     for (const name of callNames.filter((n) => n !== 'lock' && n !== 'adminLogout')) {

@@ -55,11 +55,12 @@ function scan(dir: string): Finding[] {
     .map(([issue = '', severity = '', , file = '', location = '']) => ({ issue, severity, file, location }));
 }
 
-/** The shell as built and the renderer, side by side in a scratch folder. */
+/** The shell and the renderer as built, side by side in a scratch folder. */
 function project(t: string, edit?: (kioskWindowJs: string) => string): string {
   const dir = path.join(t, 'scan');
   fs.cpSync('dist/src/main', path.join(dir, 'main'), { recursive: true });
-  fs.cpSync('renderer', path.join(dir, 'renderer'), { recursive: true });
+  // The renderer as shipped: the page and its bundled script.
+  fs.cpSync('dist/renderer', path.join(dir, 'renderer'), { recursive: true });
   if (edit) {
     const f = path.join(dir, 'main', 'kiosk-window.js');
     fs.writeFileSync(f, edit(fs.readFileSync(f, 'utf8')));

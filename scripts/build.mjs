@@ -1,0 +1,47 @@
+// The whole build, one command for `npm run build` and the test set-up:
+//   1. tsc: src/ and test/ to dist/ (Node, ES modules);
+//   2. tsc -p renderer: type-checks the renderer against the DOM and the bridge contract (no output);
+//   3. esbuild: the renderer as one classic script (dist/renderer/app.js). A classic script, not a
+//      module: Electron loads the page from file://, where Chromium refuses module scripts.
+//   4. the page, its styles and the sounds next to it, so dist/renderer/ is the whole screen.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+const out = path.join(root, 'dist/renderer');
+const only = process.argv[2]; // 'renderer': skip step 1
+
+/** tsc prints its own errors: stop with its exit code, without a stack trace on top. */
+function typescript(project) {
+  try {
+    execFileSync(process.execPath, [tsc, '-p', project], { cwd: root, stdio: 'inherit' });
+  } catch (e) {
+    process.exit(typeof e.status === 'number' ? e.status : 1);
+  }
+}
+
+if (only !== 'renderer') typescript('tsconfig.json');
+typescript('renderer/tsconfig.json');
+
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(path.join(out, 'sounds'), { recursive: true });
+await build({
+  entryPoints: [path.join(root, 'renderer/src/main.ts')],
+  outfile: path.join(out, 'app.js'),
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: ['chrome120'],
+  minify: true,
+  sourcemap: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+for (const f of ['index.html', 'styles.css']) fs.copyFileSync(path.join(root, 'renderer', f), path.join(out, f));
+for (const f of fs.readdirSync(path.join(root, 'assets/sounds'))) {
+  if (f.endsWith('.wav')) fs.copyFileSync(path.join(root, 'assets/sounds', f), path.join(out, 'sounds', f));
+}
