@@ -14,6 +14,7 @@ const USAGE = `timeclock — time-clock terminal agent
 
 usage:
   timeclock start [--headless] [--json] [--config FILE]   run the kiosk (demo on the embedded mock API when no API is configured)
+        [--browser PATH]                                   also show the kiosk screen in that browser (e.g. /usr/bin/chromium), kiosk mode
   timeclock status [--json] [--config FILE]                queue, connection, rate window, roster
   timeclock flush [--max-wait-ms N] [--config FILE]       send what is due, exit when the queue is empty or blocked
   timeclock roster sync [--config FILE]                    fetch the site's roster now

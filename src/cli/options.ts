@@ -6,6 +6,7 @@ export const Exit = { ok: 0, error: 1, usage: 2, blocked: 3 } as const;
 
 const optionSpecs = {
   headless: { type: 'boolean' },
+  browser: { type: 'string' },
   json: { type: 'boolean' },
   config: { type: 'string' },
   'max-wait-ms': { type: 'string' },

@@ -7,6 +7,7 @@ import { punchJson, punchLine } from './format.js';
 import { fileURLToPath } from 'node:url';
 import { startWebBridge, type WebBridge } from '../web/web-bridge.js';
 import { readTerminalKeys } from './tty-keys.js';
+import { runKioskBrowser, type KioskBrowser } from './browser.js';
 import { Exit, type CliOptions } from './options.js';
 import { openAgent } from './setup.js';
 import { DEMO_ADMIN_PIN } from '../agent/open-agent.js';
@@ -45,10 +46,12 @@ export async function runStart(opts: CliOptions): Promise<number> {
   if (!opts.headless) say('Electron runtime not installed: running headless (type or scan codes here).');
   const run = await openAgent(opts);
   let bridge: WebBridge | null = null;
+  let browser: KioskBrowser | null = null;
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    browser?.stop();
     await bridge?.close();
     await run.shutdown();
   };
@@ -81,6 +84,10 @@ export async function runStart(opts: CliOptions): Promise<number> {
   }
   say(`data: ${run.config.dataDir}; roster ${st.roster.size} employees; ${st.unsent} punches waiting`);
   say(`kiosk screen: ${bridge.url}  (e.g. chromium --kiosk '${bridge.url}')`);
+  if (opts.browser) {
+    browser = runKioskBrowser(opts.browser, bridge.url, run.config.dataDir, run.log, say);
+    say(`kiosk screen shown in ${opts.browser}`);
+  }
   say('ready: type or scan a code and press Enter (Ctrl-D or Ctrl-C to stop)');
 
   // A terminal in raw mode does not turn \n into a new line.

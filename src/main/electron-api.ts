@@ -64,6 +64,7 @@ export type WebPreferences = {
   spellcheck: boolean;
   /** Comma-separated Blink features to turn off (e.g. Auxclick). */
   disableBlinkFeatures?: string;
+  autoplayPolicy?: 'no-user-gesture-required' | 'user-gesture-required' | 'document-user-activation-required';
 };
 
 export type BrowserWindowOptions = {

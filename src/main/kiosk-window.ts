@@ -61,6 +61,8 @@ export function createKioskWindow(BrowserWindow: BrowserWindowConstructor, opts:
       spellcheck: false,
       // A middle-click would open a link in a new window (denied anyway by the open handler).
       disableBlinkFeatures: 'Auxclick',
+      // The confirmation beep follows a badge scan, which nobody clicked for.
+      autoplayPolicy: 'no-user-gesture-required',
     },
   });
   const contents = window.webContents;

@@ -111,6 +111,7 @@ describe('the kiosk window', () => {
       webviewTag: false,
       spellcheck: false,
       disableBlinkFeatures: 'Auxclick',
+      autoplayPolicy: 'no-user-gesture-required',
     });
     expect(win.options.webPreferences).not.toHaveProperty('enableRemoteModule');
     expect(win.loaded).toEqual([url]);

@@ -166,7 +166,8 @@ describe('punch pipeline against the mock API', () => {
     await good.stop();
     const agent = await agentOn(mock, dir, { token: 'revoked-token', retry: { authRetryMs: 60_000 } });
     for (let i = 0; i < 3; i++) expect((await agent.punch({ kind: 'badge', value: code(i) })).ok).toBe(true);
-    await waitFor(() => agent.status().authRefused !== null, 'the token refusal on status');
+    // Up to maxInFlight requests were out when the first 401 came back: wait for all their answers.
+    await waitFor(() => agent.status().authRefused !== null && agent.status().queue.sending === 0, 'the token refusal on status');
     const s = agent.status();
     expect(s.sendingPaused?.reason).toBe('auth');
     expect(s.queue.pending).toBe(3);

@@ -112,10 +112,12 @@ const rules: Rule[] = [
   },
   {
     applies: (f) => under(f, 'renderer'),
-    local: (t) => under(t, 'renderer') || stem(t) === 'src/contract',
+    // The contract (schemas to check what crosses into the page) and the one wedge detector, so the
+    // screen tells a reader's burst from typing exactly as the headless terminal does.
+    local: (t) => under(t, 'renderer') || stem(t) === 'src/contract' || stem(t) === 'src/input/wedge-detector',
     builtins: false,
     packages: true,
-    says: 'renderer may import from src only src/contract.ts',
+    says: 'renderer may import from src only src/contract.ts and src/input/wedge-detector.ts',
   },
 ];
 

@@ -1,0 +1,73 @@
+/**
+ * `timeclock start --browser PATH`: the kiosk screen in a Chromium-family browser in kiosk mode,
+ * started and kept running by the terminal itself. The agent's web bridge makes a new session
+ * token at every start, so the browser must be started by whoever knows it: this process.
+ *
+ * The browser gets a profile of its own under the data directory (no first-run dialogs, no sync, no
+ * background fetches on a closed site network), sound without a click (the beep follows a badge
+ * scan), and is started again if it exits (a crash, or someone closing it) until the terminal stops.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { Logger } from '../log.js';
+
+/** Flags for a browser that nobody sits in front of with a mouse. */
+export function kioskBrowserArgs(url: string, profileDir: string): string[] {
+  return [
+    '--kiosk',
+    `--user-data-dir=${profileDir}`,
+    '--no-first-run',
+    '--noerrdialogs',
+    '--disable-translate',
+    '--disable-sync',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-features=Translate,TouchpadOverscrollHistoryNavigation',
+    '--overscroll-history-navigation=0',
+    '--disable-pinch',
+    '--autoplay-policy=no-user-gesture-required',
+    url,
+  ];
+}
+
+export type KioskBrowser = { stop(): void };
+
+/** Starts `executable` on `url` and restarts it when it exits, at most once every `restartMs`. */
+export function runKioskBrowser(
+  executable: string,
+  url: string,
+  dataDir: string,
+  log: Logger,
+  say: (line: string) => void,
+  restartMs = 3_000,
+): KioskBrowser {
+  const profile = path.join(dataDir, 'browser-profile');
+  let child: ChildProcess | null = null;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+
+  const launch = (): void => {
+    const startedAt = Date.now();
+    // The URL (with its session token) goes to the browser only: never to a log.
+    child = spawn(executable, kioskBrowserArgs(url, profile), { stdio: 'ignore' });
+    child.once('error', (e) => {
+      say(`cannot start the kiosk browser ${executable}: ${e.message}`);
+      stopped = true;
+    });
+    child.once('exit', (code, signal) => {
+      child = null;
+      if (stopped) return;
+      log.warn('kiosk browser exited; starting it again', { code, signal });
+      timer = setTimeout(launch, Math.max(0, restartMs - (Date.now() - startedAt)));
+    });
+  };
+  launch();
+
+  return {
+    stop: () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      child?.kill('SIGTERM');
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * `timeclock start --browser PATH`: the terminal starts the kiosk browser on its own screen address
+ * (with this run's session token), starts it again when it goes away, and stops it on the way out.
+ * The "browser" here is a small script that writes down how it was started and then waits.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { lineMatching, spawnCli } from '../helpers/cli.js';
+import { tempDir, waitFor } from '../helpers/temp.js';
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0).reverse()) c();
+});
+
+function fakeBrowser(dir: string): { exe: string; launches: () => string[][]; pids: () => number[] } {
+  const log = path.join(dir, 'launches.jsonl');
+  const exe = path.join(dir, 'fake-browser');
+  // Records its pid and arguments, then waits like a browser does until it is killed.
+  fs.writeFileSync(
+    exe,
+    `#!${process.execPath}\nrequire('fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify({ pid: process.pid, args: process.argv.slice(2) }) + '\\n');\nsetInterval(() => {}, 1000);\n`,
+    { mode: 0o755 },
+  );
+  const read = (): Array<{ pid: number; args: string[] }> =>
+    fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { pid: number; args: string[] }) : [];
+  return { exe, launches: () => read().map((r) => r.args), pids: () => read().map((r) => r.pid) };
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('timeclock start --browser', () => {
+  it('opens the screen address in kiosk mode, restarts the browser when it exits, and stops it with the terminal', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const browser = fakeBrowser(t.dir);
+    const child = spawnCli(['start', '--headless', '--browser', browser.exe], { TIMECLOCK_DATA_DIR: path.join(t.dir, 'data') });
+    cleanups.push(() => child.kill('SIGKILL'));
+    child.stdout.resume();
+    const line = await lineMatching(child.stderr, /kiosk screen: http/);
+    const url = /kiosk screen: (\S+)/.exec(line)?.[1] ?? '';
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]{64}$/);
+
+    await waitFor(() => browser.launches().length === 1, 'the browser started');
+    const [args = []] = browser.launches();
+    expect(args).toContain('--kiosk');
+    expect(args).toContain('--autoplay-policy=no-user-gesture-required');
+    expect(args).toContain(`--user-data-dir=${path.join(t.dir, 'data', 'browser-profile')}`);
+    expect(args[args.length - 1]).toBe(url);
+
+    // Someone closes it (or it crashes): it comes back, on the same address.
+    const [first = 0] = browser.pids();
+    process.kill(first, 'SIGKILL');
+    await waitFor(() => browser.launches().length === 2, 'the browser started again', 15_000);
+    expect(browser.launches()[1]?.at(-1)).toBe(url);
+
+    const second = browser.pids()[1] ?? 0;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await waitFor(() => !alive(second), 'the browser stopped with the terminal', 10_000);
+    expect(browser.launches()).toHaveLength(2);
+  });
+});
