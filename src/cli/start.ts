@@ -22,6 +22,16 @@ export function electronRuntime(): string | null {
   }
 }
 
+/** Standard input is closed or a device that is not a terminal (/dev/null): nothing will be typed there. */
+function noStandardInput(): boolean {
+  try {
+    const st = fs.fstatSync(0);
+    return st.isCharacterDevice() && !process.stdin.isTTY;
+  } catch {
+    return true;
+  }
+}
+
 /**
  * The headless kiosk: each line on standard input is a scanned or typed code, each result one
  * line on standard output. Messages for people go to standard error, so `--json` output stays
@@ -118,6 +128,11 @@ export async function runStart(opts: CliOptions): Promise<number> {
         (s) => process.stdout.write(awaitingPin && s.length === 1 && s !== '\n' ? '*' : s),
       );
     });
+  } else if (noStandardInput()) {
+    // A service (systemd's standard input is /dev/null): the screen and the readers are the input,
+    // and the terminal runs until it is stopped. Reading here would end it at once.
+    say('no standard input (a service): running until stopped');
+    await new Promise<never>(() => {});
   } else {
     const rl = readline.createInterface({ input: process.stdin, terminal: false });
     for await (const line of rl) {

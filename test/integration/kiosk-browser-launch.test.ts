@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lineMatching, spawnCli } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { CLI, lineMatching, spawnCli } from '../helpers/cli.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 
 const cleanups: Array<() => void> = [];
@@ -36,6 +37,27 @@ const alive = (pid: number): boolean => {
     return false;
   }
 };
+
+describe('timeclock start as a service', () => {
+  it('with standard input on /dev/null (systemd) it keeps running until SIGTERM, then stops cleanly', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const child = spawn(process.execPath, [CLI, 'start', '--headless'], {
+      env: { PATH: process.env.PATH ?? '', HOME: t.dir, TZ: 'UTC', TIMECLOCK_DATA_DIR: path.join(t.dir, 'data') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cleanups.push(() => child.kill('SIGKILL'));
+    child.stdout.resume();
+    await lineMatching(child.stderr, /no standard input/);
+    let exitCode: number | null | undefined;
+    child.once('exit', (code) => (exitCode = code));
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(exitCode).toBeUndefined();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
 
 describe('timeclock start --browser', () => {
   it('opens the screen address in kiosk mode, restarts the browser when it exits, and stops it with the terminal', async () => {
