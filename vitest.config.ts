@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'renderer/test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     exclude: ['node_modules/**', 'dist/**'],
     // Integration tests run real SQLite files, real sockets and child processes: give them room,

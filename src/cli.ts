@@ -9,6 +9,7 @@ import { Exit, parseCli, UsageError } from './cli/options.js';
 import { runRosterSync } from './cli/roster.js';
 import { runEnroll, runPin } from './cli/identity.js';
 import { runHid } from './cli/hid.js';
+import { runSettings } from './cli/settings.js';
 
 const USAGE = `timeclock — time-clock terminal agent
 
@@ -18,6 +19,8 @@ usage:
   timeclock status [--json] [--config FILE]                queue, connection, rate window, roster
   timeclock flush [--max-wait-ms N] [--config FILE]       send what is due, exit when the queue is empty or blocked
   timeclock roster sync [--config FILE]                    fetch the site's roster now
+  timeclock settings show [--json] [--config FILE]         API token (where it is kept, never its value), site and request budget in force
+  timeclock settings reset [--config FILE]                 forget the token/site/budget set on the admin screen: back to the configuration
   timeclock enroll badge <code> <employee>                 link a badge to an employee (external id, registration number or CPF)
   timeclock unenroll badge <code>                          remove a badge
   timeclock pin set <employee>                             set an employee's PIN (read from standard input)
@@ -68,6 +71,8 @@ async function main(argv: string[]): Promise<number> {
       return runPin(opts, parsed.positionals.slice(1));
     case 'hid':
       return runHid(opts, parsed.positionals.slice(1));
+    case 'settings':
+      return runSettings(opts, parsed.positionals.slice(1));
     default:
       process.stderr.write(`timeclock: unknown command '${command}'\n\n${USAGE}\n`);
       return Exit.usage;

@@ -109,8 +109,7 @@ export const statusSchema = z.object({
       rateLimit: z.object({ limit: count, windowMs: z.number() }),
       /** config: the config file or environment; keyring: the OS secret store; file: a file only the kiosk user can read. */
       token: z.object({ source: z.enum(['config', 'keyring', 'file']), setAt: epochMs.nullable(), warning: z.string().nullable() }),
-    })
-    .optional(),
+    }),
 });
 export type StatusView = z.infer<typeof statusSchema>;
 

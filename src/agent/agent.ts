@@ -1,7 +1,6 @@
 import type { Clock, Sleep } from '../domain/clock.js';
 import { checkCode, type Credential } from '../domain/credential.js';
 import type { PunchResult } from '../domain/punch.js';
-import type { WindowRule } from '../domain/sliding-window.js';
 import type { Logger } from '../log.js';
 import type { Db } from '../store/database.js';
 import type { Identities } from '../store/identities.js';
@@ -15,7 +14,8 @@ import type { RosterSync, RosterSyncResult } from '../sync/roster-sync.js';
 import type { Uploader, UploaderEvent } from '../sync/uploader.js';
 import type { HidReader } from '../input/hid-reader.js';
 import type { Capture } from './capture.js';
-import type { EnrollResult, IdentityAdmin } from './identity-admin.js';
+import type { AdminResult, EnrollResult, IdentityAdmin } from './identity-admin.js';
+import type { SettingsAdmin } from './settings.js';
 import { readStatus, S, type AgentStatus, type RosterSyncRecord } from './status.js';
 
 
@@ -44,7 +44,8 @@ export type AgentParts = {
   clock: Clock;
   sleep: Sleep;
   log: Logger;
-  rule: WindowRule;
+  /** The admin screen's token/site/budget settings (its rule is the budget's). */
+  settings: SettingsAdmin;
   rosterRefreshMs: number;
   onClose: () => Promise<void> | void;
 };
@@ -55,6 +56,9 @@ export type FlushOutcome = {
   blockedBy: string | null;
   queue: AgentStatus['queue'];
 };
+
+/** How long `status` listeners wait to hear about a burst of changes in one event. */
+const STATUS_COALESCE_MS = 150;
 
 /**
  * The one facade of the terminal: the CLI, the Electron IPC handlers and the web bridge all call
@@ -69,6 +73,7 @@ export class Agent {
   private enrollArm: { employee: RosterEmployee; until: number; resolve: (r: EnrollResult) => void } | null = null;
   private consecutiveFailures = 0;
   private lastContactOk: boolean | null = null;
+  private statusTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly p: AgentParts) {
     p.capture.setClockSkew(readSetting<{ ms: number }>(p.db, S.clockSkew)?.ms ?? null);
@@ -77,6 +82,25 @@ export class Agent {
   on<K extends keyof AgentEvents>(event: K, fn: Listener<K>): () => void {
     (this.listeners[event] as Set<Listener<K>>).add(fn);
     return () => (this.listeners[event] as Set<Listener<K>>).delete(fn);
+  }
+
+  /**
+   * The queue, the readers or the roster changed: one `status` event for a burst of changes, a
+   * moment later, so a screen's waiting count follows each punch and each delivery without a
+   * status query per change.
+   */
+  private statusSoon(): void {
+    if (this.stopping || this.statusTimer || this.listeners.status.size === 0) return;
+    this.statusTimer = setTimeout(() => {
+      this.statusTimer = null;
+      if (this.stopping) return;
+      try {
+        this.emit('status', this.status());
+      } catch (e) {
+        this.p.log.warn('status for listeners failed', { error: (e as Error).message });
+      }
+    }, STATUS_COALESCE_MS);
+    this.statusTimer.unref();
   }
 
   private emit<K extends keyof AgentEvents>(event: K, value: AgentEvents[K]): void {
@@ -105,6 +129,7 @@ export class Agent {
     if (this.stopping) return;
     this.stopping = true;
     this.stopCtl.abort();
+    if (this.statusTimer) clearTimeout(this.statusTimer);
     if (this.rosterTimer) clearTimeout(this.rosterTimer);
     await Promise.all(this.p.readers.map((r) => r.stop()));
     await this.p.uploader.stop();
@@ -155,6 +180,7 @@ export class Agent {
 
   private answer(r: PunchResult): PunchResult {
     this.emit('punch', r);
+    this.statusSoon();
     return r;
   }
 
@@ -187,6 +213,7 @@ export class Agent {
   // ---- delivery bookkeeping (called by the uploader) ---------------------------------------------
 
   onUploaderEvent(e: UploaderEvent): void {
+    this.statusSoon();
     const now = this.p.clock.now();
     switch (e.type) {
       case 'server_date': {
@@ -248,11 +275,13 @@ export class Agent {
   /** Reader state, kept where `timeclock status` in another process can read it. */
   noteReaders(): void {
     this.safeWrite(S.readers, this.p.readers.map((r) => r.status()));
+    this.statusSoon();
   }
 
   /** Roster sync progress, kept where `timeclock status` in another process can read it. */
   noteRosterProgress(p: { pagesDone: number; pagesTotal: number | null } | null): void {
     this.safeWrite(S.rosterProgress, p);
+    this.statusSoon();
   }
 
   // ---- roster ----------------------------------------------------------------------------------
@@ -262,6 +291,8 @@ export class Agent {
     this.noteRosterProgress(null);
     const prev = readSetting<RosterSyncRecord>(this.p.db, S.rosterSync);
     if (res.ok) {
+      // The service answered: the screen can say "online" before the first punch is sent.
+      this.contact(true, res.finishedAt);
       this.safeWrite(S.rosterSync, { at: res.finishedAt, ok: true, employees: res.employees, error: null, lastOkAt: res.finishedAt });
       if (res.site) {
         this.safeWrite(S.site, { id: res.site._id, name: res.site.name, timezone: res.site.timezone ?? null });
@@ -291,7 +322,10 @@ export class Agent {
 
   retryRejected(punchId: number): boolean {
     const ok = this.p.outbox.retryRejected(punchId, this.p.clock.now());
-    if (ok) this.p.uploader.wake();
+    if (ok) {
+      this.p.uploader.wake();
+      this.statusSoon();
+    }
     return ok;
   }
 
@@ -299,8 +333,30 @@ export class Agent {
     return this.p.outbox.listRejected();
   }
 
+  // ---- settings (admin screen) -------------------------------------------------------------------
+
+  /** Replaces the API token (checked with the service when it can be); the token never comes back in the answer. */
+  setApiToken(token: string): Promise<AdminResult> {
+    return this.p.settings.setApiToken(token);
+  }
+
+  /** Points the terminal at another site; its roster is fetched, the current one stays until then. */
+  setSite(siteId: string): Promise<AdminResult> {
+    return this.p.settings.setSite(siteId);
+  }
+
+  /** The account's request budget, in force at once. */
+  setRateBudget(limit: number, windowMs: number): Promise<AdminResult> {
+    return this.p.settings.setRateBudget(limit, windowMs);
+  }
+
+  /** Status changed outside the usual events (a settings change). */
+  statusChanged(): void {
+    if (!this.stopping) this.emit('status', this.status());
+  }
+
   status(): AgentStatus {
-    const s = readStatus({ ...this.p, now: this.p.clock.now() });
+    const s = readStatus({ ...this.p, rule: this.p.settings.currentRule, settings: this.p.settings.view(), now: this.p.clock.now() });
     s.sendingPaused = this.p.budget.pause();
     s.roster.progress = this.p.rosterSync.progress;
     s.agentRunning = !this.stopping;

@@ -9,7 +9,10 @@ import { DEFAULT_WEDGE_OPTIONS } from '../input/wedge-detector.js';
 import type { Clock } from '../domain/clock.js';
 
 /** The part of the facade a bridge uses. */
-export type BridgeAgent = Pick<Agent, 'punch' | 'scanned' | 'status' | 'syncRoster' | 'retryRejected' | 'listRejected' | 'enrollNextScan' | 'admin' | 'on'>;
+export type BridgeAgent = Pick<
+  Agent,
+  'punch' | 'scanned' | 'status' | 'syncRoster' | 'retryRejected' | 'listRejected' | 'enrollNextScan' | 'admin' | 'on' | 'setApiToken' | 'setSite' | 'setRateBudget'
+>;
 
 export type AdminPin = { verify(pin: string): Promise<boolean> };
 
@@ -108,9 +111,9 @@ export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen:
     enrollNextScan: (i) => agent.enrollNextScan(i.employee, i.timeoutMs),
     setPin: (i) => agent.admin.setPin(i.employee, i.pin),
     clearPin: (i) => agent.admin.clearPin(i.employee),
-    // Served once the terminal's settings can change at run time (issue 5, in progress).
-    setApiToken: () => ({ ok: false, message: 'changing the API token here is not available yet' }),
-    setSite: () => ({ ok: false, message: 'changing the site here is not available yet' }),
-    setRateBudget: () => ({ ok: false, message: 'changing the request budget here is not available yet' }),
+    // The token goes to the agent and no further: the answer is only ok and a message about it.
+    setApiToken: (i) => agent.setApiToken(i.token),
+    setSite: (i) => agent.setSite(i.siteId),
+    setRateBudget: (i) => agent.setRateBudget(i.limit, i.windowMs),
   };
 }

@@ -23,9 +23,19 @@ import { Agent } from './agent.js';
 import { Capture } from './capture.js';
 import { IdentityAdmin } from './identity-admin.js';
 import { S, type SiteRecord } from './status.js';
+import { SettingsAdmin, startingToken, storedOverrides } from './settings.js';
+import type { TokenStore } from './token-store.js';
+import { FileTokenStore } from '../store/private-file.js';
 
-/** The outside world the agent runs in; `hid` defaults to node-hid (tests pass a fake). */
-export type Runtime = { clock: Clock; sleep: Sleep; random: Random; log: Logger; hid?: HidBackend };
+/**
+ * The outside world the agent runs in; `hid` defaults to node-hid (tests pass a fake). `tokens`:
+ * where a token set on the admin screen is kept; default a 0600 file in the data directory (the
+ * headless terminal's store; the Electron shell passes its safeStorage one).
+ */
+export type Runtime = { clock: Clock; sleep: Sleep; random: Random; log: Logger; hid?: HidBackend; tokens?: TokenStore };
+
+/** `demo`: the embedded demo API; its token is fixed and nothing set on its admin screen reaches a real configuration. */
+export type BuildOptions = { demo?: boolean };
 
 export const realSleep: Sleep = (ms, signal) =>
   new Promise((resolve) => {
@@ -51,7 +61,8 @@ export function systemTimeZone(): string {
  * Builds the agent in one explicit order: lock → database → stores → API client → budget →
  * uploader and roster sync → agent. Nothing connects on import; everything is passed in.
  */
-export function buildAgent(config: Config & { api: NonNullable<Config['api']> }, rt: Runtime): Agent {
+export function buildAgent(config: Config & { api: NonNullable<Config['api']> }, rt: Runtime, opts: BuildOptions = {}): Agent {
+  const demo = opts.demo ?? false;
   const lock = lockDataDir(ensureDataDir(config.dataDir));
   let db: Db;
   let bookkeeping: Db;
@@ -65,8 +76,13 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   const outbox = new Outbox(db, bookkeeping);
   const roster = new Roster(db);
   const rateSlots = new RateSlots(bookkeeping);
-  const rule = { limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs };
-  const api = new ApiClient({ baseUrl: config.api.baseUrl, token: config.api.token, timeoutMs: config.api.timeoutMs, dialect: config.api.dialect });
+  // What the admin screen saved wins over the configuration (settings.ts).
+  const overrides = storedOverrides(db, demo);
+  const rule = overrides.rate ? { limit: overrides.rate.limit, windowMs: overrides.rate.windowMs } : { limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs };
+  const siteId = overrides.site?.siteId ?? config.siteId ?? null;
+  const tokens = rt.tokens ?? new FileTokenStore(config.dataDir);
+  const token = startingToken(tokens, config.api.token, demo, db, rt.log);
+  const api = new ApiClient({ baseUrl: config.api.baseUrl, token: token.token, timeoutMs: config.api.timeoutMs, dialect: config.api.dialect });
   const budget = new RateBudget(rateSlots, rt.clock, rt.sleep, rule);
 
   let agent: Agent | null = null;
@@ -93,7 +109,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     budget,
     rt.clock,
     () => outbox.hasDue(rt.clock.now()),
-    { siteId: config.siteId ?? null, pageSize: config.roster.pageSize, windowMs: rule.windowMs, authRetryMs: config.retry.authRetryMs },
+    { siteId, pageSize: config.roster.pageSize, windowMs: rule.windowMs, authRetryMs: config.retry.authRetryMs },
     rt.log,
     (p) => agent?.noteRosterProgress(p),
   );
@@ -101,6 +117,30 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   const unresolved = new UnresolvedPunches(db);
   const audit = new AuditLog(db);
   const pins = pinStore(db, config, rt, audit);
+  const settingsStop = new AbortController();
+  const settings = new SettingsAdmin(
+    {
+      db,
+      audit,
+      api,
+      budget,
+      tokens,
+      clock: rt.clock,
+      log: rt.log,
+      demo,
+      stopSignal: settingsStop.signal,
+      applyRule: (r) => {
+        budget.setRule(r);
+        uploader.setWindowMs(r.windowMs);
+        rosterSync.setWindowMs(r.windowMs);
+      },
+      applySite: (id) => rosterSync.setSiteId(id),
+      tokenChanged: () => uploader.tokenChanged(),
+      syncRoster: () => void agent?.syncRoster(),
+      changed: () => agent?.statusChanged(),
+    },
+    { siteId, rule, token: token.view },
+  );
   const capture = new Capture(
     {
       db,
@@ -150,7 +190,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     clock: rt.clock,
     sleep: rt.sleep,
     log: rt.log,
-    rule,
+    settings,
     capture,
     identities,
     unresolved,
@@ -158,6 +198,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     readers,
     rosterRefreshMs: config.roster.refreshMs,
     onClose: async () => {
+      settingsStop.abort();
       await api.close();
       bookkeeping.close();
       db.close();

@@ -6,6 +6,14 @@ import { buildAgent, realRuntime } from './build-agent.js';
 import { startDemo } from './demo.js';
 import type { AdminPin } from './bridge-handlers.js';
 import type { ScreenSettings } from '../contract.js';
+import type { TokenStore } from './token-store.js';
+
+/**
+ * What the process that opens the agent brings. `tokens`: where a token set on the admin screen
+ * is kept — the Electron main passes its safeStorage store; the CLI and the headless kiosk a 0600
+ * file (the default).
+ */
+export type OpenDeps = { tokens?: TokenStore };
 
 export type Running = {
   agent: Agent;
@@ -27,13 +35,13 @@ export type Running = {
 export const DEMO_ADMIN_PIN = '2468';
 
 /** Loaded config → (the demo's mock when no API is configured) → agent. Used by the CLI and the Electron main process. */
-export async function openAgent({ config, demo }: Pick<LoadedConfig, 'config' | 'demo'>): Promise<Running> {
+export async function openAgent({ config, demo }: Pick<LoadedConfig, 'config' | 'demo'>, deps: OpenDeps = {}): Promise<Running> {
   const log = createLogger({ level: config.logLevel });
   const demoSetup = demo ? await startDemo(config, log) : null;
   const ready = demoSetup ? demoSetup.config : (config as Config & { api: NonNullable<Config['api']> });
   let agent: Agent;
   try {
-    agent = buildAgent(ready, realRuntime(log));
+    agent = buildAgent(ready, { ...realRuntime(log), ...(deps.tokens ? { tokens: deps.tokens } : {}) }, { demo: demoSetup !== null });
   } catch (e) {
     await demoSetup?.mock.close();
     throw e;

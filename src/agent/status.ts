@@ -8,6 +8,7 @@ import type { Roster, RosterHealth } from '../store/roster.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
 import { readSetting } from '../store/settings.js';
 import type { Db } from '../store/database.js';
+import type { SettingsView } from './settings.js';
 
 /** Settings keys the agent keeps for status (read by `timeclock status` from another process too). */
 export const S = {
@@ -19,6 +20,10 @@ export const S = {
   authRefused: 'auth_refused',
   rosterProgress: 'roster_progress',
   readers: 'readers',
+  /** Settings changed on the admin screen (agent/settings.ts); the token itself is never in the database. */
+  siteOverride: 'settings_site',
+  rateOverride: 'settings_rate_limit',
+  tokenSaved: 'settings_token',
 } as const;
 
 export type LastError = { at: number; message: string };
@@ -54,6 +59,8 @@ export type AgentStatus = {
   readers: ReaderStatus[];
   clockSkewMs: number | null;
   agentRunning: boolean;
+  /** The token/site/budget in force and where they come from; never the token. */
+  settings: SettingsView;
 };
 
 export type StatusSources = {
@@ -63,7 +70,9 @@ export type StatusSources = {
   rateSlots: RateSlots;
   identities: Identities;
   unresolved: UnresolvedPunches;
+  /** The request budget in force (config, or the admin screen's). */
   rule: WindowRule;
+  settings: SettingsView;
   now: number;
 };
 
@@ -97,5 +106,6 @@ export function readStatus(src: StatusSources): AgentStatus {
     readers: readSetting<ReaderStatus[]>(db, S.readers) ?? [],
     clockSkewMs: skew?.ms ?? null,
     agentRunning: false,
+    settings: src.settings,
   };
 }

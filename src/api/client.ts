@@ -106,12 +106,12 @@ function reasonOf(status: number, text: string): string {
  */
 export class ApiClient {
   private readonly dispatcher: Agent;
-  private readonly auth: string;
+  private auth: string;
   private readonly base: URL;
 
   constructor(private readonly opts: ApiClientOptions) {
     this.base = new URL(opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
-    this.auth = 'Basic ' + Buffer.from(`${BASIC_AUTH_USER}:${opts.token}`).toString('base64');
+    this.auth = basicAuth(opts.token);
     this.dispatcher = new Agent({
       connect: { timeout: Math.min(opts.timeoutMs, 10_000) },
       headersTimeout: opts.timeoutMs,
@@ -126,6 +126,22 @@ export class ApiClient {
 
   async close(): Promise<void> {
     await this.dispatcher.close();
+  }
+
+  /** A new token (the admin screen's): the next request carries it; requests already out keep theirs. */
+  setToken(token: string): void {
+    this.auth = basicAuth(token);
+  }
+
+  /**
+   * Asks the service whether it accepts `token`, without making it this client's token: `GET
+   * /sites/{siteId}` when a site is known (a 404 still means the token was accepted), else the
+   * first one-employee page. An `auth` outcome means refused.
+   */
+  checkToken(token: string, siteId: string | null): Promise<ApiOutcome<unknown>> {
+    const auth = basicAuth(token);
+    if (siteId) return this.call('GET', `sites/${encodeURIComponent(siteId)}`, undefined, undefined, () => null, false, auth);
+    return this.call('GET', 'employees', { max_results: '1', page: '1' }, undefined, () => null, false, auth);
   }
 
   postTime(ref: EmployeeRef, localDate: string, localTime: string): Promise<ApiOutcome<{ remoteId: string | null }>> {
@@ -164,6 +180,7 @@ export class ApiClient {
     body: unknown,
     parse: (raw: unknown) => T,
     mayCreate = false,
+    auth = this.auth,
   ): Promise<ApiOutcome<T>> {
     const url = new URL(path, this.base);
     if (query) for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
@@ -173,7 +190,7 @@ export class ApiClient {
         method,
         dispatcher: this.dispatcher,
         headers: {
-          authorization: this.auth,
+          authorization: auth,
           accept: 'application/json',
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
@@ -224,6 +241,10 @@ export class ApiClient {
     if (status === 408) return mayCreate ? { kind: 'unknown', error: reasonOf(status, text) } : { kind: 'server_error', status, error: reasonOf(status, text), serverDate };
     return { kind: 'refused', status, reason: reasonOf(status, text), serverDate };
   }
+}
+
+function basicAuth(token: string): string {
+  return 'Basic ' + Buffer.from(`${BASIC_AUTH_USER}:${token}`).toString('base64');
 }
 
 function strict<S extends z.ZodType>(schema: S): (raw: unknown) => z.infer<S> {

@@ -64,6 +64,7 @@ export function statusText(s: AgentStatus): string {
   if (s.unresolved.count > 0) {
     lines.push(`unmatched:     ${s.unresolved.count} punches of unknown badges kept (oldest ${s.unresolved.oldestAt === null ? 'n/a' : ago(s.now - s.unresolved.oldestAt)}), matched at the next roster sync`);
   }
+  if (s.settings.token.warning) lines.push(`API token:     ${s.settings.token.warning}`);
   if (s.authRefused) lines.push(`TOKEN REFUSED: ${s.authRefused.reason} (${ago(s.now - s.authRefused.at)}); sending paused, punches are kept`);
   if (s.sendingPaused) lines.push(`sending paused: ${s.sendingPaused.reason} until ${new Date(s.sendingPaused.until).toISOString()}`);
   lines.push(`last error:    ${s.lastError ? `${s.lastError.message} (${ago(s.now - s.lastError.at)})` : 'none'}`);

@@ -1,10 +1,16 @@
 import { openAgent as openAgentFor, type Running } from '../agent/open-agent.js';
 import { loadConfig } from '../config.js';
+import { FileTokenStore } from '../store/private-file.js';
 import type { CliOptions } from './options.js';
 
 export type { Running };
 
-/** Config (file from --config, environment) → agent, for the commands that talk to the API. */
+/**
+ * Config (file from --config, environment) → agent, for the commands that talk to the API. A token
+ * set on the admin screen is kept in a file only the kiosk user can read (`<dataDir>/api-token`,
+ * 0600): a headless box has no desktop secret store by design, so no warning is shown for it.
+ */
 export function openAgent(opts: CliOptions): Promise<Running> {
-  return openAgentFor(loadConfig({ file: opts.config }));
+  const loaded = loadConfig({ file: opts.config });
+  return openAgentFor(loaded, { tokens: new FileTokenStore(loaded.config.dataDir) });
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { storedSettingsView } from '../agent/settings.js';
 import { readStatus } from '../agent/status.js';
 import { loadConfig } from '../config.js';
 import { DB_FILE_NAME, openDatabase } from '../store/database.js';
@@ -14,13 +15,14 @@ import { Exit, type CliOptions } from './options.js';
 
 /** Reads the terminal's database directly, so it works beside a running agent (WAL readers). */
 export async function runStatus(opts: CliOptions): Promise<number> {
-  const { config } = loadConfig({ file: opts.config });
+  const { config, demo } = loadConfig({ file: opts.config });
   if (!fs.existsSync(path.join(config.dataDir, DB_FILE_NAME))) {
     process.stderr.write(`timeclock: no terminal data in ${config.dataDir} yet (start the terminal first, or set TIMECLOCK_DATA_DIR)\n`);
     return Exit.error;
   }
   const db = openDatabase(config.dataDir);
   try {
+    const settings = storedSettingsView(db, config, demo);
     const status = readStatus({
       db,
       outbox: new Outbox(db),
@@ -28,7 +30,8 @@ export async function runStatus(opts: CliOptions): Promise<number> {
       rateSlots: new RateSlots(db),
       identities: new Identities(db),
       unresolved: new UnresolvedPunches(db),
-      rule: config.rateLimit,
+      rule: settings.rateLimit,
+      settings,
       now: Date.now(),
     });
     status.agentRunning = lockOwner(config.dataDir) !== null;

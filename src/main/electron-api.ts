@@ -100,9 +100,25 @@ export type App = {
   on(event: 'before-quit', listener: (event: PreventableEvent) => void): void;
 };
 
+/**
+ * `safeStorage`: strings encrypted with a key the OS secret store keeps (Keychain, DPAPI, or on
+ * Linux libsecret / kwallet). Usable only after the app's `ready` event.
+ */
+export type SafeStorage = {
+  isEncryptionAvailable(): boolean;
+  encryptString(plainText: string): Buffer;
+  decryptString(encrypted: Buffer): string;
+  /**
+   * Linux only: 'basic_text' (no secret store: a hard-coded key, i.e. plain text in effect),
+   * 'gnome_libsecret', 'kwallet', 'kwallet5', 'kwallet6', or 'unknown' (asked before `ready`).
+   */
+  getSelectedStorageBackend?(): string;
+};
+
 /** What the shell takes from `require('electron')` in the main process. */
 export type ElectronMain = {
   app: App;
   BrowserWindow: BrowserWindowConstructor;
   ipcMain: IpcMain;
+  safeStorage: SafeStorage;
 };

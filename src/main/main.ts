@@ -10,6 +10,7 @@ import { openAgent } from '../agent/open-agent.js';
 import { ConfigError, loadConfig, type LoadedConfig } from '../config.js';
 import { createLogger } from '../log.js';
 import type { ElectronMain } from './electron-api.js';
+import { safeStorageTokenStore } from './safe-storage-token.js';
 import { runShell, type RunningAgent } from './shell.js';
 
 function argValue(argv: readonly string[], flag: string): string | undefined {
@@ -34,7 +35,8 @@ const { config } = loaded;
 const log = createLogger({ level: config.logLevel });
 
 async function startAgent(): Promise<RunningAgent> {
-  const run = await openAgent(loaded);
+  // After app ready (runShell awaits whenReady first): safeStorage on Linux is usable only then.
+  const run = await openAgent(loaded, { tokens: safeStorageTokenStore(electron.safeStorage, config.dataDir, { log }) });
   try {
     await run.agent.start({ awaitRosterIfEmpty: true });
   } catch (e) {

@@ -83,6 +83,8 @@ export type MockServer = {
   port: number;
   setFaults(plan: FaultPlan | null): void;
   setRateLimit(rule: { limit: number; windowMs: number }): void;
+  /** The accepted API tokens from now on (a revoked token, a new one issued); also `PUT /__mock/tokens`. */
+  setTokens(list: string[]): void;
   records(): StoredTimeRecord[];
   requests(): RequestLogEntry[];
   employees(): MockEmployee[];
@@ -96,6 +98,8 @@ const DEFAULT_PAGE_SIZE = 25;
 const MAX_BODY_BYTES = 1024 * 1024;
 
 type Reply = { status: number; body: unknown; headers?: Record<string, string> };
+
+const tokensSchema = z.array(z.string().min(1)).min(1);
 
 const rateRuleSchema = z.strictObject({
   limit: z.number().int().min(1),
@@ -205,7 +209,10 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
   if (!isLoopbackHost(host)) throw new Error(`mock server binds to loopback only, not ${host}`);
   const clock: Clock = opts.clock ?? { now: () => Date.now() };
   const random = opts.random ?? mulberry32(1);
-  const tokens = new Set(opts.tokens ?? ['demo-token']);
+  let tokens = new Set(opts.tokens ?? ['demo-token']);
+  function setTokens(list: string[]): void {
+    tokens = new Set(tokensSchema.parse(list));
+  }
   const dialect = opts.dialect ?? defaultApiDialect;
   const retryAfterFormat = opts.retryAfterFormat ?? 'seconds';
   const rate = new RateWindow(clock, rateRuleSchema.parse(opts.rateLimit ?? { limit: 60, windowMs: 60_000 }));
@@ -428,6 +435,16 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
         faultMatches = 0;
         return { status: 200, body: { _status: 'OK', faults } };
       }
+      case '/__mock/tokens': {
+        // Write-only: the control endpoints are unauthenticated, so the tokens are never read back.
+        if (method !== 'PUT') return errorReply(405, 'method not allowed', undefined, { allow: 'PUT' });
+        const j = readJson();
+        if (!j.ok) return j.reply;
+        const parsed = tokensSchema.safeParse(j.value);
+        if (!parsed.success) return errorReply(422, 'invalid token list: a non-empty array of non-empty strings', issuesOf(parsed.error));
+        setTokens(parsed.data);
+        return { status: 200, body: { _status: 'OK', tokens: parsed.data.length } };
+      }
       case '/__mock/rate-limit': {
         if (method === 'GET') return { status: 200, body: rate.getRule() };
         if (method !== 'PUT') return errorReply(405, 'method not allowed', undefined, { allow: 'GET, PUT' });
@@ -601,6 +618,7 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
     setRateLimit(rule) {
       rate.setRule(rateRuleSchema.parse(rule));
     },
+    setTokens,
     records: () => records.map((r) => ({ ...r })),
     requests: () => log.map((e) => ({ ...e, query: { ...e.query } })),
     employees: () => Array.from(employeesById.values(), copyEmployee),

@@ -15,6 +15,8 @@ type Waiter = {
   signal: AbortSignal | undefined;
   /** While this returns true the waiter stands aside (roster sync while punches are due). */
   standAside: (() => boolean) | undefined;
+  /** Served while sending is paused for a refused token (the check of a new token). */
+  duringAuthPause: boolean;
   resolve: (t: SlotTicket | null) => void;
 };
 
@@ -48,13 +50,30 @@ export class RateBudget {
     this.slots = store.live(now, rule.windowMs);
   }
 
+  /**
+   * A new limit or window, in force at once for the next slot. Slots already held stay counted:
+   * a longer window brings back, from the persisted log, slots the shorter one had let go.
+   */
   setRule(rule: WindowRule): void {
-    this.rule = rule;
+    if (rule.windowMs > this.rule.windowMs) {
+      const known = new Set(this.slots.map((s) => s.id));
+      const stored = this.persist(() => this.store.live(this.clock.now(), rule.windowMs)) ?? [];
+      for (const s of stored) if (!known.has(s.id)) this.slots.push(s);
+    }
+    this.rule = { limit: rule.limit, windowMs: rule.windowMs };
     this.kick();
   }
 
+  get windowMs(): number {
+    return this.rule.windowMs;
+  }
+
   /** Waits for a slot. Resolves null if `signal` aborts first. */
-  acquire(priority: Priority, purpose: string, opts: { signal?: AbortSignal; standAside?: () => boolean } = {}): Promise<SlotTicket | null> {
+  acquire(
+    priority: Priority,
+    purpose: string,
+    opts: { signal?: AbortSignal; standAside?: () => boolean; duringAuthPause?: boolean } = {},
+  ): Promise<SlotTicket | null> {
     if (opts.signal?.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
       const onAbort = () => this.kick();
@@ -64,6 +83,7 @@ export class RateBudget {
         purpose,
         signal: opts.signal,
         standAside: opts.standAside,
+        duringAuthPause: opts.duringAuthPause ?? false,
         // The signal outlives many acquisitions (the uploader's stop signal): unhook when served.
         resolve: (t) => {
           opts.signal?.removeEventListener('abort', onAbort);
@@ -148,11 +168,17 @@ export class RateBudget {
         this.dropAborted();
         if (this.waiters.length === 0) return;
         const now = this.clock.now();
-        if (now < this.pausedUntil) {
+        const paused = now < this.pausedUntil;
+        // A refused token stops everything but the check of a new one; a 429 stops everything.
+        const head = paused
+          ? this.pauseReason === 'auth'
+            ? this.waiters.find((w) => w.duringAuthPause)
+            : undefined
+          : this.waiters.find((w) => !w.standAside?.());
+        if (paused && !head) {
           await this.idle(this.pausedUntil - now);
           continue;
         }
-        const head = this.waiters.find((w) => !w.standAside?.());
         if (!head) {
           // Only stand-aside waiters: look again when poked, or after a while in case nobody pokes.
           await this.idle(1_000);

@@ -25,7 +25,11 @@ export type RosterSyncOptions = { siteId: string | null; pageSize: number; windo
  * aside while punches are due, so a backlog always drains first.
  */
 export class RosterSync {
-  private running: Promise<RosterSyncResult> | null = null;
+  /** The sync under way (or waiting for the one before it), and for which site generation. */
+  private current: { gen: number; ctl: AbortController; promise: Promise<RosterSyncResult> } | null = null;
+  /** Bumped by every site change: a sync of an older generation commits nothing. */
+  private gen = 0;
+  private readonly opts: RosterSyncOptions;
   progress: RosterSyncProgress | null = null;
 
   constructor(
@@ -34,20 +38,58 @@ export class RosterSync {
     private readonly budget: RateBudget,
     private readonly clock: Clock,
     private readonly punchesDue: () => boolean,
-    private readonly opts: RosterSyncOptions,
+    opts: RosterSyncOptions,
     private readonly log: Logger,
     private readonly onProgress: (p: RosterSyncProgress) => void = () => {},
-  ) {}
+  ) {
+    this.opts = { ...opts };
+  }
 
-  /** Joins a sync already under way instead of starting a second one. */
+  get siteId(): string | null {
+    return this.opts.siteId;
+  }
+
+  /**
+   * Another site: a sync under way for the old one is cancelled (it commits nothing) and the next
+   * `sync()` fetches the new site's roster. The roster in use stays until that one is complete.
+   */
+  setSiteId(siteId: string | null): void {
+    if (siteId === this.opts.siteId) return;
+    this.opts.siteId = siteId;
+    this.gen++;
+    this.current?.ctl.abort();
+  }
+
+  /** The budget's window changed: used for a 429 without a usable Retry-After. */
+  setWindowMs(ms: number): void {
+    this.opts.windowMs = ms;
+  }
+
+  /**
+   * Joins a sync already under way for the same site instead of starting a second one; after a
+   * site change, starts one for the new site once the cancelled one has let go of the staging table.
+   */
   sync(signal?: AbortSignal): Promise<RosterSyncResult> {
-    if (!this.running) {
-      this.running = this.run(signal).finally(() => {
-        this.running = null;
-        this.progress = null;
+    const cur = this.current;
+    if (cur && cur.gen === this.gen) return cur.promise;
+    const ctl = new AbortController();
+    const onAbort = () => ctl.abort();
+    if (signal?.aborted) ctl.abort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    const before = cur ? cur.promise.then(() => undefined, () => undefined) : Promise.resolve();
+    const gen = this.gen;
+    const entry: { gen: number; ctl: AbortController; promise: Promise<RosterSyncResult> } = { gen, ctl, promise: Promise.resolve(null as never) };
+    entry.promise = before
+      .then(() => this.run(gen, ctl.signal))
+      .finally(() => {
+        signal?.removeEventListener('abort', onAbort);
+        if (this.current === entry) {
+          this.current = null;
+          this.progress = null;
+        }
       });
-    }
-    return this.running;
+    this.current = entry;
+    return entry.promise;
   }
 
   private async call<T>(purpose: string, fn: () => Promise<ApiOutcome<T>>, signal?: AbortSignal): Promise<ApiOutcome<T> | null> {
@@ -77,7 +119,7 @@ export class RosterSync {
     return { ok: false, error, requests, finishedAt: now };
   }
 
-  private async run(signal?: AbortSignal): Promise<RosterSyncResult> {
+  private async run(gen: number, signal: AbortSignal): Promise<RosterSyncResult> {
     const { siteId, pageSize } = this.opts;
     let requests = 0;
     let site: Site | null = null;
@@ -91,7 +133,7 @@ export class RosterSync {
     let fetched = 0;
     let total: number | null = null;
     for (let page = 1; total === null || (page - 1) * pageSize < total; page++) {
-      this.setProgress({ pagesDone: page - 1, pagesTotal: total === null ? null : Math.ceil(total / pageSize) });
+      this.setProgress(gen, { pagesDone: page - 1, pagesTotal: total === null ? null : Math.ceil(total / pageSize) });
       requests++;
       const res = await this.call('roster', () => this.api.getEmployeesPage(page, pageSize, siteId), signal);
       if (!res || res.kind !== 'ok') return this.failure(res, requests);
@@ -100,14 +142,17 @@ export class RosterSync {
       fetched += res.value._items.length;
       if (res.value._items.length === 0) break; // the server ran out before its own total: stop, do not loop
     }
-    this.setProgress({ pagesDone: Math.ceil((total ?? 0) / pageSize), pagesTotal: Math.ceil((total ?? 0) / pageSize) });
+    // The site changed while this one was fetched: its roster is not the one wanted any more.
+    if (gen !== this.gen) return this.failure(null, requests);
+    this.setProgress(gen, { pagesDone: Math.ceil((total ?? 0) / pageSize), pagesTotal: Math.ceil((total ?? 0) / pageSize) });
     const employees = this.roster.commitStaging();
     const finishedAt = this.clock.now();
     this.log.info('roster synced', { employees, fetched, requests });
     return { ok: true, employees, requests, site, finishedAt };
   }
 
-  private setProgress(p: RosterSyncProgress): void {
+  private setProgress(gen: number, p: RosterSyncProgress): void {
+    if (gen !== this.gen) return; // a cancelled sync of the old site
     this.progress = p;
     this.onProgress(p);
   }

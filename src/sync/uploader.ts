@@ -58,6 +58,8 @@ export class Uploader {
   /** Set by any failed or refused-for-rate request, cleared by an answer that went through. */
   private cautious = false;
 
+  private readonly opts: UploaderOptions;
+
   constructor(
     private readonly outbox: Outbox,
     private readonly api: TimesApi,
@@ -65,10 +67,12 @@ export class Uploader {
     private readonly clock: Clock,
     private readonly sleep: Sleep,
     private readonly random: Random,
-    private readonly opts: UploaderOptions,
+    opts: UploaderOptions,
     private readonly log: Logger,
     private readonly onEvent: (e: UploaderEvent) => void = () => {},
-  ) {}
+  ) {
+    this.opts = { ...opts };
+  }
 
   start(): void {
     if (this.running) return;
@@ -84,6 +88,20 @@ export class Uploader {
     this.stopCtl.abort();
     this.wakeCtl.abort();
     await this.loopDone;
+  }
+
+  /** The budget's window changed (admin screen): used for a 429 without a usable Retry-After. */
+  setWindowMs(ms: number): void {
+    this.opts.windowMs = ms;
+  }
+
+  /**
+   * A new API token: the pause for the refused one is over (a 429's pause is not: the service's
+   * Retry-After still stands). Connection backoff is kept; due punches go out at once.
+   */
+  tokenChanged(): void {
+    if (this.budget.pause()?.reason === 'auth') this.budget.resume();
+    this.wake();
   }
 
   /** A punch was committed (or a rejected one retried): look now, not at the next timer. */

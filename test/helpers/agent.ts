@@ -1,6 +1,7 @@
 import type { Agent } from '../../src/agent/agent.js';
 import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
 import { configSchema, type Config } from '../../src/config.js';
+import type { TokenStore } from '../../src/agent/token-store.js';
 import type { Clock } from '../../src/domain/clock.js';
 import type { HidBackend } from '../../src/input/hid-backend.js';
 import { createLogger, silentLogger, type Logger } from '../../src/log.js';
@@ -19,6 +20,10 @@ export type TestAgentOptions = {
   settings?: Record<string, unknown>;
   clock?: Clock;
   hid?: HidBackend;
+  /** Where a token set on the admin screen goes (default: the 0600 file in dataDir). */
+  tokens?: TokenStore;
+  /** Built as the embedded demo is (its token fixed, its settings kept apart). */
+  demo?: boolean;
 };
 
 /** A real agent (real SQLite file, real HTTP) with test-sized timings. */
@@ -34,7 +39,11 @@ export function testAgent(o: TestAgentOptions): Agent {
   }) as Config & { api: NonNullable<Config['api']> };
   const log = o.log ?? (process.env.TIMECLOCK_TEST_LOG ? createLogger({ level: 'debug' }) : silentLogger);
   const rt = realRuntime(log);
-  return buildAgent(config, { ...rt, ...(o.clock ? { clock: o.clock } : {}), ...(o.hid ? { hid: o.hid } : {}) });
+  return buildAgent(
+    config,
+    { ...rt, ...(o.clock ? { clock: o.clock } : {}), ...(o.hid ? { hid: o.hid } : {}), ...(o.tokens ? { tokens: o.tokens } : {}) },
+    { demo: o.demo ?? false },
+  );
 }
 
 /** Records per (employee, time): any count above one is a duplicate on the server. */

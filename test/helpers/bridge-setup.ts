@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Agent } from '../../src/agent/agent.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
-import { testAgent } from './agent.js';
+import { testAgent, type TestAgentOptions } from './agent.js';
 import { tempDir } from './temp.js';
 
 /**
@@ -14,16 +14,19 @@ export async function agentWithRenderer(
   cleanups: Array<() => Promise<void> | void>,
   apiToken: string,
   files: Record<string, string>,
-): Promise<{ mock: MockServer; agent: Agent; root: string }> {
+  /** More agent options, given the agent's data directory (e.g. a token store in it). */
+  more: (dataDir: string) => Partial<TestAgentOptions> = () => ({}),
+): Promise<{ mock: MockServer; agent: Agent; root: string; dataDir: string }> {
   const mock = await startMockServer({ rateLimit: { limit: 60, windowMs: 1_000 }, seed: demoSeed(), tokens: [apiToken] });
   cleanups.push(() => mock.close());
   const t = tempDir();
   cleanups.push(t.cleanup);
-  const agent = testAgent({ dataDir: path.join(t.dir, 'data'), mock, token: apiToken });
+  const dataDir = path.join(t.dir, 'data');
+  const agent = testAgent({ dataDir, mock, token: apiToken, ...more(dataDir) });
   cleanups.push(() => agent.stop());
   await agent.start({ awaitRosterIfEmpty: true });
   const root = path.join(t.dir, 'renderer');
   fs.mkdirSync(root);
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(root, name), text);
-  return { mock, agent, root };
+  return { mock, agent, root, dataDir };
 }

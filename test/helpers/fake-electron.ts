@@ -13,6 +13,7 @@ import type {
   IpcMainInvokeEvent,
   NavigationEvent,
   PreventableEvent,
+  SafeStorage,
   Session,
   WebContents,
   WebFrameMain,
@@ -185,7 +186,36 @@ export class FakeApp implements App {
   }
 }
 
-export type FakeElectron = ElectronMain & { app: FakeApp; ipcMain: FakeIpcMain; windows: FakeWindow[] };
+/**
+ * safeStorage with a chosen Linux backend. "Encryption" is a byte-wise XOR with a key the fake
+ * keeps (standing in for the secret store's), so the ciphertext holds none of the plain bytes.
+ */
+export class FakeSafeStorage implements SafeStorage {
+  available = true;
+  encrypted = 0;
+  private readonly key = 0x5a;
+
+  constructor(public backend = 'gnome_libsecret') {}
+
+  isEncryptionAvailable(): boolean {
+    return this.available;
+  }
+  encryptString(plainText: string): Buffer {
+    if (!this.available) throw new Error('Encryption is not available.');
+    this.encrypted++;
+    const b = Buffer.from(plainText, 'utf8');
+    return Buffer.concat([Buffer.from('FAKE1'), Buffer.from(b.map((x) => x ^ this.key))]);
+  }
+  decryptString(encrypted: Buffer): string {
+    if (!encrypted.subarray(0, 5).equals(Buffer.from('FAKE1'))) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+    return Buffer.from(encrypted.subarray(5).map((x) => x ^ this.key)).toString('utf8');
+  }
+  getSelectedStorageBackend(): string {
+    return this.backend;
+  }
+}
+
+export type FakeElectron = ElectronMain & { app: FakeApp; ipcMain: FakeIpcMain; windows: FakeWindow[]; safeStorage: FakeSafeStorage };
 
 export function fakeElectron(): FakeElectron {
   const windows: FakeWindow[] = [];
@@ -195,5 +225,5 @@ export function fakeElectron(): FakeElectron {
       windows.push(this);
     }
   }
-  return { app: new FakeApp(), ipcMain: new FakeIpcMain(), BrowserWindow: RecordingWindow, windows };
+  return { app: new FakeApp(), ipcMain: new FakeIpcMain(), BrowserWindow: RecordingWindow, windows, safeStorage: new FakeSafeStorage() };
 }

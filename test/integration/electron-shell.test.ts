@@ -16,6 +16,7 @@ import { bridgeErrorSchema, callNames, callResultSchema, type BridgeError, type 
 import { createLogger } from '../../src/log.js';
 import type { WebContents, WebFrameMain } from '../../src/main/electron-api.js';
 import { EVENT_CHANNEL } from '../../src/main/ipc-bridge.js';
+import { safeStorageTokenStore } from '../../src/main/safe-storage-token.js';
 import { createKioskWindow, KIOSK_CSP } from '../../src/main/kiosk-window.js';
 import { runShell, type RunningAgent, type Shell } from '../../src/main/shell.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
@@ -56,12 +57,17 @@ type Ctx = {
   url: string;
   kiosk: Sender;
   shutdowns: () => number;
+  dataDir: string;
   call(name: CallName | string, from?: Sender, ...args: unknown[]): Promise<unknown>;
 };
 
-async function setup(): Promise<Ctx> {
-  const { mock, agent, root } = await agentWithRenderer(cleanups, API_TOKEN, { 'index.html': '<!doctype html><title>kiosk</title>' });
+/** `backend`: the Linux secret-store backend the fake safeStorage reports (the agent's token store is the shell's). */
+async function setup(o: { backend?: string } = {}): Promise<Ctx> {
   const electron = fakeElectron();
+  electron.safeStorage.backend = o.backend ?? 'gnome_libsecret';
+  const { mock, agent, root, dataDir } = await agentWithRenderer(cleanups, API_TOKEN, { 'index.html': '<!doctype html><title>kiosk</title>' }, (dir) => ({
+    tokens: safeStorageTokenStore(electron.safeStorage, dir, { platform: 'linux' }),
+  }));
   let shutdowns = 0;
   const running: RunningAgent = {
     agent,
@@ -87,7 +93,7 @@ async function setup(): Promise<Ctx> {
     seen.push(JSON.stringify(r));
     return r;
   };
-  return { electron, shell, win, agent, mock, root, url: pathToFileURL(path.join(root, 'index.html')).href, kiosk, shutdowns: () => shutdowns, call };
+  return { electron, shell, win, agent, mock, root, url: pathToFileURL(path.join(root, 'index.html')).href, kiosk, shutdowns: () => shutdowns, dataDir, call };
 }
 
 function errorOf(r: unknown): BridgeError['error'] {
@@ -288,7 +294,7 @@ describe('IPC bridge', () => {
   });
 
   it('no answer to any call carries the API token', async () => {
-    const { call, agent } = await setup();
+    const { call, agent, win } = await setup();
     await call('adminLogin', undefined, { pin: ADMIN_PIN });
     await agent.punch({ kind: 'badge', value: 'NO-SUCH-BADGE' });
     const inputs: Partial<Record<CallName, unknown>> = {
@@ -311,9 +317,58 @@ describe('IPC bridge', () => {
       const r = await call(name, undefined, inputs[name] ?? {});
       expect(r, name).toMatchObject({ ok: true });
       answers.push(JSON.stringify(r));
+      // The settings calls really ran (checked with the service, saved), not a placeholder refusal.
+      if (name === 'setApiToken' || name === 'setSite' || name === 'setRateBudget') expect(r, name).toMatchObject({ ok: true, value: { ok: true } });
     }
+    const status = answers[callNames.filter((n) => n !== 'lock' && n !== 'adminLogout').indexOf('status')];
+    expect(status).toContain('"settings"');
     expect(answers.join('\n')).not.toContain(API_TOKEN);
     expect(answers.join('\n')).not.toContain('demo-token');
+    // Nor any event sent to the window after the token was set.
+    const afterStatus = await call('status', undefined, {});
+    expect(afterStatus).toMatchObject({ ok: true, value: { settings: { token: { source: 'keyring', warning: null } } } });
+    for (const s of win.webContents.sent) expect(JSON.stringify(s)).not.toContain(API_TOKEN);
+  });
+});
+
+describe('the API token in the Electron shell', () => {
+  /** Every byte the agent keeps on disk (database, its WAL, token files): none may hold the token. */
+  function plainTokenOnDisk(dir: string, token: string): string[] {
+    return fs.readdirSync(dir).filter((f) => fs.readFileSync(path.join(dir, f)).includes(Buffer.from(token)));
+  }
+  const NEW = 'api-token-replacement-6b0e2f81d9c4a537';
+
+  it('with a secret store: kept encrypted in api-token.enc, no plain token bytes anywhere on disk', async () => {
+    const { call, agent, mock, dataDir } = await setup({ backend: 'kwallet5' });
+    mock.setTokens([API_TOKEN, NEW]);
+    await call('adminLogin', undefined, { pin: ADMIN_PIN });
+    const r = await call('setApiToken', undefined, { token: NEW });
+    expect(r).toMatchObject({ ok: true, value: { ok: true, message: expect.stringMatching(/system secret store/) } });
+    seen.push(JSON.stringify(agent.status()));
+    expect(agent.status().settings.token).toEqual({ source: 'keyring', setAt: expect.any(Number), warning: null });
+    expect(fs.existsSync(path.join(dataDir, 'api-token.enc'))).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, 'api-token'))).toBe(false);
+    expect(fs.statSync(path.join(dataDir, 'api-token.enc')).mode & 0o777).toBe(0o600);
+    expect(plainTokenOnDisk(dataDir, NEW)).toEqual([]);
+    await agent.punch({ kind: 'id', value: '1006' });
+    await waitFor(() => mock.records().length === 1, 'the punch with the new token');
+    expect(mock.records()[0]?.token).toBe(NEW);
+    for (const s of [...seen, ...logLines]) expect(s).not.toContain(NEW);
+  });
+
+  it('with the basic_text backend (no secret store): a 0600 file instead, and the admin screen is told so', async () => {
+    const { call, dataDir } = await setup({ backend: 'basic_text' });
+    const before = await call('status', undefined, {});
+    expect(before).toMatchObject({ ok: true, value: { settings: { token: { source: 'config', warning: null } } } });
+    await call('adminLogin', undefined, { pin: ADMIN_PIN });
+    expect(await call('setApiToken', undefined, { token: API_TOKEN })).toMatchObject({ ok: true, value: { ok: true, message: expect.stringMatching(/no system secret store/) } });
+    const after = await call('status', undefined, {});
+    expect(after).toMatchObject({
+      ok: true,
+      value: { settings: { token: { source: 'file', warning: expect.stringMatching(/no system secret store .*basic_text.*readable only by the kiosk user/) } } },
+    });
+    expect(fs.statSync(path.join(dataDir, 'api-token')).mode & 0o777).toBe(0o600);
+    expect(fs.existsSync(path.join(dataDir, 'api-token.enc'))).toBe(false);
   });
 });
 

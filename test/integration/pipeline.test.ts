@@ -117,6 +117,18 @@ describe('punch pipeline against the mock API', () => {
     expect(mock.requests().some((r) => r.method === 'GET' && r.path.endsWith('/times'))).toBe(true); // reconciliation ran
   });
 
+  it('status listeners (the screens) hear of each punch waiting and of its delivery, without asking', async () => {
+    const mock = await mockWith();
+    const agent = await agentOn(mock, data());
+    const unsent: number[] = [];
+    agent.on('status', (s) => unsent.push(s.unsent));
+    mock.setFaults({ serverError: 1 });
+    await agent.punch({ kind: 'badge', value: code(3) });
+    await waitFor(() => unsent.includes(1), 'a status event with the punch waiting', 5_000);
+    mock.setFaults(null);
+    await waitFor(() => unsent[unsent.length - 1] === 0 && agent.status().queue.sent === 1, 'a status event after delivery', 10_000);
+  });
+
   it('a rejected punch is kept, listed with its reason, and delivered when retried after the fix', async () => {
     const mock = await mockWith();
     const agent = await agentOn(mock, data());

@@ -244,6 +244,9 @@ describe('wrong-shaped input', () => {
       enrollNextScan: a.enrollNextScan.bind(a),
       admin: a.admin,
       on: a.on.bind(a),
+      setApiToken: a.setApiToken.bind(a),
+      setSite: a.setSite.bind(a),
+      setRateBudget: a.setRateBudget.bind(a),
     }));
     const r = await api(bridge, 'status', {});
     expect(r.status).toBe(500);

@@ -224,3 +224,56 @@ describe('RateBudget', () => {
     expect(next.map((n) => n.grantedAt())).toEqual([1_100, 1_100, 1_500]);
   });
 });
+
+describe('RateBudget rule changes (admin screen)', () => {
+  it('a lower limit holds the next waiter at once; slots already held stay counted', async () => {
+    const b = budget({ limit: 5, windowMs: 1_000 });
+    const held = [await take(b), await take(b)];
+    b.setRule({ limit: 2, windowMs: 1_000 });
+    expect(b.limit).toBe(2);
+    expect(b.inUse()).toBe(2);
+    const next = acquire(b, Priority.punch, 'next');
+    await turns(5);
+    expect(next.grantedAt()).toBeNull();
+    time.t = 100;
+    for (const t of held) b.release(t);
+    await next.ticket;
+    expect(next.grantedAt()).toBe(1_100);
+  });
+
+  it('a longer window brings back, from the persisted log, slots the shorter one had let go', async () => {
+    const b = budget({ limit: 2, windowMs: 1_000 });
+    b.release(await take(b), 0);
+    b.release(await take(b), 0);
+    time.t = 1_500; // out of a 1 s window, inside a 5 s one
+    const free = await take(b);
+    b.giveBack(free);
+    b.setRule({ limit: 2, windowMs: 5_000 });
+    expect(b.inUse()).toBe(2);
+    const next = acquire(b, Priority.punch, 'next');
+    await next.ticket;
+    expect(next.grantedAt()).toBe(5_000);
+  });
+
+  it('a refused token holds everybody but the check of a new token', async () => {
+    const b = budget({ limit: 5, windowMs: 1_000 });
+    b.pauseUntil(60_000, 'auth');
+    const punch = acquire(b, Priority.punch, 'punch');
+    const check = b.acquire(Priority.punch, 'token-check', { signal: stop.signal, duringAuthPause: true });
+    expect(await check).not.toBeNull();
+    expect(time.t).toBe(0);
+    expect(punch.grantedAt()).toBeNull();
+    b.pauseUntil(60_000, 'retry_after');
+    b.resume();
+    await punch.ticket;
+    expect(punch.grantedAt()).toBe(0);
+  });
+
+  it('a 429 pause holds even the check of a new token', async () => {
+    const b = budget({ limit: 5, windowMs: 1_000 });
+    b.pauseUntil(2_000, 'retry_after');
+    let at: number | null = null;
+    await b.acquire(Priority.punch, 'token-check', { signal: stop.signal, duringAuthPause: true }).then(() => (at = time.t));
+    expect(at).toBe(2_000);
+  });
+});

@@ -1,0 +1,296 @@
+/**
+ * The controller: owns the state, feeds the state machine (keys, answers, events, timers), carries
+ * out its effects through the bridge client, and draws the current screen.
+ */
+import type { CallInput, CallName, CallResult, PunchResultView, ScreenSettings, StatusView } from '../../src/contract.js';
+import type { Client } from './bridge.js';
+import { isQueued, Reachability } from './connection.js';
+import { PunchDedupe } from './dedupe.js';
+import { effectiveTimeZone } from './format.js';
+import { t, type Lang } from './i18n.js';
+import { installKeyboard } from './keyboard.js';
+import { badgeCredential, initialModel, screenName, step, type Credential, type Effect, type Event, type Model, type ScreenName, type Shown } from './machine.js';
+import { adminView, type AdminView } from './screens/admin.js';
+import { idleView } from './screens/idle.js';
+import { keypadView } from './screens/keypad.js';
+import { resultScreen } from './screens/result.js';
+import { loadingView, offlineAgentView } from './screens/simple.js';
+import type { Ctx, View } from './screens/view.js';
+import { Sounds } from './sound.js';
+
+/** Keypad, PIN and admin login give up after this long without a key. */
+export const INPUT_IDLE_MS = 20_000;
+/** The admin screen locks itself after this long without a touch or key. */
+export const ADMIN_IDLE_MS = 60_000;
+const STATUS_POLL_MS = 15_000;
+const STATUS_POLL_FAILING_MS = 2_000;
+
+export class App {
+  #model: Model = initialModel();
+  #lang: Lang = 'pt-BR';
+  #status: StatusView | null = null;
+  #settings: ScreenSettings | null = null;
+  #view: View | null = null;
+  #viewKey = '';
+  #viewScreen: Model['screen'] | null = null;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #timedScreen: Model['screen'] | null = null;
+  #pollTimer: ReturnType<typeof setTimeout> | null = null;
+  #reachTimer: ReturnType<typeof setTimeout> | null = null;
+  #adminInFlight = 0;
+  readonly #dedupe = new PunchDedupe();
+  readonly #reach = new Reachability();
+  readonly #sounds = new Sounds();
+
+  constructor(
+    private readonly client: Client,
+    private readonly root: HTMLElement,
+  ) {}
+
+  start(): void {
+    this.#render();
+    this.client.on('status', (s) => {
+      this.#status = s;
+      this.#contact(true);
+      this.#render();
+    });
+    this.client.on('punch', (r) => this.#onPunchEvent(r));
+    this.client.onLink((up) => this.#contact(up));
+    document.addEventListener('pointerdown', () => this.#activity(), { capture: true });
+    setInterval(() => {
+      if (screenName(this.#model) === 'idle') this.#view?.update(this.#ctx());
+    }, 1_000);
+    void this.#load();
+  }
+
+  // ---- talking to the agent ----------------------------------------------------------------------
+
+  async #load(): Promise<void> {
+    const [settings, status] = await Promise.all([this.client.call('screenSettings', {}), this.client.call('status', {})]);
+    if (!settings.ok || !status.ok) {
+      this.#contact(false);
+      setTimeout(() => void this.#load(), STATUS_POLL_FAILING_MS);
+      return;
+    }
+    this.#settings = settings.value;
+    this.#status ??= status.value;
+    this.#lang = settings.value.language;
+    this.#contact(true);
+    installKeyboard(settings.value.wedge, {
+      scan: (code) => this.dispatch({ type: 'scan', code }),
+      typed: (key) => this.#typed(key),
+      activity: () => this.#activity(),
+    });
+    this.dispatch({ type: 'ready', settings: { pinRequiredFor: settings.value.pinRequiredFor, adminEnabled: settings.value.adminEnabled } });
+    this.#schedulePoll(STATUS_POLL_MS);
+  }
+
+  #schedulePoll(ms: number): void {
+    if (this.#pollTimer !== null) clearTimeout(this.#pollTimer);
+    this.#pollTimer = setTimeout(() => void this.#poll(), ms);
+  }
+
+  async #poll(): Promise<void> {
+    const r = await this.client.call('status', {});
+    if (r.ok) {
+      this.#status = r.value;
+      this.#contact(true);
+      this.#render();
+    } else {
+      this.#contact(false);
+    }
+    this.#schedulePoll(this.#reach.failing ? STATUS_POLL_FAILING_MS : STATUS_POLL_MS);
+  }
+
+  /** Any sign of the agent (true) or of its absence (false). */
+  #contact(up: boolean): void {
+    if (up) {
+      this.#reach.ok();
+      if (this.#reachTimer !== null) clearTimeout(this.#reachTimer);
+      this.#reachTimer = null;
+      if (!this.#model.reachable) this.dispatch({ type: 'reachable', reachable: true });
+      return;
+    }
+    const wasFailing = this.#reach.failing;
+    this.#reach.fail(performance.now());
+    if (!wasFailing && this.#settings) this.#schedulePoll(STATUS_POLL_FAILING_MS);
+    this.#checkReach();
+  }
+
+  #checkReach(): void {
+    const now = performance.now();
+    if (this.#reach.unreachable(now)) {
+      if (this.#model.reachable) this.dispatch({ type: 'reachable', reachable: false });
+      return;
+    }
+    const at = this.#reach.nextCheckAt();
+    if (at === null || this.#reachTimer !== null) return;
+    this.#reachTimer = setTimeout(() => {
+      this.#reachTimer = null;
+      this.#checkReach();
+    }, Math.max(0, at - now));
+  }
+
+  #onPunchEvent(r: PunchResultView): void {
+    this.#contact(true);
+    if (!this.#dedupe.acceptEvent(r, performance.now())) return;
+    this.dispatch({ type: 'punchEvent', result: r, queued: isQueued(this.#status) });
+  }
+
+  async #punch(call: 'punch' | 'badgeScan', credential: Credential, pin?: string): Promise<void> {
+    this.#dedupe.begin();
+    const r =
+      call === 'badgeScan'
+        ? await this.client.call('badgeScan', { code: credential.value, source: 'wedge' })
+        : await this.client.call('punch', pin === undefined ? { credential } : { credential, pin });
+    this.#dedupe.end(r.ok ? r.value : null, performance.now());
+    if (r.ok) this.dispatch({ type: 'punchAnswer', credential, result: r.value, queued: isQueued(this.#status) });
+    else this.dispatch({ type: 'punchFailed', message: r.error.message });
+  }
+
+  readonly #adminCalls = async <N extends CallName>(name: N, input: CallInput<N>): Promise<CallResult<N> | null> => {
+    this.#adminInFlight += 1;
+    try {
+      const r = await this.client.call(name, input);
+      if (!r.ok && r.error.code === 'forbidden') {
+        this.dispatch({ type: 'sessionExpired' });
+        return null;
+      }
+      return r;
+    } finally {
+      this.#adminInFlight -= 1;
+      this.#armTimer(true);
+    }
+  };
+
+  // ---- the state machine ------------------------------------------------------------------------
+
+  dispatch(event: Event): void {
+    const { model, effects } = step(this.#model, event);
+    this.#model = model;
+    for (const e of effects) this.#run(e);
+    this.#armTimer(false);
+    this.#render();
+  }
+
+  #run(e: Effect): void {
+    switch (e.type) {
+      case 'punch':
+        void this.#punch('punch', e.credential, e.pin);
+        return;
+      case 'badgeScan':
+        void this.#punch('badgeScan', badgeCredential(e.code));
+        return;
+      case 'adminLogin':
+        void this.client.call('adminLogin', { pin: e.pin }).then((r) => {
+          if (r.ok) this.dispatch({ type: 'adminLoginAnswer', ok: r.value.ok, message: r.value.message });
+          else this.dispatch({ type: 'adminLoginFailed', message: r.error.message });
+        });
+        return;
+      case 'lock':
+        void this.client.call('lock', {});
+        return;
+      case 'sound':
+        this.#sounds.play(e.sound);
+        return;
+      case 'adminNotice':
+        this.#adminNotice(e.shown);
+        return;
+    }
+  }
+
+  #adminNotice(shown: Shown): void {
+    const view = this.#view as AdminView | null;
+    if (!view || screenName(this.#model) !== 'admin') return;
+    const r = shown.result;
+    if (!r) view.notice(t(this.#lang, 'reason.no_answer'), 'error');
+    else if (r.ok) view.notice(t(this.#lang, 'admin.notice.punch', { name: r.employeeName ?? '?', time: r.localTime }), 'ok');
+    else view.notice(t(this.#lang, 'admin.notice.refused', { message: r.message }), 'error');
+  }
+
+  #typed(key: string): void {
+    this.#activity();
+    if (this.#view?.key?.(key)) return;
+    this.dispatch({ type: 'key', key });
+  }
+
+  #activity(): void {
+    this.#armTimer(true);
+  }
+
+  /** The current screen's own timer: restarted when the screen changes, and on activity where input is awaited. */
+  #armTimer(activity: boolean): void {
+    const s = this.#model.screen;
+    const name = screenName(this.#model);
+    const changed = s !== this.#timedScreen;
+    const waitsForInput = name === 'keypad' || name === 'pin' || name === 'admin-login' || name === 'admin';
+    if (!changed && !(activity && waitsForInput)) return;
+    this.#timedScreen = s;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    const ms = name === 'result' ? (this.#settings?.resultMs ?? 4_000) : name === 'admin' ? ADMIN_IDLE_MS : waitsForInput ? INPUT_IDLE_MS : null;
+    if (ms === null) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      if (name === 'admin' && this.#adminInFlight > 0) return this.#armTimer(true);
+      if (this.#model.screen === s || (name !== 'result' && screenName(this.#model) === name)) this.dispatch({ type: 'timeout' });
+    }, ms);
+  }
+
+  // ---- drawing ----------------------------------------------------------------------------------
+
+  #ctx(): Ctx {
+    return {
+      lang: this.#lang,
+      model: this.#model,
+      status: this.#status,
+      settings: this.#settings,
+      timeZone: effectiveTimeZone(this.#status?.site?.timezone),
+      now: Date.now(),
+      dispatch: (e) => this.dispatch(e),
+      toggleLanguage: () => {
+        this.#lang = this.#lang === 'pt-BR' ? 'en' : 'pt-BR';
+        this.#render();
+      },
+    };
+  }
+
+  #build(name: ScreenName, ctx: Ctx): View {
+    switch (name) {
+      case 'loading':
+        return loadingView(ctx);
+      case 'offline-agent':
+        return offlineAgentView(ctx);
+      case 'idle':
+        return idleView(ctx);
+      case 'keypad':
+      case 'pin':
+      case 'admin-login':
+        return keypadView(ctx);
+      case 'result':
+        return resultScreen(ctx);
+      case 'admin':
+        return adminView(ctx, this.#adminCalls, () => this.dispatch({ type: 'lock' }));
+    }
+  }
+
+  #render(): void {
+    const ctx = this.#ctx();
+    const name = screenName(ctx.model);
+    // The keypad screens share one look; a PIN step after the ID keypad is still a new screen.
+    const key = `${name}|${this.#lang}`;
+    const fresh = key !== this.#viewKey || (name === 'result' && this.#viewScreen !== ctx.model.screen);
+    if (fresh || !this.#view) {
+      this.#view?.destroy?.();
+      const view = this.#build(name, ctx);
+      this.#view = view;
+      this.#viewKey = key;
+      this.root.replaceChildren(view.el);
+      document.documentElement.lang = this.#lang;
+      document.title = t(this.#lang, 'app.title');
+    }
+    this.#viewScreen = ctx.model.screen;
+    document.body.dataset.screen = name;
+    this.#view.update(ctx);
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * The employee screens and the way into administration, as a pure state machine: `step(model,
+ * event)` returns the next model and the effects to run (calls, sounds). No DOM, no timers, no
+ * bridge: the controller (app.ts) feeds it keys, answers and timeouts and carries out the effects.
+ */
+import type { PunchResultView, ScreenSettings } from '../../src/contract.js';
+
+export type Credential = { kind: 'badge' | 'id'; value: string };
+
+export type AdminLoginError = { kind: 'wrong' } | { kind: 'too_many' } | { kind: 'expired' } | { kind: 'other'; message: string };
+
+/** A punch answer to show; `result: null` with `failure`: the call itself failed. */
+export type Shown = { result: PunchResultView; queued: boolean } | { result: null; failure: string };
+
+export type Screen =
+  | { name: 'loading' }
+  | { name: 'idle' }
+  | { name: 'keypad'; value: string }
+  | { name: 'pin'; value: string; credential: Credential; employeeName: string | null }
+  | { name: 'result'; shown: Shown }
+  | { name: 'admin-login'; value: string; error: AdminLoginError | null }
+  | { name: 'admin' };
+
+export type ScreenName = Screen['name'] | 'offline-agent';
+
+export type Model = {
+  screen: Screen;
+  /** screenSettings and a first status arrived. */
+  ready: boolean;
+  /** False: the agent has not answered for a while (the offline-agent screen shows). */
+  reachable: boolean;
+  /** A punch or admin login submitted from a keypad is waiting for its answer. */
+  busy: boolean;
+  settings: Pick<ScreenSettings, 'pinRequiredFor' | 'adminEnabled'>;
+};
+
+export type Effect =
+  | { type: 'punch'; credential: Credential; pin?: string }
+  | { type: 'badgeScan'; code: string }
+  | { type: 'adminLogin'; pin: string }
+  | { type: 'lock' }
+  | { type: 'sound'; sound: 'success' | 'error' }
+  /** A punch result that came while the admin screen is open: shown in its message area. */
+  | { type: 'adminNotice'; shown: Shown };
+
+export type Event =
+  | { type: 'ready'; settings: Model['settings'] }
+  | { type: 'reachable'; reachable: boolean }
+  | { type: 'openKeypad'; key?: string }
+  | { type: 'openAdmin' }
+  /** A key typed or touched: a character, or Backspace, Clear, Enter, Escape. */
+  | { type: 'key'; key: string }
+  | { type: 'scan'; code: string }
+  /** The answer to an own punch/badgeScan call (null: the scan was already taken another way). */
+  | { type: 'punchAnswer'; credential: Credential; result: PunchResultView | null; queued: boolean }
+  | { type: 'punchFailed'; message: string }
+  /** A `punch` event the dedupe let through. */
+  | { type: 'punchEvent'; result: PunchResultView; queued: boolean }
+  | { type: 'adminLoginAnswer'; ok: boolean; message: string }
+  | { type: 'adminLoginFailed'; message: string }
+  /** An admin call answered `forbidden`: the session is gone. */
+  | { type: 'sessionExpired' }
+  | { type: 'lock' }
+  /** The current screen's timer ran out (keypad inactivity, result shown long enough, admin idle). */
+  | { type: 'timeout' }
+  | { type: 'dismiss' };
+
+export const MAX_ID_LENGTH = 32;
+export const MAX_PIN_LENGTH = 8;
+export const MAX_ADMIN_PIN_LENGTH = 64;
+
+export function initialModel(): Model {
+  return { screen: { name: 'loading' }, ready: false, reachable: true, busy: false, settings: { pinRequiredFor: [], adminEnabled: false } };
+}
+
+/** What body[data-screen] says. */
+export function screenName(m: Model): ScreenName {
+  return m.reachable ? m.screen.name : 'offline-agent';
+}
+
+type Step = { model: Model; effects: Effect[] };
+
+const IDLE: Screen = { name: 'idle' };
+const isChar = (key: string): boolean => [...key].length === 1 && key.trim() !== '';
+const isDigit = (key: string): boolean => /^[0-9]$/.test(key);
+/** What an ID may contain: registration numbers, CPF (with its dots and dash), letters. */
+const isIdChar = (key: string): boolean => /^[0-9A-Za-z.\-/]$/.test(key);
+
+function soundFor(result: PunchResultView): 'success' | 'error' {
+  if (result.ok) return 'success';
+  if (result.reason === 'enrollment') return /\bNOT\b/.test(result.message) ? 'error' : 'success';
+  return 'error';
+}
+
+function show(model: Model, shown: Shown): Step {
+  const sound = shown.result ? soundFor(shown.result) : 'error';
+  if (model.screen.name === 'admin') return { model: { ...model, busy: false }, effects: [{ type: 'adminNotice', shown }, { type: 'sound', sound }] };
+  return { model: { ...model, busy: false, screen: { name: 'result', shown } }, effects: [{ type: 'sound', sound }] };
+}
+
+/** A typed value with one key applied (Backspace, Clear, or a character that `accept` allows). */
+function edit(value: string, key: string, accept: (k: string) => boolean, max: number): string {
+  if (key === 'Backspace') return [...value].slice(0, -1).join('');
+  if (key === 'Clear') return '';
+  if (accept(key) && [...value].length < max) return value + key;
+  return value;
+}
+
+export function step(model: Model, event: Event): Step {
+  const s = model.screen;
+  const same: Step = { model, effects: [] };
+  switch (event.type) {
+    case 'ready':
+      return { model: { ...model, ready: true, settings: event.settings, screen: s.name === 'loading' ? IDLE : s }, effects: [] };
+    case 'reachable':
+      if (event.reachable === model.reachable) return same;
+      // Whatever was being typed cannot be sent now; the terminal starts over when the agent is back.
+      return { model: { ...model, reachable: event.reachable, busy: false, screen: model.ready ? IDLE : { name: 'loading' } }, effects: [] };
+    case 'openKeypad':
+      if (!model.ready || !model.reachable || (s.name !== 'idle' && s.name !== 'result')) return same;
+      return { model: { ...model, screen: { name: 'keypad', value: event.key && isIdChar(event.key) ? event.key : '' } }, effects: [] };
+    case 'openAdmin':
+      if (!model.ready || !model.reachable || !model.settings.adminEnabled || s.name !== 'idle') return same;
+      return { model: { ...model, screen: { name: 'admin-login', value: '', error: null } }, effects: [] };
+    case 'key':
+      return key(model, event.key);
+    case 'scan':
+      if (!model.ready) return same;
+      return { model, effects: [{ type: 'badgeScan', code: event.code }] };
+    case 'punchAnswer': {
+      const r = event.result;
+      if (r === null) return { model: { ...model, busy: false }, effects: [] };
+      if (!r.ok && r.reason === 'pin_required' && s.name !== 'admin') {
+        return {
+          model: { ...model, busy: false, screen: { name: 'pin', value: '', credential: event.credential, employeeName: r.employeeName ?? null } },
+          effects: [],
+        };
+      }
+      // The manager's own enrollment scan: the enrollNextScan answer reports it on the admin screen.
+      if (!r.ok && r.reason === 'enrollment' && s.name === 'admin') return { model, effects: [] };
+      return show(model, { result: r, queued: event.queued });
+    }
+    case 'punchFailed':
+      return show(model, { result: null, failure: event.message });
+    case 'punchEvent':
+      if (!model.ready || !model.reachable) return same;
+      if (!event.result.ok && event.result.reason === 'enrollment' && s.name === 'admin') return same;
+      return show(model, { result: event.result, queued: event.queued });
+    case 'adminLoginAnswer':
+      if (s.name !== 'admin-login') return { model: { ...model, busy: false }, effects: [] };
+      if (event.ok) return { model: { ...model, busy: false, screen: { name: 'admin' } }, effects: [] };
+      return {
+        model: { ...model, busy: false, screen: { name: 'admin-login', value: '', error: loginError(event.message) } },
+        effects: [{ type: 'sound', sound: 'error' }],
+      };
+    case 'adminLoginFailed':
+      if (s.name !== 'admin-login') return { model: { ...model, busy: false }, effects: [] };
+      return { model: { ...model, busy: false, screen: { name: 'admin-login', value: '', error: { kind: 'other', message: event.message } } }, effects: [] };
+    case 'sessionExpired':
+      if (s.name !== 'admin') return same;
+      return { model: { ...model, screen: { name: 'admin-login', value: '', error: { kind: 'expired' } } }, effects: [] };
+    case 'lock':
+      if (s.name !== 'admin' && s.name !== 'admin-login') return same;
+      return { model: { ...model, busy: false, screen: IDLE }, effects: s.name === 'admin' ? [{ type: 'lock' }] : [] };
+    case 'timeout':
+      switch (s.name) {
+        case 'keypad':
+        case 'pin':
+        case 'admin-login':
+        case 'result':
+          return { model: { ...model, busy: false, screen: IDLE }, effects: [] };
+        case 'admin':
+          return { model: { ...model, screen: IDLE }, effects: [{ type: 'lock' }] };
+        default:
+          return same;
+      }
+    case 'dismiss':
+      return s.name === 'result' ? { model: { ...model, screen: IDLE }, effects: [] } : same;
+  }
+}
+
+function loginError(message: string): AdminLoginError {
+  if (/too many/i.test(message)) return { kind: 'too_many' };
+  if (/wrong/i.test(message)) return { kind: 'wrong' };
+  return { kind: 'other', message };
+}
+
+function key(model: Model, k: string): Step {
+  const s = model.screen;
+  const same: Step = { model, effects: [] };
+  switch (s.name) {
+    case 'idle':
+      return isChar(k) && isIdChar(k) ? step(model, { type: 'openKeypad', key: k }) : same;
+    case 'result':
+      if (isChar(k) && isIdChar(k)) return step({ ...model, screen: IDLE }, { type: 'openKeypad', key: k });
+      return k === 'Enter' || k === 'Escape' ? { model: { ...model, screen: IDLE }, effects: [] } : same;
+    case 'keypad': {
+      if (k === 'Escape') return { model: { ...model, busy: false, screen: IDLE }, effects: [] };
+      if (model.busy) return same;
+      if (k === 'Enter') {
+        const value = s.value.trim();
+        if (value === '') return same;
+        const credential: Credential = { kind: 'id', value };
+        if (model.settings.pinRequiredFor.includes('id')) {
+          return { model: { ...model, screen: { name: 'pin', value: '', credential, employeeName: null } }, effects: [] };
+        }
+        return { model: { ...model, busy: true }, effects: [{ type: 'punch', credential }] };
+      }
+      return { model: { ...model, screen: { ...s, value: edit(s.value, k, isIdChar, MAX_ID_LENGTH) } }, effects: [] };
+    }
+    case 'pin': {
+      if (k === 'Escape') return { model: { ...model, busy: false, screen: IDLE }, effects: [] };
+      if (model.busy) return same;
+      if (k === 'Enter') {
+        if (s.value === '') return same;
+        return { model: { ...model, busy: true }, effects: [{ type: 'punch', credential: s.credential, pin: s.value }] };
+      }
+      return { model: { ...model, screen: { ...s, value: edit(s.value, k, isDigit, MAX_PIN_LENGTH) } }, effects: [] };
+    }
+    case 'admin-login': {
+      if (k === 'Escape') return { model: { ...model, busy: false, screen: IDLE }, effects: [] };
+      if (model.busy) return same;
+      if (k === 'Enter') {
+        if (s.value === '') return same;
+        return { model: { ...model, busy: true }, effects: [{ type: 'adminLogin', pin: s.value }] };
+      }
+      return { model: { ...model, screen: { ...s, value: edit(s.value, k, isChar, MAX_ADMIN_PIN_LENGTH) } }, effects: [] };
+    }
+    default:
+      return same;
+  }
+}
+
+/** The badge credential a wedge scan punches with (its PIN step resubmits it). */
+export function badgeCredential(code: string): Credential {
+  return { kind: 'badge', value: code };
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { StatusView } from '../../src/contract.js';
+import { connectionOf, isQueued, Reachability } from '../src/connection.js';
+
+function status(over: Partial<StatusView> = {}): StatusView {
+  return {
+    now: 0,
+    online: true,
+    lastContactAt: 0,
+    queue: { pending: 0, sending: 0, in_doubt: 0, sent: 0, rejected: 0 },
+    unsent: 0,
+    oldestUnsentAgeMs: null,
+    lastError: null,
+    sendingPaused: null,
+    authRefused: null,
+    rateWindow: { used: 0, limit: 60, windowMs: 60_000 },
+    roster: { size: 0, lastSync: null, progress: null, health: { missingWorkSchedule: 0, missingEmployer: 0, employees: [] }, enrolledBadges: 0 },
+    unresolved: { count: 0, oldestAt: null, lastCheckedAt: null },
+    site: null,
+    readers: [],
+    clockSkewMs: null,
+    agentRunning: true,
+    settings: { siteId: null, rateLimit: { limit: 60, windowMs: 60_000 }, token: { source: 'config', setAt: null, warning: null } },
+    ...over,
+  };
+}
+
+describe('connection state', () => {
+  it('reports online, offline with the waiting count, paused and unknown', () => {
+    expect(connectionOf(status())).toEqual({ state: 'online', waiting: 0 });
+    expect(connectionOf(status({ online: false, unsent: 4 }))).toEqual({ state: 'offline', waiting: 4 });
+    expect(connectionOf(status({ online: true, unsent: 2, sendingPaused: { reason: 'auth', until: 10 } }))).toEqual({ state: 'paused', waiting: 2 });
+    expect(connectionOf(status({ online: null }))).toEqual({ state: 'unknown', waiting: 0 });
+    expect(connectionOf(null)).toEqual({ state: 'unknown', waiting: 0 });
+  });
+
+  it('calls a punch queued unless the terminal is online and sending', () => {
+    expect(isQueued(status())).toBe(false);
+    expect(isQueued(status({ online: false }))).toBe(true);
+    expect(isQueued(status({ online: null }))).toBe(true);
+    expect(isQueued(status({ sendingPaused: { reason: 'retry_after', until: 5 } }))).toBe(true);
+    expect(isQueued(null)).toBe(true);
+  });
+});
+
+describe('agent reachability', () => {
+  it('turns unreachable only after failures for more than 5 s, and back at the first success', () => {
+    const r = new Reachability(5_000);
+    r.fail(1_000);
+    r.fail(4_000); // a later failure does not restart the grace period
+    expect(r.unreachable(6_000)).toBe(false);
+    expect(r.nextCheckAt()).toBe(6_001);
+    expect(r.unreachable(6_001)).toBe(true);
+    r.ok();
+    expect(r.unreachable(60_000)).toBe(false);
+    expect(r.nextCheckAt()).toBeNull();
+  });
+});

@@ -1,0 +1,214 @@
+/**
+ * The kiosk screen end to end, as an employee and a site manager use it: Debian's Chromium, driven
+ * by playwright-core, on the web bridge of a real agent (real SQLite) talking to the mock API on
+ * loopback. Key presses go through Chromium's input pipeline as trusted events, so the page's
+ * wedge detector sees real timestamps. Screenshots land in test-artifacts/screenshots/.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PIN, launchChromium, screenshotPath, startKioskRig, typeSlowly, wedgeBurst, type KioskRig } from '../helpers/kiosk-browser.js';
+import type { PageGlobals } from '../helpers/page-globals.js';
+import { waitFor } from '../helpers/temp.js';
+
+const SMALL = { width: 800, height: 480 };
+const LARGE = { width: 1920, height: 1080 };
+
+let browser: Browser;
+let rig: KioskRig | null = null;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await rig?.close();
+  rig = null;
+});
+
+async function kiosk(): Promise<KioskRig> {
+  rig = await startKioskRig({ browser });
+  return rig;
+}
+
+const screen = (page: Page) => page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.screen ?? null);
+const lastSound = (page: Page) => page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.lastSound ?? null);
+const text = async (page: Page, testid: string) => ((await page.textContent(`[data-testid=${testid}]`)) ?? '').trim();
+const attr = (page: Page, testid: string, name: string) => page.getAttribute(`[data-testid=${testid}]`, name);
+
+async function waitScreen(page: Page, name: string, timeout = 10_000): Promise<void> {
+  await page.waitForSelector(`body[data-screen="${name}"]`, { timeout });
+}
+
+/** Back to idle from a result (a tap dismisses it, as an employee in a hurry does). */
+async function dismissResult(page: Page): Promise<void> {
+  await page.click('[data-testid=result]');
+  await waitScreen(page, 'idle');
+}
+
+async function pressKeys(page: Page, digits: string): Promise<void> {
+  for (const d of digits) await page.click(`[data-testid=key-${d}]`);
+}
+
+/** Script errors and CSP violations; a missing favicon and the like are not the page's fault. */
+function scriptProblems(problems: string[]): string[] {
+  return problems.filter((p) => /Content Security Policy|Uncaught|TypeError|ReferenceError|SyntaxError/i.test(p));
+}
+
+describe('an employee at the kiosk screen (Chromium, web bridge)', () => {
+  it('a keyboard-wedge burst punches and shows the name, with the success sound; the keys go nowhere else', async () => {
+    const r = await kiosk();
+    const { page, problems } = await r.open(SMALL);
+    expect(await text(page, 'site-name')).toBe('Obra Centro — São Paulo');
+    expect(await text(page, 'clock')).toMatch(/\d{1,2}:\d{2}/);
+    // The roster came from the service at start: it is known to be reachable.
+    await page.waitForSelector('[data-testid=connection][data-state="online"][data-waiting="0"]');
+    await page.screenshot({ path: screenshotPath('idle-800x480') });
+
+    await wedgeBurst(page, '1001');
+    await waitScreen(page, 'result');
+    expect(await text(page, 'result-name')).toBe('Ana Paula Ferreira da Silva');
+    expect(await attr(page, 'result', 'data-ok')).toBe('true');
+    expect(await text(page, 'result-time')).toMatch(/\d{2}:\d{2}/);
+    expect(await lastSound(page)).toBe('success');
+    await page.screenshot({ path: screenshotPath('result-800x480') });
+
+    await waitFor(() => r.mock.records().some((x) => x.employee_external_id === '1001'), 'the punch delivered to the API');
+    // One punch, and the burst did not leave digits on a keypad.
+    expect(r.agent.status().queue.sent).toBe(1);
+    await dismissResult(page);
+    expect(await screen(page)).toBe('idle');
+    expect(scriptProblems(problems)).toEqual([]);
+  });
+
+  it('an unknown badge gets a clear refusal and the error sound; nothing is queued', async () => {
+    const r = await kiosk();
+    const { page } = await r.open(SMALL);
+    await wedgeBurst(page, '99999999');
+    await waitScreen(page, 'result');
+    expect(await attr(page, 'result', 'data-ok')).toBe('false');
+    expect(await attr(page, 'result', 'data-reason')).toBe('unknown_credential');
+    expect(await text(page, 'result-message')).not.toBe('');
+    expect(await lastSound(page)).toBe('error');
+    expect(r.agent.status().unsent + r.agent.status().queue.sent).toBe(0);
+  });
+
+  it('the touch keypad punches by ID, and so does typing on a keyboard at a person’s pace', async () => {
+    const r = await kiosk();
+    const { page, problems } = await r.open(LARGE);
+    await page.screenshot({ path: screenshotPath('idle-1920x1080') });
+    await page.click('[data-testid=open-keypad]');
+    await waitScreen(page, 'keypad');
+    await pressKeys(page, '10029');
+    await page.click('[data-testid=key-back]');
+    expect(await text(page, 'keypad-value')).toBe('1002');
+    await page.screenshot({ path: screenshotPath('keypad-1920x1080') });
+    await page.click('[data-testid=key-ok]');
+    await waitScreen(page, 'result');
+    expect(await text(page, 'result-name')).toBe('João Carlos de Oliveira');
+    await page.screenshot({ path: screenshotPath('result-1920x1080') });
+    await dismissResult(page);
+
+    // A physical keyboard on the idle screen: the first digit opens the keypad, Enter submits.
+    await typeSlowly(page, '1003');
+    await waitScreen(page, 'keypad');
+    expect(await text(page, 'keypad-value')).toBe('1003');
+    await page.keyboard.press('Enter');
+    await waitScreen(page, 'result');
+    expect(await text(page, 'result-name')).toBe('Maria Aparecida dos Santos');
+
+    await waitFor(() => r.mock.records().length === 2, 'both punches delivered');
+    expect(r.mock.records().map((x) => x.employee_external_id).sort()).toEqual(['1002', '1003']);
+    expect(scriptProblems(problems)).toEqual([]);
+  });
+
+  it('with the API unreachable a punch is saved and counted as waiting; the count returns to zero when it is back', async () => {
+    const r = await kiosk();
+    const { page } = await r.open(SMALL);
+    expect(await attr(page, 'connection', 'data-waiting')).toBe('0');
+    await r.stopMock();
+
+    // The first punch after the drop finds out the connection is gone.
+    await wedgeBurst(page, '1004');
+    await waitScreen(page, 'result');
+    expect(await attr(page, 'result', 'data-ok')).toBe('true');
+    await dismissResult(page);
+    await page.waitForSelector('[data-testid=connection][data-state="offline"][data-waiting="1"]', { timeout: 15_000 });
+
+    // Known offline: the result says the punch is saved and will be sent later.
+    await wedgeBurst(page, '1006');
+    await waitScreen(page, 'result');
+    expect(await text(page, 'result-name')).toBe('Antônio Marcos Alves');
+    expect(await attr(page, 'result', 'data-queued')).toBe('true');
+    expect(await text(page, 'result-message')).toMatch(/conexão/i);
+    await page.screenshot({ path: screenshotPath('result-offline-800x480') });
+    await dismissResult(page);
+    await page.waitForSelector('[data-testid=connection][data-state="offline"][data-waiting="2"]', { timeout: 10_000 });
+    await page.screenshot({ path: screenshotPath('idle-offline-800x480') });
+
+    await r.startMock();
+    await page.waitForSelector('[data-testid=connection][data-state="online"][data-waiting="0"]', { timeout: 30_000 });
+    expect(r.mock.records().map((x) => x.employee_external_id).sort()).toEqual(['1004', '1006']);
+  });
+});
+
+describe('the site manager at the admin screen', () => {
+  it('a wrong admin PIN is refused and the right one opens the admin screen; Lock closes it', async () => {
+    const r = await kiosk();
+    const { page, problems } = await r.open(SMALL);
+    await page.click('[data-testid=open-admin]');
+    await waitScreen(page, 'admin-login');
+    await pressKeys(page, '1111');
+    await page.click('[data-testid=key-ok]');
+    await page.waitForSelector('[data-testid=admin-login-error]:not(:empty)');
+    expect(await screen(page)).toBe('admin-login');
+
+    await pressKeys(page, ADMIN_PIN);
+    await page.click('[data-testid=key-ok]');
+    await waitScreen(page, 'admin');
+    await page.click('[data-testid=tab-queue]');
+    await page.screenshot({ path: screenshotPath('admin-800x480') });
+
+    await page.click('[data-testid=lock]');
+    await waitScreen(page, 'idle');
+    // Locked for real: the bridge refuses admin calls from this page now.
+    const answer = await page.evaluate(async (token) => {
+      const res = await (globalThis as unknown as PageGlobals).fetch('/api/listRejected', { method: 'POST', headers: { 'content-type': 'application/json', 'x-kiosk-token': token }, body: '{}' });
+      return res.status;
+    }, r.bridge.token);
+    expect(answer).toBe(403);
+    expect(scriptProblems(problems)).toEqual([]);
+  });
+
+  it('a punch the API rejected is listed with its reason and, once fixed, retried from the admin screen', async () => {
+    const r = await kiosk();
+    const { page } = await r.open(LARGE);
+    r.mock.setActive('1005', false);
+    await wedgeBurst(page, '1005');
+    await waitScreen(page, 'result');
+    await waitFor(() => r.agent.status().queue.rejected === 1, 'the punch rejected by the API');
+    await dismissResult(page);
+
+    await page.click('[data-testid=open-admin]');
+    await waitScreen(page, 'admin-login');
+    await pressKeys(page, ADMIN_PIN);
+    await page.click('[data-testid=key-ok]');
+    await waitScreen(page, 'admin');
+    await page.click('[data-testid=tab-queue]');
+    const row = page.locator('[data-testid=rejected-row]');
+    await row.waitFor();
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toContain('Francisca Lima Rodrigues');
+    expect(await row.textContent()).toMatch(/404/);
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=queue-rejected]')?.textContent?.trim() === '1');
+    await page.screenshot({ path: screenshotPath('admin-rejected-1920x1080') });
+
+    r.mock.setActive('1005', true);
+    await row.locator('[data-testid=retry]').click();
+    await waitFor(() => r.mock.records().some((x) => x.employee_external_id === '1005'), 'the retried punch delivered');
+    await page.waitForSelector('[data-testid=rejected-row]', { state: 'detached', timeout: 10_000 });
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=queue-rejected]')?.textContent?.trim() === '0');
+    expect(r.agent.status().queue.sent).toBe(1);
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * The kiosk screen as a terminal runs it in a browser: the mock API, a real agent on a real SQLite
+ * file, the web bridge serving the built renderer (dist/renderer, made by scripts/build.mjs), and
+ * Debian's Chromium driven by playwright-core. Shared by the end-to-end tests and the screen bench.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Agent } from '../../src/agent/agent.js';
+import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
+import { DEMO_SITE_ID, demoSeed, type MockSeed } from '../../src/mock/seed.js';
+import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
+import { testAgent } from './agent.js';
+import { tempDir } from './temp.js';
+
+/** Debian's package puts it here; TIMECLOCK_CHROMIUM points elsewhere. */
+export const CHROMIUM_PATH = process.env.TIMECLOCK_CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * The flags a closed-network machine needs (no first-run, no background fetches that fail at every
+ * start), plus sound without a click first: the kiosk beeps for a badge scan nobody clicked for.
+ */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
+];
+
+export const RENDERER_DIR = path.resolve('dist/renderer');
+export const ARTIFACTS_DIR = path.resolve('test-artifacts');
+
+export async function launchChromium(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(`no Chromium at ${CHROMIUM_PATH}: install Debian's package (apt-get install chromium; .ci/run does) or set TIMECLOCK_CHROMIUM`);
+  }
+  if (!fs.existsSync(path.join(RENDERER_DIR, 'app.js'))) throw new Error(`no built renderer in ${RENDERER_DIR}: run npm run build`);
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+export type KioskRig = {
+  mock: MockServer;
+  agent: Agent;
+  bridge: WebBridge;
+  browser: Browser;
+  /** The API goes away (connection refused), as when the site's internet drops. */
+  stopMock(): Promise<void>;
+  /** The API comes back on the same address, with the same employees. */
+  startMock(): Promise<void>;
+  /** A page on the kiosk screen at this size, loaded and showing the idle screen; `problems` collects its script errors and console errors (CSP violations among them). */
+  open(size: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; problems: string[] }>;
+  close(): Promise<void>;
+};
+
+export const API_TOKEN = 'kiosk-e2e-token';
+export const ADMIN_PIN = '2580';
+
+export type KioskRigOptions = {
+  /** Share one browser between rigs (each page gets its own context). */
+  browser?: Browser;
+  /** Config settings over the test defaults (identity, pin, screen...). */
+  settings?: Record<string, unknown>;
+  /** The API's employees and sites; default the demo's. */
+  seed?: MockSeed;
+  siteId?: string;
+};
+
+export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRig> {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const close = async (): Promise<void> => {
+    for (const c of cleanups.reverse()) await c();
+  };
+  try {
+    const mockOptions = { tokens: [API_TOKEN], seed: opts.seed ?? demoSeed(), rateLimit: { limit: 60, windowMs: 60_000 } };
+    let mock: MockServer | null = await startMockServer(mockOptions);
+    const port = mock.port;
+    cleanups.push(() => mock?.close());
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const agent = testAgent({
+      dataDir: path.join(t.dir, 'data'),
+      mock,
+      token: API_TOKEN,
+      rateLimit: { limit: 60, windowMs: 60_000 },
+      retry: { baseMs: 100, maxMs: 500 },
+      ...(opts.settings ? { settings: opts.settings } : {}),
+      siteId: opts.siteId ?? DEMO_SITE_ID,
+    });
+    cleanups.push(() => agent.stop());
+    await agent.start({ awaitRosterIfEmpty: true });
+    const pinSet = await agent.admin.setAdminPin(ADMIN_PIN);
+    if (!pinSet.ok) throw new Error(`admin PIN not set: ${pinSet.message}`);
+    const bridge = await startWebBridge({
+      agent,
+      host: '127.0.0.1',
+      port: 0,
+      rendererDir: RENDERER_DIR,
+      adminPin: { verify: (pin) => agent.admin.verifyAdminPin(pin) },
+    });
+    cleanups.push(() => bridge.close());
+    const browser = opts.browser ?? (await launchChromium());
+    if (!opts.browser) cleanups.push(() => browser.close());
+
+    const rig: KioskRig = {
+      get mock(): MockServer {
+        if (!mock) throw new Error('the mock is stopped');
+        return mock;
+      },
+      agent,
+      bridge,
+      browser,
+      stopMock: async () => {
+        await mock?.close();
+        mock = null;
+      },
+      startMock: async () => {
+        mock = await startMockServer({ ...mockOptions, port });
+      },
+      open: async (size) => {
+        const context = await browser.newContext({ viewport: size, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+        cleanups.push(() => context.close());
+        const page = await context.newPage();
+        const problems: string[] = [];
+        page.on('console', (m) => {
+          if (m.type() === 'error') problems.push(m.text());
+        });
+        page.on('pageerror', (e) => problems.push(e.message));
+        await page.goto(bridge.url);
+        await page.waitForSelector('body[data-screen="idle"]', { timeout: 15_000 }).catch((e: unknown) => {
+          throw new Error(`the idle screen did not come up: ${(e as Error).message}; page errors: ${problems.join(' | ') || 'none'}`);
+        });
+        return { context, page, problems };
+      },
+      close,
+    };
+    return rig;
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/**
+ * Types `code` and Enter the way a keyboard-wedge reader does: key after key a few milliseconds
+ * apart, all through Chromium's real input pipeline (trusted key events).
+ */
+export async function wedgeBurst(page: Page, code: string, gapMs = 4): Promise<void> {
+  await page.keyboard.type(code, { delay: gapMs });
+  await page.keyboard.press('Enter', { delay: 0 });
+}
+
+/** A person at the keypad: slower than any reader. */
+export async function typeSlowly(page: Page, text: string): Promise<void> {
+  for (const ch of text) {
+    await page.keyboard.press(ch);
+    await page.waitForTimeout(120);
+  }
+}
+
+export function screenshotPath(name: string): string {
+  const dir = path.join(ARTIFACTS_DIR, 'screenshots');
+  fs.mkdirSync(dir, { recursive: true });
+  return path.join(dir, `${name}.png`);
+}
