@@ -14,6 +14,7 @@
  * The wedge path adds the detector, the punch call (identity lookup, durable INSERT) and drawing.
  */
 import type { Page } from 'playwright-core';
+import { DEFAULT_SCREEN_SETTINGS } from '../../src/agent/bridge-handlers.js';
 import { generatedSeed } from '../../src/mock/seed.js';
 import { startKioskRig, wedgeBurst, type KioskRig } from '../helpers/kiosk-browser.js';
 import type { PageGlobals, PageKeyEvent } from '../helpers/page-globals.js';
@@ -61,7 +62,8 @@ export async function benchScreen(): Promise<Result> {
   const siteId = seed.sites[0]?._id;
   let rig: KioskRig | null = null;
   try {
-    rig = await startKioskRig({ seed, ...(siteId ? { siteId } : {}) });
+    // The terminal's own wedge timing (30 ms between keys), not the tests' tolerant one.
+    rig = await startKioskRig({ seed, screen: DEFAULT_SCREEN_SETTINGS, ...(siteId ? { siteId } : {}) });
     const { page } = await rig.open({ width: 800, height: 480 });
     const wedge: number[] = [];
     const base: number[] = [];
@@ -69,7 +71,7 @@ export async function benchScreen(): Promise<Result> {
       const emp = seed.employees[i];
       if (!emp?.external_id) throw new Error('seed without external ids');
       await armNameWatch(page, emp.full_name);
-      await wedgeBurst(page, emp.external_id);
+      await wedgeBurst(page, emp.external_id, 4);
       const ms = await page.evaluate(() => (globalThis as unknown as PageGlobals).__benchWait ?? Promise.reject(new Error('not armed')));
       const b = await bridgeRoundTrip(page, rig.bridge.token);
       if (i >= WARMUP) {

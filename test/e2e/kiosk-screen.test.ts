@@ -4,33 +4,18 @@
  * loopback. Key presses go through Chromium's input pipeline as trusted events, so the page's
  * wedge detector sees real timestamps. Screenshots land in test-artifacts/screenshots/.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PIN, launchChromium, screenshotPath, startKioskRig, typeSlowly, wedgeBurst, type KioskRig } from '../helpers/kiosk-browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_PIN, screenshotPath, typeSlowly, wedgeBurst, type KioskRig } from '../helpers/kiosk-browser.js';
+import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
 import type { PageGlobals } from '../helpers/page-globals.js';
 import { waitFor } from '../helpers/temp.js';
 
 const SMALL = { width: 800, height: 480 };
 const LARGE = { width: 1920, height: 1080 };
 
-let browser: Browser;
-let rig: KioskRig | null = null;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await rig?.close();
-  rig = null;
-});
-
-async function kiosk(): Promise<KioskRig> {
-  rig = await startKioskRig({ browser });
-  return rig;
-}
+const rigs = kioskRigPerTest();
+const kiosk = (): Promise<KioskRig> => rigs.start();
 
 const screen = (page: Page) => page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.screen ?? null);
 const lastSound = (page: Page) => page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.lastSound ?? null);

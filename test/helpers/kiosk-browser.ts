@@ -10,6 +10,8 @@ import type { Agent } from '../../src/agent/agent.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { DEMO_SITE_ID, demoSeed, type MockSeed } from '../../src/mock/seed.js';
 import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
+import { DEFAULT_SCREEN_SETTINGS } from '../../src/agent/bridge-handlers.js';
+import type { ScreenSettings } from '../../src/contract.js';
 import { testAgent } from './agent.js';
 import { tempDir } from './temp.js';
 
@@ -67,6 +69,19 @@ export type KioskRigOptions = {
   /** The API's employees and sites; default the demo's. */
   seed?: MockSeed;
   siteId?: string;
+  /** What the screen is told (language, wedge timing...); default TEST_SCREEN. */
+  screen?: ScreenSettings;
+};
+
+/**
+ * The screen's settings in tests: the wedge detector's gap limit is raised from 30 ms to 100 ms so
+ * that a burst typed through a busy CI machine's input pipeline (every key a round trip to the
+ * browser) is still a burst; the timing rules themselves are tested in the detector's unit tests.
+ * A person's typing in the tests (typeSlowly) is slower than `holdMs`.
+ */
+export const TEST_SCREEN: ScreenSettings = {
+  ...DEFAULT_SCREEN_SETTINGS,
+  wedge: { ...DEFAULT_SCREEN_SETTINGS.wedge, maxInterKeyMs: 100, holdMs: 150 },
 };
 
 export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRig> {
@@ -100,6 +115,7 @@ export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRi
       port: 0,
       rendererDir: RENDERER_DIR,
       adminPin: { verify: (pin) => agent.admin.verifyAdminPin(pin) },
+      screen: opts.screen ?? TEST_SCREEN,
     });
     cleanups.push(() => bridge.close());
     const browser = opts.browser ?? (await launchChromium());
@@ -146,9 +162,10 @@ export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRi
 
 /**
  * Types `code` and Enter the way a keyboard-wedge reader does: key after key a few milliseconds
- * apart, all through Chromium's real input pipeline (trusted key events).
+ * apart (`gapMs` plus the round trip of each key to the browser), all through Chromium's real
+ * input pipeline (trusted key events).
  */
-export async function wedgeBurst(page: Page, code: string, gapMs = 4): Promise<void> {
+export async function wedgeBurst(page: Page, code: string, gapMs = 0): Promise<void> {
   await page.keyboard.type(code, { delay: gapMs });
   await page.keyboard.press('Enter', { delay: 0 });
 }
@@ -157,7 +174,7 @@ export async function wedgeBurst(page: Page, code: string, gapMs = 4): Promise<v
 export async function typeSlowly(page: Page, text: string): Promise<void> {
   for (const ch of text) {
     await page.keyboard.press(ch);
-    await page.waitForTimeout(120);
+    await page.waitForTimeout(TEST_SCREEN.wedge.holdMs + 150);
   }
 }
 
