@@ -103,7 +103,8 @@ function tokenProblem(token: string): string | null {
   return null;
 }
 
-const perWindow = (r: WindowRule): string => `${r.limit} per ${r.windowMs % 1000 === 0 ? `${r.windowMs / 1000} s` : `${r.windowMs} ms`}`;
+/** "60 per 60 s": a budget as people read it. */
+export const perWindow = (r: WindowRule): string => `${r.limit} per ${r.windowMs % 1000 === 0 ? `${r.windowMs / 1000} s` : `${r.windowMs} ms`}`;
 
 /** The calls of the API the settings need. */
 export type SettingsApi = {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { resetSavedSettings, storedOverrides, storedSettingsView, type SettingsView } from '../agent/settings.js';
+import { perWindow, resetSavedSettings, storedOverrides, storedSettingsView, type SettingsView } from '../agent/settings.js';
 import { loadConfig } from '../config.js';
 import { AuditLog } from '../store/audit-log.js';
 import { DB_FILE_NAME, openDatabase } from '../store/database.js';
@@ -9,7 +9,6 @@ import { TOKEN_FILE_NAME } from '../store/private-file.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
 const when = (at: number | null | undefined): string => (at ? new Date(at).toISOString() : 'earlier');
-const perWindow = (r: { limit: number; windowMs: number }): string => `${r.limit} requests per ${r.windowMs % 1000 === 0 ? `${r.windowMs / 1000} s` : `${r.windowMs} ms`}`;
 
 /** `timeclock settings show|reset`: the settings the admin screen can change, and going back to the configuration. */
 export function runSettings(opts: CliOptions, args: string[]): number {

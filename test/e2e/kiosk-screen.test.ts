@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_PIN, screenshotPath, typeSlowly, wedgeBurst, type KioskRig } from '../helpers/kiosk-browser.js';
+import { ADMIN_PIN, screenshotPath, TEST_SCREEN, typeSlowly, wedgeBurst, type KioskRig } from '../helpers/kiosk-browser.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
 import type { PageGlobals } from '../helpers/page-globals.js';
 import { waitFor } from '../helpers/temp.js';
@@ -64,6 +64,14 @@ describe('an employee at the kiosk screen (Chromium, web bridge)', () => {
     expect(r.agent.status().queue.sent).toBe(1);
     await dismissResult(page);
     expect(await screen(page)).toBe('idle');
+
+    // The same badge again in the same minute: "already registered", not a second punch.
+    await wedgeBurst(page, '1001');
+    await waitScreen(page, 'result');
+    expect(await attr(page, 'result', 'data-reason')).toBe('repeat');
+    expect(await text(page, 'result-name')).toBe('Ana Paula Ferreira da Silva');
+    await dismissResult(page);
+    expect(r.agent.status().queue.sent + r.agent.status().unsent).toBe(1);
     expect(scriptProblems(problems)).toEqual([]);
   });
 
@@ -135,6 +143,55 @@ describe('an employee at the kiosk screen (Chromium, web bridge)', () => {
     await r.startMock();
     await page.waitForSelector('[data-testid=connection][data-state="online"][data-waiting="0"]', { timeout: 30_000 });
     expect(r.mock.records().map((x) => x.employee_external_id).sort()).toEqual(['1004', '1006']);
+  });
+});
+
+describe('PINs and language', () => {
+  it('with PINs on for typed IDs: ID, then PIN; a wrong PIN is refused, the right one punches', async () => {
+    const r = await rigs.start({
+      settings: { pin: { requiredFor: ['id'] } },
+      screen: { ...TEST_SCREEN, pinRequiredFor: ['id'] },
+    });
+    const set = await r.agent.admin.setPin('1008', '4321');
+    expect(set.ok).toBe(true);
+    const { page } = await r.open(SMALL);
+    await page.click('[data-testid=open-keypad]');
+    await pressKeys(page, '1008');
+    await page.click('[data-testid=key-ok]');
+    await waitScreen(page, 'pin');
+    await pressKeys(page, '9999');
+    // A PIN is never shown, only as many dots.
+    expect(await text(page, 'keypad-value')).not.toContain('9');
+    await page.click('[data-testid=key-ok]');
+    await waitScreen(page, 'result');
+    expect(await attr(page, 'result', 'data-reason')).toBe('pin_wrong');
+    expect(await lastSound(page)).toBe('error');
+    await dismissResult(page);
+
+    await page.click('[data-testid=open-keypad]');
+    await pressKeys(page, '1008');
+    await page.click('[data-testid=key-ok]');
+    await waitScreen(page, 'pin');
+    await pressKeys(page, '4321');
+    await page.screenshot({ path: screenshotPath('pin-800x480') });
+    await page.click('[data-testid=key-ok]');
+    await waitScreen(page, 'result');
+    expect(await attr(page, 'result', 'data-ok')).toBe('true');
+    const name = r.mock.employees().find((e) => e.external_id === '1008')?.full_name;
+    expect(await text(page, 'result-name')).toBe(name);
+    await waitFor(() => r.mock.records().length === 1, 'one punch delivered');
+  });
+
+  it('speaks Brazilian Portuguese by default and English after the toggle', async () => {
+    const r = await kiosk();
+    const { page } = await r.open(SMALL);
+    expect(await page.textContent('body')).toContain('Aproxime seu crachá');
+    await page.click('[data-testid=language]');
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=open-keypad]')?.textContent?.includes('ID') === true);
+    expect(await page.textContent('body')).toMatch(/Scan your badge/i);
+    await wedgeBurst(page, '99999999');
+    await waitScreen(page, 'result');
+    expect(await text(page, 'result-message')).toMatch(/not recogni[sz]ed/i);
   });
 });
 
