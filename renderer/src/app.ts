@@ -166,8 +166,11 @@ export class App {
   // ---- the state machine ------------------------------------------------------------------------
 
   dispatch(event: Event): void {
+    const before = screenName(this.#model);
     const { model, effects } = step(this.#model, event);
     this.#model = model;
+    // A punch's result ends one person's turn: the next one finds the terminal's own language.
+    if (before === 'result' && screenName(model) === 'idle' && this.#settings) this.#lang = this.#settings.language;
     for (const e of effects) this.#run(e);
     this.#armTimer(false);
     this.#render();

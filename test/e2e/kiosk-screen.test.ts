@@ -182,7 +182,7 @@ describe('PINs and language', () => {
     await waitFor(() => r.mock.records().length === 1, 'one punch delivered');
   });
 
-  it('speaks Brazilian Portuguese by default and English after the toggle', async () => {
+  it('speaks Brazilian Portuguese by default, English after the toggle until the punch is done', async () => {
     const r = await kiosk();
     const { page } = await r.open(SMALL);
     expect(await page.textContent('body')).toContain('Aproxime seu crachá');
@@ -192,6 +192,9 @@ describe('PINs and language', () => {
     await wedgeBurst(page, '99999999');
     await waitScreen(page, 'result');
     expect(await text(page, 'result-message')).toMatch(/not recogni[sz]ed/i);
+    // The next person finds the terminal's language again.
+    await dismissResult(page);
+    expect(await page.textContent('body')).toContain('Aproxime seu crachá');
   });
 });
 
