@@ -29,6 +29,7 @@ export const punchRefusalSchema = z.enum([
   'pin_locked',
   'pin_throttled',
   'no_pin',
+  'pin_expired',
   'storage_failed',
   'shutting_down',
   'enrollment',
@@ -52,6 +53,8 @@ export const punchResultSchema = z.discriminatedUnion('ok', [
     message: z.string(),
     employeeExternalId: z.string().nullable().optional(),
     employeeName: z.string().optional(),
+    /** With `pin_required` after a badge scan: what `answerPin` answers (the screen may not know the badge's code). */
+    pinChallenge: z.string().optional(),
   }),
 ]);
 export type PunchResultView = z.infer<typeof punchResultSchema>;
@@ -192,6 +195,8 @@ export const calls = {
     output: punchResultSchema.nullable(),
     admin: false,
   },
+  /** The PIN for the badge scan that answered `pin_required` with this `pinChallenge` (a reader's scan the screen only saw as an event). */
+  answerPin: { input: z.strictObject({ challenge: text(64).min(1), pin }), output: punchResultSchema, admin: false },
   status: { input: empty, output: statusSchema, admin: false },
   screenSettings: { input: empty, output: screenSettingsSchema, admin: false },
   adminLogin: {

@@ -137,12 +137,10 @@ export class App {
     this.dispatch({ type: 'punchEvent', result: r, queued: isQueued(this.#status) });
   }
 
-  async #punch(call: 'punch' | 'badgeScan', credential: Credential, pin?: string): Promise<void> {
+  /** A punch call of the screen's own; its answer goes to the machine, its event is then not shown twice. */
+  async #punch(call: () => Promise<CallResult<'punch' | 'badgeScan' | 'answerPin'>>, credential: Credential | null): Promise<void> {
     this.#dedupe.begin();
-    const r =
-      call === 'badgeScan'
-        ? await this.client.call('badgeScan', { code: credential.value, source: 'wedge' })
-        : await this.client.call('punch', pin === undefined ? { credential } : { credential, pin });
+    const r = await call();
     this.#dedupe.end(r.ok ? r.value : null, performance.now());
     if (r.ok) this.dispatch({ type: 'punchAnswer', credential, result: r.value, queued: isQueued(this.#status) });
     else this.dispatch({ type: 'punchFailed', message: r.error.message });
@@ -178,11 +176,16 @@ export class App {
 
   #run(e: Effect): void {
     switch (e.type) {
-      case 'punch':
-        void this.#punch('punch', e.credential, e.pin);
+      case 'punch': {
+        const { credential, pin } = e;
+        void this.#punch(() => this.client.call('punch', pin === undefined ? { credential } : { credential, pin }), credential);
         return;
+      }
       case 'badgeScan':
-        void this.#punch('badgeScan', badgeCredential(e.code));
+        void this.#punch(() => this.client.call('badgeScan', { code: e.code, source: 'wedge' }), badgeCredential(e.code));
+        return;
+      case 'answerPin':
+        void this.#punch(() => this.client.call('answerPin', { challenge: e.challenge, pin: e.pin }), null);
         return;
       case 'adminLogin':
         void this.client.call('adminLogin', { pin: e.pin }).then((r) => {

@@ -7,6 +7,12 @@ import type { PunchResultView, ScreenSettings } from '../../src/contract.js';
 
 export type Credential = { kind: 'badge' | 'id'; value: string };
 
+/**
+ * What a PIN answers: the credential the screen itself submitted (resubmitted with the PIN), or
+ * the agent's one-time challenge for a scan the screen only saw as an event (an HID reader's).
+ */
+export type PinFor = { credential: Credential } | { challenge: string };
+
 export type AdminLoginError = { kind: 'wrong' } | { kind: 'too_many' } | { kind: 'expired' } | { kind: 'other'; message: string };
 
 /** A punch answer to show; `result: null` with `failure`: the call itself failed. */
@@ -16,7 +22,7 @@ export type Screen =
   | { name: 'loading' }
   | { name: 'idle' }
   | { name: 'keypad'; value: string }
-  | { name: 'pin'; value: string; credential: Credential; employeeName: string | null }
+  | { name: 'pin'; value: string; for: PinFor; employeeName: string | null }
   | { name: 'result'; shown: Shown }
   | { name: 'admin-login'; value: string; error: AdminLoginError | null }
   | { name: 'admin' };
@@ -36,6 +42,7 @@ export type Model = {
 
 export type Effect =
   | { type: 'punch'; credential: Credential; pin?: string }
+  | { type: 'answerPin'; challenge: string; pin: string }
   | { type: 'badgeScan'; code: string }
   | { type: 'adminLogin'; pin: string }
   | { type: 'lock' }
@@ -51,8 +58,11 @@ export type Event =
   /** A key typed or touched: a character, or Backspace, Clear, Enter, Escape. */
   | { type: 'key'; key: string }
   | { type: 'scan'; code: string }
-  /** The answer to an own punch/badgeScan call (null: the scan was already taken another way). */
-  | { type: 'punchAnswer'; credential: Credential; result: PunchResultView | null; queued: boolean }
+  /**
+   * The answer to an own punch/badgeScan/answerPin call (null: the scan was already taken another
+   * way). `credential`: what was submitted (null for an answerPin).
+   */
+  | { type: 'punchAnswer'; credential: Credential | null; result: PunchResultView | null; queued: boolean }
   | { type: 'punchFailed'; message: string }
   /** A `punch` event the dedupe let through. */
   | { type: 'punchEvent'; result: PunchResultView; queued: boolean }
@@ -130,11 +140,9 @@ export function step(model: Model, event: Event): Step {
     case 'punchAnswer': {
       const r = event.result;
       if (r === null) return { model: { ...model, busy: false }, effects: [] };
-      if (!r.ok && r.reason === 'pin_required' && s.name !== 'admin') {
-        return {
-          model: { ...model, busy: false, screen: { name: 'pin', value: '', credential: event.credential, employeeName: r.employeeName ?? null } },
-          effects: [],
-        };
+      const pinFor: PinFor | null = r.ok || r.reason !== 'pin_required' ? null : r.pinChallenge ? { challenge: r.pinChallenge } : event.credential ? { credential: event.credential } : null;
+      if (pinFor && s.name !== 'admin') {
+        return { model: { ...model, busy: false, screen: { name: 'pin', value: '', for: pinFor, employeeName: r.ok ? null : (r.employeeName ?? null) } }, effects: [] };
       }
       // The manager's own enrollment scan: the enrollNextScan answer reports it on the admin screen.
       if (!r.ok && r.reason === 'enrollment' && s.name === 'admin') return { model, effects: [] };
@@ -142,10 +150,16 @@ export function step(model: Model, event: Event): Step {
     }
     case 'punchFailed':
       return show(model, { result: null, failure: event.message });
-    case 'punchEvent':
+    case 'punchEvent': {
       if (!model.ready || !model.reachable) return same;
-      if (!event.result.ok && event.result.reason === 'enrollment' && s.name === 'admin') return same;
+      const r = event.result;
+      if (!r.ok && r.reason === 'enrollment' && s.name === 'admin') return same;
+      // A reader's badge that needs a PIN: ask for it, unless someone is typing here right now.
+      if (!r.ok && r.reason === 'pin_required' && r.pinChallenge && (s.name === 'idle' || s.name === 'result')) {
+        return { model: { ...model, busy: false, screen: { name: 'pin', value: '', for: { challenge: r.pinChallenge }, employeeName: r.employeeName ?? null } }, effects: [] };
+      }
       return show(model, { result: event.result, queued: event.queued });
+    }
     case 'adminLoginAnswer':
       if (s.name !== 'admin-login') return { model: { ...model, busy: false }, effects: [] };
       if (event.ok) return { model: { ...model, busy: false, screen: { name: 'admin' } }, effects: [] };
@@ -202,7 +216,7 @@ function key(model: Model, k: string): Step {
         if (value === '') return same;
         const credential: Credential = { kind: 'id', value };
         if (model.settings.pinRequiredFor.includes('id')) {
-          return { model: { ...model, screen: { name: 'pin', value: '', credential, employeeName: null } }, effects: [] };
+          return { model: { ...model, screen: { name: 'pin', value: '', for: { credential }, employeeName: null } }, effects: [] };
         }
         return { model: { ...model, busy: true }, effects: [{ type: 'punch', credential }] };
       }
@@ -213,7 +227,8 @@ function key(model: Model, k: string): Step {
       if (model.busy) return same;
       if (k === 'Enter') {
         if (s.value === '') return same;
-        return { model: { ...model, busy: true }, effects: [{ type: 'punch', credential: s.credential, pin: s.value }] };
+        const effect: Effect = 'challenge' in s.for ? { type: 'answerPin', challenge: s.for.challenge, pin: s.value } : { type: 'punch', credential: s.for.credential, pin: s.value };
+        return { model: { ...model, busy: true }, effects: [effect] };
       }
       return { model: { ...model, screen: { ...s, value: edit(s.value, k, isDigit, MAX_PIN_LENGTH) } }, effects: [] };
     }

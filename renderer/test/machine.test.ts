@@ -58,6 +58,16 @@ describe('screen flow', () => {
     ]);
   });
 
+  it('a badge from a reader (an event) that needs a PIN asks for it and answers the agent’s challenge', () => {
+    const challenged: PunchResultView = { ...pinRequired, pinChallenge: 'c0ffee' };
+    const r = run([{ type: 'punchEvent', result: challenged, queued: false }, ...keys('4321'), { type: 'key', key: 'Enter' }]);
+    expect(r.model.screen).toMatchObject({ name: 'pin', employeeName: 'Ana', for: { challenge: 'c0ffee' } });
+    expect(r.effects).toEqual([{ type: 'answerPin', challenge: 'c0ffee', pin: '4321' }]);
+    // Someone typing an ID on the keypad is not taken over by a scan's PIN request.
+    const typing = run([...keys('10'), { type: 'punchEvent', result: challenged, queued: false }]);
+    expect(screenName(typing.model)).not.toBe('pin');
+  });
+
   it('goes straight to the PIN when IDs need one, and a PIN takes digits only', () => {
     const m = ready({ pinRequiredFor: ['id'], adminEnabled: false });
     const r = run([...keys('1001'), { type: 'key', key: 'Enter' }, ...keys('1a2'), { type: 'key', key: 'Enter' }], m);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Clock, Sleep } from '../domain/clock.js';
 import { checkCode, type Credential } from '../domain/credential.js';
 import type { PunchResult } from '../domain/punch.js';
@@ -57,6 +58,8 @@ export type FlushOutcome = {
   queue: AgentStatus['queue'];
 };
 
+/** How long a badge scan's PIN may take. */
+const PIN_CHALLENGE_MS = 60_000;
 /** How long `status` listeners wait to hear about a burst of changes in one event. */
 const STATUS_COALESCE_MS = 150;
 
@@ -74,6 +77,8 @@ export class Agent {
   private consecutiveFailures = 0;
   private lastContactOk: boolean | null = null;
   private statusTimer: NodeJS.Timeout | null = null;
+  /** The badge scan waiting for its PIN (one at a time: a terminal has one person in front of it). */
+  private pinChallenge: { id: string; credential: Credential; until: number } | null = null;
 
   constructor(private readonly p: AgentParts) {
     p.capture.setClockSkew(readSetting<{ ms: number }>(p.db, S.clockSkew)?.ms ?? null);
@@ -142,7 +147,7 @@ export class Agent {
    * Takes a scanned or typed credential (and the PIN when one is required) and answers only
    * after the punch is committed. A badge scan while enrollment is armed enrolls it instead.
    */
-  async punch(credential: Credential, opts: { pin?: string } = {}): Promise<PunchResult> {
+  async punch(credential: Credential, opts: { pin?: string; offerPinChallenge?: boolean } = {}): Promise<PunchResult> {
     if (this.stopping) return this.answer({ ok: false, reason: 'shutting_down', message: 'Terminal is shutting down. Punch NOT registered.' });
     const arm = this.enrollArm;
     if (arm && credential.kind === 'badge' && this.p.clock.now() <= arm.until) {
@@ -152,7 +157,29 @@ export class Agent {
       arm.resolve(r);
       return this.answer({ ok: false, reason: 'enrollment', message: r.ok ? r.message : `Badge NOT enrolled: ${r.message}` });
     }
-    return this.answer(await this.p.capture.punch(credential, opts));
+    const r = await this.p.capture.punch(credential, opts.pin === undefined ? {} : { pin: opts.pin });
+    return this.answer(opts.offerPinChallenge ? this.withPinChallenge(r, credential) : r);
+  }
+
+  /**
+   * A badge that needs a PIN: the result carries a one-time challenge, so the screen can ask for
+   * the PIN of a scan it only saw as an event (an HID reader's), without knowing the code.
+   */
+  private withPinChallenge(r: PunchResult, credential: Credential): PunchResult {
+    if (r.ok || r.reason !== 'pin_required') return r;
+    const id = randomBytes(16).toString('hex');
+    this.pinChallenge = { id, credential, until: this.p.clock.now() + PIN_CHALLENGE_MS };
+    return { ...r, pinChallenge: id };
+  }
+
+  /** The PIN for the scan that got `pinChallenge`; single use, and only within PIN_CHALLENGE_MS of the scan. */
+  async answerPin(challenge: string, pin: string): Promise<PunchResult> {
+    const c = this.pinChallenge;
+    if (!c || c.id !== challenge || this.p.clock.now() > c.until) {
+      return this.answer({ ok: false, reason: 'pin_expired', message: 'Too late for that PIN: scan your badge again. Punch NOT registered.' });
+    }
+    this.pinChallenge = null;
+    return this.punch(c.credential, { pin });
   }
 
   /**
@@ -161,7 +188,7 @@ export class Agent {
    */
   async scanned(code: string, source: string): Promise<PunchResult | null> {
     if (this.sameScanOtherWay(code, source)) return null;
-    return this.punch({ kind: 'badge', value: code });
+    return this.punch({ kind: 'badge', value: code }, { offerPinChallenge: true });
   }
 
   /**

@@ -11,7 +11,7 @@ import type { Clock } from '../domain/clock.js';
 /** The part of the facade a bridge uses. */
 export type BridgeAgent = Pick<
   Agent,
-  'punch' | 'scanned' | 'status' | 'syncRoster' | 'retryRejected' | 'listRejected' | 'enrollNextScan' | 'admin' | 'on' | 'setApiToken' | 'setSite' | 'setRateBudget'
+  'punch' | 'scanned' | 'answerPin' | 'status' | 'syncRoster' | 'retryRejected' | 'listRejected' | 'enrollNextScan' | 'admin' | 'on' | 'setApiToken' | 'setSite' | 'setRateBudget'
 >;
 
 export type AdminPin = { verify(pin: string): Promise<boolean> };
@@ -90,6 +90,7 @@ export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen:
     screenSettings: () => ({ ...screen, adminEnabled: screen.adminEnabled && session.enabled }),
     punch: (i) => agent.punch(i.credential, i.pin === undefined ? {} : { pin: i.pin }),
     badgeScan: (i) => agent.scanned(i.code, i.source),
+    answerPin: (i) => agent.answerPin(i.challenge, i.pin),
     status: () => agent.status(),
     adminLogin: (i) => session.login(i.pin),
     adminLogout: () => {

@@ -17,7 +17,18 @@ export type PunchResult =
       repeat: boolean;
       message: string;
     }
-  | { ok: false; reason: PunchRefusal; message: string; employeeExternalId?: string | null; employeeName?: string };
+  | {
+      ok: false;
+      reason: PunchRefusal;
+      message: string;
+      employeeExternalId?: string | null;
+      employeeName?: string;
+      /**
+       * With `pin_required` for a scanned badge: answer it with the PIN (agent `answerPin`) instead
+       * of the badge code, which a screen shown a reader's scan does not have. Single use.
+       */
+      pinChallenge?: string;
+    };
 
 export type PunchRefusal =
   | 'invalid_code'
@@ -29,6 +40,8 @@ export type PunchRefusal =
   | 'pin_locked'
   | 'pin_throttled'
   | 'no_pin'
+  /** the PIN came for a badge scan that is too old or already answered: scan again */
+  | 'pin_expired'
   | 'storage_failed'
   | 'shutting_down'
   /** the scan was taken to enroll a badge, not as a punch */

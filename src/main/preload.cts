@@ -22,6 +22,7 @@ type PreloadElectron = {
 const CALLS = [
   'punch',
   'badgeScan',
+  'answerPin',
   'status',
   'screenSettings',
   'adminLogin',

@@ -182,6 +182,23 @@ describe('PINs and language', () => {
     await waitFor(() => r.mock.records().length === 1, 'one punch delivered');
   });
 
+  it('a badge from an HID reader that needs a PIN: the screen asks for it without knowing the code, and the punch registers', async () => {
+    const r = await rigs.start({ settings: { pin: { requiredFor: ['badge'] } }, screen: { ...TEST_SCREEN, pinRequiredFor: ['badge'] } });
+    expect(r.agent.admin.enrollBadge('CARD-HID-9', '1009', 'cli')).toMatchObject({ ok: true });
+    expect(await r.agent.admin.setPin('1009', '6071')).toMatchObject({ ok: true });
+    const { page } = await r.open(SMALL);
+    // What src/input/hid-reader.ts does with a decoded scan.
+    await r.agent.scanned('CARD-HID-9', 'hid:entrance');
+    await waitScreen(page, 'pin');
+    await pressKeys(page, '6071');
+    await page.click('[data-testid=key-ok]');
+    await waitScreen(page, 'result');
+    expect(await attr(page, 'result', 'data-ok')).toBe('true');
+    const name = r.mock.employees().find((e) => e.external_id === '1009')?.full_name;
+    expect(await text(page, 'result-name')).toBe(name);
+    await waitFor(() => r.mock.records().some((x) => x.employee_external_id === '1009'), 'the punch delivered');
+  });
+
   it('speaks Brazilian Portuguese by default, English after the toggle until the punch is done', async () => {
     const r = await kiosk();
     const { page } = await r.open(SMALL);

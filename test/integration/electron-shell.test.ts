@@ -300,6 +300,7 @@ describe('IPC bridge', () => {
     const inputs: Partial<Record<CallName, unknown>> = {
       punch: { credential: { kind: 'id', value: '1003' } },
       badgeScan: { code: 'NO-SUCH-BADGE-2', source: 'wedge' },
+      answerPin: { challenge: 'no-such-challenge', pin: '1234' },
       adminLogin: { pin: ADMIN_PIN },
       retryRejected: { punchId: 1 },
       enrollBadge: { code: 'CARD-E-1', employee: '1005' },

@@ -172,6 +172,41 @@ describe('PIN as second factor', () => {
   });
 });
 
+describe('PIN for a reader’s badge (the screen never sees the code)', () => {
+  it('the scan answers pin_required with a one-time challenge; the PIN answers it once, within a minute', async () => {
+    let t = Date.parse('2026-03-02T11:00:00Z');
+    const { agent } = await setup({ pin: { requiredFor: ['badge'], maxFailures: 5, lockoutMs: 60_000 } }, { now: () => t });
+    expect(agent.admin.enrollBadge('CARD-17', '1017', 'cli')).toMatchObject({ ok: true });
+    expect(await agent.admin.setPin('1017', '482915')).toMatchObject({ ok: true });
+    const events: unknown[] = [];
+    agent.on('punch', (r) => events.push(r));
+
+    const asked = await agent.scanned('CARD-17', 'hid:entrance');
+    expect(asked).toMatchObject({ ok: false, reason: 'pin_required', pinChallenge: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    // The screen learns of it from the event, which carries the challenge and not the badge code.
+    expect(events.at(-1)).toEqual(asked);
+    expect(JSON.stringify(events)).not.toContain('CARD-17');
+    const challenge = asked && !asked.ok ? (asked.pinChallenge ?? '') : '';
+
+    expect(await agent.answerPin('0'.repeat(32), '482915')).toMatchObject({ ok: false, reason: 'pin_expired' });
+    expect(await agent.answerPin(challenge, '000000')).toMatchObject({ ok: false, reason: 'pin_wrong' });
+    // Single use: a wrong PIN spent it; the person scans again.
+    expect(await agent.answerPin(challenge, '482915')).toMatchObject({ ok: false, reason: 'pin_expired' });
+
+    const again = await agent.scanned('CARD-17', 'hid:entrance');
+    const second = again && !again.ok ? (again.pinChallenge ?? '') : '';
+    expect(second).not.toBe(challenge);
+    t += 61_000;
+    expect(await agent.answerPin(second, '482915')).toMatchObject({ ok: false, reason: 'pin_expired' });
+
+    const third = await agent.scanned('CARD-17', 'hid:entrance');
+    t += 20_000;
+    const done = await agent.answerPin(third && !third.ok ? (third.pinChallenge ?? '') : '', '482915');
+    expect(done).toMatchObject({ ok: true, employeeExternalId: '1017', repeat: false });
+    expect(agent.status().unsent + agent.status().queue.sent).toBe(1);
+  });
+});
+
 describe('command line administration beside a running terminal', () => {
   it('enrolls and unenrolls a badge, sets a PIN read from standard input, and the file holds no PIN', async () => {
     const { agent, dir } = await setup();

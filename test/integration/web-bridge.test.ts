@@ -237,6 +237,7 @@ describe('wrong-shaped input', () => {
     const { bridge } = await setup({}, (a) => ({
       punch: a.punch.bind(a),
       scanned: a.scanned.bind(a),
+      answerPin: a.answerPin.bind(a),
       status: () => ({ ...a.status(), queue: 'broken', apiToken: API_TOKEN }) as unknown as AgentStatus,
       syncRoster: a.syncRoster.bind(a),
       retryRejected: a.retryRejected.bind(a),
