@@ -106,12 +106,14 @@ export async function runStart(opts: CliOptions): Promise<number> {
   // When a PIN is required, the line after the ID is its PIN (for 30 s).
   let awaitingPin: { id: string; until: number } | null = null;
   const show = (r: PunchResult) => out(opts.json ? punchJson(r) : punchLine(r));
+  // Every result, one line each, whoever caused it: a typed line, a wedge burst, an HID reader or
+  // the kiosk screen (the agent tells of each; the calls below print nothing themselves).
+  const offPunch = run.agent.on('punch', show);
   const typedLine = async (line: string) => {
     const pinFor = awaitingPin && Date.now() <= awaitingPin.until ? awaitingPin.id : null;
     awaitingPin = null;
     const r = pinFor ? await run.agent.punch({ kind: 'id', value: pinFor }, { pin: line.trim() }) : await run.agent.punch({ kind: 'id', value: line });
     if (!r.ok && r.reason === 'pin_required') awaitingPin = { id: line.trim(), until: Date.now() + 30_000 };
-    show(r);
   };
 
   if (raw) {
@@ -121,7 +123,7 @@ export async function runStart(opts: CliOptions): Promise<number> {
         process.stdin,
         run.config.wedge,
         {
-          scan: (code) => void run.agent.scanned(code, 'wedge').then((r) => r && show(r)),
+          scan: (code) => void run.agent.scanned(code, 'wedge'),
           line: (text) => void typedLine(text),
           end: resolve,
         },
@@ -141,6 +143,7 @@ export async function runStart(opts: CliOptions): Promise<number> {
       await typedLine(line);
     }
   }
+  offPunch();
   if (!stopping) {
     // End of input (a pipe, or Ctrl-D): deliver what can be delivered now, then stop.
     const left = await run.agent.flush({ maxWaitMs: 30_000 });

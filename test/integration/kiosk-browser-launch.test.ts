@@ -59,6 +59,26 @@ describe('timeclock start as a service', () => {
   });
 });
 
+describe('timeclock start: the console shows every punch', () => {
+  it('a punch made on the kiosk screen (web bridge) is printed on standard output like a typed one', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const child = spawnCli(['start', '--headless'], { TIMECLOCK_DATA_DIR: path.join(t.dir, 'data') });
+    cleanups.push(() => child.kill('SIGKILL'));
+    const line = await lineMatching(child.stderr, /kiosk screen: http/);
+    const url = new URL(/kiosk screen: (\S+)/.exec(line)?.[1] ?? '');
+    const printed = lineMatching(child.stdout, /Ana Paula Ferreira da Silva/);
+    const res = await fetch(new URL('/api/punch', url.origin), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-kiosk-token': url.searchParams.get('t') ?? '' },
+      body: JSON.stringify({ credential: { kind: 'id', value: '1001' } }),
+    });
+    expect(res.status).toBe(200);
+    expect(await printed).toMatch(/registered Ana Paula Ferreira da Silva \d\d:\d\d/);
+    child.stdin.end();
+  });
+});
+
 describe('timeclock start --browser', () => {
   it('opens the screen address in kiosk mode, restarts the browser when it exits, and stops it with the terminal', async () => {
     const t = tempDir();
