@@ -1,9 +1,91 @@
+import type { AdminCode, AdminParams } from '../../src/contract.js';
+
 /**
  * Every string the screens show. `en` is the typed source of keys; `pt-BR` must have exactly the
  * same keys (the compiler checks), and the same {placeholders} (a unit test checks).
  */
 export type Lang = 'pt-BR' | 'en';
 export const LANGS: readonly Lang[] = ['pt-BR', 'en'];
+
+/**
+ * The answers of the admin calls, one per `code` of src/contract.ts `adminCodeSchema` (the compiler
+ * checks every code has one, and no more), filled with the answer's `params`. See `answerText`.
+ */
+type AnswerStrings = { readonly [C in AdminCode as `answer.${C}`]: string };
+
+const enAnswers = {
+  'answer.retry_queued': 'Punch {id} queued to be sent again.',
+  'answer.retry_not_rejected': 'Punch {id} is not a rejected punch (any more).',
+  'answer.employee_not_found': 'No employee {query} in the roster (by ID, registration number or CPF).',
+  'answer.badge_invalid': 'This badge code is not valid; nothing was enrolled.',
+  'answer.badge_enrolled': 'Badge enrolled for {name}.',
+  'answer.badge_moved': 'Badge enrolled for {name} (it belonged to {previousName} before).',
+  'answer.badge_unenrolled': 'Badge {badge} removed.',
+  'answer.badge_not_enrolled': 'Badge {badge} was not enrolled.',
+  'answer.enroll_timeout': 'No badge was scanned in time for {employee}. Try again.',
+  'answer.enroll_replaced': 'Replaced by a newer badge enrollment request.',
+  'answer.pin_set': 'PIN set for {name}.',
+  'answer.pin_cleared': 'PIN removed for {name}.',
+  'answer.pin_not_set': '{name} had no PIN.',
+  'answer.pin_bad_format': 'A PIN has {min} to {max} digits (0-9 only); nothing was changed.',
+  'answer.pin_save_failed': 'The PIN for {name} could not be saved ({error}).',
+  'answer.admin_pin_set': 'Manager PIN set.',
+  'answer.settings_busy': 'Another settings change is under way; try again in a moment.',
+  'answer.token_saved': 'API token saved ({store}); the service accepted it and sending resumes.',
+  'answer.token_saved_unchecked': 'API token saved ({store}), not checked: the service could not be reached ({reason}); it is used from now on.',
+  'answer.token_invalid': 'The token must not be empty, longer than {max} characters, or contain spaces or line breaks; nothing was changed.',
+  'answer.token_demo': 'Demo mode: the demo always uses its own token, so nothing was saved. Configure the real API (api.baseUrl) and set the token again there.',
+  'answer.token_refused': 'The service refused this token ({reason}); it was not saved and the current token stays in use.',
+  'answer.token_save_failed': 'The token could not be saved ({error}); nothing was changed.',
+  'answer.site_set': 'Site set to {name} ({siteId}); its roster is being fetched, the current roster stays in use until the new one is complete.',
+  'answer.site_set_unchecked': 'Site set to {siteId}, not checked: the service could not be reached ({reason}); its roster is fetched when it can be, the current roster stays in use until then.',
+  'answer.site_same': 'The terminal already uses site {siteId}.',
+  'answer.site_invalid': 'A site ID is 24 hexadecimal characters (0-9, a-f), as the service shows it; nothing was changed.',
+  'answer.site_unknown': 'The service has no site {siteId}; nothing was changed.',
+  'answer.site_refused': 'The service refused site {siteId} ({reason}); nothing was changed.',
+  'answer.site_needs_token': 'The service refuses the API token, so the site cannot be checked: set a working token first; nothing was changed.',
+  'answer.site_save_failed': 'The site could not be saved ({error}); nothing was changed.',
+  'answer.budget_set': 'Request budget set to {limit} per {window} s (was {previousLimit} per {previousWindow} s); requests already made still count.',
+  'answer.budget_invalid': 'Requests must be a whole number from 1 to 10000 and the window from 1 s to 1 h; nothing was changed.',
+  'answer.budget_save_failed': 'The request budget could not be saved ({error}); nothing was changed.',
+} as const satisfies AnswerStrings;
+
+const ptAnswers: AnswerStrings = {
+  'answer.retry_queued': 'Registro {id} reenviado para envio.',
+  'answer.retry_not_rejected': 'O registro {id} não está (mais) entre os recusados.',
+  'answer.employee_not_found': 'Nenhum funcionário {query} na equipe (por matrícula, número de registro ou CPF).',
+  'answer.badge_invalid': 'Código de crachá inválido; nada foi cadastrado.',
+  'answer.badge_enrolled': 'Crachá cadastrado para {name}.',
+  'answer.badge_moved': 'Crachá cadastrado para {name} (antes era de {previousName}).',
+  'answer.badge_unenrolled': 'Crachá {badge} descadastrado.',
+  'answer.badge_not_enrolled': 'O crachá {badge} não estava cadastrado.',
+  'answer.enroll_timeout': 'Nenhum crachá foi passado a tempo para {employee}. Tente novamente.',
+  'answer.enroll_replaced': 'Substituído por um pedido de cadastro de crachá mais recente.',
+  'answer.pin_set': 'PIN definido para {name}.',
+  'answer.pin_cleared': 'PIN de {name} removido.',
+  'answer.pin_not_set': '{name} não tinha PIN.',
+  'answer.pin_bad_format': 'O PIN deve ter de {min} a {max} dígitos (apenas números de 0 a 9); nada foi alterado.',
+  'answer.pin_save_failed': 'Não foi possível salvar o PIN de {name} ({error}).',
+  'answer.admin_pin_set': 'PIN do gestor definido.',
+  'answer.settings_busy': 'Outra alteração de ajustes está em andamento; tente novamente em instantes.',
+  'answer.token_saved': 'Token da API salvo ({store}); o serviço aceitou o token e o envio foi retomado.',
+  'answer.token_saved_unchecked': 'Token da API salvo ({store}), sem conferência: não foi possível falar com o serviço ({reason}); ele passa a ser usado a partir de agora.',
+  'answer.token_invalid': 'O token não pode estar vazio, ter mais de {max} caracteres nem conter espaços ou quebras de linha; nada foi alterado.',
+  'answer.token_demo': 'Modo demonstração: o token da demonstração é fixo; nada foi salvo. Configure a API real (api.baseUrl) e defina o token novamente.',
+  'answer.token_refused': 'O serviço recusou este token ({reason}); ele não foi salvo e o token atual continua em uso.',
+  'answer.token_save_failed': 'Não foi possível salvar o token ({error}); nada foi alterado.',
+  'answer.site_set': 'Local definido: {name} ({siteId}). A equipe do local está sendo baixada; a equipe atual continua em uso até a nova ficar completa.',
+  'answer.site_set_unchecked': 'Local definido: {siteId}, sem conferência: não foi possível falar com o serviço ({reason}). A equipe do local será baixada assim que possível; a atual continua em uso até lá.',
+  'answer.site_same': 'O terminal já usa o local {siteId}.',
+  'answer.site_invalid': 'O ID do local tem 24 caracteres hexadecimais (0-9, a-f), como o serviço o mostra; nada foi alterado.',
+  'answer.site_unknown': 'O serviço não tem o local {siteId}; nada foi alterado.',
+  'answer.site_refused': 'O serviço recusou o local {siteId} ({reason}); nada foi alterado.',
+  'answer.site_needs_token': 'O serviço recusa o token da API, então o local não pode ser conferido: defina primeiro um token válido; nada foi alterado.',
+  'answer.site_save_failed': 'Não foi possível salvar o local ({error}); nada foi alterado.',
+  'answer.budget_set': 'Limite de requisições definido para {limit} a cada {window} s (antes: {previousLimit} a cada {previousWindow} s); as requisições já feitas continuam contando.',
+  'answer.budget_invalid': 'As requisições devem ser um número inteiro de 1 a 10000, e a janela de 1 s a 1 h; nada foi alterado.',
+  'answer.budget_save_failed': 'Não foi possível salvar o limite de requisições ({error}); nada foi alterado.',
+};
 
 const en = {
   'app.title': 'Time clock',
@@ -156,6 +238,8 @@ const en = {
   'common.yes': 'yes',
   'common.no': 'no',
   'common.dash': '—',
+
+  ...enAnswers,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;
@@ -312,6 +396,8 @@ const ptBR: Dictionary = {
   'common.yes': 'sim',
   'common.no': 'não',
   'common.dash': '—',
+
+  ...ptAnswers,
 };
 
 export const dictionaries: { readonly [L in Lang]: Dictionary } = { en, 'pt-BR': ptBR };
@@ -328,4 +414,22 @@ export function t(lang: Lang, key: MessageKey, params: Params = {}): string {
 
 export function isLang(v: unknown): v is Lang {
   return v === 'pt-BR' || v === 'en';
+}
+
+/** An admin call's answer: `message` is the agent's English text, `code` and `params` what the screen words itself. */
+export type AdminAnswer = { message: string; code?: AdminCode | undefined; params?: Readonly<AdminParams> | undefined };
+
+/**
+ * The text of an admin call's answer in `lang`: the `answer.<code>` string filled with its params,
+ * or the agent's own message when it has no code (or one this page does not know). A `store` param
+ * (where the token is kept) is worded as the settings panel words it.
+ */
+export function answerText(lang: Lang, a: AdminAnswer): string {
+  if (a.code === undefined) return a.message;
+  const key = `answer.${a.code}` as const;
+  if (!Object.prototype.hasOwnProperty.call(dictionaries[lang], key)) return a.message;
+  const params: Record<string, string> = { ...a.params };
+  const store = params['store'];
+  if (store === 'keyring' || store === 'file' || store === 'config') params['store'] = t(lang, `settings.source.${store}`);
+  return t(lang, key, params);
 }

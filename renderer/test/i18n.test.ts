@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dictionaries, LANGS, t } from '../src/i18n.js';
+import { adminCodeSchema, type AdminCode } from '../../src/contract.js';
+import { answerText, dictionaries, LANGS, t } from '../src/i18n.js';
 
 const placeholders = (s: string): string[] => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '').sort();
 
@@ -27,4 +28,45 @@ describe('i18n', () => {
     expect(t('pt-BR', 'idle.prompt')).toBe('Aproxime seu crachá ou digite sua matrícula');
     expect(t('en', 'idle.prompt')).toBe('Scan your badge or type your ID');
   });
+
+  it('every code an admin answer can carry has its text in both languages', () => {
+    for (const code of adminCodeSchema.options) {
+      for (const lang of LANGS) {
+        const text = (dictionaries[lang] as Readonly<Record<string, string>>)[`answer.${code}`];
+        expect(text, `${lang} answer.${code}`).toEqual(expect.any(String));
+        expect(text?.trim(), `${lang} answer.${code}`).not.toBe('');
+      }
+    }
+    // And no answer text for a code the contract does not have.
+    const codes = new Set<string>(adminCodeSchema.options);
+    for (const key of Object.keys(dictionaries.en)) if (key.startsWith('answer.')) expect(codes.has(key.slice('answer.'.length)), key).toBe(true);
+  });
+
+  it('an admin answer with a code is worded in the language, with its params; without one, its message is shown', () => {
+    const ans = (code: AdminCode, params?: Record<string, string>) => ({ message: 'the agent’s English text', code, params });
+    expect(answerText('pt-BR', ans('pin_set', { name: 'Ana Paula Ferreira da Silva' }))).toBe('PIN definido para Ana Paula Ferreira da Silva.');
+    expect(answerText('en', ans('pin_set', { name: 'Ana Paula Ferreira da Silva' }))).toBe('PIN set for Ana Paula Ferreira da Silva.');
+    expect(answerText('pt-BR', ans('retry_queued', { id: '1234' }))).toBe('Registro 1234 reenviado para envio.');
+    expect(answerText('pt-BR', ans('badge_moved', { name: 'Ana', previousName: 'Bruno' }))).toBe('Crachá cadastrado para Ana (antes era de Bruno).');
+    expect(answerText('pt-BR', ans('site_unknown', { siteId: 'abc' }))).toBe('O serviço não tem o local abc; nada foi alterado.');
+    expect(answerText('pt-BR', ans('token_demo'))).toMatch(/^Modo demonstração: o token da demonstração é fixo; nada foi salvo/);
+    // Where the token is kept is worded as the settings panel words it.
+    expect(answerText('pt-BR', ans('token_saved', { store: 'keyring' }))).toContain('(cofre de senhas do sistema)');
+    expect(answerText('en', ans('token_saved', { store: 'file' }))).toContain('(a protected file)');
+    // Ids stay as they are (no number formatting), and a param's own braces are not filled again.
+    expect(answerText('pt-BR', ans('retry_not_rejected', { id: '{id}' }))).toBe('O registro {id} não está (mais) entre os recusados.');
+    expect(answerText('pt-BR', ans('budget_set', { limit: '1200', window: '60', previousLimit: '60', previousWindow: '60' }))).toContain('1200 a cada 60 s');
+    // No code (an older agent), or one this page does not know: the agent's message.
+    expect(answerText('pt-BR', { message: 'punch 3 queued again' })).toBe('punch 3 queued again');
+    expect(answerText('pt-BR', { message: 'something new', code: 'not_a_code' as AdminCode })).toBe('something new');
+  });
+
+  it('the answers\' placeholders are all among the params the agent sends', () => {
+    const sample: Record<string, string> = {
+      id: '7', query: '1001', name: 'Ana', previousName: 'Bruno', badge: 'CARD-1', employee: 'Ana', min: '4', max: '8', error: 'disk full',
+      store: 'file', reason: 'HTTP 503', siteId: 'abc', limit: '60', window: '60', previousLimit: '30', previousWindow: '60',
+    };
+    for (const code of adminCodeSchema.options) expect(answerText('pt-BR', { message: '', code, params: sample }), code).not.toMatch(/\{\w+\}/);
+  });
 });
+

@@ -15,7 +15,7 @@ import type { RosterSync, RosterSyncResult } from '../sync/roster-sync.js';
 import type { Uploader, UploaderEvent } from '../sync/uploader.js';
 import type { HidReader } from '../input/hid-reader.js';
 import type { Capture } from './capture.js';
-import type { AdminResult, EnrollResult, IdentityAdmin } from './identity-admin.js';
+import { employeeNotFound, type AdminResult, type EnrollResult, type IdentityAdmin } from './identity-admin.js';
 import type { SettingsAdmin } from './settings.js';
 import { readStatus, S, type AgentStatus, type RosterSyncRecord } from './status.js';
 
@@ -153,7 +153,7 @@ export class Agent {
     if (arm && credential.kind === 'badge' && this.p.clock.now() <= arm.until) {
       this.enrollArm = null;
       const check = checkCode(credential.value);
-      const r: EnrollResult = check.ok ? this.p.admin.enrollFor(check.code, arm.employee, 'scan') : { ok: false, message: check.reason };
+      const r: EnrollResult = check.ok ? this.p.admin.enrollFor(check.code, arm.employee, 'scan') : { ok: false, message: check.reason, code: 'badge_invalid' };
       arm.resolve(r);
       return this.answer({ ok: false, reason: 'enrollment', message: r.ok ? r.message : `Badge NOT enrolled: ${r.message}` });
     }
@@ -223,15 +223,15 @@ export class Agent {
    */
   enrollNextScan(employeeQuery: string, timeoutMs = 30_000): Promise<EnrollResult> {
     const employee = this.p.admin.findEmployee(employeeQuery);
-    if (!employee) return Promise.resolve({ ok: false, message: `no employee ${employeeQuery} in the roster` });
-    this.enrollArm?.resolve({ ok: false, message: 'replaced by a newer enrollment request' });
+    if (!employee) return Promise.resolve(employeeNotFound(employeeQuery));
+    this.enrollArm?.resolve({ ok: false, message: 'replaced by a newer enrollment request', code: 'enroll_replaced' });
     return new Promise((resolve) => {
       const arm = { employee, until: this.p.clock.now() + timeoutMs, resolve };
       this.enrollArm = arm;
       setTimeout(() => {
         if (this.enrollArm === arm) {
           this.enrollArm = null;
-          resolve({ ok: false, message: 'no badge was scanned in time' });
+          resolve({ ok: false, message: 'no badge was scanned in time', code: 'enroll_timeout', params: { employee: employee.full_name } });
         }
       }, timeoutMs).unref();
     });

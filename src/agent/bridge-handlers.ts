@@ -104,8 +104,8 @@ export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen:
     listRejected: () => agent.listRejected(),
     retryRejected: (i) =>
       agent.retryRejected(i.punchId)
-        ? { ok: true, message: `punch ${i.punchId} queued again` }
-        : { ok: false, message: `punch ${i.punchId} is not a rejected punch` },
+        ? { ok: true, message: `punch ${i.punchId} queued again`, code: 'retry_queued', params: { id: String(i.punchId) } }
+        : { ok: false, message: `punch ${i.punchId} is not a rejected punch`, code: 'retry_not_rejected', params: { id: String(i.punchId) } },
     syncRoster: () => agent.syncRoster(),
     enrollBadge: (i) => agent.admin.enrollBadge(i.code, i.employee, 'admin'),
     unenrollBadge: (i) => agent.admin.unenrollBadge(i.code),

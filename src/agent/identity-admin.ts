@@ -1,12 +1,28 @@
+import type { AdminCode, AdminParams } from '../contract.js';
 import type { Clock } from '../domain/clock.js';
 import { checkCode } from '../domain/credential.js';
 import { resolveCredential, type IdentityRules } from '../domain/identity.js';
+import { checkPinFormat, PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '../domain/pin-policy.js';
 import type { AuditLog } from '../store/audit-log.js';
 import type { Identities } from '../store/identities.js';
 import type { RosterEmployee } from '../store/roster.js';
 
-export type EnrollResult = { ok: true; message: string; employeeId: string; previousOwner: string | null } | { ok: false; message: string };
-export type AdminResult = { ok: boolean; message: string };
+/**
+ * What an admin call answers. `code` and `params` (src/contract.ts `adminCodeSchema`) let the screen
+ * word it in its language; `message` is the English text for the CLI and logs. Required here, so
+ * no answer the agent makes goes without a code; params never hold a token or a PIN.
+ */
+type Answered = { message: string; code: AdminCode; params?: AdminParams };
+export type EnrollResult = ({ ok: true; employeeId: string; previousOwner: string | null } & Answered) | ({ ok: false } & Answered);
+export type AdminResult = { ok: boolean } & Answered;
+
+/** The answer to an employee query that matched nobody. */
+export const employeeNotFound = (query: string, message = `no employee ${query} in the roster`): { ok: false } & Answered => ({
+  ok: false,
+  message,
+  code: 'employee_not_found',
+  params: { query },
+});
 
 /** What a manager types to name an employee: any key, whatever the terminal's input rules. */
 const ADMIN_RULES: IdentityRules = {
@@ -48,9 +64,9 @@ export class IdentityAdmin {
 
   enrollBadge(rawCode: string, employeeQuery: string, via: 'cli' | 'scan' | 'admin'): EnrollResult {
     const check = checkCode(rawCode);
-    if (!check.ok) return { ok: false, message: `badge code refused: ${check.reason}` };
+    if (!check.ok) return { ok: false, message: `badge code refused: ${check.reason}`, code: 'badge_invalid' };
     const employee = this.findEmployee(employeeQuery);
-    if (!employee) return { ok: false, message: `no employee ${employeeQuery} in the roster (by external id, registration number or CPF)` };
+    if (!employee) return employeeNotFound(employeeQuery, `no employee ${employeeQuery} in the roster (by external id, registration number or CPF)`);
     return this.enrollFor(check.code, employee, via);
   }
 
@@ -58,36 +74,50 @@ export class IdentityAdmin {
     const now = this.clock.now();
     const { previousOwner } = this.identities.enroll(code, employee.id, now, via);
     this.audit.record(now, 'badge_enrolled', employee.id, `via ${via}${previousOwner ? `; taken from ${previousOwner}` : ''}`);
-    const moved = previousOwner ? ` (it belonged to ${this.identities.employee(previousOwner)?.full_name ?? previousOwner} before)` : '';
-    return { ok: true, message: `badge enrolled for ${employee.full_name}${moved}`, employeeId: employee.id, previousOwner };
+    const previousName = previousOwner ? (this.identities.employee(previousOwner)?.full_name ?? previousOwner) : null;
+    const moved = previousName ? ` (it belonged to ${previousName} before)` : '';
+    return {
+      ok: true,
+      message: `badge enrolled for ${employee.full_name}${moved}`,
+      code: previousName ? 'badge_moved' : 'badge_enrolled',
+      params: { name: employee.full_name, ...(previousName ? { previousName } : {}) },
+      employeeId: employee.id,
+      previousOwner,
+    };
   }
 
   unenrollBadge(rawCode: string): AdminResult {
     const code = rawCode.trim();
     const owner = this.identities.enrollment(code);
-    if (!this.identities.unenroll(code)) return { ok: false, message: `badge ${code} was not enrolled` };
+    if (!this.identities.unenroll(code)) return { ok: false, message: `badge ${code} was not enrolled`, code: 'badge_not_enrolled', params: { badge: code } };
     this.audit.record(this.clock.now(), 'badge_unenrolled', owner?.employee_id ?? null, null);
-    return { ok: true, message: `badge ${code} unenrolled` };
+    return { ok: true, message: `badge ${code} unenrolled`, code: 'badge_unenrolled', params: { badge: code } };
   }
 
   async setPin(employeeQuery: string, pin: string): Promise<AdminResult> {
     const employee = this.findEmployee(employeeQuery);
-    if (!employee) return { ok: false, message: `no employee ${employeeQuery} in the roster` };
+    if (!employee) return employeeNotFound(employeeQuery);
+    const name = employee.full_name;
+    const format = checkPinFormat(pin);
+    if (!format.ok) return badPinFormat(`cannot set the PIN of ${name}: ${format.reason}`, { name });
     try {
       await this.pins.set(employee.id, pin);
     } catch (e) {
-      return { ok: false, message: (e as Error).message };
+      // The PIN store's errors never contain the PIN (src/store/pins.ts).
+      return { ok: false, message: (e as Error).message, code: 'pin_save_failed', params: { name, error: (e as Error).message } };
     }
-    return { ok: true, message: `PIN set for ${employee.full_name}` };
+    return { ok: true, message: `PIN set for ${name}`, code: 'pin_set', params: { name } };
   }
 
   async setAdminPin(pin: string): Promise<AdminResult> {
+    const format = checkPinFormat(pin);
+    if (!format.ok) return badPinFormat(`cannot set the admin PIN: ${format.reason}`, {});
     try {
       await this.pins.set(ADMIN_PIN_ID, pin);
     } catch (e) {
-      return { ok: false, message: (e as Error).message };
+      return { ok: false, message: (e as Error).message, code: 'pin_save_failed', params: { name: 'admin', error: (e as Error).message } };
     }
-    return { ok: true, message: 'admin PIN set' };
+    return { ok: true, message: 'admin PIN set', code: 'admin_pin_set' };
   }
 
   /** For the bridges' admin login. */
@@ -101,7 +131,14 @@ export class IdentityAdmin {
 
   clearPin(employeeQuery: string): AdminResult {
     const employee = this.findEmployee(employeeQuery);
-    if (!employee) return { ok: false, message: `no employee ${employeeQuery} in the roster` };
-    return this.pins.clear(employee.id) ? { ok: true, message: `PIN cleared for ${employee.full_name}` } : { ok: false, message: `${employee.full_name} had no PIN` };
+    if (!employee) return employeeNotFound(employeeQuery);
+    const params = { name: employee.full_name };
+    return this.pins.clear(employee.id)
+      ? { ok: true, message: `PIN cleared for ${employee.full_name}`, code: 'pin_cleared', params }
+      : { ok: false, message: `${employee.full_name} had no PIN`, code: 'pin_not_set', params };
   }
+}
+
+function badPinFormat(message: string, params: AdminParams): AdminResult {
+  return { ok: false, message, code: 'pin_bad_format', params: { ...params, min: String(PIN_MIN_DIGITS), max: String(PIN_MAX_DIGITS) } };
 }

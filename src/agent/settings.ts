@@ -103,6 +103,9 @@ function tokenProblem(token: string): string | null {
   return null;
 }
 
+/** A window in seconds, as text ("60", "1.5"). */
+const seconds = (ms: number): string => String(ms / 1000);
+
 /** "60 per 60 s": a budget as people read it. */
 export const perWindow = (r: WindowRule): string => `${r.limit} per ${r.windowMs % 1000 === 0 ? `${r.windowMs / 1000} s` : `${r.windowMs} ms`}`;
 
@@ -188,7 +191,7 @@ export class SettingsAdmin {
 
   /** One change at a time: two managers' clicks must not interleave a check and a save. */
   private async exclusive(fn: () => Promise<AdminResult>): Promise<AdminResult> {
-    if (this.busy) return { ok: false, message: 'another settings change is under way; try again in a moment' };
+    if (this.busy) return { ok: false, message: 'another settings change is under way; try again in a moment', code: 'settings_busy' };
     this.busy = true;
     try {
       return await fn();
@@ -198,21 +201,24 @@ export class SettingsAdmin {
   }
 
   setApiToken(raw: string): Promise<AdminResult> {
-    return this.exclusive(async () => {
-      if (typeof raw !== 'string') return { ok: false, message: 'the token must be text' };
+    return this.exclusive(async (): Promise<AdminResult> => {
+      const invalid = { code: 'token_invalid', params: { max: String(MAX_TOKEN_LENGTH) } } as const;
+      if (typeof raw !== 'string') return { ok: false, message: 'the token must be text', ...invalid };
       const token = raw.trim();
       const bad = tokenProblem(token);
-      if (bad) return { ok: false, message: `${bad}; nothing was changed` };
+      if (bad) return { ok: false, message: `${bad}; nothing was changed`, ...invalid };
       if (this.d.demo) {
         return {
           ok: false,
           message: 'demo mode: the demo always uses its own token, so nothing was saved. Configure the real API (api.baseUrl) and set the token again there.',
+          code: 'token_demo',
         };
       }
       const scrub = (text: string) => text.split(token).join('[token]');
       const check = await this.withSlot('token-check', () => this.d.api.checkToken(token, this.siteId), true);
       if (check?.kind === 'auth') {
-        return { ok: false, message: `the service refused this token (${scrub(check.reason)}); it was not saved and the current token stays in use` };
+        const reason = scrub(check.reason);
+        return { ok: false, message: `the service refused this token (${reason}); it was not saved and the current token stays in use`, code: 'token_refused', params: { reason } };
       }
       const verified = check !== null && (check.kind === 'ok' || check.kind === 'refused');
       const now = this.d.clock.now();
@@ -227,7 +233,7 @@ export class SettingsAdmin {
       } catch (e) {
         const why = scrub((e as Error).message);
         this.d.log.error('the new API token could not be saved', { error: why });
-        return { ok: false, message: `the token could not be saved (${why}); nothing was changed` };
+        return { ok: false, message: `the token could not be saved (${why}); nothing was changed`, code: 'token_save_failed', params: { error: why } };
       }
       this.d.api.setToken(token);
       this.token = { source: meta.source, setAt: now, warning: meta.warning };
@@ -241,33 +247,56 @@ export class SettingsAdmin {
       this.d.syncRoster();
       this.d.changed();
       const where = meta.source === 'keyring' ? 'in the system secret store' : 'in a file only the kiosk user can read';
-      const how = verified
-        ? 'the service accepted it; sending resumes'
-        : `the service could not be reached to check it (${check === null ? 'no request slot free in time' : scrub(describeOutcome(check))}); it is used from now on`;
-      return { ok: true, message: `API token saved ${where}; ${how}${meta.warning ? `. Note: ${meta.warning}` : ''}` };
+      const unchecked = verified ? null : check === null ? 'no request slot free in time' : scrub(describeOutcome(check));
+      const how = unchecked === null ? 'the service accepted it; sending resumes' : `the service could not be reached to check it (${unchecked}); it is used from now on`;
+      return {
+        ok: true,
+        message: `API token saved ${where}; ${how}${meta.warning ? `. Note: ${meta.warning}` : ''}`,
+        code: unchecked === null ? 'token_saved' : 'token_saved_unchecked',
+        // Where it is kept, not the token; the screen shows the store's warning from status.
+        params: { store: meta.source, ...(unchecked === null ? {} : { reason: unchecked }) },
+      };
     });
   }
 
   setSite(raw: string): Promise<AdminResult> {
-    return this.exclusive(async () => {
-      if (typeof raw !== 'string') return { ok: false, message: 'the site id must be text' };
+    return this.exclusive(async (): Promise<AdminResult> => {
+      if (typeof raw !== 'string') return { ok: false, message: 'the site id must be text', code: 'site_invalid' };
       const siteId = raw.trim();
       if (!objectIdPattern.test(siteId)) {
-        return { ok: false, message: 'a site id is 24 hexadecimal characters (0-9, a-f), as the service shows it; nothing was changed' };
+        return { ok: false, message: 'a site id is 24 hexadecimal characters (0-9, a-f), as the service shows it; nothing was changed', code: 'site_invalid' };
       }
-      if (siteId === this.siteId) return { ok: true, message: `the terminal already uses site ${siteId}` };
+      const params = { siteId };
+      if (siteId === this.siteId) return { ok: true, message: `the terminal already uses site ${siteId}`, code: 'site_same', params };
       if (this.d.budget.pause()?.reason === 'auth') {
-        return { ok: false, message: 'the service refuses the API token, so the site cannot be checked: set a working token first; nothing was changed' };
+        return {
+          ok: false,
+          message: 'the service refuses the API token, so the site cannot be checked: set a working token first; nothing was changed',
+          code: 'site_needs_token',
+          params,
+        };
       }
       const res = await this.withSlot('site-check', () => this.d.api.getSite(siteId), false);
       let site: Site | null = null;
       let unchecked: string | null = null;
-      if (res === null) unchecked = 'no request slot free in time';
-      else if (res.kind === 'ok') site = res.value;
-      else if (res.kind === 'refused' && res.status === 404) return { ok: false, message: `the service has no site ${siteId}; nothing was changed` };
-      else if (res.kind === 'refused') return { ok: false, message: `the service refused site ${siteId} (${res.reason}); nothing was changed` };
-      else if (res.kind === 'auth') return { ok: false, message: `the service refused the API token (${res.reason}), so the site cannot be checked: set a working token first; nothing was changed` };
-      else unchecked = describeOutcome(res);
+      if (res === null) {
+        unchecked = 'no request slot free in time';
+      } else if (res.kind === 'ok') {
+        site = res.value;
+      } else if (res.kind === 'refused' && res.status === 404) {
+        return { ok: false, message: `the service has no site ${siteId}; nothing was changed`, code: 'site_unknown', params };
+      } else if (res.kind === 'refused') {
+        return { ok: false, message: `the service refused site ${siteId} (${res.reason}); nothing was changed`, code: 'site_refused', params: { ...params, reason: res.reason } };
+      } else if (res.kind === 'auth') {
+        return {
+          ok: false,
+          message: `the service refused the API token (${res.reason}), so the site cannot be checked: set a working token first; nothing was changed`,
+          code: 'site_needs_token',
+          params: { ...params, reason: res.reason },
+        };
+      } else {
+        unchecked = describeOutcome(res);
+      }
       const now = this.d.clock.now();
       const before = this.siteId;
       try {
@@ -276,7 +305,8 @@ export class SettingsAdmin {
           this.d.audit.record(now, 'site_set', null, `${before ?? 'no site'} -> ${siteId}${site ? ` (${site.name})` : ' (not checked: service unreachable)'}`);
         })();
       } catch (e) {
-        return { ok: false, message: `the site could not be saved (${(e as Error).message}); nothing was changed` };
+        const error = (e as Error).message;
+        return { ok: false, message: `the site could not be saved (${error}); nothing was changed`, code: 'site_save_failed', params: { ...params, error } };
       }
       this.siteId = siteId;
       this.d.applySite(siteId);
@@ -284,19 +314,26 @@ export class SettingsAdmin {
       this.d.syncRoster();
       this.d.changed();
       const name = site ? `${site.name} (${siteId})` : siteId;
-      return {
-        ok: true,
-        message: unchecked
-          ? `site set to ${name}, not checked: the service could not be reached (${unchecked}); its roster is fetched when it can be, the current roster stays in use until then`
-          : `site set to ${name}; its roster is being fetched, the current roster stays in use until the new one is complete`,
-      };
+      return unchecked
+        ? {
+            ok: true,
+            message: `site set to ${name}, not checked: the service could not be reached (${unchecked}); its roster is fetched when it can be, the current roster stays in use until then`,
+            code: 'site_set_unchecked',
+            params: { ...params, reason: unchecked },
+          }
+        : {
+            ok: true,
+            message: `site set to ${name}; its roster is being fetched, the current roster stays in use until the new one is complete`,
+            code: 'site_set',
+            params: { ...params, name: site?.name ?? siteId },
+          };
     });
   }
 
   setRateBudget(limit: number, windowMs: number): Promise<AdminResult> {
-    return this.exclusive(async () => {
+    return this.exclusive(async (): Promise<AdminResult> => {
       const bad = validRate(limit, windowMs);
-      if (bad) return { ok: false, message: `${bad}; nothing was changed` };
+      if (bad) return { ok: false, message: `${bad}; nothing was changed`, code: 'budget_invalid' };
       const rule = { limit, windowMs };
       const before = this.rule;
       const now = this.d.clock.now();
@@ -306,13 +343,19 @@ export class SettingsAdmin {
           this.d.audit.record(now, 'rate_budget_set', null, `${perWindow(before)} -> ${perWindow(rule)}`);
         })();
       } catch (e) {
-        return { ok: false, message: `the request budget could not be saved (${(e as Error).message}); nothing was changed` };
+        const error = (e as Error).message;
+        return { ok: false, message: `the request budget could not be saved (${error}); nothing was changed`, code: 'budget_save_failed', params: { error } };
       }
       this.rule = rule;
       this.d.applyRule(rule);
       this.d.log.info('request budget changed from the admin screen', { limit, windowMs });
       this.d.changed();
-      return { ok: true, message: `request budget set to ${perWindow(rule)} (was ${perWindow(before)}); requests already made still count` };
+      return {
+        ok: true,
+        message: `request budget set to ${perWindow(rule)} (was ${perWindow(before)}); requests already made still count`,
+        code: 'budget_set',
+        params: { limit: String(rule.limit), window: seconds(rule.windowMs), previousLimit: String(before.limit), previousWindow: seconds(before.windowMs) },
+      };
     });
   }
 

@@ -267,7 +267,13 @@ describe('the site manager at the admin screen', () => {
     await page.screenshot({ path: screenshotPath('admin-rejected-1920x1080') });
 
     r.mock.setActive('1005', true);
+    const punchId = await row.getAttribute('data-punch-id');
+    expect(punchId).toMatch(/^\d+$/);
     await row.locator('[data-testid=retry]').click();
+    // The agent's answer, worded by the screen in its language (Portuguese here), not the agent's English.
+    await page.waitForSelector('[data-testid=admin-message][data-tone="ok"]', { timeout: 10_000 });
+    expect(await text(page, 'admin-message')).toBe(`Registro ${punchId} reenviado para envio.`);
+    expect(await text(page, 'admin-message')).not.toContain('queued again');
     await waitFor(() => r.mock.records().some((x) => x.employee_external_id === '1005'), 'the retried punch delivered');
     await page.waitForSelector('[data-testid=rejected-row]', { state: 'detached', timeout: 10_000 });
     await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=queue-rejected]')?.textContent?.trim() === '0');

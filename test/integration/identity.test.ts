@@ -72,10 +72,17 @@ describe('credentials resolve to the right employee', () => {
     const pending = agent.enrollNextScan('1017', 5_000);
     const scan = await agent.punch({ kind: 'badge', value: '0004177215' });
     expect(scan).toMatchObject({ ok: false, reason: 'enrollment', message: expect.stringMatching(/badge enrolled for/) });
-    expect(await pending).toMatchObject({ ok: true });
+    expect(await pending).toMatchObject({ ok: true, code: 'badge_enrolled', params: { name: byExt('1017').full_name } });
     expect(agent.status().queue.pending + agent.status().queue.sent).toBe(0); // the enrolling scan was no punch
     expect(await agent.punch({ kind: 'badge', value: '0004177215' })).toMatchObject({ ok: true, employeeName: byExt('1017').full_name });
-    expect(await agent.enrollNextScan('1017', 50)).toMatchObject({ ok: false, message: /in time/ });
+    expect(await agent.enrollNextScan('1017', 50)).toMatchObject({ ok: false, message: /in time/, code: 'enroll_timeout', params: { employee: byExt('1017').full_name } });
+    expect(await agent.enrollNextScan('no-such-person', 50)).toMatchObject({ ok: false, code: 'employee_not_found', params: { query: 'no-such-person' } });
+    // A second request replaces the first; the scan then moves the badge to the second employee.
+    const first = agent.enrollNextScan('1017', 5_000);
+    const second = agent.enrollNextScan('1018', 5_000);
+    expect(await first).toMatchObject({ ok: false, code: 'enroll_replaced' });
+    await agent.punch({ kind: 'badge', value: '0004177215' });
+    expect(await second).toMatchObject({ ok: true, code: 'badge_moved', params: { name: byExt('1018').full_name, previousName: byExt('1017').full_name } });
   });
 
   it('an unenrolled badge stops resolving; a badge moved to someone else resolves to the new owner', async () => {

@@ -177,6 +177,66 @@ describe('who may call', () => {
     expect((await api(bridge, 'retryRejected', { punchId: 1 })).status).toBe(403);
   });
 
+  it('admin answers carry a code and params for the screen to word them, and no params value holds a PIN', async () => {
+    const { bridge, agent, mock } = await setup();
+    await api(bridge, 'adminLogin', { pin: ADMIN_PIN });
+    const answers: unknown[] = [];
+    const call = async (name: string, body: unknown): Promise<unknown> => {
+      const r = json(await api(bridge, name, body)) as { ok: boolean; value?: unknown };
+      expect(r.ok, `${name} answered`).toBe(true);
+      answers.push(r.value);
+      return r.value;
+    };
+    const name = (ext: string): string => mock.employees().find((e) => e.external_id === ext)?.full_name ?? '?';
+
+    // retryRejected: a punch the service refused, fixed and queued again; a punch that is not rejected.
+    mock.setActive('1005', false);
+    expect(await agent.punch({ kind: 'id', value: '1005' })).toMatchObject({ ok: true });
+    await waitFor(() => agent.status().queue.rejected === 1, 'the punch rejected by the API');
+    const rejected = agent.listRejected()[0];
+    mock.setActive('1005', true);
+    expect(await call('retryRejected', { punchId: rejected?.id })).toEqual({
+      ok: true,
+      message: `punch ${rejected?.id} queued again`,
+      code: 'retry_queued',
+      params: { id: String(rejected?.id) },
+    });
+    expect(await call('retryRejected', { punchId: 999_999 })).toMatchObject({ ok: false, code: 'retry_not_rejected', params: { id: '999999' } });
+
+    // PINs: set, malformed, for nobody, cleared, cleared again.
+    expect(await call('setPin', { employee: '1008', pin: '4321' })).toMatchObject({ ok: true, code: 'pin_set', params: { name: name('1008') } });
+    expect(await call('setPin', { employee: '1008', pin: '12' })).toMatchObject({ ok: false, code: 'pin_bad_format', params: { min: '4', max: '8' } });
+    expect(await call('setPin', { employee: '9999', pin: '4321' })).toMatchObject({ ok: false, code: 'employee_not_found', params: { query: '9999' } });
+    expect(await call('clearPin', { employee: '1008' })).toMatchObject({ ok: true, code: 'pin_cleared', params: { name: name('1008') } });
+    expect(await call('clearPin', { employee: '1008' })).toMatchObject({ ok: false, code: 'pin_not_set', params: { name: name('1008') } });
+
+    // Badges: enrolled, moved to someone else, refused, removed, not enrolled; a scan that never comes.
+    expect(await call('enrollBadge', { code: 'CARD-CODE-1', employee: '1003' })).toMatchObject({
+      ok: true,
+      code: 'badge_enrolled',
+      params: { name: name('1003') },
+      employeeId: expect.any(String),
+    });
+    expect(await call('enrollBadge', { code: 'CARD-CODE-1', employee: '1004' })).toMatchObject({
+      ok: true,
+      code: 'badge_moved',
+      params: { name: name('1004'), previousName: name('1003') },
+    });
+    expect(await call('enrollBadge', { code: 'bad code', employee: '1004' })).toMatchObject({ ok: false, code: 'badge_invalid' });
+    expect(await call('enrollBadge', { code: 'CARD-CODE-2', employee: 'nobody' })).toMatchObject({ ok: false, code: 'employee_not_found', params: { query: 'nobody' } });
+    expect(await call('unenrollBadge', { code: 'CARD-CODE-1' })).toMatchObject({ ok: true, code: 'badge_unenrolled', params: { badge: 'CARD-CODE-1' } });
+    expect(await call('unenrollBadge', { code: 'CARD-CODE-1' })).toMatchObject({ ok: false, code: 'badge_not_enrolled', params: { badge: 'CARD-CODE-1' } });
+    expect(await call('enrollNextScan', { employee: '1003', timeoutMs: 1_000 })).toMatchObject({ ok: false, code: 'enroll_timeout', params: { employee: name('1003') } });
+
+    // Every answer is in the contract's shape, and no params value holds a PIN (the PINs typed above).
+    for (const a of answers) {
+      expect(a).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+      for (const v of Object.values((a as { params?: Record<string, string> }).params ?? {})) {
+        for (const pin of ['4321', ADMIN_PIN]) expect(v).not.toContain(pin);
+      }
+    }
+  });
+
   it('the admin session ends after adminIdleMs without an admin call, and by adminLogout', async () => {
     const { bridge, clock } = await setup({ adminIdleMs: 60_000 });
     await api(bridge, 'adminLogin', { pin: ADMIN_PIN });

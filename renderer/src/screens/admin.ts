@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { rejectedPunchSchema } from '../../../src/contract.js';
 import { button, fill, h, setData, setText } from '../dom.js';
 import { formatDateTime, formatDuration, formatShortLocalDate, formatSkew } from '../format.js';
-import { t, type Lang, type MessageKey } from '../i18n.js';
+import { answerText, t, type Lang, type MessageKey } from '../i18n.js';
 import type { Ctx, View } from './view.js';
 
 export type AdminCalls = <N extends CallName>(name: N, input: CallInput<N>) => Promise<CallResult<N> | null>;
@@ -105,7 +105,7 @@ function queuePanel(ctx: Ctx, sh: Shared): Panel {
     if (!sh.alive()) return;
     b.disabled = false;
     if (sh.failed(r)) return;
-    sh.notice(r.value.message, r.value.ok ? 'ok' : 'error');
+    sh.notice(answerText(lang, r.value), r.value.ok ? 'ok' : 'error');
     await load();
   };
 
@@ -180,7 +180,7 @@ function rosterPanel(ctx: Ctx, sh: Shared): Panel {
     if (!sh.alive()) return;
     scanNow.disabled = false;
     if (sh.failed(r)) return;
-    sh.notice(r.value.message, r.value.ok ? 'ok' : 'error');
+    sh.notice(answerText(lang, r.value), r.value.ok ? 'ok' : 'error');
     if (r.value.ok) employee.value = '';
   };
 
@@ -317,7 +317,7 @@ function settingsPanel(ctx: Ctx, sh: Shared): Panel {
 
   const answered = (r: CallResult<'setApiToken' | 'setSite' | 'setRateBudget'> | null): boolean => {
     if (sh.failed(r)) return false;
-    sh.notice(r.value.message, r.value.ok ? 'ok' : 'error');
+    sh.notice(answerText(lang, r.value), r.value.ok ? 'ok' : 'error');
     return r.value.ok;
   };
 
