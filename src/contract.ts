@@ -35,6 +35,56 @@ export const punchRefusalSchema = z.enum([
   'enrollment',
 ]);
 
+/**
+ * What an admin call's answer says happened, for the screen to word in its own language (the
+ * `message` beside it is English, for the CLI, logs and tests). Every answer the agent makes to an
+ * admin call carries one.
+ */
+export const adminCodeSchema = z.enum([
+  // retryRejected
+  'retry_queued',
+  'retry_not_rejected',
+  // employees, badges, PINs
+  'employee_not_found',
+  'badge_invalid',
+  'badge_enrolled',
+  'badge_moved',
+  'badge_unenrolled',
+  'badge_not_enrolled',
+  'enroll_timeout',
+  'enroll_replaced',
+  'pin_set',
+  'pin_cleared',
+  'pin_not_set',
+  'pin_bad_format',
+  'pin_save_failed',
+  'admin_pin_set',
+  // settings
+  'settings_busy',
+  'token_saved',
+  'token_saved_unchecked',
+  'token_invalid',
+  'token_demo',
+  'token_refused',
+  'token_save_failed',
+  'site_set',
+  'site_set_unchecked',
+  'site_same',
+  'site_invalid',
+  'site_unknown',
+  'site_refused',
+  'site_needs_token',
+  'site_save_failed',
+  'budget_set',
+  'budget_invalid',
+  'budget_save_failed',
+]);
+export type AdminCode = z.infer<typeof adminCodeSchema>;
+
+/** The details an answer's text is filled with (names, ids, the service's reason…); never a token or a PIN. */
+export const adminParamsSchema = z.record(z.string(), z.string());
+export type AdminParams = z.infer<typeof adminParamsSchema>;
+
 /** What the employee sees after a punch attempt (domain/punch.ts `PunchResult`). */
 export const punchResultSchema = z.discriminatedUnion('ok', [
   z.object({
@@ -55,6 +105,8 @@ export const punchResultSchema = z.discriminatedUnion('ok', [
     employeeName: z.string().optional(),
     /** With `pin_required` after a badge scan: what `answerPin` answers (the screen may not know the badge's code). */
     pinChallenge: z.string().optional(),
+    /** With `enrollment`: what became of the badge (the screen words it, as an admin answer). */
+    enrollment: z.object({ ok: z.boolean(), code: adminCodeSchema, params: adminParamsSchema.optional() }).optional(),
   }),
 ]);
 export type PunchResultView = z.infer<typeof punchResultSchema>;
@@ -134,55 +186,6 @@ export const rejectedPunchSchema = z.object({
   updated_at: epochMs,
 });
 
-/**
- * What an admin call's answer says happened, for the screen to word in its own language (the
- * `message` beside it is English, for the CLI, logs and tests). Every answer the agent makes to an
- * admin call carries one.
- */
-export const adminCodeSchema = z.enum([
-  // retryRejected
-  'retry_queued',
-  'retry_not_rejected',
-  // employees, badges, PINs
-  'employee_not_found',
-  'badge_invalid',
-  'badge_enrolled',
-  'badge_moved',
-  'badge_unenrolled',
-  'badge_not_enrolled',
-  'enroll_timeout',
-  'enroll_replaced',
-  'pin_set',
-  'pin_cleared',
-  'pin_not_set',
-  'pin_bad_format',
-  'pin_save_failed',
-  'admin_pin_set',
-  // settings
-  'settings_busy',
-  'token_saved',
-  'token_saved_unchecked',
-  'token_invalid',
-  'token_demo',
-  'token_refused',
-  'token_save_failed',
-  'site_set',
-  'site_set_unchecked',
-  'site_same',
-  'site_invalid',
-  'site_unknown',
-  'site_refused',
-  'site_needs_token',
-  'site_save_failed',
-  'budget_set',
-  'budget_invalid',
-  'budget_save_failed',
-]);
-export type AdminCode = z.infer<typeof adminCodeSchema>;
-
-/** The details an answer's text is filled with (names, ids, the service's reason…); never a token or a PIN. */
-export const adminParamsSchema = z.record(z.string(), z.string());
-export type AdminParams = z.infer<typeof adminParamsSchema>;
 
 const answered = { message: z.string(), code: adminCodeSchema.optional(), params: adminParamsSchema.optional() };
 

@@ -98,7 +98,7 @@ const isIdChar = (key: string): boolean => /^[0-9A-Za-z.\-/]$/.test(key);
 
 function soundFor(result: PunchResultView): 'success' | 'error' {
   if (result.ok) return 'success';
-  if (result.reason === 'enrollment') return /\bNOT\b/.test(result.message) ? 'error' : 'success';
+  if (result.reason === 'enrollment') return result.enrollment?.ok ? 'success' : 'error';
   return 'error';
 }
 

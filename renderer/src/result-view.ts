@@ -2,7 +2,7 @@
  * A punch answer as the employee sees it: headline, name, time, message, colour and sound. Pure.
  */
 import { formatLocalDate } from './format.js';
-import { t, type Lang, type MessageKey } from './i18n.js';
+import { answerText, t, type Lang, type MessageKey } from './i18n.js';
 import type { Shown } from './machine.js';
 
 export type Tone = 'ok' | 'repeat' | 'error' | 'info';
@@ -57,7 +57,7 @@ export function resultView(shown: Shown, lang: Lang): ResultView {
     };
   }
   if (r.reason === 'enrollment') {
-    const failed = /\bNOT\b/.test(r.message);
+    const failed = !r.enrollment?.ok;
     return {
       ok: false,
       reason: 'enrollment',
@@ -67,8 +67,8 @@ export function resultView(shown: Shown, lang: Lang): ResultView {
       name: r.employeeName ?? '',
       time: '',
       date: '',
-      // The agent's own words: it names the employee the badge now belongs to.
-      message: r.message,
+      // Worded as the admin screen words the same answer; the agent's English without a code.
+      message: r.enrollment ? answerText(lang, { message: r.message, code: r.enrollment.code, ...(r.enrollment.params ? { params: r.enrollment.params } : {}) }) : r.message,
       queued: false,
     };
   }

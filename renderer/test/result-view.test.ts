@@ -42,11 +42,19 @@ describe('result screen content', () => {
     for (const m of messages) expect(m).not.toBe('agent text');
   });
 
-  it("enrollment shows the agent's words; a failed enrollment sounds like an error", () => {
-    const good = resultView({ result: { ok: false, reason: 'enrollment', message: 'Badge 1234 enrolled for Ana Souza' }, queued: false }, 'pt-BR');
-    expect(good).toMatchObject({ reason: 'enrollment', tone: 'info', sound: 'success', message: 'Badge 1234 enrolled for Ana Souza' });
-    const bad = resultView({ result: { ok: false, reason: 'enrollment', message: 'Badge NOT enrolled: no employee' }, queued: false }, 'en');
+  it('an enrollment scan is worded in the screen’s language from its code; a failed one sounds like an error', () => {
+    const good = resultView(
+      { result: { ok: false, reason: 'enrollment', message: 'badge enrolled for Ana Souza', enrollment: { ok: true, code: 'badge_enrolled', params: { name: 'Ana Souza' } } }, queued: false },
+      'pt-BR',
+    );
+    expect(good).toMatchObject({ reason: 'enrollment', tone: 'info', sound: 'success', message: 'Crachá cadastrado para Ana Souza.' });
+    const bad = resultView(
+      { result: { ok: false, reason: 'enrollment', message: 'Badge NOT enrolled: too short', enrollment: { ok: false, code: 'badge_invalid' } }, queued: false },
+      'en',
+    );
     expect(bad).toMatchObject({ tone: 'error', sound: 'error' });
+    // Without a code (an older agent), the agent's words as they are.
+    expect(resultView({ result: { ok: false, reason: 'enrollment', message: 'Badge NOT enrolled: x' }, queued: false }, 'pt-BR')).toMatchObject({ message: 'Badge NOT enrolled: x', sound: 'error' });
   });
 
   it('a call that got no answer says to try again', () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock, Sleep } from '../domain/clock.js';
 import { checkCode, type Credential } from '../domain/credential.js';
-import type { PunchResult } from '../domain/punch.js';
+import { enrollmentCodes, type PunchResult } from '../domain/punch.js';
 import type { Logger } from '../log.js';
 import type { Db } from '../store/database.js';
 import type { Identities } from '../store/identities.js';
@@ -155,7 +155,12 @@ export class Agent {
       const check = checkCode(credential.value);
       const r: EnrollResult = check.ok ? this.p.admin.enrollFor(check.code, arm.employee, 'scan') : { ok: false, message: check.reason, code: 'badge_invalid' };
       arm.resolve(r);
-      return this.answer({ ok: false, reason: 'enrollment', message: r.ok ? r.message : `Badge NOT enrolled: ${r.message}` });
+      return this.answer({
+        ok: false,
+        reason: 'enrollment',
+        message: r.ok ? r.message : `Badge NOT enrolled: ${r.message}`,
+        enrollment: { ok: r.ok, code: enrollmentCodes.find((c) => c === r.code) ?? 'badge_invalid', ...(r.params ? { params: r.params } : {}) },
+      });
     }
     const r = await this.p.capture.punch(credential, opts.pin === undefined ? {} : { pin: opts.pin });
     return this.answer(opts.offerPinChallenge ? this.withPinChallenge(r, credential) : r);

@@ -2,6 +2,10 @@
 export const punchStates = ['pending', 'sending', 'in_doubt', 'sent', 'rejected'] as const;
 export type PunchState = (typeof punchStates)[number];
 
+/** What a badge scanned to enroll can come to (a subset of the admin answers' codes in src/contract.ts). */
+export const enrollmentCodes = ['badge_enrolled', 'badge_moved', 'badge_invalid'] as const;
+export type EnrollmentCode = (typeof enrollmentCodes)[number];
+
 /** What the employee sees after a punch attempt. */
 export type PunchResult =
   | {
@@ -28,6 +32,8 @@ export type PunchResult =
        * of the badge code, which a screen shown a reader's scan does not have. Single use.
        */
       pinChallenge?: string;
+      /** With `enrollment`: whether the badge was enrolled, and the answer's code and details for the screen to word. */
+      enrollment?: { ok: boolean; code: EnrollmentCode; params?: Record<string, string> };
     };
 
 export type PunchRefusal =

@@ -71,7 +71,13 @@ describe('credentials resolve to the right employee', () => {
     const { agent, byExt } = await setup();
     const pending = agent.enrollNextScan('1017', 5_000);
     const scan = await agent.punch({ kind: 'badge', value: '0004177215' });
-    expect(scan).toMatchObject({ ok: false, reason: 'enrollment', message: expect.stringMatching(/badge enrolled for/) });
+    expect(scan).toMatchObject({
+      ok: false,
+      reason: 'enrollment',
+      message: expect.stringMatching(/badge enrolled for/),
+      // What the screen words the result from, in its own language.
+      enrollment: { ok: true, code: 'badge_enrolled', params: { name: byExt('1017').full_name } },
+    });
     expect(await pending).toMatchObject({ ok: true, code: 'badge_enrolled', params: { name: byExt('1017').full_name } });
     expect(agent.status().queue.pending + agent.status().queue.sent).toBe(0); // the enrolling scan was no punch
     expect(await agent.punch({ kind: 'badge', value: '0004177215' })).toMatchObject({ ok: true, employeeName: byExt('1017').full_name });
