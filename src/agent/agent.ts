@@ -287,7 +287,7 @@ export class Agent {
     if (this.lastContactOk === ok) return;
     this.lastContactOk = ok;
     this.safeWrite(S.lastContact, { at: now, ok });
-    this.emit('status', this.status());
+    this.statusSoon();
   }
 
   /** Records the last error for status; never throws. */
@@ -338,7 +338,7 @@ export class Agent {
     } else if (res.error !== 'cancelled') {
       this.safeWrite(S.rosterSync, { at: res.finishedAt, ok: false, employees: prev?.employees ?? null, error: res.error, lastOkAt: prev?.lastOkAt ?? null });
     }
-    if (!this.stopping) this.emit('status', this.status());
+    this.statusSoon();
     return res;
   }
 
@@ -384,7 +384,7 @@ export class Agent {
 
   /** Status changed outside the usual events (a settings change). */
   statusChanged(): void {
-    if (!this.stopping) this.emit('status', this.status());
+    this.statusSoon();
   }
 
   status(): AgentStatus {
