@@ -29,7 +29,10 @@ usage:
   timeclock hid replay <file> [--config FILE]              decode a capture with the configured reader's decoder
   timeclock hid record <file> [--seconds N]                write a capture from the configured reader, for support
   timeclock mock [--port N] [--limit N] [--window-ms N] [--token T] [--employees N --sites N]
-                                                           run the mock T&A API alone
+        [--variant NAME[=VALUE]]...                        run the mock T&A API alone; each --variant serves an answer
+                                                           the API spec allows: page-cap=N, omit-links, omit-meta,
+                                                           total-drift=N, cut-body=PAGE[xTIMES], site-without-name,
+                                                           ignore-site-filter, odd-records, not-allowed=EXTID[,EXTID...]
 
 configuration: a JSON file (--config or TIMECLOCK_CONFIG) and the environment:
   TIMECLOCK_API_URL, TIMECLOCK_API_TOKEN, TIMECLOCK_SITE_ID, TIMECLOCK_DATA_DIR,

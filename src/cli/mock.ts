@@ -1,6 +1,90 @@
 import { startMockServer } from '../mock/mock-server.js';
-import { demoSeed, generatedSeed } from '../mock/seed.js';
+import { demoSeed, generatedSeed, type MockSeed } from '../mock/seed.js';
+import { serverVariantsSchema, type ServerVariants } from '../mock/variants.js';
 import { Exit, intFlag, UsageError, type CliOptions } from './options.js';
+
+export type MockVariantFlags = {
+  variants: ServerVariants;
+  /** Employees (external_id or _id) whose contract_data.allow_external_api_record is set to false. */
+  notAllowed: string[];
+};
+
+const VARIANT_NAMES = ['page-cap', 'omit-links', 'omit-meta', 'total-drift', 'cut-body', 'site-without-name', 'ignore-site-filter', 'odd-records', 'not-allowed'] as const;
+type VariantName = (typeof VARIANT_NAMES)[number];
+const SWITCHES: Partial<Record<VariantName, 'omitLinks' | 'omitMeta' | 'siteWithoutName' | 'ignoreSiteFilter' | 'oddRecords'>> = {
+  'omit-links': 'omitLinks',
+  'omit-meta': 'omitMeta',
+  'site-without-name': 'siteWithoutName',
+  'ignore-site-filter': 'ignoreSiteFilter',
+  'odd-records': 'oddRecords',
+};
+const MAX_INT = 1_000_000_000;
+
+function wholeNumber(name: string, raw: string, min: number): number {
+  const n = /^-?\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= min && n <= MAX_INT)) throw new UsageError(`--variant ${name} needs a whole number from ${min} to ${MAX_INT} (got '${raw}')`);
+  return n;
+}
+
+/**
+ * `--variant NAME[=VALUE]` flags of `timeclock mock`, checked one by one so a mistake gets one
+ * line naming the flag (UsageError: exit 2). A name may appear once, except `not-allowed`.
+ */
+export function parseVariantFlags(flags: readonly string[]): MockVariantFlags {
+  const variants: ServerVariants = {};
+  const notAllowed: string[] = [];
+  const seen = new Set<string>();
+  for (const flag of flags) {
+    const eq = flag.indexOf('=');
+    const name = eq < 0 ? flag : flag.slice(0, eq);
+    const value = eq < 0 ? undefined : flag.slice(eq + 1);
+    if (!(VARIANT_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(`unknown --variant '${name}'; known: ${VARIANT_NAMES.join(', ')}`);
+    }
+    const v = name as VariantName;
+    if (v !== 'not-allowed' && seen.has(v)) throw new UsageError(`--variant ${v} given twice`);
+    seen.add(v);
+    const sw = SWITCHES[v];
+    if (sw !== undefined) {
+      if (value !== undefined) throw new UsageError(`--variant ${v} takes no value (got '${flag}')`);
+      variants[sw] = true;
+      continue;
+    }
+    if (value === undefined || value === '') throw new UsageError(`--variant ${v} needs a value: ${v}=…`);
+    switch (v) {
+      case 'page-cap':
+        variants.pageCap = wholeNumber(v, value, 1);
+        break;
+      case 'total-drift':
+        variants.totalDrift = wholeNumber(v, value, -MAX_INT);
+        break;
+      case 'cut-body': {
+        const m = /^([^x]+)(?:x(.+))?$/.exec(value);
+        if (!m) throw new UsageError(`--variant cut-body needs PAGE or PAGExTIMES, e.g. cut-body=2 or cut-body=2x3 (got '${value}')`);
+        variants.cutBody = { page: wholeNumber('cut-body (page)', m[1] as string, 1), times: m[2] === undefined ? 1 : wholeNumber('cut-body (times)', m[2], 1) };
+        break;
+      }
+      case 'not-allowed': {
+        const ids = value.split(',').map((s) => s.trim());
+        if (ids.some((id) => id === '')) throw new UsageError(`--variant not-allowed needs a comma-separated list of employee ids (got '${value}')`);
+        notAllowed.push(...ids);
+        break;
+      }
+    }
+  }
+  // The hand parser and the schema the server applies must agree.
+  return { variants: serverVariantsSchema.parse(variants), notAllowed };
+}
+
+function checkKnownEmployees(seed: MockSeed, ids: readonly string[]): void {
+  const known = new Set<string>();
+  for (const e of seed.employees) {
+    known.add(e._id);
+    if (e.external_id !== undefined) known.add(e.external_id);
+  }
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new UsageError(`--variant not-allowed: no employee with external_id or _id ${unknown.map((id) => `'${id}'`).join(', ')}`);
+}
 
 /** The mock T&A API on its own, for manual tests and for pointing a terminal at it. */
 export async function runMock(opts: CliOptions): Promise<number> {
@@ -8,14 +92,21 @@ export async function runMock(opts: CliOptions): Promise<number> {
   if (!/^(127\.\d+\.\d+\.\d+|localhost|::1)$/.test(host)) throw new UsageError('--host must be a loopback address: the mock has unauthenticated control endpoints');
   const employees = opts.employees === undefined ? null : intFlag('employees', opts.employees, 0, 1, 1_000_000);
   const sites = intFlag('sites', opts.sites, 1, 1, 1_000);
+  const flags = opts.variant ?? [];
+  const { variants, notAllowed } = parseVariantFlags(flags);
+  const seed = employees === null ? demoSeed() : generatedSeed({ employees, sites });
+  checkKnownEmployees(seed, notAllowed);
   const mock = await startMockServer({
     host,
     port: intFlag('port', opts.port, 0, 0, 65_535),
     tokens: [opts.token ?? 'demo-token'],
     rateLimit: { limit: intFlag('limit', opts.limit, 60, 1, 1_000_000), windowMs: intFlag('window-ms', opts['window-ms'], 60_000, 1, 3_600_000) },
-    seed: employees === null ? demoSeed() : generatedSeed({ employees, sites }),
+    seed,
+    variants,
   });
-  process.stdout.write(`mock T&A API listening at ${mock.url} (token ${opts.token ?? 'demo-token'}); control: ${mock.origin}/__mock/records, /__mock/requests\n`);
+  for (const id of notAllowed) mock.setAllowExternalApiRecord(id, false);
+  process.stdout.write(`mock T&A API listening at ${mock.url} (token ${opts.token ?? 'demo-token'}); control: ${mock.origin}/__mock/records, /__mock/requests, /__mock/variants\n`);
+  if (flags.length > 0) process.stdout.write(`server variants: ${flags.join(', ')}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -18,6 +18,7 @@ const optionSpecs = {
   employees: { type: 'string' },
   sites: { type: 'string' },
   seconds: { type: 'string' },
+  variant: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

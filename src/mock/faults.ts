@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
-export type FaultKind = 'drop_after_store' | 'server_error' | 'slow_response' | 'always_429';
+/** `cut_body` is not drawn from a plan: the `cutBody` server variant (variants.ts) marks it. */
+export type FaultKind = 'drop_after_store' | 'server_error' | 'slow_response' | 'always_429' | 'cut_body';
+
+/** The kinds a plan draws at random. */
+export type DrawnFault = Exclude<FaultKind, 'always_429' | 'cut_body'>;
 
 export type FaultPlan = {
   /** Probability 0..1: do the work (store the record for POST /times), then destroy the socket without answering. */
@@ -59,8 +63,8 @@ export function faultApplies(plan: FaultPlan, method: string, apiPath: string): 
  * the same faults. A kind whose probability is absent or 0 draws no number, so enabling one kind
  * does not shift the sequence seen by the next.
  */
-export function pickFault(plan: FaultPlan, random: () => number): Exclude<FaultKind, 'always_429'> | null {
-  const draws: Array<[Exclude<FaultKind, 'always_429'>, number | undefined]> = [
+export function pickFault(plan: FaultPlan, random: () => number): DrawnFault | null {
+  const draws: Array<[DrawnFault, number | undefined]> = [
     ['drop_after_store', plan.dropAfterStore],
     ['server_error', plan.serverError],
     ['slow_response', plan.slowResponse],
