@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { hex4, type HidBackend } from '../input/hid-backend.js';
+import { HidUnavailableError } from '../input/hid-load-error.js';
 import { NodeHidBackend } from '../input/node-hid-backend.js';
 import { runHidRecord, runHidReplay } from './hid-capture.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
@@ -24,6 +25,17 @@ export async function runHidList(opts: CliOptions, backend: HidBackend = new Nod
 }
 
 export async function runHid(opts: CliOptions, args: string[]): Promise<number> {
+  try {
+    return await runHidCommand(opts, args);
+  } catch (e) {
+    // A missing USB library is the machine's setup, not a bug: one line, no stack trace.
+    if (!(e instanceof HidUnavailableError)) throw e;
+    process.stderr.write(`timeclock: ${e.message}\n`);
+    return Exit.error;
+  }
+}
+
+async function runHidCommand(opts: CliOptions, args: string[]): Promise<number> {
   const [sub, file] = args;
   switch (sub) {
     case 'list':

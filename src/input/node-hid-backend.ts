@@ -1,12 +1,16 @@
 import { createRequire } from 'node:module';
+import { describeHidLoadError, HID_UNAVAILABLE, HidUnavailableError } from './hid-load-error.js';
 import { hidDeviceInfoSchema, type HidBackend, type HidDeviceInfo, type HidHandle } from './hid-backend.js';
 
 type NodeHidModule = typeof import('node-hid');
 
 /**
  * node-hid, loaded on first use (a CommonJS native module; only the agent process loads it), with
- * the Linux hidraw driver, which also reads keyboard-class readers. Loading fails with a clear
- * message when the driver libraries (libudev, libusb) are missing.
+ * the Linux hidraw driver, which also reads keyboard-class readers. node-hid loads its native
+ * binding lazily (on the first devices() or open()), so it is loaded here, at once, where a
+ * missing or broken library (the hidraw prebuild links libudev.so.1 and libusb-1.0.so.0) becomes
+ * one HidUnavailableError line naming it and its Debian package. Not cached: installing the
+ * library fixes a running agent at its next look for the reader.
  */
 export class NodeHidBackend implements HidBackend {
   private mod: NodeHidModule | null = null;
@@ -16,10 +20,12 @@ export class NodeHidBackend implements HidBackend {
     try {
       const mod = createRequire(import.meta.url)('node-hid') as NodeHidModule;
       if (process.platform === 'linux') mod.setDriverType('hidraw');
+      mod.getHidapiVersion(); // dlopens the binding now, inside this try
       this.mod = mod;
       return mod;
     } catch (e) {
-      throw new Error(`cannot load node-hid (${(e as Error).message}); on Debian: apt-get install libudev1 libusb-1.0-0`);
+      const first = String((e as Error)?.message ?? e).split('\n')[0];
+      throw new HidUnavailableError(describeHidLoadError(e) ?? `${HID_UNAVAILABLE}: cannot load node-hid (${first})`);
     }
   }
 
