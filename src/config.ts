@@ -42,9 +42,14 @@ export const configSchema = z
       .object({
         pageSize: int(1, MAX_PAGE_SIZE).default(MAX_PAGE_SIZE),
         refreshMs: int(60_000, 7 * 24 * 3_600_000).default(6 * 3_600_000),
+        /** After a failed or incomplete sync: the first retry after about this long, doubling up to retryMaxMs. */
+        retryBaseMs: int(100, 3_600_000).default(5_000),
+        retryMaxMs: int(100, 24 * 3_600_000).default(10 * 60_000),
+        /** A sync that would shrink the roster by more than half is applied when another, this much later, agrees. */
+        shrinkRecheckMs: int(100, 24 * 3_600_000).default(5 * 60_000),
       })
       .strict()
-      .default({ pageSize: MAX_PAGE_SIZE, refreshMs: 6 * 3_600_000 }),
+      .default({ pageSize: MAX_PAGE_SIZE, refreshMs: 6 * 3_600_000, retryBaseMs: 5_000, retryMaxMs: 10 * 60_000, shrinkRecheckMs: 5 * 60_000 }),
     retry: z
       .object({
         baseMs: int(10, 600_000).default(2_000),

@@ -17,7 +17,16 @@ const text = (max: number) => z.string().max(max);
 const epochMs = z.number();
 const count = z.number().int().nonnegative();
 
-export const punchStateSchema = z.enum(['pending', 'sending', 'in_doubt', 'sent', 'rejected']);
+export const punchStateSchema = z.enum(['pending', 'sending', 'in_doubt', 'sent', 'rejected', 'held']);
+
+/**
+ * Why a punch that was kept is not (yet) on its way, for the result screen to word:
+ * - awaiting_roster: the terminal has no complete employee list yet; kept, matched when one arrives;
+ * - unknown_code: the list is complete but does not know the code (accept-and-resolve);
+ * - held_not_allowed: the employee's contract does not allow records by the API
+ *   (`allow_external_api_record` false): kept on this terminal, not sent until HR allows it.
+ */
+export const punchNoteSchema = z.enum(['awaiting_roster', 'unknown_code', 'held_not_allowed']);
 
 export const punchRefusalSchema = z.enum([
   'invalid_code',
@@ -78,6 +87,9 @@ export const adminCodeSchema = z.enum([
   'budget_set',
   'budget_invalid',
   'budget_save_failed',
+  // roster
+  'roster_shrink_applied',
+  'roster_shrink_none',
 ]);
 export type AdminCode = z.infer<typeof adminCodeSchema>;
 
@@ -96,6 +108,7 @@ export const punchResultSchema = z.discriminatedUnion('ok', [
     localTime: z.string(),
     repeat: z.boolean(),
     message: z.string(),
+    note: punchNoteSchema.optional(),
   }),
   z.object({
     ok: z.literal(false),
@@ -130,7 +143,7 @@ export const statusSchema = z.object({
   now: epochMs,
   online: z.boolean().nullable(),
   lastContactAt: epochMs.nullable(),
-  queue: z.object({ pending: count, sending: count, in_doubt: count, sent: count, rejected: count }),
+  queue: z.object({ pending: count, sending: count, in_doubt: count, sent: count, rejected: count, held: count }),
   unsent: count,
   oldestUnsentAgeMs: z.number().nullable(),
   lastError: z.object({ at: epochMs, message: z.string() }).nullable(),
@@ -146,11 +159,36 @@ export const statusSchema = z.object({
     health: z.object({
       missingWorkSchedule: count,
       missingEmployer: count,
+      /** Employees whose time zone the terminal cannot use (the site's, else the terminal's, is used). */
+      badTimeZone: count,
       employees: z.array(
-        z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string(), missing: z.array(z.enum(['work_schedule', 'employer'])) }),
+        z.object({
+          id: z.string(),
+          externalId: z.string().nullable(),
+          name: z.string(),
+          missing: z.array(z.enum(['work_schedule', 'employer', 'timezone'])),
+        }),
       ),
     }),
     enrolledBadges: count,
+    /** False: no complete employee list (never synced, or the last sync failed and the list is older than its refresh interval). */
+    complete: z.boolean(),
+    /** Records of the last sync the terminal could not use (no _id and no external_id…), counted and the first listed. */
+    skipped: z.object({ count, examples: z.array(z.object({ position: count, id: z.string().nullable(), reason: z.string() })) }).nullable(),
+    /** A sync that would shrink the roster by more than half, held until a second sync agrees or a manager confirms. */
+    heldShrink: z.object({ employees: count, inUse: count, since: epochMs, recheckAt: epochMs.nullable() }).nullable(),
+    /**
+     * With a site configured: verified (the service's site total is below the account's), suspect (the same
+     * total with and without the filter: the service may ignore it), unknown (no totals to compare).
+     */
+    siteFilter: z.enum(['verified', 'suspect', 'unknown']).nullable(),
+    /** Employees whose contract does not allow API records (allow_external_api_record false): their punches are held. */
+    notAllowed: z.object({
+      count,
+      employees: z.array(z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string(), heldPunches: count })),
+    }),
+    /** When the next roster sync is due (back-off after a failure, refresh after a success); null when none is planned. */
+    nextSyncAt: epochMs.nullable(),
   }),
   unresolved: z.object({ count, oldestAt: epochMs.nullable(), lastCheckedAt: epochMs.nullable() }),
   site: z.object({ id: z.string(), name: z.string(), timezone: z.string().nullable() }).nullable(),
@@ -195,6 +233,15 @@ export const enrollResultSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), ...answered, employeeId: z.string(), previousOwner: z.string().nullable() }),
   z.object({ ok: z.literal(false), ...answered }),
 ]);
+
+/** A punch kept for a code the roster did not know, as the admin screen lists it. */
+export const unresolvedPunchSchema = z.object({
+  id: z.number().int(),
+  captured_at: epochMs,
+  code: z.string(),
+  credential_kind: z.string(),
+  last_checked_at: epochMs.nullable(),
+});
 
 export const rosterSyncResultSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), employees: count, requests: count, finishedAt: epochMs }),
@@ -266,6 +313,10 @@ export const calls = {
   listRejected: { input: empty, output: z.array(rejectedPunchSchema), admin: true },
   retryRejected: { input: z.strictObject({ punchId: z.number().int().positive() }), output: adminResultSchema, admin: true },
   syncRoster: { input: empty, output: rosterSyncResultSchema, admin: true },
+  /** Punches kept for codes no roster knew (listed for the manager after a complete sync). */
+  listUnresolved: { input: empty, output: z.array(unresolvedPunchSchema), admin: true },
+  /** Applies a roster sync held because it would shrink the roster by more than half. */
+  confirmRosterShrink: { input: empty, output: adminResultSchema, admin: true },
   enrollBadge: { input: z.strictObject({ code: text(200), employee: employeeQuery }), output: enrollResultSchema, admin: true },
   unenrollBadge: { input: z.strictObject({ code: text(200) }), output: adminResultSchema, admin: true },
   enrollNextScan: {

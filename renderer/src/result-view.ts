@@ -1,9 +1,12 @@
 /**
  * A punch answer as the employee sees it: headline, name, time, message, colour and sound. Pure.
  */
+import type { PunchResultView } from '../../src/contract.js';
 import { formatLocalDate } from './format.js';
 import { answerText, t, type Lang, type MessageKey } from './i18n.js';
 import type { Shown } from './machine.js';
+
+type PunchNote = NonNullable<Extract<PunchResultView, { ok: true }>['note']>;
 
 export type Tone = 'ok' | 'repeat' | 'error' | 'info';
 
@@ -19,12 +22,18 @@ export type ResultView = {
   date: string;
   message: string;
   queued: boolean;
+  /**
+   * data-note: why a kept punch is not (yet) on its way (contract `punchNoteSchema`), or 'none'.
+   * awaiting_roster and unknown_code still look and sound like a success (the worker is never
+   * turned away); held_not_allowed is a neutral notice (info), with the success sound.
+   */
+  note: PunchNote | 'none';
 };
 
 export function resultView(shown: Shown, lang: Lang): ResultView {
   const r = shown.result;
   if (!r) {
-    return { ok: false, reason: 'no_answer', tone: 'error', sound: 'error', headline: t(lang, 'result.refused'), name: '', time: '', date: '', message: t(lang, 'reason.no_answer'), queued: false };
+    return { ok: false, reason: 'no_answer', tone: 'error', sound: 'error', headline: t(lang, 'result.refused'), name: '', time: '', date: '', message: t(lang, 'reason.no_answer'), queued: false, note: 'none' };
   }
   if (r.ok) {
     const queued = shown.queued;
@@ -41,17 +50,22 @@ export function resultView(shown: Shown, lang: Lang): ResultView {
         date,
         message: t(lang, 'result.repeatAt', { time: r.localTime }),
         queued,
+        note: r.note ?? 'none',
       };
     }
+    const note = r.note ?? 'none';
+    const base = { ok: true, reason: 'ok', sound: 'success', name: r.employeeName ?? '', time: r.localTime, date, note } as const;
+    if (note === 'held_not_allowed') {
+      // Kept here, not sent until HR allows it: neither "sent" nor "waiting for the connection".
+      return { ...base, tone: 'info', headline: t(lang, 'result.ok'), message: t(lang, 'result.heldNotAllowed', { time: r.localTime }), queued: false };
+    }
+    if (note === 'awaiting_roster') {
+      return { ...base, tone: 'ok', headline: t(lang, 'result.unresolved'), message: t(lang, 'result.awaitingRoster', { time: r.localTime }), queued };
+    }
     return {
-      ok: true,
-      reason: 'ok',
+      ...base,
       tone: 'ok',
-      sound: 'success',
-      headline: t(lang, r.employeeName === null ? 'result.unresolved' : 'result.ok'),
-      name: r.employeeName ?? '',
-      time: r.localTime,
-      date,
+      headline: t(lang, r.employeeName === null || note === 'unknown_code' ? 'result.unresolved' : 'result.ok'),
       message: queued ? t(lang, 'result.queued') : t(lang, 'result.saved', { time: r.localTime }),
       queued,
     };
@@ -70,6 +84,7 @@ export function resultView(shown: Shown, lang: Lang): ResultView {
       // Worded as the admin screen words the same answer; the agent's English without a code.
       message: r.enrollment ? answerText(lang, { message: r.message, code: r.enrollment.code, ...(r.enrollment.params ? { params: r.enrollment.params } : {}) }) : r.message,
       queued: false,
+      note: 'none',
     };
   }
   const key: MessageKey = `reason.${r.reason}`;
@@ -84,5 +99,6 @@ export function resultView(shown: Shown, lang: Lang): ResultView {
     date: '',
     message: t(lang, key),
     queued: false,
+    note: 'none',
   };
 }

@@ -1,29 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusView } from '../../src/contract.js';
 import { connectionOf, isQueued, Reachability } from '../src/connection.js';
-
-function status(over: Partial<StatusView> = {}): StatusView {
-  return {
-    now: 0,
-    online: true,
-    lastContactAt: 0,
-    queue: { pending: 0, sending: 0, in_doubt: 0, sent: 0, rejected: 0 },
-    unsent: 0,
-    oldestUnsentAgeMs: null,
-    lastError: null,
-    sendingPaused: null,
-    authRefused: null,
-    rateWindow: { used: 0, limit: 60, windowMs: 60_000 },
-    roster: { size: 0, lastSync: null, progress: null, health: { missingWorkSchedule: 0, missingEmployer: 0, employees: [] }, enrolledBadges: 0 },
-    unresolved: { count: 0, oldestAt: null, lastCheckedAt: null },
-    site: null,
-    readers: [],
-    clockSkewMs: null,
-    agentRunning: true,
-    settings: { siteId: null, rateLimit: { limit: 60, windowMs: 60_000 }, token: { source: 'config', setAt: null, warning: null } },
-    ...over,
-  };
-}
+import { status } from './status-fixture.js';
 
 describe('connection state', () => {
   it('reports online, offline with the waiting count, paused and unknown', () => {

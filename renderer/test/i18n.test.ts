@@ -29,6 +29,33 @@ describe('i18n', () => {
     expect(t('en', 'idle.prompt')).toBe('Scan your badge or type your ID');
   });
 
+  it('the roster work’s texts read as the site expects in both languages', () => {
+    expect(t('pt-BR', 'idle.noRoster')).toBe('Terminal sem lista de funcionários — os registros são guardados e confirmados depois');
+    expect(t('en', 'idle.noRoster')).toBe('No employee list yet — punches are kept and confirmed later');
+    expect(t('pt-BR', 'result.awaitingRoster', { time: '07:58' })).toBe('Registrado às 07:58. Será confirmado quando o terminal receber a lista de funcionários.');
+    expect(t('en', 'result.awaitingRoster', { time: '07:58' })).toBe('Registered at 07:58. It will be confirmed when the terminal receives the employee list.');
+    expect(t('pt-BR', 'result.heldNotAllowed', { time: '07:58' })).toBe('Registrado neste terminal às 07:58. Procure o RH para liberar o envio.');
+    expect(t('en', 'result.heldNotAllowed', { time: '07:58' })).toBe('Registered on this terminal at 07:58. Please see HR to allow sending.');
+    expect(t('pt-BR', 'roster.shrinkConfirm')).toBe('Confirmar nova lista');
+    expect(t('en', 'roster.shrinkConfirm')).toBe('Apply the smaller list');
+    expect(t('pt-BR', 'queue.held')).toBe('Retidos');
+    expect(t('en', 'queue.held')).toBe('Held');
+  });
+
+  it('the answers to confirming a held smaller roster are worded from their codes', () => {
+    // The agent sends it with or without an employee count (applied now, or fetched again first): worded for both.
+    for (const params of [{}, { employees: '120' }] as Record<string, string>[]) {
+      expect(answerText('pt-BR', { message: 'x', code: 'roster_shrink_applied', params })).toBe(
+        'Confirmado: a nova lista de funcionários, menor, é aplicada (baixada de novo antes, se preciso, qualquer que seja o tamanho).',
+      );
+      expect(answerText('en', { message: 'x', code: 'roster_shrink_applied', params })).toBe(
+        'Confirmed: the smaller employee list is applied (fetched again first when needed, whatever its size).',
+      );
+    }
+    expect(answerText('pt-BR', { message: 'x', code: 'roster_shrink_none' })).toMatch(/^Não há lista de funcionários retida para confirmar/);
+    expect(answerText('en', { message: 'x', code: 'roster_shrink_none' })).toMatch(/^There is no held employee list to apply/);
+  });
+
   it('every code an admin answer can carry has its text in both languages', () => {
     for (const code of adminCodeSchema.options) {
       for (const lang of LANGS) {

@@ -48,6 +48,15 @@ describe('screen flow', () => {
     expect(screenName(step(r.model, { type: 'dismiss' }).model)).toBe('idle');
   });
 
+  it('a punch kept with a note (no employee list yet, unknown code, not allowed by API) still plays the success sound', () => {
+    for (const note of ['awaiting_roster', 'unknown_code', 'held_not_allowed'] as const) {
+      const result: PunchResultView = { ...okResult, note, employeeName: note === 'held_not_allowed' ? 'Ana' : null };
+      const r = run([{ type: 'punchEvent', result, queued: false }]);
+      expect(r.model.screen, note).toEqual({ name: 'result', shown: { result, queued: false } });
+      expect(r.effects, note).toEqual([{ type: 'sound', sound: 'success' }]);
+    }
+  });
+
   it('a pin_required answer asks for the PIN and resubmits the same credential with it', () => {
     const badge = { kind: 'badge' as const, value: 'AB12CD' };
     const r = run([{ type: 'scan', code: 'AB12CD' }, { type: 'punchAnswer', credential: badge, result: pinRequired, queued: false }, ...keys('4321'), { type: 'key', key: 'Enter' }]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PunchResultView } from '../../src/contract.js';
 import { resultView } from '../src/result-view.js';
 
-const ok = (repeat: boolean, name: string | null = 'Ana Souza'): PunchResultView => ({
+const ok = (repeat: boolean, name: string | null = 'Ana Souza'): Extract<PunchResultView, { ok: true }> => ({
   ok: true,
   punchId: 5,
   employeeName: name,
@@ -55,6 +55,38 @@ describe('result screen content', () => {
     expect(bad).toMatchObject({ tone: 'error', sound: 'error' });
     // Without a code (an older agent), the agent's words as they are.
     expect(resultView({ result: { ok: false, reason: 'enrollment', message: 'Badge NOT enrolled: x' }, queued: false }, 'pt-BR')).toMatchObject({ message: 'Badge NOT enrolled: x', sound: 'error' });
+  });
+
+  it('awaiting_roster: kept until the employee list arrives, said plainly, with the success look and sound', () => {
+    const awaiting: PunchResultView = { ...ok(false, null), note: 'awaiting_roster' };
+    const pt = resultView({ result: awaiting, queued: false }, 'pt-BR');
+    expect(pt).toMatchObject({ ok: true, tone: 'ok', sound: 'success', note: 'awaiting_roster', headline: 'Registro salvo', name: '', time: '07:58' });
+    expect(pt.message).toBe('Registrado às 07:58. Será confirmado quando o terminal receber a lista de funcionários.');
+    const en = resultView({ result: awaiting, queued: true }, 'en');
+    expect(en).toMatchObject({ tone: 'ok', sound: 'success', headline: 'Punch saved' });
+    // Offline too, the note is what the worker needs to hear.
+    expect(en.message).toBe('Registered at 07:58. It will be confirmed when the terminal receives the employee list.');
+  });
+
+  it('unknown_code: the unresolved punch’s usual words, a success', () => {
+    const unknown: PunchResultView = { ...ok(false, null), note: 'unknown_code' };
+    expect(resultView({ result: unknown, queued: false }, 'pt-BR')).toMatchObject({ tone: 'ok', sound: 'success', note: 'unknown_code', headline: 'Registro salvo', message: 'Registrado às 07:58.' });
+    expect(resultView({ result: unknown, queued: true }, 'en')).toMatchObject({ headline: 'Punch saved', message: 'Saved, will be sent when the connection returns.' });
+  });
+
+  it('held_not_allowed: the employee’s name and a neutral notice to see HR, with the success sound', () => {
+    const held: PunchResultView = { ...ok(false), note: 'held_not_allowed' };
+    const pt = resultView({ result: held, queued: true }, 'pt-BR');
+    expect(pt).toMatchObject({ ok: true, tone: 'info', sound: 'success', note: 'held_not_allowed', name: 'Ana Souza', time: '07:58', headline: 'Ponto registrado' });
+    expect(pt.message).toBe('Registrado neste terminal às 07:58. Procure o RH para liberar o envio.');
+    // Not "waiting for the connection": it is not sent at all until HR allows it.
+    expect(pt.queued).toBe(false);
+    expect(resultView({ result: held, queued: false }, 'en').message).toBe('Registered on this terminal at 07:58. Please see HR to allow sending.');
+  });
+
+  it('a punch without a note says none, and a refusal never carries one', () => {
+    expect(resultView({ result: ok(false), queued: false }, 'en').note).toBe('none');
+    expect(resultView({ result: { ok: false, reason: 'pin_wrong', message: 'x' }, queued: false }, 'en').note).toBe('none');
   });
 
   it('a call that got no answer says to try again', () => {

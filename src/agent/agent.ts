@@ -12,12 +12,14 @@ import type { Roster, RosterEmployee } from '../store/roster.js';
 import { readSetting, writeSetting } from '../store/settings.js';
 import type { RateBudget } from '../sync/rate-budget.js';
 import type { RosterSync, RosterSyncResult } from '../sync/roster-sync.js';
+import type { UnresolvedPunch } from '../store/unresolved.js';
+import type { RosterKeeper } from './roster-keeper.js';
 import type { Uploader, UploaderEvent } from '../sync/uploader.js';
 import type { HidReader } from '../input/hid-reader.js';
 import type { Capture } from './capture.js';
 import { employeeNotFound, type AdminResult, type EnrollResult, type IdentityAdmin } from './identity-admin.js';
 import type { SettingsAdmin } from './settings.js';
-import { readStatus, S, type AgentStatus, type RosterSyncRecord } from './status.js';
+import { readStatus, S, type AgentStatus } from './status.js';
 
 
 /** A scan arriving again by another source within this long is the same scan. */
@@ -37,6 +39,8 @@ export type AgentParts = {
   budget: RateBudget;
   uploader: Uploader;
   rosterSync: RosterSync;
+  /** Runs and plans roster syncs, and applies what a new roster means for punches already taken. */
+  keeper: RosterKeeper;
   capture: Capture;
   identities: Identities;
   unresolved: UnresolvedPunches;
@@ -70,8 +74,7 @@ const STATUS_COALESCE_MS = 150;
 export class Agent {
   private readonly listeners: { [K in keyof AgentEvents]: Set<Listener<K>> } = { punch: new Set(), status: new Set() };
   private stopping = false;
-  private rosterTimer: NodeJS.Timeout | null = null;
-  private readonly stopCtl = new AbortController();
+  private readonly stopCtl: AbortController;
   private readonly recentScans = new Map<string, { at: number; source: string }>();
   private enrollArm: { employee: RosterEmployee; until: number; resolve: (r: EnrollResult) => void } | null = null;
   private consecutiveFailures = 0;
@@ -80,7 +83,12 @@ export class Agent {
   /** The badge scan waiting for its PIN (one at a time: a terminal has one person in front of it). */
   private pinChallenge: { id: string; credential: Credential; until: number } | null = null;
 
-  constructor(private readonly p: AgentParts) {
+  /** `stopCtl`: aborted by `stop()`; the parts built with its signal (the roster keeper) stop with it. */
+  constructor(
+    private readonly p: AgentParts,
+    stopCtl = new AbortController(),
+  ) {
+    this.stopCtl = stopCtl;
     p.capture.setClockSkew(readSetting<{ ms: number }>(p.db, S.clockSkew)?.ms ?? null);
   }
 
@@ -125,9 +133,8 @@ export class Agent {
     this.p.uploader.start();
     for (const r of this.p.readers) r.start();
     if (opts.roster === false) return;
-    const first = this.syncRoster();
+    const first = this.p.keeper.start().finally(() => this.noteRosterProgress(null));
     if (opts.awaitRosterIfEmpty && this.p.roster.size() === 0) await first;
-    this.scheduleRoster();
   }
 
   async stop(): Promise<void> {
@@ -135,7 +142,7 @@ export class Agent {
     this.stopping = true;
     this.stopCtl.abort();
     if (this.statusTimer) clearTimeout(this.statusTimer);
-    if (this.rosterTimer) clearTimeout(this.rosterTimer);
+    this.p.keeper.stop();
     await Promise.all(this.p.readers.map((r) => r.stop()));
     await this.p.uploader.stop();
     await this.p.onClose();
@@ -283,6 +290,11 @@ export class Agent {
     }
   }
 
+  /** The service answered (a roster sync): the screen can say "online" before the first punch is sent. */
+  noteContact(at: number): void {
+    this.contact(true, at);
+  }
+
   private contact(ok: boolean, now: number): void {
     if (this.lastContactOk === ok) return;
     this.lastContactOk = ok;
@@ -295,8 +307,8 @@ export class Agent {
     this.safeWrite(S.lastError, { at: this.p.clock.now(), message });
   }
 
-  /** Bookkeeping must never take capture down with it (a full disk fails here too). */
-  private safeWrite(key: string, value: unknown): void {
+  /** Bookkeeping must never take capture down with it (a full disk fails here too). For the agent's own parts. */
+  safeWrite(key: string, value: unknown): void {
     try {
       writeSetting(this.p.db, key, value);
     } catch (e) {
@@ -318,36 +330,21 @@ export class Agent {
 
   // ---- roster ----------------------------------------------------------------------------------
 
+  /** A sync now (admin screen, CLI); the schedule goes on from its outcome. */
   async syncRoster(): Promise<RosterSyncResult> {
-    const res = await this.p.rosterSync.sync(this.stopCtl.signal);
+    const res = await this.p.keeper.sync();
     this.noteRosterProgress(null);
-    const prev = readSetting<RosterSyncRecord>(this.p.db, S.rosterSync);
-    if (res.ok) {
-      // The service answered: the screen can say "online" before the first punch is sent.
-      this.contact(true, res.finishedAt);
-      this.safeWrite(S.rosterSync, { at: res.finishedAt, ok: true, employees: res.employees, error: null, lastOkAt: res.finishedAt });
-      if (res.site) {
-        this.safeWrite(S.site, { id: res.site._id, name: res.site.name, timezone: res.site.timezone ?? null });
-        this.p.capture.setSiteTimeZone(res.site.timezone ?? null);
-      }
-      try {
-        this.p.capture.resolvePending();
-      } catch (e) {
-        this.noteError(`matching unresolved punches failed: ${(e as Error).message}`);
-      }
-    } else if (res.error !== 'cancelled') {
-      this.safeWrite(S.rosterSync, { at: res.finishedAt, ok: false, employees: prev?.employees ?? null, error: res.error, lastOkAt: prev?.lastOkAt ?? null });
-    }
-    this.statusSoon();
     return res;
   }
 
-  private scheduleRoster(): void {
-    if (this.stopping) return;
-    this.rosterTimer = setTimeout(() => {
-      void this.syncRoster().finally(() => this.scheduleRoster());
-    }, this.p.rosterRefreshMs);
-    this.rosterTimer.unref();
+  /** Applies a roster sync held because it would shrink the roster by more than half. */
+  confirmRosterShrink(): AdminResult {
+    return this.p.keeper.confirmShrink();
+  }
+
+  /** Punches kept for codes no roster knew, oldest first. */
+  listUnresolved(limit = 200): UnresolvedPunch[] {
+    return this.p.unresolved.list(limit);
   }
 
   // ---- admin -----------------------------------------------------------------------------------
@@ -388,7 +385,13 @@ export class Agent {
   }
 
   status(): AgentStatus {
-    const s = readStatus({ ...this.p, rule: this.p.settings.currentRule, settings: this.p.settings.view(), now: this.p.clock.now() });
+    const s = readStatus({
+      ...this.p,
+      rule: this.p.settings.currentRule,
+      settings: this.p.settings.view(),
+      now: this.p.clock.now(),
+      rosterRefreshMs: this.p.rosterRefreshMs,
+    });
     s.sendingPaused = this.p.budget.pause();
     s.roster.progress = this.p.rosterSync.progress;
     s.agentRunning = !this.stopping;

@@ -11,7 +11,21 @@ import type { Clock } from '../domain/clock.js';
 /** The part of the facade a bridge uses. */
 export type BridgeAgent = Pick<
   Agent,
-  'punch' | 'scanned' | 'answerPin' | 'status' | 'syncRoster' | 'retryRejected' | 'listRejected' | 'enrollNextScan' | 'admin' | 'on' | 'setApiToken' | 'setSite' | 'setRateBudget'
+    | 'punch'
+  | 'scanned'
+  | 'answerPin'
+  | 'status'
+  | 'syncRoster'
+  | 'listUnresolved'
+  | 'confirmRosterShrink'
+  | 'retryRejected'
+  | 'listRejected'
+  | 'enrollNextScan'
+  | 'admin'
+  | 'on'
+  | 'setApiToken'
+  | 'setSite'
+  | 'setRateBudget'
 >;
 
 export type AdminPin = { verify(pin: string): Promise<boolean> };
@@ -107,6 +121,8 @@ export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen:
         ? { ok: true, message: `punch ${i.punchId} queued again`, code: 'retry_queued', params: { id: String(i.punchId) } }
         : { ok: false, message: `punch ${i.punchId} is not a rejected punch`, code: 'retry_not_rejected', params: { id: String(i.punchId) } },
     syncRoster: () => agent.syncRoster(),
+    listUnresolved: () => agent.listUnresolved(),
+    confirmRosterShrink: () => agent.confirmRosterShrink(),
     enrollBadge: (i) => agent.admin.enrollBadge(i.code, i.employee, 'admin'),
     unenrollBadge: (i) => agent.admin.unenrollBadge(i.code),
     enrollNextScan: (i) => agent.enrollNextScan(i.employee, i.timeoutMs),

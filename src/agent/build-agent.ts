@@ -21,8 +21,9 @@ import { readSetting } from '../store/settings.js';
 import { UnresolvedPunches } from '../store/unresolved.js';
 import { Agent } from './agent.js';
 import { Capture } from './capture.js';
+import { RosterKeeper } from './roster-keeper.js';
 import { IdentityAdmin } from './identity-admin.js';
-import { S, type SiteRecord } from './status.js';
+import { S, type RosterSyncRecord, type SiteRecord } from './status.js';
 import { SettingsAdmin, startingToken, storedOverrides } from './settings.js';
 import type { TokenStore } from './token-store.js';
 import { FileTokenStore } from '../store/private-file.js';
@@ -109,7 +110,17 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     budget,
     rt.clock,
     () => outbox.hasDue(rt.clock.now()),
-    { siteId, pageSize: config.roster.pageSize, windowMs: rule.windowMs, authRetryMs: config.retry.authRetryMs },
+    {
+      siteId,
+      pageSize: config.roster.pageSize,
+      windowMs: rule.windowMs,
+      authRetryMs: config.retry.authRetryMs,
+      shrinkRecheckMs: config.roster.shrinkRecheckMs,
+      inUseSite: () => {
+        const rec = readSetting<RosterSyncRecord>(db, S.rosterSync);
+        return rec && 'siteId' in rec ? rec.siteId : undefined;
+      },
+    },
     rt.log,
     (p) => agent?.noteRosterProgress(p),
   );
@@ -152,6 +163,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       log: rt.log,
       siteTimeZone: readSetting<SiteRecord>(db, S.site)?.timezone ?? null,
       committed: () => uploader.wake(),
+      rosterComplete: () => keeper.complete(),
       // Through the agent: recording must never fail a punch (a full disk fails this write too).
       recordError: (message) => agent?.noteError(message),
     },
@@ -164,6 +176,26 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       clockSkewThresholdMs: config.clockSkewThresholdMs,
     },
   );
+  const stopCtl = new AbortController();
+  // Built after capture, which asks it (through the closure above) whether the roster is complete.
+  const keeper: RosterKeeper = new RosterKeeper({
+    db,
+    rosterSync,
+    outbox,
+    capture,
+    clock: rt.clock,
+    random: rt.random,
+    log: rt.log,
+    refreshMs: config.roster.refreshMs,
+    retry: { baseMs: config.roster.retryBaseMs, maxMs: config.roster.retryMaxMs },
+    shrinkRecheckMs: config.roster.shrinkRecheckMs,
+    stopSignal: stopCtl.signal,
+    write: (key, value) => agent?.safeWrite(key, value),
+    contact: (at) => agent?.noteContact(at),
+    noteError: (message) => agent?.noteError(message),
+    changed: () => agent?.statusChanged(),
+    released: () => uploader.wake(),
+  });
   const hid = rt.hid ?? new NodeHidBackend();
   const readers = config.readers.map(
     (c) =>
@@ -187,6 +219,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     budget,
     uploader,
     rosterSync,
+    keeper,
     clock: rt.clock,
     sleep: rt.sleep,
     log: rt.log,
@@ -204,7 +237,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       db.close();
       lock.release();
     },
-  });
+  }, stopCtl);
   return agent;
 }
 

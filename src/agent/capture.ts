@@ -2,7 +2,7 @@ import type { Clock } from '../domain/clock.js';
 import { checkCode, type Credential } from '../domain/credential.js';
 import { resolveCredential, type IdentityRules, type InputKind } from '../domain/identity.js';
 import { chooseTimeZone, localDateTime } from '../domain/local-time.js';
-import type { ClockFlag, PunchRefusal, PunchResult } from '../domain/punch.js';
+import type { ClockFlag, PunchNote, PunchRefusal, PunchResult } from '../domain/punch.js';
 import type { Logger } from '../log.js';
 import { isDiskFull, type Db } from '../store/database.js';
 import type { Identities } from '../store/identities.js';
@@ -37,6 +37,11 @@ export type CaptureDeps = {
   siteTimeZone: string | null;
   /** A punch was committed: wake the uploader. */
   committed: () => void;
+  /**
+   * False while the terminal has no complete employee list: an unknown code may then be somebody
+   * the list would know, so the punch is kept to be matched, never refused.
+   */
+  rosterComplete: () => boolean;
   recordError: (message: string) => void;
 };
 
@@ -96,7 +101,10 @@ export class Capture {
         this.d.log.warn('a credential matches several employees', { key: found.key, count: found.count });
         return refusal('ambiguous_credential', `${what} matches ${found.count} employees; ask the manager. Punch NOT registered.`);
       case 'unknown':
-        return this.o.unknown === 'accept-and-resolve' ? this.keepUnresolved(check.code, credential.kind) : refusal('unknown_credential', `${what} not recognised. Punch NOT registered.`);
+        if (!this.d.rosterComplete()) return this.keepUnresolved(check.code, credential.kind, 'awaiting_roster');
+        return this.o.unknown === 'accept-and-resolve'
+          ? this.keepUnresolved(check.code, credential.kind, 'unknown_code')
+          : refusal('unknown_credential', `${what} not recognised. Punch NOT registered.`);
       case 'found':
         break;
     }
@@ -139,6 +147,8 @@ export class Capture {
       const last = this.d.outbox.lastOf(employee.id);
       if (last && at - last.captured_at >= 0 && at - last.captured_at < this.o.repeatWindowMs) return this.repeatOf(last);
     }
+    // Portaria 671: a punch is never refused. One the service may not take is kept here, held.
+    const held = employee.allow_api_record === 0;
     let outcome;
     try {
       outcome = this.d.outbox.insert({
@@ -151,12 +161,26 @@ export class Capture {
         employeeName: employee.full_name,
         credentialKind,
         clockFlag: capturedEarlier ? null : this.clockFlag(at),
+        heldReason: held ? 'not_allowed' : null,
       });
     } catch (e) {
       return this.storageFailed(e, employee.external_id ?? employee.id);
     }
     this.lastCaptureAt = Math.max(this.lastCaptureAt, at);
     if (!outcome.inserted) return this.repeatOf(outcome.existing);
+    if (held) {
+      return {
+        ok: true,
+        punchId: outcome.id,
+        employeeName: employee.full_name,
+        employeeExternalId: employee.external_id,
+        localDate: local.date,
+        localTime: local.time,
+        repeat: false,
+        message: `Registered ${employee.full_name} at ${local.time} on this terminal; see HR to allow sending it.`,
+        note: 'held_not_allowed',
+      };
+    }
     this.d.committed();
     return {
       ok: true,
@@ -183,7 +207,7 @@ export class Capture {
     };
   }
 
-  private keepUnresolved(code: string, kind: string): PunchResult {
+  private keepUnresolved(code: string, kind: string, note: PunchNote): PunchResult {
     const now = this.d.clock.now();
     const local = localDateTime(now, chooseTimeZone([this.siteZone, this.o.fallbackTimeZone]));
     try {
@@ -199,7 +223,11 @@ export class Capture {
       localDate: local.date,
       localTime: local.time,
       repeat: false,
-      message: `Saved at ${local.time}. This badge is not known yet: it will be matched when the roster is next updated.`,
+      message:
+        note === 'awaiting_roster'
+          ? `Registered at ${local.time}. It will be confirmed when the terminal receives the employee list.`
+          : `Saved at ${local.time}. This badge is not known yet: it will be matched when the roster is next updated.`,
+      note,
     };
   }
 

@@ -9,7 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ApiOutcome } from '../api/client.js';
-import { objectIdPattern, type Site } from '../api/shapes.js';
+import { objectIdPattern } from '../api/shapes.js';
+import type { SiteRecord } from '../api/roster-records.js';
 import type { Clock } from '../domain/clock.js';
 import { rateLimitPause } from '../domain/retry-policy.js';
 import type { WindowRule } from '../domain/sliding-window.js';
@@ -113,7 +114,7 @@ export const perWindow = (r: WindowRule): string => `${r.limit} per ${r.windowMs
 export type SettingsApi = {
   setToken(token: string): void;
   checkToken(token: string, siteId: string | null): Promise<ApiOutcome<unknown>>;
-  getSite(siteId: string): Promise<ApiOutcome<Site>>;
+  getSite(siteId: string): Promise<ApiOutcome<SiteRecord>>;
 };
 
 export type SettingsDeps = {
@@ -277,7 +278,7 @@ export class SettingsAdmin {
         };
       }
       const res = await this.withSlot('site-check', () => this.d.api.getSite(siteId), false);
-      let site: Site | null = null;
+      let site: SiteRecord | null = null;
       let unchecked: string | null = null;
       if (res === null) {
         unchecked = 'no request slot free in time';
@@ -302,7 +303,7 @@ export class SettingsAdmin {
       try {
         this.d.db.transaction(() => {
           writeSetting(this.d.db, S.siteOverride, { siteId, setAt: now, demo: this.d.demo } satisfies SiteOverride);
-          this.d.audit.record(now, 'site_set', null, `${before ?? 'no site'} -> ${siteId}${site ? ` (${site.name})` : ' (not checked: service unreachable)'}`);
+          this.d.audit.record(now, 'site_set', null, `${before ?? 'no site'} -> ${siteId}${site ? ` (${site.name ?? 'no name'})` : ' (not checked: service unreachable)'}`);
         })();
       } catch (e) {
         const error = (e as Error).message;
@@ -313,7 +314,7 @@ export class SettingsAdmin {
       this.d.log.info('site changed from the admin screen', { from: before, to: siteId, checked: unchecked === null });
       this.d.syncRoster();
       this.d.changed();
-      const name = site ? `${site.name} (${siteId})` : siteId;
+      const name = site?.name ? `${site.name} (${siteId})` : siteId;
       return unchecked
         ? {
             ok: true,

@@ -4,7 +4,8 @@ import type { Outbox } from '../store/outbox.js';
 import type { RateSlots } from '../store/rate-slots.js';
 import type { ReaderStatus } from '../input/hid-reader.js';
 import type { Identities } from '../store/identities.js';
-import type { Roster, RosterHealth } from '../store/roster.js';
+import type { NotAllowed, Roster, RosterHealth } from '../store/roster.js';
+import type { SiteFilterCheck, Skipped } from '../sync/roster-sync.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
 import { readSetting } from '../store/settings.js';
 import type { Db } from '../store/database.js';
@@ -28,7 +29,31 @@ export const S = {
 
 export type LastError = { at: number; message: string };
 export type LastContact = { at: number; ok: boolean };
-export type RosterSyncRecord = { at: number; ok: boolean; employees: number | null; error: string | null; lastOkAt: number | null };
+/** The last roster sync as status shows it. Members after lastOkAt are absent in records of older versions. */
+export type RosterSyncRecord = {
+  at: number;
+  ok: boolean;
+  employees: number | null;
+  error: string | null;
+  lastOkAt: number | null;
+  outcome?: 'applied' | 'incomplete' | 'shrink_held' | 'failed';
+  skipped?: Skipped | null;
+  siteFilter?: SiteFilterCheck | null;
+  heldShrink?: { employees: number; inUse: number; since: number; recheckAt: number | null } | null;
+  nextAt?: number | null;
+  /** The site the roster in use was synced for (null: all employees). */
+  siteId?: string | null;
+};
+
+/**
+ * Whether the terminal has a complete employee list: one sync applied, and either the last sync
+ * worked or the list is younger than its refresh interval. Without one, an unknown code may just
+ * be a list we do not have: the punch is kept, not refused.
+ */
+export function rosterComplete(rec: RosterSyncRecord | null, now: number, refreshMs: number): boolean {
+  if (!rec || rec.lastOkAt === null) return false;
+  return rec.ok || now - rec.lastOkAt <= refreshMs;
+}
 export type SiteRecord = { id: string; name: string; timezone: string | null };
 export type ClockSkewRecord = { at: number; ms: number };
 export type AuthRefusedRecord = { at: number; reason: string };
@@ -51,6 +76,12 @@ export type AgentStatus = {
     progress: { pagesDone: number; pagesTotal: number | null } | null;
     health: RosterHealth;
     enrolledBadges: number;
+    complete: boolean;
+    skipped: Skipped | null;
+    heldShrink: { employees: number; inUse: number; since: number; recheckAt: number | null } | null;
+    siteFilter: SiteFilterCheck | null;
+    notAllowed: NotAllowed;
+    nextSyncAt: number | null;
   };
   /** Punches of credentials not yet matched (accept-and-resolve). */
   unresolved: { count: number; oldestAt: number | null; lastCheckedAt: number | null };
@@ -74,6 +105,8 @@ export type StatusSources = {
   rule: WindowRule;
   settings: SettingsView;
   now: number;
+  /** `roster.refreshMs`: how long a list stays complete after its sync when later syncs fail. */
+  rosterRefreshMs: number;
 };
 
 /** Status from the database alone: what `timeclock status` shows whether or not an agent runs. */
@@ -83,6 +116,7 @@ export function readStatus(src: StatusSources): AgentStatus {
   const oldest = outbox.oldestUnsentAt();
   const contact = readSetting<LastContact>(db, S.lastContact);
   const skew = readSetting<ClockSkewRecord>(db, S.clockSkew);
+  const sync = readSetting<RosterSyncRecord>(db, S.rosterSync);
   return {
     now,
     online: contact ? contact.ok : null,
@@ -96,10 +130,16 @@ export function readStatus(src: StatusSources): AgentStatus {
     rateWindow: { used: slotsInUse(src.rateSlots.live(now, src.rule.windowMs), now, src.rule.windowMs), limit: src.rule.limit, windowMs: src.rule.windowMs },
     roster: {
       size: src.roster.size(),
-      lastSync: readSetting<RosterSyncRecord>(db, S.rosterSync),
+      lastSync: sync,
       progress: readSetting<{ pagesDone: number; pagesTotal: number | null }>(db, S.rosterProgress),
       health: src.roster.health(20),
       enrolledBadges: src.identities.enrollmentCount(),
+      complete: rosterComplete(sync, now, src.rosterRefreshMs),
+      skipped: sync?.skipped ?? null,
+      heldShrink: sync?.heldShrink ?? null,
+      siteFilter: sync?.siteFilter ?? null,
+      notAllowed: src.roster.notAllowed(20),
+      nextSyncAt: sync?.nextAt ?? null,
     },
     unresolved: src.unresolved.summary(),
     site: readSetting<SiteRecord>(db, S.site),

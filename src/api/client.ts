@@ -4,16 +4,16 @@ import {
   BASIC_AUTH_USER,
   buildPunchBody,
   createdSchema,
-  employeePageSchema,
   errorBodySchema,
-  siteSchema,
   timesResponseSchema,
   type ApiDialect,
-  type EmployeePage,
   type EmployeeRef,
-  type Site,
   type TimesResponse,
 } from './shapes.js';
+import { readPage, readSite, type PageReading, type SiteRecord } from './roster-records.js';
+
+/** A roster page whose envelope could be read; its records are read one by one by the caller. */
+export type EmployeePage = Extract<PageReading, { ok: true }>;
 
 /**
  * What one API call came to, in the terms the uploader decides on. The split between
@@ -26,7 +26,10 @@ export type ApiOutcome<T> =
   | { kind: 'rate_limited'; retryAfterHeader: string | null; serverDate: number | null }
   /** The request never reached the server (connection refused, DNS, connect timeout). */
   | { kind: 'not_sent'; error: string }
-  /** 5xx that means "not processed" (500, 503): safe to send again later. */
+  /**
+   * 5xx that means "not processed" (500, 503), or a read whose answer could not be read or parsed
+   * (cut mid-body, not the expected shape): safe to ask again later.
+   */
   | { kind: 'server_error'; status: number; error: string; serverDate: number | null }
   /** The request may have been processed: timeout or reset after sending, 502/504 from a gateway. */
   | { kind: 'unknown'; error: string }
@@ -163,14 +166,23 @@ export class ApiClient {
     return this.call('GET', 'times', query, undefined, strict(timesResponseSchema));
   }
 
+  /** A page of active employees, of this site when `siteId` is given (null: the whole account). */
   getEmployeesPage(page: number, maxResults: number, siteId: string | null): Promise<ApiOutcome<EmployeePage>> {
     const query: Record<string, string> = { max_results: String(maxResults), page: String(page) };
     if (siteId) query[this.opts.dialect.siteFilterParam] = siteId;
-    return this.call('GET', 'employees', query, undefined, strict(employeePageSchema));
+    return this.call('GET', 'employees', query, undefined, (raw) => {
+      const r = readPage(raw);
+      if (!r.ok) throw new Error(r.error);
+      return r;
+    });
   }
 
-  getSite(siteId: string): Promise<ApiOutcome<Site>> {
-    return this.call('GET', `sites/${encodeURIComponent(siteId)}`, undefined, undefined, strict(siteSchema));
+  getSite(siteId: string): Promise<ApiOutcome<SiteRecord>> {
+    return this.call('GET', `sites/${encodeURIComponent(siteId)}`, undefined, undefined, (raw) => {
+      const site = readSite(raw);
+      if (!site) throw new Error('the site answer is not a JSON object');
+      return site;
+    });
   }
 
   private async call<T>(
@@ -205,31 +217,27 @@ export class ApiClient {
     }
 
     const serverDate = parseDate(res.headers['date']);
+    const status = res.statusCode;
+    const success = status >= 200 && status < 300;
     let text: string;
     try {
       text = await res.body.text();
     } catch (e) {
-      if (res.statusCode >= 200 && res.statusCode < 300) {
-        // Status line says it was created; the body was lost on the way.
-        return { kind: 'ok', status: res.statusCode, value: parse(undefined), serverDate };
-      }
-      return mayCreate ? { kind: 'unknown', error: describe(e) } : { kind: 'not_sent', error: describe(e) };
+      // Cut mid-body (a reset, a body timeout behind a proxy). A create whose status said 2xx was
+      // stored: its body is a courtesy. A read is simply asked again later.
+      if (success && mayCreate) return this.readAnswer(method, path, status, undefined, parse, mayCreate, serverDate);
+      if (mayCreate) return { kind: 'unknown', error: describe(e) };
+      return { kind: 'server_error', status, error: `the answer to ${method} /${path} was cut off: ${describe(e)}`, serverDate };
     }
 
-    const status = res.statusCode;
-    if (status >= 200 && status < 300) {
+    if (success) {
       let raw: unknown;
       try {
         raw = text.length ? JSON.parse(text) : undefined;
       } catch {
         raw = undefined;
       }
-      try {
-        return { kind: 'ok', status, value: parse(raw), serverDate };
-      } catch (e) {
-        // A read whose answer has the wrong shape: a server change we must not guess around.
-        return { kind: 'refused', status, reason: `unexpected response shape from ${method} /${path}: ${(e as Error).message}`, serverDate };
-      }
+      return this.readAnswer(method, path, status, raw, parse, mayCreate, serverDate);
     }
     if (status === 429) return { kind: 'rate_limited', retryAfterHeader: headerValue(res.headers['retry-after']), serverDate };
     if (status === 401 || status === 403) return { kind: 'auth', status, reason: reasonOf(status, text), serverDate };
@@ -240,6 +248,27 @@ export class ApiClient {
     if (status >= 500) return { kind: 'server_error', status, error: reasonOf(status, text), serverDate };
     if (status === 408) return mayCreate ? { kind: 'unknown', error: reasonOf(status, text) } : { kind: 'server_error', status, error: reasonOf(status, text), serverDate };
     return { kind: 'refused', status, reason: reasonOf(status, text), serverDate };
+  }
+
+  /**
+   * A 2xx body read into `T`. A create that parses badly is still stored (its parser is lenient);
+   * a read that does not parse is a transient failure of that request, never an exception.
+   */
+  private readAnswer<T>(
+    method: string,
+    path: string,
+    status: number,
+    raw: unknown,
+    parse: (raw: unknown) => T,
+    mayCreate: boolean,
+    serverDate: number | null,
+  ): ApiOutcome<T> {
+    try {
+      return { kind: 'ok', status, value: parse(raw), serverDate };
+    } catch (e) {
+      const error = `unexpected answer to ${method} /${path}: ${(e as Error).message}`;
+      return mayCreate ? { kind: 'unknown', error } : { kind: 'server_error', status, error, serverDate };
+    }
   }
 }
 

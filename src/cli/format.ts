@@ -5,6 +5,7 @@ import type { PunchResult } from '../domain/punch.js';
 export function punchLine(r: PunchResult): string {
   if (!r.ok) return r.reason === 'pin_required' ? `pin: ${r.message}` : `refused: ${r.message}`;
   if (r.employeeName === null) return `saved unmatched ${r.localTime}: ${r.message}`;
+  if (r.note === 'held_not_allowed') return `registered here ${r.employeeName} ${r.localTime}: ${r.message}`;
   return r.repeat ? `already registered ${r.employeeName} ${r.localTime}` : `registered ${r.employeeName} ${r.localTime}`;
 }
 
@@ -20,6 +21,7 @@ export function punchJson(r: PunchResult): string {
           local_date: r.localDate,
           local_time: r.localTime,
           message: r.message,
+          note: r.note ?? null,
         }
       : { ok: false, reason: r.reason, employee_external_id: r.employeeExternalId ?? null, local_date: null, local_time: null, message: r.message },
   );
@@ -39,7 +41,7 @@ export function statusText(s: AgentStatus): string {
   const lines = [
     `agent:         ${s.agentRunning ? 'running' : 'not running (status from the database)'}`,
     `connection:    ${s.online === null ? 'no request yet' : s.online ? 'online' : 'OFFLINE'}${s.lastContactAt ? ` (since ${ago(s.now - s.lastContactAt)})` : ''}`,
-    `queue:         pending ${q.pending}, sending ${q.sending}, in doubt ${q.in_doubt}, sent ${q.sent}, rejected ${q.rejected}`,
+    `queue:         pending ${q.pending}, sending ${q.sending}, in doubt ${q.in_doubt}, sent ${q.sent}, rejected ${q.rejected}, held ${q.held}`,
     `oldest unsent: ${s.oldestUnsentAgeMs === null ? 'none' : ago(s.oldestUnsentAgeMs)}`,
     `rate window:   ${s.rateWindow.used}/${s.rateWindow.limit} used (per ${s.rateWindow.windowMs / 1000}s)`,
     `roster:        ${s.roster.size} employees, last sync ${s.roster.lastSync?.lastOkAt ? ago(s.now - s.roster.lastSync.lastOkAt) : 'never'}` +
@@ -54,19 +56,52 @@ export function statusText(s: AgentStatus): string {
     ),
     `clock skew:    ${s.clockSkewMs === null ? 'unknown' : Math.abs(s.clockSkewMs) < 1000 ? 'none measurable (within ±1 s of the service)' : `${(s.clockSkewMs / 1000).toFixed(1)}s against the service`}`,
   ];
-  const h = s.roster.health;
-  if (h.missingWorkSchedule + h.missingEmployer > 0) {
-    lines.push(
-      `roster health: ${h.missingWorkSchedule} without work schedule, ${h.missingEmployer} without employer — the service will not show their punches until both are set:`,
-      ...h.employees.map((e) => `                 ${e.name}${e.externalId ? ` (${e.externalId})` : ''}: missing ${e.missing.join(' and ')}`),
-    );
-  }
-  if (s.unresolved.count > 0) {
-    lines.push(`unmatched:     ${s.unresolved.count} punches of unknown badges kept (oldest ${s.unresolved.oldestAt === null ? 'n/a' : ago(s.now - s.unresolved.oldestAt)}), matched at the next roster sync`);
-  }
+  lines.push(...rosterLines(s));
   if (s.settings.token.warning) lines.push(`API token:     ${s.settings.token.warning}`);
   if (s.authRefused) lines.push(`TOKEN REFUSED: ${s.authRefused.reason} (${ago(s.now - s.authRefused.at)}); sending paused, punches are kept`);
   if (s.sendingPaused) lines.push(`sending paused: ${s.sendingPaused.reason} until ${new Date(s.sendingPaused.until).toISOString()}`);
   lines.push(`last error:    ${s.lastError ? `${s.lastError.message} (${ago(s.now - s.lastError.at)})` : 'none'}`);
   return lines.join('\n');
+}
+
+/** What a manager must know about the roster beyond its size: each line only when it applies. */
+function rosterLines(s: AgentStatus): string[] {
+  const r = s.roster;
+  const lines: string[] = [];
+  const at = (t: number) => new Date(t).toISOString();
+  if (!r.complete) lines.push('EMPLOYEE LIST: none complete yet — unknown codes are kept and matched when one arrives (none is refused)');
+  if (r.nextSyncAt !== null) lines.push(`next sync:     ${at(r.nextSyncAt)}`);
+  if (r.heldShrink) {
+    lines.push(
+      `SMALLER ROSTER HELD: a sync found ${r.heldShrink.employees} employees, less than half of the ${r.heldShrink.inUse} in use; ` +
+        `the current one stays until a later sync agrees${r.heldShrink.recheckAt ? ` (${at(r.heldShrink.recheckAt)})` : ''} or a manager confirms on the admin screen`,
+    );
+  }
+  if (r.siteFilter === 'suspect') {
+    lines.push('SITE FILTER:   the service counts as many employees with the site filter as without: it may ignore it (check api.dialect.siteFilterParam)');
+  }
+  if (r.skipped && r.skipped.count > 0) {
+    lines.push(
+      `skipped:       ${r.skipped.count} records of the last sync the terminal cannot use:`,
+      ...r.skipped.examples.map((e) => `                 #${e.position}${e.id ? ` (${e.id})` : ''}: ${e.reason}`),
+    );
+  }
+  if (r.notAllowed.count > 0) {
+    lines.push(
+      `not allowed:   ${r.notAllowed.count} employees may not record by API (allow_external_api_record false); their punches are held here:`,
+      ...r.notAllowed.employees.map((e) => `                 ${e.name}${e.externalId ? ` (${e.externalId})` : ''}: ${e.heldPunches} held`),
+    );
+  }
+  const h = r.health;
+  if (h.missingWorkSchedule + h.missingEmployer + h.badTimeZone > 0) {
+    lines.push(
+      `roster health: ${h.missingWorkSchedule} without work schedule, ${h.missingEmployer} without employer (the service will not show their punches until both are set), ` +
+        `${h.badTimeZone} with a time zone the terminal cannot use (the site's is used):`,
+      ...h.employees.map((e) => `                 ${e.name}${e.externalId ? ` (${e.externalId})` : ''}: missing ${e.missing.join(' and ')}`),
+    );
+  }
+  if (s.unresolved.count > 0) {
+    lines.push(`unmatched:     ${s.unresolved.count} punches of unknown codes kept (oldest ${s.unresolved.oldestAt === null ? 'n/a' : ago(s.now - s.unresolved.oldestAt)}), matched at the next roster sync`);
+  }
+  return lines;
 }

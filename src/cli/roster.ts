@@ -6,11 +6,17 @@ export async function runRosterSync(opts: CliOptions): Promise<number> {
   try {
     await run.agent.start({ roster: false });
     const res = await run.agent.syncRoster();
+    const skipped = 'skipped' in res && res.skipped.count > 0 ? `; ${res.skipped.count} records skipped (see timeclock status)` : '';
     if (res.ok) {
-      process.stdout.write(`roster: ${res.employees} employees in ${res.requests} requests${res.site ? ` (site ${res.site.name})` : ''}\n`);
+      const site = res.site ? ` (site ${res.site.name ?? res.site.id ?? '?'})` : '';
+      process.stdout.write(`roster: ${res.employees} employees in ${res.requests} requests${site}${skipped}\n`);
       return Exit.ok;
     }
-    process.stdout.write(`roster: sync failed after ${res.requests} requests: ${res.error}; the previous roster stays in use\n`);
+    if (res.outcome === 'shrink_held') {
+      process.stdout.write(`roster: ${res.error}${skipped}\n`);
+      return Exit.error;
+    }
+    process.stdout.write(`roster: sync ${res.outcome} after ${res.requests} requests: ${res.error}; the previous roster stays in use${skipped}\n`);
     return Exit.error;
   } finally {
     await run.shutdown();

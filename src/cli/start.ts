@@ -11,6 +11,7 @@ import { runKioskBrowser, type KioskBrowser } from './browser.js';
 import { Exit, type CliOptions } from './options.js';
 import { openAgent } from './setup.js';
 import { DEMO_ADMIN_PIN } from '../agent/open-agent.js';
+import { installProcessGuard } from '../agent/process-guard.js';
 
 /** Path of the Electron runtime when its binary is installed, else null. */
 export function electronRuntime(): string | null {
@@ -55,6 +56,7 @@ export async function runStart(opts: CliOptions): Promise<number> {
   }
   if (!opts.headless) say('Electron runtime not installed: running headless (type or scan codes here).');
   const run = await openAgent(opts);
+  installProcessGuard(run.log, (m) => run.agent.noteError(m));
   let bridge: WebBridge | null = null;
   let browser: KioskBrowser | null = null;
   let stopping = false;

@@ -33,6 +33,7 @@ export async function runStatus(opts: CliOptions): Promise<number> {
       rule: settings.rateLimit,
       settings,
       now: Date.now(),
+      rosterRefreshMs: config.roster.refreshMs,
     });
     status.agentRunning = lockOwner(config.dataDir) !== null;
     process.stdout.write((opts.json ? JSON.stringify(status) : `data: ${config.dataDir}\n${statusText(status)}`) + '\n');

@@ -1,5 +1,9 @@
-/** States of a punch in the outbox. Only a 2xx or a reconciliation ends one as `sent`. */
-export const punchStates = ['pending', 'sending', 'in_doubt', 'sent', 'rejected'] as const;
+/**
+ * States of a punch in the outbox. Only a 2xx or a reconciliation ends one as `sent`. `held`: kept
+ * and not sent until something outside the terminal changes (the employee's contract forbids API
+ * records); released to `pending` with its original time.
+ */
+export const punchStates = ['pending', 'sending', 'in_doubt', 'sent', 'rejected', 'held'] as const;
 export type PunchState = (typeof punchStates)[number];
 
 /** What a badge scanned to enroll can come to (a subset of the admin answers' codes in src/contract.ts). */
@@ -20,6 +24,8 @@ export type PunchResult =
       /** true when an identical punch (same employee, same local minute) already existed */
       repeat: boolean;
       message: string;
+      /** Why a kept punch is not (yet) on its way; absent for an ordinary registered punch. */
+      note?: PunchNote;
     }
   | {
       ok: false;
@@ -52,6 +58,9 @@ export type PunchRefusal =
   | 'shutting_down'
   /** the scan was taken to enroll a badge, not as a punch */
   | 'enrollment';
+
+/** See src/contract.ts `punchNoteSchema`. */
+export type PunchNote = 'awaiting_roster' | 'unknown_code' | 'held_not_allowed';
 
 /** Clock trouble noticed at capture, kept with the punch for payroll review. */
 export type ClockFlag = 'skewed' | 'jumped_back';

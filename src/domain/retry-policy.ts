@@ -12,6 +12,34 @@ export function backoffDelay(attempt: number, opts: BackoffOptions, random: Rand
   return Math.round(exp / 2 + random() * (exp / 2));
 }
 
+/**
+ * The one back-off of every retrying loop (uploader, reconciliation, roster sync, probes): each
+ * failure in a row lengthens the next wait (`backoffDelay`), a success starts again from the base.
+ */
+export class Backoff {
+  private count = 0;
+
+  constructor(
+    private readonly opts: BackoffOptions,
+    private readonly random: Random,
+  ) {}
+
+  /** Failures in a row so far. */
+  get failures(): number {
+    return this.count;
+  }
+
+  /** One more failure: how long to wait before the next try. */
+  fail(): number {
+    this.count++;
+    return backoffDelay(this.count, this.opts, this.random);
+  }
+
+  reset(): void {
+    this.count = 0;
+  }
+}
+
 // The three date forms HTTP allows (RFC 9110 §5.6.7): IMF-fixdate, obsolete RFC 850, asctime.
 // Anything else is refused: Date.parse reads "wait 2099" as the year 2099.
 const HTTP_DATE = [

@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { openAgent } from '../agent/open-agent.js';
+import { installProcessGuard } from '../agent/process-guard.js';
 import { ConfigError, loadConfig, type LoadedConfig } from '../config.js';
 import { createLogger } from '../log.js';
 import type { ElectronMain } from './electron-api.js';
@@ -37,6 +38,7 @@ const log = createLogger({ level: config.logLevel });
 async function startAgent(): Promise<RunningAgent> {
   // After app ready (runShell awaits whenReady first): safeStorage on Linux is usable only then.
   const run = await openAgent(loaded, { tokens: safeStorageTokenStore(electron.safeStorage, config.dataDir, { log }) });
+  installProcessGuard(log, (m) => run.agent.noteError(m));
   try {
     await run.agent.start({ awaitRosterIfEmpty: true });
   } catch (e) {

@@ -31,6 +31,8 @@ const CALLS = [
   'listRejected',
   'retryRejected',
   'syncRoster',
+  'listUnresolved',
+  'confirmRosterShrink',
   'enrollBadge',
   'unenrollBadge',
   'enrollNextScan',

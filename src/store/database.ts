@@ -9,7 +9,7 @@ export type Db = Database.Database;
 export class StoreError extends Error {
   constructor(
     message: string,
-    readonly code: 'unwritable' | 'corrupt' | 'too_new' | 'locked' | 'io',
+    readonly code: 'unwritable' | 'corrupt' | 'too_new' | 'locked' | 'io' | 'migration',
   ) {
     super(message);
     this.name = 'StoreError';
@@ -126,13 +126,27 @@ function assertKnownVersion(db: Db): number {
   return version;
 }
 
+/**
+ * Runs the missing migrations. Foreign keys are off meanwhile (SQLite's way of rebuilding a table
+ * that others reference: the pragma cannot change inside a transaction) and checked before each
+ * commit, so a migration can never leave a dangling reference behind.
+ */
 export function migrate(db: Db): void {
   const version = assertKnownVersion(db);
-  for (let v = version; v < migrations.length; v++) {
-    db.transaction(() => {
-      db.exec(migrations[v] as string);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
+  if (version === migrations.length) return;
+  const fk = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
+  try {
+    for (let v = version; v < migrations.length; v++) {
+      db.transaction(() => {
+        db.exec(migrations[v] as string);
+        const broken = db.pragma('foreign_key_check') as unknown[];
+        if (broken.length > 0) throw new StoreError(`migration ${v + 1} would leave ${broken.length} broken references; nothing was changed`, 'migration');
+        db.pragma(`user_version = ${v + 1}`);
+      })();
+    }
+  } finally {
+    db.pragma(`foreign_keys = ${fk ? 'ON' : 'OFF'}`);
   }
 }
 

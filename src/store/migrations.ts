@@ -125,4 +125,49 @@ export const migrations: readonly string[] = [
     payment_source       TEXT
   );
   `,
+  // 5: a punch can be held (kept, not sent: the employee's contract forbids API records) — SQLite
+  //    cannot change a CHECK constraint, so the table is rebuilt (migrate() turns foreign keys off
+  //    around it); the roster keeps allow_external_api_record as 1/0/NULL (NULL: not defined) and
+  //    a time zone the terminal could not load
+  `
+  CREATE TABLE punches_v5 (
+    id                    INTEGER PRIMARY KEY,
+    captured_at           INTEGER NOT NULL,
+    local_date            TEXT NOT NULL,
+    local_time            TEXT NOT NULL,
+    time_zone             TEXT NOT NULL,
+    employee_key          TEXT NOT NULL,
+    employee_external_id  TEXT,
+    employee_name         TEXT NOT NULL,
+    credential_kind       TEXT NOT NULL,
+    state                 TEXT NOT NULL CHECK (state IN ('pending','sending','in_doubt','sent','rejected','held')),
+    attempts              INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at       INTEGER NOT NULL,
+    last_error            TEXT,
+    reject_reason         TEXT,
+    remote_id             TEXT,
+    sent_at               INTEGER,
+    clock_flag            TEXT,
+    updated_at            INTEGER NOT NULL,
+    held_reason           TEXT,              -- why a 'held' punch waits ('not_allowed'); NULL otherwise
+    UNIQUE (employee_key, local_date, local_time)
+  );
+  INSERT INTO punches_v5 (id, captured_at, local_date, local_time, time_zone, employee_key, employee_external_id, employee_name,
+      credential_kind, state, attempts, next_attempt_at, last_error, reject_reason, remote_id, sent_at, clock_flag, updated_at)
+    SELECT id, captured_at, local_date, local_time, time_zone, employee_key, employee_external_id, employee_name,
+      credential_kind, state, attempts, next_attempt_at, last_error, reject_reason, remote_id, sent_at, clock_flag, updated_at
+    FROM punches;
+  DROP TABLE punches;
+  ALTER TABLE punches_v5 RENAME TO punches;
+  CREATE INDEX punches_due ON punches (next_attempt_at, id) WHERE state IN ('pending','in_doubt');
+  CREATE INDEX punches_state ON punches (state);
+  CREATE INDEX punches_unsent_by_id ON punches (id, next_attempt_at) WHERE state IN ('pending','in_doubt');
+  CREATE INDEX punches_held ON punches (employee_key) WHERE state = 'held';
+
+  ALTER TABLE roster_employees ADD COLUMN allow_api_record INTEGER;
+  ALTER TABLE roster_employees ADD COLUMN timezone_invalid TEXT;
+  ALTER TABLE roster_staging ADD COLUMN allow_api_record INTEGER;
+  ALTER TABLE roster_staging ADD COLUMN timezone_invalid TEXT;
+  CREATE INDEX roster_not_allowed ON roster_employees (full_name) WHERE allow_api_record = 0;
+  `,
 ];

@@ -21,6 +21,8 @@ export type PunchRow = {
   sent_at: number | null;
   clock_flag: ClockFlag | null;
   updated_at: number;
+  /** Why a held punch waits ('not_allowed'); null when it is not held. */
+  held_reason: string | null;
 };
 
 export type NewPunch = {
@@ -33,7 +35,12 @@ export type NewPunch = {
   employeeName: string;
   credentialKind: string;
   clockFlag: ClockFlag | null;
+  /** Set: kept but not sent (the employee's contract forbids API records). */
+  heldReason?: HeldReason | null;
 };
+
+/** Why a punch is held: `not_allowed`, the employee's `allow_external_api_record` is false. */
+export type HeldReason = 'not_allowed';
 
 type Writer = ReturnType<typeof writer>;
 
@@ -84,9 +91,10 @@ export class Outbox {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO punches (captured_at, local_date, local_time, time_zone, employee_key, employee_external_id,
-           employee_name, credential_kind, state, next_attempt_at, clock_flag, updated_at)
+           employee_name, credential_kind, state, next_attempt_at, clock_flag, updated_at, held_reason)
          VALUES (@capturedAt, @localDate, @localTime, @timeZone, @employeeKey, @employeeExternalId,
-           @employeeName, @credentialKind, 'pending', @capturedAt, @clockFlag, @capturedAt)
+           @employeeName, @credentialKind, CASE WHEN @heldReason IS NULL THEN 'pending' ELSE 'held' END, @capturedAt,
+           @clockFlag, @capturedAt, @heldReason)
          ON CONFLICT (employee_key, local_date, local_time) DO NOTHING
          RETURNING id`,
       ),
@@ -111,6 +119,20 @@ export class Outbox {
       oldestUnsent: db.prepare(`SELECT MIN(captured_at) AS t FROM punches WHERE state IN ('pending','sending','in_doubt')`),
       rejected: db.prepare(`SELECT * FROM punches WHERE state = 'rejected' ORDER BY id LIMIT ?`),
       latestCapture: db.prepare('SELECT MAX(captured_at) AS t FROM punches'),
+      // The roster's allow_external_api_record: pending punches of those it forbids are held; held
+      // ones of everyone else (true, not defined, or gone from the roster) go back to the queue.
+      toHold: db.prepare(
+        `SELECT p.id FROM roster_employees r JOIN punches p ON p.employee_key = r.id
+         WHERE r.allow_api_record = 0 AND p.state = 'pending'`,
+      ),
+      toRelease: db.prepare(
+        `SELECT p.id FROM punches p INDEXED BY punches_held WHERE p.state = 'held' AND p.held_reason = 'not_allowed'
+           AND NOT EXISTS (SELECT 1 FROM roster_employees r WHERE r.id = p.employee_key AND r.allow_api_record = 0)`,
+      ),
+      hold: db.prepare(`UPDATE punches SET state = 'held', held_reason = @reason, updated_at = @now WHERE id = @id AND state = 'pending'`),
+      release: db.prepare(
+        `UPDATE punches SET state = 'pending', held_reason = NULL, next_attempt_at = @now, updated_at = @now WHERE id = @id AND state = 'held'`,
+      ),
       lastOf: db.prepare('SELECT * FROM punches WHERE employee_key = ? ORDER BY captured_at DESC LIMIT 1'),
     };
   }
@@ -118,9 +140,10 @@ export class Outbox {
   /** Inserts a punch, or returns the one the same employee already has in the same local minute. */
   insert(p: NewPunch): InsertOutcome {
     return this.db.transaction((): InsertOutcome => {
-      const row = this.stmts.insert.get(p) as { id: number } | undefined;
+      const row = this.stmts.insert.get({ ...p, heldReason: p.heldReason ?? null }) as { id: number } | undefined;
       if (row) {
         this.durable.journal.run(row.id, p.capturedAt, 'captured', `${p.credentialKind} ${p.timeZone}${p.clockFlag ? ` clock:${p.clockFlag}` : ''}`);
+        if (p.heldReason) this.durable.journal.run(row.id, p.capturedAt, 'held', p.heldReason);
         return { inserted: true, id: row.id };
       }
       return { inserted: false, existing: this.stmts.byMinute.get(p.employeeKey, p.localDate, p.localTime) as PunchRow };
@@ -205,8 +228,28 @@ export class Outbox {
     })();
   }
 
+  /**
+   * After a roster sync: holds the pending punches of employees whose contract forbids API records
+   * and releases, with their original times, the held punches of everyone else. Journalled.
+   */
+  applyApiPermissions(now: number): { held: number; released: number } {
+    return this.db.transaction(() => {
+      let held = 0;
+      let released = 0;
+      for (const { id } of this.stmts.toHold.all() as { id: number }[]) {
+        held += this.stmts.hold.run({ id, now, reason: 'not_allowed' }).changes;
+        this.durable.journal.run(id, now, 'held', 'not_allowed');
+      }
+      for (const { id } of this.stmts.toRelease.all() as { id: number }[]) {
+        released += this.stmts.release.run({ id, now }).changes;
+        this.durable.journal.run(id, now, 'released', 'allow_external_api_record no longer false');
+      }
+      return { held, released };
+    })();
+  }
+
   counts(): Record<PunchState, number> {
-    const out: Record<PunchState, number> = { pending: 0, sending: 0, in_doubt: 0, sent: 0, rejected: 0 };
+    const out: Record<PunchState, number> = { pending: 0, sending: 0, in_doubt: 0, sent: 0, rejected: 0, held: 0 };
     for (const r of this.stmts.counts.all() as { state: PunchState; n: number }[]) out[r.state] = r.n;
     return out;
   }

@@ -13,6 +13,7 @@ export class UnresolvedPunches {
     this.stmts = {
       insert: db.prepare('INSERT INTO unresolved_punches (captured_at, code, credential_kind) VALUES (?, ?, ?) RETURNING id'),
       all: db.prepare('SELECT * FROM unresolved_punches ORDER BY id'),
+      list: db.prepare('SELECT * FROM unresolved_punches ORDER BY id LIMIT ?'),
       remove: db.prepare('DELETE FROM unresolved_punches WHERE id = ?'),
       checked: db.prepare('UPDATE unresolved_punches SET last_checked_at = ? WHERE id = ?'),
       summary: db.prepare('SELECT COUNT(*) AS n, MIN(captured_at) AS oldest, MAX(last_checked_at) AS checked FROM unresolved_punches'),
@@ -25,6 +26,11 @@ export class UnresolvedPunches {
 
   all(): UnresolvedPunch[] {
     return this.stmts.all.all() as UnresolvedPunch[];
+  }
+
+  /** The oldest `limit`, for the admin screen. */
+  list(limit: number): UnresolvedPunch[] {
+    return this.stmts.list.all(limit) as UnresolvedPunch[];
   }
 
   remove(id: number): void {

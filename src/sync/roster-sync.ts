@@ -1,28 +1,66 @@
-import type { ApiOutcome } from '../api/client.js';
-import type { EmployeePage, Site } from '../api/shapes.js';
+import type { ApiOutcome, EmployeePage } from '../api/client.js';
+import type { SiteRecord } from '../api/roster-records.js';
 import type { Clock } from '../domain/clock.js';
 import { rateLimitPause } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
-import { toRosterEmployee, type Roster } from '../store/roster.js';
+import type { Roster, RosterEmployee } from '../store/roster.js';
+import { rosterRowOf } from './roster-rows.js';
 import { Priority, type RateBudget } from './rate-budget.js';
 
 export type RosterApi = {
   getEmployeesPage(page: number, maxResults: number, siteId: string | null): Promise<ApiOutcome<EmployeePage>>;
-  getSite(siteId: string): Promise<ApiOutcome<Site>>;
+  getSite(siteId: string): Promise<ApiOutcome<SiteRecord>>;
 };
 
 export type RosterSyncProgress = { pagesDone: number; pagesTotal: number | null };
 
-export type RosterSyncResult =
-  | { ok: true; employees: number; requests: number; site: Site | null; finishedAt: number }
-  | { ok: false; error: string; requests: number; finishedAt: number };
+/** A record the terminal could not use: where it stood in the listing (1-based), its id if any, why. */
+export type SkippedRecord = { position: number; id: string | null; reason: string };
+export type Skipped = { count: number; examples: SkippedRecord[] };
 
-export type RosterSyncOptions = { siteId: string | null; pageSize: number; windowMs: number; authRetryMs: number };
+/** See contract `status.roster.siteFilter`. */
+export type SiteFilterCheck = 'verified' | 'suspect' | 'unknown';
+
+/** How many skipped records are listed by name (the rest are counted). */
+const SKIPPED_LISTED = 20;
+/** No site has this many pages: a server that never says it is done is stopped here. */
+const MAX_PAGES = 100_000;
+
+type Common = { requests: number; finishedAt: number };
+type Fetched = Common & { skipped: Skipped; siteFilter: SiteFilterCheck | null; site: SiteRecord | null; siteError: string | null };
+
+/**
+ * - applied: the new roster is in use;
+ * - incomplete: the pages did not add up (fewer than the total, a total that moved, a repeated
+ *   page): the roster in use stays, except that a terminal with none takes what came (`partial`);
+ * - shrink_held: complete, but less than half the roster in use: kept aside until a later sync
+ *   agrees or a manager confirms;
+ * - failed / cancelled: nothing changed.
+ */
+export type RosterSyncResult =
+  | (Fetched & { ok: true; outcome: 'applied'; employees: number; siteId: string | null })
+  | (Fetched & { ok: false; outcome: 'incomplete'; error: string; partial: boolean })
+  | (Fetched & { ok: false; outcome: 'shrink_held'; error: string; staged: number; inUse: number; heldSince: number })
+  | (Common & { ok: false; outcome: 'failed' | 'cancelled'; error: string });
+
+export type RosterSyncOptions = {
+  siteId: string | null;
+  pageSize: number;
+  windowMs: number;
+  authRetryMs: number;
+  shrinkRecheckMs: number;
+  /**
+   * The site the roster in use was synced for (null: all employees; undefined: not recorded). A
+   * roster of another site is no yardstick: moving a terminal to a smaller site is not a shrink.
+   */
+  inUseSite: () => string | null | undefined;
+};
 
 /**
  * Fetches every page of this site's active employees into a staging table (one page in memory at
- * a time) and swaps it in as the cached roster in one transaction. Any failure leaves the previous roster whole. Runs at roster priority and stands
- * aside while punches are due, so a backlog always drains first.
+ * a time) and swaps it in as the cached roster in one transaction. Paging follows what the server
+ * answered, never what was asked; each record is read on its own. Runs at roster priority and
+ * stands aside while punches are due, so a backlog always drains first.
  */
 export class RosterSync {
   /** The sync under way (or waiting for the one before it), and for which site generation. */
@@ -30,6 +68,10 @@ export class RosterSync {
   /** Bumped by every site change: a sync of an older generation commits nothing. */
   private gen = 0;
   private readonly opts: RosterSyncOptions;
+  /** A shrinking roster held aside, since when, and whether the staging table still holds it. */
+  private heldShrink: { since: number; gen: number; staged: boolean } | null = null;
+  /** A manager confirmed the shrink when it could not be applied at once: the next complete sync applies it. */
+  private acceptShrink = false;
   progress: RosterSyncProgress | null = null;
 
   constructor(
@@ -57,12 +99,31 @@ export class RosterSync {
     if (siteId === this.opts.siteId) return;
     this.opts.siteId = siteId;
     this.gen++;
+    this.heldShrink = null;
+    this.acceptShrink = false;
     this.current?.ctl.abort();
   }
 
   /** The budget's window changed: used for a 429 without a usable Retry-After. */
   setWindowMs(ms: number): void {
     this.opts.windowMs = ms;
+  }
+
+  /**
+   * A manager confirms a held shrink: the staged roster goes in now; or, when a sync is under way
+   * or has since rewritten the staging table, the next complete sync is applied whatever its size.
+   * Returns the size of the roster applied, 'later', or null when nothing was held.
+   */
+  confirmShrink(): number | 'later' | null {
+    if (!this.heldShrink || this.heldShrink.gen !== this.gen) return null;
+    if (this.current || !this.heldShrink.staged) {
+      this.acceptShrink = true;
+      return 'later';
+    }
+    this.heldShrink = null;
+    const n = this.roster.commitStaging();
+    this.log.info('smaller roster applied on a manager\'s confirmation', { employees: n });
+    return n;
   }
 
   /**
@@ -81,6 +142,8 @@ export class RosterSync {
     const entry: { gen: number; ctl: AbortController; promise: Promise<RosterSyncResult> } = { gen, ctl, promise: Promise.resolve(null as never) };
     entry.promise = before
       .then(() => this.run(gen, ctl.signal))
+      // Whatever escapes (a storage error, a bug) is this sync's failure, never the process's.
+      .catch((e: unknown) => this.failed(`roster sync stopped: ${(e as Error).message}`, 0))
       .finally(() => {
         signal?.removeEventListener('abort', onAbort);
         if (this.current === entry) {
@@ -102,58 +165,157 @@ export class RosterSync {
     }
   }
 
+  private failed(error: string, requests: number, outcome: 'failed' | 'cancelled' = 'failed'): RosterSyncResult {
+    if (outcome === 'failed') this.log.warn('roster sync failed; the previous roster stays in use', { error });
+    return { ok: false, outcome, error, requests, finishedAt: this.clock.now() };
+  }
+
+  /** A request that did not come back with an answer to use: pauses what the service asked for. */
   private failure(res: ApiOutcome<unknown> | null, requests: number): RosterSyncResult {
     const now = this.clock.now();
-    let error: string;
-    if (!res) error = 'cancelled';
-    else if (res.kind === 'rate_limited') {
-      this.budget.pauseUntil(now + rateLimitPause(res.retryAfterHeader, now, this.opts.windowMs), 'retry_after');
-      error = '429 rate limited';
-    } else if (res.kind === 'auth') {
-      this.budget.pauseUntil(now + this.opts.authRetryMs, 'auth');
-      error = res.reason;
-    } else if (res.kind === 'refused') error = res.reason;
-    else if (res.kind === 'ok') error = 'unexpected';
-    else error = res.error;
-    this.log.warn('roster sync failed; the previous roster stays in use', { error });
-    return { ok: false, error, requests, finishedAt: now };
+    if (!res) return this.failed('cancelled', requests, 'cancelled');
+    if (res.kind === 'rate_limited') this.budget.pauseUntil(now + rateLimitPause(res.retryAfterHeader, now, this.opts.windowMs), 'retry_after');
+    if (res.kind === 'auth') this.budget.pauseUntil(now + this.opts.authRetryMs, 'auth');
+    return this.failed(describeOutcome(res), requests);
   }
 
   private async run(gen: number, signal: AbortSignal): Promise<RosterSyncResult> {
     const { siteId, pageSize } = this.opts;
     let requests = 0;
-    let site: Site | null = null;
+    let site: SiteRecord | null = null;
+    let siteError: string | null = null;
     if (siteId) {
       requests++;
       const res = await this.call('site', () => this.api.getSite(siteId), signal);
-      if (!res || res.kind !== 'ok') return this.failure(res, requests);
-      site = res.value;
+      // The site's name and zone are a comfort; its employees do not depend on them.
+      if (!res || res.kind === 'auth') return this.failure(res, requests);
+      if (res.kind === 'ok') site = res.value;
+      else siteError = describeOutcome(res);
     }
+
     this.roster.beginStaging();
-    let fetched = 0;
-    let total: number | null = null;
-    for (let page = 1; total === null || (page - 1) * pageSize < total; page++) {
-      this.setProgress(gen, { pagesDone: page - 1, pagesTotal: total === null ? null : Math.ceil(total / pageSize) });
+    if (this.heldShrink) this.heldShrink.staged = false;
+    const skipped: Skipped = { count: 0, examples: [] };
+    let listed = 0;
+    let firstTotal: number | null = null;
+    let lastTotal: number | null = null;
+    let largest = 0;
+    let pages = 0;
+    let problem: string | null = null;
+    for (let page = 1; ; page++) {
+      if (page > MAX_PAGES) {
+        problem = `the service did not stop after ${MAX_PAGES} pages`;
+        break;
+      }
+      const perPage = largest || null;
+      this.setProgress(gen, { pagesDone: page - 1, pagesTotal: lastTotal !== null && perPage ? Math.ceil(lastTotal / perPage) : null });
       requests++;
       const res = await this.call('roster', () => this.api.getEmployeesPage(page, pageSize, siteId), signal);
       if (!res || res.kind !== 'ok') return this.failure(res, requests);
-      total = res.value._meta.total;
-      this.roster.stagePage(res.value._items.map(toRosterEmployee));
-      fetched += res.value._items.length;
-      if (res.value._items.length === 0) break; // the server ran out before its own total: stop, do not loop
+      pages = page;
+      const { items, meta } = res.value;
+      if (meta.page !== null && meta.page !== page) {
+        problem = `the service answered page ${meta.page} when asked for page ${page}`;
+        break;
+      }
+      if (meta.total !== null) {
+        firstTotal ??= meta.total;
+        lastTotal = meta.total;
+      }
+      const usable: RosterEmployee[] = [];
+      items.forEach((raw, i) => {
+        const r = rosterRowOf(raw);
+        if (r.ok) usable.push(r.employee);
+        else {
+          skipped.count++;
+          if (skipped.examples.length < SKIPPED_LISTED) skipped.examples.push({ position: listed + i + 1, id: r.id, reason: r.reason });
+        }
+      });
+      const added = this.roster.stagePage(usable);
+      listed += items.length;
+      if (usable.length > 0 && added === 0) {
+        problem = `the service sent page ${page} again (it may ignore the page parameter)`;
+        break;
+      }
+      // The last page: an empty one, one the server's own numbers say ends it, or (without them)
+      // one shorter than the pages before it.
+      if (items.length === 0) break;
+      if (lastTotal !== null && listed >= lastTotal) break;
+      if (meta.maxResults !== null && items.length < meta.maxResults) break;
+      if (lastTotal === null && meta.maxResults === null && items.length < largest) break;
+      largest = Math.max(largest, items.length);
     }
     // The site changed while this one was fetched: its roster is not the one wanted any more.
-    if (gen !== this.gen) return this.failure(null, requests);
-    this.setProgress(gen, { pagesDone: Math.ceil((total ?? 0) / pageSize), pagesTotal: Math.ceil((total ?? 0) / pageSize) });
+    if (gen !== this.gen) return this.failed('cancelled', requests, 'cancelled');
+    if (!problem && firstTotal !== null && lastTotal !== firstTotal) problem = `the total moved from ${firstTotal} to ${lastTotal} during the sync`;
+    if (!problem && lastTotal !== null && listed !== lastTotal) problem = `${listed} employees arrived of the ${lastTotal} the service counts`;
+
+    let siteFilter: SiteFilterCheck | null = null;
+    if (siteId && !problem) {
+      if (lastTotal !== null) requests++;
+      siteFilter = await this.checkSiteFilter(lastTotal, signal);
+    }
+    if (skipped.count > 0) this.log.warn('roster records skipped: the terminal cannot use them', { count: skipped.count, first: skipped.examples.slice(0, 3) });
+    const fetched = { requests, skipped, siteFilter, site, siteError };
+    const staged = this.roster.stagedSize();
+    const inUse = this.roster.size();
+    this.setProgress(gen, { pagesDone: pages, pagesTotal: pages });
+
+    if (problem) {
+      // Something beats nothing: a terminal with no roster at all takes what arrived.
+      const partial = inUse === 0 && staged > 0;
+      if (partial) this.roster.commitStaging();
+      this.log.warn('roster sync incomplete; it will be tried again', { problem, staged, inUse, partial });
+      return { ...fetched, ok: false, outcome: 'incomplete', error: problem, partial, finishedAt: this.clock.now() };
+    }
+    const now = this.clock.now();
+    const inUseSite = this.opts.inUseSite();
+    const sameSite = inUseSite === undefined || inUseSite === siteId;
+    if (inUse > 0 && staged * 2 < inUse && sameSite && !this.acceptShrink) {
+      const held = this.heldShrink && this.heldShrink.gen === gen ? this.heldShrink : null;
+      // A second sync, a while after the first, that agrees: the roster really shrank.
+      if (!held || now - held.since < this.opts.shrinkRecheckMs) {
+        this.heldShrink = { since: held?.since ?? now, gen, staged: true };
+        const error = `the new roster has ${staged} employees, less than half of the ${inUse} in use: held until a later sync agrees or a manager confirms`;
+        this.log.warn('roster sync held: it would shrink the roster by more than half', { staged, inUse });
+        return { ...fetched, ok: false, outcome: 'shrink_held', error, staged, inUse, heldSince: this.heldShrink.since, finishedAt: now };
+      }
+    }
+    this.heldShrink = null;
+    this.acceptShrink = false;
     const employees = this.roster.commitStaging();
-    const finishedAt = this.clock.now();
-    this.log.info('roster synced', { employees, fetched, requests });
-    return { ok: true, employees, requests, site, finishedAt };
+    this.log.info('roster synced', { employees, listed, requests, skipped: skipped.count });
+    return { ...fetched, ok: true, outcome: 'applied', employees, siteId, finishedAt: this.clock.now() };
+  }
+
+  /**
+   * One cheap request without the site filter: when the account counts as many employees as the
+   * site, the service may have ignored the filter (or every employee is at this site).
+   */
+  private async checkSiteFilter(siteTotal: number | null, signal: AbortSignal): Promise<SiteFilterCheck> {
+    if (siteTotal === null) return 'unknown';
+    const res = await this.call('roster', () => this.api.getEmployeesPage(1, 1, null), signal);
+    if (!res || res.kind !== 'ok' || res.value.meta.total === null) return 'unknown';
+    return res.value.meta.total > siteTotal ? 'verified' : 'suspect';
   }
 
   private setProgress(gen: number, p: RosterSyncProgress): void {
     if (gen !== this.gen) return; // a cancelled sync of the old site
     this.progress = p;
     this.onProgress(p);
+  }
+}
+
+function describeOutcome(res: ApiOutcome<unknown>): string {
+  switch (res.kind) {
+    case 'rate_limited':
+      return '429 rate limited';
+    case 'auth':
+    case 'refused':
+      return res.reason;
+    case 'ok':
+      return 'unexpected';
+    default:
+      return res.error;
   }
 }

@@ -1,7 +1,7 @@
 import type { ApiOutcome } from '../api/client.js';
 import type { EmployeeRef, TimesResponse } from '../api/shapes.js';
 import type { Clock, Random, Sleep } from '../domain/clock.js';
-import { backoffDelay, rateLimitPause, type BackoffOptions } from '../domain/retry-policy.js';
+import { Backoff, rateLimitPause, type BackoffOptions } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
 import type { Outbox, PunchRow } from '../store/outbox.js';
 import { Priority, type RateBudget } from './rate-budget.js';
@@ -52,7 +52,7 @@ export class Uploader {
   private readonly tasks = new Set<Promise<void>>();
   /** Connection-level trouble backs off the whole queue, not just one punch: one probe per delay. */
   private blockedUntil = 0;
-  private failures = 0;
+  private readonly backoff: Backoff;
   /** A storage error may have left a row in 'sending' with nothing in flight. */
   private needsRecovery = false;
   /** Set by any failed or refused-for-rate request, cleared by an answer that went through. */
@@ -72,6 +72,7 @@ export class Uploader {
     private readonly onEvent: (e: UploaderEvent) => void = () => {},
   ) {
     this.opts = { ...opts };
+    this.backoff = new Backoff(opts.backoff, random);
   }
 
   start(): void {
@@ -192,7 +193,7 @@ export class Uploader {
     const res = await this.api.postTime(employeeRefOf(item), item.local_date, item.local_time);
     const now = this.clock.now();
     this.noteServerDate(res, sentAt, now);
-    this.countFailure(res);
+    this.countFailure(res, now);
     switch (res.kind) {
       case 'ok':
         this.outbox.markSent(item.id, now, res.value.remoteId, 'created');
@@ -204,11 +205,9 @@ export class Uploader {
         return now;
       case 'not_sent':
       case 'server_error':
-        this.blockedUntil = now + backoffDelay(this.failures, this.opts.backoff, this.random);
         this.outbox.markPending(item.id, now, this.blockedUntil, res.error, true);
         return now;
       case 'unknown':
-        this.blockedUntil = now + backoffDelay(this.failures, this.opts.backoff, this.random);
         this.log.warn('punch outcome unknown; will check the server before any resend', { punchId: item.id, error: res.error });
         this.outbox.markInDoubt(item.id, now, now + this.opts.inDoubtGraceMs, res.error);
         return now;
@@ -230,7 +229,7 @@ export class Uploader {
     const res = await this.api.getTimes(employeeRefOf(item), item.local_date, item.local_date);
     const now = this.clock.now();
     this.noteServerDate(res, sentAt, now);
-    if (this.countFailure(res)) this.blockedUntil = now + backoffDelay(this.failures, this.opts.backoff, this.random);
+    this.countFailure(res, now);
     const retryAt = Math.max(this.blockedUntil, now + this.opts.backoff.baseMs);
     switch (res.kind) {
       case 'ok': {
@@ -268,16 +267,15 @@ export class Uploader {
     }
   }
 
-  /** Counts transient failures in a row; returns true when this outcome was one. */
-  private countFailure(res: ApiOutcome<unknown>): boolean {
+  /** Counts transient failures in a row; after one, the whole queue waits out the back-off. */
+  private countFailure(res: ApiOutcome<unknown>, now: number): void {
     this.cautious = res.kind !== 'ok' && res.kind !== 'refused';
     if (res.kind === 'not_sent' || res.kind === 'server_error' || res.kind === 'unknown') {
-      this.failures++;
-      this.onEvent({ type: 'failed', failures: this.failures, error: res.error, reachable: res.kind === 'server_error' });
-      return true;
+      this.blockedUntil = now + this.backoff.fail();
+      this.onEvent({ type: 'failed', failures: this.backoff.failures, error: res.error, reachable: res.kind === 'server_error' });
+      return;
     }
-    this.failures = 0;
-    return false;
+    this.backoff.reset();
   }
 
   private onRateLimited(header: string | null, now: number): void {

@@ -16,10 +16,25 @@ export type MockProcess = {
 
 const CLI = path.resolve('dist/src/cli.js');
 
-export async function startMockProcess(opts: { employees: number; rule: WindowRule }): Promise<MockProcess> {
+/** `variants`: `timeclock mock --variant` values (e.g. 'page-cap=25'). */
+export async function startMockProcess(opts: { employees: number; rule: WindowRule; variants?: string[] }): Promise<MockProcess> {
   const child = spawn(
     process.execPath,
-    [CLI, 'mock', '--port', '0', '--employees', String(opts.employees), '--sites', '1', '--limit', String(opts.rule.limit), '--window-ms', String(opts.rule.windowMs)],
+    [
+      CLI,
+      'mock',
+      '--port',
+      '0',
+      '--employees',
+      String(opts.employees),
+      '--sites',
+      '1',
+      '--limit',
+      String(opts.rule.limit),
+      '--window-ms',
+      String(opts.rule.windowMs),
+      ...(opts.variants ?? []).flatMap((v) => ['--variant', v]),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const url = await new Promise<string>((resolve, reject) => {

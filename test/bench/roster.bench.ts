@@ -25,10 +25,11 @@ import { BASIC_AUTH_USER, MAX_PAGE_SIZE } from '../../src/api/shapes.js';
 import { configSchema } from '../../src/config.js';
 import { cpfFromBase } from '../../src/domain/cpf.js';
 import { resolveCredential, type IdentityRules, type InputKind, type LookupKey, type Resolution } from '../../src/domain/identity.js';
-import { generatedSeed } from '../../src/mock/seed.js';
+import { generatedSeed, objectIdFor } from '../../src/mock/seed.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { Identities } from '../../src/store/identities.js';
-import { Roster, toRosterEmployee, type RosterEmployee } from '../../src/store/roster.js';
+import { Roster, type RosterEmployee } from '../../src/store/roster.js';
+import { rosterRowOf } from '../../src/sync/roster-rows.js';
 import { startMockProcess, type MockProcess } from './mock-process.js';
 import { ratio, summarizeNs, type Cell, type LatencySummary, type Result, type Table, type Target } from './report.js';
 import { badgeCode, benchAgent, seededRandom, tempDir, withTimeout } from './support.js';
@@ -48,6 +49,8 @@ const CHILD_LIMIT_MS = 120_000;
 const CHILD_FLUSH_MAX_MS = 30_000;
 
 const SYNC_EMPLOYEES = 10_000;
+/** The one site of the mock process's generated seed. */
+const GEN_SITE_ID = objectIdFor('gen-site', 0);
 const SYNC_ROUNDS = 3;
 const SYNC_LIMIT_MS = 30_000;
 
@@ -100,7 +103,10 @@ async function measureLookups(): Promise<LookupMeasured> {
     let t0 = performance.now();
     const seed = generatedSeed({ employees: EMPLOYEES, sites: 1 });
     const seedMs = performance.now() - t0;
-    const employees = seed.employees.map((e) => toRosterEmployee(e));
+    const employees = seed.employees.flatMap((e) => {
+      const r = rosterRowOf(e);
+      return r.ok ? [r.employee] : [];
+    });
 
     t0 = performance.now();
     const roster = new Roster(db);
@@ -342,6 +348,37 @@ async function measureSync(): Promise<SyncRound[]> {
   }
 }
 
+// ---- 4. a server that caps its pages --------------------------------------------------------------
+
+/** The account's limit on a window scaled 60:1 (60 per second for 60 per minute), so the bench takes seconds. */
+const SCALED_RATE = { limit: 60, windowMs: 1_000 };
+const SERVER_PAGE_CAP = 25;
+const CAPPED_LIMIT_MS = 60_000;
+
+type CappedSync = { label: string; requests: number; employees: number; ms: number };
+
+/** A site's sync against the mock, within the account's limit: what the page cap costs in requests and time. */
+async function cappedSync(label: string, variants: string[]): Promise<CappedSync> {
+  const mock = await startMockProcess({ employees: SYNC_EMPLOYEES, rule: SCALED_RATE, variants });
+  const dir = tempDir('timeclock-bench-capped-');
+  let agent: Agent | null = null;
+  try {
+    agent = benchAgent({ dataDir: dir.dir, baseUrl: mock.url, rateLimit: SCALED_RATE, siteId: GEN_SITE_ID });
+    const t0 = performance.now();
+    const synced = await withTimeout(agent.syncRoster(), CAPPED_LIMIT_MS);
+    const ms = performance.now() - t0;
+    if (synced.timedOut) throw new Error(`${label}: sync did not finish within ${CAPPED_LIMIT_MS / 1000} s`);
+    if (!synced.value.ok) throw new Error(`${label}: sync failed: ${synced.value.error}`);
+    const limited = (await mock.requests()).filter((e) => e.status === 429).length;
+    if (limited > 0) throw new Error(`${label}: the mock answered ${limited} requests with 429`);
+    return { label, requests: synced.value.requests, employees: synced.value.employees, ms };
+  } finally {
+    await agent?.stop();
+    dir.cleanup();
+    await mock.close();
+  }
+}
+
 // ---- the bench -------------------------------------------------------------------------------------
 
 const mib = (bytes: number) => bytes / MIB;
@@ -350,6 +387,8 @@ export async function benchRoster(): Promise<Result> {
   const lookups = await measureLookups();
   const rss = await measureRss();
   const sync = await measureSync();
+  const uncapped = await cappedSync(`server serves ${MAX_PAGE_SIZE} per page (baseline)`, []);
+  const capped = await cappedSync(`server caps pages at ${SERVER_PAGE_CAP}`, [`page-cap=${SERVER_PAGE_CAP}`]);
 
   // 1
   const lat = (name: string, s: LatencySummary, keys: string, ok: Cell, amb: Cell, wrong: Cell): Cell[] => [name, keys, s.n, s.p50Ms, s.p90Ms, s.p99Ms, s.maxMs, s.meanMs, ratio(s.p99Ms, lookups.baseline.p99Ms), ok, amb, wrong];
@@ -399,22 +438,32 @@ export async function benchRoster(): Promise<Result> {
     ],
   };
 
+  // 4
+  const minutesAtRealWindow = (c: CappedSync) => (c.ms / 1000) * (PRODUCTION_RATE.windowMs / SCALED_RATE.windowMs) / 60;
+  const capRow = (c: CappedSync): Cell[] => [c.label, c.requests, c.employees, c.ms / 1000, minutesAtRealWindow(c), ratio(c.requests, uncapped.requests)];
+  const capTable: Table = {
+    title: `a site of ${SYNC_EMPLOYEES} employees synced within the account's limit (${SCALED_RATE.limit} per ${SCALED_RATE.windowMs} ms here, standing for ${PRODUCTION_RATE.limit} per minute)`,
+    columns: ['server', 'requests', 'employees', 's here', 'min at 60/min', 'requests ÷ baseline'],
+    rows: [capRow(uncapped), capRow(capped)],
+  };
+
   const targets: Target[] = [
     { what: `worst lookup p99 (${worst.name}), ms`, value: worst.lat.p99Ms, target: `< ${TARGET_P99_MS}`, met: worst.lat.p99Ms < TARGET_P99_MS },
     { what: 'lookups answering someone else or nobody', value: wrongAnswers, target: '0', met: wrongAnswers === 0 },
     { what: `agent peak RSS with ${EMPLOYEES} employees + badges, punching at the production limit, MiB`, value: peakMib, target: `< ${TARGET_RSS_MIB}`, met: peakMib < TARGET_RSS_MIB },
     { what: `same with the uploader delivering ${RSS_PUNCHES} punches at ${AGENT_RATE.limit}/s (stress, not a site), MiB`, value: rss.fast.report.maxRssKb / 1024, target: `< ${TARGET_RSS_MIB}`, met: rss.fast.report.maxRssKb / 1024 < TARGET_RSS_MIB },
     { what: `full sync of ${SYNC_EMPLOYEES} employees, median s`, value: agentMed / 1000, target: 'reported (no target set)', met: null },
+    { what: `requests of a ${SYNC_EMPLOYEES}-employee site sync, server page cap ${SERVER_PAGE_CAP}`, value: capped.requests, target: 'reported (no target set)', met: null },
   ];
 
   const sizeMib = lookups.dbBytes === null ? '—' : mib(lookups.dbBytes).toFixed(1);
   return {
     name: 'roster',
     title: `roster: lookups among ${EMPLOYEES} employees, agent memory with them, full sync of ${SYNC_EMPLOYEES}`,
-    tables: [lookupTable, rssTable, phaseTable, syncTable],
+    tables: [lookupTable, rssTable, phaseTable, syncTable, capTable],
     targets,
     notes: [
-      `lookups: real SQLite file (WAL, synchronous=FULL, default page cache) of ${sizeMib} MiB; roster from generatedSeed → toRosterEmployee → Roster.replace (${Math.round(lookups.setupMs.rosterReplace)} ms), ${lookups.enrolled} badges by Identities.enroll in one transaction (${Math.round(lookups.setupMs.enroll)} ms)`,
+      `lookups: real SQLite file (WAL, synchronous=FULL, default page cache) of ${sizeMib} MiB; roster from generatedSeed → rosterRowOf → Roster.replace (${Math.round(lookups.setupMs.rosterReplace)} ms), ${lookups.enrolled} badges by Identities.enroll in one transaction (${Math.round(lookups.setupMs.enroll)} ms)`,
       `lookups: default identity rules of the config; each call timed alone (hrtime) after ${LOOKUP_WARMUP} unmeasured calls per kind, employees picked at random (seeded), all kinds and the baseline interleaved call by call`,
       `lookups: "unknown, valid CPF" is an 11-digit CPF with correct check digits that no employee has, so every key of the 'id' input is tried; "unknown badge" tries badge then external_id`,
       `lookups: ${lookups.cpfShared} employees of the seed share their (random) CPF with another; a masked-CPF lookup of one of them answers "ambiguous" (same work, counted apart)`,
@@ -423,6 +472,7 @@ export async function benchRoster(): Promise<Result> {
       `memory: the full child reached its peak during "${peakPhase}"; its peak up to the end of the roster sync alone was ${afterSync ? (afterSync.maxRssKbSoFar / 1024).toFixed(1) : '—'} MiB`,
       `memory: MiB = 1,048,576 bytes; 150 MB read as decimal megabytes would be ${((150 * 1e6) / MIB).toFixed(1)} MiB`,
       `sync: roster.pageSize = ${MAX_PAGE_SIZE} (default), no siteId (so no GET /sites request); the mock runs in its own process; time = syncRoster() call to its answer, agent built beforehand; baseline over one keep-alive undici Pool connection, no schema validation, no SQLite`,
+      `page cap: the mock process serves at most ${SERVER_PAGE_CAP} per page (--variant page-cap); requests = the site record + pages + one page without the site filter; "min at 60/min" scales the measured time by the window (${PRODUCTION_RATE.windowMs / SCALED_RATE.windowMs}×): the limit, not the client, sets it`,
       `each child is bounded by ${CHILD_LIMIT_MS / 1000} s, each sync by ${SYNC_LIMIT_MS / 1000} s; temp dirs removed`,
     ],
     raw: {
@@ -430,6 +480,7 @@ export async function benchRoster(): Promise<Result> {
       lookups: { n: LOOKUPS, warmup: LOOKUP_WARMUP, ...lookups },
       rss: { punches: RSS_PUNCHES, empty: rss.empty, full: rss.full, fast: rss.fast, mockStartMs: rss.mockStartMs, agentRate: AGENT_RATE, mockRule: MOCK_RULE },
       sync: { employees: SYNC_EMPLOYEES, rounds: sync, agentMedianMs: agentMed, baselineMedianMs: baseMed },
+      pageCap: { cap: SERVER_PAGE_CAP, rule: SCALED_RATE, uncapped, capped },
     },
   };
 }

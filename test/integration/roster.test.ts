@@ -31,15 +31,17 @@ const siteEmployees = (mock: MockServer) => mock.employees().filter((e) => e.act
 const rosterRequests = (mock: MockServer) => mock.requests().filter((r) => r.method === 'GET' && (r.path.endsWith('/employees') || r.path.includes('/sites/')));
 
 describe('site roster', () => {
-  it("caches exactly this site's employees of 2,500 over 3 sites, in ceil(total / page size) + 1 requests", async () => {
+  it("caches exactly this site's employees of 2,500 over 3 sites, in ceil(total / page size) + 2 requests", async () => {
     const mock = await siteMock();
     const agent = agentFor(mock);
     await agent.start({ awaitRosterIfEmpty: true });
     const expected = siteEmployees(mock);
     expect(expected.length).toBeGreaterThan(800);
     expect(agent.status().roster.size).toBe(expected.length);
-    expect(rosterRequests(mock)).toHaveLength(Math.ceil(expected.length / PAGE) + 1);
+    // The pages, the site record, and one request without the filter that shows the service applied it.
+    expect(rosterRequests(mock)).toHaveLength(Math.ceil(expected.length / PAGE) + 2);
     expect(agent.status().site).toMatchObject({ id: SITE });
+    expect(agent.status().roster).toMatchObject({ complete: true, siteFilter: 'verified', skipped: { count: 0 } });
     // Someone of another site is not known here.
     const other = mock.employees().find((e) => !e.site_ids.includes(SITE));
     expect(await agent.punch({ kind: 'id', value: other?.external_id ?? '?' })).toMatchObject({ ok: false, reason: 'unknown_credential' });

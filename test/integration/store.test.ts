@@ -77,6 +77,39 @@ describe('database', () => {
     migrated.close();
   });
 
+  it('migration 5 rebuilds punches with its rows, their journal and its indexes, and a punch can then be held', () => {
+    const dir = data();
+    const db = new Database(path.join(dir, DB_FILE_NAME));
+    db.pragma('foreign_keys = ON');
+    for (let v = 0; v < 4; v++) db.exec(migrations[v] as string);
+    db.pragma('user_version = 4');
+    db.prepare(
+      `INSERT INTO punches (captured_at, local_date, local_time, time_zone, employee_key, employee_external_id, employee_name,
+         credential_kind, state, next_attempt_at, updated_at, remote_id) VALUES (1, '2026-11-23', '07:58', 'America/Sao_Paulo', 'e1', '1001', 'Ana', 'badge', 'sent', 1, 1, 'r1')`,
+    ).run();
+    db.prepare(`INSERT INTO punch_journal (punch_id, at, event, detail) VALUES (1, 1, 'captured', NULL)`).run();
+    db.close();
+
+    const migrated = openDatabase(dir);
+    cleanups.push(() => {
+      migrated.close();
+    });
+    expect(migrated.prepare('SELECT id, state, remote_id, held_reason FROM punches').all()).toEqual([{ id: 1, state: 'sent', remote_id: 'r1', held_reason: null }]);
+    expect(migrated.pragma('foreign_key_check')).toEqual([]);
+    expect(migrated.pragma('foreign_keys', { simple: true })).toBe(1);
+    const indexes = (migrated.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'punches'`).all() as { name: string }[]).map((r) => r.name);
+    expect(indexes).toEqual(expect.arrayContaining(['punches_due', 'punches_state', 'punches_unsent_by_id', 'punches_held']));
+    // The journal still points at the punch (a foreign key to the rebuilt table).
+    expect(() => migrated.prepare(`INSERT INTO punch_journal (punch_id, at, event) VALUES (99, 2, 'x')`).run()).toThrow(/FOREIGN KEY/);
+    const outbox = new Outbox(migrated);
+    const held = outbox.insert({
+      capturedAt: 2, localDate: '2026-11-23', localTime: '08:00', timeZone: 'America/Sao_Paulo', employeeKey: 'e2',
+      employeeExternalId: '1002', employeeName: 'João', credentialKind: 'id', clockFlag: null, heldReason: 'not_allowed',
+    });
+    expect(held.inserted && outbox.get(held.id)?.state).toBe('held');
+    expect(outbox.dueBatch(10, 10)).toEqual([]);
+  });
+
   it('a damaged file is refused with a clear error and left exactly as it was', () => {
     const dir = data();
     const db = openDatabase(dir);

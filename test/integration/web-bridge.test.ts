@@ -300,6 +300,8 @@ describe('wrong-shaped input', () => {
       answerPin: a.answerPin.bind(a),
       status: () => ({ ...a.status(), queue: 'broken', apiToken: API_TOKEN }) as unknown as AgentStatus,
       syncRoster: a.syncRoster.bind(a),
+      listUnresolved: a.listUnresolved.bind(a),
+      confirmRosterShrink: a.confirmRosterShrink.bind(a),
       retryRejected: a.retryRejected.bind(a),
       listRejected: a.listRejected.bind(a),
       enrollNextScan: a.enrollNextScan.bind(a),

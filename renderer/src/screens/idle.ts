@@ -3,6 +3,7 @@ import { connectionOf } from '../connection.js';
 import { button, h, setData, setText } from '../dom.js';
 import { formatClock, formatLongDate } from '../format.js';
 import { t, type Lang } from '../i18n.js';
+import { noRosterNotice } from '../roster-view.js';
 import type { StatusView } from '../../../src/contract.js';
 import type { Ctx, View } from './view.js';
 
@@ -26,6 +27,8 @@ export function idleView(ctx: Ctx): View {
   const lang_ = button(t(lang, 'idle.language'), () => ctx.toggleLanguage(), { class: 'lang-toggle', testid: 'language', attrs: { lang: lang === 'en' ? 'pt-BR' : 'en' } });
   const clock = h('div', { class: 'clock', testid: 'clock' });
   const date = h('div', { class: 'date', testid: 'date' });
+  // No complete employee list yet: said plainly, so nobody walks away thinking the punch was lost.
+  const noRoster = h('div', { class: 'no-roster', testid: 'no-roster', attrs: { role: 'status', hidden: '' } });
   const prompt = h('div', { class: 'prompt', text: t(lang, 'idle.prompt') });
   const open = button(t(lang, 'idle.typeId'), () => ctx.dispatch({ type: 'openKeypad' }), { class: 'big-button', testid: 'open-keypad' });
   const dot = h('span', { class: 'conn-dot', attrs: { 'aria-hidden': 'true' } });
@@ -35,7 +38,7 @@ export function idleView(ctx: Ctx): View {
 
   const el = h('section', { class: 'screen idle' }, [
     h('header', { class: 'idle-top' }, [site, lang_]),
-    h('div', { class: 'idle-center' }, [clock, date, prompt, open]),
+    h('div', { class: 'idle-center' }, [clock, date, noRoster, prompt, open]),
     h('footer', { class: 'idle-bottom' }, [conn, admin]),
   ]);
 
@@ -49,6 +52,10 @@ export function idleView(ctx: Ctx): View {
       setData(conn, 'state', state);
       setData(conn, 'waiting', String(waiting));
       setText(connText, connectionText(c.status, c.lang));
+      const notice = noRosterNotice(c.status, c.lang);
+      noRoster.hidden = notice === null;
+      setText(noRoster, notice ?? '');
+      setData(el, 'roster', c.status === null ? 'unknown' : notice === null ? 'complete' : 'incomplete');
     },
   };
 }

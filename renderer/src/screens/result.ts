@@ -12,7 +12,7 @@ export function resultScreen(ctx: Ctx): View {
   if (s.name === 'result') {
     const v = resultView(s.shown, ctx.lang);
     el.dataset.tone = v.tone;
-    const box = h('div', { class: 'result-box', testid: 'result', data: { ok: String(v.ok), reason: v.reason, queued: String(v.queued), tone: v.tone } }, [
+    const box = h('div', { class: 'result-box', testid: 'result', data: { ok: String(v.ok), reason: v.reason, queued: String(v.queued), tone: v.tone, note: v.note } }, [
       h('div', { class: 'result-icon', text: ICON[v.tone], attrs: { 'aria-hidden': 'true' } }),
       h('div', { class: 'result-headline', text: v.headline }),
       h('div', { class: 'result-name', testid: 'result-name', text: v.name }),

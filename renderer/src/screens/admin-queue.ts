@@ -1,0 +1,108 @@
+/** The admin screen's queue tab: counts by state, delivery facts, the rejected punches to retry. */
+import type { z } from 'zod';
+import type { rejectedPunchSchema } from '../../../src/contract.js';
+import { button, fill, h, setData, setText } from '../dom.js';
+import { formatDateTime, formatDuration, formatShortLocalDate } from '../format.js';
+import { answerText, t } from '../i18n.js';
+import { present, row, type Panel, type Shared } from './admin-common.js';
+import type { Ctx } from './view.js';
+
+type Rejected = z.infer<typeof rejectedPunchSchema>;
+
+/** The states counted in tiles, in the order they are shown. */
+export const QUEUE_STATES = ['pending', 'sending', 'in_doubt', 'sent', 'rejected', 'held'] as const;
+
+export function queuePanel(ctx: Ctx, sh: Shared): Panel {
+  const lang = ctx.lang;
+  const states = QUEUE_STATES;
+  const counts = {} as Record<(typeof states)[number], HTMLElement>;
+  for (const s of states) counts[s] = h('div', { class: 'count-value', testid: `queue-${s}`, text: '0' });
+  const tiles = h(
+    'div',
+    { class: 'count-tiles' },
+    states.map((s) => h('div', { class: 'count-tile', data: { state: s } }, [counts[s], h('div', { class: 'count-label', text: t(lang, `queue.${s}`) })])),
+  );
+  const heldNote = h('p', { class: 'warn held-note', testid: 'queue-held-note', attrs: { hidden: '' } });
+  const facts = h('dl', { class: 'facts' });
+  const list = h('div', { class: 'rejected-list' });
+  const refresh = button(t(lang, 'queue.refresh'), () => void load(), { class: 'small-button', testid: 'rejected-refresh' });
+  let lastRejectedCount: number | null = null;
+  let loading = false;
+
+  const renderRows = (rows: Rejected[]): void => {
+    if (rows.length === 0) return fill(list, [h('p', { class: 'muted', text: t(lang, 'queue.noRejected') })]);
+    fill(
+      list,
+      rows.map((r) => {
+        const retry = button(t(lang, 'queue.retry'), () => void retryOne(r.id, retry), { class: 'row-button', testid: 'retry' });
+        return h('div', { class: 'rejected-row', testid: 'rejected-row', data: { punchId: String(r.id) } }, [
+          h('div', { class: 'rr-main' }, [
+            h('div', { class: 'rr-name', text: r.employee_name }),
+            h('div', { class: 'rr-when', text: `${formatShortLocalDate(r.local_date, lang)} ${r.local_time}` }),
+            h('div', { class: 'rr-reason', text: r.reject_reason ?? r.last_error ?? '' }),
+            h('div', { class: 'rr-attempts muted', text: t(lang, 'queue.attempts', { n: r.attempts }) }),
+          ]),
+          retry,
+        ]);
+      }),
+    );
+  };
+
+  const load = async (): Promise<void> => {
+    if (loading) return;
+    loading = true;
+    const r = await sh.calls('listRejected', {});
+    loading = false;
+    if (!sh.alive() || sh.failed(r)) return;
+    renderRows(r.value);
+  };
+
+  const retryOne = async (punchId: number, b: HTMLButtonElement): Promise<void> => {
+    b.disabled = true;
+    const r = await sh.calls('retryRejected', { punchId });
+    if (!sh.alive()) return;
+    b.disabled = false;
+    if (sh.failed(r)) return;
+    sh.notice(answerText(lang, r.value), r.value.ok ? 'ok' : 'error');
+    await load();
+  };
+
+  const el = h('div', { class: 'panel-body queue-panel' }, [
+    tiles,
+    heldNote,
+    facts,
+    h('div', { class: 'list-head' }, [h('h2', { text: t(lang, 'queue.rejectedList') }), refresh]),
+    list,
+  ]);
+  void load();
+
+  return {
+    el,
+    update(c) {
+      const s = c.status;
+      if (!s) return;
+      for (const st of states) {
+        setText(counts[st], String(s.queue[st]));
+        setData(counts[st], 'nonzero', String(s.queue[st] > 0));
+      }
+      heldNote.hidden = s.queue.held === 0;
+      setText(heldNote, s.queue.held === 0 ? '' : t(c.lang, 'queue.heldNote'));
+      const when = (at: number): string => formatDateTime(at, c.lang, c.timeZone);
+      const paused = s.sendingPaused
+        ? `${t(c.lang, 'common.yes')}: ${t(c.lang, s.sendingPaused.reason === 'auth' ? 'queue.pausedAuth' : 'queue.pausedRetryAfter', { time: when(s.sendingPaused.until) })}`
+        : t(c.lang, 'queue.notPaused');
+      fill(
+        facts,
+        present([
+          row(t(c.lang, 'queue.oldest'), s.oldestUnsentAgeMs === null ? t(c.lang, 'queue.none') : formatDuration(s.oldestUnsentAgeMs, c.lang), 'queue-oldest'),
+          row(t(c.lang, 'queue.lastError'), s.lastError ? `${when(s.lastError.at)} — ${s.lastError.message}` : t(c.lang, 'common.dash'), 'queue-last-error'),
+          row(t(c.lang, 'queue.paused'), paused, 'queue-paused'),
+          s.authRefused ? row(t(c.lang, 'queue.authRefused'), `${when(s.authRefused.at)} — ${s.authRefused.reason}`, 'queue-auth-refused') : null,
+        ]),
+      );
+      for (const dd of facts.querySelectorAll('[data-testid="queue-paused"], [data-testid="queue-auth-refused"]')) if (s.sendingPaused || s.authRefused) dd.classList.add('warn');
+      if (lastRejectedCount !== null && lastRejectedCount !== s.queue.rejected) void load();
+      lastRejectedCount = s.queue.rejected;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/** The admin screen's read-only tabs: the badge readers, and the connection to the service. */
+import { fill, h } from '../dom.js';
+import { formatDateTime, formatDuration, formatSkew } from '../format.js';
+import { t } from '../i18n.js';
+import { present, row, type Panel } from './admin-common.js';
+
+export function readersPanel(): Panel {
+  const el = h('div', { class: 'panel-body readers-panel' });
+  return {
+    el,
+    update(c) {
+      const s = c.status;
+      if (!s) return;
+      if (s.readers.length === 0) return fill(el, [h('p', { class: 'muted', text: t(c.lang, 'readers.none') })]);
+      const when = (at: number | null): string => (at === null ? t(c.lang, 'common.dash') : formatDateTime(at, c.lang, c.timeZone));
+      fill(
+        el,
+        s.readers.map((r) =>
+          h('div', { class: 'reader-card', testid: 'reader', data: { connected: String(r.connected) } }, [
+            h('div', { class: 'reader-head' }, [h('span', { class: 'reader-name', text: r.name }), h('span', { class: 'reader-state', text: t(c.lang, r.connected ? 'readers.connected' : 'readers.disconnected') })]),
+            h(
+              'dl',
+              { class: 'facts' },
+              present([
+                row(t(c.lang, 'readers.device'), r.device ?? t(c.lang, 'common.dash')),
+                row(t(c.lang, 'readers.lastScan'), when(r.lastScanAt)),
+                row('', t(c.lang, 'readers.counts', { scans: r.scans, errors: r.errors, disconnects: r.disconnects })),
+                r.lastError ? row(t(c.lang, 'readers.lastError'), r.lastError) : null,
+              ]),
+            ),
+          ]),
+        ),
+      );
+    },
+  };
+}
+
+export function connectionPanel(): Panel {
+  const facts = h('dl', { class: 'facts' });
+  return {
+    el: h('div', { class: 'panel-body connection-panel' }, [facts]),
+    update(c) {
+      const s = c.status;
+      if (!s) return;
+      const ago = (at: number): string => t(c.lang, 'conn.ago', { age: formatDuration(s.now - at, c.lang) });
+      const online = s.online === true ? 'conn.state.online' : s.online === false ? 'conn.state.offline' : 'conn.state.unknown';
+      const online_ = h('span', { class: s.online === true ? 'good' : s.online === false ? 'bad' : 'muted', text: t(c.lang, online) });
+      fill(facts, [
+        row(t(c.lang, 'conn.title.online'), online_, 'conn-online'),
+        row(t(c.lang, 'conn.lastContact'), s.lastContactAt === null ? t(c.lang, 'roster.never') : `${formatDateTime(s.lastContactAt, c.lang, c.timeZone)} (${ago(s.lastContactAt)})`, 'conn-last-contact'),
+        row(
+          t(c.lang, 'conn.rate'),
+          t(c.lang, 'conn.rateValue', { used: s.rateWindow.used, limit: s.rateWindow.limit, window: formatDuration(s.rateWindow.windowMs, c.lang) }),
+          'conn-rate',
+        ),
+        row(t(c.lang, 'conn.skew'), s.clockSkewMs === null ? t(c.lang, 'conn.unknownValue') : formatSkew(s.clockSkewMs, c.lang), 'conn-skew'),
+        row(
+          t(c.lang, 'conn.unresolved'),
+          s.unresolved.count === 0 || s.unresolved.oldestAt === null ? String(s.unresolved.count) : t(c.lang, 'conn.unresolvedValue', { n: s.unresolved.count, age: formatDuration(s.now - s.unresolved.oldestAt, c.lang) }),
+          'conn-unresolved',
+        ),
+      ]);
+    },
+  };
+}

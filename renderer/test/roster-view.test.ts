@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import {
+  healthView,
+  heldShrinkView,
+  listState,
+  nextSyncText,
+  noRosterNotice,
+  notAllowedView,
+  siteFilterView,
+  skippedView,
+  unresolvedRow,
+} from '../src/roster-view.js';
+import { rosterStatus, status } from './status-fixture.js';
+
+// 2025-03-05 15:07:30 UTC = 12:07:30 in São Paulo (UTC-3, no DST since 2019)
+const AT = Date.UTC(2025, 2, 5, 15, 7, 30);
+const SP = 'America/Sao_Paulo';
+
+describe('idle screen: no employee list yet', () => {
+  it('says so in the site’s language while the list is not complete', () => {
+    const incomplete = status({ roster: rosterStatus({ complete: false }) });
+    expect(noRosterNotice(incomplete, 'pt-BR')).toBe('Terminal sem lista de funcionários — os registros são guardados e confirmados depois');
+    expect(noRosterNotice(incomplete, 'en')).toBe('No employee list yet — punches are kept and confirmed later');
+  });
+
+  it('says nothing with a complete list, or before the first status', () => {
+    expect(noRosterNotice(status(), 'pt-BR')).toBeNull();
+    expect(noRosterNotice(null, 'pt-BR')).toBeNull();
+  });
+});
+
+describe('admin roster tab', () => {
+  it('says whether the list is complete', () => {
+    expect(listState(rosterStatus(), 'pt-BR')).toEqual({ complete: true, text: 'completa' });
+    expect(listState(rosterStatus({ complete: false }), 'en')).toEqual({ complete: false, text: 'not complete — punches are kept and confirmed later' });
+  });
+
+  it('says when the next sync is due, how far off, or that none is planned', () => {
+    expect(nextSyncText(AT + 5 * 60_000, AT, 'pt-BR', SP)).toBe('05/03/2025, 12:12:30 (em 5 min)');
+    expect(nextSyncText(AT + 2 * 3_600_000, AT, 'en', SP)).toBe('03/05/2025, 14:07:30 (in 2 hr)');
+    expect(nextSyncText(AT - 10_000, AT, 'en', SP)).toBe('03/05/2025, 12:07:20 (due now)');
+    expect(nextSyncText(null, AT, 'pt-BR', SP)).toBe('nenhuma prevista');
+  });
+
+  it('a suspect site filter is a warning naming the setting to check; verified and unknown are plain values', () => {
+    const suspect = siteFilterView('suspect', 'en');
+    expect(suspect).toMatchObject({ state: 'suspect', value: 'suspect' });
+    expect(suspect?.warning).toBe(
+      'The service returned the same number of employees with and without the site filter: it may ignore the filter (check api.dialect.siteFilterParam).',
+    );
+    expect(siteFilterView('suspect', 'pt-BR')?.warning).toContain('verifique api.dialect.siteFilterParam');
+    expect(siteFilterView('verified', 'pt-BR')).toEqual({ state: 'verified', value: 'conferido: o serviço devolve só os funcionários deste local', warning: null });
+    expect(siteFilterView('unknown', 'en')).toEqual({ state: 'unknown', value: 'not verified (no totals to compare)', warning: null });
+    expect(siteFilterView(null, 'en')).toBeNull();
+  });
+
+  it('a held smaller list says what came, what is in use, since when, the next check and the button', () => {
+    const held = heldShrinkView({ employees: 120, inUse: 412, since: AT, recheckAt: AT + 3_600_000 }, 'pt-BR', SP);
+    expect(held).toEqual({
+      title: 'Nova lista de funcionários retida',
+      body: 'Uma sincronização trouxe 120 funcionários, menos da metade dos 412 em uso. Ela está retida desde 05/03/2025, 12:07:30; a lista atual continua valendo.',
+      recheck: 'Uma nova sincronização em 05/03/2025, 13:07:30 a aplica se trouxer o mesmo.',
+      confirm: 'Confirmar nova lista',
+    });
+    const en = heldShrinkView({ employees: 3, inUse: 1200, since: AT, recheckAt: null }, 'en', SP);
+    expect(en?.body).toBe('A sync brought 3 employees, less than half of the 1,200 in use. It is held since 03/05/2025, 12:07:30; the current list stays in use.');
+    expect(en?.recheck).toBeNull();
+    expect(en?.confirm).toBe('Apply the smaller list');
+    expect(heldShrinkView(null, 'en', SP)).toBeNull();
+  });
+
+  it('records the last sync could not use: the count, the first ones with position, id and reason, and how many more', () => {
+    const v = skippedView(
+      {
+        count: 37,
+        examples: [
+          { position: 12, id: null, reason: 'no _id and no external_id' },
+          { position: 48, id: '65f0c0ffee', reason: 'full_name missing' },
+        ],
+      },
+      'pt-BR',
+    );
+    expect(v).toEqual({
+      summary: 'Registros da última sincronização que o terminal não pôde usar: 37',
+      examples: ['registro 12, sem id: no _id and no external_id', 'registro 48 (65f0c0ffee): full_name missing'],
+      more: '…e mais 35',
+    });
+    expect(skippedView({ count: 1, examples: [{ position: 3, id: 'x', reason: 'not an object' }] }, 'en')).toEqual({
+      summary: 'Records of the last sync the terminal could not use: 1',
+      examples: ['record 3 (x): not an object'],
+      more: null,
+    });
+    expect(skippedView(null, 'en')).toBeNull();
+    expect(skippedView({ count: 0, examples: [] }, 'en')).toBeNull();
+  });
+
+  it('employees not allowed to record by API are listed with their held punches', () => {
+    const v = notAllowedView(
+      {
+        count: 3,
+        employees: [
+          { id: 'c', externalId: '2002', name: 'Carla Mendes', heldPunches: 4 },
+          { id: 'd', externalId: null, name: 'Diego Alves', heldPunches: 0 },
+        ],
+      },
+      'en',
+    );
+    expect(v?.title).toBe('Not allowed to record by API; punches held');
+    expect(v?.rows).toEqual([
+      { id: 'c', name: 'Carla Mendes (2002)', held: '4 held', heldPunches: 4 },
+      { id: 'd', name: 'Diego Alves', held: '0 held', heldPunches: 0 },
+    ]);
+    expect(v?.more).toBe('…and 1 more');
+    expect(notAllowedView({ count: 1, employees: [{ id: 'c', externalId: null, name: 'Carla', heldPunches: 2 }] }, 'pt-BR')?.rows[0]?.held).toBe('2 retidos');
+    expect(notAllowedView({ count: 0, employees: [] }, 'en')).toBeNull();
+  });
+
+  it('an unresolved punch reads as when it was captured, its code, badge or ID, and when it was last checked', () => {
+    expect(unresolvedRow({ id: 11, captured_at: AT, code: '0004512987', credential_kind: 'badge', last_checked_at: AT + 60_000 }, 'pt-BR', SP)).toEqual({
+      id: 11,
+      when: '05/03/2025, 12:07:30',
+      code: '0004512987',
+      kind: 'crachá',
+      checked: 'conferido em 05/03/2025, 12:08:30',
+    });
+    expect(unresolvedRow({ id: 12, captured_at: AT, code: '1234', credential_kind: 'id', last_checked_at: null }, 'en', SP)).toMatchObject({
+      kind: 'ID',
+      checked: 'not checked yet',
+    });
+    // A kind this page does not know is shown as the agent named it.
+    expect(unresolvedRow({ id: 13, captured_at: AT, code: 'X', credential_kind: 'cpf', last_checked_at: null }, 'en', SP).kind).toBe('cpf');
+  });
+
+  it('health counts unusable time zones and names what each employee lacks', () => {
+    const v = healthView(
+      {
+        missingWorkSchedule: 1,
+        missingEmployer: 0,
+        badTimeZone: 2,
+        employees: [{ id: 'a', externalId: '1001', name: 'Ana', missing: ['work_schedule', 'timezone'] }],
+      },
+      'pt-BR',
+    );
+    expect(v).toEqual({
+      ok: false,
+      counts: '1 sem jornada, 0 sem empregador',
+      timeZone: '2 com fuso horário inválido (usa-se o do local)',
+      employees: [{ id: 'a', name: 'Ana (1001)', missing: 'sem jornada, fuso horário inválido' }],
+    });
+    expect(healthView({ missingWorkSchedule: 0, missingEmployer: 0, badTimeZone: 1, employees: [] }, 'en')).toMatchObject({
+      ok: false,
+      timeZone: '1 with an unusable time zone (the site’s is used)',
+    });
+    expect(healthView({ missingWorkSchedule: 1, missingEmployer: 0, badTimeZone: 0, employees: [] }, 'en')).toMatchObject({ timeZone: null });
+    expect(healthView({ missingWorkSchedule: 0, missingEmployer: 0, badTimeZone: 0, employees: [] }, 'en')).toEqual({
+      ok: true,
+      text: 'Every employee has a work schedule, an employer and a usable time zone.',
+    });
+  });
+});

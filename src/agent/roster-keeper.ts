@@ -1,0 +1,199 @@
+import type { Clock, Random } from '../domain/clock.js';
+import { Backoff, type BackoffOptions } from '../domain/retry-policy.js';
+import type { Logger } from '../log.js';
+import type { Db } from '../store/database.js';
+import type { Outbox } from '../store/outbox.js';
+import { readSetting } from '../store/settings.js';
+import type { RosterSync, RosterSyncResult } from '../sync/roster-sync.js';
+import type { Capture } from './capture.js';
+import type { AdminResult } from './identity-admin.js';
+import { rosterComplete, S, type RosterSyncRecord, type SiteRecord } from './status.js';
+
+export type RosterKeeperDeps = {
+  db: Db;
+  rosterSync: RosterSync;
+  outbox: Outbox;
+  capture: Capture;
+  clock: Clock;
+  random: Random;
+  log: Logger;
+  refreshMs: number;
+  retry: BackoffOptions;
+  shrinkRecheckMs: number;
+  stopSignal: AbortSignal;
+  /** Bookkeeping writes that never throw (the agent's). */
+  write(key: string, value: unknown): void;
+  /** The service answered a sync: the terminal is online. */
+  contact(at: number): void;
+  noteError(message: string): void;
+  /** Something status shows changed. */
+  changed(): void;
+  /** Held punches were released: wake the uploader. */
+  released(): void;
+};
+
+/**
+ * Keeps the roster current: runs syncs, records each outcome for status (read by `timeclock
+ * status` in another process too), plans the next one (the refresh interval after a success, a
+ * growing back-off after a failure, the re-check of a held shrink) and applies what a new roster
+ * means for punches already taken (held ones released, unresolved ones matched).
+ */
+export class RosterKeeper {
+  private timer: NodeJS.Timeout | null = null;
+  private scheduling = false;
+  private readonly backoff: Backoff;
+  /** The last sync record, kept in memory: capture asks whether the roster is complete on every unknown code. */
+  private record: RosterSyncRecord | null;
+
+  constructor(private readonly d: RosterKeeperDeps) {
+    this.backoff = new Backoff(d.retry, d.random);
+    this.record = readSetting<RosterSyncRecord>(d.db, S.rosterSync);
+  }
+
+  /** False while the terminal has no complete employee list (see `rosterComplete`). */
+  complete(): boolean {
+    return rosterComplete(this.record, this.d.clock.now(), this.d.refreshMs);
+  }
+
+  /** Syncs now, then keeps syncing on schedule until `stop()`. */
+  start(): Promise<RosterSyncResult> {
+    this.scheduling = true;
+    return this.sync();
+  }
+
+  stop(): void {
+    this.scheduling = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  async sync(): Promise<RosterSyncResult> {
+    const res = await this.d.rosterSync.sync(this.d.stopSignal);
+    try {
+      this.recordOutcome(res);
+    } catch (e) {
+      this.d.noteError(`recording the roster sync failed: ${(e as Error).message}`);
+    }
+    this.d.changed();
+    return res;
+  }
+
+  /** The admin screen's confirmation of a roster that shrank by more than half. */
+  confirmShrink(): AdminResult {
+    const r = this.d.rosterSync.confirmShrink();
+    if (r === null) return { ok: false, message: 'no smaller roster is waiting for confirmation', code: 'roster_shrink_none' };
+    if (r === 'later') {
+      void this.sync();
+      return { ok: true, message: 'the roster is fetched again and applied whatever its size', code: 'roster_shrink_applied', params: {} };
+    }
+    const now = this.d.clock.now();
+    this.afterApplied(now, r, this.record?.siteFilter ?? null, this.record?.skipped ?? null, this.d.rosterSync.siteId);
+    this.plan(this.d.refreshMs);
+    this.d.changed();
+    return { ok: true, message: `roster of ${r} employees applied`, code: 'roster_shrink_applied', params: { employees: String(r) } };
+  }
+
+  private recordOutcome(res: RosterSyncResult): void {
+    if (res.outcome === 'cancelled') {
+      if (!this.d.stopSignal.aborted) this.plan(this.backoff.fail());
+      return;
+    }
+    const prev = this.record;
+    if (res.outcome === 'applied') {
+      this.d.contact(res.finishedAt);
+      if (res.site) {
+        const known = readSetting<SiteRecord>(this.d.db, S.site);
+        const id = res.site.id ?? this.d.rosterSync.siteId ?? known?.id ?? '';
+        // A site read without a name shows its id; a zone the terminal cannot load is not kept.
+        this.d.write(S.site, { id, name: res.site.name ?? id, timezone: res.site.timezone });
+        this.d.capture.setSiteTimeZone(res.site.timezone);
+      }
+      this.backoff.reset();
+      this.afterApplied(res.finishedAt, res.employees, res.siteFilter, res.skipped, res.siteId);
+      this.plan(this.d.refreshMs);
+      return;
+    }
+    let delay: number;
+    let heldShrink: RosterSyncRecord['heldShrink'] = null;
+    if (res.outcome === 'shrink_held') {
+      this.d.contact(res.finishedAt);
+      delay = this.d.shrinkRecheckMs;
+      heldShrink = { employees: res.staged, inUse: res.inUse, since: res.heldSince, recheckAt: null };
+    } else {
+      delay = this.backoff.fail();
+      if (res.outcome === 'incomplete') this.d.contact(res.finishedAt);
+    }
+    const nextAt = this.scheduling ? this.d.clock.now() + delay : null;
+    if (heldShrink) heldShrink.recheckAt = nextAt;
+    this.save({
+      at: res.finishedAt,
+      ok: false,
+      employees: prev?.employees ?? null,
+      error: res.error,
+      lastOkAt: prev?.lastOkAt ?? null,
+      outcome: res.outcome,
+      skipped: 'skipped' in res ? res.skipped : (prev?.skipped ?? null),
+      siteFilter: 'siteFilter' in res && res.siteFilter !== null ? res.siteFilter : (prev?.siteFilter ?? null),
+      heldShrink,
+      nextAt,
+      ...(prev && 'siteId' in prev ? { siteId: prev.siteId ?? null } : {}),
+    });
+    if (res.outcome === 'incomplete' && res.partial) this.afterRosterChanged(res.finishedAt);
+    this.plan(delay);
+  }
+
+  /** A new roster is in use: record it, then what it means for punches already taken. */
+  private afterApplied(
+    at: number,
+    employees: number,
+    siteFilter: RosterSyncRecord['siteFilter'],
+    skipped: RosterSyncRecord['skipped'],
+    siteId: string | null,
+  ): void {
+    this.save({
+      siteId,
+      at,
+      ok: true,
+      employees,
+      error: null,
+      lastOkAt: at,
+      outcome: 'applied',
+      skipped,
+      siteFilter,
+      heldShrink: null,
+      nextAt: this.scheduling ? this.d.clock.now() + this.d.refreshMs : null,
+    });
+    this.afterRosterChanged(at);
+  }
+
+  private afterRosterChanged(now: number): void {
+    try {
+      const p = this.d.outbox.applyApiPermissions(now);
+      if (p.held > 0 || p.released > 0) this.d.log.info('punches held or released by allow_external_api_record', p);
+      if (p.released > 0) this.d.released();
+    } catch (e) {
+      this.d.noteError(`holding or releasing punches failed: ${(e as Error).message}`);
+    }
+    try {
+      this.d.capture.resolvePending();
+    } catch (e) {
+      this.d.noteError(`matching unresolved punches failed: ${(e as Error).message}`);
+    }
+  }
+
+  private save(rec: RosterSyncRecord): void {
+    this.record = rec;
+    this.d.write(S.rosterSync, rec);
+  }
+
+  /** The next sync `ms` from now (replacing whatever was planned), while scheduling. */
+  private plan(ms: number): void {
+    if (!this.scheduling || this.d.stopSignal.aborted) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.sync();
+    }, ms);
+    this.timer.unref();
+  }
+}
