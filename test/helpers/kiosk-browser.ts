@@ -4,10 +4,12 @@
  * Debian's Chromium driven by playwright-core. Shared by the end-to-end tests and the screen bench.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import type { Agent } from '../../src/agent/agent.js';
-import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
+import { API_VERSION_SEGMENT } from '../../src/api/shapes.js';
+import { startMockServer, type MockServer, type ServerVariants } from '../../src/mock/mock-server.js';
 import { DEMO_SITE_ID, demoSeed, type MockSeed } from '../../src/mock/seed.js';
 import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
 import { DEFAULT_SCREEN_SETTINGS } from '../../src/agent/bridge-handlers.js';
@@ -69,6 +71,13 @@ export type KioskRigOptions = {
   /** The API's employees and sites; default the demo's. */
   seed?: MockSeed;
   siteId?: string;
+  /** Answers the spec allows besides the mock's own choices (src/mock/variants.ts); default none. */
+  variants?: ServerVariants;
+  /**
+   * The API is not up at start (a first boot with the service unreachable): the agent points at a
+   * free loopback port where nothing listens; `startMock()` brings the mock up on that port.
+   */
+  apiDown?: boolean;
   /** What the screen is told (language, wedge timing...); default TEST_SCREEN. */
   screen?: ScreenSettings;
 };
@@ -90,15 +99,20 @@ export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRi
     for (const c of cleanups.reverse()) await c();
   };
   try {
-    const mockOptions = { tokens: [API_TOKEN], seed: opts.seed ?? demoSeed(), rateLimit: { limit: 60, windowMs: 60_000 } };
-    let mock: MockServer | null = await startMockServer(mockOptions);
-    const port = mock.port;
+    const mockOptions = {
+      tokens: [API_TOKEN],
+      seed: opts.seed ?? demoSeed(),
+      rateLimit: { limit: 60, windowMs: 60_000 },
+      ...(opts.variants ? { variants: opts.variants } : {}),
+    };
+    let mock: MockServer | null = opts.apiDown ? null : await startMockServer(mockOptions);
+    const port = mock?.port ?? (await freeLoopbackPort());
     cleanups.push(() => mock?.close());
     const t = tempDir();
     cleanups.push(t.cleanup);
     const agent = testAgent({
       dataDir: path.join(t.dir, 'data'),
-      mock,
+      mock: { url: mock?.url ?? `http://127.0.0.1:${port}${API_VERSION_SEGMENT}` },
       token: API_TOKEN,
       rateLimit: { limit: 60, windowMs: 60_000 },
       retry: { baseMs: 100, maxMs: 500 },
@@ -158,6 +172,19 @@ export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRi
     await close();
     throw e;
   }
+}
+
+/** A loopback port nothing listens on (taken from the OS, then let go). */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      const port = typeof a === 'object' && a !== null ? a.port : 0;
+      srv.close(() => (port > 0 ? resolve(port) : reject(new Error('no free loopback port'))));
+    });
+  });
 }
 
 /**
