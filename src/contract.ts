@@ -26,6 +26,12 @@ export const punchStateSchema = z.enum(['pending', 'sending', 'in_doubt', 'sent'
  * - held_not_allowed: the employee's contract does not allow records by the API
  *   (`allow_external_api_record` false): kept on this terminal, not sent until HR allows it.
  */
+/** What a roster sync came to (src/sync/roster-sync.ts `RosterSyncResult`). */
+export const rosterSyncOutcomeSchema = z.enum(['applied', 'incomplete', 'shrink_held', 'failed', 'cancelled']);
+
+/** Why a roster record was skipped: nothing identifies it, or it is not a record at all. */
+export const skipReasonSchema = z.enum(['no_ids', 'not_an_object']);
+
 export const punchNoteSchema = z.enum(['awaiting_roster', 'unknown_code', 'held_not_allowed']);
 
 export const punchRefusalSchema = z.enum([
@@ -153,7 +159,15 @@ export const statusSchema = z.object({
   roster: z.object({
     size: count,
     lastSync: z
-      .object({ at: epochMs, ok: z.boolean(), employees: count.nullable(), error: z.string().nullable(), lastOkAt: epochMs.nullable() })
+      .object({
+        at: epochMs,
+        ok: z.boolean(),
+        employees: count.nullable(),
+        error: z.string().nullable(),
+        lastOkAt: epochMs.nullable(),
+        /** Absent in records of older versions. */
+        outcome: rosterSyncOutcomeSchema.optional(),
+      })
       .nullable(),
     progress: z.object({ pagesDone: count, pagesTotal: count.nullable() }).nullable(),
     health: z.object({
@@ -174,7 +188,7 @@ export const statusSchema = z.object({
     /** False: no complete employee list (never synced, or the last sync failed and the list is older than its refresh interval). */
     complete: z.boolean(),
     /** Records of the last sync the terminal could not use (no _id and no external_id…), counted and the first listed. */
-    skipped: z.object({ count, examples: z.array(z.object({ position: count, id: z.string().nullable(), reason: z.string() })) }).nullable(),
+    skipped: z.object({ count, examples: z.array(z.object({ position: count, id: z.string().nullable(), reason: skipReasonSchema })) }).nullable(),
     /** A sync that would shrink the roster by more than half, held until a second sync agrees or a manager confirms. */
     heldShrink: z.object({ employees: count, inUse: count, since: epochMs, recheckAt: epochMs.nullable() }).nullable(),
     /**
@@ -245,7 +259,7 @@ export const unresolvedPunchSchema = z.object({
 
 export const rosterSyncResultSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), employees: count, requests: count, finishedAt: epochMs }),
-  z.object({ ok: z.literal(false), error: z.string(), requests: count, finishedAt: epochMs }),
+  z.object({ ok: z.literal(false), error: z.string(), requests: count, finishedAt: epochMs, outcome: rosterSyncOutcomeSchema.optional() }),
 ]);
 
 /** How the screen behaves on this terminal (from the config): read once when the page loads. */

@@ -60,8 +60,8 @@ export function skippedView(sk: Roster['skipped'], lang: Lang): SkippedView | nu
   if (sk === null || sk.count === 0) return null;
   const examples = sk.examples.map((e) =>
     e.id === null
-      ? t(lang, 'roster.skippedExampleNoId', { position: String(e.position), reason: e.reason })
-      : t(lang, 'roster.skippedExample', { position: String(e.position), id: e.id, reason: e.reason }),
+      ? t(lang, 'roster.skippedExampleNoId', { position: String(e.position), reason: t(lang, `roster.skipReason.${e.reason}`) })
+      : t(lang, 'roster.skippedExample', { position: String(e.position), id: e.id, reason: t(lang, `roster.skipReason.${e.reason}`) }),
   );
   const rest = sk.count - sk.examples.length;
   return { summary: t(lang, 'roster.skipped', { n: sk.count }), examples, more: rest > 0 ? t(lang, 'roster.andMore', { n: rest }) : null };
@@ -79,7 +79,7 @@ export function notAllowedView(na: Roster['notAllowed'], lang: Lang): NotAllowed
     rows: na.employees.map((e) => ({
       id: e.id,
       name: e.externalId ? `${e.name} (${e.externalId})` : e.name,
-      held: t(lang, 'roster.notAllowedHeld', { n: e.heldPunches }),
+      held: e.heldPunches === 1 ? t(lang, 'roster.notAllowedHeldOne') : t(lang, 'roster.notAllowedHeld', { n: e.heldPunches }),
       heldPunches: e.heldPunches,
     })),
     more: rest > 0 ? t(lang, 'roster.andMore', { n: rest }) : null,
@@ -123,4 +123,18 @@ export function healthView(hl: Roster['health'], lang: Lang): HealthView {
       missing: e.missing.map((m) => t(lang, MISSING[m])).join(', '),
     })),
   };
+}
+
+/**
+ * The last sync in a few words of the screen's language: the agent's own error text is English
+ * (for logs and the CLI), so outcomes the screen knows are worded here; a failure keeps the
+ * service's reason.
+ */
+export function lastSyncText(ro: Roster, lang: Lang): string {
+  const s = ro.lastSync;
+  if (s === null) return t(lang, 'roster.never');
+  if (s.ok) return t(lang, 'roster.syncOk', { n: s.employees ?? ro.size });
+  if (s.outcome === 'shrink_held') return t(lang, 'roster.syncHeld', { n: ro.heldShrink?.employees ?? '?' });
+  if (s.outcome === 'incomplete') return t(lang, 'roster.syncIncomplete');
+  return t(lang, 'roster.syncFailed', { error: s.error ?? '?' });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  lastSyncText,
   healthView,
   heldShrinkView,
   listState,
@@ -10,6 +11,7 @@ import {
   skippedView,
   unresolvedRow,
 } from '../src/roster-view.js';
+import { t } from '../src/i18n.js';
 import { rosterStatus, status } from './status-fixture.js';
 
 // 2025-03-05 15:07:30 UTC = 12:07:30 in São Paulo (UTC-3, no DST since 2019)
@@ -74,20 +76,20 @@ describe('admin roster tab', () => {
       {
         count: 37,
         examples: [
-          { position: 12, id: null, reason: 'no _id and no external_id' },
-          { position: 48, id: '65f0c0ffee', reason: 'full_name missing' },
+          { position: 12, id: null, reason: 'no_ids' },
+          { position: 48, id: '65f0c0ffee', reason: 'not_an_object' },
         ],
       },
       'pt-BR',
     );
     expect(v).toEqual({
       summary: 'Registros da última sincronização que o terminal não pôde usar: 37',
-      examples: ['registro 12, sem id: no _id and no external_id', 'registro 48 (65f0c0ffee): full_name missing'],
+      examples: ['registro 12, sem id: sem _id nem external_id', 'registro 48 (65f0c0ffee): não é um registro JSON'],
       more: '…e mais 35',
     });
-    expect(skippedView({ count: 1, examples: [{ position: 3, id: 'x', reason: 'not an object' }] }, 'en')).toEqual({
+    expect(skippedView({ count: 1, examples: [{ position: 3, id: null, reason: 'no_ids' }] }, 'en')).toEqual({
       summary: 'Records of the last sync the terminal could not use: 1',
-      examples: ['record 3 (x): not an object'],
+      examples: ['record 3, no id: neither _id nor external_id'],
       more: null,
     });
     expect(skippedView(null, 'en')).toBeNull();
@@ -112,6 +114,7 @@ describe('admin roster tab', () => {
     ]);
     expect(v?.more).toBe('…and 1 more');
     expect(notAllowedView({ count: 1, employees: [{ id: 'c', externalId: null, name: 'Carla', heldPunches: 2 }] }, 'pt-BR')?.rows[0]?.held).toBe('2 retidos');
+    expect(notAllowedView({ count: 1, employees: [{ id: 'c', externalId: null, name: 'Carla', heldPunches: 1 }] }, 'pt-BR')?.rows[0]?.held).toBe('1 retido');
     expect(notAllowedView({ count: 0, employees: [] }, 'en')).toBeNull();
   });
 
@@ -156,5 +159,24 @@ describe('admin roster tab', () => {
       ok: true,
       text: 'Every employee has a work schedule, an employer and a usable time zone.',
     });
+  });
+});
+
+describe('admin roster tab: the last sync in the screen\'s language', () => {
+  const at = { at: 1, employees: 40, lastOkAt: 1 };
+  it('a held shrink and an incomplete sync are worded, not shown as the agent\'s English error', () => {
+    const held = rosterStatus({
+      lastSync: { ...at, ok: false, error: 'the new roster has 11 employees, less than half…', outcome: 'shrink_held' },
+      heldShrink: { employees: 11, inUse: 32, since: 1, recheckAt: null },
+    });
+    expect(lastSyncText(held, 'pt-BR')).toBe('uma lista menor (11 funcionários) aguarda confirmação');
+    const incomplete = rosterStatus({ lastSync: { ...at, ok: false, error: 'the total moved from 131 to 129', outcome: 'incomplete' } });
+    expect(lastSyncText(incomplete, 'en')).toBe('incomplete, the list in use stays; tried again soon');
+  });
+
+  it('a failure keeps the service\'s reason; success and never are worded', () => {
+    expect(lastSyncText(rosterStatus({ lastSync: { ...at, ok: false, error: '500 internal error', outcome: 'failed' } }), 'pt-BR')).toBe('falhou: 500 internal error');
+    expect(lastSyncText(rosterStatus({ lastSync: { ...at, ok: true, error: null } }), 'en')).toBe('OK, 40 employees');
+    expect(lastSyncText(rosterStatus({ lastSync: null }), 'en')).toBe(t('en', 'roster.never'));
   });
 });

@@ -290,9 +290,9 @@ export class Agent {
     }
   }
 
-  /** The service answered (a roster sync): the screen can say "online" before the first punch is sent. */
-  noteContact(at: number): void {
-    this.contact(true, at);
+  /** A roster sync reached the service or not: the screen can say "online" before the first punch is sent. */
+  noteContact(at: number, ok: boolean): void {
+    this.contact(ok, at);
   }
 
   private contact(ok: boolean, now: number): void {

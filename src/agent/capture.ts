@@ -168,20 +168,7 @@ export class Capture {
     }
     this.lastCaptureAt = Math.max(this.lastCaptureAt, at);
     if (!outcome.inserted) return this.repeatOf(outcome.existing);
-    if (held) {
-      return {
-        ok: true,
-        punchId: outcome.id,
-        employeeName: employee.full_name,
-        employeeExternalId: employee.external_id,
-        localDate: local.date,
-        localTime: local.time,
-        repeat: false,
-        message: `Registered ${employee.full_name} at ${local.time} on this terminal; see HR to allow sending it.`,
-        note: 'held_not_allowed',
-      };
-    }
-    this.d.committed();
+    if (!held) this.d.committed();
     return {
       ok: true,
       punchId: outcome.id,
@@ -190,7 +177,9 @@ export class Capture {
       localDate: local.date,
       localTime: local.time,
       repeat: false,
-      message: `Registered ${employee.full_name} at ${local.time}.`,
+      ...(held
+        ? { message: `Registered ${employee.full_name} at ${local.time} on this terminal; see HR to allow sending it.`, note: 'held_not_allowed' as const }
+        : { message: `Registered ${employee.full_name} at ${local.time}.` }),
     };
   }
 

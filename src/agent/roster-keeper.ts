@@ -23,8 +23,8 @@ export type RosterKeeperDeps = {
   stopSignal: AbortSignal;
   /** Bookkeeping writes that never throw (the agent's). */
   write(key: string, value: unknown): void;
-  /** The service answered a sync: the terminal is online. */
-  contact(at: number): void;
+  /** The service answered a sync (true: online) or could not be reached (false). */
+  contact(at: number, ok: boolean): void;
   noteError(message: string): void;
   /** Something status shows changed. */
   changed(): void;
@@ -44,6 +44,8 @@ export class RosterKeeper {
   private readonly backoff: Backoff;
   /** The last sync record, kept in memory: capture asks whether the roster is complete on every unknown code. */
   private record: RosterSyncRecord | null;
+  /** The last outcome recorded: callers that joined the same sync must not record it twice (nor back off twice). */
+  private recorded: RosterSyncResult | null = null;
 
   constructor(private readonly d: RosterKeeperDeps) {
     this.backoff = new Backoff(d.retry, d.random);
@@ -69,6 +71,8 @@ export class RosterKeeper {
 
   async sync(): Promise<RosterSyncResult> {
     const res = await this.d.rosterSync.sync(this.d.stopSignal);
+    if (res === this.recorded) return res;
+    this.recorded = res;
     try {
       this.recordOutcome(res);
     } catch (e) {
@@ -100,7 +104,7 @@ export class RosterKeeper {
     }
     const prev = this.record;
     if (res.outcome === 'applied') {
-      this.d.contact(res.finishedAt);
+      this.d.contact(res.finishedAt, true);
       if (res.site) {
         const known = readSetting<SiteRecord>(this.d.db, S.site);
         const id = res.site.id ?? this.d.rosterSync.siteId ?? known?.id ?? '';
@@ -116,12 +120,17 @@ export class RosterKeeper {
     let delay: number;
     let heldShrink: RosterSyncRecord['heldShrink'] = null;
     if (res.outcome === 'shrink_held') {
-      this.d.contact(res.finishedAt);
+      this.d.contact(res.finishedAt, true);
       delay = this.d.shrinkRecheckMs;
       heldShrink = { employees: res.staged, inUse: res.inUse, since: res.heldSince, recheckAt: null };
     } else {
       delay = this.backoff.fail();
-      if (res.outcome === 'incomplete') this.d.contact(res.finishedAt);
+      if (res.outcome === 'incomplete') this.d.contact(res.finishedAt, true);
+      // A failed sync is the terminal's news too: the screen says offline, status says why.
+      if (res.outcome === 'failed') {
+        if (res.reachable !== null) this.d.contact(res.finishedAt, res.reachable);
+        this.d.noteError(`roster sync failed: ${res.error}`);
+      }
     }
     const nextAt = this.scheduling ? this.d.clock.now() + delay : null;
     if (heldShrink) heldShrink.recheckAt = nextAt;

@@ -20,7 +20,10 @@ export type EmployeeRecord = {
   allowApiRecord: boolean | null;
 };
 
-export type RecordReading = { ok: true; employee: EmployeeRecord } | { ok: false; id: string | null; reason: string };
+/** Why a record cannot be used (src/contract.ts `skipReasonSchema`; people read it worded). */
+export type SkipReason = 'no_ids' | 'not_an_object';
+
+export type RecordReading = { ok: true; employee: EmployeeRecord } | { ok: false; id: string | null; reason: SkipReason };
 
 /** The paging facts of an answer, each null when the server did not say (or said nonsense). */
 export type PageMeta = { maxResults: number | null; page: number | null; total: number | null };
@@ -65,10 +68,10 @@ export function readPage(raw: unknown): PageReading {
 
 /** One employee record; unusable only when nothing identifies it (neither `_id` nor `external_id`). */
 export function readEmployee(raw: unknown): RecordReading {
-  if (!isObject(raw)) return { ok: false, id: null, reason: 'not an object' };
+  if (!isObject(raw)) return { ok: false, id: null, reason: 'not_an_object' };
   const id = str(raw['_id']);
   const externalId = str(raw['external_id']);
-  if (id === null && externalId === null) return { ok: false, id: null, reason: 'no _id and no external_id' };
+  if (id === null && externalId === null) return { ok: false, id: null, reason: 'no_ids' };
   const contract = isObject(raw['contract_data']) ? raw['contract_data'] : {};
   return {
     ok: true,

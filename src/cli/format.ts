@@ -83,7 +83,7 @@ function rosterLines(s: AgentStatus): string[] {
   if (r.skipped && r.skipped.count > 0) {
     lines.push(
       `skipped:       ${r.skipped.count} records of the last sync the terminal cannot use:`,
-      ...r.skipped.examples.map((e) => `                 #${e.position}${e.id ? ` (${e.id})` : ''}: ${e.reason}`),
+      ...r.skipped.examples.map((e) => `                 #${e.position}${e.id ? ` (${e.id})` : ''}: ${e.reason === 'no_ids' ? 'no _id and no external_id' : 'not a JSON object'}`),
     );
   }
   if (r.notAllowed.count > 0) {

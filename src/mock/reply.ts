@@ -8,6 +8,8 @@ export type Reply = {
   headers?: Record<string, string>;
   /** Send the headers and only the first half of the body, then destroy the socket (`cutBody` variant). */
   cut?: boolean;
+  /** Send this text with this content type instead of `body` as JSON (pages that are not the API's). */
+  raw?: { contentType: string; text: string };
 };
 
 export function errorReply(status: number, message: string, issues?: Record<string, string>, headers?: Record<string, string>): Reply {

@@ -46,13 +46,13 @@ export function retryAfterHeader(format: 'seconds' | 'http-date', at: number, no
   return new Date(Math.ceil(at / 1000) * 1000).toUTCString();
 }
 
-/** Sends `reply` as JSON with a Date header of `now`; records the status in the log entry. */
+/** Sends `reply` as JSON (or its `raw` text) with a Date header of `now`; records the status in the log entry. */
 export function send(res: http.ServerResponse, reply: Reply, entry: RequestLogEntry | null, now: number): void {
   if (res.destroyed || res.headersSent) return;
-  const payload = Buffer.from(JSON.stringify(reply.body), 'utf8');
+  const payload = Buffer.from(reply.raw ? reply.raw.text : JSON.stringify(reply.body), 'utf8');
   res.writeHead(reply.status, {
     ...reply.headers,
-    'content-type': 'application/json',
+    'content-type': reply.raw ? reply.raw.contentType : 'application/json',
     'content-length': payload.length,
     date: new Date(now).toUTCString(),
   });

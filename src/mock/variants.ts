@@ -1,8 +1,9 @@
 /**
  * Server variants: answers the API spec allows but our own choices (src/api/shapes.ts) do not make.
  * The spec leaves them open ("absent field = value not yet defined", "max_results maximum: not
- * shown", "fields of the employee read response / of the site record: not shown"), so a real
- * deployment may serve any of them and the client must cope. Off unless set.
+ * shown", "fields of the employee read response / of the site record: not shown", "other status
+ * codes, error codes and the error body shape: not shown", the `GET /times` parameters), so a real
+ * deployment (or a proxy in front of it) may serve any of them and the client must cope. Off unless set.
  */
 import { z } from 'zod';
 
@@ -28,6 +29,32 @@ export const serverVariantsSchema = z.strictObject({
   ignoreSiteFilter: z.boolean().optional(),
   /** Employee reads rewrite records by insertion index: see `oddRecordKind`. */
   oddRecords: z.boolean().optional(),
+
+  // Answers of the time-record routes and of whatever stands in front of the API (answer-variants.ts).
+  /** POST /times for these employees (external_id or _id) answers 403 (Eve body) and stores nothing; the roster is untouched. */
+  forbiddenPunches: z.array(z.string().min(1)).optional(),
+  /** Every authenticated, admitted /v2.1 request is answered with this redirect (and counted); nothing is processed. */
+  redirect: z
+    .strictObject({
+      status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]),
+      /** Sent as is in `Location`: visible ASCII, no spaces (a header value must not carry CR/LF). */
+      location: z.string().regex(/^[\x21-\x7e]+$/, 'must be visible ASCII without spaces'),
+    })
+    .optional(),
+  /** Every non-control request, before authentication, gets a page that is not the API's (a captive portal, a wrong proxy). */
+  nonApi: z.enum(['html', 'html-404', 'text']).optional(),
+  /** POST /times for an employee and `time` already held answers 409 instead of storing a second record. */
+  conflictOnDuplicate: z.boolean().optional(),
+  /** POST /times that would store a record answers 200 with an Eve error body (code 422) and stores nothing. */
+  errorBodyOn2xx: z.boolean().optional(),
+  /** Form of `time` in GET /times records: as stored (minutes, default), with seconds, or with seconds and the employee's offset. */
+  timesTimeFormat: z.enum(['minutes', 'seconds', 'offset']).optional(),
+  /** GET /times leaves out the records of its end date. */
+  timesEndExclusive: z.boolean().optional(),
+  /** Every GET /times answers this status with an Eve error body. */
+  timesAnswer: z.union([z.literal(404), z.literal(400)]).optional(),
+  /** 429 answers carry `Retry-After` as an HTTP date (whatever the start option `retryAfterFormat` says). */
+  retryAfterDate: z.boolean().optional(),
 });
 
 export type ServerVariants = z.infer<typeof serverVariantsSchema>;

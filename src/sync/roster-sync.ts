@@ -1,5 +1,5 @@
 import type { ApiOutcome, EmployeePage } from '../api/client.js';
-import type { SiteRecord } from '../api/roster-records.js';
+import type { SiteRecord, SkipReason } from '../api/roster-records.js';
 import type { Clock } from '../domain/clock.js';
 import { rateLimitPause } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
@@ -15,7 +15,7 @@ export type RosterApi = {
 export type RosterSyncProgress = { pagesDone: number; pagesTotal: number | null };
 
 /** A record the terminal could not use: where it stood in the listing (1-based), its id if any, why. */
-export type SkippedRecord = { position: number; id: string | null; reason: string };
+export type SkippedRecord = { position: number; id: string | null; reason: SkipReason };
 export type Skipped = { count: number; examples: SkippedRecord[] };
 
 /** See contract `status.roster.siteFilter`. */
@@ -41,7 +41,8 @@ export type RosterSyncResult =
   | (Fetched & { ok: true; outcome: 'applied'; employees: number; siteId: string | null })
   | (Fetched & { ok: false; outcome: 'incomplete'; error: string; partial: boolean })
   | (Fetched & { ok: false; outcome: 'shrink_held'; error: string; staged: number; inUse: number; heldSince: number })
-  | (Common & { ok: false; outcome: 'failed' | 'cancelled'; error: string });
+  /** `reachable`: the service answered (true), could not be reached (false), or nobody knows (null). */
+  | (Common & { ok: false; outcome: 'failed' | 'cancelled'; error: string; reachable: boolean | null });
 
 export type RosterSyncOptions = {
   siteId: string | null;
@@ -165,9 +166,9 @@ export class RosterSync {
     }
   }
 
-  private failed(error: string, requests: number, outcome: 'failed' | 'cancelled' = 'failed'): RosterSyncResult {
+  private failed(error: string, requests: number, outcome: 'failed' | 'cancelled' = 'failed', reachable: boolean | null = null): RosterSyncResult {
     if (outcome === 'failed') this.log.warn('roster sync failed; the previous roster stays in use', { error });
-    return { ok: false, outcome, error, requests, finishedAt: this.clock.now() };
+    return { ok: false, outcome, error, requests, finishedAt: this.clock.now(), reachable };
   }
 
   /** A request that did not come back with an answer to use: pauses what the service asked for. */
@@ -176,7 +177,7 @@ export class RosterSync {
     if (!res) return this.failed('cancelled', requests, 'cancelled');
     if (res.kind === 'rate_limited') this.budget.pauseUntil(now + rateLimitPause(res.retryAfterHeader, now, this.opts.windowMs), 'retry_after');
     if (res.kind === 'auth') this.budget.pauseUntil(now + this.opts.authRetryMs, 'auth');
-    return this.failed(describeOutcome(res), requests);
+    return this.failed(describeOutcome(res), requests, 'failed', res.kind !== 'not_sent' && res.kind !== 'unknown');
   }
 
   private async run(gen: number, signal: AbortSignal): Promise<RosterSyncResult> {

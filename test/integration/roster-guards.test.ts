@@ -67,6 +67,8 @@ describe('never turn a worker away for our own ignorance', () => {
     cleanups.push(() => agent.stop());
     await agent.start({ awaitRosterIfEmpty: true });
     expect(agent.status().roster).toMatchObject({ size: 0, complete: false });
+    // The screen says offline (not "connecting…" for ever), and status says why.
+    expect(agent.status()).toMatchObject({ online: false, lastError: { message: expect.stringMatching(/roster sync failed: ECONNREFUSED/) } });
 
     const kept = await agent.punch({ kind: 'id', value: '1001' });
     expect(kept).toMatchObject({ ok: true, note: 'awaiting_roster', employeeName: null, punchId: null });

@@ -72,7 +72,7 @@ describe('records, not pages', () => {
     const st = agent.status();
     expect(st.roster).toMatchObject({ size: 48 - unusable, complete: true, lastSync: { ok: true } });
     expect(st.roster.skipped?.count).toBe(unusable);
-    expect(st.roster.skipped?.examples[0]).toEqual({ position: 8, id: null, reason: 'no _id and no external_id' });
+    expect(st.roster.skipped?.examples[0]).toEqual({ position: 8, id: null, reason: 'no_ids' });
     // The time zone the terminal cannot load is flagged; the employee still punches, in the site's zone.
     const badZone = kinds.indexOf('bad_timezone');
     expect(st.roster.health.badTimeZone).toBe(kinds.filter((k) => k === 'bad_timezone').length);

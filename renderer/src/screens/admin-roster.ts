@@ -8,7 +8,7 @@
 import { button, fill, h, setData, setText } from '../dom.js';
 import { formatDateTime } from '../format.js';
 import { answerText, t } from '../i18n.js';
-import { healthView, heldShrinkView, listState, nextSyncText, notAllowedView, siteFilterView, skippedView, unresolvedRow, type UnresolvedPunch } from '../roster-view.js';
+import { healthView, heldShrinkView, lastSyncText, listState, nextSyncText, notAllowedView, siteFilterView, skippedView, unresolvedRow, type UnresolvedPunch } from '../roster-view.js';
 import { field, present, row, textInput, type Panel, type Shared } from './admin-common.js';
 import type { Ctx } from './view.js';
 
@@ -63,6 +63,8 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
     draw(lastCtx);
     if (sh.failed(r)) return;
     if (r.value.ok) sh.notice(t(lang, 'roster.syncDone', { n: r.value.employees }), 'ok');
+    else if (r.value.outcome === 'shrink_held') sh.notice(t(lang, 'roster.syncHeldNotice'), 'info');
+    else if (r.value.outcome === 'incomplete') sh.notice(t(lang, 'roster.syncIncomplete'), 'info');
     else sh.notice(t(lang, 'admin.failed', { message: r.value.error }), 'error');
   };
 
@@ -145,7 +147,7 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
 
     const list = listState(ro, c.lang);
     const last = ro.lastSync
-      ? `${when(ro.lastSync.at)} — ${ro.lastSync.ok ? t(c.lang, 'roster.syncOk', { n: ro.lastSync.employees ?? ro.size }) : t(c.lang, 'roster.syncFailed', { error: ro.lastSync.error ?? '?' })}`
+      ? `${when(ro.lastSync.at)} — ${lastSyncText(ro, c.lang)}`
       : t(c.lang, 'roster.never');
     fill(
       facts,
