@@ -32,7 +32,12 @@ usage:
         [--variant NAME[=VALUE]]...                        run the mock T&A API alone; each --variant serves an answer
                                                            the API spec allows: page-cap=N, omit-links, omit-meta,
                                                            total-drift=N, cut-body=PAGE[xTIMES], site-without-name,
-                                                           ignore-site-filter, odd-records, not-allowed=EXTID[,EXTID...]
+                                                           ignore-site-filter, odd-records, not-allowed=EXTID[,EXTID...];
+                                                           or one a server or a proxy in front of it may give:
+                                                           forbid-punches=ID[,ID...], redirect=STATUS:URL,
+                                                           non-api=html|html-404|text, conflict-on-duplicate,
+                                                           error-body-on-2xx, times-format=seconds|offset,
+                                                           times-end-exclusive, times-answer=404|400, retry-after-date
 
 configuration: a JSON file (--config or TIMECLOCK_CONFIG) and the environment:
   TIMECLOCK_API_URL, TIMECLOCK_API_TOKEN, TIMECLOCK_SITE_ID, TIMECLOCK_DATA_DIR,

@@ -9,14 +9,40 @@ export type MockVariantFlags = {
   notAllowed: string[];
 };
 
-const VARIANT_NAMES = ['page-cap', 'omit-links', 'omit-meta', 'total-drift', 'cut-body', 'site-without-name', 'ignore-site-filter', 'odd-records', 'not-allowed'] as const;
+const VARIANT_NAMES = [
+  'page-cap',
+  'omit-links',
+  'omit-meta',
+  'total-drift',
+  'cut-body',
+  'site-without-name',
+  'ignore-site-filter',
+  'odd-records',
+  'not-allowed',
+  'forbid-punches',
+  'redirect',
+  'non-api',
+  'conflict-on-duplicate',
+  'error-body-on-2xx',
+  'times-format',
+  'times-end-exclusive',
+  'times-answer',
+  'retry-after-date',
+] as const;
 type VariantName = (typeof VARIANT_NAMES)[number];
-const SWITCHES: Partial<Record<VariantName, 'omitLinks' | 'omitMeta' | 'siteWithoutName' | 'ignoreSiteFilter' | 'oddRecords'>> = {
+/** Names that may be given more than once (their lists add up). */
+const REPEATABLE: readonly VariantName[] = ['not-allowed', 'forbid-punches'];
+type Switch = 'omitLinks' | 'omitMeta' | 'siteWithoutName' | 'ignoreSiteFilter' | 'oddRecords' | 'conflictOnDuplicate' | 'errorBodyOn2xx' | 'timesEndExclusive' | 'retryAfterDate';
+const SWITCHES: Partial<Record<VariantName, Switch>> = {
   'omit-links': 'omitLinks',
   'omit-meta': 'omitMeta',
   'site-without-name': 'siteWithoutName',
   'ignore-site-filter': 'ignoreSiteFilter',
   'odd-records': 'oddRecords',
+  'conflict-on-duplicate': 'conflictOnDuplicate',
+  'error-body-on-2xx': 'errorBodyOn2xx',
+  'times-end-exclusive': 'timesEndExclusive',
+  'retry-after-date': 'retryAfterDate',
 };
 const MAX_INT = 1_000_000_000;
 
@@ -26,9 +52,21 @@ function wholeNumber(name: string, raw: string, min: number): number {
   return n;
 }
 
+function idList(name: string, value: string): string[] {
+  const ids = value.split(',').map((s) => s.trim());
+  if (ids.some((id) => id === '')) throw new UsageError(`--variant ${name} needs a comma-separated list of employee ids (got '${value}')`);
+  return ids;
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--variant ${name} needs one of ${allowed.join(', ')} (got '${value}')`);
+  return value as T;
+}
+
 /**
  * `--variant NAME[=VALUE]` flags of `timeclock mock`, checked one by one so a mistake gets one
- * line naming the flag (UsageError: exit 2). A name may appear once, except `not-allowed`.
+ * line naming the flag (UsageError: exit 2). A name may appear once, except `not-allowed` and
+ * `forbid-punches`.
  */
 export function parseVariantFlags(flags: readonly string[]): MockVariantFlags {
   const variants: ServerVariants = {};
@@ -42,7 +80,7 @@ export function parseVariantFlags(flags: readonly string[]): MockVariantFlags {
       throw new UsageError(`unknown --variant '${name}'; known: ${VARIANT_NAMES.join(', ')}`);
     }
     const v = name as VariantName;
-    if (v !== 'not-allowed' && seen.has(v)) throw new UsageError(`--variant ${v} given twice`);
+    if (!REPEATABLE.includes(v) && seen.has(v)) throw new UsageError(`--variant ${v} given twice`);
     seen.add(v);
     const sw = SWITCHES[v];
     if (sw !== undefined) {
@@ -64,26 +102,41 @@ export function parseVariantFlags(flags: readonly string[]): MockVariantFlags {
         variants.cutBody = { page: wholeNumber('cut-body (page)', m[1] as string, 1), times: m[2] === undefined ? 1 : wholeNumber('cut-body (times)', m[2], 1) };
         break;
       }
-      case 'not-allowed': {
-        const ids = value.split(',').map((s) => s.trim());
-        if (ids.some((id) => id === '')) throw new UsageError(`--variant not-allowed needs a comma-separated list of employee ids (got '${value}')`);
-        notAllowed.push(...ids);
+      case 'not-allowed':
+        notAllowed.push(...idList(v, value));
+        break;
+      case 'forbid-punches':
+        variants.forbiddenPunches = [...(variants.forbiddenPunches ?? []), ...idList(v, value)];
+        break;
+      case 'redirect': {
+        const m = /^(301|302|307|308):([\x21-\x7e]+)$/.exec(value);
+        if (!m) throw new UsageError(`--variant redirect needs STATUS:URL with STATUS 301, 302, 307 or 308 and a URL without spaces, e.g. redirect=302:https://login.example/ (got '${value}')`);
+        variants.redirect = { status: Number(m[1]) as 301 | 302 | 307 | 308, location: m[2] as string };
         break;
       }
+      case 'non-api':
+        variants.nonApi = oneOf(v, value, ['html', 'html-404', 'text'] as const);
+        break;
+      case 'times-format':
+        variants.timesTimeFormat = oneOf(v, value, ['seconds', 'offset'] as const);
+        break;
+      case 'times-answer':
+        variants.timesAnswer = Number(oneOf(v, value, ['404', '400'] as const)) as 404 | 400;
+        break;
     }
   }
   // The hand parser and the schema the server applies must agree.
   return { variants: serverVariantsSchema.parse(variants), notAllowed };
 }
 
-function checkKnownEmployees(seed: MockSeed, ids: readonly string[]): void {
+function checkKnownEmployees(seed: MockSeed, flag: string, ids: readonly string[]): void {
   const known = new Set<string>();
   for (const e of seed.employees) {
     known.add(e._id);
     if (e.external_id !== undefined) known.add(e.external_id);
   }
   const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length > 0) throw new UsageError(`--variant not-allowed: no employee with external_id or _id ${unknown.map((id) => `'${id}'`).join(', ')}`);
+  if (unknown.length > 0) throw new UsageError(`--variant ${flag}: no employee with external_id or _id ${unknown.map((id) => `'${id}'`).join(', ')}`);
 }
 
 /** The mock T&A API on its own, for manual tests and for pointing a terminal at it. */
@@ -95,7 +148,8 @@ export async function runMock(opts: CliOptions): Promise<number> {
   const flags = opts.variant ?? [];
   const { variants, notAllowed } = parseVariantFlags(flags);
   const seed = employees === null ? demoSeed() : generatedSeed({ employees, sites });
-  checkKnownEmployees(seed, notAllowed);
+  checkKnownEmployees(seed, 'not-allowed', notAllowed);
+  checkKnownEmployees(seed, 'forbid-punches', variants.forbiddenPunches ?? []);
   const mock = await startMockServer({
     host,
     port: intFlag('port', opts.port, 0, 0, 65_535),

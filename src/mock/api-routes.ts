@@ -1,6 +1,7 @@
 /** The API routes under /v2.1: times, employees, sites and the Eve-style paging they share. */
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, localDatePattern, localDateTimePattern, localTimePattern, objectIdPattern, type Site } from '../api/shapes.js';
+import { DUPLICATE_RECORD_MESSAGE, errorOn2xxReply, FORBIDDEN_PUNCH_MESSAGE, isForbiddenPunch, timesAnswerReply, timesTime } from './answer-variants.js';
 import { errorReply, isRecord, issuesOf, parsePositiveInt, type Reply } from './reply.js';
 import type { MockEmployee } from './seed.js';
 import type { MockState, StoredTimeRecord } from './state.js';
@@ -80,6 +81,10 @@ function postTimes(state: MockState, bodyText: string, arrival: number, token: s
   if (!emp || !emp.active) return errorReply(404, `no active employee with ${field} '${value}'`);
   // contract_data.allow_external_api_record (spec, employee): only an explicit false refuses.
   if (emp.contract_data?.allow_external_api_record === false) return errorReply(403, 'external API records are not allowed for this employee');
+  const v = state.variants ?? {};
+  if (isForbiddenPunch(v.forbiddenPunches, emp)) return errorReply(403, FORBIDDEN_PUNCH_MESSAGE);
+  if (v.conflictOnDuplicate && state.records.some((r) => r.employee_id === emp._id && r.time === time)) return errorReply(409, DUPLICATE_RECORD_MESSAGE);
+  if (v.errorBodyOn2xx) return errorOn2xxReply();
 
   const rec: StoredTimeRecord = {
     _id: state.nextRecordId(),
@@ -97,6 +102,8 @@ function postTimes(state: MockState, bodyText: string, arrival: number, token: s
 }
 
 function getTimes(state: MockState, params: URLSearchParams): Reply {
+  const v = state.variants ?? {};
+  if (v.timesAnswer !== undefined) return timesAnswerReply(v.timesAnswer, params);
   const issues: Record<string, string> = {};
   const id = params.get('employee_id');
   const ext = params.get('employee_external_id');
@@ -115,9 +122,9 @@ function getTimes(state: MockState, params: URLSearchParams): Reply {
   const emp = id !== null ? state.employeesById.get(id) : state.byExternal(ext ?? '');
   if (!emp) return errorReply(404, id !== null ? `no employee with employee_id '${id}'` : `no employee with employee_external_id '${ext}'`);
   const times = state.records
-    .filter((r) => r.employee_id === emp._id && r.time.slice(0, 10) >= start && r.time.slice(0, 10) <= end)
+    .filter((r) => r.employee_id === emp._id && r.time.slice(0, 10) >= start && (v.timesEndExclusive ? r.time.slice(0, 10) < end : r.time.slice(0, 10) <= end))
     .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0))
-    .map((r) => ({ _id: r._id, approved: r.approved, type: r.type, time: r.time }));
+    .map((r) => ({ _id: r._id, approved: r.approved, type: r.type, time: timesTime(r.time, v.timesTimeFormat, emp.timezone) }));
   return { status: 200, body: { employee_id: emp._id, times } };
 }
 

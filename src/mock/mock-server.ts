@@ -6,12 +6,15 @@
  * what reached "the server".
  *
  * Parts: state.ts (what it remembers), api-routes.ts (/v2.1), control-routes.ts (/__mock),
- * transport.ts (HTTP plumbing); this file wires them to a server.
+ * transport.ts (HTTP plumbing), variants.ts and answer-variants.ts (the other answers a server may
+ * give); this file wires them to a server. The `nonApi` variant answers before authentication (it
+ * stands for something in front of the API); `redirect` after authentication and the rate window.
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { API_VERSION_SEGMENT, defaultApiDialect, type ApiDialect } from '../api/shapes.js';
 import type { Clock } from '../domain/clock.js';
+import { nonApiReply, redirectReply } from './answer-variants.js';
 import { apiRoute } from './api-routes.js';
 import { controlRoute } from './control-routes.js';
 import { DEFAULT_SLOW_DELAY_MS, faultApplies, mulberry32, pickFault, type FaultPlan } from './faults.js';
@@ -35,7 +38,7 @@ export type MockOptions = {
   tokens?: string[];
   /** Default 60 per 60_000 ms, as in the spec. */
   rateLimit?: { limit: number; windowMs: number };
-  /** Form of `Retry-After` on 429; default 'seconds'. */
+  /** Form of `Retry-After` on 429; default 'seconds'. The `retryAfterDate` variant switches to 'http-date' at run time. */
   retryAfterFormat?: 'seconds' | 'http-date';
   dialect?: ApiDialect;
   /** Default demoSeed(). */
@@ -43,7 +46,7 @@ export type MockOptions = {
   faults?: FaultPlan;
   /** Answers the spec allows besides our own choices; default none. */
   variants?: ServerVariants;
-  /** Window maths, the Date header, `_created` and log timestamps; default Date.now. */
+  /** Window maths, the Date header, `Retry-After` dates, `_created` and log timestamps; default Date.now. */
   clock?: Clock;
   /** Draws for fault selection; default mulberry32(1) so fault sequences are reproducible. */
   random?: () => number;
@@ -111,6 +114,13 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
       }
       entry = { at: arrival, method, path, query: firstValues(params), status: null, counted: false, fault: null };
       log.push(entry);
+      const variants = state.variants;
+      if (variants?.nonApi !== undefined) {
+        // Something in front of the API answers: no authentication, no rate window, nothing processed.
+        await readBody(req);
+        reply(res, nonApiReply(variants.nonApi), entry);
+        return;
+      }
       const isApi = path === API_VERSION_SEGMENT || path.startsWith(`${API_VERSION_SEGMENT}/`);
       if (!isApi) {
         await readBody(req);
@@ -125,6 +135,7 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
         reply(res, errorReply(401, 'please provide proper credentials', undefined, { 'www-authenticate': 'Basic realm="api"' }), entry);
         return;
       }
+      const retryFormat = variants?.retryAfterDate ? 'http-date' : retryAfterFormat;
       const apiPath = path.slice(API_VERSION_SEGMENT.length).replace(/\/+$/, '');
       const faults = state.faults;
       const matches = faults !== null && faultApplies(faults, method, apiPath || '/');
@@ -132,14 +143,14 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
       if (plan?.always429) {
         entry.fault = 'always_429';
         await readBody(req);
-        reply(res, errorReply(429, 'too many requests (injected)', undefined, { 'retry-after': retryAfterHeader(retryAfterFormat, arrival + 1000, arrival) }), entry);
+        reply(res, errorReply(429, 'too many requests (injected)', undefined, { 'retry-after': retryAfterHeader(retryFormat, arrival + 1000, arrival) }), entry);
         return;
       }
       const admission = rate.admit(token, arrival);
       if (!admission.ok) {
         await readBody(req);
         const { limit, windowMs } = rate.getRule();
-        const headers = { 'retry-after': retryAfterHeader(retryAfterFormat, admission.retryAt, arrival) };
+        const headers = { 'retry-after': retryAfterHeader(retryFormat, admission.retryAt, arrival) };
         reply(res, errorReply(429, `too many requests: at most ${limit} per ${windowMs} ms`, undefined, headers), entry);
         return;
       }
@@ -151,6 +162,8 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
       let answer: Reply;
       if (fault === 'server_error') {
         answer = errorReply(500, 'internal server error (injected)');
+      } else if (variants?.redirect) {
+        answer = redirectReply(variants.redirect); // authenticated and counted, then sent elsewhere
       } else if (body.tooLarge) {
         answer = errorReply(413, 'request body too large');
       } else {
