@@ -10,6 +10,7 @@ import { runRosterSync } from './cli/roster.js';
 import { runEnroll, runPin } from './cli/identity.js';
 import { runHid } from './cli/hid.js';
 import { runSettings } from './cli/settings.js';
+import { runPunches } from './cli/punches.js';
 
 const USAGE = `timeclock — time-clock terminal agent
 
@@ -19,6 +20,10 @@ usage:
   timeclock status [--json] [--config FILE]                queue, connection, rate window, roster
   timeclock flush [--max-wait-ms N] [--config FILE]       send what is due, exit when the queue is empty or blocked
   timeclock roster sync [--config FILE]                    fetch the site's roster now
+  timeclock rejected list [--json]                         punches the service refused, with its reason
+  timeclock rejected retry <id>... | --all                 queue rejected punches again (after fixing the cause)
+  timeclock held list [--json]                             punches kept and not sent (not allowed, 403, unverifiable)
+  timeclock held resend <id> | held delivered <id>         a person's decision on a held punch (written to the audit log)
   timeclock settings show [--json] [--config FILE]         API token (where it is kept, never its value), site and request budget in force
   timeclock settings reset [--config FILE]                 forget the token/site/budget set on the admin screen: back to the configuration
   timeclock enroll badge <code> <employee>                 link a badge to an employee (external id, registration number or CPF)
@@ -81,6 +86,9 @@ async function main(argv: string[]): Promise<number> {
       return runHid(opts, parsed.positionals.slice(1));
     case 'settings':
       return runSettings(opts, parsed.positionals.slice(1));
+    case 'rejected':
+    case 'held':
+      return runPunches(opts, command, parsed.positionals.slice(1));
     default:
       process.stderr.write(`timeclock: unknown command '${command}'\n\n${USAGE}\n`);
       return Exit.usage;

@@ -14,6 +14,34 @@ import { DEFAULT_WEDGE_OPTIONS, wedgeOptionsSchema } from './input/wedge-detecto
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const lookupKey = z.enum(['badge', 'external_id', 'registration_number', 'cpf']);
 
+/** https, or http to this machine (the demo, a local proxy, tests). */
+export function isHttpsOrLoopback(url: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return true; // the url check reports it
+  }
+  if (u.protocol === 'https:') return true;
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** The account's limit as the specification states it: 60 requests per sliding 60 s. */
+export const ACCOUNT_RATE = { limit: 60, windowMs: 60_000 } as const;
+
+/** Warnings about a configuration that is valid but risky: at start, in status and by the self-check. */
+export function configWarnings(rate: { limit: number; windowMs: number }): string[] {
+  const out: string[] = [];
+  if (rate.limit / rate.windowMs > ACCOUNT_RATE.limit / ACCOUNT_RATE.windowMs) {
+    out.push(
+      `the request budget (${rate.limit} per ${rate.windowMs / 1000} s) is above the account's ${ACCOUNT_RATE.limit} per ${ACCOUNT_RATE.windowMs / 1000} s: ` +
+        'the service will answer 429s unless this account was granted more',
+    );
+  }
+  return out;
+}
+
 export const configSchema = z
   .object({
     api: z
@@ -28,8 +56,19 @@ export const configSchema = z
           .min(1, 'is required when api.baseUrl is set (TIMECLOCK_API_TOKEN)'),
         timeoutMs: int(100, 120_000).default(10_000),
         dialect: apiDialectSchema.default(apiDialectSchema.parse({})),
+        /** Allows http:// to a host other than this machine: the token then travels in clear. */
+        allowInsecure: z.boolean().default(false),
       })
       .strict()
+      .superRefine((api, ctx) => {
+        if (!api.allowInsecure && !isHttpsOrLoopback(api.baseUrl)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['baseUrl'],
+            message: 'must be https:// (the token would travel in clear); http:// is accepted for a loopback address, or with api.allowInsecure: true',
+          });
+        }
+      })
       .optional(),
     siteId: z.string().regex(objectIdPattern, 'must be a 24-character hexadecimal id').optional(),
     dataDir: z.string().min(1),
@@ -56,9 +95,13 @@ export const configSchema = z
         maxMs: int(10, 3_600_000).default(60_000),
         inDoubtGraceMs: int(0, 3_600_000).optional(),
         authRetryMs: int(1_000, 24 * 3_600_000).default(300_000),
+        /** A punch the service refused with 403 for its employee (the token fine) is tried again this much later. */
+        heldRetryMs: int(1_000, 7 * 24 * 3_600_000).default(30 * 60_000),
+        /** Reconciliation answers that prove nothing (404, 400…) before an in-doubt punch is handed to a person. */
+        maxChecks: int(1, 1_000).default(6),
       })
       .strict()
-      .default({ baseMs: 2_000, maxMs: 60_000, authRetryMs: 300_000 }),
+      .default({ baseMs: 2_000, maxMs: 60_000, authRetryMs: 300_000, heldRetryMs: 30 * 60_000, maxChecks: 6 }),
     identity: z
       .object({
         /** Keys tried in this order; the first that finds an employee wins. */

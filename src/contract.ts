@@ -96,6 +96,11 @@ export const adminCodeSchema = z.enum([
   // roster
   'roster_shrink_applied',
   'roster_shrink_none',
+  // held and rejected punches
+  'retry_all_queued',
+  'held_resend_queued',
+  'held_marked_delivered',
+  'held_not_held',
 ]);
 export type AdminCode = z.infer<typeof adminCodeSchema>;
 
@@ -155,6 +160,10 @@ export const statusSchema = z.object({
   lastError: z.object({ at: epochMs, message: z.string() }).nullable(),
   sendingPaused: z.object({ reason: z.enum(['retry_after', 'auth']), until: epochMs }).nullable(),
   authRefused: z.object({ at: epochMs, reason: z.string() }).nullable(),
+  /** The service answered from another address or not as the API (a redirect, an HTML page): sending backs off. */
+  setupProblem: z.object({ at: epochMs, reason: z.string(), location: z.string().nullable() }).nullable(),
+  /** A configuration that is valid but risky (a request budget above the account's 60 per minute). */
+  warnings: z.array(z.string()),
   rateWindow: z.object({ used: count, limit: count, windowMs: z.number() }),
   roster: z.object({
     size: count,
@@ -238,6 +247,13 @@ export const rejectedPunchSchema = z.object({
   updated_at: epochMs,
 });
 
+
+/**
+ * A held punch as the admin screen lists it: why (not_allowed: the employee's contract; forbidden:
+ * the service answered 403 for this employee; unverified: in doubt and the service would not say,
+ * a person decides), with the service's words in `last_error`.
+ */
+export const heldPunchSchema = rejectedPunchSchema.extend({ held_reason: z.enum(['not_allowed', 'forbidden', 'unverified']).nullable() });
 
 const answered = { message: z.string(), code: adminCodeSchema.optional(), params: adminParamsSchema.optional() };
 
@@ -326,6 +342,15 @@ export const calls = {
   lock: { input: empty, output: done, admin: false },
   listRejected: { input: empty, output: z.array(rejectedPunchSchema), admin: true },
   retryRejected: { input: z.strictObject({ punchId: z.number().int().positive() }), output: adminResultSchema, admin: true },
+  /** Every rejected punch back in the queue at once. */
+  retryAllRejected: { input: empty, output: adminResultSchema, admin: true },
+  listHeld: { input: empty, output: z.array(heldPunchSchema), admin: true },
+  /** A person's decision on a held punch: send it again, or take it as delivered (both written to the audit log). */
+  decideHeld: {
+    input: z.strictObject({ punchId: z.number().int().positive(), decision: z.enum(['resend', 'delivered']) }),
+    output: adminResultSchema,
+    admin: true,
+  },
   syncRoster: { input: empty, output: rosterSyncResultSchema, admin: true },
   /** Punches kept for codes no roster knew (listed for the manager after a complete sync). */
   listUnresolved: { input: empty, output: z.array(unresolvedPunchSchema), admin: true },

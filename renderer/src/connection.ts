@@ -3,18 +3,30 @@
  */
 import type { StatusView } from '../../src/contract.js';
 
-export type ConnectionState = 'online' | 'offline' | 'paused' | 'unknown';
+export type ConnectionState = 'online' | 'offline' | 'paused' | 'setup' | 'unknown';
 
-/** Paused sending wins (the service refused or asked to wait), then the last contact's outcome. */
+/**
+ * A set-up problem wins (the service answered from another address or not as the API: nothing
+ * goes out until the address is fixed, whatever else is true), then paused sending (the service
+ * refused the token or asked to wait), then the last contact's outcome.
+ */
 export function connectionOf(status: StatusView | null): { state: ConnectionState; waiting: number } {
   if (!status) return { state: 'unknown', waiting: 0 };
-  const state: ConnectionState = status.sendingPaused ? 'paused' : status.online === true ? 'online' : status.online === false ? 'offline' : 'unknown';
+  const state: ConnectionState = status.setupProblem
+    ? 'setup'
+    : status.sendingPaused
+      ? 'paused'
+      : status.online === true
+        ? 'online'
+        : status.online === false
+          ? 'offline'
+          : 'unknown';
   return { state, waiting: status.unsent };
 }
 
 /** A punch saved now waits in the queue rather than going out at once. */
 export function isQueued(status: StatusView | null): boolean {
-  return !status || status.online !== true || status.sendingPaused !== null;
+  return !status || status.online !== true || status.sendingPaused !== null || status.setupProblem !== null;
 }
 
 /**

@@ -50,6 +50,10 @@ const enAnswers = {
   'answer.budget_save_failed': 'The request budget could not be saved ({error}); nothing was changed.',
   'answer.roster_shrink_applied': 'Confirmed: the smaller employee list is applied (fetched again first when needed, whatever its size).',
   'answer.roster_shrink_none': 'There is no held employee list to apply (a later sync may have settled it); nothing was changed.',
+  'answer.retry_all_queued': 'Rejected punches queued to be sent again: {n}.',
+  'answer.held_resend_queued': 'Held punch {id} queued to be sent again.',
+  'answer.held_marked_delivered': 'Held punch {id} marked as delivered; nothing more is sent for it.',
+  'answer.held_not_held': 'Punch {id} is not held (any more); nothing was changed.',
 } as const satisfies AnswerStrings;
 
 const ptAnswers: AnswerStrings = {
@@ -89,6 +93,10 @@ const ptAnswers: AnswerStrings = {
   'answer.budget_save_failed': 'Não foi possível salvar o limite de requisições ({error}); nada foi alterado.',
   'answer.roster_shrink_applied': 'Confirmado: a nova lista de funcionários, menor, é aplicada (baixada de novo antes, se preciso, qualquer que seja o tamanho).',
   'answer.roster_shrink_none': 'Não há lista de funcionários retida para confirmar (uma sincronização posterior pode ter resolvido); nada foi alterado.',
+  'answer.retry_all_queued': 'Registros recusados reenviados para envio: {n}.',
+  'answer.held_resend_queued': 'Registro retido {id} colocado de novo na fila de envio.',
+  'answer.held_marked_delivered': 'Registro retido {id} marcado como entregue; nada mais será enviado para ele.',
+  'answer.held_not_held': 'O registro {id} não está (mais) retido; nada foi alterado.',
 };
 
 const en = {
@@ -111,6 +119,9 @@ const en = {
   'conn.offlineNone': 'No connection — punches are saved here',
   'conn.paused': 'Sending paused — {n} punches waiting',
   'conn.unknown': 'Connecting…',
+  'conn.setup': 'Sending paused: the service answered from another address ({location}) — check the API address',
+  'conn.setupNoLocation': 'Sending paused: the service answered from another address — check the API address',
+  'conn.setupNotApi': 'Sending paused: this address does not look like the API — check api.baseUrl',
 
   'keypad.titleId': 'Type your ID',
   'keypad.titlePin': 'Type your PIN',
@@ -168,7 +179,7 @@ const en = {
   'queue.sent': 'Sent',
   'queue.rejected': 'Rejected',
   'queue.held': 'Held',
-  'queue.heldNote': 'Held: punches of employees not allowed to record by API, kept on this terminal and not sent until HR allows it (see Roster).',
+  'queue.heldNote': 'Held: punches kept on this terminal and not sent for now; each one’s reason is in the held list below.',
   'queue.oldest': 'Oldest waiting',
   'queue.none': 'none',
   'queue.lastError': 'Last error',
@@ -182,6 +193,24 @@ const en = {
   'queue.retry': 'Retry',
   'queue.attempts': '{n} attempts',
   'queue.refresh': 'Refresh',
+  'queue.retryAll': 'Retry all',
+  'queue.pausedSetup': 'the service’s address needs checking (see above)',
+  'queue.heldList': 'Held punches',
+  'queue.noHeld': 'No held punches.',
+
+  'held.reason.not_allowed': 'the contract does not allow records by the API — see HR',
+  'held.reason.forbidden': 'the service refused this employee (403) — retried automatically',
+  'held.reason.unverified': 'the service does not confirm it received it — decide: send again or mark as delivered',
+  'held.reason.unknown': 'kept on this terminal',
+  'held.detail': 'Service answer: {error}',
+  'held.resend': 'Send again',
+  'held.delivered': 'Mark as delivered',
+  'held.confirmDelivered': 'Confirm: delivered',
+  'held.confirmHelp': 'Nothing more will be sent for this punch. Tap “Confirm” to mark it as delivered.',
+  'held.cancel': 'Cancel',
+
+  'setup.reason': 'Service answer: {reason}',
+  'setup.since': 'Since {time}. Punches are still saved here, and sending is tried again automatically.',
 
   'roster.size': 'Employees',
   'roster.lastSync': 'Last sync',
@@ -265,6 +294,7 @@ const en = {
   'conn.unknownValue': 'unknown',
   'conn.unresolved': 'Unresolved punches',
   'conn.unresolvedValue': '{n}, oldest {age} ago',
+  'conn.warnings': 'Configuration warnings',
 
   'settings.token': 'API token',
   'settings.tokenPlaceholder': 'new token',
@@ -313,6 +343,9 @@ const ptBR: Dictionary = {
   'conn.offlineNone': 'Sem conexão — os registros ficam salvos aqui',
   'conn.paused': 'Envio pausado — {n} registros aguardando',
   'conn.unknown': 'Conectando…',
+  'conn.setup': 'Envio pausado: o serviço respondeu de outro endereço ({location}) — verifique o endereço da API',
+  'conn.setupNoLocation': 'Envio pausado: o serviço respondeu de outro endereço — verifique o endereço da API',
+  'conn.setupNotApi': 'Envio pausado: este endereço não parece ser a API — verifique api.baseUrl',
 
   'keypad.titleId': 'Digite sua matrícula',
   'keypad.titlePin': 'Digite seu PIN',
@@ -370,7 +403,7 @@ const ptBR: Dictionary = {
   'queue.sent': 'Enviados',
   'queue.rejected': 'Recusados',
   'queue.held': 'Retidos',
-  'queue.heldNote': 'Retidos: registros de funcionários sem permissão de registro pela API, guardados neste terminal e não enviados até o RH liberar (veja Equipe).',
+  'queue.heldNote': 'Retidos: registros guardados neste terminal e não enviados por enquanto; o motivo de cada um está na lista de retidos abaixo.',
   'queue.oldest': 'Mais antigo aguardando',
   'queue.none': 'nenhum',
   'queue.lastError': 'Último erro',
@@ -384,6 +417,24 @@ const ptBR: Dictionary = {
   'queue.retry': 'Reenviar',
   'queue.attempts': '{n} tentativas',
   'queue.refresh': 'Atualizar',
+  'queue.retryAll': 'Reenviar todos',
+  'queue.pausedSetup': 'o endereço do serviço precisa ser verificado (veja acima)',
+  'queue.heldList': 'Registros retidos',
+  'queue.noHeld': 'Nenhum registro retido.',
+
+  'held.reason.not_allowed': 'contrato não permite registro pela API — procure o RH',
+  'held.reason.forbidden': 'o serviço recusou este funcionário (403) — nova tentativa automática',
+  'held.reason.unverified': 'o serviço não confirma se recebeu — decida: enviar de novo ou marcar como entregue',
+  'held.reason.unknown': 'guardado neste terminal',
+  'held.detail': 'Resposta do serviço: {error}',
+  'held.resend': 'Enviar de novo',
+  'held.delivered': 'Marcar como entregue',
+  'held.confirmDelivered': 'Confirmar: entregue',
+  'held.confirmHelp': 'Nada mais será enviado para este registro. Toque em “Confirmar” para marcá-lo como entregue.',
+  'held.cancel': 'Cancelar',
+
+  'setup.reason': 'Resposta do serviço: {reason}',
+  'setup.since': 'Desde {time}. Os registros continuam sendo salvos aqui, e o envio é tentado de novo automaticamente.',
 
   'roster.size': 'Funcionários',
   'roster.lastSync': 'Última sincronização',
@@ -467,6 +518,7 @@ const ptBR: Dictionary = {
   'conn.unknownValue': 'desconhecida',
   'conn.unresolved': 'Registros não identificados',
   'conn.unresolvedValue': '{n}, o mais antigo há {age}',
+  'conn.warnings': 'Avisos de configuração',
 
   'settings.token': 'Token da API',
   'settings.tokenPlaceholder': 'novo token',

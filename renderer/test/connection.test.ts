@@ -11,12 +11,23 @@ describe('connection state', () => {
     expect(connectionOf(null)).toEqual({ state: 'unknown', waiting: 0 });
   });
 
+  it('a set-up problem (wrong address, not the API) is its own state, ahead of paused, online and offline', () => {
+    const setupProblem = { at: 1, reason: 'the service answered from another address: https://login.example.com/ (HTTP 302)', location: 'https://login.example.com/' };
+    expect(connectionOf(status({ setupProblem, unsent: 3 }))).toEqual({ state: 'setup', waiting: 3 });
+    expect(connectionOf(status({ setupProblem, online: false }))).toEqual({ state: 'setup', waiting: 0 });
+    expect(connectionOf(status({ setupProblem, online: null }))).toEqual({ state: 'setup', waiting: 0 });
+    expect(connectionOf(status({ setupProblem, sendingPaused: { reason: 'retry_after', until: 10 } }))).toEqual({ state: 'setup', waiting: 0 });
+    // Cleared by the next answer of the API: back to what the contact says.
+    expect(connectionOf(status({ setupProblem: null }))).toEqual({ state: 'online', waiting: 0 });
+  });
+
   it('calls a punch queued unless the terminal is online and sending', () => {
     expect(isQueued(status())).toBe(false);
     expect(isQueued(status({ online: false }))).toBe(true);
     expect(isQueued(status({ online: null }))).toBe(true);
     expect(isQueued(status({ sendingPaused: { reason: 'retry_after', until: 5 } }))).toBe(true);
     expect(isQueued(null)).toBe(true);
+    expect(isQueued(status({ setupProblem: { at: 1, reason: 'this address does not look like the API (HTTP 200, text/html: <html>)', location: null } }))).toBe(true);
   });
 });
 

@@ -56,6 +56,29 @@ describe('i18n', () => {
     expect(answerText('en', { message: 'x', code: 'roster_shrink_none' })).toMatch(/^There is no held employee list to apply/);
   });
 
+  it('the answers about held and rejected punches are worded from their codes, with the punch id or the count', () => {
+    const ans = (code: AdminCode, params: Record<string, string>) => ({ message: 'the agent’s English text', code, params });
+    expect(answerText('pt-BR', ans('retry_all_queued', { n: '4' }))).toBe('Registros recusados reenviados para envio: 4.');
+    expect(answerText('en', ans('retry_all_queued', { n: '0' }))).toBe('Rejected punches queued to be sent again: 0.');
+    expect(answerText('pt-BR', ans('held_resend_queued', { id: '17' }))).toBe('Registro retido 17 colocado de novo na fila de envio.');
+    expect(answerText('en', ans('held_resend_queued', { id: '17' }))).toBe('Held punch 17 queued to be sent again.');
+    expect(answerText('pt-BR', ans('held_marked_delivered', { id: '17' }))).toBe('Registro retido 17 marcado como entregue; nada mais será enviado para ele.');
+    expect(answerText('en', ans('held_marked_delivered', { id: '17' }))).toBe('Held punch 17 marked as delivered; nothing more is sent for it.');
+    expect(answerText('pt-BR', ans('held_not_held', { id: '17' }))).toBe('O registro 17 não está (mais) retido; nada foi alterado.');
+    expect(answerText('en', ans('held_not_held', { id: '17' }))).toBe('Punch 17 is not held (any more); nothing was changed.');
+  });
+
+  it('the queue tab’s new buttons and headings read as the site expects', () => {
+    expect(t('pt-BR', 'queue.retryAll')).toBe('Reenviar todos');
+    expect(t('en', 'queue.retryAll')).toBe('Retry all');
+    expect(t('pt-BR', 'held.resend')).toBe('Enviar de novo');
+    expect(t('en', 'held.resend')).toBe('Send again');
+    expect(t('pt-BR', 'held.delivered')).toBe('Marcar como entregue');
+    expect(t('en', 'held.delivered')).toBe('Mark as delivered');
+    expect(t('pt-BR', 'conn.warnings')).toBe('Avisos de configuração');
+    expect(t('en', 'conn.warnings')).toBe('Configuration warnings');
+  });
+
   it('every code an admin answer can carry has its text in both languages', () => {
     for (const code of adminCodeSchema.options) {
       for (const lang of LANGS) {
@@ -91,7 +114,7 @@ describe('i18n', () => {
   it('the answers\' placeholders are all among the params the agent sends', () => {
     const sample: Record<string, string> = {
       id: '7', query: '1001', name: 'Ana', previousName: 'Bruno', badge: 'CARD-1', employee: 'Ana', min: '4', max: '8', error: 'disk full',
-      store: 'file', reason: 'HTTP 503', siteId: 'abc', limit: '60', window: '60', previousLimit: '30', previousWindow: '60',
+      store: 'file', reason: 'HTTP 503', siteId: 'abc', limit: '60', window: '60', previousLimit: '30', previousWindow: '60', n: '3',
     };
     for (const code of adminCodeSchema.options) expect(answerText('pt-BR', { message: '', code, params: sample }), code).not.toMatch(/\{\w+\}/);
   });

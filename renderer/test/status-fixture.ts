@@ -31,6 +31,8 @@ export function status(over: Partial<StatusView> = {}): StatusView {
     lastError: null,
     sendingPaused: null,
     authRefused: null,
+    setupProblem: null,
+    warnings: [],
     rateWindow: { used: 0, limit: 60, windowMs: 60_000 },
     roster: rosterStatus(),
     unresolved: { count: 0, oldestAt: null, lastCheckedAt: null },

@@ -4,6 +4,7 @@ import { checkCode, type Credential } from '../domain/credential.js';
 import { enrollmentCodes, type PunchResult } from '../domain/punch.js';
 import type { Logger } from '../log.js';
 import type { Db } from '../store/database.js';
+import type { AuditLog } from '../store/audit-log.js';
 import type { Identities } from '../store/identities.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
 import type { Outbox, PunchRow } from '../store/outbox.js';
@@ -14,12 +15,13 @@ import type { RateBudget } from '../sync/rate-budget.js';
 import type { RosterSync, RosterSyncResult } from '../sync/roster-sync.js';
 import type { UnresolvedPunch } from '../store/unresolved.js';
 import type { RosterKeeper } from './roster-keeper.js';
+import { decideHeldPunch, type HeldDecision } from './held-punches.js';
 import type { Uploader, UploaderEvent } from '../sync/uploader.js';
 import type { HidReader } from '../input/hid-reader.js';
 import type { Capture } from './capture.js';
 import { employeeNotFound, type AdminResult, type EnrollResult, type IdentityAdmin } from './identity-admin.js';
 import type { SettingsAdmin } from './settings.js';
-import { readStatus, S, type AgentStatus } from './status.js';
+import { readStatus, S, type AgentStatus, type SetupProblemRecord } from './status.js';
 
 
 /** A scan arriving again by another source within this long is the same scan. */
@@ -44,6 +46,7 @@ export type AgentParts = {
   capture: Capture;
   identities: Identities;
   unresolved: UnresolvedPunches;
+  audit: AuditLog;
   admin: IdentityAdmin;
   readers: HidReader[];
   clock: Clock;
@@ -78,6 +81,8 @@ export class Agent {
   private readonly recentScans = new Map<string, { at: number; source: string }>();
   private enrollArm: { employee: RosterEmployee; until: number; resolve: (r: EnrollResult) => void } | null = null;
   private consecutiveFailures = 0;
+  /** A set-up problem is on record (kept in memory so each answer need not read it back). */
+  private setupProblem: boolean;
   private lastContactOk: boolean | null = null;
   private statusTimer: NodeJS.Timeout | null = null;
   /** The badge scan waiting for its PIN (one at a time: a terminal has one person in front of it). */
@@ -89,6 +94,7 @@ export class Agent {
     stopCtl = new AbortController(),
   ) {
     this.stopCtl = stopCtl;
+    this.setupProblem = readSetting(p.db, S.setupProblem) !== null;
     p.capture.setClockSkew(readSetting<{ ms: number }>(p.db, S.clockSkew)?.ms ?? null);
   }
 
@@ -287,6 +293,20 @@ export class Agent {
         this.contact(e.reachable, now);
         this.noteError(e.error);
         return;
+      case 'held':
+        this.noteError(`punch ${e.punchId} held: ${e.reason}`);
+        return;
+      case 'setup':
+        this.setupProblem = true;
+        this.safeWrite(S.setupProblem, { at: now, reason: e.reason, location: e.location } satisfies SetupProblemRecord);
+        return;
+      case 'answered':
+        // The API answered again: whatever was wrong with the set-up is over.
+        if (this.setupProblem) {
+          this.setupProblem = false;
+          this.safeWrite(S.setupProblem, null);
+        }
+        return;
     }
   }
 
@@ -362,6 +382,34 @@ export class Agent {
     return this.p.outbox.listRejected();
   }
 
+  /** Every rejected punch back in the queue (after the roster or the configuration was fixed); how many. */
+  retryAllRejected(): number {
+    const n = this.p.outbox.retryAllRejected(this.p.clock.now());
+    if (n > 0) {
+      this.p.uploader.wake();
+      this.statusSoon();
+    }
+    return n;
+  }
+
+  /** Held punches (not allowed, refused with 403, or unverifiable), oldest first. */
+  listHeld(limit = 100): PunchRow[] {
+    return this.p.outbox.listHeld(limit);
+  }
+
+  /**
+   * A person's decision on a held punch, written to the audit log: send it again (the service may
+   * then hold it twice), or take it as delivered (nothing more is sent).
+   */
+  decideHeld(punchId: number, decision: HeldDecision, by: string): boolean {
+    const ok = decideHeldPunch(this.p.outbox, this.p.audit, punchId, decision, by, this.p.clock.now());
+    if (ok) {
+      if (decision === 'resend') this.p.uploader.wake();
+      this.statusSoon();
+    }
+    return ok;
+  }
+
   // ---- settings (admin screen) -------------------------------------------------------------------
 
   /** Replaces the API token (checked with the service when it can be); the token never comes back in the answer. */
@@ -412,6 +460,8 @@ export class Agent {
       if (queue.pending + queue.sending + queue.in_doubt === 0) return { done: true, blockedBy: null, queue };
       const pause = this.p.budget.pause();
       if (pause?.reason === 'auth') return { done: false, blockedBy: 'the service refused the API token', queue };
+      const setup = readSetting<SetupProblemRecord>(this.p.db, S.setupProblem);
+      if (setup && this.consecutiveFailures >= failuresLimit) return { done: false, blockedBy: `a set-up problem: ${setup.reason}`, queue };
       if (this.consecutiveFailures >= failuresLimit) {
         const last = readSetting<{ message: string }>(this.p.db, S.lastError);
         return { done: false, blockedBy: `the service is unreachable (${last?.message ?? 'no answer'})`, queue };

@@ -19,6 +19,9 @@ export type BridgeAgent = Pick<
   | 'listUnresolved'
   | 'confirmRosterShrink'
   | 'retryRejected'
+  | 'retryAllRejected'
+  | 'listHeld'
+  | 'decideHeld'
   | 'listRejected'
   | 'enrollNextScan'
   | 'admin'
@@ -120,6 +123,17 @@ export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen:
       agent.retryRejected(i.punchId)
         ? { ok: true, message: `punch ${i.punchId} queued again`, code: 'retry_queued', params: { id: String(i.punchId) } }
         : { ok: false, message: `punch ${i.punchId} is not a rejected punch`, code: 'retry_not_rejected', params: { id: String(i.punchId) } },
+    retryAllRejected: () => {
+      const n = agent.retryAllRejected();
+      return { ok: n > 0, message: `${n} rejected punches queued again`, code: 'retry_all_queued', params: { n: String(n) } };
+    },
+    listHeld: () => agent.listHeld(),
+    decideHeld: (i) =>
+      agent.decideHeld(i.punchId, i.decision, 'the admin screen')
+        ? i.decision === 'resend'
+          ? { ok: true, message: `punch ${i.punchId} queued to be sent again`, code: 'held_resend_queued', params: { id: String(i.punchId) } }
+          : { ok: true, message: `punch ${i.punchId} marked as delivered`, code: 'held_marked_delivered', params: { id: String(i.punchId) } }
+        : { ok: false, message: `punch ${i.punchId} is not held (any more)`, code: 'held_not_held', params: { id: String(i.punchId) } },
     syncRoster: () => agent.syncRoster(),
     listUnresolved: () => agent.listUnresolved(),
     confirmRosterShrink: () => agent.confirmRosterShrink(),

@@ -179,7 +179,8 @@ export class RosterKeeper {
     try {
       const p = this.d.outbox.applyApiPermissions(now);
       if (p.held > 0 || p.released > 0) this.d.log.info('punches held or released by allow_external_api_record', p);
-      if (p.released > 0) this.d.released();
+      const retried = this.d.outbox.releaseForbidden(now);
+      if (p.released > 0 || retried > 0) this.d.released();
     } catch (e) {
       this.d.noteError(`holding or releasing punches failed: ${(e as Error).message}`);
     }

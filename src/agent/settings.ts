@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ApiOutcome } from '../api/client.js';
+import { describeOutcome } from '../api/classify.js';
 import { objectIdPattern } from '../api/shapes.js';
 import type { SiteRecord } from '../api/roster-records.js';
 import type { Clock } from '../domain/clock.js';
@@ -217,7 +218,7 @@ export class SettingsAdmin {
       }
       const scrub = (text: string) => text.split(token).join('[token]');
       const check = await this.withSlot('token-check', () => this.d.api.checkToken(token, this.siteId), true);
-      if (check?.kind === 'auth') {
+      if (check?.kind === 'auth' || check?.kind === 'forbidden') {
         const reason = scrub(check.reason);
         return { ok: false, message: `the service refused this token (${reason}); it was not saved and the current token stays in use`, code: 'token_refused', params: { reason } };
       }
@@ -286,7 +287,7 @@ export class SettingsAdmin {
         site = res.value;
       } else if (res.kind === 'refused' && res.status === 404) {
         return { ok: false, message: `the service has no site ${siteId}; nothing was changed`, code: 'site_unknown', params };
-      } else if (res.kind === 'refused') {
+      } else if (res.kind === 'refused' || res.kind === 'forbidden') {
         return { ok: false, message: `the service refused site ${siteId} (${res.reason}); nothing was changed`, code: 'site_refused', params: { ...params, reason: res.reason } };
       } else if (res.kind === 'auth') {
         return {
@@ -381,28 +382,12 @@ export class SettingsAdmin {
         this.d.budget.release(ticket);
         if (res?.kind === 'rate_limited') {
           const at = this.d.clock.now();
-          this.d.budget.pauseUntil(at + rateLimitPause(res.retryAfterHeader, at, this.rule.windowMs), 'retry_after');
+          this.d.budget.pauseUntil(at + rateLimitPause(res.retryAfterHeader, at, this.rule.windowMs, res.serverDate), 'retry_after');
         }
       }
     } finally {
       clearTimeout(timer);
       this.d.stopSignal.removeEventListener('abort', onStop);
     }
-  }
-}
-
-function describeOutcome(res: ApiOutcome<unknown>): string {
-  switch (res.kind) {
-    case 'ok':
-      return `HTTP ${res.status}`;
-    case 'rate_limited':
-      return '429 rate limited';
-    case 'refused':
-    case 'auth':
-      return res.reason;
-    case 'not_sent':
-    case 'server_error':
-    case 'unknown':
-      return res.error;
   }
 }

@@ -8,6 +8,7 @@ import type { NotAllowed, Roster, RosterHealth } from '../store/roster.js';
 import type { SiteFilterCheck, Skipped } from '../sync/roster-sync.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
 import { readSetting } from '../store/settings.js';
+import { configWarnings } from '../config.js';
 import type { Db } from '../store/database.js';
 import type { SettingsView } from './settings.js';
 
@@ -21,6 +22,8 @@ export const S = {
   authRefused: 'auth_refused',
   rosterProgress: 'roster_progress',
   readers: 'readers',
+  /** The last answer that was not the API's (a redirect, an HTML page); cleared by the next answer of the API. */
+  setupProblem: 'setup_problem',
   /** Settings changed on the admin screen (agent/settings.ts); the token itself is never in the database. */
   siteOverride: 'settings_site',
   rateOverride: 'settings_rate_limit',
@@ -57,6 +60,7 @@ export function rosterComplete(rec: RosterSyncRecord | null, now: number, refres
 export type SiteRecord = { id: string; name: string; timezone: string | null };
 export type ClockSkewRecord = { at: number; ms: number };
 export type AuthRefusedRecord = { at: number; reason: string };
+export type SetupProblemRecord = { at: number; reason: string; location: string | null };
 
 export type AgentStatus = {
   now: number;
@@ -69,6 +73,10 @@ export type AgentStatus = {
   lastError: LastError | null;
   sendingPaused: { reason: 'retry_after' | 'auth'; until: number } | null;
   authRefused: AuthRefusedRecord | null;
+  /** The service answered from another address or not as the API: sending backs off until it answers right. */
+  setupProblem: SetupProblemRecord | null;
+  /** A configuration that is valid but risky (a budget above the account's). */
+  warnings: string[];
   rateWindow: { used: number; limit: number; windowMs: number };
   roster: {
     size: number;
@@ -127,6 +135,8 @@ export function readStatus(src: StatusSources): AgentStatus {
     lastError: readSetting<LastError>(db, S.lastError),
     sendingPaused: null,
     authRefused: readSetting<AuthRefusedRecord>(db, S.authRefused),
+    setupProblem: readSetting<SetupProblemRecord>(db, S.setupProblem),
+    warnings: configWarnings(src.rule),
     rateWindow: { used: slotsInUse(src.rateSlots.live(now, src.rule.windowMs), now, src.rule.windowMs), limit: src.rule.limit, windowMs: src.rule.windowMs },
     roster: {
       size: src.roster.size(),

@@ -1,42 +1,19 @@
 import { Agent, request } from 'undici';
-import type { z } from 'zod';
+import { classify, type ApiOutcome } from './classify.js';
 import {
   BASIC_AUTH_USER,
   buildPunchBody,
   createdSchema,
-  errorBodySchema,
-  timesResponseSchema,
   type ApiDialect,
   type EmployeeRef,
-  type TimesResponse,
 } from './shapes.js';
 import { readPage, readSite, type PageReading, type SiteRecord } from './roster-records.js';
+import { readTimes, type TimesReading } from './time-records.js';
 
 /** A roster page whose envelope could be read; its records are read one by one by the caller. */
 export type EmployeePage = Extract<PageReading, { ok: true }>;
 
-/**
- * What one API call came to, in the terms the uploader decides on. The split between
- * `not_sent` and `unknown` is what makes exactly-once possible: only the second can have
- * created a record, so only the second needs a look on the server before a resend.
- */
-export type ApiOutcome<T> =
-  | { kind: 'ok'; status: number; value: T; serverDate: number | null }
-  /** 429: not a failure; `retryAfterMs` from the header when it had one. */
-  | { kind: 'rate_limited'; retryAfterHeader: string | null; serverDate: number | null }
-  /** The request never reached the server (connection refused, DNS, connect timeout). */
-  | { kind: 'not_sent'; error: string }
-  /**
-   * 5xx that means "not processed" (500, 503), or a read whose answer could not be read or parsed
-   * (cut mid-body, not the expected shape): safe to ask again later.
-   */
-  | { kind: 'server_error'; status: number; error: string; serverDate: number | null }
-  /** The request may have been processed: timeout or reset after sending, 502/504 from a gateway. */
-  | { kind: 'unknown'; error: string }
-  /** 4xx other than 401/403/429: the service refuses this request as it is. */
-  | { kind: 'refused'; status: number; reason: string; serverDate: number | null }
-  /** 401/403: the token is wrong or revoked. */
-  | { kind: 'auth'; status: number; reason: string; serverDate: number | null };
+export type { ApiOutcome } from './classify.js';
 
 export type ApiClientOptions = {
   baseUrl: string;
@@ -87,22 +64,6 @@ function headerValue(h: string | string[] | undefined): string | null {
   return (Array.isArray(h) ? h[0] : h) ?? null;
 }
 
-function reasonOf(status: number, text: string): string {
-  try {
-    const parsed = errorBodySchema.safeParse(JSON.parse(text));
-    if (parsed.success) {
-      const issues = parsed.data._issues
-        ? ' (' + Object.entries(parsed.data._issues).map(([k, v]) => `${k}: ${v}`).join('; ') + ')'
-        : '';
-      return `${status} ${parsed.data._error.message}${issues}`;
-    }
-  } catch {
-    /* not JSON */
-  }
-  const snippet = text.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return snippet ? `${status} ${snippet}` : `HTTP ${status}`;
-}
-
 /**
  * The T&A API over undici. Knows paths, auth and shapes; decides nothing about retries.
  * The token is only ever placed in the Authorization header: it is not in any error text.
@@ -147,6 +108,11 @@ export class ApiClient {
     return this.call('GET', 'employees', { max_results: '1', page: '1' }, undefined, () => null, false, auth);
   }
 
+  /** A cheap read with the token in use: after a 403 on a punch, tells a refused employee from a refused token. */
+  probe(): Promise<ApiOutcome<unknown>> {
+    return this.call('GET', 'employees', { max_results: '1', page: '1' }, undefined, () => null);
+  }
+
   postTime(ref: EmployeeRef, localDate: string, localTime: string): Promise<ApiOutcome<{ remoteId: string | null }>> {
     const body = buildPunchBody(this.opts.dialect, ref, localDate, localTime);
     return this.call('POST', 'times', undefined, body, (raw) => {
@@ -156,14 +122,15 @@ export class ApiClient {
     }, true);
   }
 
-  getTimes(ref: EmployeeRef, startDate: string, endDate: string): Promise<ApiOutcome<TimesResponse>> {
+  /** The employee's records of these days (whatever the server's interval semantics, the caller asks wide and matches locally). */
+  getTimes(ref: EmployeeRef, startDate: string, endDate: string): Promise<ApiOutcome<TimesReading>> {
     const q = this.opts.dialect.timesQuery;
     const query = {
       [ref.kind === 'external_id' ? 'employee_external_id' : 'employee_id']: ref.value,
       [q.startDate]: startDate,
       [q.endDate]: endDate,
     };
-    return this.call('GET', 'times', query, undefined, strict(timesResponseSchema));
+    return this.call('GET', 'times', query, undefined, readTimes);
   }
 
   /** A page of active employees, of this site when `siteId` is given (null: the whole account). */
@@ -218,69 +185,32 @@ export class ApiClient {
 
     const serverDate = parseDate(res.headers['date']);
     const status = res.statusCode;
-    const success = status >= 200 && status < 300;
     let text: string;
     try {
       text = await res.body.text();
     } catch (e) {
       // Cut mid-body (a reset, a body timeout behind a proxy). A create whose status said 2xx was
       // stored: its body is a courtesy. A read is simply asked again later.
-      if (success && mayCreate) return this.readAnswer(method, path, status, undefined, parse, mayCreate, serverDate);
-      if (mayCreate) return { kind: 'unknown', error: describe(e) };
-      return { kind: 'server_error', status, error: `the answer to ${method} /${path} was cut off: ${describe(e)}`, serverDate };
+      if (status >= 200 && status < 300 && mayCreate) text = '';
+      else if (mayCreate) return { kind: 'unknown', error: describe(e) };
+      else return { kind: 'server_error', status, error: `the answer to ${method} /${path} was cut off: ${describe(e)}`, serverDate };
     }
-
-    if (success) {
-      let raw: unknown;
-      try {
-        raw = text.length ? JSON.parse(text) : undefined;
-      } catch {
-        raw = undefined;
-      }
-      return this.readAnswer(method, path, status, raw, parse, mayCreate, serverDate);
-    }
-    if (status === 429) return { kind: 'rate_limited', retryAfterHeader: headerValue(res.headers['retry-after']), serverDate };
-    if (status === 401 || status === 403) return { kind: 'auth', status, reason: reasonOf(status, text), serverDate };
-    if (status === 502 || status === 504) {
-      // A gateway gave up waiting: the service behind it may have stored the record.
-      return mayCreate ? { kind: 'unknown', error: reasonOf(status, text) } : { kind: 'server_error', status, error: reasonOf(status, text), serverDate };
-    }
-    if (status >= 500) return { kind: 'server_error', status, error: reasonOf(status, text), serverDate };
-    if (status === 408) return mayCreate ? { kind: 'unknown', error: reasonOf(status, text) } : { kind: 'server_error', status, error: reasonOf(status, text), serverDate };
-    return { kind: 'refused', status, reason: reasonOf(status, text), serverDate };
-  }
-
-  /**
-   * A 2xx body read into `T`. A create that parses badly is still stored (its parser is lenient);
-   * a read that does not parse is a transient failure of that request, never an exception.
-   */
-  private readAnswer<T>(
-    method: string,
-    path: string,
-    status: number,
-    raw: unknown,
-    parse: (raw: unknown) => T,
-    mayCreate: boolean,
-    serverDate: number | null,
-  ): ApiOutcome<T> {
-    try {
-      return { kind: 'ok', status, value: parse(raw), serverDate };
-    } catch (e) {
-      const error = `unexpected answer to ${method} /${path}: ${(e as Error).message}`;
-      return mayCreate ? { kind: 'unknown', error } : { kind: 'server_error', status, error, serverDate };
-    }
+    return classify(
+      {
+        status,
+        contentType: headerValue(res.headers['content-type']),
+        location: headerValue(res.headers['location']),
+        retryAfter: headerValue(res.headers['retry-after']),
+        serverDate,
+        text,
+      },
+      mayCreate,
+      parse,
+      `${method} /${path}`,
+    );
   }
 }
 
 function basicAuth(token: string): string {
   return 'Basic ' + Buffer.from(`${BASIC_AUTH_USER}:${token}`).toString('base64');
 }
-
-function strict<S extends z.ZodType>(schema: S): (raw: unknown) => z.infer<S> {
-  return (raw) => {
-    const r = schema.safeParse(raw);
-    if (!r.success) throw new Error(r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
-    return r.data;
-  };
-}
-

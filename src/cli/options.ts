@@ -19,6 +19,7 @@ const optionSpecs = {
   sites: { type: 'string' },
   seconds: { type: 'string' },
   variant: { type: 'string', multiple: true },
+  all: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -95,6 +95,7 @@ export async function runStart(opts: CliOptions): Promise<number> {
     if (first && last) say(`demo codes: ${first.code} … ${last.code} (e.g. ${first.code} = ${first.name})`);
   }
   say(`data: ${run.config.dataDir}; roster ${st.roster.size} employees; ${st.unsent} punches waiting`);
+  for (const w of st.warnings) say(`warning: ${w}`);
   say(`kiosk screen: ${bridge.url}  (e.g. chromium --kiosk '${bridge.url}')`);
   if (opts.browser) {
     browser = runKioskBrowser(opts.browser, bridge.url, run.config.dataDir, run.log, say);

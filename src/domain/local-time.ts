@@ -44,3 +44,9 @@ export function chooseTimeZone(candidates: ReadonlyArray<string | null | undefin
   for (const c of candidates) if (c && isValidTimeZone(c)) return c;
   return 'UTC';
 }
+
+/** `YYYY-MM-DD` plus `days` (calendar arithmetic, no zone involved). */
+export function addDays(localDate: string, days: number): string {
+  const [y, m, d] = localDate.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}

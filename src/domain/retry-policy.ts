@@ -50,7 +50,9 @@ const HTTP_DATE = [
 
 /**
  * `Retry-After` in either form the HTTP spec allows: delta-seconds or an HTTP-date. Returns the
- * wait in ms from `now`, or null when the header is absent or unreadable.
+ * wait in ms from `now` (an HTTP-date is measured against `now` on the same clock as the date: the
+ * answer's own `Date` header, so a terminal's wrong clock does not stretch the wait), or null when
+ * the header is absent or unreadable.
  */
 export function parseRetryAfter(value: string | null | undefined, now: number): number | null {
   if (value === null || value === undefined) return null;
@@ -66,6 +68,6 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
 export const MAX_RETRY_AFTER_MS = 15 * 60_000;
 
 /** How long to pause after a 429: the server's word (capped), else one full window. */
-export function rateLimitPause(header: string | null | undefined, now: number, windowMs: number): number {
-  return Math.min(parseRetryAfter(header, now) ?? windowMs, Math.max(MAX_RETRY_AFTER_MS, windowMs));
+export function rateLimitPause(header: string | null | undefined, now: number, windowMs: number, serverDate: number | null = null): number {
+  return Math.min(parseRetryAfter(header, serverDate ?? now) ?? windowMs, Math.max(MAX_RETRY_AFTER_MS, windowMs));
 }

@@ -170,4 +170,9 @@ export const migrations: readonly string[] = [
   ALTER TABLE roster_staging ADD COLUMN timezone_invalid TEXT;
   CREATE INDEX roster_not_allowed ON roster_employees (full_name) WHERE allow_api_record = 0;
   `,
+  // 6: reconciliation checks that got an answer proving nothing (a 404, an unreadable list), so an
+  //    in-doubt punch is handed to a person after a bounded number instead of asking for ever
+  `
+  ALTER TABLE punches ADD COLUMN checks INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

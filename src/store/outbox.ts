@@ -21,8 +21,10 @@ export type PunchRow = {
   sent_at: number | null;
   clock_flag: ClockFlag | null;
   updated_at: number;
-  /** Why a held punch waits ('not_allowed'); null when it is not held. */
-  held_reason: string | null;
+  /** Why a held punch waits (see HeldReason); null when it is not held. */
+  held_reason: HeldReason | null;
+  /** Reconciliation checks answered without proof either way (refused, unreadable). */
+  checks: number;
 };
 
 export type NewPunch = {
@@ -39,8 +41,15 @@ export type NewPunch = {
   heldReason?: HeldReason | null;
 };
 
-/** Why a punch is held: `not_allowed`, the employee's `allow_external_api_record` is false. */
-export type HeldReason = 'not_allowed';
+/**
+ * Why a punch is held:
+ * - not_allowed: the employee's `allow_external_api_record` is false (released by a roster sync);
+ * - forbidden: the service answered 403 for this employee while the token is fine (retried on a
+ *   slow schedule and after each roster sync);
+ * - unverified: in doubt, and the service would not say whether it has it: a person decides
+ *   (send again, or mark as delivered).
+ */
+export type HeldReason = 'not_allowed' | 'forbidden' | 'unverified';
 
 type Writer = ReturnType<typeof writer>;
 
@@ -56,6 +65,11 @@ function writer(db: Db) {
       `UPDATE punches SET state = 'sent', remote_id = @remoteId, sent_at = @now, last_error = NULL, updated_at = @now
        WHERE id = @id`,
     ),
+    setHeld: db.prepare(
+      `UPDATE punches SET state = 'held', held_reason = @reason, next_attempt_at = @nextAt, last_error = @error,
+         checks = checks + @check, updated_at = @now WHERE id = @id`,
+    ),
+    countCheck: db.prepare(`UPDATE punches SET checks = checks + 1 WHERE id = ?`),
     setRejected: db.prepare(
       `UPDATE punches SET state = 'rejected', attempts = attempts + 1, reject_reason = @reason, last_error = @reason,
          updated_at = @now WHERE id = @id`,
@@ -131,7 +145,16 @@ export class Outbox {
       ),
       hold: db.prepare(`UPDATE punches SET state = 'held', held_reason = @reason, updated_at = @now WHERE id = @id AND state = 'pending'`),
       release: db.prepare(
-        `UPDATE punches SET state = 'pending', held_reason = NULL, next_attempt_at = @now, updated_at = @now WHERE id = @id AND state = 'held'`,
+        `UPDATE punches SET state = 'pending', held_reason = NULL, next_attempt_at = @now, checks = 0, updated_at = @now WHERE id = @id AND state = 'held'`,
+      ),
+      forbiddenHeld: db.prepare(`SELECT id FROM punches INDEXED BY punches_held WHERE state = 'held' AND held_reason = 'forbidden'`),
+      forbiddenDue: db.prepare(
+        `SELECT id FROM punches INDEXED BY punches_held WHERE state = 'held' AND held_reason = 'forbidden' AND next_attempt_at <= ?`,
+      ),
+      heldList: db.prepare(`SELECT * FROM punches INDEXED BY punches_held WHERE state = 'held' ORDER BY id LIMIT ?`),
+      rejectedIds: db.prepare(`SELECT id FROM punches INDEXED BY punches_state WHERE state = 'rejected'`),
+      delivered: db.prepare(
+        `UPDATE punches SET state = 'sent', held_reason = NULL, sent_at = @now, updated_at = @now WHERE id = @id AND state = 'held'`,
       ),
       lastOf: db.prepare('SELECT * FROM punches WHERE employee_key = ? ORDER BY captured_at DESC LIMIT 1'),
     };
@@ -186,6 +209,25 @@ export class Outbox {
 
   markInDoubt(id: number, now: number, checkAt: number, error: string): void {
     this.transition(this.lazy, id, now, 'in_doubt', checkAt, error, false, 'in_doubt');
+  }
+
+  /** A reconciliation check the service answered without proof either way (a refusal, an unreadable list). */
+  markCheckFailed(id: number, now: number, checkAt: number, error: string): void {
+    const w = this.lazy;
+    w.db.transaction(() => {
+      w.countCheck.run(id);
+      w.setState.run({ id, state: 'in_doubt', nextAt: checkAt, error, now, attempt: 0 });
+      w.journal.run(id, now, 'check_failed', error);
+    })();
+  }
+
+  /** Kept, not sent, until `nextAt` (forbidden) or a roster sync or a person releases it. */
+  markHeld(id: number, now: number, reason: HeldReason, error: string, nextAt: number): void {
+    const w = this.lazy;
+    w.db.transaction(() => {
+      w.setHeld.run({ id, now, reason, error, nextAt, check: 0 });
+      w.journal.run(id, now, 'held', `${reason}: ${error}`);
+    })();
   }
 
   markSent(id: number, now: number, remoteId: string | null, how: 'created' | 'reconciled'): void {
@@ -246,6 +288,48 @@ export class Outbox {
       }
       return { held, released };
     })();
+  }
+
+  /** Punches held for a 403 whose slow retry is due go back to the queue. */
+  releaseDueForbidden(now: number): number {
+    const ids = this.stmts.forbiddenDue.all(now) as { id: number }[];
+    if (ids.length === 0) return 0;
+    return this.releaseAll(ids, now, 'retry after 403');
+  }
+
+  /** After a roster sync: punches held for a 403 are tried again (the employee may have changed). */
+  releaseForbidden(now: number): number {
+    return this.releaseAll(this.stmts.forbiddenHeld.all() as { id: number }[], now, 'roster sync: retry after 403');
+  }
+
+  private releaseAll(ids: { id: number }[], now: number, why: string): number {
+    return this.db.transaction(() => {
+      let n = 0;
+      for (const { id } of ids) {
+        n += this.stmts.release.run({ id, now }).changes;
+        this.durable.journal.run(id, now, 'released', why);
+      }
+      return n;
+    })();
+  }
+
+  /** A person's decision on a held punch: send it again (it may then exist twice) or take it as delivered. */
+  decideHeld(id: number, now: number, decision: 'resend' | 'delivered'): boolean {
+    return this.db.transaction(() => {
+      const changed = (decision === 'resend' ? this.stmts.release.run({ id, now }) : this.stmts.delivered.run({ id, now })).changes > 0;
+      if (changed) this.durable.journal.run(id, now, decision === 'resend' ? 'resend_requested' : 'marked_delivered', 'by a person');
+      return changed;
+    })();
+  }
+
+  listHeld(limit = 100): PunchRow[] {
+    return this.stmts.heldList.all(limit) as PunchRow[];
+  }
+
+  /** Every rejected punch back in the queue (after the roster or the configuration was fixed). */
+  retryAllRejected(now: number): number {
+    const ids = this.stmts.rejectedIds.all() as { id: number }[];
+    return this.db.transaction(() => ids.reduce((n, { id }) => n + (this.retryRejected(id, now) ? 1 : 0), 0))();
   }
 
   counts(): Record<PunchState, number> {

@@ -1,4 +1,5 @@
 import type { ApiOutcome, EmployeePage } from '../api/client.js';
+import { describeOutcome } from '../api/classify.js';
 import type { SiteRecord, SkipReason } from '../api/roster-records.js';
 import type { Clock } from '../domain/clock.js';
 import { rateLimitPause } from '../domain/retry-policy.js';
@@ -175,7 +176,7 @@ export class RosterSync {
   private failure(res: ApiOutcome<unknown> | null, requests: number): RosterSyncResult {
     const now = this.clock.now();
     if (!res) return this.failed('cancelled', requests, 'cancelled');
-    if (res.kind === 'rate_limited') this.budget.pauseUntil(now + rateLimitPause(res.retryAfterHeader, now, this.opts.windowMs), 'retry_after');
+    if (res.kind === 'rate_limited') this.budget.pauseUntil(now + rateLimitPause(res.retryAfterHeader, now, this.opts.windowMs, res.serverDate), 'retry_after');
     if (res.kind === 'auth') this.budget.pauseUntil(now + this.opts.authRetryMs, 'auth');
     return this.failed(describeOutcome(res), requests, 'failed', res.kind !== 'not_sent' && res.kind !== 'unknown');
   }
@@ -304,19 +305,5 @@ export class RosterSync {
     if (gen !== this.gen) return; // a cancelled sync of the old site
     this.progress = p;
     this.onProgress(p);
-  }
-}
-
-function describeOutcome(res: ApiOutcome<unknown>): string {
-  switch (res.kind) {
-    case 'rate_limited':
-      return '429 rate limited';
-    case 'auth':
-    case 'refused':
-      return res.reason;
-    case 'ok':
-      return 'unexpected';
-    default:
-      return res.error;
   }
 }

@@ -1,15 +1,19 @@
 import type { ApiOutcome } from '../api/client.js';
-import type { EmployeeRef, TimesResponse } from '../api/shapes.js';
+import type { EmployeeRef } from '../api/shapes.js';
+import type { TimesReading } from '../api/time-records.js';
 import type { Clock, Random, Sleep } from '../domain/clock.js';
-import { Backoff, rateLimitPause, type BackoffOptions } from '../domain/retry-policy.js';
+import { Backoff, backoffDelay, rateLimitPause, type BackoffOptions } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
 import type { Outbox, PunchRow } from '../store/outbox.js';
 import { Priority, type RateBudget } from './rate-budget.js';
+import { checkRange, recordOf } from './reconcile.js';
 
 /** The two calls the uploader needs; ApiClient provides them. */
 export type TimesApi = {
   postTime(ref: EmployeeRef, localDate: string, localTime: string): Promise<ApiOutcome<{ remoteId: string | null }>>;
-  getTimes(ref: EmployeeRef, startDate: string, endDate: string): Promise<ApiOutcome<TimesResponse>>;
+  getTimes(ref: EmployeeRef, startDate: string, endDate: string): Promise<ApiOutcome<TimesReading>>;
+  /** A cheap read with the token in use (after a 403 on a punch). */
+  probe(): Promise<ApiOutcome<unknown>>;
 };
 
 export type UploaderOptions = {
@@ -22,6 +26,10 @@ export type UploaderOptions = {
   windowMs: number;
   /** Requests out at once, each on its own slot: keeps a window's slots busy when latency is high. */
   maxInFlight: number;
+  /** A punch the service refused with 403 for its employee (the token being fine) is tried again this much later. */
+  heldRetryMs: number;
+  /** Reconciliation answers that prove nothing (404, 400…) before an in-doubt punch is handed to a person. */
+  maxChecks: number;
 };
 
 export type UploaderEvent =
@@ -31,7 +39,16 @@ export type UploaderEvent =
   | { type: 'error'; message: string }
   /** A request failed for a transient reason; `failures` counts them in a row. */
   | { type: 'failed'; failures: number; error: string; reachable: boolean }
+  /** Kept and not sent for now: a 403 for this employee, or a check that could not be made (a person decides). */
+  | { type: 'held'; punchId: number; reason: string }
+  /** The answer was not the API's (a redirect, an HTML page): a set-up problem; sending backs off. */
+  | { type: 'setup'; reason: string; location: string | null }
+  /** An answer of the API (any but a 429): a set-up problem is over. */
+  | { type: 'answered' }
   | { type: 'server_date'; serverDate: number; sentAt: number; receivedAt: number };
+
+/** How often the loop looks for held punches whose retry is due. */
+const HELD_CHECK_EVERY_MS = 30_000;
 
 export function employeeRefOf(p: Pick<PunchRow, 'employee_external_id' | 'employee_key'>): EmployeeRef {
   return p.employee_external_id ? { kind: 'external_id', value: p.employee_external_id } : { kind: 'employee_id', value: p.employee_key };
@@ -57,6 +74,7 @@ export class Uploader {
   private needsRecovery = false;
   /** Set by any failed or refused-for-rate request, cleared by an answer that went through. */
   private cautious = false;
+  private heldCheckedAt = Number.NEGATIVE_INFINITY;
 
   private readonly opts: UploaderOptions;
 
@@ -119,6 +137,11 @@ export class Uploader {
           // Nothing is in flight, so a row still in 'sending' is a leftover of a failed write.
           this.outbox.recoverInterrupted(now);
           this.needsRecovery = false;
+        }
+        // Punches held for a 403 come back on their slow schedule (the loop idles at most a minute).
+        if (now - this.heldCheckedAt >= HELD_CHECK_EVERY_MS) {
+          this.heldCheckedAt = now;
+          this.outbox.releaseDueForbidden(now);
         }
         // After a failure, one probe at a time until a request gets through again.
         if (this.inFlight.size >= (this.cautious ? 1 : this.opts.maxInFlight)) {
@@ -192,22 +215,25 @@ export class Uploader {
     this.outbox.markSending(item.id, sentAt);
     const res = await this.api.postTime(employeeRefOf(item), item.local_date, item.local_time);
     const now = this.clock.now();
-    this.noteServerDate(res, sentAt, now);
-    this.countFailure(res, now);
+    this.noteAnswer(res, sentAt, now);
     switch (res.kind) {
       case 'ok':
         this.outbox.markSent(item.id, now, res.value.remoteId, 'created');
         this.onEvent({ type: 'sent', punchId: item.id });
         return now;
       case 'rate_limited':
-        this.onRateLimited(res.retryAfterHeader, now);
+        this.onRateLimited(res, now);
         this.outbox.markPending(item.id, now, now, '429 rate limited');
         return now;
       case 'not_sent':
       case 'server_error':
         this.outbox.markPending(item.id, now, this.blockedUntil, res.error, true);
         return now;
+      case 'setup':
+        this.outbox.markPending(item.id, now, this.blockedUntil, res.reason);
+        return now;
       case 'unknown':
+        // 409 too: the service may already have it. Look before anything is sent again.
         this.log.warn('punch outcome unknown; will check the server before any resend', { punchId: item.id, error: res.error });
         this.outbox.markInDoubt(item.id, now, now + this.opts.inDoubtGraceMs, res.error);
         return now;
@@ -220,23 +246,59 @@ export class Uploader {
         this.outbox.markPending(item.id, now, now, res.reason);
         this.onAuthRefused(res.reason, now);
         return now;
+      case 'forbidden':
+        return this.onForbidden(item, res.reason, now);
     }
   }
 
-  /** Before anything is sent again: is the record already on the server? */
+  /**
+   * A 403 on a punch: that employee, or the token? One cheap read with the same token tells. The
+   * employee's punch is held (retried slowly, and after each roster sync) and everyone else's go on.
+   */
+  private async onForbidden(item: PunchRow, reason: string, now: number): Promise<number> {
+    const ticket = await this.budget.acquire(Priority.punch, 'probe', { signal: this.stopCtl.signal });
+    if (!ticket) {
+      this.outbox.markPending(item.id, now, now, reason);
+      return now;
+    }
+    let answeredAt: number | undefined;
+    try {
+      const sentAt = this.clock.now();
+      const probe = await this.api.probe();
+      answeredAt = this.clock.now();
+      this.noteAnswer(probe, sentAt, answeredAt);
+      if (probe.kind === 'ok' || probe.kind === 'refused') {
+        this.log.warn('the service refuses this employee\'s punch (403); held, the others go on', { punchId: item.id, reason });
+        this.outbox.markHeld(item.id, answeredAt, 'forbidden', reason, answeredAt + this.opts.heldRetryMs);
+        this.onEvent({ type: 'held', punchId: item.id, reason });
+      } else if (probe.kind === 'auth' || probe.kind === 'forbidden') {
+        this.outbox.markPending(item.id, answeredAt, answeredAt, reason);
+        this.onAuthRefused(probe.reason, answeredAt);
+      } else {
+        this.outbox.markPending(item.id, answeredAt, Math.max(this.blockedUntil, answeredAt), reason);
+      }
+      return answeredAt;
+    } finally {
+      this.budget.release(ticket, answeredAt);
+    }
+  }
+
+  /**
+   * Before anything is sent again: is the record already on the server? Only a list that could be
+   * read and lacks it proves it is not; any other answer keeps the punch in doubt, and after
+   * `maxChecks` answers that prove nothing it is handed to a person.
+   */
   private async reconcile(item: PunchRow): Promise<number> {
     const sentAt = this.clock.now();
-    const res = await this.api.getTimes(employeeRefOf(item), item.local_date, item.local_date);
+    const range = checkRange(item);
+    const res = await this.api.getTimes(employeeRefOf(item), range.start, range.end);
     const now = this.clock.now();
-    this.noteServerDate(res, sentAt, now);
-    this.countFailure(res, now);
-    const retryAt = Math.max(this.blockedUntil, now + this.opts.backoff.baseMs);
+    this.noteAnswer(res, sentAt, now);
     switch (res.kind) {
       case 'ok': {
-        const wanted = `${item.local_date}T${item.local_time}`;
-        const found = res.value.times.find((t) => t.time === wanted && (t.type === undefined || t.type === 'registro externo'));
+        const found = recordOf(res.value, item);
         if (found) {
-          this.outbox.markSent(item.id, now, found._id ?? null, 'reconciled');
+          this.outbox.markSent(item.id, now, found.id, 'reconciled');
           this.onEvent({ type: 'sent', punchId: item.id });
         } else {
           // Not there: it never arrived. Due now, so the send follows at once.
@@ -245,15 +307,8 @@ export class Uploader {
         return now;
       }
       case 'rate_limited':
-        this.onRateLimited(res.retryAfterHeader, now);
-        return now;
-      case 'refused':
-        if (res.status === 404) {
-          // The service no longer knows the employee: sending will tell us why, as a rejection.
-          this.outbox.markPending(item.id, now, now, res.reason);
-        } else {
-          this.outbox.markInDoubt(item.id, now, retryAt, `reconciliation failed: ${res.reason}`);
-        }
+        this.onRateLimited(res, now);
+        this.outbox.markInDoubt(item.id, now, now, '429 rate limited');
         return now;
       case 'auth':
         this.outbox.markInDoubt(item.id, now, now, res.reason);
@@ -262,24 +317,49 @@ export class Uploader {
       case 'not_sent':
       case 'server_error':
       case 'unknown':
-        this.outbox.markInDoubt(item.id, now, retryAt, `reconciliation failed: ${res.error}`);
+      case 'setup': {
+        // The service was not reached or not the API: the queue backs off; nothing was learnt.
+        const why = res.kind === 'setup' ? res.reason : res.error;
+        this.outbox.markInDoubt(item.id, now, Math.max(this.blockedUntil, now + this.opts.backoff.baseMs), `reconciliation failed: ${why}`);
+        return now;
+      }
+      case 'refused':
+      case 'forbidden':
+        this.checkFailed(item, now, res.reason);
         return now;
     }
   }
 
-  /** Counts transient failures in a row; after one, the whole queue waits out the back-off. */
-  private countFailure(res: ApiOutcome<unknown>, now: number): void {
-    this.cautious = res.kind !== 'ok' && res.kind !== 'refused';
-    if (res.kind === 'not_sent' || res.kind === 'server_error' || res.kind === 'unknown') {
-      this.blockedUntil = now + this.backoff.fail();
-      this.onEvent({ type: 'failed', failures: this.backoff.failures, error: res.error, reachable: res.kind === 'server_error' });
+  /** An answer that proves nothing either way (a 404, a 400): back off this punch, then hand it over. */
+  private checkFailed(item: PunchRow, now: number, reason: string): void {
+    const checks = item.checks + 1;
+    if (checks >= this.opts.maxChecks) {
+      const why = `the service would not say whether it has this punch (${checks} checks, last: ${reason}): send it again or mark it delivered`;
+      this.log.warn('in-doubt punch handed to a person', { punchId: item.id, reason });
+      this.outbox.markHeld(item.id, now, 'unverified', why, now);
+      this.onEvent({ type: 'held', punchId: item.id, reason: why });
       return;
     }
+    this.outbox.markCheckFailed(item.id, now, now + backoffDelay(checks, this.opts.backoff, this.random), `reconciliation failed: ${reason}`);
+  }
+
+  /** Every answer: the server's clock, the failure count and back-off, a set-up problem or its end. */
+  private noteAnswer(res: ApiOutcome<unknown>, sentAt: number, now: number): void {
+    if ('serverDate' in res && res.serverDate !== null) this.onEvent({ type: 'server_date', serverDate: res.serverDate, sentAt, receivedAt: now });
+    this.cautious = res.kind !== 'ok' && res.kind !== 'refused' && res.kind !== 'forbidden';
+    if (res.kind === 'not_sent' || res.kind === 'server_error' || res.kind === 'unknown' || res.kind === 'setup') {
+      this.blockedUntil = now + this.backoff.fail();
+      const error = res.kind === 'setup' ? res.reason : res.error;
+      this.onEvent({ type: 'failed', failures: this.backoff.failures, error, reachable: res.kind === 'server_error' || res.kind === 'setup' });
+      if (res.kind === 'setup') this.onEvent({ type: 'setup', reason: res.reason, location: res.location });
+      return;
+    }
+    if (res.kind !== 'rate_limited') this.onEvent({ type: 'answered' });
     this.backoff.reset();
   }
 
-  private onRateLimited(header: string | null, now: number): void {
-    const wait = rateLimitPause(header, now, this.opts.windowMs);
+  private onRateLimited(res: { retryAfterHeader: string | null; serverDate: number | null }, now: number): void {
+    const wait = rateLimitPause(res.retryAfterHeader, now, this.opts.windowMs, res.serverDate);
     this.log.warn('429 from the service; pausing all requests', { waitMs: wait });
     this.budget.pauseUntil(now + wait, 'retry_after');
   }
@@ -288,10 +368,6 @@ export class Uploader {
     this.log.error('the service refused the API token; sending paused, capture goes on', { reason });
     this.budget.pauseUntil(now + this.opts.authRetryMs, 'auth');
     this.onEvent({ type: 'auth_refused', reason });
-  }
-
-  private noteServerDate(res: ApiOutcome<unknown>, sentAt: number, receivedAt: number): void {
-    if ('serverDate' in res && res.serverDate !== null) this.onEvent({ type: 'server_date', serverDate: res.serverDate, sentAt, receivedAt });
   }
 
   private async idle(ms: number): Promise<void> {

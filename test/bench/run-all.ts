@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCapture } from './capture.bench.js';
 import { benchDrain } from './drain.bench.js';
+import { benchReconcile } from './reconcile.bench.js';
 import { benchRoster } from './roster.bench.js';
 import { benchScreen } from './screen.bench.js';
 import { renderResult, type Result } from './report.js';
@@ -23,6 +24,7 @@ export const benches: Bench[] = [
   { name: 'capture', run: benchCapture },
   { name: 'drain', run: benchDrain },
   { name: 'roster', run: benchRoster },
+  { name: 'reconcile', run: benchReconcile },
   { name: 'screen', run: benchScreen },
 ];
 

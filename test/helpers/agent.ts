@@ -13,7 +13,7 @@ export type TestAgentOptions = {
   token?: string;
   rateLimit?: { limit: number; windowMs: number };
   timeoutMs?: number;
-  retry?: Partial<{ baseMs: number; maxMs: number; inDoubtGraceMs: number; authRetryMs: number }>;
+  retry?: Partial<{ baseMs: number; maxMs: number; inDoubtGraceMs: number; authRetryMs: number; heldRetryMs: number; maxChecks: number }>;
   siteId?: string;
   log?: Logger;
   /** Further settings, merged over the test defaults (e.g. identity, pin). */

@@ -303,6 +303,7 @@ describe('IPC bridge', () => {
       answerPin: { challenge: 'no-such-challenge', pin: '1234' },
       adminLogin: { pin: ADMIN_PIN },
       retryRejected: { punchId: 1 },
+      decideHeld: { punchId: 1, decision: 'resend' },
       enrollBadge: { code: 'CARD-E-1', employee: '1005' },
       unenrollBadge: { code: 'CARD-E-1' },
       enrollNextScan: { employee: '1005', timeoutMs: 1_000 },

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, configWarnings, loadConfig } from '../../src/config.js';
 import { tempDir } from '../helpers/temp.js';
 
 const TOKEN = 'tok-zq7Hk2PvX9mWn4Rt';
@@ -170,5 +170,23 @@ describe('the token never appears in an error message', () => {
       expect(e.message).toMatch(/not valid JSON/);
       expect(tokenBits(e.message), e.message).toBe(false);
     }
+  });
+});
+
+describe('set-up checks (the token never travels in clear by accident)', () => {
+  it('http:// to another host is refused naming the key; https, loopback and api.allowInsecure are accepted', () => {
+    const e = configError({ env: { ...env, TIMECLOCK_API_URL: 'http://api.example.com/v2.1', TIMECLOCK_API_TOKEN: TOKEN } });
+    expect(e.message).toMatch(/api\.baseUrl \(from TIMECLOCK_API_URL\): must be https:\/\/ \(the token would travel in clear\)/);
+    for (const url of [URL_OK, 'http://127.0.0.1:8080/v2.1', 'http://localhost/v2.1', 'http://[::1]:9/v2.1']) {
+      expect(loadConfig({ env: { ...env, TIMECLOCK_API_URL: url, TIMECLOCK_API_TOKEN: TOKEN } }).config.api?.baseUrl).toBe(url);
+    }
+    const file = writeFile('insecure.json', JSON.stringify({ api: { baseUrl: 'http://10.0.0.5/v2.1', token: TOKEN, allowInsecure: true } }));
+    expect(loadConfig({ file, env }).config.api?.allowInsecure).toBe(true);
+  });
+
+  it('a budget above the account\'s 60 per minute is allowed, and warned about', () => {
+    expect(configWarnings({ limit: 60, windowMs: 60_000 })).toEqual([]);
+    expect(configWarnings({ limit: 20, windowMs: 10_000 })).toEqual([expect.stringMatching(/20 per 10 s\) is above the account's 60 per 60 s/)]);
+    expect(loadConfig({ env: { ...env, TIMECLOCK_API_URL: URL_OK, TIMECLOCK_API_TOKEN: TOKEN, TIMECLOCK_RATE_LIMIT: '5000' } }).config.rateLimit.limit).toBe(5000);
   });
 });

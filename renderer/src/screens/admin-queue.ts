@@ -1,10 +1,16 @@
-/** The admin screen's queue tab: counts by state, delivery facts, the rejected punches to retry. */
+/**
+ * The admin screen's queue tab: a set-up problem when there is one, counts by state, delivery
+ * facts, the rejected punches to retry (one by one or all at once), and the held punches
+ * (admin-held.ts).
+ */
 import type { z } from 'zod';
 import type { rejectedPunchSchema } from '../../../src/contract.js';
 import { button, fill, h, setData, setText } from '../dom.js';
 import { formatDateTime, formatDuration, formatShortLocalDate } from '../format.js';
 import { answerText, t } from '../i18n.js';
+import { setupProblemAlert } from './admin-alerts.js';
 import { present, row, type Panel, type Shared } from './admin-common.js';
+import { heldSection } from './admin-held.js';
 import type { Ctx } from './view.js';
 
 type Rejected = z.infer<typeof rejectedPunchSchema>;
@@ -25,11 +31,16 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
   const heldNote = h('p', { class: 'warn held-note', testid: 'queue-held-note', attrs: { hidden: '' } });
   const facts = h('dl', { class: 'facts' });
   const list = h('div', { class: 'rejected-list' });
-  const refresh = button(t(lang, 'queue.refresh'), () => void load(), { class: 'small-button', testid: 'rejected-refresh' });
+  const refresh = button(t(lang, 'queue.refresh'), () => void Promise.all([load(), held.load()]), { class: 'small-button', testid: 'rejected-refresh' });
+  // Shown only while there are rejected punches to retry.
+  const retryAll = button(t(lang, 'queue.retryAll'), () => void retryEvery(), { class: 'small-button', testid: 'retry-all', attrs: { hidden: '' } });
+  const setup = setupProblemAlert();
+  const held = heldSection(ctx, sh);
   let lastRejectedCount: number | null = null;
   let loading = false;
 
   const renderRows = (rows: Rejected[]): void => {
+    retryAll.hidden = rows.length === 0;
     if (rows.length === 0) return fill(list, [h('p', { class: 'muted', text: t(lang, 'queue.noRejected') })]);
     fill(
       list,
@@ -67,19 +78,35 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
     await load();
   };
 
+  const retryEvery = async (): Promise<void> => {
+    retryAll.disabled = true;
+    const r = await sh.calls('retryAllRejected', {});
+    if (!sh.alive()) return;
+    retryAll.disabled = false;
+    if (sh.failed(r)) return;
+    // None queued (the list changed meanwhile) is news, not a failure.
+    sh.notice(answerText(lang, r.value), r.value.ok ? 'ok' : r.value.code === 'retry_all_queued' ? 'info' : 'error');
+    await load();
+  };
+
   const el = h('div', { class: 'panel-body queue-panel' }, [
+    setup.el,
     tiles,
     heldNote,
     facts,
-    h('div', { class: 'list-head' }, [h('h2', { text: t(lang, 'queue.rejectedList') }), refresh]),
+    h('div', { class: 'list-head' }, [h('h2', { text: t(lang, 'queue.rejectedList') }), h('div', { class: 'list-buttons' }, [retryAll, refresh])]),
     list,
+    held.el,
   ]);
   void load();
+  void held.load();
 
   return {
     el,
     update(c) {
       const s = c.status;
+      setup.update(c);
+      held.update(c);
       if (!s) return;
       for (const st of states) {
         setText(counts[st], String(s.queue[st]));
@@ -90,7 +117,9 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
       const when = (at: number): string => formatDateTime(at, c.lang, c.timeZone);
       const paused = s.sendingPaused
         ? `${t(c.lang, 'common.yes')}: ${t(c.lang, s.sendingPaused.reason === 'auth' ? 'queue.pausedAuth' : 'queue.pausedRetryAfter', { time: when(s.sendingPaused.until) })}`
-        : t(c.lang, 'queue.notPaused');
+        : s.setupProblem
+          ? `${t(c.lang, 'common.yes')}: ${t(c.lang, 'queue.pausedSetup')}`
+          : t(c.lang, 'queue.notPaused');
       fill(
         facts,
         present([
@@ -100,7 +129,7 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
           s.authRefused ? row(t(c.lang, 'queue.authRefused'), `${when(s.authRefused.at)} — ${s.authRefused.reason}`, 'queue-auth-refused') : null,
         ]),
       );
-      for (const dd of facts.querySelectorAll('[data-testid="queue-paused"], [data-testid="queue-auth-refused"]')) if (s.sendingPaused || s.authRefused) dd.classList.add('warn');
+      for (const dd of facts.querySelectorAll('[data-testid="queue-paused"], [data-testid="queue-auth-refused"]')) if (s.sendingPaused || s.authRefused || s.setupProblem) dd.classList.add('warn');
       if (lastRejectedCount !== null && lastRejectedCount !== s.queue.rejected) void load();
       lastRejectedCount = s.queue.rejected;
     },

@@ -1,8 +1,9 @@
-/** The admin screen's settings tab: the API token, the site, the request budget. */
+/** The admin screen's settings tab: the API token, the site, the request budget, and the configuration warnings under them. */
 import type { CallResult } from '../../../src/contract.js';
 import { button, fill, h, setData, setText } from '../dom.js';
 import { formatDateTime } from '../format.js';
 import { answerText, t, type MessageKey } from '../i18n.js';
+import { warningsAlert } from './admin-alerts.js';
 import { field, textInput, type Panel, type Shared } from './admin-common.js';
 import type { Ctx } from './view.js';
 
@@ -18,6 +19,7 @@ export function settingsPanel(ctx: Ctx, sh: Shared): Panel {
   const limit = textInput('budget-limit', { inputmode: 'numeric', maxLength: 5 });
   const windowS = textInput('budget-window', { inputmode: 'numeric', maxLength: 4 });
   const budgetSave = button(t(lang, 'settings.save'), () => void saveBudget(), { class: 'action-button', testid: 'budget-save' });
+  const warnings = warningsAlert();
   // Prefill from status once, and never over what the manager is typing.
   const dirty = new Set<HTMLInputElement>();
   for (const i of [site, limit, windowS]) i.addEventListener('input', () => dirty.add(i));
@@ -80,6 +82,7 @@ export function settingsPanel(ctx: Ctx, sh: Shared): Panel {
         ]),
       ]),
     ]),
+    warnings.el,
   ]);
   limit.setAttribute('aria-label', t(lang, 'settings.limit'));
   windowS.setAttribute('aria-label', t(lang, 'settings.window'));
@@ -87,6 +90,7 @@ export function settingsPanel(ctx: Ctx, sh: Shared): Panel {
   return {
     el,
     update(c) {
+      warnings.update(c);
       const st = c.status?.settings;
       const srcKey: MessageKey = st ? `settings.source.${st.token.source}` : 'settings.source.unknown';
       setText(source, t(c.lang, srcKey));

@@ -1,7 +1,11 @@
-/** The admin screen's read-only tabs: the badge readers, and the connection to the service. */
+/**
+ * The admin screen's read-only tabs: the badge readers, and the connection to the service (with a
+ * set-up problem and the configuration warnings above its facts, when there are any).
+ */
 import { fill, h } from '../dom.js';
 import { formatDateTime, formatDuration, formatSkew } from '../format.js';
 import { t } from '../i18n.js';
+import { setupProblemAlert, warningsAlert } from './admin-alerts.js';
 import { present, row, type Panel } from './admin-common.js';
 
 export function readersPanel(): Panel {
@@ -37,10 +41,14 @@ export function readersPanel(): Panel {
 
 export function connectionPanel(): Panel {
   const facts = h('dl', { class: 'facts' });
+  const setup = setupProblemAlert();
+  const warnings = warningsAlert();
   return {
-    el: h('div', { class: 'panel-body connection-panel' }, [facts]),
+    el: h('div', { class: 'panel-body connection-panel' }, [setup.el, warnings.el, facts]),
     update(c) {
       const s = c.status;
+      setup.update(c);
+      warnings.update(c);
       if (!s) return;
       const ago = (at: number): string => t(c.lang, 'conn.ago', { age: formatDuration(s.now - at, c.lang) });
       const online = s.online === true ? 'conn.state.online' : s.online === false ? 'conn.state.offline' : 'conn.state.unknown';

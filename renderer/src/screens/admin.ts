@@ -66,6 +66,7 @@ export function adminView(ctx: Ctx, calls: AdminCalls, onLock: () => void): Admi
     const p = makePanel(name);
     panel = p;
     fill(body, [p.el]);
+    body.scrollTop = 0; // a tab opens at its top, wherever the last one was scrolled to
     p.update(last);
   };
   const lock = button(t(lang, 'admin.lock'), onLock, { class: 'lock-button', testid: 'lock' });

@@ -1,25 +1,15 @@
-/** The screen an employee walks up to: clock, date, site, prompt, connection state. */
+/**
+ * The screen an employee walks up to: clock, date, site, prompt, connection state. With a set-up
+ * problem the connection line is the `setup-problem` line (`data-location`: where a redirect
+ * points, '' when unknown or not a redirect; `data-kind`: redirect | not_api), on up to two lines.
+ */
 import { connectionOf } from '../connection.js';
+import { connectionText, IDLE_LOCATION_CHARS, setupProblemView } from '../connection-view.js';
 import { button, h, setData, setText } from '../dom.js';
 import { formatClock, formatLongDate } from '../format.js';
-import { t, type Lang } from '../i18n.js';
+import { t } from '../i18n.js';
 import { noRosterNotice } from '../roster-view.js';
-import type { StatusView } from '../../../src/contract.js';
 import type { Ctx, View } from './view.js';
-
-export function connectionText(status: StatusView | null, lang: Lang): string {
-  const { state, waiting } = connectionOf(status);
-  switch (state) {
-    case 'online':
-      return waiting > 0 ? t(lang, 'conn.onlineSending', { n: waiting }) : t(lang, 'conn.online');
-    case 'offline':
-      return waiting > 0 ? t(lang, 'conn.offline', { n: waiting }) : t(lang, 'conn.offlineNone');
-    case 'paused':
-      return t(lang, 'conn.paused', { n: waiting });
-    case 'unknown':
-      return t(lang, 'conn.unknown');
-  }
-}
 
 export function idleView(ctx: Ctx): View {
   const { lang } = ctx;
@@ -33,7 +23,8 @@ export function idleView(ctx: Ctx): View {
   const open = button(t(lang, 'idle.typeId'), () => ctx.dispatch({ type: 'openKeypad' }), { class: 'big-button', testid: 'open-keypad' });
   const dot = h('span', { class: 'conn-dot', attrs: { 'aria-hidden': 'true' } });
   const connText = h('span', { class: 'conn-text' });
-  const conn = h('div', { class: 'connection', testid: 'connection', attrs: { role: 'status' } }, [dot, connText]);
+  const setupText = h('span', { class: 'conn-text setup-line', testid: 'setup-problem', attrs: { hidden: '' } });
+  const conn = h('div', { class: 'connection', testid: 'connection', attrs: { role: 'status' } }, [dot, connText, setupText]);
   const admin = ctx.settings?.adminEnabled ? button(t(lang, 'idle.admin'), () => ctx.dispatch({ type: 'openAdmin' }), { class: 'small-button', testid: 'open-admin' }) : null;
 
   const el = h('section', { class: 'screen idle' }, [
@@ -51,7 +42,16 @@ export function idleView(ctx: Ctx): View {
       const { state, waiting } = connectionOf(c.status);
       setData(conn, 'state', state);
       setData(conn, 'waiting', String(waiting));
-      setText(connText, connectionText(c.status, c.lang));
+      const sp = state === 'setup' ? (c.status?.setupProblem ?? null) : null;
+      connText.hidden = sp !== null;
+      setupText.hidden = sp === null;
+      if (sp === null) setText(connText, connectionText(c.status, c.lang));
+      else {
+        const v = setupProblemView(sp, c.lang, c.timeZone, { maxLocation: IDLE_LOCATION_CHARS });
+        setText(setupText, v.line);
+        setData(setupText, 'location', v.location ?? '');
+        setData(setupText, 'kind', v.kind);
+      }
       const notice = noRosterNotice(c.status, c.lang);
       noRoster.hidden = notice === null;
       setText(noRoster, notice ?? '');

@@ -1,0 +1,132 @@
+/**
+ * The queue tab's held punches: kept on this terminal, not on their way, each with why (worded by
+ * held-view.ts) and the service's words. For a punch the service would not confirm (unverified) or
+ * refused for its employee (forbidden), a person decides: send it again, or mark it as delivered.
+ * Marking as delivered takes two taps: `held-delivered` turns the row into its confirm state
+ * (`data-confirming="true"`, a `held-confirm-help` line, `held-delivered-confirm` and `held-cancel`),
+ * which goes back by itself after CONFIRM_MS.
+ */
+import { button, fill, h } from '../dom.js';
+import { heldActions, heldList, type HeldPunch, type HeldRowView } from '../held-view.js';
+import { answerText, t } from '../i18n.js';
+import type { Shared } from './admin-common.js';
+import type { Ctx } from './view.js';
+
+/** How long the confirm state of "mark as delivered" waits for the second tap. */
+export const CONFIRM_MS = 10_000;
+
+export type HeldSection = { el: HTMLElement; update(ctx: Ctx): void; load(): Promise<void> };
+
+export function heldSection(ctx: Ctx, sh: Shared): HeldSection {
+  const lang = ctx.lang;
+  const actions = heldActions(lang);
+  const list = h('div', { class: 'held-list', testid: 'held-list' });
+  let rows: HeldPunch[] | null = null;
+  let loading = false;
+  let again = false;
+  let lastHeldCount: number | null = null;
+  /** The row waiting for the second tap on "mark as delivered", and when that stops. */
+  let confirming: number | null = null;
+  let confirmTimer: ReturnType<typeof setTimeout> | null = null;
+  const busy = new Set<number>();
+
+  const setConfirming = (id: number | null): void => {
+    confirming = id;
+    if (confirmTimer !== null) clearTimeout(confirmTimer);
+    confirmTimer = id === null ? null : setTimeout(() => sh.alive() && setConfirming(null), CONFIRM_MS);
+    render();
+  };
+
+  const buttonsFor = (v: HeldRowView): HTMLElement | null => {
+    if (!v.decide) return null;
+    const off = busy.has(v.id);
+    const make = (text: string, testid: string, cls: string, onClick: () => void): HTMLButtonElement => {
+      const b = button(text, onClick, { class: cls, testid });
+      b.disabled = off;
+      return b;
+    };
+    const children =
+      confirming === v.id
+        ? [
+            make(actions.confirm, 'held-delivered-confirm', 'row-button danger-button', () => void decide(v.id, 'delivered')),
+            make(actions.cancel, 'held-cancel', 'row-button secondary-button', () => setConfirming(null)),
+          ]
+        : [
+            make(actions.resend, 'held-resend', 'row-button', () => void decide(v.id, 'resend')),
+            make(actions.delivered, 'held-delivered', 'row-button secondary-button', () => setConfirming(v.id)),
+          ];
+    return h('div', { class: 'held-actions' }, children);
+  };
+
+  const render = (): void => {
+    if (rows === null) return;
+    const v = heldList(rows, lang);
+    if (v.empty !== null) return fill(list, [h('p', { class: 'muted', testid: 'held-none', text: v.empty })]);
+    fill(list, [
+      ...v.rows.map((r) =>
+        h('div', { class: 'held-row', testid: 'held-row', data: { punchId: String(r.id), reason: r.reason, confirming: String(confirming === r.id) } }, [
+          h('div', { class: 'hr-main' }, [
+            h('div', { class: 'rr-name', text: r.name }),
+            h('div', { class: 'rr-when', text: r.when }),
+            h('div', { class: 'hr-reason', testid: 'held-reason', text: r.reasonText }),
+            r.detail === null ? null : h('div', { class: 'hr-detail muted', testid: 'held-detail', text: r.detail }),
+            h('div', { class: 'hr-attempts muted', text: r.attempts }),
+            confirming === r.id ? h('div', { class: 'hr-confirm warn', testid: 'held-confirm-help', attrs: { role: 'alert' }, text: actions.confirmHelp }) : null,
+          ]),
+          buttonsFor(r),
+        ]),
+      ),
+      v.more === null ? null : h('p', { class: 'muted', text: v.more }),
+    ]);
+  };
+
+  const load = async (): Promise<void> => {
+    if (loading) {
+      again = true; // a change came in while loading: look once more when this answer is in
+      return;
+    }
+    loading = true;
+    const r = await sh.calls('listHeld', {});
+    loading = false;
+    if (!sh.alive() || r === null) return;
+    // Said in the list itself: the message area keeps the answer the manager is reading.
+    if (!r.ok) fill(list, [h('p', { class: 'bad', text: t(lang, 'admin.failed', { message: r.error.message }) })]);
+    else {
+      rows = r.value;
+      if (confirming !== null && !rows.some((p) => p.id === confirming)) setConfirming(null);
+      else render();
+    }
+    if (again) {
+      again = false;
+      await load();
+    }
+  };
+
+  const decide = async (punchId: number, decision: 'resend' | 'delivered'): Promise<void> => {
+    if (busy.has(punchId)) return;
+    busy.add(punchId);
+    if (confirming === punchId) setConfirming(null);
+    else render();
+    const r = await sh.calls('decideHeld', { punchId, decision });
+    busy.delete(punchId);
+    if (!sh.alive()) return;
+    render();
+    if (sh.failed(r)) return;
+    sh.notice(answerText(lang, r.value), r.value.ok ? 'ok' : r.value.code === 'held_not_held' ? 'info' : 'error');
+    await load();
+  };
+
+  const el = h('section', { class: 'held-section' }, [h('div', { class: 'list-head' }, [h('h2', { text: t(lang, 'queue.heldList') })]), list]);
+
+  return {
+    el,
+    load,
+    update(c) {
+      const held = c.status?.queue.held;
+      if (held === undefined) return;
+      // A punch held or released (by a decision, a roster sync, a retry after 403): list them again.
+      if (lastHeldCount !== null && lastHeldCount !== held) void load();
+      lastHeldCount = held;
+    },
+  };
+}
