@@ -96,7 +96,7 @@ export const configSchema = z
         inDoubtGraceMs: int(0, 3_600_000).optional(),
         authRetryMs: int(1_000, 24 * 3_600_000).default(300_000),
         /** A punch the service refused with 403 for its employee (the token fine) is tried again this much later. */
-        heldRetryMs: int(1_000, 7 * 24 * 3_600_000).default(30 * 60_000),
+        heldRetryMs: int(100, 7 * 24 * 3_600_000).default(30 * 60_000),
         /** Reconciliation answers that prove nothing (404, 400…) before an in-doubt punch is handed to a person. */
         maxChecks: int(1, 1_000).default(6),
       })

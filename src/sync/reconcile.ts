@@ -1,6 +1,17 @@
+import type { ApiOutcome } from '../api/classify.js';
 import type { TimeRecordRead, TimesReading } from '../api/time-records.js';
+import type { Clock, Random } from '../domain/clock.js';
 import { addDays } from '../domain/local-time.js';
-import type { PunchRow } from '../store/outbox.js';
+import { backoffDelay, type BackoffOptions } from '../domain/retry-policy.js';
+import type { Logger } from '../log.js';
+import type { Outbox, PunchRow } from '../store/outbox.js';
+import type { EmployeeRef } from '../api/shapes.js';
+import type { TimesApi, UploaderEvent } from './uploader.js';
+
+/** Who a punch is for, as the API takes it: the external id when there is one, else the `_id`. */
+export function employeeRefOf(p: Pick<PunchRow, 'employee_external_id' | 'employee_key'>): EmployeeRef {
+  return p.employee_external_id ? { kind: 'external_id', value: p.employee_external_id } : { kind: 'employee_id', value: p.employee_key };
+}
 
 /**
  * The days to ask `GET /times` for: the day before to the day after the punch's, so the record is
@@ -15,4 +26,87 @@ export function checkRange(p: Pick<PunchRow, 'local_date'>): { start: string; en
 export function recordOf(reading: TimesReading, p: Pick<PunchRow, 'local_date' | 'local_time'>): TimeRecordRead | null {
   const wanted = `${p.local_date}T${p.local_time}`;
   return reading.times.find((t) => t.minute === wanted && (t.type === null || t.type === 'registro externo')) ?? null;
+}
+
+/** What the reconciler shares with the uploader: one back-off, one pause, one answer log. */
+export type ReconcilerHooks = {
+  noteAnswer(res: ApiOutcome<unknown>, sentAt: number, now: number): void;
+  rateLimited(res: { retryAfterHeader: string | null; serverDate: number | null }, now: number): void;
+  authRefused(reason: string, now: number): void;
+  /** Until when the whole queue backs off after a failure. */
+  blockedUntil(): number;
+};
+
+/** Settles in-doubt punches with `GET /times`, on the uploader's slots and back-off. */
+export class Reconciler {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly api: Pick<TimesApi, 'getTimes'>,
+    private readonly clock: Clock,
+    private readonly random: Random,
+    private readonly opts: { backoff: BackoffOptions; maxChecks: number },
+    private readonly log: Logger,
+    private readonly onEvent: (e: UploaderEvent) => void,
+    private readonly hooks: ReconcilerHooks,
+  ) {}
+
+  /**
+   * Before anything is sent again: is the record already on the server? Only a list that could be
+   * read and lacks it proves it is not; any other answer keeps the punch in doubt, and after
+   * `maxChecks` answers that prove nothing it is handed to a person.
+   */
+  async check(item: PunchRow): Promise<number> {
+    const sentAt = this.clock.now();
+    const range = checkRange(item);
+    const res = await this.api.getTimes(employeeRefOf(item), range.start, range.end);
+    const now = this.clock.now();
+    this.hooks.noteAnswer(res, sentAt, now);
+    switch (res.kind) {
+      case 'ok': {
+        const found = recordOf(res.value, item);
+        if (found) {
+          this.outbox.markSent(item.id, now, found.id, 'reconciled');
+          this.onEvent({ type: 'sent', punchId: item.id });
+        } else {
+          // Not there: it never arrived. Due now, so the send follows at once.
+          this.outbox.markPending(item.id, now, now, 'not found on server after unknown outcome');
+        }
+        return now;
+      }
+      case 'rate_limited':
+        this.hooks.rateLimited(res, now);
+        this.outbox.markInDoubt(item.id, now, now, '429 rate limited');
+        return now;
+      case 'auth':
+        this.outbox.markInDoubt(item.id, now, now, res.reason);
+        this.hooks.authRefused(res.reason, now);
+        return now;
+      case 'not_sent':
+      case 'server_error':
+      case 'unknown':
+      case 'setup': {
+        // The service was not reached or not the API: the queue backs off; nothing was learnt.
+        const why = res.kind === 'setup' ? res.reason : res.error;
+        this.outbox.markInDoubt(item.id, now, Math.max(this.hooks.blockedUntil(), now + this.opts.backoff.baseMs), `reconciliation failed: ${why}`);
+        return now;
+      }
+      case 'refused':
+      case 'forbidden':
+        this.checkFailed(item, now, res.reason);
+        return now;
+    }
+  }
+
+  /** An answer that proves nothing either way (a 404, a 400): back off this punch, then hand it over. */
+  private checkFailed(item: PunchRow, now: number, reason: string): void {
+    const checks = item.checks + 1;
+    if (checks >= this.opts.maxChecks) {
+      const why = `the service would not say whether it has this punch (${checks} checks, last: ${reason}): send it again or mark it delivered`;
+      this.log.warn('in-doubt punch handed to a person', { punchId: item.id, reason });
+      this.outbox.markHeld(item.id, now, 'unverified', why, now);
+      this.onEvent({ type: 'held', punchId: item.id, reason: why });
+      return;
+    }
+    this.outbox.markCheckFailed(item.id, now, now + backoffDelay(checks, this.opts.backoff, this.random), `reconciliation failed: ${reason}`);
+  }
 }

@@ -2,11 +2,11 @@ import type { ApiOutcome } from '../api/client.js';
 import type { EmployeeRef } from '../api/shapes.js';
 import type { TimesReading } from '../api/time-records.js';
 import type { Clock, Random, Sleep } from '../domain/clock.js';
-import { Backoff, backoffDelay, rateLimitPause, type BackoffOptions } from '../domain/retry-policy.js';
+import { Backoff, rateLimitPause, type BackoffOptions } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
 import type { Outbox, PunchRow } from '../store/outbox.js';
 import { Priority, type RateBudget } from './rate-budget.js';
-import { checkRange, recordOf } from './reconcile.js';
+import { employeeRefOf, Reconciler } from './reconcile.js';
 
 /** The two calls the uploader needs; ApiClient provides them. */
 export type TimesApi = {
@@ -47,12 +47,11 @@ export type UploaderEvent =
   | { type: 'answered' }
   | { type: 'server_date'; serverDate: number; sentAt: number; receivedAt: number };
 
-/** How often the loop looks for held punches whose retry is due. */
+/** How often the loop looks for held punches whose retry is due (more often when they are retried sooner). */
 const HELD_CHECK_EVERY_MS = 30_000;
+/** A probe that found the token fine answers for the 403s of the next minute too. */
+const PROBE_VALID_MS = 60_000;
 
-export function employeeRefOf(p: Pick<PunchRow, 'employee_external_id' | 'employee_key'>): EmployeeRef {
-  return p.employee_external_id ? { kind: 'external_id', value: p.employee_external_id } : { kind: 'employee_id', value: p.employee_key };
-}
 
 /**
  * Delivers the outbox to `POST /times`, oldest due punch first, up to `maxInFlight` requests at
@@ -70,11 +69,15 @@ export class Uploader {
   /** Connection-level trouble backs off the whole queue, not just one punch: one probe per delay. */
   private blockedUntil = 0;
   private readonly backoff: Backoff;
+  private readonly reconciler: Reconciler;
+  private readonly heldCheckEveryMs: number;
   /** A storage error may have left a row in 'sending' with nothing in flight. */
   private needsRecovery = false;
   /** Set by any failed or refused-for-rate request, cleared by an answer that went through. */
   private cautious = false;
   private heldCheckedAt = Number.NEGATIVE_INFINITY;
+  /** When a probe last showed the token is fine: 403s soon after need no probe of their own. */
+  private tokenFineAt = Number.NEGATIVE_INFINITY;
 
   private readonly opts: UploaderOptions;
 
@@ -91,6 +94,13 @@ export class Uploader {
   ) {
     this.opts = { ...opts };
     this.backoff = new Backoff(opts.backoff, random);
+    this.heldCheckEveryMs = Math.min(HELD_CHECK_EVERY_MS, opts.heldRetryMs);
+    this.reconciler = new Reconciler(outbox, api, clock, random, this.opts, log, onEvent, {
+      noteAnswer: (res, sentAt, now) => this.noteAnswer(res, sentAt, now),
+      rateLimited: (res, now) => this.onRateLimited(res, now),
+      authRefused: (reason, now) => this.onAuthRefused(reason, now),
+      blockedUntil: () => this.blockedUntil,
+    });
   }
 
   start(): void {
@@ -139,7 +149,7 @@ export class Uploader {
           this.needsRecovery = false;
         }
         // Punches held for a 403 come back on their slow schedule (the loop idles at most a minute).
-        if (now - this.heldCheckedAt >= HELD_CHECK_EVERY_MS) {
+        if (now - this.heldCheckedAt >= this.heldCheckEveryMs) {
           this.heldCheckedAt = now;
           this.outbox.releaseDueForbidden(now);
         }
@@ -150,7 +160,8 @@ export class Uploader {
         }
         if (!this.pick(now)) {
           const next = this.outbox.earliestDueAt();
-          const wait = next === null || next <= now ? 60_000 : next - now; // due but in flight: woken when it lands
+          // Due but in flight: woken when it lands. At most until the next look at held punches.
+          const wait = Math.min(next === null || next <= now ? 60_000 : next - now, this.heldCheckEveryMs);
           await this.idle(wait);
           continue;
         }
@@ -172,7 +183,7 @@ export class Uploader {
         }
         this.inFlight.add(item.id);
         // send() marks the row 'sending' before its first await, so the next pick skips it.
-        const work = item.state === 'in_doubt' ? this.reconcile(item) : this.send(item);
+        const work = item.state === 'in_doubt' ? this.reconciler.check(item) : this.send(item);
         let answeredAt: number | undefined;
         const task = work
           .then((at) => {
@@ -256,6 +267,10 @@ export class Uploader {
    * employee's punch is held (retried slowly, and after each roster sync) and everyone else's go on.
    */
   private async onForbidden(item: PunchRow, reason: string, now: number): Promise<number> {
+    if (now - this.tokenFineAt < PROBE_VALID_MS) {
+      this.hold(item, reason, now);
+      return now;
+    }
     const ticket = await this.budget.acquire(Priority.punch, 'probe', { signal: this.stopCtl.signal });
     if (!ticket) {
       this.outbox.markPending(item.id, now, now, reason);
@@ -268,9 +283,8 @@ export class Uploader {
       answeredAt = this.clock.now();
       this.noteAnswer(probe, sentAt, answeredAt);
       if (probe.kind === 'ok' || probe.kind === 'refused') {
-        this.log.warn('the service refuses this employee\'s punch (403); held, the others go on', { punchId: item.id, reason });
-        this.outbox.markHeld(item.id, answeredAt, 'forbidden', reason, answeredAt + this.opts.heldRetryMs);
-        this.onEvent({ type: 'held', punchId: item.id, reason });
+        this.tokenFineAt = answeredAt;
+        this.hold(item, reason, answeredAt);
       } else if (probe.kind === 'auth' || probe.kind === 'forbidden') {
         this.outbox.markPending(item.id, answeredAt, answeredAt, reason);
         this.onAuthRefused(probe.reason, answeredAt);
@@ -283,64 +297,10 @@ export class Uploader {
     }
   }
 
-  /**
-   * Before anything is sent again: is the record already on the server? Only a list that could be
-   * read and lacks it proves it is not; any other answer keeps the punch in doubt, and after
-   * `maxChecks` answers that prove nothing it is handed to a person.
-   */
-  private async reconcile(item: PunchRow): Promise<number> {
-    const sentAt = this.clock.now();
-    const range = checkRange(item);
-    const res = await this.api.getTimes(employeeRefOf(item), range.start, range.end);
-    const now = this.clock.now();
-    this.noteAnswer(res, sentAt, now);
-    switch (res.kind) {
-      case 'ok': {
-        const found = recordOf(res.value, item);
-        if (found) {
-          this.outbox.markSent(item.id, now, found.id, 'reconciled');
-          this.onEvent({ type: 'sent', punchId: item.id });
-        } else {
-          // Not there: it never arrived. Due now, so the send follows at once.
-          this.outbox.markPending(item.id, now, now, 'not found on server after unknown outcome');
-        }
-        return now;
-      }
-      case 'rate_limited':
-        this.onRateLimited(res, now);
-        this.outbox.markInDoubt(item.id, now, now, '429 rate limited');
-        return now;
-      case 'auth':
-        this.outbox.markInDoubt(item.id, now, now, res.reason);
-        this.onAuthRefused(res.reason, now);
-        return now;
-      case 'not_sent':
-      case 'server_error':
-      case 'unknown':
-      case 'setup': {
-        // The service was not reached or not the API: the queue backs off; nothing was learnt.
-        const why = res.kind === 'setup' ? res.reason : res.error;
-        this.outbox.markInDoubt(item.id, now, Math.max(this.blockedUntil, now + this.opts.backoff.baseMs), `reconciliation failed: ${why}`);
-        return now;
-      }
-      case 'refused':
-      case 'forbidden':
-        this.checkFailed(item, now, res.reason);
-        return now;
-    }
-  }
-
-  /** An answer that proves nothing either way (a 404, a 400): back off this punch, then hand it over. */
-  private checkFailed(item: PunchRow, now: number, reason: string): void {
-    const checks = item.checks + 1;
-    if (checks >= this.opts.maxChecks) {
-      const why = `the service would not say whether it has this punch (${checks} checks, last: ${reason}): send it again or mark it delivered`;
-      this.log.warn('in-doubt punch handed to a person', { punchId: item.id, reason });
-      this.outbox.markHeld(item.id, now, 'unverified', why, now);
-      this.onEvent({ type: 'held', punchId: item.id, reason: why });
-      return;
-    }
-    this.outbox.markCheckFailed(item.id, now, now + backoffDelay(checks, this.opts.backoff, this.random), `reconciliation failed: ${reason}`);
+  private hold(item: PunchRow, reason: string, now: number): void {
+    this.log.warn('the service refuses this employee\'s punch (403); held, the others go on', { punchId: item.id, reason });
+    this.outbox.markHeld(item.id, now, 'forbidden', reason, now + this.opts.heldRetryMs);
+    this.onEvent({ type: 'held', punchId: item.id, reason });
   }
 
   /** Every answer: the server's clock, the failure count and back-off, a set-up problem or its end. */

@@ -64,6 +64,26 @@ describe('a 403 on one employee is about that employee, not the token', () => {
   });
 });
 
+describe('a punch held for a 403 is tried again on its own slow schedule', () => {
+  it('retried after retry.heldRetryMs without a roster sync, and delivered once the service accepts it', async () => {
+    const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 60, windowMs: 1_000 }, variants: { forbiddenPunches: ['1001'] } });
+    cleanups.push(() => mock.close());
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const agent = testAgent({ dataDir: t.dir, mock, retry: { heldRetryMs: 300 } });
+    cleanups.push(() => agent.stop());
+    await agent.start({ awaitRosterIfEmpty: true });
+    await punch(agent, '1001');
+    const refusals = () => mock.requests().filter((r) => r.method === 'POST' && r.status === 403).length;
+    await waitFor(() => refusals() >= 2, 'tried again while held', 5_000);
+    // Held in between, and one probe answered for the retries of the next minute.
+    expect(mock.requests().filter((r) => r.query.max_results === '1' && r.path.endsWith('/employees'))).toHaveLength(1);
+    mock.setVariants({});
+    await waitFor(() => recordsOf(mock, '1001').length === 1, 'delivered at the next slow retry', 5_000);
+    expect(agent.status().queue).toMatchObject({ held: 0, sent: 1 });
+  });
+});
+
 describe('answers that are not the API pause sending; nothing is rejected', () => {
   it.each<[string, ServerVariants, RegExp]>([
     ['a redirect (http → https, another gateway)', { redirect: { status: 301, location: 'https://elsewhere.example/v2.1/times' } }, /another address: https:\/\/elsewhere\.example/],
