@@ -45,7 +45,7 @@ export function heldRow(p: HeldPunch, lang: Lang): HeldRowView {
     when: `${formatShortLocalDate(p.local_date, lang)} ${p.local_time}`,
     reasonText: t(lang, `held.reason.${reason}`),
     detail: error === '' ? null : t(lang, 'held.detail', { error }),
-    attempts: t(lang, 'queue.attempts', { n: p.attempts }),
+    attempts: attemptsText(p.attempts, lang),
     decide: reason === 'unverified' || reason === 'forbidden',
   };
 }
@@ -79,4 +79,9 @@ export function heldList(rows: readonly HeldPunch[], lang: Lang, shown = HELD_SH
     empty: rows.length === 0 ? t(lang, 'queue.noHeld') : null,
     more: rest > 0 ? t(lang, 'roster.andMore', { n: rest }) : null,
   };
+}
+
+/** "1 tentativa", "3 tentativas": the rejected and held lists. */
+export function attemptsText(n: number, lang: Lang): string {
+  return n === 1 ? t(lang, 'queue.attemptsOne') : t(lang, 'queue.attempts', { n });
 }

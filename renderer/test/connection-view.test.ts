@@ -37,10 +37,10 @@ describe('set-up problem: the service answered from another address, or not as t
 
   it('the admin screen shows the service’s answer and since when, saying punches are still saved', () => {
     const pt = setupProblemView(notApi, 'pt-BR', SP);
-    expect(pt.reason).toBe('Resposta do serviço: this address does not look like the API (HTTP 404, text/html: <html><body>Not Found</body></html>)');
+    expect(pt.reason).toBe('Detalhes: this address does not look like the API (HTTP 404, text/html: <html><body>Not Found</body></html>)');
     expect(pt.since).toBe('Desde 05/03/2025, 12:07:30. Os registros continuam sendo salvos aqui, e o envio é tentado de novo automaticamente.');
     const en = setupProblemView(redirect, 'en', SP);
-    expect(en.reason).toBe('Service answer: the service answered from another address: https://sso.example.com/login (HTTP 302)');
+    expect(en.reason).toBe('Details: the service answered from another address: https://sso.example.com/login (HTTP 302)');
     expect(en.since).toBe('Since 03/05/2025, 12:07:30. Punches are still saved here, and sending is tried again automatically.');
   });
 

@@ -31,14 +31,14 @@ describe('held punches on the queue tab', () => {
       name: 'Ana Paula Ferreira (1001)',
       when: '05/03/2025 07:58',
       reasonText: 'o serviço não confirma se recebeu — decida: enviar de novo ou marcar como entregue',
-      detail: 'Resposta do serviço: HTTP 504 from the gateway; GET /times found no record either way',
+      detail: 'Detalhes: HTTP 504 from the gateway; GET /times found no record either way',
       attempts: '2 tentativas',
       decide: true,
     });
     const en = heldRow(held({ last_error: 'HTTP 504' }), 'en');
     expect(en.when).toBe('03/05/2025 07:58');
     expect(en.reasonText).toBe('the service does not confirm it received it — decide: send again or mark as delivered');
-    expect(en.detail).toBe('Service answer: HTTP 504');
+    expect(en.detail).toBe('Details: HTTP 504');
     expect(en.attempts).toBe('2 attempts');
   });
 
@@ -54,7 +54,7 @@ describe('held punches on the queue tab', () => {
   it('a punch the service refused for its employee (403) says it is retried, and a person may still decide', () => {
     const pt = heldRow(held({ held_reason: 'forbidden', last_error: '403 Forbidden: employee not permitted' }), 'pt-BR');
     expect(pt.reasonText).toBe('o serviço recusou este funcionário (403) — nova tentativa automática');
-    expect(pt.detail).toBe('Resposta do serviço: 403 Forbidden: employee not permitted');
+    expect(pt.detail).toBe('Detalhes: 403 Forbidden: employee not permitted');
     expect(pt.decide).toBe(true);
     expect(heldRow(held({ held_reason: 'forbidden' }), 'en').reasonText).toBe('the service refused this employee (403) — retried automatically');
   });

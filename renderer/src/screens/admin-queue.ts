@@ -11,6 +11,7 @@ import { answerText, t } from '../i18n.js';
 import { setupProblemAlert } from './admin-alerts.js';
 import { present, row, type Panel, type Shared } from './admin-common.js';
 import { heldSection } from './admin-held.js';
+import { attemptsText } from '../held-view.js';
 import type { Ctx } from './view.js';
 
 type Rejected = z.infer<typeof rejectedPunchSchema>;
@@ -51,7 +52,7 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
             h('div', { class: 'rr-name', text: r.employee_name }),
             h('div', { class: 'rr-when', text: `${formatShortLocalDate(r.local_date, lang)} ${r.local_time}` }),
             h('div', { class: 'rr-reason', text: r.reject_reason ?? r.last_error ?? '' }),
-            h('div', { class: 'rr-attempts muted', text: t(lang, 'queue.attempts', { n: r.attempts }) }),
+            h('div', { class: 'rr-attempts muted', text: attemptsText(r.attempts, lang) }),
           ]),
           retry,
         ]);

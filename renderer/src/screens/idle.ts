@@ -1,7 +1,7 @@
 /**
  * The screen an employee walks up to: clock, date, site, prompt, connection state. With a set-up
  * problem the connection line is the `setup-problem` line (`data-location`: where a redirect
- * points, '' when unknown or not a redirect; `data-kind`: redirect | not_api), on up to two lines.
+ * points, '' when unknown or not a redirect; `data-kind`: redirect | not_api), on up to three lines.
  */
 import { connectionOf } from '../connection.js';
 import { connectionText, IDLE_LOCATION_CHARS, setupProblemView } from '../connection-view.js';
