@@ -1,6 +1,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DB_FILE_NAME, openDatabase, StoreError } from '../../src/store/database.js';
@@ -34,21 +35,48 @@ const punch = (key: string, time = '08:00'): NewPunch => ({
 });
 
 describe('one agent per data directory', () => {
-  it('a second agent is refused; a lock left by a killed process is taken over and not reported as running', () => {
+  /** A child process that takes the lock the way an agent does and says so. */
+  function holder(dir: string) {
+    const lockJs = pathToFileURL(path.resolve('dist/src/store/lock.js')).href;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', `import { lockDataDir } from ${JSON.stringify(lockJs)}; lockDataDir(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000);`]);
+    const locked = new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
+      child.once('exit', (code) => reject(new Error(`lock holder exited (${code})`)));
+    });
+    return { child, locked };
+  }
+
+  it('a second agent is refused with the holder\'s pid; status sees it running only while it holds the lock', async () => {
     const dir = data();
-    const lock = lockDataDir(dir);
-    expect(lockOwner(dir)).toBe(process.pid);
-    lock.release();
-    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number; // a pid that has exited
-    fs.writeFileSync(path.join(dir, 'agent.lock'), String(dead));
+    const h = holder(dir);
+    try {
+      await h.locked;
+      expect(() => lockDataDir(dir)).toThrow(new RegExp(`another timeclock agent \\(pid ${h.child.pid}\\)`));
+      expect(lockOwner(dir)).toBe(h.child.pid);
+    } finally {
+      h.child.kill('SIGKILL');
+    }
+    await new Promise((r) => h.child.once('exit', r));
+    // Killed (as by a power cut): the kernel dropped its lock, whatever files it left.
     expect(lockOwner(dir)).toBeNull();
     const taken = lockDataDir(dir);
     expect(lockOwner(dir)).toBe(process.pid);
     taken.release();
+    expect(lockOwner(dir)).toBeNull();
+  });
+
+  it('after a power cut, a lock file naming a pid that another process now has does not stop the next start', () => {
+    const dir = data();
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 5000)']);
     try {
+      // What the earlier pid-file lock and this one's pid file look like after the cut.
       fs.writeFileSync(path.join(dir, 'agent.lock'), String(other.pid));
-      expect(() => lockDataDir(dir)).toThrow(/another timeclock agent \(pid \d+\)/);
+      fs.writeFileSync(path.join(dir, 'agent.pid'), String(other.pid));
+      expect(lockOwner(dir)).toBeNull();
+      const lock = lockDataDir(dir);
+      expect(fs.existsSync(path.join(dir, 'agent.lock'))).toBe(false);
+      expect(lockOwner(dir)).toBe(process.pid);
+      lock.release();
     } finally {
       other.kill('SIGKILL');
     }
