@@ -57,9 +57,13 @@ export class App {
     this.client.on('punch', (r) => this.#onPunchEvent(r));
     this.client.onLink((up) => this.#contact(up));
     document.addEventListener('pointerdown', () => this.#activity(), { capture: true });
-    setInterval(() => {
+    // The idle clock shows seconds: tick just after each second turns, not every 1 000 ms from
+    // whenever the page loaded (which would show a second twice or skip one).
+    const tick = () => {
       if (screenName(this.#model) === 'idle') this.#view?.update(this.#ctx());
-    }, 1_000);
+      setTimeout(tick, 1_000 - (Date.now() % 1_000) + 5);
+    };
+    tick();
     void this.#load();
   }
 

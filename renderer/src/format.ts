@@ -18,8 +18,12 @@ export function effectiveTimeZone(siteZone: string | null | undefined): string |
 }
 
 /** HH:MM (24 h) in the zone. */
+/**
+ * The idle clock, HH:MM:SS: people compare the terminal with their phone, and Portaria 671
+ * (Annex IX) asks a collector to show hours, minutes and seconds.
+ */
 export function formatClock(at: number, lang: Lang, timeZone: string | undefined): string {
-  return new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).format(at);
+  return new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone }).format(at);
 }
 
 /** "quarta-feira, 5 de março de 2025" / "Wednesday, March 5, 2025". */

@@ -6,9 +6,9 @@ const AT = Date.UTC(2025, 2, 5, 15, 7, 30);
 
 describe('formatting', () => {
   it('shows the clock as HH:MM in the site zone, 24 h', () => {
-    expect(formatClock(AT, 'pt-BR', 'America/Sao_Paulo')).toBe('12:07');
-    expect(formatClock(AT, 'en', 'UTC')).toBe('15:07');
-    expect(formatClock(Date.UTC(2025, 2, 5, 3, 4), 'en', 'UTC')).toBe('03:04');
+    expect(formatClock(AT, 'pt-BR', 'America/Sao_Paulo')).toBe('12:07:30');
+    expect(formatClock(AT, 'en', 'UTC')).toBe('15:07:30');
+    expect(formatClock(Date.UTC(2025, 2, 5, 3, 4, 9), 'en', 'UTC')).toBe('03:04:09');
   });
 
   it('shows the long date in the site zone, whose day may differ from UTC', () => {

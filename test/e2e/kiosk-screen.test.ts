@@ -46,7 +46,10 @@ describe('an employee at the kiosk screen (Chromium, web bridge)', () => {
     const r = await kiosk();
     const { page, problems } = await r.open(SMALL);
     expect(await text(page, 'site-name')).toBe('Obra Centro — São Paulo');
-    expect(await text(page, 'clock')).toMatch(/\d{1,2}:\d{2}/);
+    // Hours, minutes and seconds (Portaria 671, Annex IX), ticking.
+    const shown = await text(page, 'clock');
+    expect(shown).toMatch(/^\d{2}:\d{2}:\d{2}$/);
+    await page.waitForFunction((before) => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=clock]')?.textContent?.trim() !== before, shown, { timeout: 3_000 });
     // The roster came from the service at start: it is known to be reachable.
     await page.waitForSelector('[data-testid=connection][data-state="online"][data-waiting="0"]');
     await page.screenshot({ path: screenshotPath('idle-800x480') });
