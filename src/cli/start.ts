@@ -23,6 +23,9 @@ export function electronRuntime(): string | null {
   }
 }
 
+/** How long after a "type your PIN" the next typed line is that PIN (the agent's challenge lasts as long). */
+const PIN_ANSWER_MS = 60_000;
+
 /** Standard input is closed or a device that is not a terminal (/dev/null): nothing will be typed there. */
 function noStandardInput(): boolean {
   try {
@@ -106,17 +109,23 @@ export async function runStart(opts: CliOptions): Promise<number> {
   // A terminal in raw mode does not turn \n into a new line.
   const raw = process.stdin.isTTY === true;
   const out = (line: string) => process.stdout.write(line + (raw ? '\r\n' : '\n'));
-  // When a PIN is required, the line after the ID is its PIN (for 30 s).
-  let awaitingPin: { id: string; until: number } | null = null;
+  // One PIN path, the screen's: a result that asks for a PIN carries the agent's one-time
+  // challenge, and the next line typed here (within its minute) answers it. It is never taken as
+  // an ID: a badge's PIN typed as an ID would register whoever has that number.
+  let awaitingPin: { challenge: string; until: number } | null = null;
   const show = (r: PunchResult) => out(opts.json ? punchJson(r) : punchLine(r));
   // Every result, one line each, whoever caused it: a typed line, a wedge burst, an HID reader or
   // the kiosk screen (the agent tells of each; the calls below print nothing themselves).
-  const offPunch = run.agent.on('punch', show);
+  const offPunch = run.agent.on('punch', (r) => {
+    show(r);
+    if (!r.ok && r.reason === 'pin_required' && r.pinChallenge) awaitingPin = { challenge: r.pinChallenge, until: Date.now() + PIN_ANSWER_MS };
+  });
+  const pinPending = () => awaitingPin !== null && Date.now() <= awaitingPin.until;
   const typedLine = async (line: string) => {
-    const pinFor = awaitingPin && Date.now() <= awaitingPin.until ? awaitingPin.id : null;
+    const challenge = pinPending() ? awaitingPin?.challenge : undefined;
     awaitingPin = null;
-    const r = pinFor ? await run.agent.punch({ kind: 'id', value: pinFor }, { pin: line.trim() }) : await run.agent.punch({ kind: 'id', value: line });
-    if (!r.ok && r.reason === 'pin_required') awaitingPin = { id: line.trim(), until: Date.now() + 30_000 };
+    if (challenge) await run.agent.answerPin(challenge, line.trim());
+    else await run.agent.punch({ kind: 'id', value: line }, { offerPinChallenge: true });
   };
 
   if (raw) {
@@ -130,7 +139,8 @@ export async function runStart(opts: CliOptions): Promise<number> {
           line: (text) => void typedLine(text),
           end: resolve,
         },
-        (s) => process.stdout.write(awaitingPin && s.length === 1 && s !== '\n' ? '*' : s),
+        // A PIN is never echoed: each of its keys shows as '*'.
+        (s) => process.stdout.write(pinPending() && s.length === 1 && s !== '\n' && s !== '\r' ? '*' : s),
       );
     });
   } else if (noStandardInput()) {
