@@ -164,6 +164,14 @@ export const statusSchema = z.object({
   setupProblem: z.object({ at: epochMs, reason: z.string(), location: z.string().nullable() }).nullable(),
   /** A configuration that is valid but risky (a request budget above the account's 60 per minute). */
   warnings: z.array(z.string()),
+  /**
+   * Punches sent with a local minute another punch of the same employee also has (a DST fall-back
+   * shows one local minute twice, an hour apart): both kept and sent; payroll should know.
+   */
+  collisions: z.object({
+    count,
+    punches: z.array(z.object({ id: z.number().int(), employeeName: z.string(), externalId: z.string().nullable(), localDate: z.string(), localTime: z.string() })),
+  }),
   rateWindow: z.object({ used: count, limit: count, windowMs: z.number() }),
   roster: z.object({
     size: count,

@@ -77,6 +77,8 @@ export type AgentStatus = {
   setupProblem: SetupProblemRecord | null;
   /** A configuration that is valid but risky (a budget above the account's). */
   warnings: string[];
+  /** Punches with a local minute another punch of the employee has too (DST fall-back). */
+  collisions: { count: number; punches: { id: number; employeeName: string; externalId: string | null; localDate: string; localTime: string }[] };
   rateWindow: { used: number; limit: number; windowMs: number };
   roster: {
     size: number;
@@ -137,6 +139,7 @@ export function readStatus(src: StatusSources): AgentStatus {
     authRefused: readSetting<AuthRefusedRecord>(db, S.authRefused),
     setupProblem: readSetting<SetupProblemRecord>(db, S.setupProblem),
     warnings: configWarnings(src.rule),
+    collisions: collisionsOf(outbox),
     rateWindow: { used: slotsInUse(src.rateSlots.live(now, src.rule.windowMs), now, src.rule.windowMs), limit: src.rule.limit, windowMs: src.rule.windowMs },
     roster: {
       size: src.roster.size(),
@@ -157,5 +160,13 @@ export function readStatus(src: StatusSources): AgentStatus {
     clockSkewMs: skew?.ms ?? null,
     agentRunning: false,
     settings: src.settings,
+  };
+}
+
+function collisionsOf(outbox: Outbox): AgentStatus['collisions'] {
+  const c = outbox.collisions(20);
+  return {
+    count: c.count,
+    punches: c.punches.map((p) => ({ id: p.id, employeeName: p.employee_name, externalId: p.employee_external_id, localDate: p.local_date, localTime: p.local_time })),
   };
 }

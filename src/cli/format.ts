@@ -63,6 +63,12 @@ export function statusText(s: AgentStatus): string {
   if (s.setupProblem) lines.push(`SET-UP PROBLEM: ${s.setupProblem.reason} (${ago(s.now - s.setupProblem.at)}); sending backs off, punches are kept — check api.baseUrl`);
   if (s.queue.held > 0) lines.push(`held:          ${s.queue.held} punches kept and not sent (timeclock held list)`);
   for (const w of s.warnings) lines.push(`warning:       ${w}`);
+  if (s.collisions.count > 0) {
+    lines.push(
+      `same minute:   ${s.collisions.count} punches share their local minute with another of the same employee (a DST change): both were kept and sent; payroll should check:`,
+      ...s.collisions.punches.map((p) => `                 ${p.employeeName}${p.externalId ? ` (${p.externalId})` : ''} ${p.localDate} ${p.localTime}`),
+    );
+  }
   lines.push(`last error:    ${s.lastError ? `${s.lastError.message} (${ago(s.now - s.lastError.at)})` : 'none'}`);
   return lines.join('\n');
 }

@@ -125,10 +125,12 @@ export const migrations: readonly string[] = [
     payment_source       TEXT
   );
   `,
-  // 5: a punch can be held (kept, not sent: the employee's contract forbids API records) — SQLite
-  //    cannot change a CHECK constraint, so the table is rebuilt (migrate() turns foreign keys off
-  //    around it); the roster keeps allow_external_api_record as 1/0/NULL (NULL: not defined) and
-  //    a time zone the terminal could not load
+  // 5: a punch can be held (kept, not sent: the employee's contract forbids API records), and a
+  //    repeat is the same UTC minute, not the same wall minute (a DST fall-back gives one local
+  //    minute twice, an hour apart: two punches, both kept, the second flagged as colliding) —
+  //    SQLite cannot change a CHECK or UNIQUE constraint, so the table is rebuilt (migrate() turns
+  //    foreign keys off around it); the roster keeps allow_external_api_record as 1/0/NULL (NULL:
+  //    not defined) and a time zone the terminal could not load
   `
   CREATE TABLE punches_v5 (
     id                    INTEGER PRIMARY KEY,
@@ -149,13 +151,18 @@ export const migrations: readonly string[] = [
     sent_at               INTEGER,
     clock_flag            TEXT,
     updated_at            INTEGER NOT NULL,
-    held_reason           TEXT,              -- why a 'held' punch waits ('not_allowed'); NULL otherwise
-    UNIQUE (employee_key, local_date, local_time)
+    held_reason           TEXT,              -- why a 'held' punch waits (outbox.ts HeldReason); NULL otherwise
+    utc_minute            INTEGER NOT NULL,  -- captured_at / 60000: the repeat key
+    collides              INTEGER NOT NULL DEFAULT 0, -- 1: another punch of the employee has the same local minute
+    -- with local_time: the old key (employee, local minute) maps onto this one without a clash,
+    -- so the copy below can never drop a punch
+    UNIQUE (employee_key, utc_minute, local_time)
   );
   INSERT INTO punches_v5 (id, captured_at, local_date, local_time, time_zone, employee_key, employee_external_id, employee_name,
-      credential_kind, state, attempts, next_attempt_at, last_error, reject_reason, remote_id, sent_at, clock_flag, updated_at)
+      credential_kind, state, attempts, next_attempt_at, last_error, reject_reason, remote_id, sent_at, clock_flag, updated_at, utc_minute)
     SELECT id, captured_at, local_date, local_time, time_zone, employee_key, employee_external_id, employee_name,
-      credential_kind, state, attempts, next_attempt_at, last_error, reject_reason, remote_id, sent_at, clock_flag, updated_at
+      credential_kind, state, attempts, next_attempt_at, last_error, reject_reason, remote_id, sent_at, clock_flag, updated_at,
+      captured_at / 60000
     FROM punches;
   DROP TABLE punches;
   ALTER TABLE punches_v5 RENAME TO punches;
@@ -163,6 +170,8 @@ export const migrations: readonly string[] = [
   CREATE INDEX punches_state ON punches (state);
   CREATE INDEX punches_unsent_by_id ON punches (id, next_attempt_at) WHERE state IN ('pending','in_doubt');
   CREATE INDEX punches_held ON punches (employee_key) WHERE state = 'held';
+  CREATE INDEX punches_by_local_minute ON punches (employee_key, local_date, local_time);
+  CREATE INDEX punches_colliding ON punches (id) WHERE collides = 1;
 
   ALTER TABLE roster_employees ADD COLUMN allow_api_record INTEGER;
   ALTER TABLE roster_employees ADD COLUMN timezone_invalid TEXT;

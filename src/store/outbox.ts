@@ -105,14 +105,17 @@ export class Outbox {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO punches (captured_at, local_date, local_time, time_zone, employee_key, employee_external_id,
-           employee_name, credential_kind, state, next_attempt_at, clock_flag, updated_at, held_reason)
+           employee_name, credential_kind, state, next_attempt_at, clock_flag, updated_at, held_reason, utc_minute, collides)
          VALUES (@capturedAt, @localDate, @localTime, @timeZone, @employeeKey, @employeeExternalId,
            @employeeName, @credentialKind, CASE WHEN @heldReason IS NULL THEN 'pending' ELSE 'held' END, @capturedAt,
-           @clockFlag, @capturedAt, @heldReason)
-         ON CONFLICT (employee_key, local_date, local_time) DO NOTHING
-         RETURNING id`,
+           @clockFlag, @capturedAt, @heldReason, @utcMinute,
+           EXISTS (SELECT 1 FROM punches WHERE employee_key = @employeeKey AND local_date = @localDate AND local_time = @localTime))
+         ON CONFLICT (employee_key, utc_minute, local_time) DO NOTHING
+         RETURNING id, collides`,
       ),
-      byMinute: db.prepare('SELECT * FROM punches WHERE employee_key = ? AND local_date = ? AND local_time = ?'),
+      byMinute: db.prepare('SELECT * FROM punches WHERE employee_key = ? AND utc_minute = ? AND local_time = ?'),
+      colliding: db.prepare('SELECT * FROM punches INDEXED BY punches_colliding WHERE collides = 1 ORDER BY id DESC LIMIT ?'),
+      collidingCount: db.prepare('SELECT COUNT(*) AS n FROM punches INDEXED BY punches_colliding WHERE collides = 1'),
       byId: db.prepare('SELECT * FROM punches WHERE id = ?'),
       dueBatch: db.prepare(
         // INDEXED BY: without statistics the planner takes punches_state and sorts the whole
@@ -160,17 +163,28 @@ export class Outbox {
     };
   }
 
-  /** Inserts a punch, or returns the one the same employee already has in the same local minute. */
+  /**
+   * Inserts a punch, or returns the one the same employee already has in the same minute (the UTC
+   * minute: a DST fall-back shows one local minute twice, an hour apart, and those are two punches;
+   * the second is kept, sent and flagged as colliding for status).
+   */
   insert(p: NewPunch): InsertOutcome {
+    const utcMinute = Math.floor(p.capturedAt / 60_000);
     return this.db.transaction((): InsertOutcome => {
-      const row = this.stmts.insert.get({ ...p, heldReason: p.heldReason ?? null }) as { id: number } | undefined;
+      const row = this.stmts.insert.get({ ...p, heldReason: p.heldReason ?? null, utcMinute }) as { id: number; collides: number } | undefined;
       if (row) {
         this.durable.journal.run(row.id, p.capturedAt, 'captured', `${p.credentialKind} ${p.timeZone}${p.clockFlag ? ` clock:${p.clockFlag}` : ''}`);
         if (p.heldReason) this.durable.journal.run(row.id, p.capturedAt, 'held', p.heldReason);
+        if (row.collides) this.durable.journal.run(row.id, p.capturedAt, 'local_minute_collision', `${p.localDate} ${p.localTime}`);
         return { inserted: true, id: row.id };
       }
-      return { inserted: false, existing: this.stmts.byMinute.get(p.employeeKey, p.localDate, p.localTime) as PunchRow };
+      return { inserted: false, existing: this.stmts.byMinute.get(p.employeeKey, utcMinute, p.localTime) as PunchRow };
     })();
+  }
+
+  /** Punches sent with a local minute another punch of the same employee also has (DST fall-back), newest first. */
+  collisions(limit = 20): { count: number; punches: PunchRow[] } {
+    return { count: (this.stmts.collidingCount.get() as { n: number }).n, punches: this.stmts.colliding.all(limit) as PunchRow[] };
   }
 
   get(id: number): PunchRow | null {
