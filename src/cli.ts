@@ -23,7 +23,8 @@ usage:
   timeclock rejected list [--json]                         punches the service refused, with its reason
   timeclock rejected retry <id>... | --all                 queue rejected punches again (after fixing the cause)
   timeclock held list [--json]                             punches kept and not sent (not allowed, 403, unverifiable)
-  timeclock held resend <id> | held delivered <id>         a person's decision on a held punch (written to the audit log)
+  timeclock held resend <id> | held delivered <id>         a person's decision on a held punch (written to the audit log);
+  timeclock held dispute <id> <reason>                     resend also confirms a punch whose PIN was not verified
   timeclock settings show [--json] [--config FILE]         API token (where it is kept, never its value), site and request budget in force
   timeclock settings reset [--config FILE]                 forget the token/site/budget set on the admin screen: back to the configuration
   timeclock enroll badge <code> <employee>                 link a badge to an employee (external id, registration number or CPF)

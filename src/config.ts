@@ -132,9 +132,15 @@ export const configSchema = z
         requiredFor: z.array(z.enum(['badge', 'id'])).default([]),
         maxFailures: int(1, 20).default(5),
         lockoutMs: int(1_000, 24 * 3_600_000).default(15 * 60_000),
+        /**
+         * hold (default): while an employee is locked out, their punches are still taken, flagged "PIN
+         * not verified" and held for the manager to confirm or dispute (a Brazilian clock may not
+         * refuse a punch); refuse: answered "locked until HH:MM", nothing kept.
+         */
+        onLockout: z.enum(['hold', 'refuse']).default('hold'),
       })
       .strict()
-      .default({ requiredFor: [], maxFailures: 5, lockoutMs: 15 * 60_000 }),
+      .default({ requiredFor: [], maxFailures: 5, lockoutMs: 15 * 60_000, onLockout: 'hold' }),
     /** USB HID badge readers (see README "Badge readers"); keyboard-wedge readers need none. */
     readers: z.array(readerConfigSchema).max(8).default([]),
     /** How a keyboard-wedge reader's burst is told from a person typing (headless terminal, kiosk screen). */

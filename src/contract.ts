@@ -32,7 +32,7 @@ export const rosterSyncOutcomeSchema = z.enum(['applied', 'incomplete', 'shrink_
 /** Why a roster record was skipped: nothing identifies it, or it is not a record at all. */
 export const skipReasonSchema = z.enum(['no_ids', 'not_an_object']);
 
-export const punchNoteSchema = z.enum(['awaiting_roster', 'unknown_code', 'held_not_allowed']);
+export const punchNoteSchema = z.enum(['awaiting_roster', 'unknown_code', 'held_not_allowed', 'held_pin_unverified']);
 
 export const punchRefusalSchema = z.enum([
   'invalid_code',
@@ -101,6 +101,8 @@ export const adminCodeSchema = z.enum([
   'held_resend_queued',
   'held_marked_delivered',
   'held_not_held',
+  'held_disputed',
+  'held_reason_required',
 ]);
 export type AdminCode = z.infer<typeof adminCodeSchema>;
 
@@ -261,7 +263,9 @@ export const rejectedPunchSchema = z.object({
  * the service answered 403 for this employee; unverified: in doubt and the service would not say,
  * a person decides), with the service's words in `last_error`.
  */
-export const heldPunchSchema = rejectedPunchSchema.extend({ held_reason: z.enum(['not_allowed', 'forbidden', 'unverified']).nullable() });
+export const heldPunchSchema = rejectedPunchSchema.extend({
+  held_reason: z.enum(['not_allowed', 'forbidden', 'unverified', 'pin_unverified', 'disputed']).nullable(),
+});
 
 const answered = { message: z.string(), code: adminCodeSchema.optional(), params: adminParamsSchema.optional() };
 
@@ -355,7 +359,12 @@ export const calls = {
   listHeld: { input: empty, output: z.array(heldPunchSchema), admin: true },
   /** A person's decision on a held punch: send it again, or take it as delivered (both written to the audit log). */
   decideHeld: {
-    input: z.strictObject({ punchId: z.number().int().positive(), decision: z.enum(['resend', 'delivered']) }),
+    /** resend: send it (also: confirm a punch whose PIN was not verified); delivered: take it as on the service; dispute: keep it here, never sent, with the reason. */
+    input: z.strictObject({
+      punchId: z.number().int().positive(),
+      decision: z.enum(['resend', 'delivered', 'dispute']),
+      reason: text(300).min(1).optional(),
+    }),
     output: adminResultSchema,
     admin: true,
   },

@@ -401,8 +401,8 @@ export class Agent {
    * A person's decision on a held punch, written to the audit log: send it again (the service may
    * then hold it twice), or take it as delivered (nothing more is sent).
    */
-  decideHeld(punchId: number, decision: HeldDecision, by: string): boolean {
-    const ok = decideHeldPunch(this.p.outbox, this.p.audit, punchId, decision, by, this.p.clock.now());
+  decideHeld(punchId: number, decision: HeldDecision, by: string, reason = ''): boolean {
+    const ok = decideHeldPunch(this.p.outbox, this.p.audit, punchId, decision, by, this.p.clock.now(), reason);
     if (ok) {
       if (decision === 'resend') this.p.uploader.wake();
       this.statusSoon();

@@ -128,12 +128,16 @@ export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen:
       return { ok: n > 0, message: `${n} rejected punches queued again`, code: 'retry_all_queued', params: { n: String(n) } };
     },
     listHeld: () => agent.listHeld(),
-    decideHeld: (i) =>
-      agent.decideHeld(i.punchId, i.decision, 'the admin screen')
-        ? i.decision === 'resend'
-          ? { ok: true, message: `punch ${i.punchId} queued to be sent again`, code: 'held_resend_queued', params: { id: String(i.punchId) } }
-          : { ok: true, message: `punch ${i.punchId} marked as delivered`, code: 'held_marked_delivered', params: { id: String(i.punchId) } }
-        : { ok: false, message: `punch ${i.punchId} is not held (any more)`, code: 'held_not_held', params: { id: String(i.punchId) } },
+    decideHeld: (i) => {
+      const params = { id: String(i.punchId) };
+      if (i.decision === 'dispute' && !i.reason?.trim()) return { ok: false, message: 'a dispute needs a reason', code: 'held_reason_required', params };
+      if (!agent.decideHeld(i.punchId, i.decision, 'the admin screen', i.reason ?? '')) {
+        return { ok: false, message: `punch ${i.punchId} is not held (any more)`, code: 'held_not_held', params };
+      }
+      if (i.decision === 'resend') return { ok: true, message: `punch ${i.punchId} queued to be sent`, code: 'held_resend_queued', params };
+      if (i.decision === 'delivered') return { ok: true, message: `punch ${i.punchId} marked as delivered`, code: 'held_marked_delivered', params };
+      return { ok: true, message: `punch ${i.punchId} disputed: kept here, never sent`, code: 'held_disputed', params };
+    },
     syncRoster: () => agent.syncRoster(),
     listUnresolved: () => agent.listUnresolved(),
     confirmRosterShrink: () => agent.confirmRosterShrink(),

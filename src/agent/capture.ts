@@ -6,7 +6,7 @@ import type { ClockFlag, PunchNote, PunchRefusal, PunchResult } from '../domain/
 import type { Logger } from '../log.js';
 import { isDiskFull, type Db } from '../store/database.js';
 import type { Identities } from '../store/identities.js';
-import type { Outbox, PunchRow } from '../store/outbox.js';
+import type { HeldReason, Outbox, PunchRow } from '../store/outbox.js';
 import type { PinCheck } from '../store/pins.js';
 import type { RosterEmployee } from '../store/roster.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
@@ -21,6 +21,8 @@ export type CaptureOptions = {
   unknown: 'reject' | 'accept-and-resolve';
   repeatWindowMs: number;
   pinRequiredFor: readonly InputKind[];
+  /** While an employee is locked out (or slowed down) after wrong PINs: hold their punches, or refuse them. */
+  onLockout: 'hold' | 'refuse';
   fallbackTimeZone: string;
   clockSkewThresholdMs: number;
 };
@@ -44,6 +46,9 @@ export type CaptureDeps = {
   rosterComplete: () => boolean;
   recordError: (message: string) => void;
 };
+
+/** checkPin's answer when the PIN could not be checked and the policy is to hold, not refuse. */
+const HOLD_UNVERIFIED = Symbol('hold: PIN not verified');
 
 export function inputKindOf(kind: Credential['kind'] | string): InputKind {
   return kind === 'badge' ? 'badge' : 'id';
@@ -111,12 +116,14 @@ export class Capture {
     const employee = found.employee;
     if (this.o.pinRequiredFor.includes(input)) {
       const denied = await this.checkPin(employee, opts.pin);
+      // Portaria 671: a punch is never refused; one whose PIN could not be checked waits for the manager.
+      if (denied === HOLD_UNVERIFIED) return this.commit(employee, credential.kind, this.d.clock.now(), false, 'pin_unverified');
       if (denied) return denied;
     }
     return this.commit(employee, credential.kind, this.d.clock.now());
   }
 
-  private async checkPin(employee: RosterEmployee, pin: string | undefined): Promise<PunchResult | null> {
+  private async checkPin(employee: RosterEmployee, pin: string | undefined): Promise<PunchResult | typeof HOLD_UNVERIFIED | null> {
     const ext = employee.external_id;
     if (pin === undefined || pin === '') return { ...refusal('pin_required', `${employee.full_name}: type your PIN.`, ext), employeeName: employee.full_name };
     const v = await this.d.pins.verify(employee.id, pin);
@@ -129,8 +136,10 @@ export class Capture {
       case 'wrong':
         return refusal('pin_wrong', `Wrong PIN (${v.remaining} ${v.remaining === 1 ? 'try' : 'tries'} left). Punch NOT registered.`, ext);
       case 'locked':
+        if (this.o.onLockout === 'hold') return HOLD_UNVERIFIED;
         return refusal('pin_locked', `Too many wrong PINs: locked until ${localDateTime(v.until, this.zoneFor(employee)).time}. Ask the manager. Punch NOT registered.`, ext);
       case 'throttled':
+        if (this.o.onLockout === 'hold') return HOLD_UNVERIFIED;
         return refusal('pin_throttled', `Too many wrong PINs at this terminal: wait ${Math.ceil(v.waitMs / 1000)} s and try again.`, ext);
     }
   }
@@ -140,15 +149,16 @@ export class Capture {
   }
 
   /** Commits the punch of a known employee captured at `at` (now, or earlier for a resolved one). */
-  commit(employee: RosterEmployee, credentialKind: string, at: number, capturedEarlier = false): PunchResult {
+  commit(employee: RosterEmployee, credentialKind: string, at: number, capturedEarlier = false, pinHold: 'pin_unverified' | null = null): PunchResult {
     const zone = this.zoneFor(employee);
     const local = localDateTime(at, zone);
     if (this.o.repeatWindowMs > 0) {
       const last = this.d.outbox.lastOf(employee.id);
       if (last && at - last.captured_at >= 0 && at - last.captured_at < this.o.repeatWindowMs) return this.repeatOf(last);
     }
-    // Portaria 671: a punch is never refused. One the service may not take is kept here, held.
-    const held = employee.allow_api_record === 0;
+    // Portaria 671: a punch is never refused. One the service may not take, or whose PIN could not
+    // be checked, is kept here, held.
+    const held: HeldReason | null = pinHold ?? (employee.allow_api_record === 0 ? 'not_allowed' : null);
     let outcome;
     try {
       outcome = this.d.outbox.insert({
@@ -161,7 +171,7 @@ export class Capture {
         employeeName: employee.full_name,
         credentialKind,
         clockFlag: capturedEarlier ? null : this.clockFlag(at),
-        heldReason: held ? 'not_allowed' : null,
+        heldReason: held,
       });
     } catch (e) {
       return this.storageFailed(e, employee.external_id ?? employee.id);
@@ -177,9 +187,11 @@ export class Capture {
       localDate: local.date,
       localTime: local.time,
       repeat: false,
-      ...(held
-        ? { message: `Registered ${employee.full_name} at ${local.time} on this terminal; see HR to allow sending it.`, note: 'held_not_allowed' as const }
-        : { message: `Registered ${employee.full_name} at ${local.time}.` }),
+      ...(held === 'pin_unverified'
+        ? { message: `Registered ${employee.full_name} at ${local.time}; the PIN was not verified: the manager will confirm it.`, note: 'held_pin_unverified' as const }
+        : held
+          ? { message: `Registered ${employee.full_name} at ${local.time} on this terminal; see HR to allow sending it.`, note: 'held_not_allowed' as const }
+          : { message: `Registered ${employee.full_name} at ${local.time}.` }),
     };
   }
 

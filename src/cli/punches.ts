@@ -10,7 +10,8 @@ import { Exit, UsageError, type CliOptions } from './options.js';
  * rows in the database only, so they work beside a running terminal (its uploader picks up what
  * was queued again within a minute).
  */
-const USAGE = 'usage: timeclock rejected list | rejected retry <id>... | rejected retry --all | held list | held resend <id> | held delivered <id>';
+const USAGE =
+  'usage: timeclock rejected list | rejected retry <id>... | rejected retry --all | held list | held resend <id> | held delivered <id> | held dispute <id> <reason>';
 
 function ids(args: string[]): number[] {
   const out = args.map((a) => (/^[1-9]\d{0,15}$/.test(a) ? Number(a) : NaN));
@@ -48,13 +49,17 @@ export function runPunches(opts: CliOptions, kind: 'rejected' | 'held', args: st
       if (missed.length) process.stderr.write(`timeclock: not rejected: ${missed.join(', ')}\n`);
       return missed.length ? Exit.error : Exit.ok;
     }
-    if (kind === 'held' && (action === 'resend' || action === 'delivered') && rest.length === 1) {
-      const [id] = ids(rest) as [number];
-      if (!decideHeldPunch(outbox, new AuditLog(db), id, action, 'the command line', now)) {
+    // resend also confirms a punch whose PIN was not verified; dispute keeps it here, never sent.
+    if (kind === 'held' && (action === 'resend' || action === 'delivered' || action === 'dispute') && rest.length >= 1) {
+      const [id] = ids(rest.slice(0, 1)) as [number];
+      const reason = rest.slice(1).join(' ').trim();
+      if ((action === 'dispute') !== (reason !== '')) throw new UsageError(action === 'dispute' ? 'a dispute needs a reason: timeclock held dispute <id> <reason>' : USAGE);
+      if (!decideHeldPunch(outbox, new AuditLog(db), id, action, 'the command line', now, reason)) {
         process.stderr.write(`timeclock: punch ${id} is not held\n`);
         return Exit.error;
       }
-      process.stdout.write(action === 'resend' ? `punch ${id} queued to be sent again\n` : `punch ${id} marked as delivered\n`);
+      const said = { resend: `punch ${id} queued to be sent`, delivered: `punch ${id} marked as delivered`, dispute: `punch ${id} disputed: kept here, never sent` };
+      process.stdout.write(`${said[action]}\n`);
       return Exit.ok;
     }
     throw new UsageError(USAGE);

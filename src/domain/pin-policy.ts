@@ -115,3 +115,12 @@ export function throttleMemory(p: ThrottlePolicy): number {
   const steps = p.stepMs > 0 ? Math.ceil(p.maxWaitMs / p.stepMs) : 0;
   return Math.max(1, p.freeFailures + steps + 1);
 }
+
+/**
+ * How long after its last wrong PIN an employee's next attempt must wait: nothing after the first
+ * (a typo), then 1 s, 2 s, 4 s… up to 30 s. Slows guessing; a person retyping barely notices.
+ */
+export function attemptDelayMs(failures: number): number {
+  if (failures < 2) return 0;
+  return Math.min(30_000, 1_000 * 2 ** Math.min(failures - 2, 15));
+}

@@ -60,7 +60,7 @@ export type PunchRefusal =
   | 'enrollment';
 
 /** See src/contract.ts `punchNoteSchema`. */
-export type PunchNote = 'awaiting_roster' | 'unknown_code' | 'held_not_allowed';
+export type PunchNote = 'awaiting_roster' | 'unknown_code' | 'held_not_allowed' | 'held_pin_unverified';
 
 /** Clock trouble noticed at capture, kept with the punch for payroll review. */
 export type ClockFlag = 'skewed' | 'jumped_back';

@@ -47,9 +47,12 @@ export type NewPunch = {
  * - forbidden: the service answered 403 for this employee while the token is fine (retried on a
  *   slow schedule and after each roster sync);
  * - unverified: in doubt, and the service would not say whether it has it: a person decides
- *   (send again, or mark as delivered).
+ *   (send again, or mark as delivered);
+ * - pin_unverified: taken while its employee was locked out after wrong PINs: the manager confirms
+ *   (sent) or disputes it;
+ * - disputed: a manager disputed it: kept here, never sent, with the reason.
  */
-export type HeldReason = 'not_allowed' | 'forbidden' | 'unverified';
+export type HeldReason = 'not_allowed' | 'forbidden' | 'unverified' | 'pin_unverified' | 'disputed';
 
 type Writer = ReturnType<typeof writer>;
 
@@ -158,6 +161,9 @@ export class Outbox {
       rejectedIds: db.prepare(`SELECT id FROM punches INDEXED BY punches_state WHERE state = 'rejected'`),
       delivered: db.prepare(
         `UPDATE punches SET state = 'sent', held_reason = NULL, sent_at = @now, updated_at = @now WHERE id = @id AND state = 'held'`,
+      ),
+      dispute: db.prepare(
+        `UPDATE punches SET held_reason = 'disputed', last_error = @reason, updated_at = @now WHERE id = @id AND state = 'held'`,
       ),
       lastOf: db.prepare('SELECT * FROM punches WHERE employee_key = ? ORDER BY captured_at DESC LIMIT 1'),
     };
@@ -328,10 +334,13 @@ export class Outbox {
   }
 
   /** A person's decision on a held punch: send it again (it may then exist twice) or take it as delivered. */
-  decideHeld(id: number, now: number, decision: 'resend' | 'delivered'): boolean {
+  decideHeld(id: number, now: number, decision: 'resend' | 'delivered' | 'dispute', reason = ''): boolean {
     return this.db.transaction(() => {
-      const changed = (decision === 'resend' ? this.stmts.release.run({ id, now }) : this.stmts.delivered.run({ id, now })).changes > 0;
-      if (changed) this.durable.journal.run(id, now, decision === 'resend' ? 'resend_requested' : 'marked_delivered', 'by a person');
+      const changed =
+        (decision === 'dispute' ? this.stmts.dispute.run({ id, now, reason }) : (decision === 'resend' ? this.stmts.release : this.stmts.delivered).run({ id, now }))
+          .changes > 0;
+      const event = { resend: 'resend_requested', delivered: 'marked_delivered', dispute: 'disputed' }[decision];
+      if (changed) this.durable.journal.run(id, now, event, decision === 'dispute' ? `by a person: ${reason}` : 'by a person');
       return changed;
     })();
   }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Clock } from '../domain/clock.js';
 import {
   afterFailure,
+  attemptDelayMs,
   afterSuccess,
   checkPinFormat,
   currentAttempts,
@@ -30,7 +31,8 @@ export type PinCheck =
   | { ok: false; reason: 'locked'; until: number }
   | { ok: false; reason: 'throttled'; waitMs: number };
 
-export type PinsOptions = { throttle?: ThrottlePolicy; scryptParams?: ScryptParams };
+/** `attemptDelay`: the wait an employee's next attempt needs after `failures` wrong PINs in a row (default `attemptDelayMs`). */
+export type PinsOptions = { throttle?: ThrottlePolicy; scryptParams?: ScryptParams; attemptDelay?: (failures: number) => number };
 
 type PinRow = { salt: Buffer; hash: Buffer; params: string };
 type AttemptRow = { failures: number; locked_until: number | null };
@@ -93,6 +95,9 @@ export class Pins {
   /** Salt of the decoy hash computed when an employee has no PIN, so timing does not tell. */
   private readonly dummySalt = crypto.randomBytes(PIN_SALT_BYTES);
   private recentFailures: number[] = [];
+  /** The last wrong PIN per employee (in memory: a restart forgets it, the failure count stays). Bounded below. */
+  private readonly lastFailureAt = new Map<string, number>();
+  private readonly attemptDelay: (failures: number) => number;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
@@ -106,6 +111,7 @@ export class Pins {
       throw new Error(`invalid PIN policy: maxFailures must be an integer >= 1 and lockoutMs an integer >= 0`);
     }
     this.throttle = opts.throttle ?? DEFAULT_THROTTLE;
+    this.attemptDelay = opts.attemptDelay ?? attemptDelayMs;
     const params = opts.scryptParams ?? DEFAULT_SCRYPT_PARAMS;
     if (!validScryptParams(params)) {
       throw new Error(
@@ -200,8 +206,16 @@ export class Pins {
       return { ok: false, reason: 'throttled', waitMs };
     }
 
-    const lock = lockState(this.attempts(employeeId), now);
+    const attempts = this.attempts(employeeId);
+    const lock = lockState(attempts, now);
     if (lock.locked && lock.until !== null) return this.refuseLocked(employeeId, now, lock.until);
+    // Each wrong PIN in a row makes the next attempt for this employee wait longer.
+    const last = this.lastFailureAt.get(employeeId);
+    const delay = last === undefined ? 0 : last + this.attemptDelay(currentAttempts(attempts, now).failures) - now;
+    if (delay > 0) {
+      this.audit.record(now, 'pin_throttled', employeeId, `wrong PINs in a row for this employee; wait ${delay} ms`);
+      return { ok: false, reason: 'throttled', waitMs: delay };
+    }
 
     const row = this.stmts.pin.get(employeeId) as PinRow | undefined;
     if (!row) {
@@ -213,7 +227,10 @@ export class Pins {
 
     const derived = await scrypt(pin, row.salt, parseStoredParams(row.params, employeeId));
     const match = derived.length === row.hash.length && crypto.timingSafeEqual(derived, row.hash);
-    if (!match) this.recentFailures.push(now);
+    if (!match) {
+      this.recentFailures.push(now);
+      this.lastFailureAt.set(employeeId, now);
+    } else this.lastFailureAt.delete(employeeId);
 
     return this.db.transaction((): PinCheck => {
       // Read again: another connection (or process) may have counted a failure meanwhile.
@@ -251,8 +268,9 @@ export class Pins {
     else this.stmts.upsertAttempts.run(employeeId, state.failures, state.lockedUntil);
   }
 
-  /** Keeps only the failure times the throttle can still see (bounded memory under attack). */
+  /** Keeps only the failure times the throttles can still see (bounded memory under attack). */
   private forgetOldFailures(now: number): void {
+    if (this.lastFailureAt.size > 1_000) for (const [k, t] of this.lastFailureAt) if (now - t > 30_000) this.lastFailureAt.delete(k);
     const kept = this.recentFailures.filter((t) => t > now - this.throttle.windowMs);
     const max = throttleMemory(this.throttle);
     this.recentFailures = kept.length > max ? kept.slice(kept.length - max) : kept;

@@ -169,13 +169,18 @@ describe('refusal policies', () => {
 });
 
 describe('PIN as second factor', () => {
-  it('asks for the PIN after the ID, refuses a wrong one, locks after 5, and registers with the right one', async () => {
-    const { agent } = await setup({ pin: { requiredFor: ['id'], maxFailures: 5, lockoutMs: 60_000 } });
+  it('asks for the PIN after the ID, refuses a wrong one, locks after 5 (onLockout: refuse), and registers with the right one', async () => {
+    let t = Date.parse('2026-03-02T11:00:00Z');
+    const { agent } = await setup({ pin: { requiredFor: ['id'], maxFailures: 5, lockoutMs: 3_600_000, onLockout: 'refuse' } }, { now: () => t });
     expect(await agent.admin.setPin('1014', '739146')).toMatchObject({ ok: true });
     expect(await agent.punch({ kind: 'id', value: '1014' })).toMatchObject({ ok: false, reason: 'pin_required' });
     expect(await agent.punch({ kind: 'id', value: '1014' }, { pin: '000000' })).toMatchObject({ ok: false, reason: 'pin_wrong', message: expect.stringMatching(/4 tries left/) });
     expect(await agent.punch({ kind: 'id', value: '1014' }, { pin: '739146' })).toMatchObject({ ok: true, repeat: false });
-    for (let i = 0; i < 4; i++) await agent.punch({ kind: 'id', value: '1014' }, { pin: '111111' });
+    for (let i = 0; i < 4; i++) {
+      t += 60_000; // past the growing delay between attempts
+      await agent.punch({ kind: 'id', value: '1014' }, { pin: '111111' });
+    }
+    t += 60_000;
     const locked = await agent.punch({ kind: 'id', value: '1014' }, { pin: '222222' });
     expect(locked).toMatchObject({ ok: false, reason: 'pin_locked', message: expect.stringMatching(/locked until \d\d:\d\d/) });
     expect(await agent.punch({ kind: 'id', value: '1014' }, { pin: '739146' })).toMatchObject({ ok: false, reason: 'pin_locked' });
@@ -244,5 +249,35 @@ describe('command line administration beside a running terminal', () => {
       expect(b.includes(Buffer.from('583920', 'ascii'))).toBe(false);
       expect(b.includes(Buffer.from('583920', 'utf16le'))).toBe(false);
     }
+  });
+});
+
+describe('a PIN lockout never costs a punch (pin.onLockout: hold, the default)', () => {
+  it('attempts slow down; after the limit punches are kept, flagged, held; the manager confirms one and disputes another', async () => {
+    let t = Date.parse('2026-03-02T11:00:00Z');
+    const { agent, mock } = await setup({ pin: { requiredFor: ['id'], maxFailures: 3, lockoutMs: 3_600_000 } }, { now: () => t });
+    expect(await agent.admin.setPin('1014', '739146')).toMatchObject({ ok: true });
+    expect(await agent.punch({ kind: 'id', value: '1014' }, { pin: '000001' })).toMatchObject({ ok: false, reason: 'pin_wrong' });
+    expect(await agent.punch({ kind: 'id', value: '1014' }, { pin: '000002' })).toMatchObject({ ok: false, reason: 'pin_wrong' });
+    // A third try at once is slowed down (guessing), but in hold mode the punch is kept, not lost.
+    const slowed = await agent.punch({ kind: 'id', value: '1014' }, { pin: '739146' });
+    expect(slowed).toMatchObject({ ok: true, note: 'held_pin_unverified', employeeName: expect.any(String) });
+    t += 120_000;
+    // The third wrong PIN locks; the right PIN during the lock is kept too, unverified.
+    expect(await agent.punch({ kind: 'id', value: '1014' }, { pin: '000003' })).toMatchObject({ ok: true, note: 'held_pin_unverified' });
+    t += 120_000;
+    expect(await agent.punch({ kind: 'id', value: '1014' }, { pin: '739146' })).toMatchObject({ ok: true, note: 'held_pin_unverified' });
+
+    const held = agent.listHeld();
+    expect(held.map((p) => p.held_reason)).toEqual(['pin_unverified', 'pin_unverified', 'pin_unverified']);
+    expect(agent.decideHeld(held[0]?.id ?? 0, 'resend', 'the manager')).toBe(true);
+    expect(agent.decideHeld(held[1]?.id ?? 0, 'dispute', 'the manager')).toBe(false); // a dispute needs a reason
+    expect(agent.decideHeld(held[1]?.id ?? 0, 'dispute', 'the manager', 'colleague guessing Ana’s PIN')).toBe(true);
+    await waitFor(() => mock.records().filter((r) => r.employee_external_id === '1014').length === 1, 'the confirmed one delivered');
+    expect(agent.listHeld().map((p) => [p.held_reason, p.last_error])).toEqual([
+      ['disputed', 'colleague guessing Ana’s PIN'],
+      ['pin_unverified', null],
+    ]);
+    expect(agent.status().queue).toMatchObject({ held: 2, sent: 1 });
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/domain/clock.js';
-import { DEFAULT_THROTTLE, type PinPolicy, type ThrottlePolicy } from '../../src/domain/pin-policy.js';
+import { attemptDelayMs, DEFAULT_THROTTLE, type PinPolicy, type ThrottlePolicy } from '../../src/domain/pin-policy.js';
 import { AuditLog, type AuditEntry } from '../../src/store/audit-log.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { DEFAULT_SCRYPT_PARAMS, Pins, type PinCheck, type ScryptParams } from '../../src/store/pins.js';
@@ -36,17 +36,20 @@ afterEach(() => {
 
 type Setup = { dir: string; db: Db; clock: FakeClock; audit: AuditLog; pins: Pins };
 
-function open(dir: string, clock: FakeClock, opts: { throttle?: ThrottlePolicy; scryptParams?: ScryptParams } = {}): Setup {
+type Opts = { throttle?: ThrottlePolicy; scryptParams?: ScryptParams; attemptDelay?: (failures: number) => number };
+
+/** Counting and locking are tested without the growing delay between attempts (it has a test of its own). */
+function open(dir: string, clock: FakeClock, opts: Opts = {}): Setup {
   const db = openDatabase(dir);
   cleanups.push(() => {
     if (db.open) db.close();
   });
   const audit = new AuditLog(db);
-  const pins = new Pins(db, clock, POLICY, audit, { scryptParams: opts.scryptParams ?? FAST, throttle: opts.throttle ?? NO_THROTTLE });
+  const pins = new Pins(db, clock, POLICY, audit, { scryptParams: opts.scryptParams ?? FAST, throttle: opts.throttle ?? NO_THROTTLE, attemptDelay: opts.attemptDelay ?? (() => 0) });
   return { dir, db, clock, audit, pins };
 }
 
-function setup(opts: { throttle?: ThrottlePolicy; scryptParams?: ScryptParams } = {}): Setup {
+function setup(opts: Opts = {}): Setup {
   const t = tempDir('timeclock-pins-');
   cleanups.push(t.cleanup); // runs after the close registered by open() (LIFO)
   return open(t.dir, new FakeClock(T0), opts);
@@ -342,5 +345,22 @@ describe('PIN store', () => {
       for (const secret of [PIN, ...WRONG]) expect(text).not.toContain(secret);
     }
     expect(entries.find((e) => e.event === 'pin_locked')?.detail).toMatch(/5 wrong PINs in a row; locked until \d{4}-\d\d-\d\dT/);
+  });
+});
+
+describe('PIN store: the wait between attempts grows with wrong PINs in a row', () => {
+  it('the first retry is free (a typo); then 1 s, 2 s… before the next try counts; a right PIN resets it', async () => {
+    const { pins, clock } = setup({ attemptDelay: attemptDelayMs });
+    await pins.set('emp-d', '739146');
+    expect(await pins.verify('emp-d', '000001')).toMatchObject({ reason: 'wrong' });
+    expect(await pins.verify('emp-d', '000002')).toMatchObject({ reason: 'wrong' }); // at once: no wait after one failure
+    expect(await pins.verify('emp-d', '739146')).toEqual({ ok: false, reason: 'throttled', waitMs: 1_000 });
+    clock.advance(1_000);
+    expect(await pins.verify('emp-d', '000003')).toMatchObject({ reason: 'wrong' });
+    expect(await pins.verify('emp-d', '739146')).toEqual({ ok: false, reason: 'throttled', waitMs: 2_000 });
+    clock.advance(2_000);
+    expect(await pins.verify('emp-d', '739146')).toEqual({ ok: true });
+    expect(await pins.verify('emp-d', '000004')).toMatchObject({ reason: 'wrong' });
+    expect(await pins.verify('emp-d', '739146')).toEqual({ ok: true }); // one failure: no wait
   });
 });
