@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock, Sleep } from '../domain/clock.js';
+import { clockStep, type Clock, type Monotonic, type Sleep } from '../domain/clock.js';
 import { checkCode, type Credential } from '../domain/credential.js';
 import { enrollmentCodes, type PunchResult } from '../domain/punch.js';
 import type { Logger } from '../log.js';
@@ -50,6 +50,10 @@ export type AgentParts = {
   admin: IdentityAdmin;
   readers: HidReader[];
   clock: Clock;
+  /** Monotonic ms: with `clock`, tells a step of the wall clock from time passing. */
+  mono: Monotonic;
+  /** The longest retry back-off: at start, a retry scheduled further ahead is due now. */
+  maxRetryAheadMs: number;
   sleep: Sleep;
   log: Logger;
   /** The admin screen's token/site/budget settings (its rule is the budget's). */
@@ -64,6 +68,9 @@ export type FlushOutcome = {
   blockedBy: string | null;
   queue: AgentStatus['queue'];
 };
+
+/** How often the wall clock is compared with the monotonic one. */
+const CLOCK_CHECK_MS = 1_000;
 
 /** How long a badge scan's PIN may take. */
 const PIN_CHALLENGE_MS = 60_000;
@@ -81,6 +88,8 @@ export class Agent {
   private readonly recentScans = new Map<string, { at: number; source: string }>();
   private enrollArm: { employee: RosterEmployee; until: number; resolve: (r: EnrollResult) => void } | null = null;
   private consecutiveFailures = 0;
+  private clockSeen: { wall: number; mono: number } | null = null;
+  private clockTimer: NodeJS.Timeout | null = null;
   /** A set-up problem is on record (kept in memory so each answer need not read it back). */
   private setupProblem: boolean;
   private lastContactOk: boolean | null = null;
@@ -136,6 +145,12 @@ export class Agent {
   async start(opts: { roster?: boolean; awaitRosterIfEmpty?: boolean } = {}): Promise<void> {
     const recovered = this.p.outbox.recoverInterrupted(this.p.clock.now());
     if (recovered > 0) this.p.log.warn('punches interrupted mid-send by the last stop will be checked on the server first', { count: recovered });
+    // A clock stepped back while no agent ran left retries hours ahead: those are due now.
+    const clamped = this.p.outbox.clampDeadlines(this.p.clock.now(), this.p.maxRetryAheadMs);
+    if (clamped > 0) this.p.log.warn('retries scheduled beyond the longest back-off (the clock was stepped back while stopped) are due now', { count: clamped });
+    this.clockSeen = { wall: this.p.clock.now(), mono: this.p.mono() };
+    this.clockTimer = setInterval(() => this.checkClock(), CLOCK_CHECK_MS);
+    this.clockTimer.unref();
     this.p.uploader.start();
     for (const r of this.p.readers) r.start();
     if (opts.roster === false) return;
@@ -148,10 +163,37 @@ export class Agent {
     this.stopping = true;
     this.stopCtl.abort();
     if (this.statusTimer) clearTimeout(this.statusTimer);
+    if (this.clockTimer) clearInterval(this.clockTimer);
     this.p.keeper.stop();
     await Promise.all(this.p.readers.map((r) => r.stop()));
     await this.p.uploader.stop();
     await this.p.onClose();
+  }
+
+  /**
+   * Compares the wall clock with the monotonic one since the last look. A step (NTP correcting a
+   * wrong clock, a person setting it) moves every stored deadline with it — retries, rate slots,
+   * pauses — so a step back does not stop sending for its length nor a step forward burst; it is
+   * logged once and wakes the uploader. Runs every second; returns the step in ms, or null.
+   */
+  checkClock(): number | null {
+    const cur = { wall: this.p.clock.now(), mono: this.p.mono() };
+    const prev = this.clockSeen;
+    this.clockSeen = cur;
+    if (!prev) return null;
+    const step = clockStep(prev, cur);
+    if (step === null) return null;
+    this.p.log.warn('the wall clock stepped; retries and the rate window move with it', { stepMs: Math.round(step) });
+    this.noteError(`the system clock stepped by ${Math.round(step / 1000)} s; deadlines adjusted`);
+    try {
+      this.p.outbox.shiftDeadlines(step);
+    } catch (e) {
+      this.noteError(`could not move retry times after a clock step: ${(e as Error).message}`);
+    }
+    this.p.budget.clockStepped(step);
+    this.p.uploader.clockStepped(step);
+    this.statusSoon();
+    return step;
   }
 
   // ---- capture -------------------------------------------------------------------------------

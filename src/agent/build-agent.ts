@@ -1,6 +1,6 @@
 import { ApiClient } from '../api/client.js';
 import type { Config } from '../config.js';
-import type { Clock, Random, Sleep } from '../domain/clock.js';
+import type { Clock, Monotonic, Random, Sleep } from '../domain/clock.js';
 import type { Logger } from '../log.js';
 import { ensureDataDir, openBookkeepingConnection, openDatabase, type Db } from '../store/database.js';
 import { lockDataDir } from '../store/lock.js';
@@ -33,7 +33,8 @@ import { FileTokenStore } from '../store/private-file.js';
  * where a token set on the admin screen is kept; default a 0600 file in the data directory (the
  * headless terminal's store; the Electron shell passes its safeStorage one).
  */
-export type Runtime = { clock: Clock; sleep: Sleep; random: Random; log: Logger; hid?: HidBackend; tokens?: TokenStore };
+/** `mono`: monotonic ms (default performance.now); tests step it and `clock` independently. */
+export type Runtime = { clock: Clock; mono?: Monotonic; sleep: Sleep; random: Random; log: Logger; hid?: HidBackend; tokens?: TokenStore };
 
 /** `demo`: the embedded demo API; its token is fixed and nothing set on its admin screen reaches a real configuration. */
 export type BuildOptions = { demo?: boolean };
@@ -224,6 +225,8 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     rosterSync,
     keeper,
     clock: rt.clock,
+    mono: rt.mono ?? (() => performance.now()),
+    maxRetryAheadMs: Math.max(config.retry.maxMs, config.retry.heldRetryMs, config.retry.inDoubtGraceMs ?? 0),
     sleep: rt.sleep,
     log: rt.log,
     settings,

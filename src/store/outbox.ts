@@ -157,6 +157,12 @@ export class Outbox {
       forbiddenDue: db.prepare(
         `SELECT id FROM punches INDEXED BY punches_held WHERE state = 'held' AND held_reason = 'forbidden' AND next_attempt_at <= ?`,
       ),
+      shiftDeadlines: db.prepare(
+        `UPDATE punches SET next_attempt_at = next_attempt_at + @ms WHERE state IN ('pending','in_doubt','held')`,
+      ),
+      clampDeadlines: db.prepare(
+        `UPDATE punches SET next_attempt_at = @now WHERE state IN ('pending','in_doubt') AND next_attempt_at > @latest`,
+      ),
       heldList: db.prepare(`SELECT * FROM punches INDEXED BY punches_held WHERE state = 'held' ORDER BY id LIMIT ?`),
       rejectedIds: db.prepare(`SELECT id FROM punches INDEXED BY punches_state WHERE state = 'rejected'`),
       delivered: db.prepare(
@@ -308,6 +314,16 @@ export class Outbox {
       }
       return { held, released };
     })();
+  }
+
+  /** The wall clock stepped by `ms`: every retry time moves with it (a step back must not hold them for hours). */
+  shiftDeadlines(ms: number): void {
+    this.lazy.db.transaction(() => this.stmts.shiftDeadlines.run({ ms }))();
+  }
+
+  /** At start: a retry scheduled further ahead than `maxAheadMs` (the clock was stepped back meanwhile) is due now. */
+  clampDeadlines(now: number, maxAheadMs: number): number {
+    return this.stmts.clampDeadlines.run({ now, latest: now + maxAheadMs }).changes;
   }
 
   /** Punches held for a 403 whose slow retry is due go back to the queue. */

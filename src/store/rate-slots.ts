@@ -20,6 +20,10 @@ export class RateSlots {
       forget: db.prepare('DELETE FROM rate_slots WHERE id = ?'),
       prune: db.prepare('DELETE FROM rate_slots WHERE released_at IS NOT NULL AND released_at <= ?'),
       orphans: db.prepare('UPDATE rate_slots SET released_at = ? WHERE released_at IS NULL'),
+      shift: db.prepare('UPDATE rate_slots SET taken_at = taken_at + @ms, released_at = released_at + @ms'),
+      clampFuture: db.prepare(
+        'UPDATE rate_slots SET taken_at = MIN(taken_at, @now), released_at = MIN(released_at, @now) WHERE taken_at > @now OR released_at > @now',
+      ),
     };
   }
 
@@ -43,6 +47,19 @@ export class RateSlots {
 
   prune(now: number, windowMs: number): void {
     this.stmts.prune.run(now - windowMs);
+  }
+
+  /** The wall clock stepped by `ms`: every slot moves with it, so each keeps its place in the window. */
+  shift(ms: number): void {
+    this.stmts.shift.run({ ms });
+  }
+
+  /**
+   * Slots recorded in the future (the clock was stepped back while no agent ran) count as taken
+   * and answered now: one more window, never a burst, and never hours of silence.
+   */
+  clampFuture(now: number): number {
+    return this.stmts.clampFuture.run({ now }).changes;
   }
 
   /**

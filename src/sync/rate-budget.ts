@@ -45,6 +45,7 @@ export class RateBudget {
     private rule: WindowRule,
   ) {
     const now = clock.now();
+    store.clampFuture(now);
     store.closeOrphans(now);
     store.prune(now, rule.windowMs);
     this.slots = store.live(now, rule.windowMs);
@@ -61,6 +62,20 @@ export class RateBudget {
       for (const s of stored) if (!known.has(s.id)) this.slots.push(s);
     }
     this.rule = { limit: rule.limit, windowMs: rule.windowMs };
+    this.kick();
+  }
+
+  /**
+   * The wall clock stepped by `ms`: slots and the pause move with it, so a step back does not hold
+   * sending for as long as the step, nor a step forward free the window early.
+   */
+  clockStepped(ms: number): void {
+    for (const s of this.slots) {
+      s.takenAt += ms;
+      if (s.releasedAt !== null) s.releasedAt += ms;
+    }
+    if (this.pausedUntil > 0) this.pausedUntil += ms;
+    this.persist(() => this.store.shift(ms));
     this.kick();
   }
 

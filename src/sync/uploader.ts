@@ -119,6 +119,14 @@ export class Uploader {
     await this.loopDone;
   }
 
+  /** The wall clock stepped by `ms` (see Agent.checkClock): the uploader's own deadlines move with it, and it looks now. */
+  clockStepped(ms: number): void {
+    if (this.blockedUntil > 0) this.blockedUntil += ms;
+    this.heldCheckedAt += ms;
+    this.tokenFineAt += ms;
+    this.wake();
+  }
+
   /** The budget's window changed (admin screen): used for a 429 without a usable Retry-After. */
   setWindowMs(ms: number): void {
     this.opts.windowMs = ms;

@@ -19,6 +19,8 @@ export type TestAgentOptions = {
   /** Further settings, merged over the test defaults (e.g. identity, pin). */
   settings?: Record<string, unknown>;
   clock?: Clock;
+  /** Monotonic ms, stepped apart from `clock` to make a step of the wall clock. */
+  mono?: () => number;
   hid?: HidBackend;
   /** Where a token set on the admin screen goes (default: the 0600 file in dataDir). */
   tokens?: TokenStore;
@@ -41,7 +43,7 @@ export function testAgent(o: TestAgentOptions): Agent {
   const rt = realRuntime(log);
   return buildAgent(
     config,
-    { ...rt, ...(o.clock ? { clock: o.clock } : {}), ...(o.hid ? { hid: o.hid } : {}), ...(o.tokens ? { tokens: o.tokens } : {}) },
+    { ...rt, ...(o.clock ? { clock: o.clock } : {}), ...(o.mono ? { mono: o.mono } : {}), ...(o.hid ? { hid: o.hid } : {}), ...(o.tokens ? { tokens: o.tokens } : {}) },
     { demo: o.demo ?? false },
   );
 }
