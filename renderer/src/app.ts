@@ -256,7 +256,8 @@ export class App {
       status: this.#status,
       settings: this.#settings,
       timeZone: effectiveTimeZone(this.#status?.site?.timezone),
-      now: Date.now(),
+      // The service's time, as the punches record it: the terminal's clock may be wrong.
+      now: Date.now() + correctionOf(this.#status?.clockSkewMs ?? null),
       dispatch: (e) => this.dispatch(e),
       toggleLanguage: () => {
         this.#lang = this.#lang === 'pt-BR' ? 'en' : 'pt-BR';
@@ -303,4 +304,9 @@ export class App {
     document.body.dataset.screen = name;
     this.#view.update(ctx);
   }
+}
+
+/** The agent's measure of this machine's clock error (service minus wall): below a second, none. */
+function correctionOf(skewMs: number | null): number {
+  return skewMs !== null && Math.abs(skewMs) >= 1_000 ? skewMs : 0;
 }

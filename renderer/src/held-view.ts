@@ -12,6 +12,16 @@ export type HeldPunch = z.infer<typeof heldPunchSchema>;
 /** `held_reason`, with `unknown` for a row that has none (kept by an older version). */
 export type HeldReason = NonNullable<HeldPunch['held_reason']> | 'unknown';
 
+/**
+ * What a person may decide on a held punch:
+ * - delivery: the service would not say whether it has the punch (unverified), or refused this
+ *   employee (forbidden, also retried by itself): send it again, or mark it as delivered;
+ * - pin: taken while its employee was locked out after wrong PINs (pin_unverified): confirm it
+ *   (it is sent) or dispute it (kept here, never sent, with a reason).
+ * A punch held by the employee's contract waits for HR, and a disputed one stays as it is: null.
+ */
+export type HeldDecisionKind = 'delivery' | 'pin';
+
 export type HeldRowView = {
   id: number;
   reason: HeldReason;
@@ -20,16 +30,21 @@ export type HeldRowView = {
   when: string;
   /** Why it is held and what happens next, in the screen's language. */
   reasonText: string;
-  /** The service's words (`last_error`), as a detail line; null when there are none. */
+  /**
+   * The service's words (`last_error`), as a detail line; for a disputed punch, the manager's
+   * reason (kept in `last_error`); null when there are none.
+   */
   detail: string | null;
   attempts: string;
-  /**
-   * Whether a person may decide (send again, or mark as delivered): the service would not say
-   * whether it has the punch (unverified), or refused this employee (forbidden, also retried by
-   * itself). A punch held by the employee's contract waits for HR, not for a decision here.
-   */
-  decide: boolean;
+  /** Which decision a person may take here (see `HeldDecisionKind`), or null for none. */
+  decide: HeldDecisionKind | null;
 };
+
+export function heldDecisionOf(reason: HeldReason): HeldDecisionKind | null {
+  if (reason === 'unverified' || reason === 'forbidden') return 'delivery';
+  if (reason === 'pin_unverified') return 'pin';
+  return null;
+}
 
 export function heldReasonOf(p: HeldPunch): HeldReason {
   return p.held_reason ?? 'unknown';
@@ -44,17 +59,33 @@ export function heldRow(p: HeldPunch, lang: Lang): HeldRowView {
     name: p.employee_external_id ? `${p.employee_name} (${p.employee_external_id})` : p.employee_name,
     when: `${formatShortLocalDate(p.local_date, lang)} ${p.local_time}`,
     reasonText: t(lang, `held.reason.${reason}`),
-    detail: error === '' ? null : t(lang, 'held.detail', { error }),
+    detail: error === '' ? null : reason === 'disputed' ? t(lang, 'held.disputeDetail', { reason: error }) : t(lang, 'held.detail', { error }),
     attempts: attemptsText(p.attempts, lang),
-    decide: reason === 'unverified' || reason === 'forbidden',
+    decide: heldDecisionOf(reason),
   };
 }
 
-export type HeldActionsView = { resend: string; delivered: string; confirm: string; confirmHelp: string; cancel: string };
+export type HeldActionsView = {
+  resend: string;
+  delivered: string;
+  confirm: string;
+  confirmHelp: string;
+  cancel: string;
+  confirmPin: string;
+  dispute: string;
+  disputeReason: string;
+  disputeHelp: string;
+  disputeConfirm: string;
+};
+
+/** The longest dispute reason the agent takes (src/contract.ts `decideHeld`). */
+export const DISPUTE_REASON_MAX = 300;
 
 /**
  * The buttons of a row a person decides on. "Mark as delivered" takes two taps: the first shows
- * `confirmHelp` (nothing more is sent) with `confirm` and `cancel`.
+ * `confirmHelp` (nothing more is sent) with `confirm` and `cancel`. A punch whose PIN was not
+ * verified is confirmed in one tap (`confirmPin`: it is sent), or disputed: `dispute` opens the
+ * reason (`disputeReason`, `disputeHelp`) with `disputeConfirm` and `cancel`.
  */
 export function heldActions(lang: Lang): HeldActionsView {
   return {
@@ -63,7 +94,18 @@ export function heldActions(lang: Lang): HeldActionsView {
     confirm: t(lang, 'held.confirmDelivered'),
     confirmHelp: t(lang, 'held.confirmHelp'),
     cancel: t(lang, 'held.cancel'),
+    confirmPin: t(lang, 'held.confirmPin'),
+    dispute: t(lang, 'held.dispute'),
+    disputeReason: t(lang, 'held.disputeReason'),
+    disputeHelp: t(lang, 'held.disputeHelp'),
+    disputeConfirm: t(lang, 'held.disputeConfirm'),
   };
+}
+
+/** A dispute's reason as it is sent: trimmed, or null when nothing is left (the agent would refuse it). */
+export function disputeReason(typed: string): string | null {
+  const r = typed.trim();
+  return r === '' ? null : r.slice(0, DISPUTE_REASON_MAX);
 }
 
 /** The held list shows this many rows at most (the tile counts them all). */

@@ -25,7 +25,8 @@ export type ResultView = {
   /**
    * data-note: why a kept punch is not (yet) on its way (contract `punchNoteSchema`), or 'none'.
    * awaiting_roster and unknown_code still look and sound like a success (the worker is never
-   * turned away); held_not_allowed is a neutral notice (info), with the success sound.
+   * turned away); held_not_allowed and held_pin_unverified are neutral notices (info), with the
+   * success sound and the employee's name.
    */
   note: PunchNote | 'none';
 };
@@ -58,6 +59,10 @@ export function resultView(shown: Shown, lang: Lang): ResultView {
     if (note === 'held_not_allowed') {
       // Kept here, not sent until HR allows it: neither "sent" nor "waiting for the connection".
       return { ...base, tone: 'info', headline: t(lang, 'result.ok'), message: t(lang, 'result.heldNotAllowed', { time: r.localTime }), queued: false };
+    }
+    if (note === 'held_pin_unverified') {
+      // Taken while locked out after wrong PINs: kept here until the manager confirms it.
+      return { ...base, tone: 'info', headline: t(lang, 'result.ok'), message: t(lang, 'result.heldPinUnverified', { time: r.localTime }), queued: false };
     }
     if (note === 'awaiting_roster') {
       return { ...base, tone: 'ok', headline: t(lang, 'result.unresolved'), message: t(lang, 'result.awaitingRoster', { time: r.localTime }), queued };

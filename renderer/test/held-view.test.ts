@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heldActions, heldList, heldRow, type HeldPunch } from '../src/held-view.js';
+import { DISPUTE_REASON_MAX, disputeReason, heldActions, heldDecisionOf, heldList, heldRow, type HeldPunch } from '../src/held-view.js';
 
 function held(over: Partial<HeldPunch> = {}): HeldPunch {
   return {
@@ -33,7 +33,7 @@ describe('held punches on the queue tab', () => {
       reasonText: 'o serviço não confirma se recebeu — decida: enviar de novo ou marcar como entregue',
       detail: 'Detalhes: HTTP 504 from the gateway; GET /times found no record either way',
       attempts: '2 tentativas',
-      decide: true,
+      decide: 'delivery',
     });
     const en = heldRow(held({ last_error: 'HTTP 504' }), 'en');
     expect(en.when).toBe('03/05/2025 07:58');
@@ -47,7 +47,7 @@ describe('held punches on the queue tab', () => {
     expect(pt.reasonText).toBe('contrato não permite registro pela API — procure o RH');
     expect(pt.name).toBe('Ana Paula Ferreira');
     expect(pt.detail).toBeNull();
-    expect(pt.decide).toBe(false);
+    expect(pt.decide).toBeNull();
     expect(heldRow(held({ held_reason: 'not_allowed' }), 'en').reasonText).toBe('the contract does not allow records by the API — see HR');
   });
 
@@ -55,7 +55,7 @@ describe('held punches on the queue tab', () => {
     const pt = heldRow(held({ held_reason: 'forbidden', last_error: '403 Forbidden: employee not permitted' }), 'pt-BR');
     expect(pt.reasonText).toBe('o serviço recusou este funcionário (403) — nova tentativa automática');
     expect(pt.detail).toBe('Detalhes: 403 Forbidden: employee not permitted');
-    expect(pt.decide).toBe(true);
+    expect(pt.decide).toBe('delivery');
     expect(heldRow(held({ held_reason: 'forbidden' }), 'en').reasonText).toBe('the service refused this employee (403) — retried automatically');
   });
 
@@ -64,7 +64,7 @@ describe('held punches on the queue tab', () => {
     expect(v.reason).toBe('unknown');
     expect(v.reasonText).toBe('guardado neste terminal');
     expect(v.detail).toBeNull();
-    expect(v.decide).toBe(false);
+    expect(v.decide).toBeNull();
   });
 
   it('the buttons read "send again" and "mark as delivered", and the second tap says nothing more is sent', () => {
@@ -74,6 +74,11 @@ describe('held punches on the queue tab', () => {
       confirm: 'Confirmar: entregue',
       confirmHelp: 'Nada mais será enviado para este registro. Toque em “Confirmar” para marcá-lo como entregue.',
       cancel: 'Cancelar',
+      confirmPin: 'Confirmar',
+      dispute: 'Contestar',
+      disputeReason: 'Motivo da contestação',
+      disputeHelp: 'Um registro contestado fica guardado neste terminal e nunca é enviado.',
+      disputeConfirm: 'Contestar',
     });
     expect(heldActions('en')).toEqual({
       resend: 'Send again',
@@ -81,7 +86,49 @@ describe('held punches on the queue tab', () => {
       confirm: 'Confirm: delivered',
       confirmHelp: 'Nothing more will be sent for this punch. Tap “Confirm” to mark it as delivered.',
       cancel: 'Cancel',
+      confirmPin: 'Confirm',
+      dispute: 'Dispute',
+      disputeReason: 'Reason for the dispute',
+      disputeHelp: 'A disputed punch stays kept on this terminal and is never sent.',
+      disputeConfirm: 'Dispute',
     });
+  });
+
+  it('a punch taken while its employee was locked out (PIN not verified) is the manager’s to confirm or dispute', () => {
+    const pt = heldRow(held({ held_reason: 'pin_unverified', credential_kind: 'id', attempts: 0 }), 'pt-BR');
+    expect(pt).toMatchObject({ reason: 'pin_unverified', decide: 'pin', detail: null, attempts: '0 tentativas' });
+    expect(pt.reasonText).toBe('PIN não verificado (funcionário bloqueado por PINs errados) — confirme ou conteste');
+    expect(heldRow(held({ held_reason: 'pin_unverified' }), 'en').reasonText).toBe('PIN not verified (employee locked out after wrong PINs) — confirm or dispute');
+  });
+
+  it('a disputed punch says it is kept and never sent, with the manager’s reason as its detail and no more decisions', () => {
+    const reason = 'Funcionário estava de folga; não esteve na obra';
+    const pt = heldRow(held({ held_reason: 'disputed', last_error: `  ${reason} ` }), 'pt-BR');
+    expect(pt).toMatchObject({ reason: 'disputed', decide: null });
+    expect(pt.reasonText).toBe('contestado pelo gestor — guardado, não será enviado');
+    expect(pt.detail).toBe(`Motivo: ${reason}`);
+    const en = heldRow(held({ held_reason: 'disputed', last_error: 'not at work that day' }), 'en');
+    expect(en.reasonText).toBe('disputed by the manager — kept, never sent');
+    expect(en.detail).toBe('Reason: not at work that day');
+    // A reason's own braces are not filled in.
+    expect(heldRow(held({ held_reason: 'disputed', last_error: '{reason}' }), 'en').detail).toBe('Reason: {reason}');
+  });
+
+  it('which decision each reason gets: delivery (send again / delivered), pin (confirm / dispute), or none', () => {
+    expect(heldDecisionOf('unverified')).toBe('delivery');
+    expect(heldDecisionOf('forbidden')).toBe('delivery');
+    expect(heldDecisionOf('pin_unverified')).toBe('pin');
+    expect(heldDecisionOf('disputed')).toBeNull();
+    expect(heldDecisionOf('not_allowed')).toBeNull();
+    expect(heldDecisionOf('unknown')).toBeNull();
+  });
+
+  it('a dispute reason is sent trimmed, never empty, at most what the agent takes', () => {
+    expect(disputeReason('  não esteve na obra \n')).toBe('não esteve na obra');
+    expect(disputeReason('')).toBeNull();
+    expect(disputeReason(' \t ')).toBeNull();
+    expect(disputeReason('x'.repeat(DISPUTE_REASON_MAX + 20))).toHaveLength(DISPUTE_REASON_MAX);
+    expect(DISPUTE_REASON_MAX).toBe(300);
   });
 
   it('the list says when there is none, and how many more past what it shows', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminCodeSchema, type AdminCode } from '../../src/contract.js';
+import { adminCodeSchema, heldPunchSchema, punchNoteSchema, type AdminCode } from '../../src/contract.js';
 import { answerText, dictionaries, LANGS, t } from '../src/i18n.js';
 
 const placeholders = (s: string): string[] => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '').sort();
@@ -66,6 +66,32 @@ describe('i18n', () => {
     expect(answerText('en', ans('held_marked_delivered', { id: '17' }))).toBe('Held punch 17 marked as delivered; nothing more is sent for it.');
     expect(answerText('pt-BR', ans('held_not_held', { id: '17' }))).toBe('O registro 17 não está (mais) retido; nada foi alterado.');
     expect(answerText('en', ans('held_not_held', { id: '17' }))).toBe('Punch 17 is not held (any more); nothing was changed.');
+    expect(answerText('pt-BR', ans('held_disputed', { id: '17' }))).toBe('Registro 17 contestado: fica guardado neste terminal e não será enviado.');
+    expect(answerText('en', ans('held_disputed', { id: '17' }))).toBe('Punch 17 disputed: it stays kept on this terminal and will not be sent.');
+    expect(answerText('pt-BR', ans('held_reason_required', { id: '17' }))).toBe('Escreva o motivo da contestação.');
+    expect(answerText('en', ans('held_reason_required', {}))).toBe('Write the reason for the dispute.');
+  });
+
+  it('a punch whose PIN was not verified: the result line and the held list read as the site expects', () => {
+    expect(t('pt-BR', 'result.heldPinUnverified', { time: '07:58' })).toBe('Registrado às 07:58. PIN não verificado: o gestor vai confirmar este registro.');
+    expect(t('en', 'result.heldPinUnverified', { time: '07:58' })).toBe('Registered at 07:58. PIN not verified: the manager will confirm this punch.');
+    expect(t('pt-BR', 'held.reason.pin_unverified')).toBe('PIN não verificado (funcionário bloqueado por PINs errados) — confirme ou conteste');
+    expect(t('en', 'held.reason.pin_unverified')).toBe('PIN not verified (employee locked out after wrong PINs) — confirm or dispute');
+    expect(t('pt-BR', 'held.reason.disputed')).toBe('contestado pelo gestor — guardado, não será enviado');
+    expect(t('en', 'held.reason.disputed')).toBe('disputed by the manager — kept, never sent');
+    expect(t('pt-BR', 'held.confirmPin')).toBe('Confirmar');
+    expect(t('en', 'held.confirmPin')).toBe('Confirm');
+    expect(t('pt-BR', 'held.dispute')).toBe('Contestar');
+    expect(t('en', 'held.dispute')).toBe('Dispute');
+    expect(t('pt-BR', 'held.disputeConfirm')).toBe('Contestar');
+    expect(t('en', 'held.disputeConfirm')).toBe('Dispute');
+  });
+
+  it('every held reason and every punch note of the contract has its words in both languages', () => {
+    for (const reason of [...heldPunchSchema.shape.held_reason.unwrap().options, 'unknown'] as const) {
+      for (const lang of LANGS) expect(t(lang, `held.reason.${reason}`).trim(), `${lang} held.reason.${reason}`).not.toBe('');
+    }
+    expect(punchNoteSchema.options).toContain('held_pin_unverified');
   });
 
   it('the queue tab’s new buttons and headings read as the site expects', () => {

@@ -84,6 +84,18 @@ describe('result screen content', () => {
     expect(resultView({ result: held, queued: false }, 'en').message).toBe('Registered on this terminal at 07:58. Please see HR to allow sending.');
   });
 
+  it('held_pin_unverified: taken while locked out after wrong PINs, the name and a neutral notice that the manager confirms it, with the success sound', () => {
+    const held: PunchResultView = { ...ok(false), note: 'held_pin_unverified' };
+    const pt = resultView({ result: held, queued: true }, 'pt-BR');
+    expect(pt).toMatchObject({ ok: true, reason: 'ok', tone: 'info', sound: 'success', note: 'held_pin_unverified', name: 'Ana Souza', time: '07:58', headline: 'Ponto registrado' });
+    expect(pt.message).toBe('Registrado às 07:58. PIN não verificado: o gestor vai confirmar este registro.');
+    // Held here until the manager decides: never "waiting for the connection".
+    expect(pt.queued).toBe(false);
+    const en = resultView({ result: held, queued: false }, 'en');
+    expect(en).toMatchObject({ tone: 'info', sound: 'success', headline: 'Punch registered', queued: false });
+    expect(en.message).toBe('Registered at 07:58. PIN not verified: the manager will confirm this punch.');
+  });
+
   it('a punch without a note says none, and a refusal never carries one', () => {
     expect(resultView({ result: ok(false), queued: false }, 'en').note).toBe('none');
     expect(resultView({ result: { ok: false, reason: 'pin_wrong', message: 'x' }, queued: false }, 'en').note).toBe('none');
