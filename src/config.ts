@@ -146,7 +146,7 @@ export const configSchema = z
     /** How a keyboard-wedge reader's burst is told from a person typing (headless terminal, kiosk screen). */
     wedge: wedgeOptionsSchema.default(DEFAULT_WEDGE_OPTIONS),
     upload: z.object({ maxInFlight: int(1, 16).default(4) }).strict().default({ maxInFlight: 4 }),
-    clockSkewThresholdMs: int(1_000, 24 * 3_600_000).default(120_000),
+    clockSkewThresholdMs: int(1_000, 24 * 3_600_000).default(30_000),
     /** The kiosk screen: its language and how long a punch's result stays up. */
     screen: z
       .object({ language: z.enum(['pt-BR', 'en']).default('pt-BR'), resultMs: int(1_000, 60_000).default(4_000) })

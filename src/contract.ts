@@ -253,7 +253,7 @@ export const rejectedPunchSchema = z.object({
   attempts: count,
   last_error: z.string().nullable(),
   reject_reason: z.string().nullable(),
-  clock_flag: z.enum(['skewed', 'jumped_back']).nullable(),
+  clock_flag: z.enum(['skewed', 'jumped_back', 'unanchored']).nullable(),
   updated_at: epochMs,
 });
 

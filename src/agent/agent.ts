@@ -104,7 +104,6 @@ export class Agent {
   ) {
     this.stopCtl = stopCtl;
     this.setupProblem = readSetting(p.db, S.setupProblem) !== null;
-    p.capture.setClockSkew(readSetting<{ ms: number }>(p.db, S.clockSkew)?.ms ?? null);
   }
 
   on<K extends keyof AgentEvents>(event: K, fn: Listener<K>): () => void {
@@ -303,19 +302,11 @@ export class Agent {
     this.statusSoon();
     const now = this.p.clock.now();
     switch (e.type) {
-      case 'server_date': {
+      case 'server_date':
+        // The clock's error is the time source's (every answer anchors it); here: the service answered.
         this.consecutiveFailures = 0;
-        // The Date header truncates to the second: its middle (+500 ms) against the middle of the
-        // exchange is an unbiased estimate, good to about ±0.5 s.
-        const skew = e.serverDate + 500 - (e.sentAt + e.receivedAt) / 2;
-        const known = this.p.capture.clockSkew;
-        if (known === null || Math.abs(skew - known) > 1_500) {
-          this.p.capture.setClockSkew(skew);
-          this.safeWrite(S.clockSkew, { at: now, ms: Math.round(skew) });
-        }
         this.contact(true, now);
         return;
-      }
       case 'sent':
         this.contact(true, now);
         if (readSetting(this.p.db, S.authRefused)) this.safeWrite(S.authRefused, null);
@@ -350,6 +341,22 @@ export class Agent {
         }
         return;
     }
+  }
+
+  /**
+   * The service's clock anchored the terminal's again: its error is recorded for status (read by
+   * `timeclock status` too), and said plainly when it is past the tolerance.
+   */
+  noteClockError(skewMs: number | null, toleranceMs: number): void {
+    if (skewMs === null) return;
+    const now = this.p.clock.now();
+    this.safeWrite(S.clockSkew, { at: now, ms: Math.round(skewMs) });
+    if (Math.abs(skewMs) > toleranceMs) {
+      const message = `the system clock is ${Math.round(skewMs / -1000)} s off the service's (${skewMs < 0 ? 'fast' : 'slow'}): punches are recorded at the service's time; fix NTP`;
+      this.p.log.warn(message, { skewMs: Math.round(skewMs) });
+      this.noteError(message);
+    }
+    this.statusSoon();
   }
 
   /** A roster sync reached the service or not: the screen can say "online" before the first punch is sent. */

@@ -21,6 +21,8 @@ import { readSetting } from '../store/settings.js';
 import { UnresolvedPunches } from '../store/unresolved.js';
 import { Agent } from './agent.js';
 import { Capture } from './capture.js';
+import { bootMonotonic, currentBootId, TimeSource } from './time-source.js';
+import { localDateTime } from '../domain/local-time.js';
 import { RosterKeeper } from './roster-keeper.js';
 import { IdentityAdmin } from './identity-admin.js';
 import { S, type RosterSyncRecord, type SiteRecord } from './status.js';
@@ -34,7 +36,7 @@ import { FileTokenStore } from '../store/private-file.js';
  * headless terminal's store; the Electron shell passes its safeStorage one).
  */
 /** `mono`: monotonic ms (default performance.now); tests step it and `clock` independently. */
-export type Runtime = { clock: Clock; mono?: Monotonic; sleep: Sleep; random: Random; log: Logger; hid?: HidBackend; tokens?: TokenStore };
+export type Runtime = { clock: Clock; mono?: Monotonic; bootId?: string; sleep: Sleep; random: Random; log: Logger; hid?: HidBackend; tokens?: TokenStore };
 
 /** `demo`: the embedded demo API; its token is fixed and nothing set on its admin screen reaches a real configuration. */
 export type BuildOptions = { demo?: boolean };
@@ -78,16 +80,43 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   const outbox = new Outbox(db, bookkeeping);
   const roster = new Roster(db);
   const rateSlots = new RateSlots(bookkeeping);
+  const mono = rt.mono ?? bootMonotonic;
+  let agent: Agent | null = null;
+  let uploaderRef: Uploader | null = null;
+  const reanchor = () => {
+    const a = time.current;
+    if (!a) return 0;
+    const n = outbox.reanchor(time.bootId, (m) => Math.round(a.serverMs + (m - a.mono)), localDateTime, rt.clock.now());
+    if (n > 0) rt.log.info('punches taken before the first answer of this boot now carry the service\'s time', { count: n });
+    return n;
+  };
+  const time: TimeSource = new TimeSource(
+    db,
+    rt.clock,
+    mono,
+    rt.bootId ?? currentBootId(),
+    () => {
+      reanchor();
+      uploaderRef?.wake();
+    },
+    () => agent?.noteClockError(time.skewMs(), config.clockSkewThresholdMs),
+  );
   // What the admin screen saved wins over the configuration (settings.ts).
   const overrides = storedOverrides(db, demo);
   const rule = overrides.rate ? { limit: overrides.rate.limit, windowMs: overrides.rate.windowMs } : { limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs };
   const siteId = overrides.site?.siteId ?? config.siteId ?? null;
   const tokens = rt.tokens ?? new FileTokenStore(config.dataDir);
   const token = startingToken(tokens, config.api.token, demo, db, rt.log);
-  const api = new ApiClient({ baseUrl: config.api.baseUrl, token: token.token, timeoutMs: config.api.timeoutMs, dialect: config.api.dialect });
+  const api = new ApiClient({
+    baseUrl: config.api.baseUrl,
+    token: token.token,
+    timeoutMs: config.api.timeoutMs,
+    dialect: config.api.dialect,
+    mono,
+    onServerDate: (d, sent, received) => time.noteServerDate(d, sent, received),
+  });
   const budget = new RateBudget(rateSlots, rt.clock, rt.sleep, rule);
 
-  let agent: Agent | null = null;
   const uploader = new Uploader(
     outbox,
     api,
@@ -106,7 +135,14 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     },
     rt.log,
     (e) => agent?.onUploaderEvent(e),
+    {
+      // A punch of this boot taken before any answer waits for one (a probe fetches it) and is
+      // recomputed on the service's clock before it goes; one of an earlier boot cannot be.
+      needsAnchor: (p) => p.anchored === 0 && p.boot_id === time.bootId && time.current === null,
+      reanchor: (p) => (p.anchored === 0 && p.boot_id === time.bootId && time.current !== null ? reanchor() > 0 : false),
+    },
   );
+  uploaderRef = uploader;
   const rosterSync = new RosterSync(
     api,
     roster,
@@ -163,6 +199,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       unresolved,
       pins,
       clock: rt.clock,
+      time,
       log: rt.log,
       siteTimeZone: readSetting<SiteRecord>(db, S.site)?.timezone ?? null,
       committed: () => uploader.wake(),
@@ -225,7 +262,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     rosterSync,
     keeper,
     clock: rt.clock,
-    mono: rt.mono ?? (() => performance.now()),
+    mono,
     maxRetryAheadMs: Math.max(config.retry.maxMs, config.retry.heldRetryMs, config.retry.inDoubtGraceMs ?? 0),
     sleep: rt.sleep,
     log: rt.log,

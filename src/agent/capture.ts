@@ -1,3 +1,4 @@
+import type { TimeReading } from '../domain/anchored-time.js';
 import type { Clock } from '../domain/clock.js';
 import { checkCode, type Credential } from '../domain/credential.js';
 import { resolveCredential, type IdentityRules, type InputKind } from '../domain/identity.js';
@@ -34,6 +35,8 @@ export type CaptureDeps = {
   unresolved: UnresolvedPunches;
   pins: PinChecker;
   clock: Clock;
+  /** The service-anchored time (agent/time-source.ts): what a punch records. */
+  time: { now(): TimeReading };
   log: Logger;
   /** The site's zone as last read by a roster sync (kept in memory: it is on every punch's path). */
   siteTimeZone: string | null;
@@ -63,7 +66,6 @@ function refusal(reason: PunchRefusal, message: string, employeeExternalId: stri
  * the repeat rule, the local time, one durable INSERT. Answers only after the commit returned.
  */
 export class Capture {
-  private clockSkewMs: number | null = null;
   private siteZone: string | null;
   private lastCaptureAt: number;
 
@@ -73,14 +75,6 @@ export class Capture {
   ) {
     this.lastCaptureAt = d.outbox.latestCaptureAt() ?? 0;
     this.siteZone = d.siteTimeZone;
-  }
-
-  setClockSkew(ms: number | null): void {
-    this.clockSkewMs = ms;
-  }
-
-  get clockSkew(): number | null {
-    return this.clockSkewMs;
   }
 
   /** After a roster sync read the site. */
@@ -117,10 +111,10 @@ export class Capture {
     if (this.o.pinRequiredFor.includes(input)) {
       const denied = await this.checkPin(employee, opts.pin);
       // Portaria 671: a punch is never refused; one whose PIN could not be checked waits for the manager.
-      if (denied === HOLD_UNVERIFIED) return this.commit(employee, credential.kind, this.d.clock.now(), false, 'pin_unverified');
+      if (denied === HOLD_UNVERIFIED) return this.commit(employee, credential.kind, this.d.time.now(), false, 'pin_unverified');
       if (denied) return denied;
     }
-    return this.commit(employee, credential.kind, this.d.clock.now());
+    return this.commit(employee, credential.kind, this.d.time.now());
   }
 
   private async checkPin(employee: RosterEmployee, pin: string | undefined): Promise<PunchResult | typeof HOLD_UNVERIFIED | null> {
@@ -148,8 +142,12 @@ export class Capture {
     return chooseTimeZone([employee.timezone, this.siteZone, this.o.fallbackTimeZone]);
   }
 
-  /** Commits the punch of a known employee captured at `at` (now, or earlier for a resolved one). */
-  commit(employee: RosterEmployee, credentialKind: string, at: number, capturedEarlier = false, pinHold: 'pin_unverified' | null = null): PunchResult {
+  /**
+   * Commits the punch of a known employee read at `when` (now, or the reading kept with an
+   * unresolved punch, `capturedEarlier`).
+   */
+  commit(employee: RosterEmployee, credentialKind: string, when: TimeReading, capturedEarlier = false, pinHold: 'pin_unverified' | null = null): PunchResult {
+    const at = when.at;
     const zone = this.zoneFor(employee);
     const local = localDateTime(at, zone);
     if (this.o.repeatWindowMs > 0) {
@@ -170,7 +168,8 @@ export class Capture {
         employeeExternalId: employee.external_id,
         employeeName: employee.full_name,
         credentialKind,
-        clockFlag: capturedEarlier ? null : this.clockFlag(at),
+        clockFlag: capturedEarlier && when.anchored ? null : this.clockFlag(when),
+        time: { wall: when.wall, mono: when.mono, bootId: when.bootId, anchored: when.anchored },
         heldReason: held,
       });
     } catch (e) {
@@ -209,10 +208,11 @@ export class Capture {
   }
 
   private keepUnresolved(code: string, kind: string, note: PunchNote): PunchResult {
-    const now = this.d.clock.now();
+    const when = this.d.time.now();
+    const now = when.at;
     const local = localDateTime(now, chooseTimeZone([this.siteZone, this.o.fallbackTimeZone]));
     try {
-      this.d.unresolved.add(now, code, kind);
+      this.d.unresolved.add(when, code, kind);
     } catch (e) {
       return this.storageFailed(e, null);
     }
@@ -247,7 +247,9 @@ export class Capture {
         continue;
       }
       this.d.db.transaction(() => {
-        const r = this.commit(found.employee, row.credential_kind, row.captured_at, true);
+        // Its own clock readings: an unanchored one is recomputed before it is sent, as any punch.
+        const when = { at: row.captured_at, wall: row.captured_at, mono: row.mono_at ?? 0, bootId: row.boot_id ?? '', anchored: row.anchored !== 0 };
+        const r = this.commit(found.employee, row.credential_kind, when, true);
         if (!r.ok) throw new Error(r.message);
         this.d.unresolved.remove(row.id);
       })();
@@ -257,9 +259,12 @@ export class Capture {
     return { resolved, remaining: rows.length - resolved };
   }
 
-  private clockFlag(at: number): ClockFlag | null {
+  private clockFlag(when: TimeReading): ClockFlag | null {
+    // Before the first answer of its boot: the wall clock, recomputed before sending if it can be.
+    if (!when.anchored) return 'unanchored';
+    const at = when.at;
+    if (Math.abs(at - when.wall) > this.o.clockSkewThresholdMs) return 'skewed';
     if (at < this.lastCaptureAt - 60_000) return 'jumped_back';
-    if (this.clockSkewMs !== null && Math.abs(this.clockSkewMs) > this.o.clockSkewThresholdMs) return 'skewed';
     return null;
   }
 

@@ -20,6 +20,12 @@ export type ApiClientOptions = {
   token: string;
   timeoutMs: number;
   dialect: ApiDialect;
+  /**
+   * Every answer's `Date` header, with the monotonic readings around the exchange: the terminal's
+   * time is anchored on the service's (agent/time-source.ts), whichever call brought it.
+   */
+  onServerDate?: (serverDate: number, sentMono: number, receivedMono: number) => void;
+  mono?: () => number;
 };
 
 // Errors raised before a byte of the request could reach the server.
@@ -163,6 +169,8 @@ export class ApiClient {
   ): Promise<ApiOutcome<T>> {
     const url = new URL(path, this.base);
     if (query) for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    const mono = this.opts.mono ?? (() => performance.now());
+    const sentMono = mono();
     let res;
     try {
       res = await request(url, {
@@ -184,6 +192,7 @@ export class ApiClient {
     }
 
     const serverDate = parseDate(res.headers['date']);
+    if (serverDate !== null) this.opts.onServerDate?.(serverDate, sentMono, mono());
     const status = res.statusCode;
     let text: string;
     try {

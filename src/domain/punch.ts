@@ -63,4 +63,4 @@ export type PunchRefusal =
 export type PunchNote = 'awaiting_roster' | 'unknown_code' | 'held_not_allowed' | 'held_pin_unverified';
 
 /** Clock trouble noticed at capture, kept with the punch for payroll review. */
-export type ClockFlag = 'skewed' | 'jumped_back';
+export type ClockFlag = 'skewed' | 'jumped_back' | 'unanchored';

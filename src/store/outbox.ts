@@ -25,6 +25,12 @@ export type PunchRow = {
   held_reason: HeldReason | null;
   /** Reconciliation checks answered without proof either way (refused, unreadable). */
   checks: number;
+  /** What capture read: the wall clock, the monotonic clock (ms since boot) and the boot. */
+  wall_at: number | null;
+  mono_at: number | null;
+  boot_id: string | null;
+  /** 0: captured before any answer of the service in its boot (wall clock), recomputed at the first. */
+  anchored: number;
 };
 
 export type NewPunch = {
@@ -39,6 +45,8 @@ export type NewPunch = {
   clockFlag: ClockFlag | null;
   /** Set: kept but not sent (the employee's contract forbids API records). */
   heldReason?: HeldReason | null;
+  /** The clock readings behind `capturedAt` (absent: anchored, nothing to recompute). */
+  time?: { wall: number; mono: number; bootId: string; anchored: boolean };
 };
 
 /**
@@ -108,11 +116,13 @@ export class Outbox {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO punches (captured_at, local_date, local_time, time_zone, employee_key, employee_external_id,
-           employee_name, credential_kind, state, next_attempt_at, clock_flag, updated_at, held_reason, utc_minute, collides)
+           employee_name, credential_kind, state, next_attempt_at, clock_flag, updated_at, held_reason, utc_minute, collides,
+           wall_at, mono_at, boot_id, anchored)
          VALUES (@capturedAt, @localDate, @localTime, @timeZone, @employeeKey, @employeeExternalId,
-           @employeeName, @credentialKind, CASE WHEN @heldReason IS NULL THEN 'pending' ELSE 'held' END, @capturedAt,
-           @clockFlag, @capturedAt, @heldReason, @utcMinute,
-           EXISTS (SELECT 1 FROM punches WHERE employee_key = @employeeKey AND local_date = @localDate AND local_time = @localTime))
+           @employeeName, @credentialKind, CASE WHEN @heldReason IS NULL THEN 'pending' ELSE 'held' END, @deadlineNow,
+           @clockFlag, @deadlineNow, @heldReason, @utcMinute,
+           EXISTS (SELECT 1 FROM punches WHERE employee_key = @employeeKey AND local_date = @localDate AND local_time = @localTime),
+           @wallAt, @monoAt, @bootId, @anchored)
          ON CONFLICT (employee_key, utc_minute, local_time) DO NOTHING
          RETURNING id, collides`,
       ),
@@ -157,6 +167,14 @@ export class Outbox {
       forbiddenDue: db.prepare(
         `SELECT id FROM punches INDEXED BY punches_held WHERE state = 'held' AND held_reason = 'forbidden' AND next_attempt_at <= ?`,
       ),
+      unanchored: db.prepare(
+        `SELECT * FROM punches INDEXED BY punches_unanchored WHERE anchored = 0 AND boot_id = ? AND state IN ('pending','held')`,
+      ),
+      reanchor: db.prepare(
+        `UPDATE OR IGNORE punches SET captured_at = @at, local_date = @date, local_time = @time, utc_minute = @utcMinute,
+           anchored = 1, clock_flag = NULL, updated_at = @now WHERE id = @id AND anchored = 0`,
+      ),
+      markAnchored: db.prepare(`UPDATE punches SET anchored = 1, updated_at = @now WHERE id = @id`),
       shiftDeadlines: db.prepare(
         `UPDATE punches SET next_attempt_at = next_attempt_at + @ms WHERE state IN ('pending','in_doubt','held')`,
       ),
@@ -183,7 +201,19 @@ export class Outbox {
   insert(p: NewPunch): InsertOutcome {
     const utcMinute = Math.floor(p.capturedAt / 60_000);
     return this.db.transaction((): InsertOutcome => {
-      const row = this.stmts.insert.get({ ...p, heldReason: p.heldReason ?? null, utcMinute }) as { id: number; collides: number } | undefined;
+      const t = p.time;
+      const row = this.stmts.insert.get({
+        ...p,
+        heldReason: p.heldReason ?? null,
+        utcMinute,
+        // Deadlines run on the terminal's own clock (moved at its steps); the instant recorded and
+        // sent is the service-anchored one. A clock 2 h slow must not make a new punch due in 2 h.
+        deadlineNow: t?.wall ?? p.capturedAt,
+        wallAt: t?.wall ?? null,
+        monoAt: t?.mono ?? null,
+        bootId: t?.bootId ?? null,
+        anchored: t && !t.anchored ? 0 : 1,
+      }) as { id: number; collides: number } | undefined;
       if (row) {
         this.durable.journal.run(row.id, p.capturedAt, 'captured', `${p.credentialKind} ${p.timeZone}${p.clockFlag ? ` clock:${p.clockFlag}` : ''}`);
         if (p.heldReason) this.durable.journal.run(row.id, p.capturedAt, 'held', p.heldReason);
@@ -313,6 +343,28 @@ export class Outbox {
         this.durable.journal.run(id, now, 'released', 'allow_external_api_record no longer false');
       }
       return { held, released };
+    })();
+  }
+
+  /**
+   * The first anchor of boot `bootId` arrived: punches captured before it, on the wall clock, get
+   * the service's time (the anchor's plus the monotonic time between them), in their own zone,
+   * before they are sent. One in doubt may already be on the service with its old time: it stays.
+   */
+  reanchor(bootId: string, timeOf: (monoAt: number) => number, localOf: (at: number, zone: string) => { date: string; time: string }, now: number): number {
+    return this.db.transaction(() => {
+      let n = 0;
+      for (const row of this.stmts.unanchored.all(bootId) as PunchRow[]) {
+        if (row.mono_at === null) continue;
+        const at = timeOf(row.mono_at);
+        const local = localOf(at, row.time_zone);
+        const changed = this.stmts.reanchor.run({ id: row.id, at, date: local.date, time: local.time, utcMinute: Math.floor(at / 60_000), now }).changes;
+        // Its corrected minute is one the employee already has: it keeps the wall time, and says so.
+        if (!changed) this.stmts.markAnchored.run({ id: row.id, now });
+        this.durable.journal.run(row.id, now, 'reanchored', changed ? `${row.local_date} ${row.local_time} -> ${local.date} ${local.time}` : 'kept: the corrected minute is taken');
+        n += changed;
+      }
+      return n;
     })();
   }
 

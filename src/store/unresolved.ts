@@ -1,6 +1,16 @@
 import type { Db } from './database.js';
 
-export type UnresolvedPunch = { id: number; captured_at: number; code: string; credential_kind: string; last_checked_at: number | null };
+export type UnresolvedPunch = {
+  id: number;
+  captured_at: number;
+  code: string;
+  credential_kind: string;
+  last_checked_at: number | null;
+  /** The clock readings at capture (see outbox PunchRow). */
+  mono_at: number | null;
+  boot_id: string | null;
+  anchored: number;
+};
 
 /**
  * Punches of credentials the roster did not know, kept under the accept-and-resolve policy until
@@ -11,7 +21,9 @@ export class UnresolvedPunches {
 
   constructor(db: Db) {
     this.stmts = {
-      insert: db.prepare('INSERT INTO unresolved_punches (captured_at, code, credential_kind) VALUES (?, ?, ?) RETURNING id'),
+      insert: db.prepare(
+        'INSERT INTO unresolved_punches (captured_at, code, credential_kind, mono_at, boot_id, anchored) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+      ),
       all: db.prepare('SELECT * FROM unresolved_punches ORDER BY id'),
       list: db.prepare('SELECT * FROM unresolved_punches ORDER BY id LIMIT ?'),
       remove: db.prepare('DELETE FROM unresolved_punches WHERE id = ?'),
@@ -20,8 +32,8 @@ export class UnresolvedPunches {
     };
   }
 
-  add(capturedAt: number, code: string, kind: string): number {
-    return (this.stmts.insert.get(capturedAt, code, kind) as { id: number }).id;
+  add(when: { at: number; mono: number; bootId: string; anchored: boolean }, code: string, kind: string): number {
+    return (this.stmts.insert.get(when.at, code, kind, when.mono, when.bootId, when.anchored ? 1 : 0) as { id: number }).id;
   }
 
   all(): UnresolvedPunch[] {

@@ -1,4 +1,5 @@
 import type { ApiOutcome } from '../api/client.js';
+import { describeOutcome } from '../api/classify.js';
 import type { EmployeeRef } from '../api/shapes.js';
 import type { TimesReading } from '../api/time-records.js';
 import type { Clock, Random, Sleep } from '../domain/clock.js';
@@ -47,6 +48,13 @@ export type UploaderEvent =
   | { type: 'answered' }
   | { type: 'server_date'; serverDate: number; sentAt: number; receivedAt: number };
 
+/**
+ * Service-anchored time at the uploader's door: a punch taken before the first answer of its boot
+ * must not leave with the wall clock's time. `needsAnchor`: no anchor yet (a probe fetches one);
+ * `reanchor`: an anchor exists, recompute such punches now (true when this one changed).
+ */
+export type PunchAnchoring = { needsAnchor(p: PunchRow): boolean; reanchor(p: PunchRow): boolean };
+
 /** How often the loop looks for held punches whose retry is due (more often when they are retried sooner). */
 const HELD_CHECK_EVERY_MS = 30_000;
 /** A probe that found the token fine answers for the 403s of the next minute too. */
@@ -91,6 +99,7 @@ export class Uploader {
     opts: UploaderOptions,
     private readonly log: Logger,
     private readonly onEvent: (e: UploaderEvent) => void = () => {},
+    private readonly anchoring: PunchAnchoring = { needsAnchor: () => false, reanchor: () => false },
   ) {
     this.opts = { ...opts };
     this.backoff = new Backoff(opts.backoff, random);
@@ -229,7 +238,16 @@ export class Uploader {
   }
 
   /** Sends one punch; resolves with the time its answer (or failure) arrived. */
-  private async send(item: PunchRow): Promise<number> {
+  private async send(picked: PunchRow): Promise<number> {
+    let item = picked;
+    if (this.anchoring.needsAnchor(item)) {
+      // Any answer with a Date header anchors the clock (the API client tells the time source).
+      const anchoredAt = await this.probeForAnchor(item);
+      if (anchoredAt !== null) return anchoredAt;
+    }
+    this.anchoring.reanchor(item);
+    // Taken before the first anchor: read it again, with the time the anchor gave it.
+    if (item.anchored === 0) item = this.outbox.get(item.id) ?? item;
     const sentAt = this.clock.now();
     this.outbox.markSending(item.id, sentAt);
     const res = await this.api.postTime(employeeRefOf(item), item.local_date, item.local_time);
@@ -299,6 +317,32 @@ export class Uploader {
       } else {
         this.outbox.markPending(item.id, answeredAt, Math.max(this.blockedUntil, answeredAt), reason);
       }
+      return answeredAt;
+    } finally {
+      this.budget.release(ticket, answeredAt);
+    }
+  }
+
+  /**
+   * One cheap read for a `Date` header before the first punch of a boot goes. Returns null when it
+   * anchored the clock (the send goes on), else the time it failed (the punch waits, backed off).
+   */
+  private async probeForAnchor(item: PunchRow): Promise<number | null> {
+    const ticket = await this.budget.acquire(Priority.punch, 'anchor', { signal: this.stopCtl.signal });
+    const now = this.clock.now();
+    if (!ticket) {
+      this.outbox.markPending(item.id, now, now, 'waiting for the service\'s time');
+      return now;
+    }
+    let answeredAt: number | undefined;
+    try {
+      const sentAt = this.clock.now();
+      const probe = await this.api.probe();
+      answeredAt = this.clock.now();
+      this.noteAnswer(probe, sentAt, answeredAt);
+      if (!this.anchoring.needsAnchor(item)) return null;
+      const why = probe.kind === 'ok' ? 'the service sent no Date header' : describeOutcome(probe);
+      this.outbox.markPending(item.id, answeredAt, Math.max(this.blockedUntil, answeredAt + this.opts.backoff.baseMs), `waiting for the service's time: ${why}`);
       return answeredAt;
     } finally {
       this.budget.release(ticket, answeredAt);

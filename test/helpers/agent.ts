@@ -19,8 +19,10 @@ export type TestAgentOptions = {
   /** Further settings, merged over the test defaults (e.g. identity, pin). */
   settings?: Record<string, unknown>;
   clock?: Clock;
-  /** Monotonic ms, stepped apart from `clock` to make a step of the wall clock. */
+  /** Monotonic ms, stepped apart from `clock` to make a step of the wall clock (default: `clock` itself, so time passes without steps). */
   mono?: () => number;
+  /** The boot this agent runs in (default: the machine's): anchors of another boot do not count. */
+  bootId?: string;
   hid?: HidBackend;
   /** Where a token set on the admin screen goes (default: the 0600 file in dataDir). */
   tokens?: TokenStore;
@@ -43,7 +45,7 @@ export function testAgent(o: TestAgentOptions): Agent {
   const rt = realRuntime(log);
   return buildAgent(
     config,
-    { ...rt, ...(o.clock ? { clock: o.clock } : {}), ...(o.mono ? { mono: o.mono } : {}), ...(o.hid ? { hid: o.hid } : {}), ...(o.tokens ? { tokens: o.tokens } : {}) },
+    { ...rt, ...(o.clock ? { clock: o.clock } : {}), ...(o.mono ? { mono: o.mono } : o.clock ? { mono: () => (o.clock as Clock).now() } : {}), ...(o.bootId ? { bootId: o.bootId } : {}), ...(o.hid ? { hid: o.hid } : {}), ...(o.tokens ? { tokens: o.tokens } : {}) },
     { demo: o.demo ?? false },
   );
 }

@@ -26,7 +26,7 @@ async function rig(retry: { baseMs: number; maxMs: number }) {
   const t = tempDir();
   cleanups.push(t.cleanup);
   const wall = { offset: 2 * HOUR }; // the terminal's clock is 2 h fast
-  const make = () => testAgent({ dataDir: t.dir, mock, retry, clock: { now: () => Date.now() + wall.offset } });
+  const make = () => testAgent({ dataDir: t.dir, mock, retry, clock: { now: () => Date.now() + wall.offset }, mono: () => performance.now() });
   return { mock, wall, dataDir: t.dir, make };
 }
 

@@ -15,7 +15,8 @@ afterEach(async () => {
 });
 
 async function setup(settings: Record<string, unknown> = {}, clock?: { now(): number }): Promise<{ mock: MockServer; agent: Agent; dir: string; byExt: (ext: string) => MockEmployee }> {
-  const mock = await startMockServer({ rateLimit: { limit: 60, windowMs: 1_000 }, seed: demoSeed() });
+  // One clock for the terminal and the service: the service's Date headers anchor the terminal's time.
+  const mock = await startMockServer({ rateLimit: { limit: 60, windowMs: 1_000 }, seed: demoSeed(), ...(clock ? { clock } : {}) });
   cleanups.push(() => mock.close());
   const t = tempDir();
   cleanups.push(t.cleanup);

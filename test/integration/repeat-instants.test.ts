@@ -18,12 +18,14 @@ describe('repeat check by instant', () => {
   it('two punches an hour apart at the same local minute (DST fall-back) are two punches, both sent and listed; a second in the same minute is a repeat', async () => {
     const seed = generatedSeed({ employees: 3, sites: 1 });
     for (const e of seed.employees) e.timezone = 'America/New_York';
-    const mock = await startMockServer({ seed, rateLimit: { limit: 60, windowMs: 1_000 } });
+    let now = Date.UTC(2026, 10, 1, 5, 29, 0); // 2026-11-01 01:29 EDT; clocks fall back at 06:00 UTC
+    const clock = { now: () => now };
+    // One clock for the terminal and the service (whose Date headers anchor the terminal's time).
+    const mock = await startMockServer({ seed, rateLimit: { limit: 60, windowMs: 1_000 }, clock });
     cleanups.push(() => mock.close());
     const t = tempDir();
     cleanups.push(t.cleanup);
-    let now = Date.UTC(2026, 10, 1, 5, 29, 0); // 2026-11-01 01:29 EDT; clocks fall back at 06:00 UTC
-    const agent = testAgent({ dataDir: t.dir, mock, clock: { now: () => now } });
+    const agent = testAgent({ dataDir: t.dir, mock, clock });
     cleanups.push(() => agent.stop());
     await agent.start({ awaitRosterIfEmpty: true });
 
