@@ -1,4 +1,3 @@
-import type { ApiOutcome } from '../api/classify.js';
 import type { TimeRecordRead, TimesReading } from '../api/time-records.js';
 import type { Clock, Random } from '../domain/clock.js';
 import { addDays } from '../domain/local-time.js';
@@ -6,6 +5,7 @@ import { backoffDelay, type BackoffOptions } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
 import type { Outbox, PunchRow } from '../store/outbox.js';
 import type { EmployeeRef } from '../api/shapes.js';
+import type { DeliveryHealth } from './delivery-health.js';
 import type { TimesApi, UploaderEvent } from './uploader.js';
 
 /** Who a punch is for, as the API takes it: the external id when there is one, else the `_id`. */
@@ -28,15 +28,6 @@ export function recordOf(reading: TimesReading, p: Pick<PunchRow, 'local_date' |
   return reading.times.find((t) => t.minute === wanted && (t.type === null || t.type === 'registro externo')) ?? null;
 }
 
-/** What the reconciler shares with the uploader: one back-off, one pause, one answer log. */
-export type ReconcilerHooks = {
-  noteAnswer(res: ApiOutcome<unknown>, sentAt: number, now: number): void;
-  rateLimited(res: { retryAfterHeader: string | null; serverDate: number | null }, now: number): void;
-  authRefused(reason: string, now: number): void;
-  /** Until when the whole queue backs off after a failure. */
-  blockedUntil(): number;
-};
-
 /** Settles in-doubt punches with `GET /times`, on the uploader's slots and back-off. */
 export class Reconciler {
   constructor(
@@ -47,7 +38,8 @@ export class Reconciler {
     private readonly opts: { backoff: BackoffOptions; maxChecks: number },
     private readonly log: Logger,
     private readonly onEvent: (e: UploaderEvent) => void,
-    private readonly hooks: ReconcilerHooks,
+    /** Shared with the uploader: one back-off, one pause, one answer log. */
+    private readonly health: DeliveryHealth,
   ) {}
 
   /**
@@ -60,7 +52,7 @@ export class Reconciler {
     const range = checkRange(item);
     const res = await this.api.getTimes(employeeRefOf(item), range.start, range.end);
     const now = this.clock.now();
-    this.hooks.noteAnswer(res, sentAt, now);
+    this.health.noteAnswer(res, sentAt, now);
     switch (res.kind) {
       case 'ok': {
         const found = recordOf(res.value, item);
@@ -74,12 +66,12 @@ export class Reconciler {
         return now;
       }
       case 'rate_limited':
-        this.hooks.rateLimited(res, now);
+        this.health.rateLimited(res, now);
         this.outbox.markInDoubt(item.id, now, now, '429 rate limited');
         return now;
       case 'auth':
         this.outbox.markInDoubt(item.id, now, now, res.reason);
-        this.hooks.authRefused(res.reason, now);
+        this.health.authRefused(res.reason, now);
         return now;
       case 'not_sent':
       case 'server_error':
@@ -87,7 +79,7 @@ export class Reconciler {
       case 'setup': {
         // The service was not reached or not the API: the queue backs off; nothing was learnt.
         const why = res.kind === 'setup' ? res.reason : res.error;
-        this.outbox.markInDoubt(item.id, now, Math.max(this.hooks.blockedUntil(), now + this.opts.backoff.baseMs), `reconciliation failed: ${why}`);
+        this.outbox.markInDoubt(item.id, now, Math.max(this.health.blockedUntil, now + this.opts.backoff.baseMs), `reconciliation failed: ${why}`);
         return now;
       }
       case 'refused':

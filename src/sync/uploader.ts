@@ -3,10 +3,11 @@ import { describeOutcome } from '../api/classify.js';
 import type { EmployeeRef } from '../api/shapes.js';
 import type { TimesReading } from '../api/time-records.js';
 import type { Clock, Random, Sleep } from '../domain/clock.js';
-import { Backoff, rateLimitPause, type BackoffOptions } from '../domain/retry-policy.js';
+import type { BackoffOptions } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
 import type { Outbox, PunchRow } from '../store/outbox.js';
 import { Priority, type RateBudget } from './rate-budget.js';
+import { DeliveryHealth } from './delivery-health.js';
 import { employeeRefOf, Reconciler } from './reconcile.js';
 
 /** The two calls the uploader needs; ApiClient provides them. */
@@ -74,15 +75,12 @@ export class Uploader {
   /** Ids of punches with a request out now. */
   private readonly inFlight = new Set<number>();
   private readonly tasks = new Set<Promise<void>>();
-  /** Connection-level trouble backs off the whole queue, not just one punch: one probe per delay. */
-  private blockedUntil = 0;
-  private readonly backoff: Backoff;
+  /** Failures in a row, the queue's back-off, one request at a time after a failure, pauses. */
+  private readonly health: DeliveryHealth;
   private readonly reconciler: Reconciler;
   private readonly heldCheckEveryMs: number;
   /** A storage error may have left a row in 'sending' with nothing in flight. */
   private needsRecovery = false;
-  /** Set by any failed or refused-for-rate request, cleared by an answer that went through. */
-  private cautious = false;
   private heldCheckedAt = Number.NEGATIVE_INFINITY;
   /** When a probe last showed the token is fine: 403s soon after need no probe of their own. */
   private tokenFineAt = Number.NEGATIVE_INFINITY;
@@ -102,14 +100,9 @@ export class Uploader {
     private readonly anchoring: PunchAnchoring = { needsAnchor: () => false, reanchor: () => false },
   ) {
     this.opts = { ...opts };
-    this.backoff = new Backoff(opts.backoff, random);
+    this.health = new DeliveryHealth(budget, { backoff: opts.backoff, windowMs: opts.windowMs, authRetryMs: opts.authRetryMs }, random, log, onEvent);
     this.heldCheckEveryMs = Math.min(HELD_CHECK_EVERY_MS, opts.heldRetryMs);
-    this.reconciler = new Reconciler(outbox, api, clock, random, this.opts, log, onEvent, {
-      noteAnswer: (res, sentAt, now) => this.noteAnswer(res, sentAt, now),
-      rateLimited: (res, now) => this.onRateLimited(res, now),
-      authRefused: (reason, now) => this.onAuthRefused(reason, now),
-      blockedUntil: () => this.blockedUntil,
-    });
+    this.reconciler = new Reconciler(outbox, api, clock, random, this.opts, log, onEvent, this.health);
   }
 
   start(): void {
@@ -130,7 +123,7 @@ export class Uploader {
 
   /** The wall clock stepped by `ms` (see Agent.checkClock): the uploader's own deadlines move with it, and it looks now. */
   clockStepped(ms: number): void {
-    if (this.blockedUntil > 0) this.blockedUntil += ms;
+    this.health.clockStepped(ms);
     this.heldCheckedAt += ms;
     this.tokenFineAt += ms;
     this.wake();
@@ -138,7 +131,7 @@ export class Uploader {
 
   /** The budget's window changed (admin screen): used for a 429 without a usable Retry-After. */
   setWindowMs(ms: number): void {
-    this.opts.windowMs = ms;
+    this.health.setWindowMs(ms);
   }
 
   /**
@@ -171,7 +164,7 @@ export class Uploader {
           this.outbox.releaseDueForbidden(now);
         }
         // After a failure, one probe at a time until a request gets through again.
-        if (this.inFlight.size >= (this.cautious ? 1 : this.opts.maxInFlight)) {
+        if (this.inFlight.size >= (this.health.cautious ? 1 : this.opts.maxInFlight)) {
           await this.idle(60_000); // a finishing request wakes us
           continue;
         }
@@ -187,8 +180,8 @@ export class Uploader {
           await this.idle(pause.until - now);
           continue;
         }
-        if (now < this.blockedUntil) {
-          await this.idle(this.blockedUntil - now);
+        if (now < this.health.blockedUntil) {
+          await this.idle(this.health.blockedUntil - now);
           continue;
         }
         const ticket = await this.budget.acquire(Priority.punch, 'punch', { signal: this.stopCtl.signal });
@@ -252,22 +245,22 @@ export class Uploader {
     this.outbox.markSending(item.id, sentAt);
     const res = await this.api.postTime(employeeRefOf(item), item.local_date, item.local_time);
     const now = this.clock.now();
-    this.noteAnswer(res, sentAt, now);
+    this.health.noteAnswer(res, sentAt, now);
     switch (res.kind) {
       case 'ok':
         this.outbox.markSent(item.id, now, res.value.remoteId, 'created');
         this.onEvent({ type: 'sent', punchId: item.id });
         return now;
       case 'rate_limited':
-        this.onRateLimited(res, now);
+        this.health.rateLimited(res, now);
         this.outbox.markPending(item.id, now, now, '429 rate limited');
         return now;
       case 'not_sent':
       case 'server_error':
-        this.outbox.markPending(item.id, now, this.blockedUntil, res.error, true);
+        this.outbox.markPending(item.id, now, this.health.blockedUntil, res.error, true);
         return now;
       case 'setup':
-        this.outbox.markPending(item.id, now, this.blockedUntil, res.reason);
+        this.outbox.markPending(item.id, now, this.health.blockedUntil, res.reason);
         return now;
       case 'unknown':
         // 409 too: the service may already have it. Look before anything is sent again.
@@ -281,7 +274,7 @@ export class Uploader {
         return now;
       case 'auth':
         this.outbox.markPending(item.id, now, now, res.reason);
-        this.onAuthRefused(res.reason, now);
+        this.health.authRefused(res.reason, now);
         return now;
       case 'forbidden':
         return this.onForbidden(item, res.reason, now);
@@ -297,30 +290,22 @@ export class Uploader {
       this.hold(item, reason, now);
       return now;
     }
-    const ticket = await this.budget.acquire(Priority.punch, 'probe', { signal: this.stopCtl.signal });
-    if (!ticket) {
+    const p = await this.probe('probe');
+    if (!p) {
       this.outbox.markPending(item.id, now, now, reason);
       return now;
     }
-    let answeredAt: number | undefined;
-    try {
-      const sentAt = this.clock.now();
-      const probe = await this.api.probe();
-      answeredAt = this.clock.now();
-      this.noteAnswer(probe, sentAt, answeredAt);
-      if (probe.kind === 'ok' || probe.kind === 'refused') {
-        this.tokenFineAt = answeredAt;
-        this.hold(item, reason, answeredAt);
-      } else if (probe.kind === 'auth' || probe.kind === 'forbidden') {
-        this.outbox.markPending(item.id, answeredAt, answeredAt, reason);
-        this.onAuthRefused(probe.reason, answeredAt);
-      } else {
-        this.outbox.markPending(item.id, answeredAt, Math.max(this.blockedUntil, answeredAt), reason);
-      }
-      return answeredAt;
-    } finally {
-      this.budget.release(ticket, answeredAt);
+    const { res, at } = p;
+    if (res.kind === 'ok' || res.kind === 'refused') {
+      this.tokenFineAt = at;
+      this.hold(item, reason, at);
+    } else if (res.kind === 'auth' || res.kind === 'forbidden') {
+      this.outbox.markPending(item.id, at, at, reason);
+      this.health.authRefused(res.reason, at);
+    } else {
+      this.outbox.markPending(item.id, at, Math.max(this.health.blockedUntil, at), reason);
     }
+    return at;
   }
 
   /**
@@ -328,24 +313,31 @@ export class Uploader {
    * anchored the clock (the send goes on), else the time it failed (the punch waits, backed off).
    */
   private async probeForAnchor(item: PunchRow): Promise<number | null> {
-    const ticket = await this.budget.acquire(Priority.punch, 'anchor', { signal: this.stopCtl.signal });
-    const now = this.clock.now();
-    if (!ticket) {
+    const p = await this.probe('anchor');
+    if (!p) {
+      const now = this.clock.now();
       this.outbox.markPending(item.id, now, now, 'waiting for the service\'s time');
       return now;
     }
-    let answeredAt: number | undefined;
+    if (!this.anchoring.needsAnchor(item)) return null;
+    const why = p.res.kind === 'ok' ? 'the service sent no Date header' : describeOutcome(p.res);
+    this.outbox.markPending(item.id, p.at, Math.max(this.health.blockedUntil, p.at + this.opts.backoff.baseMs), `waiting for the service's time: ${why}`);
+    return p.at;
+  }
+
+  /** A cheap read with the token in use, on a slot of its own; null when stopping. */
+  private async probe(purpose: string): Promise<{ res: ApiOutcome<unknown>; at: number } | null> {
+    const ticket = await this.budget.acquire(Priority.punch, purpose, { signal: this.stopCtl.signal });
+    if (!ticket) return null;
+    let at: number | undefined;
     try {
       const sentAt = this.clock.now();
-      const probe = await this.api.probe();
-      answeredAt = this.clock.now();
-      this.noteAnswer(probe, sentAt, answeredAt);
-      if (!this.anchoring.needsAnchor(item)) return null;
-      const why = probe.kind === 'ok' ? 'the service sent no Date header' : describeOutcome(probe);
-      this.outbox.markPending(item.id, answeredAt, Math.max(this.blockedUntil, answeredAt + this.opts.backoff.baseMs), `waiting for the service's time: ${why}`);
-      return answeredAt;
+      const res = await this.api.probe();
+      at = this.clock.now();
+      this.health.noteAnswer(res, sentAt, at);
+      return { res, at };
     } finally {
-      this.budget.release(ticket, answeredAt);
+      this.budget.release(ticket, at);
     }
   }
 
@@ -353,33 +345,6 @@ export class Uploader {
     this.log.warn('the service refuses this employee\'s punch (403); held, the others go on', { punchId: item.id, reason });
     this.outbox.markHeld(item.id, now, 'forbidden', reason, now + this.opts.heldRetryMs);
     this.onEvent({ type: 'held', punchId: item.id, reason });
-  }
-
-  /** Every answer: the server's clock, the failure count and back-off, a set-up problem or its end. */
-  private noteAnswer(res: ApiOutcome<unknown>, sentAt: number, now: number): void {
-    if ('serverDate' in res && res.serverDate !== null) this.onEvent({ type: 'server_date', serverDate: res.serverDate, sentAt, receivedAt: now });
-    this.cautious = res.kind !== 'ok' && res.kind !== 'refused' && res.kind !== 'forbidden';
-    if (res.kind === 'not_sent' || res.kind === 'server_error' || res.kind === 'unknown' || res.kind === 'setup') {
-      this.blockedUntil = now + this.backoff.fail();
-      const error = res.kind === 'setup' ? res.reason : res.error;
-      this.onEvent({ type: 'failed', failures: this.backoff.failures, error, reachable: res.kind === 'server_error' || res.kind === 'setup' });
-      if (res.kind === 'setup') this.onEvent({ type: 'setup', reason: res.reason, location: res.location });
-      return;
-    }
-    if (res.kind !== 'rate_limited') this.onEvent({ type: 'answered' });
-    this.backoff.reset();
-  }
-
-  private onRateLimited(res: { retryAfterHeader: string | null; serverDate: number | null }, now: number): void {
-    const wait = rateLimitPause(res.retryAfterHeader, now, this.opts.windowMs, res.serverDate);
-    this.log.warn('429 from the service; pausing all requests', { waitMs: wait });
-    this.budget.pauseUntil(now + wait, 'retry_after');
-  }
-
-  private onAuthRefused(reason: string, now: number): void {
-    this.log.error('the service refused the API token; sending paused, capture goes on', { reason });
-    this.budget.pauseUntil(now + this.opts.authRetryMs, 'auth');
-    this.onEvent({ type: 'auth_refused', reason });
   }
 
   private async idle(ms: number): Promise<void> {
