@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PIN, screenshotPath, TEST_SCREEN, wedgeBurst } from '../helpers/kiosk-browser.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
+import { dismissResult, pressKeys, waitScreen } from '../helpers/screen-actions.js';
 import type { PageGlobals } from '../helpers/page-globals.js';
 import { waitFor } from '../helpers/temp.js';
 import { FORBIDDEN_PUNCH_MESSAGE, OUTSIDE_SCHEDULE_MESSAGE } from '../../src/mock/answer-variants.js';
@@ -28,19 +29,6 @@ const NEW_ADDRESS = 'https://novo.example/v2.1/times';
 const rigs = kioskRigPerTest();
 
 const text = async (page: Page, selector: string) => ((await page.textContent(selector)) ?? '').trim();
-
-async function waitScreen(page: Page, name: string, timeout = 10_000): Promise<void> {
-  await page.waitForSelector(`body[data-screen="${name}"]`, { timeout });
-}
-
-async function dismissResult(page: Page): Promise<void> {
-  await page.click('[data-testid=result]');
-  await waitScreen(page, 'idle');
-}
-
-async function pressKeys(page: Page, digits: string): Promise<void> {
-  for (const d of digits) await page.click(`[data-testid=key-${d}]`);
-}
 
 /** An employee punches (badge burst or keypad) and sees the punch registered. */
 async function punch(page: Page, id: string, how: 'badge' | 'keypad' = 'badge'): Promise<void> {

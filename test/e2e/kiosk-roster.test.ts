@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PIN, screenshotPath, wedgeBurst } from '../helpers/kiosk-browser.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
+import { dismissResult, lastSound, pressKeys, waitScreen } from '../helpers/screen-actions.js';
 import type { PageGlobals } from '../helpers/page-globals.js';
 import { waitFor } from '../helpers/temp.js';
 import { DEMO_SITE_ID, demoSeed, type MockSeed } from '../../src/mock/seed.js';
@@ -25,22 +26,8 @@ const HELD_ID = '1025';
 
 const rigs = kioskRigPerTest();
 
-const lastSound = (page: Page) => page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.lastSound ?? null);
 const text = async (page: Page, testid: string) => ((await page.textContent(`[data-testid=${testid}]`)) ?? '').trim();
 const attr = (page: Page, testid: string, name: string) => page.getAttribute(`[data-testid=${testid}]`, name);
-
-async function waitScreen(page: Page, name: string, timeout = 10_000): Promise<void> {
-  await page.waitForSelector(`body[data-screen="${name}"]`, { timeout });
-}
-
-async function dismissResult(page: Page): Promise<void> {
-  await page.click('[data-testid=result]');
-  await waitScreen(page, 'idle');
-}
-
-async function pressKeys(page: Page, digits: string): Promise<void> {
-  for (const d of digits) await page.click(`[data-testid=key-${d}]`);
-}
 
 /** An employee types their ID on the touch keypad and presses OK. */
 async function typeId(page: Page, id: string): Promise<void> {

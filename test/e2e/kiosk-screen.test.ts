@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PIN, screenshotPath, TEST_SCREEN, typeSlowly, wedgeBurst, type KioskRig } from '../helpers/kiosk-browser.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
+import { dismissResult, lastSound, pressKeys, waitScreen } from '../helpers/screen-actions.js';
 import type { PageGlobals } from '../helpers/page-globals.js';
 import { waitFor } from '../helpers/temp.js';
 
@@ -18,23 +19,8 @@ const rigs = kioskRigPerTest();
 const kiosk = (): Promise<KioskRig> => rigs.start();
 
 const screen = (page: Page) => page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.screen ?? null);
-const lastSound = (page: Page) => page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.lastSound ?? null);
 const text = async (page: Page, testid: string) => ((await page.textContent(`[data-testid=${testid}]`)) ?? '').trim();
 const attr = (page: Page, testid: string, name: string) => page.getAttribute(`[data-testid=${testid}]`, name);
-
-async function waitScreen(page: Page, name: string, timeout = 10_000): Promise<void> {
-  await page.waitForSelector(`body[data-screen="${name}"]`, { timeout });
-}
-
-/** Back to idle from a result (a tap dismisses it, as an employee in a hurry does). */
-async function dismissResult(page: Page): Promise<void> {
-  await page.click('[data-testid=result]');
-  await waitScreen(page, 'idle');
-}
-
-async function pressKeys(page: Page, digits: string): Promise<void> {
-  for (const d of digits) await page.click(`[data-testid=key-${d}]`);
-}
 
 /** Script errors and CSP violations; a missing favicon and the like are not the page's fault. */
 function scriptProblems(problems: string[]): string[] {
