@@ -2,7 +2,7 @@ import type { TimeReading } from '../domain/anchored-time.js';
 import type { Clock } from '../domain/clock.js';
 import { checkCode, type Credential } from '../domain/credential.js';
 import { resolveCredential, type IdentityRules, type InputKind } from '../domain/identity.js';
-import { chooseTimeZone, localDateTime } from '../domain/local-time.js';
+import { chooseTimeZone, localDateTime, localMinuteMayRepeat } from '../domain/local-time.js';
 import type { ClockFlag, PunchNote, PunchRefusal, PunchResult } from '../domain/punch.js';
 import type { Logger } from '../log.js';
 import { isDiskFull, type Db } from '../store/database.js';
@@ -171,6 +171,7 @@ export class Capture {
         clockFlag: capturedEarlier && when.anchored ? null : this.clockFlag(when),
         time: { wall: when.wall, mono: when.mono, bootId: when.bootId, anchored: when.anchored },
         heldReason: held,
+        mayRepeatLocalMinute: localMinuteMayRepeat(at, zone, local),
       });
     } catch (e) {
       return this.storageFailed(e, employee.external_id ?? employee.id);

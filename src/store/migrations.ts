@@ -170,7 +170,6 @@ export const migrations: readonly string[] = [
   CREATE INDEX punches_state ON punches (state);
   CREATE INDEX punches_unsent_by_id ON punches (id, next_attempt_at) WHERE state IN ('pending','in_doubt');
   CREATE INDEX punches_held ON punches (employee_key) WHERE state = 'held';
-  CREATE INDEX punches_by_local_minute ON punches (employee_key, local_date, local_time);
   CREATE INDEX punches_colliding ON punches (id) WHERE collides = 1;
 
   ALTER TABLE roster_employees ADD COLUMN allow_api_record INTEGER;

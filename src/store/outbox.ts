@@ -45,6 +45,8 @@ export type NewPunch = {
   clockFlag: ClockFlag | null;
   /** Set: kept but not sent (the employee's contract forbids API records). */
   heldReason?: HeldReason | null;
+  /** The local minute may have come before (the zone's clock went back within the hour): look for a collision. */
+  mayRepeatLocalMinute?: boolean;
   /** The clock readings behind `capturedAt` (absent: anchored, nothing to recompute). */
   time?: { wall: number; mono: number; bootId: string; anchored: boolean };
 };
@@ -120,13 +122,14 @@ export class Outbox {
            wall_at, mono_at, boot_id, anchored)
          VALUES (@capturedAt, @localDate, @localTime, @timeZone, @employeeKey, @employeeExternalId,
            @employeeName, @credentialKind, CASE WHEN @heldReason IS NULL THEN 'pending' ELSE 'held' END, @deadlineNow,
-           @clockFlag, @deadlineNow, @heldReason, @utcMinute,
-           EXISTS (SELECT 1 FROM punches WHERE employee_key = @employeeKey AND local_date = @localDate AND local_time = @localTime),
+           @clockFlag, @deadlineNow, @heldReason, @utcMinute, @collides,
            @wallAt, @monoAt, @bootId, @anchored)
          ON CONFLICT (employee_key, utc_minute, local_time) DO NOTHING
          RETURNING id, collides`,
       ),
       byMinute: db.prepare('SELECT * FROM punches WHERE employee_key = ? AND utc_minute = ? AND local_time = ?'),
+      // Only asked when the zone's clock went back (a DST fall-back): the employee's own rows, by the unique index's prefix.
+      sameLocalMinute: db.prepare('SELECT 1 FROM punches WHERE employee_key = ? AND local_date = ? AND local_time = ? LIMIT 1'),
       colliding: db.prepare('SELECT * FROM punches INDEXED BY punches_colliding WHERE collides = 1 ORDER BY id DESC LIMIT ?'),
       collidingCount: db.prepare('SELECT COUNT(*) AS n FROM punches INDEXED BY punches_colliding WHERE collides = 1'),
       byId: db.prepare('SELECT * FROM punches WHERE id = ?'),
@@ -202,10 +205,12 @@ export class Outbox {
     const utcMinute = Math.floor(p.capturedAt / 60_000);
     return this.db.transaction((): InsertOutcome => {
       const t = p.time;
+      const collides = p.mayRepeatLocalMinute === true && this.stmts.sameLocalMinute.get(p.employeeKey, p.localDate, p.localTime) !== undefined;
       const row = this.stmts.insert.get({
         ...p,
         heldReason: p.heldReason ?? null,
         utcMinute,
+        collides: collides ? 1 : 0,
         // Deadlines run on the terminal's own clock (moved at its steps); the instant recorded and
         // sent is the service-anchored one. A clock 2 h slow must not make a new punch due in 2 h.
         deadlineNow: t?.wall ?? p.capturedAt,

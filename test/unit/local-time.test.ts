@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseTimeZone, isValidTimeZone, localDateTime } from '../../src/domain/local-time.js';
+import { chooseTimeZone, isValidTimeZone, localDateTime, localMinuteMayRepeat } from '../../src/domain/local-time.js';
 
 const at = (iso: string): number => {
   const t = Date.parse(iso);
@@ -72,5 +72,16 @@ describe('chooseTimeZone', () => {
     expect(isValidTimeZone('America/Sao_Paulo')).toBe(true);
     expect(isValidTimeZone('Mars/Olympus_Mons')).toBe(false);
     expect(isValidTimeZone('')).toBe(false);
+  });
+});
+
+describe('localMinuteMayRepeat (DST fall-back)', () => {
+  it('is true only for local minutes the zone lived an hour before', () => {
+    const ny = 'America/New_York'; // 2026-11-01: 02:00 EDT becomes 01:00 EST at 06:00 UTC
+    expect(localMinuteMayRepeat(Date.UTC(2026, 10, 1, 5, 30), ny)).toBe(false); // 01:30 EDT, the first time
+    expect(localMinuteMayRepeat(Date.UTC(2026, 10, 1, 6, 30), ny)).toBe(true); // 01:30 EST, the second time
+    expect(localMinuteMayRepeat(Date.UTC(2026, 10, 1, 7, 10), ny)).toBe(false); // 02:10 EST: new
+    expect(localMinuteMayRepeat(Date.UTC(2026, 10, 1, 6, 30), 'America/Sao_Paulo')).toBe(false);
+    expect(localMinuteMayRepeat(Date.UTC(2019, 1, 17, 2, 30), 'America/Sao_Paulo')).toBe(true); // Brazil's last fall-back, 2019
   });
 });
