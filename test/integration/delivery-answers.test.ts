@@ -3,6 +3,7 @@
  * bodies, a 403 for one employee, redirects and pages that are not the API, 409, Retry-After as a
  * date. Capture → upload → what payroll and the manager see, against the mock's variants.
  */
+import http from 'node:http';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/agent.js';
@@ -103,6 +104,25 @@ describe('answers that are not the API pause sending; nothing is rejected', () =
     mock.setVariants({});
     await waitFor(() => mock.records().length === 2, 'both delivered once the address is right', 15_000);
     await waitFor(() => agent.status().setupProblem === null, 'the set-up problem cleared');
+  });
+});
+
+describe('a redirect is never followed with the token', () => {
+  it('the address it points to gets no request at all (the token stays with the configured host)', async () => {
+    let seen = 0;
+    const elsewhere = http.createServer((req, res) => {
+      seen++;
+      res.end('{}');
+    });
+    await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => elsewhere.close(() => r())));
+    const { port } = elsewhere.address() as { port: number };
+    const { mock, agent } = await rig();
+    mock.setVariants({ redirect: { status: 307, location: `http://127.0.0.1:${port}/v2.1/times` } });
+    await punch(agent, '1001');
+    await waitFor(() => mock.requests().filter((r) => r.status === 307).length >= 2, 'the redirect answered twice (tried again on the back-off)');
+    expect(seen).toBe(0);
+    expect(agent.status().setupProblem?.location).toBe(`http://127.0.0.1:${port}/v2.1/times`);
   });
 });
 
