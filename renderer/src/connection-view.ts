@@ -5,7 +5,7 @@
  */
 import type { StatusView } from '../../src/contract.js';
 import { connectionOf } from './connection.js';
-import { formatDateTime } from './format.js';
+import { formatDateTime, formatDuration } from './format.js';
 import { t, type Lang } from './i18n.js';
 
 export type SetupProblem = NonNullable<StatusView['setupProblem']>;
@@ -97,4 +97,16 @@ export type WarningsView = { title: string; items: string[] };
 export function warningsView(warnings: readonly string[], lang: Lang): WarningsView | null {
   const items = warnings.map((w) => w.trim()).filter((w) => w !== '');
   return items.length === 0 ? null : { title: t(lang, 'conn.warnings'), items };
+}
+
+/** The legal tolerance for a collector's clock (the agent's `clockSkewThresholdMs` default). */
+export const CLOCK_TOLERANCE_MS = 30_000;
+
+/**
+ * The terminal's clock against the service's, said plainly when past the tolerance: how far and
+ * which way (`skewMs` is service minus terminal: negative, the terminal is fast). Null within it.
+ */
+export function clockWarning(skewMs: number | null, lang: Lang): string | null {
+  if (skewMs === null || Math.abs(skewMs) <= CLOCK_TOLERANCE_MS) return null;
+  return t(lang, skewMs < 0 ? 'conn.clockFast' : 'conn.clockSlow', { by: formatDuration(Math.abs(skewMs), lang) });
 }

@@ -309,6 +309,8 @@ const en = {
   'conn.unresolved': 'Unresolved punches',
   'conn.unresolvedValue': '{n}, oldest {age} ago',
   'conn.warnings': 'Configuration warnings',
+  'conn.clockFast': "This terminal's clock is {by} fast against the service's. Punches are recorded at the service's time; have the clock synchronised (NTP).",
+  'conn.clockSlow': "This terminal's clock is {by} slow against the service's. Punches are recorded at the service's time; have the clock synchronised (NTP).",
 
   'settings.token': 'API token',
   'settings.tokenPlaceholder': 'new token',
@@ -543,6 +545,8 @@ const ptBR: Dictionary = {
   'conn.unresolved': 'Registros não identificados',
   'conn.unresolvedValue': '{n}, o mais antigo há {age}',
   'conn.warnings': 'Avisos de configuração',
+  'conn.clockFast': 'O relógio deste terminal está {by} adiantado em relação ao do serviço. Os registros usam a hora do serviço; sincronize o relógio (NTP).',
+  'conn.clockSlow': 'O relógio deste terminal está {by} atrasado em relação ao do serviço. Os registros usam a hora do serviço; sincronize o relógio (NTP).',
 
   'settings.token': 'Token da API',
   'settings.tokenPlaceholder': 'novo token',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionText, IDLE_LOCATION_CHARS, setupKindOf, setupProblemView, shorten, shortLocation, warningsView } from '../src/connection-view.js';
+import { clockWarning, connectionText, IDLE_LOCATION_CHARS, setupKindOf, setupProblemView, shorten, shortLocation, warningsView } from '../src/connection-view.js';
 import { status } from './status-fixture.js';
 
 // 2025-03-05 15:07:30 UTC = 12:07:30 in São Paulo
@@ -84,5 +84,14 @@ describe('configuration warnings', () => {
   it('says nothing without warnings', () => {
     expect(warningsView([], 'pt-BR')).toBeNull();
     expect(warningsView([''], 'en')).toBeNull();
+  });
+});
+
+describe('the clock error, said plainly past the 30 s tolerance', () => {
+  it('names how far and which way, in the screen\'s language; nothing within the tolerance', () => {
+    expect(clockWarning(null, 'pt-BR')).toBeNull();
+    expect(clockWarning(-29_000, 'pt-BR')).toBeNull();
+    expect(clockWarning(-7_200_000, 'pt-BR')).toMatch(/^O relógio deste terminal está 2 h adiantado em relação ao do serviço\. Os registros usam a hora do serviço/);
+    expect(clockWarning(45_000, 'en')).toMatch(/^This terminal's clock is 45 sec slow against the service's\./);
   });
 });

@@ -2,7 +2,8 @@
  * The admin screen's read-only tabs: the badge readers, and the connection to the service (with a
  * set-up problem and the configuration warnings above its facts, when there are any).
  */
-import { fill, h } from '../dom.js';
+import { fill, h, setText } from '../dom.js';
+import { clockWarning } from '../connection-view.js';
 import { formatDateTime, formatDuration, formatSkew } from '../format.js';
 import { t } from '../i18n.js';
 import { setupProblemAlert, warningsAlert } from './admin-alerts.js';
@@ -43,11 +44,15 @@ export function connectionPanel(): Panel {
   const facts = h('dl', { class: 'facts' });
   const setup = setupProblemAlert();
   const warnings = warningsAlert();
+  const clock = h('div', { class: 'alert-box', testid: 'clock-warning' });
   return {
-    el: h('div', { class: 'panel-body connection-panel' }, [setup.el, warnings.el, facts]),
+    el: h('div', { class: 'panel-body connection-panel' }, [setup.el, clock, warnings.el, facts]),
     update(c) {
       const s = c.status;
       setup.update(c);
+      const said = clockWarning(s?.clockSkewMs ?? null, c.lang);
+      clock.hidden = said === null;
+      setText(clock, said ?? '');
       warnings.update(c);
       if (!s) return;
       const ago = (at: number): string => t(c.lang, 'conn.ago', { age: formatDuration(s.now - at, c.lang) });
