@@ -2,7 +2,7 @@ import type { Agent } from '../../src/agent/agent.js';
 import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
 import { configSchema, type Config } from '../../src/config.js';
 import type { TokenStore } from '../../src/agent/token-store.js';
-import type { Clock } from '../../src/domain/clock.js';
+import type { Clock, Sleep } from '../../src/domain/clock.js';
 import type { HidBackend } from '../../src/input/hid-backend.js';
 import { createLogger, silentLogger, type Logger } from '../../src/log.js';
 import type { MockServer, StoredTimeRecord } from '../../src/mock/mock-server.js';
@@ -21,6 +21,8 @@ export type TestAgentOptions = {
   clock?: Clock;
   /** Monotonic ms, stepped apart from `clock` to make a step of the wall clock (default: `clock` itself, so time passes without steps). */
   mono?: () => number;
+  /** The agent's waits (retries, pauses, the rate window): with a FakeTime, they end when the test moves time. */
+  sleep?: Sleep;
   /** The boot this agent runs in (default: the machine's): anchors of another boot do not count. */
   bootId?: string;
   hid?: HidBackend;
@@ -45,7 +47,7 @@ export function testAgent(o: TestAgentOptions): Agent {
   const rt = realRuntime(log);
   return buildAgent(
     config,
-    { ...rt, ...(o.clock ? { clock: o.clock } : {}), ...(o.mono ? { mono: o.mono } : o.clock ? { mono: () => (o.clock as Clock).now() } : {}), ...(o.bootId ? { bootId: o.bootId } : {}), ...(o.hid ? { hid: o.hid } : {}), ...(o.tokens ? { tokens: o.tokens } : {}) },
+    { ...rt, ...(o.clock ? { clock: o.clock } : {}), ...(o.mono ? { mono: o.mono } : o.clock ? { mono: () => (o.clock as Clock).now() } : {}), ...(o.bootId ? { bootId: o.bootId } : {}), ...(o.sleep ? { sleep: o.sleep } : {}), ...(o.hid ? { hid: o.hid } : {}), ...(o.tokens ? { tokens: o.tokens } : {}) },
     { demo: o.demo ?? false },
   );
 }

@@ -11,6 +11,7 @@ import { startMockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
 import { DB_FILE_NAME } from '../../src/store/database.js';
 import { testAgent } from '../helpers/agent.js';
+import { FakeTime } from '../helpers/fake-time.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -31,23 +32,31 @@ async function rig(retry: { baseMs: number; maxMs: number }) {
 }
 
 describe('a step of the wall clock', () => {
-  it('back by 2 h while punches wait: detected, logged once, and they are sent within the normal back-off', async () => {
-    const { mock, wall, make } = await rig({ baseMs: 400, maxMs: 800 });
-    const agent = make();
+  it('back by 2 h while punches wait: detected, logged once, and they are sent within the normal back-off (injected time)', async () => {
+    // One injected time: the terminal's wall clock 2 h fast, the service's right, both moved by the test.
+    const time = new FakeTime(Date.now() + 2 * HOUR);
+    let serviceOffset = 2 * HOUR;
+    const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 60, windowMs: 1_000 }, clock: { now: () => time.clock.now() - serviceOffset } });
+    cleanups.push(() => mock.close());
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const agent = testAgent({ dataDir: t.dir, mock, retry: { baseMs: 400, maxMs: 800 }, clock: time.clock, mono: time.mono, sleep: time.sleep });
     cleanups.push(() => agent.stop());
     await agent.start({ awaitRosterIfEmpty: true });
     mock.setFaults({ serverError: 1, only: { method: 'POST', pathPrefix: '/times' } });
     for (const id of ['1001', '1002', '1003']) expect((await agent.punch({ kind: 'id', value: id })).ok).toBe(true);
-    await waitFor(() => mock.requests().some((r) => r.fault === 'server_error'), 'the first attempt failed');
+    await time.advanceUntil(() => mock.requests().some((r) => r.fault === 'server_error'), 'the first attempt failed', 5_000);
 
-    wall.offset = 0; // NTP steps the clock back by 2 h
+    time.stepWall(-2 * HOUR); // NTP steps the clock back by 2 h (the monotonic clock does not move)
+    serviceOffset = 0;
     const step = agent.checkClock();
     expect(step).not.toBeNull();
     expect(Math.round((step ?? 0) / HOUR)).toBe(-2);
     expect(agent.checkClock()).toBeNull(); // once
     expect(agent.status().lastError?.message).toMatch(/system clock stepped by -7200 s/);
     mock.setFaults(null);
-    await waitFor(() => mock.records().length === 3, 'all three sent after the step', 5_000);
+    // Within the normal back-off (≤ 800 ms) of injected time, not 2 h of it.
+    await time.advanceUntil(() => mock.records().length === 3, 'all three sent after the step', 2_000);
   });
 
   it('back by 2 h while no agent ran: retries and rate slots left in the future neither hold sending nor allow a burst', async () => {

@@ -4,7 +4,11 @@ import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
 import { recordCounts, testAgent } from '../helpers/agent.js';
+import { FakeTime } from '../helpers/fake-time.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
+
+/** The agent on injected time: its clocks and its waits (the mock shares `time.clock`). */
+const injected = (time: FakeTime) => ({ clock: time.clock, mono: time.mono, sleep: time.sleep });
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -70,19 +74,20 @@ describe('punch pipeline against the mock API', () => {
   });
 
   it('600 punches captured offline are delivered exactly once when the API is back, never over 60 per sliding window and with no 429', async () => {
-    const first = await mockWith();
+    const time = new FakeTime(Date.now());
+    const first = await mockWith({ clock: time.clock });
     const port = first.port;
-    const agent = await agentOn(first, data(), { retry: { baseMs: 50, maxMs: 300 } });
+    const agent = await agentOn(first, data(), { retry: { baseMs: 50, maxMs: 300 }, ...injected(time) });
     expect(agent.status().roster.size).toBe(800);
     await first.close();
 
     for (let i = 0; i < 600; i++) expect((await agent.punch({ kind: 'badge', value: code(i) })).ok).toBe(true);
-    await new Promise((r) => setTimeout(r, 300)); // the uploader meets a closed port meanwhile
+    await time.advance(300); // the uploader meets a closed port meanwhile
     expect(agent.status().queue.sent).toBe(0);
     expect(agent.status().online).toBe(false);
 
-    const back = await mockWith({ port });
-    await waitFor(() => agent.status().queue.sent === 600, '600 punches sent', 40_000, 50);
+    const back = await mockWith({ port, clock: time.clock });
+    await time.advanceUntil(() => agent.status().queue.sent === 600, '600 punches sent', 60_000, 50);
 
     const counts = recordCounts(back.records());
     expect(counts.size).toBe(600);
@@ -147,11 +152,12 @@ describe('punch pipeline against the mock API', () => {
   });
 
   it('429 regardless of the window pauses all sending (Retry-After honoured) and loses nothing', async () => {
-    const mock = await mockWith();
-    const agent = await agentOn(mock, data());
+    const time = new FakeTime(Date.now());
+    const mock = await mockWith({ clock: time.clock });
+    const agent = await agentOn(mock, data(), injected(time));
     mock.setFaults({ always429: true });
     for (let i = 0; i < 5; i++) (await agent.punch({ kind: 'badge', value: code(i) }));
-    await new Promise((r) => setTimeout(r, 3_500));
+    await time.advance(3_500);
     // Retry-After is 1 s. Before the first 429 up to maxInFlight (4) requests may be out at once;
     // after it, one probe at a time, each at least the Retry-After later than the last answer.
     const refused = mock.requests().filter((r) => r.status === 429).map((r) => r.at);
@@ -165,7 +171,7 @@ describe('punch pipeline against the mock API', () => {
     for (const g of gaps) expect(g).toBeGreaterThanOrEqual(950);
     expect(agent.status().queue.pending).toBe(5);
     mock.setFaults(null);
-    await waitFor(() => agent.status().queue.sent === 5, 'all sent after the 429s stop', 10_000);
+    await time.advanceUntil(() => agent.status().queue.sent === 5, 'all sent after the 429s stop', 10_000);
     expect(recordCounts(mock.records()).size).toBe(5);
   });
 
@@ -176,7 +182,8 @@ describe('punch pipeline against the mock API', () => {
     const good = testAgent({ dataDir: dir, mock, token: 'right-token' });
     await good.start({ awaitRosterIfEmpty: true });
     await good.stop();
-    const agent = await agentOn(mock, dir, { token: 'revoked-token', retry: { authRetryMs: 60_000 } });
+    const time = new FakeTime(Date.now());
+    const agent = await agentOn(mock, dir, { token: 'revoked-token', retry: { authRetryMs: 60_000 }, ...injected(time) });
     for (let i = 0; i < 3; i++) expect((await agent.punch({ kind: 'badge', value: code(i) })).ok).toBe(true);
     // Up to maxInFlight requests were out when the first 401 came back: wait for all their answers.
     await waitFor(() => agent.status().authRefused !== null && agent.status().queue.sending === 0, 'the token refusal on status');
@@ -185,7 +192,7 @@ describe('punch pipeline against the mock API', () => {
     expect(s.queue.pending).toBe(3);
     const unauthorised = mock.requests().filter((r) => r.status === 401).length;
     expect((await agent.punch({ kind: 'badge', value: code(10) })).ok).toBe(true); // capture goes on
-    await new Promise((r) => setTimeout(r, 300));
+    await time.advance(30_000, 500); // half the pause: not one more request
     expect(mock.requests().filter((r) => r.status === 401).length).toBe(unauthorised); // no hammering
     const flushed = await agent.flush({ maxWaitMs: 2_000 });
     expect(flushed).toMatchObject({ done: false, blockedBy: expect.stringMatching(/token/) });
