@@ -1,41 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../src/api/shapes.js';
-import { startMockServer, type MockOptions, type MockServer } from '../../src/mock/mock-server.js';
+import type { MockOptions, MockServer } from '../../src/mock/mock-server.js';
+import { mockCall, mockServers, type CallOpts, type Res } from '../helpers/mock-http.js';
 import { demoSeed, objectIdFor, type MockEmployee } from '../../src/mock/seed.js';
 
-type Res = { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: unknown };
-
-const servers: MockServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function start(opts?: MockOptions): Promise<MockServer> {
-  const s = await startMockServer(opts);
-  servers.push(s);
-  return s;
-}
-
-const basic = (token: string): string => `Basic ${Buffer.from(`public:${token}`).toString('base64')}`;
-
-type CallOpts = { body?: unknown; token?: string | null; control?: boolean; origin?: boolean };
-async function call(srv: MockServer, method: 'GET' | 'POST' | 'PUT', path: string, opts: CallOpts = {}): Promise<Res> {
-  const headers: Record<string, string> = {};
-  const token = opts.control ? null : opts.token === undefined ? 'demo-token' : opts.token;
-  if (token !== null) headers.authorization = basic(token);
-  const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await request(`${opts.control || opts.origin ? srv.origin : srv.url}${path}`, { method, headers, body });
-  const text = await res.body.text();
-  let json: unknown = undefined;
-  try {
-    json = text ? (JSON.parse(text) as unknown) : null;
-  } catch {
-    json = undefined; // not JSON
-  }
-  return { status: res.statusCode, headers: res.headers, text, json };
-}
+const start = mockServers();
+const call = (srv: MockServer, method: 'GET' | 'POST' | 'PUT', path: string, opts: CallOpts = {}) => mockCall(srv, method, path, opts);
 
 const post = (srv: MockServer, body: unknown, token?: string | null): Promise<Res> => call(srv, 'POST', '/times', { body, token });
 const punch = (ext: string, time = '2026-11-21T08:03') => ({ employee_external_id: ext, time });

@@ -1,45 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
 import { employeePageSchema, errorBodySchema, sitePageSchema, timesResponseSchema, createdSchema, MAX_PAGE_SIZE, defaultApiDialect } from '../../src/api/shapes.js';
 import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
 import { parseRetryAfter } from '../../src/domain/retry-policy.js';
-import { startMockServer, type MockOptions, type MockServer } from '../../src/mock/mock-server.js';
+import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
+import { basicAuth, mockCall, mockServers, type Res } from '../helpers/mock-http.js';
 import { DEMO_SITE_ID, demoSeed, generatedSeed, isValidCpf, objectIdFor } from '../../src/mock/seed.js';
 
-type Res = { status: number; headers: Record<string, string | string[] | undefined>; json: unknown };
-
-const servers: MockServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function start(opts?: MockOptions): Promise<MockServer> {
-  const s = await startMockServer(opts);
-  servers.push(s);
-  return s;
-}
-
-function basic(user: string, password: string): string {
-  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-}
-
-async function call(
-  srv: MockServer,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  path: string,
-  opts: { body?: unknown; rawBody?: string; authorization?: string | null; base?: string } = {},
-): Promise<Res> {
-  const headers: Record<string, string> = {};
-  const authorization = opts.authorization === undefined ? basic('public', 'demo-token') : opts.authorization;
-  if (authorization !== null) headers.authorization = authorization;
-  let body: string | undefined;
-  if (opts.rawBody !== undefined) body = opts.rawBody;
-  else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await request(`${opts.base ?? srv.url}${path}`, { method, headers, body });
-  const text = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, json: text ? (JSON.parse(text) as unknown) : null };
-}
+const start = mockServers();
+const basic = basicAuth;
+const call = mockCall;
 
 function fakeClock(start: number): { now: () => number; set: (t: number) => void; advance: (ms: number) => void } {
   let t = start;

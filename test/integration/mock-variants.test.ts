@@ -1,38 +1,21 @@
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../src/api/shapes.js';
 import { parseVariantFlags } from '../../src/cli/mock.js';
 import { UsageError } from '../../src/cli/options.js';
-import { startMockServer, type MockOptions, type MockServer } from '../../src/mock/mock-server.js';
+import type { MockServer } from '../../src/mock/mock-server.js';
+import { basicAuth, mockCall, mockServers, type CallOpts, type Res } from '../helpers/mock-http.js';
 import { DEMO_SITE_ID, demoSeed, generatedSeed, objectIdFor, type MockEmployee } from '../../src/mock/seed.js';
 import { oddRecordKind, type OddRecordKind } from '../../src/mock/variants.js';
 
-type Res = { status: number; headers: Record<string, string | string[] | undefined>; json: unknown };
-type Json = Record<string, unknown>;
 type Envelope = { _items: Json[]; _links?: Record<string, { href: string }>; _meta?: { max_results: number; page: number; total: number } };
 
-const servers: MockServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+type Json = Record<string, unknown>;
 
-async function start(opts?: MockOptions): Promise<MockServer> {
-  const s = await startMockServer(opts);
-  servers.push(s);
-  return s;
-}
-
-const AUTH = `Basic ${Buffer.from('public:demo-token').toString('base64')}`;
-
-async function call(srv: MockServer, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: { body?: unknown; rawBody?: string; control?: boolean } = {}): Promise<Res> {
-  const headers: Record<string, string> = opts.control ? {} : { authorization: AUTH };
-  const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await request(`${opts.control ? srv.origin : srv.url}${path}`, { method, headers, body });
-  const text = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, json: text ? (JSON.parse(text) as unknown) : null };
-}
+const start = mockServers();
+const AUTH = basicAuth('public', 'demo-token');
+const call = (srv: MockServer, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: CallOpts = {}) => mockCall(srv, method, path, opts);
 
 const ctl = (srv: MockServer, method: 'GET' | 'PUT' | 'DELETE', path: string, body?: unknown, rawBody?: string): Promise<Res> =>
   call(srv, method, path, { body, rawBody, control: true });
