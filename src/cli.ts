@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError } from './config.js';
+import { VERSION } from './version.js';
 import { StoreError } from './store/database.js';
 import { runFlush } from './cli/flush.js';
 import { runMock } from './cli/mock.js';
@@ -15,7 +16,9 @@ import { runPunches } from './cli/punches.js';
 const USAGE = `timeclock — time-clock terminal agent
 
 usage:
+  timeclock --version                                      the version of this terminal software
   timeclock start [--headless] [--json] [--config FILE]   run the kiosk (demo on the embedded mock API when no API is configured)
+        [--print-punches]                                  under a service, print each punch (off: names and times are personal data, LGPD)
         [--browser PATH]                                   also show the kiosk screen in that browser (e.g. /usr/bin/chromium), kiosk mode
   timeclock status [--json] [--config FILE]                queue, connection, rate window, roster
   timeclock flush [--max-wait-ms N] [--config FILE]       send what is due, exit when the queue is empty or blocked
@@ -60,6 +63,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const [command, sub] = parsed.positionals;
   const opts = parsed.values;
+  if (opts.version) {
+    process.stdout.write(`timeclock-kiosk ${VERSION}\n`);
+    return Exit.ok;
+  }
   if (opts.help || !command) {
     process.stdout.write(USAGE + '\n');
     return command || opts.help ? Exit.ok : Exit.usage;

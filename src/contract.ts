@@ -153,6 +153,8 @@ export const readerStatusSchema = z.object({
 
 /** The terminal's state for the status bar and the admin screen (agent/status.ts `AgentStatus`). No secrets. */
 export const statusSchema = z.object({
+  /** The terminal software's version (package.json). */
+  version: z.string(),
   now: epochMs,
   online: z.boolean().nullable(),
   lastContactAt: epochMs.nullable(),

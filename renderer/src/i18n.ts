@@ -309,6 +309,7 @@ const en = {
   'conn.unresolved': 'Unresolved punches',
   'conn.unresolvedValue': '{n}, oldest {age} ago',
   'conn.warnings': 'Configuration warnings',
+  'conn.version': 'Terminal software',
   'conn.clockFast': "This terminal's clock is {by} fast against the service's. Punches are recorded at the service's time; have the clock synchronised (NTP).",
   'conn.clockSlow': "This terminal's clock is {by} slow against the service's. Punches are recorded at the service's time; have the clock synchronised (NTP).",
 
@@ -545,6 +546,7 @@ const ptBR: Dictionary = {
   'conn.unresolved': 'Registros não identificados',
   'conn.unresolvedValue': '{n}, o mais antigo há {age}',
   'conn.warnings': 'Avisos de configuração',
+  'conn.version': 'Software do terminal',
   'conn.clockFast': 'O relógio deste terminal está {by} adiantado em relação ao do serviço. Os registros usam a hora do serviço; sincronize o relógio (NTP).',
   'conn.clockSlow': 'O relógio deste terminal está {by} atrasado em relação ao do serviço. Os registros usam a hora do serviço; sincronize o relógio (NTP).',
 

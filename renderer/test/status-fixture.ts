@@ -33,6 +33,7 @@ export function status(over: Partial<StatusView> = {}): StatusView {
     authRefused: null,
     setupProblem: null,
     warnings: [],
+    version: '0.1.0',
     collisions: { count: 0, punches: [] },
     rateWindow: { used: 0, limit: 60, windowMs: 60_000 },
     roster: rosterStatus(),

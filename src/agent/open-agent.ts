@@ -1,5 +1,6 @@
 import type { Config, LoadedConfig } from '../config.js';
 import { createLogger, type Logger } from '../log.js';
+import { VERSION } from '../version.js';
 import type { MockServer } from '../mock/mock-server.js';
 import type { Agent } from './agent.js';
 import { buildAgent, realRuntime } from './build-agent.js';
@@ -37,6 +38,8 @@ export const DEMO_ADMIN_PIN = '2468';
 /** Loaded config → (the demo's mock when no API is configured) → agent. Used by the CLI and the Electron main process. */
 export async function openAgent({ config, demo }: Pick<LoadedConfig, 'config' | 'demo'>, deps: OpenDeps = {}): Promise<Running> {
   const log = createLogger({ level: config.logLevel });
+  // The first line of every run: which build, on which data (a fleet's logs say what runs where).
+  log.info('timeclock-kiosk starting', { version: VERSION, dataDir: config.dataDir, demo });
   const demoSetup = demo ? await startDemo(config, log) : null;
   const ready = demoSetup ? demoSetup.config : (config as Config & { api: NonNullable<Config['api']> });
   let agent: Agent;

@@ -9,6 +9,7 @@ import type { SiteFilterCheck, Skipped } from '../sync/roster-sync.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
 import { readSetting } from '../store/settings.js';
 import { configWarnings } from '../config.js';
+import { VERSION } from '../version.js';
 import type { Db } from '../store/database.js';
 import type { SettingsView } from './settings.js';
 
@@ -63,6 +64,7 @@ export type AuthRefusedRecord = { at: number; reason: string };
 export type SetupProblemRecord = { at: number; reason: string; location: string | null };
 
 export type AgentStatus = {
+  version: string;
   now: number;
   /** true: the last request reached the service; false: it did not; null: no request yet. */
   online: boolean | null;
@@ -128,6 +130,7 @@ export function readStatus(src: StatusSources): AgentStatus {
   const skew = readSetting<ClockSkewRecord>(db, S.clockSkew);
   const sync = readSetting<RosterSyncRecord>(db, S.rosterSync);
   return {
+    version: VERSION,
     now,
     online: contact ? contact.ok : null,
     lastContactAt: contact?.at ?? null,

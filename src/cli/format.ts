@@ -39,6 +39,7 @@ export function ago(ms: number | null): string {
 export function statusText(s: AgentStatus): string {
   const q = s.queue;
   const lines = [
+    `version:       ${s.version}`,
     `agent:         ${s.agentRunning ? 'running' : 'not running (status from the database)'}`,
     `connection:    ${s.online === null ? 'no request yet' : s.online ? 'online' : 'OFFLINE'}${s.lastContactAt ? ` (since ${ago(s.now - s.lastContactAt)})` : ''}`,
     `queue:         pending ${q.pending}, sending ${q.sending}, in doubt ${q.in_doubt}, sent ${q.sent}, rejected ${q.rejected}, held ${q.held}`,

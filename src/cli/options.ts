@@ -21,6 +21,8 @@ const optionSpecs = {
   variant: { type: 'string', multiple: true },
   all: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+  'print-punches': { type: 'boolean' },
 } as const;
 
 export function parseCli(argv: string[]) {

@@ -108,6 +108,10 @@ export async function runStart(opts: CliOptions): Promise<number> {
 
   // A terminal in raw mode does not turn \n into a new line.
   const raw = process.stdin.isTTY === true;
+  // Under a service, standard output goes to the journal: names and times are personal data (LGPD),
+  // so punches are printed there only when asked for.
+  const service = !raw && noStandardInput();
+  const printPunches = !service || opts['print-punches'] === true;
   const out = (line: string) => process.stdout.write(line + (raw ? '\r\n' : '\n'));
   // One PIN path, the screen's: a result that asks for a PIN carries the agent's one-time
   // challenge, and the next line typed here (within its minute) answers it. It is never taken as
@@ -117,7 +121,7 @@ export async function runStart(opts: CliOptions): Promise<number> {
   // Every result, one line each, whoever caused it: a typed line, a wedge burst, an HID reader or
   // the kiosk screen (the agent tells of each; the calls below print nothing themselves).
   const offPunch = run.agent.on('punch', (r) => {
-    show(r);
+    if (printPunches) show(r);
     if (!r.ok && r.reason === 'pin_required' && r.pinChallenge) awaitingPin = { challenge: r.pinChallenge, until: Date.now() + PIN_ANSWER_MS };
   });
   const pinPending = () => awaitingPin !== null && Date.now() <= awaitingPin.until;
@@ -143,7 +147,7 @@ export async function runStart(opts: CliOptions): Promise<number> {
         (s) => process.stdout.write(pinPending() && s.length === 1 && s !== '\n' && s !== '\r' ? '*' : s),
       );
     });
-  } else if (noStandardInput()) {
+  } else if (service) {
     // A service (systemd's standard input is /dev/null): the screen and the readers are the input,
     // and the terminal runs until it is stopped. Reading here would end it at once.
     say('no standard input (a service): running until stopped');
