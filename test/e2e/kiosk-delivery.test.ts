@@ -11,9 +11,9 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_PIN, screenshotPath, TEST_SCREEN, wedgeBurst } from '../helpers/kiosk-browser.js';
+import { screenshotPath, TEST_SCREEN, wedgeBurst } from '../helpers/kiosk-browser.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
-import { dismissResult, pressKeys, waitScreen } from '../helpers/screen-actions.js';
+import { dismissResult, openAdmin, pressKeys, waitScreen } from '../helpers/screen-actions.js';
 import type { PageGlobals } from '../helpers/page-globals.js';
 import { waitFor } from '../helpers/temp.js';
 import { FORBIDDEN_PUNCH_MESSAGE, OUTSIDE_SCHEDULE_MESSAGE } from '../../src/mock/answer-variants.js';
@@ -42,15 +42,6 @@ async function punch(page: Page, id: string, how: 'badge' | 'keypad' = 'badge'):
   await waitScreen(page, 'result');
   expect(await page.getAttribute('[data-testid=result]', 'data-ok')).toBe('true');
   await dismissResult(page);
-}
-
-async function openAdmin(page: Page, tab: 'queue' | 'connection' | 'settings'): Promise<void> {
-  await page.click('[data-testid=open-admin]');
-  await waitScreen(page, 'admin-login');
-  await pressKeys(page, ADMIN_PIN);
-  await page.click('[data-testid=key-ok]');
-  await waitScreen(page, 'admin');
-  await page.click(`[data-testid=tab-${tab}]`);
 }
 
 /** Script errors and CSP violations; a missing favicon and the like are not the page's fault. */

@@ -8,9 +8,9 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_PIN, screenshotPath, wedgeBurst } from '../helpers/kiosk-browser.js';
+import { screenshotPath, wedgeBurst } from '../helpers/kiosk-browser.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
-import { dismissResult, lastSound, pressKeys, waitScreen } from '../helpers/screen-actions.js';
+import { dismissResult, lastSound, openAdmin, pressKeys, waitScreen } from '../helpers/screen-actions.js';
 import type { PageGlobals } from '../helpers/page-globals.js';
 import { waitFor } from '../helpers/temp.js';
 import { DEMO_SITE_ID, demoSeed, type MockSeed } from '../../src/mock/seed.js';
@@ -140,12 +140,7 @@ describe('the site manager at the roster tab', () => {
     expect(await lastSound(page)).toBe('success');
     await dismissResult(page);
 
-    await page.click('[data-testid=open-admin]');
-    await waitScreen(page, 'admin-login');
-    await pressKeys(page, ADMIN_PIN);
-    await page.click('[data-testid=key-ok]');
-    await waitScreen(page, 'admin');
-    await page.click('[data-testid=tab-roster]');
+    await openAdmin(page, 'roster');
 
     await page.waitForSelector('[data-testid=roster-skipped-count]', { state: 'visible' });
     expect(await attr(page, 'roster-skipped-count', 'data-count')).toBe(String(noIds));

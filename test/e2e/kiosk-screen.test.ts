@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PIN, screenshotPath, TEST_SCREEN, typeSlowly, wedgeBurst, type KioskRig } from '../helpers/kiosk-browser.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
-import { dismissResult, lastSound, pressKeys, waitScreen } from '../helpers/screen-actions.js';
+import { dismissResult, lastSound, openAdmin, pressKeys, waitScreen } from '../helpers/screen-actions.js';
 import type { PageGlobals } from '../helpers/page-globals.js';
 import { waitFor } from '../helpers/temp.js';
 
@@ -241,12 +241,7 @@ describe('the site manager at the admin screen', () => {
     await waitFor(() => r.agent.status().queue.rejected === 1, 'the punch rejected by the API');
     await dismissResult(page);
 
-    await page.click('[data-testid=open-admin]');
-    await waitScreen(page, 'admin-login');
-    await pressKeys(page, ADMIN_PIN);
-    await page.click('[data-testid=key-ok]');
-    await waitScreen(page, 'admin');
-    await page.click('[data-testid=tab-queue]');
+    await openAdmin(page, 'queue');
     const row = page.locator('[data-testid=rejected-row]');
     await row.waitFor();
     expect(await row.count()).toBe(1);

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { ADMIN_PIN } from './kiosk-browser.js';
 import type { PageGlobals } from './page-globals.js';
 
 /** What the e2e tests do on the kiosk screen, as a person would: one copy for every test file. */
@@ -17,4 +18,14 @@ export async function dismissResult(page: Page): Promise<void> {
 
 export async function pressKeys(page: Page, digits: string): Promise<void> {
   for (const d of digits) await page.click(`[data-testid=key-${d}]`);
+}
+
+/** The site manager opens the admin screen with the admin PIN and goes to a tab. */
+export async function openAdmin(page: Page, tab: 'queue' | 'roster' | 'readers' | 'connection' | 'settings'): Promise<void> {
+  await page.click('[data-testid=open-admin]');
+  await waitScreen(page, 'admin-login');
+  await pressKeys(page, ADMIN_PIN);
+  await page.click('[data-testid=key-ok]');
+  await waitScreen(page, 'admin');
+  await page.click(`[data-testid=tab-${tab}]`);
 }
