@@ -22,6 +22,7 @@ import { UnresolvedPunches } from '../store/unresolved.js';
 import { Agent } from './agent.js';
 import { Capture } from './capture.js';
 import { bootMonotonic, currentBootId, TimeSource } from './time-source.js';
+import { correctedTime } from '../domain/anchored-time.js';
 import { localDateTime } from '../domain/local-time.js';
 import { RosterKeeper } from './roster-keeper.js';
 import { IdentityAdmin } from './identity-admin.js';
@@ -86,7 +87,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   const reanchor = () => {
     const a = time.current;
     if (!a) return 0;
-    const n = outbox.reanchor(time.bootId, (m) => Math.round(a.serverMs + (m - a.mono)), localDateTime, rt.clock.now());
+    const n = outbox.reanchor(time.bootId, (m, wall) => correctedTime(a, m, wall), localDateTime, rt.clock.now());
     if (n > 0) rt.log.info('punches taken before the first answer of this boot now carry the service\'s time', { count: n });
     return n;
   };

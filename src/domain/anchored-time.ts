@@ -17,8 +17,19 @@ export type TimeReading = {
 };
 
 export function readTime(anchor: Anchor | null, bootId: string, wall: number, mono: number): TimeReading {
-  if (anchor && anchor.bootId === bootId) return { at: Math.round(anchor.serverMs + (mono - anchor.mono)), wall, mono, bootId, anchored: true };
+  if (anchor && anchor.bootId === bootId) return { at: correctedTime(anchor, mono, wall), wall, mono, bootId, anchored: true };
   return { at: wall, wall, mono, bootId, anchored: false };
+}
+
+/**
+ * The instant for a reading taken at `mono` whose wall clock said `wall`: the anchor's time, unless
+ * the wall clock agrees with it within what a `Date` header can tell (±ANCHOR_TOLERANCE_MS). A
+ * correction smaller than the anchor's own error is none: it would only move punches across
+ * minute boundaries at random when the terminal's clock is right.
+ */
+export function correctedTime(anchor: Anchor, mono: number, wall: number): number {
+  const at = Math.round(anchor.serverMs + (mono - anchor.mono));
+  return Math.abs(at - wall) <= ANCHOR_TOLERANCE_MS ? wall : at;
 }
 
 /**

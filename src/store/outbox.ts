@@ -356,12 +356,12 @@ export class Outbox {
    * the service's time (the anchor's plus the monotonic time between them), in their own zone,
    * before they are sent. One in doubt may already be on the service with its old time: it stays.
    */
-  reanchor(bootId: string, timeOf: (monoAt: number) => number, localOf: (at: number, zone: string) => { date: string; time: string }, now: number): number {
+  reanchor(bootId: string, timeOf: (monoAt: number, wallAt: number) => number, localOf: (at: number, zone: string) => { date: string; time: string }, now: number): number {
     return this.db.transaction(() => {
       let n = 0;
       for (const row of this.stmts.unanchored.all(bootId) as PunchRow[]) {
         if (row.mono_at === null) continue;
-        const at = timeOf(row.mono_at);
+        const at = timeOf(row.mono_at, row.wall_at ?? row.captured_at);
         const local = localOf(at, row.time_zone);
         const changed = this.stmts.reanchor.run({ id: row.id, at, date: local.date, time: local.time, utcMinute: Math.floor(at / 60_000), now }).changes;
         // Its corrected minute is one the employee already has: it keeps the wall time, and says so.
