@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { apiDialectSchema, API_VERSION_SEGMENT, MAX_PAGE_SIZE, objectIdPattern } from './api/shapes.js';
@@ -175,6 +174,16 @@ export const envKeys: Record<string, string> = {
   TIMECLOCK_LANGUAGE: 'screen.language',
 };
 
+/** Environment variables that hold secrets: read into the config, never passed to a child process. */
+export const SECRET_ENV_KEYS = ['TIMECLOCK_API_TOKEN'] as const;
+
+/** `env` without the secrets, for a process we start (a browser's renderers must not see the token). */
+export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const k of SECRET_ENV_KEYS) delete copy[k];
+  return copy;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -182,10 +191,8 @@ export class ConfigError extends Error {
   }
 }
 
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share');
-  return path.join(base, 'timeclock-kiosk');
-}
+import { defaultDataDir, userDataDir, type DataDirSource } from './data-dir.js';
+export { SYSTEM_DATA_DIR, userDataDir, defaultDataDir, type DataDirSource } from './data-dir.js';
 
 function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
   const keys = dotted.split('.');
@@ -206,13 +213,18 @@ function hasPath(obj: Record<string, unknown>, dotted: string): boolean {
   return true;
 }
 
-export type LoadedConfig = { config: Config; demo: boolean; sources: string[] };
+/**
+ * `legacyDataDir`: where an earlier version kept this mode's queue (the per-user directory), set
+ * only when the data directory is the default system one: the agent adopts a queue left there.
+ */
+export type LoadedConfig = { config: Config; demo: boolean; sources: string[]; dataDirSource: DataDirSource; legacyDataDir: string | null };
 
 /**
  * Reads the file (if any) and the environment, and validates the result. Errors name the key,
  * where its value came from, and what is wrong with it; the token's value never appears.
+ * `systemDataDir`: the system data directory to prefer (tests pass their own).
  */
-export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv } = {}): LoadedConfig {
+export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv; systemDataDir?: string } = {}): LoadedConfig {
   const env = opts.env ?? process.env;
   const file = opts.file ?? env.TIMECLOCK_CONFIG;
   const raw: Record<string, unknown> = {};
@@ -251,7 +263,14 @@ export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv } = {}
     sources.push(name);
   }
   const demo = raw.api === undefined;
-  if (raw.dataDir === undefined) raw.dataDir = demo ? path.join(defaultDataDir(env), 'demo') : defaultDataDir(env);
+  let dataDirSource: DataDirSource = 'configured';
+  let legacyDataDir: string | null = null;
+  if (raw.dataDir === undefined) {
+    const chosen = defaultDataDir(env, demo, opts.systemDataDir);
+    raw.dataDir = chosen.dir;
+    dataDirSource = chosen.source;
+    if (chosen.source === 'system') legacyDataDir = path.join(userDataDir(env), demo ? 'demo' : '');
+  }
 
   const result = configSchema.safeParse(raw);
   if (!result.success) {
@@ -266,5 +285,5 @@ export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv } = {}
       }),
     );
   }
-  return { config: result.data, demo, sources };
+  return { config: result.data, demo, sources, dataDirSource, legacyDataDir };
 }

@@ -5,6 +5,7 @@ import type { MockServer } from '../mock/mock-server.js';
 import type { Agent } from './agent.js';
 import { buildAgent, realRuntime } from './build-agent.js';
 import { startDemo } from './demo.js';
+import { adoptLegacyQueue } from './adopt-queue.js';
 import type { AdminPin } from './bridge-handlers.js';
 import type { ScreenSettings } from '../contract.js';
 import type { TokenStore } from './token-store.js';
@@ -35,16 +36,25 @@ export type Running = {
  */
 export const DEMO_ADMIN_PIN = '2468';
 
-/** Loaded config → (the demo's mock when no API is configured) → agent. Used by the CLI and the Electron main process. */
-export async function openAgent({ config, demo }: Pick<LoadedConfig, 'config' | 'demo'>, deps: OpenDeps = {}): Promise<Running> {
+/**
+ * Loaded config → (a queue left in the old per-user directory adopted) → (the demo's mock when no
+ * API is configured) → agent. Used by the CLI and the Electron main process.
+ */
+export async function openAgent(
+  loaded: Pick<LoadedConfig, 'config' | 'demo'> & Partial<Pick<LoadedConfig, 'legacyDataDir'>>,
+  deps: OpenDeps = {},
+): Promise<Running> {
+  const { config, demo } = loaded;
   const log = createLogger({ level: config.logLevel });
   // The first line of every run: which build, on which data (a fleet's logs say what runs where).
   log.info('timeclock-kiosk starting', { version: VERSION, dataDir: config.dataDir, demo });
+  const runtime = realRuntime(log);
+  await adoptLegacyQueue(loaded, runtime.clock, log);
   const demoSetup = demo ? await startDemo(config, log) : null;
   const ready = demoSetup ? demoSetup.config : (config as Config & { api: NonNullable<Config['api']> });
   let agent: Agent;
   try {
-    agent = buildAgent(ready, { ...realRuntime(log), ...(deps.tokens ? { tokens: deps.tokens } : {}) }, { demo: demoSetup !== null });
+    agent = buildAgent(ready, { ...runtime, ...(deps.tokens ? { tokens: deps.tokens } : {}) }, { demo: demoSetup !== null });
   } catch (e) {
     await demoSetup?.mock.close();
     throw e;

@@ -23,6 +23,7 @@ const optionSpecs = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
   'print-punches': { type: 'boolean' },
+  from: { type: 'string' },
 } as const;
 
 export function parseCli(argv: string[]) {

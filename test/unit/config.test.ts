@@ -37,7 +37,8 @@ function configError(opts: { file?: string; env: NodeJS.ProcessEnv }): ConfigErr
 
 describe('loadConfig', () => {
   it('with no API configured runs the demo in its own data directory', () => {
-    const { config, demo } = loadConfig({ env });
+    // No system data directory (test/unit/data-dir-default.test.ts covers it): the per-user one.
+    const { config, demo } = loadConfig({ env, systemDataDir: path.join(dir, 'no-system-dir') });
     expect(demo).toBe(true);
     expect(config.api).toBeUndefined();
     expect(config.dataDir).toBe(path.join(dir, 'xdg', 'timeclock-kiosk', 'demo'));
