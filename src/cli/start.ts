@@ -12,6 +12,7 @@ import { Exit, type CliOptions } from './options.js';
 import { openAgent } from './setup.js';
 import { DEMO_ADMIN_PIN } from '../agent/open-agent.js';
 import { installProcessGuard } from '../agent/process-guard.js';
+import { serviceNotifier, serviceStatusText } from '../agent/service-notify.js';
 
 /** Path of the Electron runtime when its binary is installed, else null. */
 export function electronRuntime(): string | null {
@@ -62,19 +63,34 @@ export async function runStart(opts: CliOptions): Promise<number> {
   installProcessGuard(run.log, (m) => run.agent.noteError(m));
   let bridge: WebBridge | null = null;
   let browser: KioskBrowser | null = null;
+  // Under systemd (Type=notify): READY=1, the watchdog's pings, STOPPING=1. Inert elsewhere.
+  const notify = serviceNotifier({
+    env: process.env,
+    pid: process.pid,
+    log: run.log,
+    alive: () => {
+      const s = run.agent.status();
+      return s.agentRunning ? serviceStatusText(s) : null;
+    },
+  });
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    const told = notify.stopping();
     browser?.stop();
     await bridge?.close();
     await run.shutdown();
+    await told;
   };
   process.once('SIGINT', () => void stop().then(() => process.exit(Exit.ok)));
   process.once('SIGTERM', () => void stop().then(() => process.exit(Exit.ok)));
 
   try {
-    await run.agent.start({ awaitRosterIfEmpty: true });
+    // Under systemd, ready means taking punches, which needs no roster (codes no roster knows yet
+    // are kept and matched when it comes): a first download may take minutes, and readiness
+    // never waits on the network. At a keyboard, the first code typed is greeted by name.
+    await run.agent.start({ awaitRosterIfEmpty: !notify.active });
   } catch (e) {
     await stop();
     throw e;
@@ -105,6 +121,7 @@ export async function runStart(opts: CliOptions): Promise<number> {
     say(`kiosk screen shown in ${opts.browser}`);
   }
   say('ready: type or scan a code and press Enter (Ctrl-D or Ctrl-C to stop)');
+  if (notify.active) notify.ready(serviceStatusText(run.agent.status()));
 
   // A terminal in raw mode does not turn \n into a new line.
   const raw = process.stdin.isTTY === true;
