@@ -115,10 +115,20 @@ export type SafeStorage = {
   getSelectedStorageBackend?(): string;
 };
 
+/**
+ * `powerSaveBlocker`: 'prevent-display-sleep' keeps the screen on (no blanking, no DPMS power-down)
+ * while started; `start` returns the id that `stop` takes.
+ */
+export type PowerSaveBlocker = {
+  start(type: 'prevent-app-suspension' | 'prevent-display-sleep'): number;
+  stop(id: number): void;
+};
+
 /** What the shell takes from `require('electron')` in the main process. */
 export type ElectronMain = {
   app: App;
   BrowserWindow: BrowserWindowConstructor;
   ipcMain: IpcMain;
   safeStorage: SafeStorage;
+  powerSaveBlocker: PowerSaveBlocker;
 };

@@ -46,10 +46,14 @@ export function runShell(electron: ElectronMain, opts: ShellOptions): Shell {
   let running: RunningAgent | null = null;
   let stopping: Promise<void> | null = null;
   let stopped = false;
+  /** The display-sleep blocker's id while the kiosk window is up. */
+  let awake: number | null = null;
 
-  /** Once, whoever asks first: IPC off, then the agent (which commits nothing half-way). */
+  /** Once, whoever asks first: display blocker and IPC off, then the agent (which commits nothing half-way). */
   const stopAll = (): Promise<void> =>
     (stopping ??= (async () => {
+      if (awake !== null) electron.powerSaveBlocker.stop(awake);
+      awake = null;
       bridge?.close();
       bridge = null;
       try {
@@ -85,6 +89,9 @@ export function runShell(electron: ElectronMain, opts: ShellOptions): Shell {
     running = started;
     const created = createKioskWindow(electron.BrowserWindow, { preloadPath: opts.preloadPath, rendererDir: opts.rendererDir, kiosk: opts.kiosk });
     win = created.window;
+    // A time clock is looked at, not used: without this the screen blanks between punches (the
+    // session turns X's blanking off too; under Wayland this is what keeps the display on).
+    if (opts.kiosk) awake = electron.powerSaveBlocker.start('prevent-display-sleep');
     bridge = registerIpcBridge({
       ipcMain: electron.ipcMain,
       window: created.window,

@@ -12,6 +12,7 @@ import type {
   IpcMain,
   IpcMainInvokeEvent,
   NavigationEvent,
+  PowerSaveBlocker,
   PreventableEvent,
   SafeStorage,
   Session,
@@ -215,7 +216,35 @@ export class FakeSafeStorage implements SafeStorage {
   }
 }
 
-export type FakeElectron = ElectronMain & { app: FakeApp; ipcMain: FakeIpcMain; windows: FakeWindow[]; safeStorage: FakeSafeStorage };
+/** Records each blocker started (with how many windows existed then) and each one stopped. */
+export class FakePowerSaveBlocker implements PowerSaveBlocker {
+  readonly started: Array<{ id: number; type: string; windows: number }> = [];
+  readonly stopped: number[] = [];
+  private nextId = 1;
+
+  constructor(private readonly windows: readonly FakeWindow[]) {}
+
+  start(type: 'prevent-app-suspension' | 'prevent-display-sleep'): number {
+    const id = this.nextId++;
+    this.started.push({ id, type, windows: this.windows.length });
+    return id;
+  }
+  stop(id: number): void {
+    this.stopped.push(id);
+  }
+  /** Ids started and not stopped yet. */
+  active(): number[] {
+    return this.started.map((s) => s.id).filter((id) => !this.stopped.includes(id));
+  }
+}
+
+export type FakeElectron = ElectronMain & {
+  app: FakeApp;
+  ipcMain: FakeIpcMain;
+  windows: FakeWindow[];
+  safeStorage: FakeSafeStorage;
+  powerSaveBlocker: FakePowerSaveBlocker;
+};
 
 export function fakeElectron(): FakeElectron {
   const windows: FakeWindow[] = [];
@@ -225,5 +254,12 @@ export function fakeElectron(): FakeElectron {
       windows.push(this);
     }
   }
-  return { app: new FakeApp(), ipcMain: new FakeIpcMain(), BrowserWindow: RecordingWindow, windows, safeStorage: new FakeSafeStorage() };
+  return {
+    app: new FakeApp(),
+    ipcMain: new FakeIpcMain(),
+    BrowserWindow: RecordingWindow,
+    windows,
+    safeStorage: new FakeSafeStorage(),
+    powerSaveBlocker: new FakePowerSaveBlocker(windows),
+  };
 }

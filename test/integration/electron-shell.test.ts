@@ -61,8 +61,11 @@ type Ctx = {
   call(name: CallName | string, from?: Sender, ...args: unknown[]): Promise<unknown>;
 };
 
-/** `backend`: the Linux secret-store backend the fake safeStorage reports (the agent's token store is the shell's). */
-async function setup(o: { backend?: string } = {}): Promise<Ctx> {
+/**
+ * `backend`: the Linux secret-store backend the fake safeStorage reports (the agent's token store is
+ * the shell's). `kiosk: false` is the windowed mode (installers, development).
+ */
+async function setup(o: { backend?: string; kiosk?: boolean } = {}): Promise<Ctx> {
   const electron = fakeElectron();
   electron.safeStorage.backend = o.backend ?? 'gnome_libsecret';
   const { mock, agent, root, dataDir } = await agentWithRenderer(cleanups, API_TOKEN, { 'index.html': '<!doctype html><title>kiosk</title>' }, (dir) => ({
@@ -80,7 +83,7 @@ async function setup(o: { backend?: string } = {}): Promise<Ctx> {
   const shell = runShell(electron, {
     preloadPath: PRELOAD,
     rendererDir: root,
-    kiosk: true,
+    kiosk: o.kiosk ?? true,
     startAgent: async () => running,
     log: createLogger({ level: 'debug', write: (l) => logLines.push(l) }),
   });
@@ -399,7 +402,32 @@ describe('shutting down', () => {
     await shell.ready;
     expect(electron.app.exitCode).toBe(1);
     expect(electron.windows).toEqual([]);
+    expect(electron.powerSaveBlocker.started).toEqual([]);
     expect(logLines.join('\n')).toContain('data directory is locked');
+  });
+});
+
+describe('the display stays on', () => {
+  it('in kiosk mode a display-sleep blocker runs from the window’s creation until the app quits', async () => {
+    const { electron } = await setup();
+    const blocker = electron.powerSaveBlocker;
+    expect(blocker.started).toEqual([{ id: 1, type: 'prevent-display-sleep', windows: 1 }]);
+    expect(blocker.active()).toEqual([1]);
+    electron.app.emit('window-all-closed');
+    await waitFor(() => electron.app.quits === 1, 'the quit after the agent stopped');
+    expect(blocker.stopped).toEqual([1]);
+    expect(blocker.active()).toEqual([]);
+    electron.app.quit();
+    expect(blocker.stopped).toEqual([1]);
+  });
+
+  it('the windowed mode (installers, development) lets the display sleep', async () => {
+    const { electron, win } = await setup({ kiosk: false });
+    expect(win.options).toMatchObject({ kiosk: false, fullscreen: false });
+    electron.app.emit('window-all-closed');
+    await waitFor(() => electron.app.quits === 1, 'the quit after the agent stopped');
+    expect(electron.powerSaveBlocker.started).toEqual([]);
+    expect(electron.powerSaveBlocker.stopped).toEqual([]);
   });
 });
 
