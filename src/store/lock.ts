@@ -5,6 +5,13 @@ import { StoreError } from './database.js';
 
 export type DataDirLock = { release(): void };
 
+/**
+ * Every lock this process holds, until released. A better-sqlite3 connection nobody references is
+ * closed when V8 collects it, which would drop the lock in the middle of a run (Node 24 collects
+ * such objects within milliseconds): the lock must not depend on the caller keeping it reachable.
+ */
+const heldLocks = new Set<Database.Database>();
+
 /** The lock: a small SQLite file held in exclusive locking mode. The kernel drops it with the process. */
 export const LOCK_FILE_NAME = 'agent.lock.sqlite';
 /** Who holds it, for the message only: never trusted to decide anything (pids are reused). */
@@ -86,12 +93,14 @@ export function lockDataDir(dataDir: string): DataDirLock {
   } catch {
     /* the pid is for messages only */
   }
+  heldLocks.add(held);
   let released = false;
   return {
     release() {
       if (released) return;
       released = true;
       if (recordedPid(dataDir) === process.pid) fs.rmSync(path.join(dataDir, PID_FILE_NAME), { force: true });
+      heldLocks.delete(held);
       held.close();
     },
   };

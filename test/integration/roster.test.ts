@@ -94,10 +94,10 @@ describe('site roster', () => {
     const mock = await siteMock();
     const t = tempDir();
     cleanups.push(t.cleanup);
-    const agent = testAgent({ dataDir: t.dir, mock, siteId: SITE, settings: { roster: { pageSize: PAGE } } });
+    const agent = testAgent({ dataDir: t.dir, mock, siteId: SITE, timeoutMs: 5_000, settings: { roster: { pageSize: PAGE } } });
     cleanups.push(() => agent.stop());
     await agent.start({ roster: false });
-    mock.setFaults({ slowResponse: 1, slowDelayMs: 400, only: { method: 'GET', pathPrefix: '/employees' }, afterMatches: 2 });
+    mock.setFaults({ slowResponse: 1, slowDelayMs: 1_500, only: { method: 'GET', pathPrefix: '/employees' }, afterMatches: 2 }); // slow enough for two CLI starts on a busy machine
     const sync = agent.syncRoster();
     await waitFor(() => (agent.status().roster.progress?.pagesDone ?? 0) >= 2, 'two pages done');
     const seen = await runCli(['status', '--json'], { TIMECLOCK_DATA_DIR: t.dir });
