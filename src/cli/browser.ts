@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Logger } from '../log.js';
+import { withoutSecrets } from '../config.js';
 
 /** Flags for a browser that nobody sits in front of with a mouse. */
 export function kioskBrowserArgs(url: string, profileDir: string): string[] {
@@ -49,7 +50,8 @@ export function runKioskBrowser(
   const launch = (): void => {
     const startedAt = Date.now();
     // The URL (with its session token) goes to the browser only: never to a log.
-    child = spawn(executable, kioskBrowserArgs(url, profile), { stdio: 'ignore' });
+    // Without the API token: the browser's processes (its renderers among them) inherit our environment.
+    child = spawn(executable, kioskBrowserArgs(url, profile), { stdio: 'ignore', env: withoutSecrets(process.env) });
     child.once('error', (e) => {
       say(`cannot start the kiosk browser ${executable}: ${e.message}`);
       stopped = true;

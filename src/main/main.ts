@@ -1,16 +1,18 @@
 /**
  * Electron entry (`electron dist/src/main/main.js [--config file] [--windowed]`): config → demo
- * mock or API → agent → kiosk window + IPC, as `timeclock start` does headless. The only file that
- * loads the real `electron` module, at runtime, so the rest of the tree builds without it.
+ * mock or API → agent → kiosk window + IPC, as `timeclock start` does headless. With `--cli`, the
+ * command line instead (cli-mode.ts). The only file that loads the real `electron` module, at
+ * runtime, so the rest of the tree builds without it.
  */
 // tsconfig includes `src/**/*.ts` only: this pulls the preload into the build, so tsc emits preload.cjs.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { openAgent } from '../agent/open-agent.js';
 import { installProcessGuard } from '../agent/process-guard.js';
-import { ConfigError, loadConfig, type LoadedConfig } from '../config.js';
+import { ConfigError, loadConfig, SECRET_ENV_KEYS, type LoadedConfig } from '../config.js';
 import { createLogger } from '../log.js';
 import type { ElectronMain } from './electron-api.js';
+import { cliArguments, runCliMode } from './cli-mode.js';
 import { safeStorageTokenStore } from './safe-storage-token.js';
 import { runShell, type RunningAgent } from './shell.js';
 
@@ -21,38 +23,48 @@ function argValue(argv: readonly string[], flag: string): string | undefined {
 }
 
 const electron = createRequire(import.meta.url)('electron') as ElectronMain;
-const argv = process.argv.slice(2);
-
-let loaded: LoadedConfig;
-try {
-  const file = argValue(argv, '--config');
-  loaded = loadConfig(file === undefined ? {} : { file });
-} catch (e) {
-  process.stderr.write(`timeclock: ${e instanceof ConfigError ? e.message : (e as Error).message}\n`);
-  electron.app.exit(2);
-  throw e;
+const cliArgs = cliArguments(process.argv);
+if (cliArgs !== null) {
+  const { runCli } = await import('../cli/run.js');
+  await runCliMode(electron.app, cliArgs, runCli);
+} else {
+  startKiosk(process.argv.slice(2));
 }
-const { config } = loaded;
-const log = createLogger({ level: config.logLevel });
 
-async function startAgent(): Promise<RunningAgent> {
-  // After app ready (runShell awaits whenReady first): safeStorage on Linux is usable only then.
-  const run = await openAgent(loaded, { tokens: safeStorageTokenStore(electron.safeStorage, config.dataDir, { log }) });
-  installProcessGuard(log, (m) => run.agent.noteError(m));
+function startKiosk(argv: string[]): void {
+  let loaded: LoadedConfig;
   try {
-    await run.agent.start({ awaitRosterIfEmpty: true });
+    const file = argValue(argv, '--config');
+    loaded = loadConfig(file === undefined ? {} : { file });
   } catch (e) {
-    await run.shutdown();
+    process.stderr.write(`timeclock: ${e instanceof ConfigError ? e.message : (e as Error).message}\n`);
+    electron.app.exit(2);
     throw e;
   }
-  if (run.demo) log.info('demo mode: embedded mock API', { url: run.demo.url });
-  return { agent: run.agent, adminPin: run.adminPin, screen: run.screen, shutdown: run.shutdown };
-}
+  const { config } = loaded;
+  // Read into the config: the renderer processes Electron starts inherit the environment.
+  for (const k of SECRET_ENV_KEYS) delete process.env[k];
+  const log = createLogger({ level: config.logLevel });
 
-runShell(electron, {
-  preloadPath: fileURLToPath(new URL('./preload.cjs', import.meta.url)),
-  rendererDir: fileURLToPath(new URL('../../renderer/', import.meta.url)),
-  kiosk: !argv.includes('--windowed') && process.env.TIMECLOCK_WINDOWED !== '1',
-  startAgent,
-  log,
-});
+  async function startAgent(): Promise<RunningAgent> {
+    // After app ready (runShell awaits whenReady first): safeStorage on Linux is usable only then.
+    const run = await openAgent(loaded, { tokens: safeStorageTokenStore(electron.safeStorage, config.dataDir, { log }) });
+    installProcessGuard(log, (m) => run.agent.noteError(m));
+    try {
+      await run.agent.start({ awaitRosterIfEmpty: true });
+    } catch (e) {
+      await run.shutdown();
+      throw e;
+    }
+    if (run.demo) log.info('demo mode: embedded mock API', { url: run.demo.url });
+    return { agent: run.agent, adminPin: run.adminPin, screen: run.screen, shutdown: run.shutdown };
+  }
+
+  runShell(electron, {
+    preloadPath: fileURLToPath(new URL('./preload.cjs', import.meta.url)),
+    rendererDir: fileURLToPath(new URL('../../renderer/', import.meta.url)),
+    kiosk: !argv.includes('--windowed') && process.env.TIMECLOCK_WINDOWED !== '1',
+    startAgent,
+    log,
+  });
+}

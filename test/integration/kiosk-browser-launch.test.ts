@@ -9,24 +9,25 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { CLI, lineMatching, spawnCli } from '../helpers/cli.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
+import { startMockServer } from '../../src/mock/mock-server.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
 });
 
-function fakeBrowser(dir: string): { exe: string; launches: () => string[][]; pids: () => number[] } {
+function fakeBrowser(dir: string): { exe: string; launches: () => string[][]; pids: () => number[]; tokens: () => Array<string | null> } {
   const log = path.join(dir, 'launches.jsonl');
   const exe = path.join(dir, 'fake-browser');
   // Records its pid and arguments, then waits like a browser does until it is killed.
   fs.writeFileSync(
     exe,
-    `#!${process.execPath}\nrequire('fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify({ pid: process.pid, args: process.argv.slice(2) }) + '\\n');\nsetInterval(() => {}, 1000);\n`,
+    `#!${process.execPath}\nrequire('fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify({ pid: process.pid, args: process.argv.slice(2), token: process.env.TIMECLOCK_API_TOKEN ?? null }) + '\\n');\nsetInterval(() => {}, 1000);\n`,
     { mode: 0o755 },
   );
-  const read = (): Array<{ pid: number; args: string[] }> =>
-    fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { pid: number; args: string[] }) : [];
-  return { exe, launches: () => read().map((r) => r.args), pids: () => read().map((r) => r.pid) };
+  const read = (): Array<{ pid: number; args: string[]; token: string | null }> =>
+    fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { pid: number; args: string[]; token: string | null }) : [];
+  return { exe, launches: () => read().map((r) => r.args), pids: () => read().map((r) => r.pid), tokens: () => read().map((r) => r.token) };
 }
 
 const alive = (pid: number): boolean => {
@@ -84,7 +85,14 @@ describe('timeclock start --browser', () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
     const browser = fakeBrowser(t.dir);
-    const child = spawnCli(['start', '--headless', '--browser', browser.exe], { TIMECLOCK_DATA_DIR: path.join(t.dir, 'data') });
+    // A real API with its token in the environment, as the systemd units give it.
+    const mock = await startMockServer({ tokens: ['browser-must-not-see-this'] });
+    cleanups.push(() => void mock.close());
+    const child = spawnCli(['start', '--headless', '--browser', browser.exe], {
+      TIMECLOCK_DATA_DIR: path.join(t.dir, 'data'),
+      TIMECLOCK_API_URL: mock.url,
+      TIMECLOCK_API_TOKEN: 'browser-must-not-see-this',
+    });
     cleanups.push(() => child.kill('SIGKILL'));
     child.stdout.resume();
     const line = await lineMatching(child.stderr, /kiosk screen: http/);
@@ -97,6 +105,7 @@ describe('timeclock start --browser', () => {
     expect(args).toContain('--autoplay-policy=no-user-gesture-required');
     expect(args).toContain(`--user-data-dir=${path.join(t.dir, 'data', 'browser-profile')}`);
     expect(args[args.length - 1]).toBe(url);
+    expect(browser.tokens()).toEqual([null]); // the token stays in the agent
 
     // Someone closes it (or it crashes): it comes back, on the same address.
     const [first = 0] = browser.pids();

@@ -1,0 +1,72 @@
+// `npm run dist` (deb and AppImage) and `npm run dist:dir` (the unpacked app only):
+//   1. build (tsc and the renderer);
+//   2. find the Electron runtime and Electron's headers (ELECTRON_DIST / ELECTRON_HEADERS_DIR, or
+//      downloaded), stopping with one line when they cannot be had;
+//   3. stage build/app (the code and a copy of the production dependencies) and compile
+//      better-sqlite3 there for Electron: the project's node_modules stays Node's, for `npm test`;
+//   4. electron-builder (electron-builder.yml); its afterPack hook loads both native modules in the
+//      packaged runtime, then sets the fuses.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MissingRuntimeError, electronVersion, resolveElectronDist, resolveElectronHeaders } from './dist/electron-runtime.mjs';
+import { rebuildBetterSqlite3 } from './dist/rebuild-native.mjs';
+import { stageApp } from './dist/stage-app.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+// --work DIR: stage and write the packages under DIR instead of build/ and release/ (the tests).
+const workAt = args.indexOf('--work');
+const work = workAt >= 0 ? path.resolve(args[workAt + 1] ?? '') : null;
+if (workAt >= 0) args.splice(workAt, 2);
+const known = new Set(['--dir', '--skip-build']);
+const bad = args.filter((a) => !known.has(a));
+if (bad.length || (workAt >= 0 && !work)) {
+  process.stderr.write(`dist: unknown argument(s) ${bad.join(' ') || '--work without a directory'} (use --dir for the unpacked app only)\n`);
+  process.exit(2);
+}
+const buildDir = work ? path.join(work, 'build') : path.join(root, 'build');
+const releaseDir = work ? path.join(work, 'release') : path.join(root, 'release');
+const targets = args.includes('--dir') ? ['dir'] : ['deb', 'AppImage'];
+
+function mib(bytes) {
+  return `${(bytes / 1_048_576).toFixed(1)} MiB`;
+}
+function sizeOf(p) {
+  const st = fs.statSync(p);
+  if (!st.isDirectory()) return st.size;
+  return fs.readdirSync(p).reduce((n, f) => n + sizeOf(path.join(p, f)), 0);
+}
+
+try {
+  if (!args.includes('--skip-build')) execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+  const version = electronVersion(root);
+  const electronDist = resolveElectronDist(root);
+  const headersDir = await resolveElectronHeaders(root);
+  const app = stageApp(root, buildDir);
+  rebuildBetterSqlite3({ root, app, scratchDir: path.join(buildDir, 'native'), electronVersion: version, headersDir });
+  // electron-builder is CommonJS; loaded here so a missing runtime is reported before it starts.
+  const { build, Platform } = await import('electron-builder');
+  const outputs = await build({
+    projectDir: root,
+    targets: Platform.LINUX.createTarget(targets),
+    config: {
+      extends: path.join(root, 'electron-builder.yml'),
+      electronDist,
+      electronVersion: version,
+      directories: { app, output: releaseDir, buildResources: 'assets' },
+    },
+  });
+  const unpacked = path.join(releaseDir, 'linux-unpacked');
+  const report = [`unpacked app ${mib(sizeOf(unpacked))}`, `app.asar ${mib(sizeOf(path.join(unpacked, 'resources/app.asar')))}`];
+  if (fs.existsSync(path.join(unpacked, 'resources/app.asar.unpacked'))) report.push(`unpacked native files ${mib(sizeOf(path.join(unpacked, 'resources/app.asar.unpacked')))}`);
+  for (const file of outputs.filter((f) => /\.(deb|AppImage)$/.test(f))) report.push(`${path.basename(file)} ${mib(fs.statSync(file).size)}`);
+  process.stdout.write(`dist: ${report.join(', ')}\n`);
+} catch (e) {
+  if (e instanceof MissingRuntimeError) {
+    process.stderr.write(`dist: ${e.message}\n`);
+    process.exit(1);
+  }
+  throw e;
+}

@@ -1,0 +1,133 @@
+/**
+ * The command line: parses argv, runs one command, maps what it throws to a message and an exit
+ * code. Shared by `node dist/src/cli.js` and the packaged app's command-line mode (`--cli`, the
+ * `timeclock` command of an installed terminal), so both behave the same.
+ */
+import { ConfigError } from '../config.js';
+import { VERSION } from '../version.js';
+import { StoreError } from '../store/database.js';
+import { runFlush } from './flush.js';
+import { runMock } from './mock.js';
+import { runStart } from './start.js';
+import { runStatus } from './status.js';
+import { Exit, parseCli, UsageError } from './options.js';
+import { runRosterSync } from './roster.js';
+import { runEnroll, runPin } from './identity.js';
+import { runHid } from './hid.js';
+import { runSettings } from './settings.js';
+import { runPunches } from './punches.js';
+import { runData } from './data.js';
+
+const USAGE = `timeclock — time-clock terminal agent
+
+usage:
+  timeclock --version                                      the version of this terminal software
+  timeclock start [--headless] [--json] [--config FILE]   run the kiosk (demo on the embedded mock API when no API is configured)
+        [--print-punches]                                  under a service, print each punch (off: names and times are personal data, LGPD)
+        [--browser PATH]                                   also show the kiosk screen in that browser (e.g. /usr/bin/chromium), kiosk mode
+  timeclock status [--json] [--config FILE]                queue, connection, rate window, roster
+  timeclock flush [--max-wait-ms N] [--config FILE]       send what is due, exit when the queue is empty or blocked
+  timeclock roster sync [--config FILE]                    fetch the site's roster now
+  timeclock rejected list [--json]                         punches the service refused, with its reason
+  timeclock rejected retry <id>... | --all                 queue rejected punches again (after fixing the cause)
+  timeclock held list [--json]                             punches kept and not sent (not allowed, 403, unverifiable)
+  timeclock held resend <id> | held delivered <id>         a person's decision on a held punch (written to the audit log);
+  timeclock held dispute <id> <reason>                     resend also confirms a punch whose PIN was not verified
+  timeclock settings show [--json] [--config FILE]         API token (where it is kept, never its value), site and request budget in force
+  timeclock settings reset [--config FILE]                 forget the token/site/budget set on the admin screen: back to the configuration
+  timeclock data adopt --from DIR [--config FILE]          move the queue left in DIR (e.g. ~/.local/share/timeclock-kiosk) into
+                                                           the data directory, when that has none; DIR is kept, renamed DIR.adopted-<time>
+  timeclock enroll badge <code> <employee>                 link a badge to an employee (external id, registration number or CPF)
+  timeclock unenroll badge <code>                          remove a badge
+  timeclock pin set <employee>                             set an employee's PIN (read from standard input)
+  timeclock pin clear <employee>                           remove an employee's PIN
+  timeclock hid list [--json]                              attached HID devices (ids for the config and the udev rule)
+  timeclock hid replay <file> [--config FILE]              decode a capture with the configured reader's decoder
+  timeclock hid record <file> [--seconds N]                write a capture from the configured reader, for support
+  timeclock mock [--port N] [--limit N] [--window-ms N] [--token T] [--employees N --sites N]
+        [--variant NAME[=VALUE]]...                        run the mock T&A API alone; each --variant serves an answer
+                                                           the API spec allows: page-cap=N, omit-links, omit-meta,
+                                                           total-drift=N, cut-body=PAGE[xTIMES], site-without-name,
+                                                           ignore-site-filter, odd-records, not-allowed=EXTID[,EXTID...];
+                                                           or one a server or a proxy in front of it may give:
+                                                           forbid-punches=ID[,ID...], redirect=STATUS:URL,
+                                                           non-api=html|html-404|text, conflict-on-duplicate,
+                                                           error-body-on-2xx, times-format=seconds|offset,
+                                                           times-end-exclusive, times-answer=404|400, retry-after-date
+
+configuration: a JSON file (--config or TIMECLOCK_CONFIG) and the environment:
+  TIMECLOCK_API_URL, TIMECLOCK_API_TOKEN, TIMECLOCK_SITE_ID, TIMECLOCK_DATA_DIR,
+  TIMECLOCK_RATE_LIMIT, TIMECLOCK_RATE_WINDOW_MS, TIMECLOCK_TIMEZONE, TIMECLOCK_LOG_LEVEL
+data directory: dataDir / TIMECLOCK_DATA_DIR, else /var/lib/timeclock-kiosk when this user can write to it,
+  else ~/.local/share/timeclock-kiosk ($XDG_DATA_HOME); a demo keeps its own 'demo' subdirectory
+exit codes: 0 ok, 1 runtime error, 2 bad configuration or arguments, 3 flush blocked`;
+
+async function dispatch(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseCli(argv);
+  } catch (e) {
+    process.stderr.write(`timeclock: ${(e as Error).message}\n\n${USAGE}\n`);
+    return Exit.usage;
+  }
+  const [command, sub] = parsed.positionals;
+  const opts = parsed.values;
+  if (opts.version) {
+    process.stdout.write(`timeclock-kiosk ${VERSION}\n`);
+    return Exit.ok;
+  }
+  if (opts.help || !command) {
+    process.stdout.write(USAGE + '\n');
+    return command || opts.help ? Exit.ok : Exit.usage;
+  }
+  switch (command) {
+    case 'start':
+      return runStart(opts);
+    case 'status':
+      return runStatus(opts);
+    case 'flush':
+      return runFlush(opts);
+    case 'roster':
+      if (sub === 'sync') return runRosterSync(opts);
+      process.stderr.write(`timeclock: unknown roster command ${sub ?? '(none)'}; try: timeclock roster sync\n`);
+      return Exit.usage;
+    case 'mock':
+      return runMock(opts);
+    case 'enroll':
+      return runEnroll(opts, parsed.positionals.slice(1), false);
+    case 'unenroll':
+      return runEnroll(opts, parsed.positionals.slice(1), true);
+    case 'pin':
+      return runPin(opts, parsed.positionals.slice(1));
+    case 'hid':
+      return runHid(opts, parsed.positionals.slice(1));
+    case 'settings':
+      return runSettings(opts, parsed.positionals.slice(1));
+    case 'data':
+      return runData(opts, parsed.positionals.slice(1));
+    case 'rejected':
+    case 'held':
+      return runPunches(opts, command, parsed.positionals.slice(1));
+    default:
+      process.stderr.write(`timeclock: unknown command '${command}'\n\n${USAGE}\n`);
+      return Exit.usage;
+  }
+}
+
+/** Runs one command line; resolves with its exit code (never rejects). */
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    return await dispatch(argv);
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof ConfigError) {
+      process.stderr.write(`timeclock: ${e.message}\n`);
+      return Exit.usage;
+    }
+    if (e instanceof StoreError) {
+      process.stderr.write(`timeclock: ${e.message}\n`);
+      return Exit.error;
+    }
+    process.stderr.write(`timeclock: ${(e as Error)?.stack ?? String(e)}\n`);
+    return Exit.error;
+  }
+}

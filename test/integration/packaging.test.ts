@@ -1,0 +1,255 @@
+/**
+ * The packaged terminal (issue 13), built here as far as this machine allows: `npm run dist:dir`'s
+ * whole pipeline (staging, better-sqlite3 compiled from headers, electron-builder's `dir` target,
+ * the after-pack load check, the fuses) against a stand-in Electron distribution whose Node mode is
+ * this test's own Node, and whose headers are this Node's (so the compiled module must load in it).
+ *
+ * What cannot run here, and is not pretended: the real Electron runtime (its binary and headers
+ * come from github.com / artifacts.electronjs.org), electron-builder's deb step proper (fpm, a Ruby
+ * program it downloads; Debian has none: the test records what electron-builder asks fpm to build
+ * instead) and the AppImage (appimagetool, also downloaded).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeStandInElectron } from '../helpers/stand-in-electron.js';
+import { tempDir } from '../helpers/temp.js';
+
+const require = createRequire(import.meta.url);
+const ROOT = path.resolve('.');
+const ELECTRON_VERSION = (JSON.parse(fs.readFileSync('node_modules/electron/package.json', 'utf8')) as { version: string }).version;
+const NODE_PREFIX = path.dirname(path.dirname(process.execPath));
+const PROJECT_SQLITE = path.join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+type Asar = { listPackage(archive: string, opts?: object): string[]; extractFile(archive: string, file: string): Buffer };
+const asar = require('@electron/asar') as Asar;
+
+let work: { dir: string; cleanup(): void };
+let unpacked: string;
+let buildOutput: string;
+let projectSqliteBefore: string;
+let otherHeaders: string;
+
+/** Node's headers with another NODE_MODULE_VERSION: what a runtime other than the packaged one would be built from. */
+function headersOfAnotherAbi(dir: string): string {
+  fs.cpSync(path.join(NODE_PREFIX, 'include/node'), path.join(dir, 'include/node'), { recursive: true });
+  const versionH = path.join(dir, 'include/node/node_version.h');
+  fs.writeFileSync(versionH, fs.readFileSync(versionH, 'utf8').replace(/#define NODE_MODULE_VERSION \d+/, '#define NODE_MODULE_VERSION 999'));
+  return dir;
+}
+
+/** A child process run to its end without blocking the test worker (vitest talks to it meanwhile). */
+function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<{ status: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, out });
+    });
+  });
+}
+
+beforeAll(async () => {
+  if (!fs.existsSync(path.join(NODE_PREFIX, 'include/node/node_version.h'))) {
+    throw new Error(`this Node (${process.execPath}) has no headers at ${NODE_PREFIX}/include/node: the stand-in build compiles against them`);
+  }
+  work = tempDir();
+  const standIn = makeStandInElectron(path.join(work.dir, 'electron-dist'), { node: process.execPath, version: ELECTRON_VERSION });
+  projectSqliteBefore = sha256(PROJECT_SQLITE);
+  otherHeaders = headersOfAnotherAbi(path.join(work.dir, 'other-headers'));
+  const built = await run(process.execPath, ['scripts/dist.mjs', '--dir', '--skip-build', '--work', work.dir], {
+    cwd: ROOT,
+    // A nodedir in npm's config (Debian's Node sets one) naming other headers: it must not be used.
+    env: { ...process.env, ELECTRON_DIST: standIn, ELECTRON_HEADERS_DIR: NODE_PREFIX, npm_config_nodedir: otherHeaders },
+    timeoutMs: 15 * 60_000,
+  });
+  buildOutput = built.out;
+  if (built.status !== 0) throw new Error(`npm run dist:dir failed (${built.status}):\n${buildOutput.slice(-3000)}`);
+  unpacked = path.join(work.dir, 'release/linux-unpacked');
+}, 16 * 60_000);
+
+afterAll(() => work?.cleanup());
+
+describe('npm run dist:dir against a stand-in Electron', () => {
+  it('packs the app into app.asar with only the runtime files: no electron package, downloader, sources or maps', () => {
+    expect(fs.existsSync(path.join(unpacked, 'timeclock-kiosk'))).toBe(true);
+    const files = asar.listPackage(path.join(unpacked, 'resources/app.asar'), { isPack: false });
+    expect(files).toContain('/dist/src/main/main.js');
+    expect(files).toContain('/dist/src/cli.js');
+    expect(files).toContain('/dist/renderer/index.html');
+    expect(files).toContain('/node_modules/better-sqlite3/lib/index.js');
+    const manifest = JSON.parse(asar.extractFile(path.join(unpacked, 'resources/app.asar'), 'package.json').toString()) as { main: string; version: string };
+    expect(manifest.main).toBe('dist/src/main/main.js');
+    const packages = new Set(files.map((f) => /^\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1]).filter(Boolean));
+    for (const unwanted of ['electron', '@electron/get', 'electron-builder', 'prebuild-install', 'node-addon-api', 'typescript', 'vitest']) {
+      expect(packages.has(unwanted), unwanted).toBe(false);
+    }
+    expect([...packages].sort()).toEqual(['better-sqlite3', 'bindings', 'file-uri-to-path', 'node-hid', 'pkg-prebuilds', 'undici', 'zod']);
+    const sources = files.filter((f) => /\.(c|cc|cpp|h|gyp|gypi|map|ts|md)$/.test(f) || /\/(deps|hidapi|test)\//.test(f) || /better-sqlite3\/src\//.test(f));
+    expect(sources).toEqual([]);
+    expect(files.some((f) => f.startsWith('/dist/test/'))).toBe(false);
+  });
+
+  it('unpacks only the two .node files, for this architecture, next to the archive', () => {
+    const list = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? list(path.join(dir, e.name)) : [path.relative(path.join(unpacked, 'resources/app.asar.unpacked'), path.join(dir, e.name))]));
+    const nodeFiles = list(path.join(unpacked, 'resources/app.asar.unpacked')).filter((f) => f.endsWith('.node')).sort();
+    expect(nodeFiles).toEqual([`node_modules/better-sqlite3/build/Release/better_sqlite3.node`, `node_modules/node-hid/prebuilds/HID_hidraw-linux-${process.arch}/node-napi-v4.node`]);
+    expect(fs.existsSync(path.join(unpacked, 'resources/default_app.asar'))).toBe(false);
+  });
+
+  it('compiled better-sqlite3 from the runtime\'s headers, not npm\'s nodedir, without touching the project node_modules', () => {
+    // Built with npm_config_nodedir naming headers of another ABI: had they been used, the load
+    // check (next test) would have failed the build.
+    const builtFor = asar.extractFile(path.join(unpacked, 'resources/app.asar'), 'node_modules/better-sqlite3/build/Release/BUILT-FOR').toString();
+    expect(builtFor).toContain(`NODE_MODULE_VERSION ${process.versions.modules}`);
+    expect(sha256(PROJECT_SQLITE)).toBe(projectSqliteBefore);
+    expect(buildOutput).toMatch(new RegExp(`compiling better-sqlite3 for Electron ${ELECTRON_VERSION.replace(/\./g, '\\.')}`));
+    // The project's own build still loads in this Node after the package build.
+    const Database = require(path.join(ROOT, 'node_modules/better-sqlite3')) as new (f: string) => { prepare(s: string): { get(): unknown }; close(): void };
+    const db = new Database(':memory:');
+    expect(db.prepare('select 1 as one').get()).toEqual({ one: 1 });
+    db.close();
+  });
+
+  it('loaded both native modules in the packaged runtime after packing, and says so', () => {
+    expect(buildOutput).toMatch(/native modules load in the packaged runtime \(node [\d.]+, ABI \d+\): SQLite 3\.\d+\.\d+, \d+ HID device\(s\) visible/);
+  });
+
+  it('sets the fuses: no Node mode, no NODE_OPTIONS or --inspect, app code only from app.asar', async () => {
+    const { readFuses } = (await import(path.join(ROOT, 'scripts/dist/after-pack.mjs'))) as { readFuses(exe: string): Promise<Record<string, string>> };
+    expect(await readFuses(path.join(unpacked, 'timeclock-kiosk'))).toMatchObject({
+      RunAsNode: 'off',
+      EnableNodeOptionsEnvironmentVariable: 'off',
+      EnableNodeCliInspectArguments: 'off',
+      EnableEmbeddedAsarIntegrityValidation: 'on',
+      OnlyLoadAppFromAsar: 'on',
+      EnableCookieEncryption: 'on',
+    });
+  });
+
+  it('ships the command-line wrapper, the session program, the units, the udev rule and the example config as resources', () => {
+    for (const f of ['bin/timeclock', 'bin/timeclock-kiosk-session', 'system/timeclock-kiosk.service', 'system/timeclock-kiosk-cage.service', 'system/60-timeclock-readers.rules', 'system/config.example.json', 'system/timeclock-kiosk.desktop']) {
+      expect(fs.existsSync(path.join(unpacked, 'resources', f)), f).toBe(true);
+    }
+    expect(fs.statSync(path.join(unpacked, 'resources/bin/timeclock')).mode & 0o111).not.toBe(0);
+  });
+});
+
+describe('the after-pack check', () => {
+  it('fails the build on a native module compiled for another ABI, quoting the runtime', async () => {
+    const { checkNativeModules } = (await import(path.join(ROOT, 'scripts/dist/check-native.mjs'))) as {
+      checkNativeModules(o: { executable: string; resourcesDir: string }): unknown;
+    };
+    // A copy of the packaged app whose better_sqlite3.node is a real addon built against headers
+    // that declare another NODE_MODULE_VERSION (as a Node build of it is, inside Electron).
+    const copy = path.join(work.dir, 'abi-mismatch');
+    fs.cpSync(unpacked, copy, { recursive: true });
+    const headers = otherHeaders;
+    const src = path.join(work.dir, 'addon.cc');
+    fs.writeFileSync(src, '#include <node.h>\nstatic void Init(v8::Local<v8::Object>) {}\nNODE_MODULE(better_sqlite3, Init)\n');
+    const target = path.join(copy, 'resources/app.asar.unpacked/node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+    execFileSync('g++', ['-shared', '-fPIC', '-std=c++20', '-I', path.join(headers, 'include/node'), src, '-o', target], { stdio: 'pipe' });
+    expect(() => checkNativeModules({ executable: path.join(copy, 'timeclock-kiosk'), resourcesDir: path.join(copy, 'resources') })).toThrow(
+      /the native modules do not load in the packaged runtime: .*NODE_MODULE_VERSION 999/,
+    );
+  }, 120_000);
+});
+
+describe('the deb, up to fpm', () => {
+  it('asks fpm for a package with the maintainer, homepage, dependencies, our install scripts verbatim, the app under /opt and its menu entry', async () => {
+    // electron-builder runs fpm (a Ruby program it downloads from GitHub; Debian has none) with
+    // everything the deb holds: a recorder in its place keeps that, and writes a placeholder file.
+    const record = path.join(work.dir, 'fpm.json');
+    const fpm = path.join(work.dir, 'fpm-recorder');
+    fs.writeFileSync(
+      fpm,
+      `#!${process.execPath}
+const fs = require('fs');
+const a = process.argv.slice(2);
+const get = (f) => a[a.indexOf(f) + 1];
+fs.writeFileSync(process.env.FPM_RECORD, JSON.stringify({ args: a, afterInstall: fs.readFileSync(get('--after-install'), 'utf8'), afterRemove: fs.readFileSync(get('--after-remove'), 'utf8') }));
+fs.writeFileSync(get('--package'), 'placeholder: fpm did not run');
+`,
+      { mode: 0o755 },
+    );
+    const { build, Platform } = (await import('electron-builder')) as typeof import('electron-builder');
+    const saved = { CUSTOM_FPM_PATH: process.env.CUSTOM_FPM_PATH, FPM_RECORD: process.env.FPM_RECORD };
+    process.env.CUSTOM_FPM_PATH = fpm;
+    process.env.FPM_RECORD = record;
+    try {
+      await build({
+        projectDir: ROOT,
+        prepackaged: unpacked,
+        targets: Platform.LINUX.createTarget(['deb']),
+        config: {
+          extends: path.join(ROOT, 'electron-builder.yml'),
+          electronVersion: ELECTRON_VERSION,
+          directories: { app: path.join(work.dir, 'build/app'), output: path.join(work.dir, 'deb-out'), buildResources: 'assets' },
+        },
+      });
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    const { args, afterInstall, afterRemove } = JSON.parse(fs.readFileSync(record, 'utf8')) as { args: string[]; afterInstall: string; afterRemove: string };
+    const value = (flag: string) => args[args.indexOf(flag) + 1];
+    const values = (flag: string) => args.flatMap((a, i) => (a === flag ? [args[i + 1]] : []));
+    expect(value('--name')).toBe('timeclock-kiosk');
+    expect(value('--maintainer')).toBe('timeclock-kiosk developers <dev@timeclock-kiosk.example>');
+    expect(value('--url')).toBe('https://timeclock-kiosk.example/');
+    expect(value('--architecture')).toBe(process.arch === 'x64' ? 'amd64' : process.arch);
+    expect(value('--description')).toMatch(/^Time-clock terminal for a time and attendance service\n .*badge/s);
+    expect(value('--package')).toMatch(/timeclock-kiosk_\d+\.\d+\.\d+_amd64\.deb$/);
+    // Electron's own libraries and what the native modules load (readelf -d on both .node files).
+    expect(values('-d')).toEqual(expect.arrayContaining(['libgtk-3-0', 'libnss3', 'libudev1', 'libusb-1.0-0', 'libstdc++6', 'libgcc-s1', 'passwd']));
+    expect(values('--deb-recommends')).toEqual(['cage']);
+    // The scripts are ours, unchanged by electron-builder's macro expansion.
+    expect(afterInstall).toBe(fs.readFileSync('assets/deb/postinst', 'utf8'));
+    expect(afterRemove).toBe(fs.readFileSync('assets/deb/postrm', 'utf8'));
+    expect(args).toContain(`${unpacked}/=/opt/timeclock-kiosk`);
+    expect(args.some((a) => /=\/usr\/share\/icons\/hicolor\/512x512\/apps\/timeclock-kiosk\.png$/.test(a))).toBe(true);
+    expect(args.some((a) => /=\/usr\/share\/applications\/timeclock-kiosk\.desktop$/.test(a))).toBe(true);
+  }, 120_000);
+});
+
+describe('npm run dist without the Electron runtime', () => {
+  it('stops with one line saying what is missing and how to provide it, and a non-zero code', async () => {
+    const cache = path.join(work.dir, 'empty-cache');
+    const env: NodeJS.ProcessEnv = { ...process.env, electron_config_cache: cache, ELECTRON_MIRROR: 'http://127.0.0.1:9/', XDG_CACHE_HOME: cache };
+    delete env.ELECTRON_DIST;
+    delete env.ELECTRON_SKIP_BINARY_DOWNLOAD;
+    if (fs.existsSync(path.join(ROOT, 'node_modules/electron/dist/version'))) {
+      throw new Error('node_modules/electron/dist holds a runtime: this test is for a machine without one');
+    }
+    const result = await run(process.execPath, ['scripts/dist.mjs', '--skip-build', '--work', path.join(work.dir, 'no-runtime')], { cwd: ROOT, env, timeoutMs: 120_000 });
+    expect(result.status).toBe(1);
+    const lines = result.out.trim().split('\n');
+    expect(lines.at(-1)).toMatch(new RegExp(`^dist: the Electron ${ELECTRON_VERSION.replace(/\./g, '\\.')} runtime could not be downloaded \\(.+\\): run on a machine that reaches github\\.com, or set ELECTRON_DIST to an unpacked Electron`));
+    expect(fs.existsSync(path.join(work.dir, 'no-runtime', 'release'))).toBe(false);
+  }, 150_000);
+});
+
+describe('the timeclock command of the package', () => {
+  it('runs the packaged executable in its command-line mode with the system data directory and configuration', async () => {
+    // The stand-in executable prints what it was given instead of starting Electron.
+    const result = await run(path.join(unpacked, 'resources/bin/timeclock'), ['status', '--json'], {
+      cwd: work.dir,
+      env: { PATH: process.env.PATH ?? '', TIMECLOCK_AS_ROOT: '1' },
+      timeoutMs: 30_000,
+    });
+    expect(result.out).toContain('stand-in Electron');
+    const argv = /argv: (.*)/.exec(result.out)?.[1] ?? '';
+    expect(argv).toBe('--ozone-platform=headless --no-sandbox --disable-gpu --cli status --json');
+    expect(/TIMECLOCK_DATA_DIR=(\S*)/.exec(result.out)?.[1]).toBe('/var/lib/timeclock-kiosk');
+  });
+});
