@@ -13,146 +13,34 @@
  * in place but keep the data and the configuration; the scripts pass shellcheck and hold no
  * electron-builder macro. Every fake root's path has a space in it (DPKG_ROOT is quoted throughout).
  */
-import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DB_FILE_NAME } from '../../src/store/database.js';
-import { tempDir } from '../helpers/temp.js';
+import {
+  POSTINST,
+  POSTRM,
+  APP,
+  DATA,
+  CONF,
+  LEGACY,
+  LINKS,
+  COPIES,
+  WOULD,
+  cleanups,
+  fakeRoot,
+  install,
+  entry,
+  snapshot,
+  mode,
+  exists,
+  OLD_TIME,
+  type Rig,
+} from '../helpers/deb-root.js';
 
-const POSTINST = path.resolve('assets/deb/postinst');
-const POSTRM = path.resolve('assets/deb/postrm');
-const APP = '/opt/timeclock-kiosk';
-const RES = `${APP}/resources`;
-const DATA = '/var/lib/timeclock-kiosk';
-const CONF = '/etc/timeclock-kiosk';
-const LEGACY = '/home/kiosk/.local/share/timeclock-kiosk';
-const SYSTEM_FILES = ['timeclock-kiosk.service', 'timeclock-kiosk-cage.service', '60-timeclock-readers.rules', 'timeclock-kiosk.desktop', 'config.example.json'];
-/** What postinst puts in place (and postrm takes away): path in the root → what it holds. */
-const LINKS: Record<string, string> = {
-  '/usr/bin/timeclock': `${RES}/bin/timeclock`,
-  '/usr/bin/timeclock-kiosk-session': `${RES}/bin/timeclock-kiosk-session`,
-  '/usr/bin/timeclock-kiosk': `${APP}/timeclock-kiosk`,
-};
-const COPIES: Record<string, string> = {
-  '/lib/systemd/system/timeclock-kiosk.service': 'assets/timeclock-kiosk.service',
-  '/lib/systemd/system/timeclock-kiosk-cage.service': 'assets/timeclock-kiosk-cage.service',
-  '/lib/udev/rules.d/60-timeclock-readers.rules': 'assets/60-timeclock-readers.rules',
-  '/usr/share/xsessions/timeclock-kiosk.desktop': 'assets/timeclock-kiosk.desktop',
-};
-/** Programs that act on the live system: never to be run with DPKG_ROOT set. */
-const LIVE_PROGRAMS = ['systemctl', 'udevadm', 'runuser', 'update-desktop-database', 'unshare', 'sudo', 'deb-systemd-invoke'];
-const WOULD = 'timeclock-kiosk: would run: ';
-
-const cleanups: Array<() => void> = [];
 afterEach(() => {
   while (cleanups.length) cleanups.pop()?.();
 });
-
-type Run = { status: number | null; stdout: string; stderr: string };
-type Rig = {
-  /** The fake root (DPKG_ROOT). */
-  root: string;
-  /** `<root><p>`, for an absolute path `p` as the package sees it. */
-  at(p: string): string;
-  run(script: string, ...args: string[]): Run;
-  /** The live programs called so far ("name args" lines). */
-  liveCalls(): string[];
-};
-
-function requireRoot(): void {
-  if (process.getuid?.() !== 0) {
-    throw new Error(
-      'test/integration/deb-scripts.test.ts must run as root (CI does): postinst creates the kiosk user in the fake root ' +
-        'with the real groupadd/useradd --prefix and chowns the data directory; run it in the CI container or under sudo',
-    );
-  }
-}
-
-/** An empty fake root holding what the package unpacks (the app under /opt) and empty account files. */
-function fakeRoot(): Rig {
-  requireRoot();
-  const t = tempDir('timeclock deb-root-');
-  cleanups.push(t.cleanup);
-  const root = path.join(t.dir, 'root');
-  const at = (p: string) => path.join(root, p);
-  fs.mkdirSync(at('/etc'), { recursive: true });
-  for (const f of ['passwd', 'group', 'shadow', 'gshadow']) fs.writeFileSync(at(`/etc/${f}`), '');
-  fs.mkdirSync(at(`${RES}/bin`), { recursive: true });
-  fs.mkdirSync(at(`${RES}/system`), { recursive: true });
-  for (const f of ['timeclock', 'timeclock-kiosk-session']) fs.copyFileSync(path.resolve('assets/bin', f), at(`${RES}/bin/${f}`));
-  for (const f of SYSTEM_FILES) fs.copyFileSync(path.resolve('assets', f), at(`${RES}/system/${f}`));
-  fs.writeFileSync(at(`${APP}/timeclock-kiosk`), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-
-  const standIns = path.join(t.dir, 'stand-ins');
-  const log = path.join(t.dir, 'live-calls.log');
-  fs.mkdirSync(standIns);
-  fs.writeFileSync(log, '');
-  for (const name of LIVE_PROGRAMS) {
-    fs.writeFileSync(path.join(standIns, name), `#!/bin/sh\necho "${name} $*" >> '${log}'\nexit 0\n`, { mode: 0o755 });
-  }
-  const env = {
-    PATH: `${standIns}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`,
-    DPKG_ROOT: root,
-    HOME: '/root',
-    LC_ALL: 'C',
-  };
-  return {
-    root,
-    at,
-    run: (script, ...args) => {
-      const r = spawnSync('sh', [script, ...args], { env, encoding: 'utf8', timeout: 30_000 });
-      if (r.error) throw r.error;
-      return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-    },
-    liveCalls: () => fs.readFileSync(log, 'utf8').split('\n').filter(Boolean),
-  };
-}
-
-/** postinst as dpkg runs it, which must succeed. */
-function install(rig: Rig, ...args: string[]): Run {
-  const r = rig.run(POSTINST, 'configure', ...args);
-  expect(r.status, `postinst configure ${args.join(' ')} failed:\n${r.stdout}${r.stderr}`).toBe(0);
-  return r;
-}
-
-/** The fake root's entry for `name` in passwd/group, split on colons. */
-function entry(rig: Rig, file: 'passwd' | 'group', name: string): string[] | undefined {
-  return fs
-    .readFileSync(rig.at(`/etc/${file}`), 'utf8')
-    .split('\n')
-    .map((l) => l.split(':'))
-    .find((f) => f[0] === name);
-}
-
-/** Every entry under `dir`: type, mode, owner, and content hash or link target (no times: install rewrites the units). */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (p: string) => {
-    const st = fs.lstatSync(p);
-    const rel = path.relative(dir, p) || '.';
-    const head = `${(st.mode & 0o7777).toString(8)} ${st.uid}:${st.gid}`;
-    if (st.isSymbolicLink()) out[rel] = `link ${fs.readlinkSync(p)}`;
-    else if (st.isDirectory()) {
-      out[rel] = `dir ${head}`;
-      for (const n of fs.readdirSync(p)) walk(path.join(p, n));
-    } else out[rel] = `file ${head} ${crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex')}`;
-  };
-  walk(dir);
-  return out;
-}
-
-const mode = (p: string) => fs.statSync(p).mode & 0o7777;
-const exists = (p: string) => {
-  try {
-    fs.lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const OLD_TIME = new Date('2020-02-03T04:05:06Z');
 
 describe('postinst: first install into an empty root', () => {
   it('creates the kiosk user, links, units, rule, session, env, config example and data directory, and runs nothing live', () => {
