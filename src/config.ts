@@ -5,6 +5,7 @@ import { apiDialectSchema, API_VERSION_SEGMENT, MAX_PAGE_SIZE, objectIdPattern }
 import { isValidTimeZone } from './domain/local-time.js';
 import { readerConfigSchema } from './input/reader-config.js';
 import { DEFAULT_WEDGE_OPTIONS, wedgeOptionsSchema } from './input/wedge-detector.js';
+import { defaultTerminalId, fleetEnvKeys, metricsSchema, rateLimitSchema, terminalIdSchema } from './config-fleet.js';
 
 /**
  * The terminal's configuration: defaults, then a JSON file, then environment variables.
@@ -72,10 +73,11 @@ export const configSchema = z
     siteId: z.string().regex(objectIdPattern, 'must be a 24-character hexadecimal id').optional(),
     dataDir: z.string().min(1),
     timezone: z.string().refine(isValidTimeZone, 'is not a known IANA time zone').optional(),
-    rateLimit: z
-      .object({ limit: int(1, 10_000).default(60), windowMs: int(100, 3_600_000).default(60_000) })
-      .strict()
-      .default({ limit: 60, windowMs: 60_000 }),
+    rateLimit: rateLimitSchema,
+    /** This terminal's name in logs, status and metrics (default: the host name, see terminalIdOf). */
+    terminalId: terminalIdSchema.optional(),
+    /** Prometheus metrics and /healthz (off unless `listen` is set). */
+    metrics: metricsSchema,
     roster: z
       .object({
         pageSize: int(1, MAX_PAGE_SIZE).default(MAX_PAGE_SIZE),
@@ -158,6 +160,11 @@ export const configSchema = z
 
 export type Config = z.infer<typeof configSchema>;
 
+/** The terminal's name: configured, or the host name. */
+export function terminalIdOf(config: Pick<Config, 'terminalId'>): string {
+  return config.terminalId ?? defaultTerminalId();
+}
+
 /** Environment variables operators and tests rely on, and the config key each sets. */
 export const envKeys: Record<string, string> = {
   TIMECLOCK_API_URL: 'api.baseUrl',
@@ -172,6 +179,7 @@ export const envKeys: Record<string, string> = {
   TIMECLOCK_RETRY_MAX_MS: 'retry.maxMs',
   TIMECLOCK_LOG_LEVEL: 'logLevel',
   TIMECLOCK_LANGUAGE: 'screen.language',
+  ...fleetEnvKeys,
 };
 
 /** Environment variables that hold secrets: read into the config, never passed to a child process. */

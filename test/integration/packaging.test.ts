@@ -93,7 +93,15 @@ describe('npm run dist:dir against a stand-in Electron', () => {
     for (const unwanted of ['electron', '@electron/get', 'electron-builder', 'prebuild-install', 'node-addon-api', 'typescript', 'vitest']) {
       expect(packages.has(unwanted), unwanted).toBe(false);
     }
-    expect([...packages].sort()).toEqual(['better-sqlite3', 'bindings', 'file-uri-to-path', 'node-hid', 'pkg-prebuilds', 'undici', 'zod']);
+    // Exactly the production dependency tree npm resolved, less what only installs use.
+    const production = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .map((l) => /node_modules\/((?:@[^/]+\/)?[^/]+)$/.exec(l.trim())?.[1])
+      .filter((n): n is string => n !== undefined);
+    const installOnly = ['prebuild-install', 'node-addon-api'];
+    for (const name of ['better-sqlite3', 'node-hid', 'undici', 'zod', 'bindings', 'pkg-prebuilds']) expect(packages.has(name), name).toBe(true);
+    expect([...packages].every((p) => production.includes(p as string)), [...packages].join(' ')).toBe(true);
+    expect([...packages].some((p) => installOnly.includes(p as string))).toBe(false);
     const sources = files.filter((f) => /\.(c|cc|cpp|h|gyp|gypi|map|ts|md)$/.test(f) || /\/(deps|hidapi|test)\//.test(f) || /better-sqlite3\/src\//.test(f));
     expect(sources).toEqual([]);
     expect(files.some((f) => f.startsWith('/dist/test/'))).toBe(false);
