@@ -1,17 +1,17 @@
 // `npm run dist` (deb and AppImage) and `npm run dist:dir` (the unpacked app only):
 //   1. build (tsc and the renderer);
-//   2. find the Electron runtime and Electron's headers (ELECTRON_DIST / ELECTRON_HEADERS_DIR, or
-//      downloaded), stopping with one line when they cannot be had;
-//   3. stage build/app (the code and a copy of the production dependencies) and compile
-//      better-sqlite3 there for Electron: the project's node_modules stays Node's, for `npm test`;
+//   2. find the Electron runtime (ELECTRON_DIST, or downloaded), stopping with one line when it
+//      cannot be had;
+//   3. stage build/app: the code and a copy of the production dependencies, lean. Both native
+//      modules are Node-API prebuilds (better-sqlite3 13, node-hid 3), loaded as they are by Node
+//      and by Electron alike: nothing is compiled for Electron;
 //   4. electron-builder (electron-builder.yml); its afterPack hook loads both native modules in the
 //      packaged runtime, then sets the fuses.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MissingRuntimeError, electronVersion, resolveElectronDist, resolveElectronHeaders } from './dist/electron-runtime.mjs';
-import { rebuildBetterSqlite3 } from './dist/rebuild-native.mjs';
+import { MissingRuntimeError, electronVersion, resolveElectronDist } from './dist/electron-runtime.mjs';
 import { stageApp } from './dist/stage-app.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,9 +43,7 @@ try {
   if (!args.includes('--skip-build')) execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
   const version = electronVersion(root);
   const electronDist = resolveElectronDist(root);
-  const headersDir = await resolveElectronHeaders(root);
   const app = stageApp(root, buildDir);
-  rebuildBetterSqlite3({ root, app, scratchDir: path.join(buildDir, 'native'), electronVersion: version, headersDir });
   // electron-builder is CommonJS; loaded here so a missing runtime is reported before it starts.
   const { build, Platform } = await import('electron-builder');
   const outputs = await build({

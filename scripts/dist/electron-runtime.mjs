@@ -1,11 +1,8 @@
-// The two things a package build needs from outside the npm registry, found or fetched here, each
-// failing with one line that says what is missing and how to provide it:
-//   - the Electron runtime for Linux (an unpacked distribution: `electron`, resources/, locales/...);
-//   - Electron's Node headers, to compile better-sqlite3 for Electron's ABI.
-import { execFileSync, spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
+// What a package build needs from outside the npm registry, the Electron runtime for Linux (an
+// unpacked distribution: `electron`, resources/, locales/...), found or fetched here, failing with
+// one line that says what is missing and how to provide it.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 export class MissingRuntimeError extends Error {}
@@ -44,46 +41,4 @@ export function resolveElectronDist(root, env = process.env) {
     }
   }
   return local;
-}
-
-async function download(url) {
-  let res;
-  try {
-    res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
-  } catch (e) {
-    throw new MissingRuntimeError(`Electron's headers could not be downloaded from ${url} (${e.cause?.code ?? e.message}): set ELECTRON_HEADERS_DIR to a directory holding include/node for Electron`);
-  }
-  if (!res.ok) throw new MissingRuntimeError(`Electron's headers could not be downloaded from ${url} (HTTP ${res.status})`);
-  return Buffer.from(await res.arrayBuffer());
-}
-
-/**
- * A directory holding include/node of the Electron the app ships with: ELECTRON_HEADERS_DIR, or
- * Electron's published headers (checked against their SHASUMS256.txt) kept in the user's cache.
- */
-export async function resolveElectronHeaders(root, env = process.env) {
-  const version = electronVersion(root);
-  const given = env.ELECTRON_HEADERS_DIR;
-  if (given) {
-    if (!fs.existsSync(path.join(given, 'include/node/node_version.h'))) throw new MissingRuntimeError(`ELECTRON_HEADERS_DIR=${given} has no include/node/node_version.h`);
-    return given;
-  }
-  const cache = path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'timeclock-kiosk', `electron-headers-v${version}`);
-  if (fs.existsSync(path.join(cache, 'include/node/node_version.h'))) return cache;
-  const base = `https://artifacts.electronjs.org/headers/dist/v${version}`;
-  const name = `node-v${version}-headers.tar.gz`;
-  const [tarball, sums] = [await download(`${base}/${name}`), (await download(`${base}/SHASUMS256.txt`)).toString('utf8')];
-  const want = sums.split('\n').find((l) => l.trim().endsWith(name))?.split(/\s+/)[0];
-  const got = crypto.createHash('sha256').update(tarball).digest('hex');
-  if (want !== got) throw new MissingRuntimeError(`Electron's headers ${name}: checksum ${got} does not match SHASUMS256.txt (${want ?? 'not listed'})`);
-  const tmp = `${cache}.tmp-${process.pid}`;
-  fs.rmSync(tmp, { recursive: true, force: true });
-  fs.mkdirSync(tmp, { recursive: true });
-  fs.writeFileSync(path.join(tmp, name), tarball);
-  // The tarball holds node_headers/include/node/...
-  execFileSync('tar', ['-xzf', name, '--strip-components=1'], { cwd: tmp });
-  fs.rmSync(path.join(tmp, name));
-  fs.rmSync(cache, { recursive: true, force: true });
-  fs.renameSync(tmp, cache);
-  return cache;
 }

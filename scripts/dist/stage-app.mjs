@@ -1,16 +1,20 @@
 // Stages the app electron-builder packs (its "two package.json" layout): build/app/ holds the built
-// code and a copy of the production dependencies, so the Electron rebuild of better-sqlite3 happens
-// there and never in the project's node_modules, which stays Node's build for `npm test`.
+// code and a copy of the production dependencies without what the running app never reads, so the
+// package carries no sources, install-time tools or other platforms' binaries. Both native modules
+// are Node-API builds (better-sqlite3 13, node-hid 3): the same file loads in Node and in Electron,
+// so nothing is compiled and the project's node_modules serves `npm test` and the package alike.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Packages used only while npm installs a dependency (better-sqlite3's prebuild downloader, node-hid's build headers). */
+/** Packages used only to compile a native module from source (node-addon-api's headers): the prebuilds need none. */
 const INSTALL_ONLY = new Set(['prebuild-install', 'node-addon-api']);
 
 /** Files of a dependency the running app never reads: sources, build intermediates, docs, other platforms. */
 const skipInDependency = (arch) => [
-  /^better-sqlite3\/(deps|src|build)(\/|$)/, // rebuilt for Electron below; deps/ is SQLite's source
+  /^better-sqlite3\/(deps|src|build)(\/|$)/, // deps/ is SQLite's source, src/ the addon's: the prebuild is used
+  new RegExp(`^better-sqlite3/prebuilds/(?!linux-${arch}\\.node$)`), // glibc Linux, this architecture
+  new RegExp(`^better-sqlite3/lib/(darwin|win32|linuxmusl)-`),
   /^node-hid\/(hidapi|src)(\/|$)/, // the N-API prebuild is used as is
   new RegExp(`^node-hid/prebuilds/(?!HID_hidraw-linux-${arch}(/|$))[^/]+`), // the hidraw driver, this architecture
   /(^|\/)(test|tests|docs?|example|examples|\.github)(\/|$)/,

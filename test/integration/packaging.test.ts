@@ -1,8 +1,9 @@
 /**
  * The packaged terminal (issue 13), built here as far as this machine allows: `npm run dist:dir`'s
- * whole pipeline (staging, better-sqlite3 compiled from headers, electron-builder's `dir` target,
- * the after-pack load check, the fuses) against a stand-in Electron distribution whose Node mode is
- * this test's own Node, and whose headers are this Node's (so the compiled module must load in it).
+ * whole pipeline (staging, electron-builder's `dir` target, the after-pack load check, the fuses)
+ * against a stand-in Electron distribution whose Node mode is this test's own Node. Both native
+ * modules are Node-API prebuilds (better-sqlite3 13, node-hid 3): shipped byte for byte as npm
+ * installed them, and loaded by the packaged runtime after packing.
  *
  * What cannot run here, and is not pretended: the real Electron runtime (its binary and headers
  * come from github.com / artifacts.electronjs.org), electron-builder's deb step proper (fpm, a Ruby
@@ -22,7 +23,8 @@ const require = createRequire(import.meta.url);
 const ROOT = path.resolve('.');
 const ELECTRON_VERSION = (JSON.parse(fs.readFileSync('node_modules/electron/package.json', 'utf8')) as { version: string }).version;
 const NODE_PREFIX = path.dirname(path.dirname(process.execPath));
-const PROJECT_SQLITE = path.join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+const SQLITE_PREBUILD = `prebuilds/linux-${process.arch}.node`;
+const PROJECT_SQLITE = path.join(ROOT, 'node_modules/better-sqlite3', SQLITE_PREBUILD);
 const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 type Asar = { listPackage(archive: string, opts?: object): string[]; extractFile(archive: string, file: string): Buffer };
@@ -32,10 +34,12 @@ let work: { dir: string; cleanup(): void };
 let unpacked: string;
 let buildOutput: string;
 let projectSqliteBefore: string;
-let otherHeaders: string;
 
 /** Node's headers with another NODE_MODULE_VERSION: what a runtime other than the packaged one would be built from. */
 function headersOfAnotherAbi(dir: string): string {
+  if (!fs.existsSync(path.join(NODE_PREFIX, 'include/node/node_version.h'))) {
+    throw new Error(`this Node (${process.execPath}) has no headers at ${NODE_PREFIX}/include/node: the test compiles an addon against them`);
+  }
   fs.cpSync(path.join(NODE_PREFIX, 'include/node'), path.join(dir, 'include/node'), { recursive: true });
   const versionH = path.join(dir, 'include/node/node_version.h');
   fs.writeFileSync(versionH, fs.readFileSync(versionH, 'utf8').replace(/#define NODE_MODULE_VERSION \d+/, '#define NODE_MODULE_VERSION 999'));
@@ -59,17 +63,12 @@ function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proce
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(NODE_PREFIX, 'include/node/node_version.h'))) {
-    throw new Error(`this Node (${process.execPath}) has no headers at ${NODE_PREFIX}/include/node: the stand-in build compiles against them`);
-  }
   work = tempDir();
   const standIn = makeStandInElectron(path.join(work.dir, 'electron-dist'), { node: process.execPath, version: ELECTRON_VERSION });
   projectSqliteBefore = sha256(PROJECT_SQLITE);
-  otherHeaders = headersOfAnotherAbi(path.join(work.dir, 'other-headers'));
   const built = await run(process.execPath, ['scripts/dist.mjs', '--dir', '--skip-build', '--work', work.dir], {
     cwd: ROOT,
-    // A nodedir in npm's config (Debian's Node sets one) naming other headers: it must not be used.
-    env: { ...process.env, ELECTRON_DIST: standIn, ELECTRON_HEADERS_DIR: NODE_PREFIX, npm_config_nodedir: otherHeaders },
+    env: { ...process.env, ELECTRON_DIST: standIn },
     timeoutMs: 15 * 60_000,
   });
   buildOutput = built.out;
@@ -89,7 +88,8 @@ describe('npm run dist:dir against a stand-in Electron', () => {
     expect(files).toContain('/node_modules/better-sqlite3/lib/index.js');
     const manifest = JSON.parse(asar.extractFile(path.join(unpacked, 'resources/app.asar'), 'package.json').toString()) as { main: string; version: string };
     expect(manifest.main).toBe('dist/src/main/main.js');
-    const packages = new Set(files.map((f) => /^\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1]).filter(Boolean));
+    // Package names (a scope's own directory, "@ioredis", is not one).
+    const packages = new Set(files.map((f) => /^\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1]).filter((n) => n !== undefined && !/^@[^/]+$/.test(n)));
     for (const unwanted of ['electron', '@electron/get', 'electron-builder', 'prebuild-install', 'node-addon-api', 'typescript', 'vitest']) {
       expect(packages.has(unwanted), unwanted).toBe(false);
     }
@@ -99,7 +99,7 @@ describe('npm run dist:dir against a stand-in Electron', () => {
       .map((l) => /node_modules\/((?:@[^/]+\/)?[^/]+)$/.exec(l.trim())?.[1])
       .filter((n): n is string => n !== undefined);
     const installOnly = ['prebuild-install', 'node-addon-api'];
-    for (const name of ['better-sqlite3', 'node-hid', 'undici', 'zod', 'bindings', 'pkg-prebuilds']) expect(packages.has(name), name).toBe(true);
+    for (const name of ['better-sqlite3', 'node-hid', 'undici', 'zod', 'pkg-prebuilds']) expect(packages.has(name), name).toBe(true);
     expect([...packages].every((p) => production.includes(p as string)), [...packages].join(' ')).toBe(true);
     expect([...packages].some((p) => installOnly.includes(p as string))).toBe(false);
     const sources = files.filter((f) => /\.(c|cc|cpp|h|gyp|gypi|map|ts|md)$/.test(f) || /\/(deps|hidapi|test)\//.test(f) || /better-sqlite3\/src\//.test(f));
@@ -111,22 +111,17 @@ describe('npm run dist:dir against a stand-in Electron', () => {
     const list = (dir: string): string[] =>
       fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? list(path.join(dir, e.name)) : [path.relative(path.join(unpacked, 'resources/app.asar.unpacked'), path.join(dir, e.name))]));
     const nodeFiles = list(path.join(unpacked, 'resources/app.asar.unpacked')).filter((f) => f.endsWith('.node')).sort();
-    expect(nodeFiles).toEqual([`node_modules/better-sqlite3/build/Release/better_sqlite3.node`, `node_modules/node-hid/prebuilds/HID_hidraw-linux-${process.arch}/node-napi-v4.node`]);
+    expect(nodeFiles).toEqual([`node_modules/better-sqlite3/${SQLITE_PREBUILD}`, `node_modules/node-hid/prebuilds/HID_hidraw-linux-${process.arch}/node-napi-v4.node`]);
     expect(fs.existsSync(path.join(unpacked, 'resources/default_app.asar'))).toBe(false);
   });
 
-  it('compiled better-sqlite3 from the runtime\'s headers, not npm\'s nodedir, without touching the project node_modules', () => {
-    // Built with npm_config_nodedir naming headers of another ABI: had they been used, the load
-    // check (next test) would have failed the build.
-    const builtFor = asar.extractFile(path.join(unpacked, 'resources/app.asar'), 'node_modules/better-sqlite3/build/Release/BUILT-FOR').toString();
-    expect(builtFor).toContain(`NODE_MODULE_VERSION ${process.versions.modules}`);
+  it('ships the Node-API prebuilds as npm installed them, and leaves the project node_modules alone (npm test and the package share them)', () => {
+    const unpackedDir = path.join(unpacked, 'resources/app.asar.unpacked/node_modules');
+    expect(sha256(path.join(unpackedDir, 'better-sqlite3', SQLITE_PREBUILD))).toBe(projectSqliteBefore);
+    const hid = `node-hid/prebuilds/HID_hidraw-linux-${process.arch}/node-napi-v4.node`;
+    expect(sha256(path.join(unpackedDir, hid))).toBe(sha256(path.join(ROOT, 'node_modules', hid)));
     expect(sha256(PROJECT_SQLITE)).toBe(projectSqliteBefore);
-    expect(buildOutput).toMatch(new RegExp(`compiling better-sqlite3 for Electron ${ELECTRON_VERSION.replace(/\./g, '\\.')}`));
-    // The project's own build still loads in this Node after the package build.
-    const Database = require(path.join(ROOT, 'node_modules/better-sqlite3')) as new (f: string) => { prepare(s: string): { get(): unknown }; close(): void };
-    const db = new Database(':memory:');
-    expect(db.prepare('select 1 as one').get()).toEqual({ one: 1 });
-    db.close();
+    expect(buildOutput).not.toMatch(/compiling|node-gyp/);
   });
 
   it('loaded both native modules in the packaged runtime after packing, and says so', () => {
@@ -158,14 +153,14 @@ describe('the after-pack check', () => {
     const { checkNativeModules } = (await import(path.join(ROOT, 'scripts/dist/check-native.mjs'))) as {
       checkNativeModules(o: { executable: string; resourcesDir: string }): unknown;
     };
-    // A copy of the packaged app whose better_sqlite3.node is a real addon built against headers
-    // that declare another NODE_MODULE_VERSION (as a Node build of it is, inside Electron).
+    // A copy of the packaged app whose SQLite module is a real (non-Node-API) addon built against
+    // headers that declare another NODE_MODULE_VERSION: what a module built for another runtime is.
     const copy = path.join(work.dir, 'abi-mismatch');
     fs.cpSync(unpacked, copy, { recursive: true });
-    const headers = otherHeaders;
+    const headers = headersOfAnotherAbi(path.join(work.dir, 'other-headers'));
     const src = path.join(work.dir, 'addon.cc');
     fs.writeFileSync(src, '#include <node.h>\nstatic void Init(v8::Local<v8::Object>) {}\nNODE_MODULE(better_sqlite3, Init)\n');
-    const target = path.join(copy, 'resources/app.asar.unpacked/node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+    const target = path.join(copy, 'resources/app.asar.unpacked/node_modules/better-sqlite3', SQLITE_PREBUILD);
     execFileSync('g++', ['-shared', '-fPIC', '-std=c++20', '-I', path.join(headers, 'include/node'), src, '-o', target], { stdio: 'pipe' });
     expect(() => checkNativeModules({ executable: path.join(copy, 'timeclock-kiosk'), resourcesDir: path.join(copy, 'resources') })).toThrow(
       /the native modules do not load in the packaged runtime: .*NODE_MODULE_VERSION 999/,
