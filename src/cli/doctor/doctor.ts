@@ -1,0 +1,101 @@
+/**
+ * `timeclock doctor [--json] [--config FILE]`: checks a terminal end to end, one line per check.
+ * Safe beside a running terminal: it never takes the agent's lock, opens the database read-only,
+ * makes one GET of the API and writes nothing. Exit 0 unless a check failed (1); 2 when the
+ * configuration cannot be read, as every command.
+ */
+import type { LoadedConfig } from '../../config.js';
+import { ConfigError, loadConfig } from '../../config.js';
+import type { Clock } from '../../domain/clock.js';
+import type { HidBackend } from '../../input/hid-backend.js';
+import { NodeHidBackend } from '../../input/node-hid-backend.js';
+import { openDatabase, type Db } from '../../store/database.js';
+import { Exit, UsageError, type CliOptions } from '../options.js';
+import { browserCheck, configurationCheck, databaseCheck, dataDirCheck, diskSpaceCheck, realFs, versionsCheck, type FsIo } from './local-checks.js';
+import { fail, failed, resultLines, type CheckResult } from './result.js';
+import { clockCheck, probeService, realApi, serviceCheck, siteCheck, tokenInUse, type DoctorApiFactory, type ServiceProbe } from './service-checks.js';
+import { adminPinCheck, readStoredFacts, rosterCheck, siteFilterOf, siteInForce, type StoredFacts } from './stored-checks.js';
+import { openForRead, readerChecks, realRunner, timeSyncCheck, type CommandRunner } from './system-checks.js';
+
+/** Every edge the doctor touches, so each check can be run against stand-ins. */
+export type DoctorIo = {
+  clock: Clock;
+  env: NodeJS.ProcessEnv;
+  fs: FsIo;
+  /** Read-only, with SQLite's quick_check (store/database.ts). */
+  openDb(dataDir: string): Db;
+  api: DoctorApiFactory;
+  run: CommandRunner;
+  hid(): HidBackend;
+  openForRead(path: string): void;
+  versions: NodeJS.ProcessVersions;
+};
+
+export function realDoctorIo(): DoctorIo {
+  return {
+    clock: { now: () => Date.now() },
+    env: process.env,
+    fs: realFs,
+    openDb: (dir) => openDatabase(dir, { readonly: true }),
+    api: realApi,
+    run: realRunner,
+    hid: () => new NodeHidBackend(),
+    openForRead,
+    versions: process.versions,
+  };
+}
+
+/** Runs every check in the documented order. Throws ConfigError when the configuration cannot be loaded. */
+export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise<CheckResult[]> {
+  const { config, demo } = loaded;
+  const out: CheckResult[] = [configurationCheck(loaded)];
+  const dir = dataDirCheck(loaded, io.fs);
+  out.push(dir.result, diskSpaceCheck(config.dataDir, io.fs));
+  const database = databaseCheck(config.dataDir, dir.state, demo, io.fs, io.openDb);
+  let facts: StoredFacts | null = null;
+  try {
+    if (database.db) facts = readStoredFacts(database.db, config, demo);
+  } catch (e) {
+    database.result = fail('database', `passes its integrity check but its records cannot be read: ${(e as Error).message}`);
+  } finally {
+    database.db?.close();
+  }
+  out.push(database.result);
+
+  const siteId = siteInForce(facts, config, demo);
+  let probe: ServiceProbe | null = null;
+  if (config.api) {
+    const token = tokenInUse(config.api.token, config.dataDir, facts?.tokenSavedIn ?? null);
+    probe = await probeService(config.api, token, siteId, io.clock, io.api);
+  }
+  out.push(serviceCheck(probe, config.api?.timeoutMs ?? 0));
+  out.push(siteCheck(siteId, probe, siteFilterOf(facts, siteId), demo));
+  out.push(rosterCheck(facts, io.clock.now(), config.roster.refreshMs, demo));
+  out.push(clockCheck(probe, config.clockSkewThresholdMs, demo));
+  out.push(await timeSyncCheck(io.run));
+  out.push(...(await readerChecks(config.readers, io.hid, io.openForRead)));
+  out.push(adminPinCheck(facts, demo));
+  out.push(browserCheck(io.env, io.fs));
+  out.push(versionsCheck(io.versions));
+  return out;
+}
+
+function print(results: readonly CheckResult[], json: boolean | undefined): void {
+  process.stdout.write((json ? JSON.stringify(results) : resultLines(results)) + '\n');
+}
+
+export async function runDoctor(opts: CliOptions, args: string[], io: DoctorIo = realDoctorIo()): Promise<number> {
+  if (args.length > 0) throw new UsageError(`doctor takes no arguments (got '${args.join(' ')}'); usage: timeclock doctor [--json] [--config FILE]`);
+  let loaded: LoadedConfig;
+  try {
+    loaded = loadConfig({ file: opts.config, env: io.env });
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    // Nothing else can be checked without it; the line says what, the exit code is every command's.
+    print([fail('configuration', e.problems.join('; '))], opts.json);
+    return Exit.usage;
+  }
+  const results = await doctorResults(loaded, io);
+  print(results, opts.json);
+  return failed(results) ? Exit.error : Exit.ok;
+}

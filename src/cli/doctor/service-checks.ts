@@ -1,0 +1,134 @@
+/**
+ * Doctor checks that ask the service: reachable, token accepted, site known, and the service's
+ * clock against ours. All from ONE read-only GET (`GET /sites/{id}` when a site is set, which also
+ * answers "is the site there"; else the first one-employee page), so a doctor run beside a working
+ * terminal costs the account's rate window a single request.
+ */
+import { ApiClient, type ApiClientOptions, type ApiOutcome } from '../../api/client.js';
+import type { SiteRecord } from '../../api/roster-records.js';
+import type { SiteFilterCheck } from '../../sync/roster-sync.js';
+import type { Clock } from '../../domain/clock.js';
+import { FileTokenStore } from '../../store/private-file.js';
+import { fail, firstLine, humanMs, ok, warn, type CheckResult } from './result.js';
+
+/** The two reads the doctor may make; ApiClient in production, a stand-in in unit tests. */
+export type DoctorApi = {
+  getSite(siteId: string): Promise<ApiOutcome<SiteRecord>>;
+  probe(): Promise<ApiOutcome<unknown>>;
+  close(): Promise<void>;
+};
+export type DoctorApiFactory = (opts: ApiClientOptions) => DoctorApi;
+export const realApi: DoctorApiFactory = (opts) => new ApiClient(opts);
+
+/** What the one request brought back, with this machine's wall clock read on both sides of it. */
+export type ServiceProbe = {
+  request: string;
+  tokenFrom: string;
+  outcome: ApiOutcome<unknown>;
+  site: SiteRecord | null;
+  serverDate: number | null;
+  sentAt: number;
+  receivedAt: number;
+};
+
+/**
+ * The token the terminal would use: one saved from the admin screen (a 0600 file in the data
+ * directory) wins over the configured one, as at start (agent/settings.ts `startingToken`). One
+ * kept in Electron's secret store cannot be read outside the app: the configured one is checked.
+ */
+export function tokenInUse(configToken: string, dataDir: string, savedIn: 'keyring' | 'file' | null): { token: string; from: string } {
+  if (savedIn === 'keyring') return { token: configToken, from: 'the configured token (the one saved on the admin screen is in the secret store, unreadable here)' };
+  try {
+    const saved = new FileTokenStore(dataDir).load();
+    if (saved !== null) return { token: saved, from: 'the token saved on the admin screen' };
+  } catch (e) {
+    return { token: configToken, from: `the configured token (the saved one is not used: ${firstLine(e)})` };
+  }
+  return { token: configToken, from: 'the configured token' };
+}
+
+export async function probeService(
+  api: Pick<ApiClientOptions, 'baseUrl' | 'timeoutMs' | 'dialect'>,
+  token: { token: string; from: string },
+  siteId: string | null,
+  clock: Clock,
+  makeApi: DoctorApiFactory,
+): Promise<ServiceProbe> {
+  let serverDate: number | null = null;
+  const client = makeApi({ ...api, token: token.token, onServerDate: (d) => (serverDate = d) });
+  const sentAt = clock.now();
+  try {
+    const outcome = siteId ? await client.getSite(siteId) : await client.probe();
+    const receivedAt = clock.now();
+    const site = siteId && outcome.kind === 'ok' ? (outcome.value as SiteRecord) : null;
+    return { request: siteId ? `GET /sites/${siteId}` : 'GET /employees', tokenFrom: token.from, outcome, site, serverDate, sentAt, receivedAt };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Reachable, and the token accepted: any answer of the API but 401/403/429 says both. */
+export function serviceCheck(p: ServiceProbe | null, timeoutMs: number): CheckResult {
+  const name = 'service';
+  if (!p) return warn(name, 'demo: the embedded mock API runs only inside the terminal (timeclock start), so there is nothing to reach now');
+  const o = p.outcome;
+  const via = `${p.request}, ${p.tokenFrom}`;
+  switch (o.kind) {
+    case 'ok':
+    case 'refused':
+      return ok(name, `reachable, token accepted (${via}: ${o.status} in ${p.receivedAt - p.sentAt} ms)`);
+    case 'auth':
+      return fail(name, `token refused (${o.reason}; ${via}): set a working token on the admin screen or in api.token`);
+    case 'forbidden':
+      return fail(name, `token not allowed (${o.reason}; ${via}): ask the service's administrator for the token's rights`);
+    case 'rate_limited':
+      return warn(name, `reachable, but rate limited (429${o.retryAfterHeader ? `, Retry-After ${o.retryAfterHeader}` : ''}): the token's window is used up; try again later`);
+    case 'not_sent':
+      return fail(name, `unreachable (${o.error}): check api.baseUrl, the network, DNS and the firewall`);
+    case 'unknown':
+      return fail(name, `no usable answer within ${timeoutMs} ms (${o.error}): check the network or raise api.timeoutMs`);
+    case 'server_error':
+      return fail(name, `the service answered with an error (${o.error}): try again later or ask its administrator`);
+    case 'setup':
+      return fail(name, `${o.reason}: check api.baseUrl and any proxy in between`);
+  }
+}
+
+const filterWords: Record<SiteFilterCheck, string> = {
+  verified: 'the service honours the site filter (last roster sync)',
+  suspect: "the service counted as many employees for the site as for the account at the last roster sync: it may ignore the site filter; set api.dialect.siteFilterParam to the service's name for it, unless every employee really is at this site",
+  unknown: 'whether the service honours the site filter is not known yet',
+};
+
+/**
+ * The site answered, and whether the roster sync found the site filter honoured (recorded by
+ * roster-keeper; asking again would cost requests). `filter`: null when no sync of this site recorded one.
+ */
+export function siteCheck(siteId: string | null, p: ServiceProbe | null, filter: SiteFilterCheck | null, demo: boolean): CheckResult {
+  const name = 'site';
+  if (!siteId) return ok(name, 'none configured: the roster holds every active employee of the account');
+  if (demo) return ok(name, `demo site ${siteId} (the embedded mock serves it)`);
+  if (!p) return warn(name, `${siteId} not checked`);
+  const o = p.outcome;
+  if (o.kind === 'refused' && o.status === 404) return fail(name, `the service has no site ${siteId} (${o.reason}): fix siteId, or set the site on the admin screen`);
+  if (o.kind !== 'ok') return warn(name, `${siteId} not checked: the service check above failed`);
+  const label = p.site?.name ? `${p.site.name} (${siteId})` : siteId;
+  const words = filterWords[filter ?? 'unknown'];
+  return filter === 'suspect' ? warn(name, `${label} found; but ${words}`) : ok(name, `${label} found; ${words}`);
+}
+
+/**
+ * The service's `Date` (whole seconds, so +500 ms is its most likely value) against the middle of
+ * our request; the uncertainty is half a second plus half the round trip.
+ */
+export function clockCheck(p: ServiceProbe | null, thresholdMs: number, demo: boolean): CheckResult {
+  const name = 'clock';
+  if (demo) return ok(name, "demo: the embedded mock keeps this machine's time, nothing to compare");
+  if (!p || p.serverDate === null) return warn(name, 'not measured: no answer with a Date header from the service');
+  const offset = p.serverDate + 500 - (p.sentAt + p.receivedAt) / 2;
+  const uncertainty = 500 + (p.receivedAt - p.sentAt) / 2;
+  const plusMinus = `±${(uncertainty / 1000).toFixed(1)} s`;
+  const how = `this machine is ${humanMs(Math.abs(offset))} ${offset > 0 ? 'behind' : 'ahead of'} the service (${plusMinus})`;
+  if (Math.abs(offset) > thresholdMs) return warn(name, `${how}, more than clockSkewThresholdMs (${humanMs(thresholdMs)}): punches are flagged; fix the time sync`);
+  return ok(name, how);
+}
