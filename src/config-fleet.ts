@@ -33,8 +33,8 @@ export const rateLimitSchema = z
     windowMs: int(100, 3_600_000).default(60_000),
     /**
      * redis:// or rediss:// URL of a Redis every terminal of the account reaches: the terminals then
-     * draw from one sliding window there, at `limit` per `windowMs` for the whole account; without
-     * Redis (or while it is unreachable) this terminal keeps `limit` to itself, its share.
+     * draw from one sliding window there, at `accountLimit` per `windowMs` for the whole account;
+     * without Redis (or while it is unreachable) this terminal keeps `limit` to itself, its share.
      */
     redisUrl: z
       .string()

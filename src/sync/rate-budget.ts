@@ -1,6 +1,7 @@
 import type { Clock, Sleep } from '../domain/clock.js';
 import { msUntilFreeSlot, slotsInUse, type WindowRule } from '../domain/sliding-window.js';
 import type { RateSlots, StoredSlot } from '../store/rate-slots.js';
+import type { RateSharing, SharedWindowLink } from './shared-window-link.js';
 
 /** Lower number goes first. Punches (and their reconciliation) before roster pages. */
 export const Priority = { punch: 0, roster: 1 } as const;
@@ -26,6 +27,8 @@ export type PauseReason = 'retry_after' | 'auth';
  * The one sliding-window budget every API call of the terminal draws from. Slots are persisted
  * (see RateSlots) and held from send until one window after the response; callers queue by
  * priority. A 429's Retry-After or a refused token pauses everybody, not just one request.
+ * With a `link`, every slot the local window grants must also come from the fleet's shared window
+ * (shared-window-link.ts); the local window keeps counting underneath, for when Redis is away.
  */
 export class RateBudget {
   private slots: StoredSlot[];
@@ -43,12 +46,14 @@ export class RateBudget {
     private readonly clock: Clock,
     private readonly sleep: Sleep,
     private rule: WindowRule,
+    private readonly link: SharedWindowLink | null = null,
   ) {
     const now = clock.now();
     store.clampFuture(now);
     store.closeOrphans(now);
     store.prune(now, rule.windowMs);
     this.slots = store.live(now, rule.windowMs);
+    link?.attach({ wake: () => this.kick(), held: () => this.slots, windowMs: () => this.rule.windowMs });
   }
 
   /**
@@ -75,6 +80,7 @@ export class RateBudget {
       if (s.releasedAt !== null) s.releasedAt += ms;
     }
     if (this.pausedUntil > 0) this.pausedUntil += ms;
+    this.link?.clockStepped(ms);
     this.persist(() => this.store.shift(ms));
     this.kick();
   }
@@ -117,6 +123,7 @@ export class RateBudget {
     const s = this.slots.find((x) => x.id === ticket.id);
     if (s) s.releasedAt = at;
     this.persist(() => this.store.release(ticket.id, at));
+    this.link?.release(ticket.id);
     this.kick();
   }
 
@@ -124,6 +131,7 @@ export class RateBudget {
   giveBack(ticket: SlotTicket): void {
     this.slots = this.slots.filter((x) => x.id !== ticket.id);
     this.persist(() => this.store.forget(ticket.id));
+    this.link?.giveBack(ticket.id);
     this.kick();
   }
 
@@ -171,6 +179,11 @@ export class RateBudget {
     return this.rule.limit;
   }
 
+  /** Whether the slots come from the fleet's window in Redis, from this terminal's share meanwhile, or only from it. */
+  sharing(): RateSharing {
+    return this.link?.view() ?? { shared: 'local', redisError: null };
+  }
+
   private kick(): void {
     if (this.pumping) this.wake.abort();
     else void this.pump();
@@ -180,6 +193,8 @@ export class RateBudget {
     this.pumping = true;
     try {
       for (;;) {
+        // Armed before looking, so a kick while we look (or wait on the shared window) is not lost.
+        this.wake = new AbortController();
         this.dropAborted();
         if (this.waiters.length === 0) return;
         const now = this.clock.now();
@@ -200,11 +215,13 @@ export class RateBudget {
           continue;
         }
         this.slots = this.slots.filter((s) => s.releasedAt === null || s.releasedAt + this.rule.windowMs > now);
-        const wait = msUntilFreeSlot(this.slots, now, this.rule);
+        const limit = this.link ? this.link.localLimit(this.rule.limit, now) : this.rule.limit;
+        const wait = msUntilFreeSlot(this.slots, now, { limit, windowMs: this.rule.windowMs });
         if (wait === 0) {
           // Keep the persisted log short; what no longer counts is of no use to a restart.
           if (++this.takes % 100 === 0) this.persist(() => this.store.prune(now, this.rule.windowMs));
           const id = this.persist(() => this.store.take(now, head.purpose)) ?? this.unsavedId--;
+          if (this.link && !(await this.sharedAgrees(this.link, head, id, now))) continue;
           this.slots.push({ id, takenAt: now, releasedAt: null });
           this.waiters.splice(this.waiters.indexOf(head), 1);
           head.resolve({ id, purpose: head.purpose });
@@ -227,8 +244,21 @@ export class RateBudget {
     }
   }
 
+  /**
+   * The shared window must grant slot `id` too. When it does not (or the waiter left, or a pause
+   * began while it was asked), the slot is given back and, if the window said so, we wait.
+   */
+  private async sharedAgrees(link: SharedWindowLink, head: Waiter, id: number, now: number): Promise<boolean> {
+    const answer = await link.take(head.priority, id, now);
+    const eligible = !head.signal?.aborted && (this.clock.now() >= this.pausedUntil || (this.pauseReason === 'auth' && head.duringAuthPause));
+    if (answer.ok && eligible) return true;
+    this.persist(() => this.store.forget(id));
+    if (answer.ok) link.giveBack(id);
+    else if (answer.waitMs > 0) await this.idle(answer.waitMs);
+    return false;
+  }
+
   private async idle(ms: number): Promise<void> {
-    this.wake = new AbortController();
-    await this.sleep(ms, this.wake.signal);
+    if (!this.wake.signal.aborted) await this.sleep(ms, this.wake.signal);
   }
 }

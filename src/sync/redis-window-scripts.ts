@@ -1,0 +1,88 @@
+/**
+ * The Lua scripts of the fleet's shared rate window (redis-window.ts runs them with EVALSHA).
+ * KEYS[1]: sorted set of slots, member `<terminalId>:<slot id>`, score = the Redis time (ms) at
+ * which the slot stops counting. KEYS[2]: sorted set of terminals with punches waiting, member
+ * terminal id, score = until when. Every script reads Redis's own clock (TIME), so terminals whose
+ * clocks are wrong still agree on one window; each runs atomically, so two terminals can never both
+ * take the last slot.
+ *
+ * Punches first, fleet-wide, by marks rather than by a reserve of the window for punches: a
+ * reserve idles when nobody punches and still lets roster pages fill the rest while punches queue
+ * on another terminal; a mark holds roster pages back exactly while some punch waits, for the cost
+ * of one small sorted set. A terminal that dies while its mark stands holds roster pages back until
+ * the mark expires (at most one window, the request timeout and `holdMs`), never punches.
+ * Members are named by terminal id: terminals of one account must have distinct ids.
+ */
+
+/** Shared head: `now` in ms of Redis time; `keep` makes a key outlive every score it holds, and no more. */
+const PRELUDE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local function keep(key, untilMs)
+  local left = math.ceil(untilMs - now) + 1000
+  if redis.call('PTTL', key) < left then redis.call('PEXPIRE', key, left) end
+end
+`;
+
+/**
+ * ARGV: limit, windowMs, inFlightMs, member, priority (0: a punch), terminalId, holdMs.
+ * Returns {1, 0} when the slot was taken, {0, waitMs} when not: the time until a slot frees, or
+ * (for anything but a punch) until the earliest punch-waiting mark of any terminal expires.
+ *
+ * A taken slot counts as in flight until now + window + request timeout; the release rescores it.
+ * A punch refused for a full window marks its terminal as waiting until it comes back for the slot
+ * (waitMs) plus `holdMs`: when that slot frees, the punch finds it before any roster page does.
+ */
+export const TAKE_LUA = `${PRELUDE}
+local limit, window, inflight = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local punch, hold = ARGV[5] == '0', tonumber(ARGV[7])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+if not punch then
+  local mark = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+  if mark[1] then return {0, math.max(1, tonumber(mark[2]) - now)} end
+end
+local used = redis.call('ZCARD', KEYS[1])
+if used < limit then
+  redis.call('ZADD', KEYS[1], now + window + inflight, ARGV[4])
+  keep(KEYS[1], now + window + inflight)
+  return {1, 0}
+end
+local freeing = redis.call('ZRANGE', KEYS[1], used - limit, used - limit, 'WITHSCORES')
+local wait = math.max(1, tonumber(freeing[2]) - now)
+if punch then
+  local untilMs = now + wait + hold
+  local cur = redis.call('ZSCORE', KEYS[2], ARGV[6])
+  if not cur or tonumber(cur) < untilMs then redis.call('ZADD', KEYS[2], untilMs, ARGV[6]) end
+  keep(KEYS[2], untilMs)
+end
+return {0, wait}
+`;
+
+/** ARGV: member, windowMs. The answer arrived: the slot counts one window from now (Redis time). */
+export const RELEASE_LUA = `${PRELUDE}
+local untilMs = now + tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], untilMs, ARGV[1])
+keep(KEYS[1], untilMs)
+return 1
+`;
+
+/**
+ * ARGV: member, countsForMs, member, countsForMs, ... Slots the terminal holds (taken while Redis
+ * was out of reach, or lost by a Redis restart) are put back, each counting for as long as it still
+ * counts locally: durations, not instants, so the terminal's clock error does not matter. A score
+ * already higher is kept (the safer of the two). Returns how many were added or raised.
+ */
+export const RESTORE_LUA = `${PRELUDE}
+local changed = 0
+for i = 1, #ARGV, 2 do
+  local untilMs = now + tonumber(ARGV[i + 1])
+  local cur = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if not cur or tonumber(cur) < untilMs then
+    redis.call('ZADD', KEYS[1], untilMs, ARGV[i])
+    keep(KEYS[1], untilMs)
+    changed = changed + 1
+  end
+end
+return changed
+`;

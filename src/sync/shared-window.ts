@@ -1,0 +1,28 @@
+import type { Priority } from './rate-budget.js';
+
+/** A slot taken, or how long until one may be. */
+export type SharedTake = { ok: true } | { ok: false; waitMs: number };
+
+/** A slot this terminal holds, as it is put back into the shared window: how long it still counts. */
+export type HeldSlot = { slotId: number; countsForMs: number };
+
+/**
+ * One sliding window shared by every terminal of an account (redis-window.ts keeps it in Redis).
+ * Slots are named by this terminal and its local slot id. Every call rejects when the window is out
+ * of reach (the caller then falls back to its own share); none waits for a reconnection.
+ */
+export interface SharedWindow {
+  /** True while calls can reach the window (connected); false: they would fail at once. */
+  readonly reachable: boolean;
+  /** Takes a slot unless `limit` already count; anything but a punch also yields to punches waiting anywhere. */
+  take(priority: Priority, slotId: number, windowMs: number): Promise<SharedTake>;
+  /** The request was answered now: the slot counts one more window. */
+  release(slotId: number, windowMs: number): Promise<void>;
+  /** Nothing was sent on the slot: it counts no more. */
+  forget(slotId: number): Promise<void>;
+  /** Puts slots held locally back into the window (on reconnecting); never shortens one it has. */
+  restore(slots: readonly HeldSlot[]): Promise<void>;
+  /** Called when the window becomes reachable (again) or unreachable, with why. */
+  onChange(fn: (reachable: boolean, error: string | null) => void): void;
+  close(): Promise<void>;
+}

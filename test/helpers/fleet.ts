@@ -1,0 +1,59 @@
+import type { Agent } from '../../src/agent/agent.js';
+import type { Clock } from '../../src/domain/clock.js';
+import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
+import type { MockServer, RequestLogEntry } from '../../src/mock/mock-server.js';
+import { testAgent } from './agent.js';
+import { tempDir } from './temp.js';
+
+/**
+ * Terminals of one account (one token, one mock) for the shared rate window's tests. The window is
+ * Redis time, so these run on the real clock: one second windows, ten requests each.
+ */
+export const WINDOW_MS = 1_000;
+export const ACCOUNT_LIMIT = 10;
+
+export type FleetRig = { cleanups: (() => Promise<void> | void)[] };
+
+export type TerminalOptions = {
+  terminalId: string;
+  /** rateLimit.limit: this terminal's own share, used alone or while Redis is out of reach. */
+  share: number;
+  redisUrl?: string;
+  clock?: Clock;
+};
+
+/** A started terminal (its roster fetched), stopped by the rig's cleanups. */
+export async function startTerminal(rig: FleetRig, mock: MockServer, o: TerminalOptions): Promise<Agent> {
+  const { dir, cleanup } = tempDir('timeclock-fleet-');
+  rig.cleanups.push(cleanup);
+  const rateLimit = { limit: o.share, windowMs: WINDOW_MS, accountLimit: ACCOUNT_LIMIT, ...(o.redisUrl ? { redisUrl: o.redisUrl } : {}) };
+  const agent = testAgent({ dataDir: dir, mock, ...(o.clock ? { clock: o.clock } : {}), settings: { terminalId: o.terminalId, rateLimit } });
+  rig.cleanups.push(() => agent.stop());
+  await agent.start({ awaitRosterIfEmpty: true });
+  return agent;
+}
+
+/** Employees `from`..`from + n - 1` of the generated seed punch on `agent` (badge = external id). */
+export async function punchBacklog(agent: Agent, from: number, n: number): Promise<void> {
+  for (let i = from; i < from + n; i++) {
+    const r = await agent.punch({ kind: 'badge', value: String(100000 + i) });
+    if (!r.ok) throw new Error(`punch ${i} refused: ${JSON.stringify(r)}`);
+  }
+}
+
+/** API requests the mock saw (control routes are not logged), from `since` on. */
+export function apiRequests(mock: MockServer, since = 0): RequestLogEntry[] {
+  return mock.requests().filter((r) => r.at >= since);
+}
+
+/** What the service would see: 429s, and the most requests it counted in any one window. */
+export function serviceView(mock: MockServer, since = 0): { refused: number; maxPerWindow: number; total: number } {
+  const reqs = apiRequests(mock, since);
+  return {
+    refused: reqs.filter((r) => r.status === 429).length,
+    maxPerWindow: maxInAnyWindow(reqs.filter((r) => r.counted).map((r) => r.at), WINDOW_MS),
+    total: reqs.length,
+  };
+}
+
+export const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
