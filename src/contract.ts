@@ -155,6 +155,8 @@ export const readerStatusSchema = z.object({
 export const statusSchema = z.object({
   /** The terminal software's version (package.json). */
   version: z.string(),
+  /** This terminal's name in logs, status and metrics (config `terminalId`, else the host name). */
+  terminalId: z.string(),
   now: epochMs,
   online: z.boolean().nullable(),
   lastContactAt: epochMs.nullable(),
@@ -177,6 +179,16 @@ export const statusSchema = z.object({
     punches: z.array(z.object({ id: z.number().int(), employeeName: z.string(), externalId: z.string().nullable(), localDate: z.string(), localTime: z.string() })),
   }),
   rateWindow: z.object({ used: count, limit: count, windowMs: z.number() }),
+  /**
+   * Where the request budget comes from: redis (one window for the account's terminals), fallback-local (Redis is
+   * configured but out of reach: this terminal's own share), local (no Redis). Absent when read from the database alone.
+   */
+  rate: z
+    .object({
+      shared: z.enum(['redis', 'fallback-local', 'local']),
+      redisError: z.object({ at: epochMs, message: z.string() }).nullable(),
+    })
+    .optional(),
   roster: z.object({
     size: count,
     lastSync: z

@@ -34,6 +34,7 @@ export function status(over: Partial<StatusView> = {}): StatusView {
     setupProblem: null,
     warnings: [],
     version: '0.1.0',
+    terminalId: 'terminal-1',
     collisions: { count: 0, punches: [] },
     rateWindow: { used: 0, limit: 60, windowMs: 60_000 },
     roster: rosterStatus(),

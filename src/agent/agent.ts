@@ -22,6 +22,7 @@ import type { Capture } from './capture.js';
 import { employeeNotFound, type AdminResult, type EnrollResult, type IdentityAdmin } from './identity-admin.js';
 import type { SettingsAdmin } from './settings.js';
 import { readStatus, S, type AgentStatus, type SetupProblemRecord } from './status.js';
+import type { RequestCount, RequestCounts } from './request-counts.js';
 
 
 /** A scan arriving again by another source within this long is the same scan. */
@@ -59,8 +60,17 @@ export type AgentParts = {
   /** The admin screen's token/site/budget settings (its rule is the budget's). */
   settings: SettingsAdmin;
   rosterRefreshMs: number;
+  /** This terminal's name in logs, status and metrics. */
+  terminalId: string;
+  /** Requests to the service by kind and status, for metrics. */
+  requests: RequestCounts;
+  /** Null while a punch could be saved, else why not (store/health-probe.ts). */
+  storageProblem: () => string | null;
   onClose: () => Promise<void> | void;
 };
+
+/** /healthz: whether punches can be captured now. */
+export type Health = { ok: true } | { ok: false; reason: string };
 
 export type FlushOutcome = {
   done: boolean;
@@ -481,6 +491,17 @@ export class Agent {
     this.statusSoon();
   }
 
+  /** Can punches be captured now? Stopping first: the database is closed once stopped. */
+  health(): Health {
+    if (this.stopping) return { ok: false, reason: 'agent stopping' };
+    const problem = this.p.storageProblem();
+    return problem === null ? { ok: true } : { ok: false, reason: problem };
+  }
+
+  requestCounts(): RequestCount[] {
+    return this.p.requests.list();
+  }
+
   status(): AgentStatus {
     const s = readStatus({
       ...this.p,
@@ -490,6 +511,7 @@ export class Agent {
       rosterRefreshMs: this.p.rosterRefreshMs,
     });
     s.sendingPaused = this.p.budget.pause();
+    s.rate = this.p.budget.sharing();
     s.roster.progress = this.p.rosterSync.progress;
     s.agentRunning = !this.stopping;
     if (this.p.readers.length > 0) s.readers = this.p.readers.map((r) => r.status());

@@ -1,5 +1,5 @@
 import { ApiClient } from '../api/client.js';
-import type { Config } from '../config.js';
+import { terminalIdOf, type Config } from '../config.js';
 import type { Clock, Monotonic, Random, Sleep } from '../domain/clock.js';
 import type { Logger } from '../log.js';
 import { ensureDataDir, openBookkeepingConnection, openDatabase, type Db } from '../store/database.js';
@@ -30,6 +30,9 @@ import { S, type RosterSyncRecord, type SiteRecord } from './status.js';
 import { SettingsAdmin, startingToken, storedOverrides } from './settings.js';
 import type { TokenStore } from './token-store.js';
 import { FileTokenStore } from '../store/private-file.js';
+import { sharedRateFor } from './shared-rate.js';
+import { storageProblem } from '../store/health-probe.js';
+import { RequestCounts } from './request-counts.js';
 
 /**
  * The outside world the agent runs in; `hid` defaults to node-hid (tests pass a fake). `tokens`:
@@ -108,6 +111,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   const siteId = overrides.site?.siteId ?? config.siteId ?? null;
   const tokens = rt.tokens ?? new FileTokenStore(config.dataDir);
   const token = startingToken(tokens, config.api.token, demo, db, rt.log);
+  const requests = new RequestCounts();
   const api = new ApiClient({
     baseUrl: config.api.baseUrl,
     token: token.token,
@@ -115,8 +119,11 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     dialect: config.api.dialect,
     mono,
     onServerDate: (d, sent, received) => time.noteServerDate(d, sent, received),
+    onRequest: (kind, status) => requests.note(kind, status),
   });
-  const budget = new RateBudget(rateSlots, rt.clock, rt.sleep, rule);
+  // The demo's API is its own: no fleet to share a window with.
+  const shared = demo ? null : sharedRateFor(config, token.token, rule, rt.clock, rt.sleep, rt.log);
+  const budget = new RateBudget(rateSlots, rt.clock, rt.sleep, rule, shared?.link ?? null);
 
   const uploader = new Uploader(
     outbox,
@@ -173,7 +180,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     {
       db,
       audit,
-      api,
+      api: shared ? shared.followToken(api) : api,
       budget,
       tokens,
       clock: rt.clock,
@@ -275,8 +282,12 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     admin: new IdentityAdmin(identities, pins, audit, rt.clock),
     readers,
     rosterRefreshMs: config.roster.refreshMs,
+    terminalId: terminalIdOf(config),
+    requests,
+    storageProblem: () => storageProblem(bookkeeping, config.dataDir, rt.clock.now()),
     onClose: async () => {
       settingsStop.abort();
+      await shared?.close();
       await api.close();
       bookkeeping.close();
       db.close();

@@ -1,4 +1,4 @@
-import type { Config, LoadedConfig } from '../config.js';
+import { terminalIdOf, type Config, type LoadedConfig } from '../config.js';
 import { createLogger, type Logger } from '../log.js';
 import { VERSION } from '../version.js';
 import type { MockServer } from '../mock/mock-server.js';
@@ -9,19 +9,26 @@ import { adoptLegacyQueue } from './adopt-queue.js';
 import type { AdminPin } from './bridge-handlers.js';
 import type { ScreenSettings } from '../contract.js';
 import type { TokenStore } from './token-store.js';
+import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 
 /**
  * What the process that opens the agent brings. `tokens`: where a token set on the admin screen
  * is kept — the Electron main passes its safeStorage store; the CLI and the headless kiosk a 0600
  * file (the default).
  */
-export type OpenDeps = { tokens?: TokenStore };
+export type OpenDeps = {
+  tokens?: TokenStore;
+  /** Serve `metrics.listen` when configured: the running terminal does, one-shot commands (flush, roster sync) do not. */
+  metrics?: boolean;
+};
 
 export type Running = {
   agent: Agent;
   config: Config;
   demo: MockServer | null;
   log: Logger;
+  /** The metrics and /healthz listener, when configured and it could listen. */
+  metrics: MetricsServer | null;
   /** What the kiosk screen's admin login checks. */
   adminPin: AdminPin;
   /** What the kiosk screen is told about this terminal. */
@@ -45,9 +52,10 @@ export async function openAgent(
   deps: OpenDeps = {},
 ): Promise<Running> {
   const { config, demo } = loaded;
-  const log = createLogger({ level: config.logLevel });
+  const terminal = terminalIdOf(config);
+  const log = createLogger({ level: config.logLevel, fields: { terminal } });
   // The first line of every run: which build, on which data (a fleet's logs say what runs where).
-  log.info('timeclock-kiosk starting', { version: VERSION, dataDir: config.dataDir, demo });
+  log.info('timeclock-kiosk starting', { version: VERSION, terminal, dataDir: config.dataDir, demo });
   const runtime = realRuntime(log);
   await adoptLegacyQueue(loaded, runtime.clock, log);
   const demoSetup = demo ? await startDemo(config, log) : null;
@@ -60,6 +68,8 @@ export async function openAgent(
     throw e;
   }
   const isDemo = demoSetup !== null;
+  const listen = ready.metrics.listen;
+  const metrics = deps.metrics && listen ? await startMetricsServer({ listen, agent, log }) : null;
   return {
     agent,
     config: ready,
@@ -75,9 +85,15 @@ export async function openAgent(
     },
     demo: demoSetup?.mock ?? null,
     log,
+    metrics,
     async shutdown() {
-      await agent.stop();
-      await demoSetup?.mock.close();
+      // Stopping first: /healthz answers 503 "agent stopping" until the listener closes.
+      try {
+        await agent.stop();
+      } finally {
+        await metrics?.close();
+        await demoSetup?.mock.close();
+      }
     },
   };
 }

@@ -26,3 +26,18 @@ export function installProcessGuard(log: Logger, note: (message: string) => void
     process.off('uncaughtException', onException);
   };
 }
+
+/**
+ * Node's own warnings (a listener leak, a deprecation) go through the log instead of Node's text
+ * on stderr, so a service's stderr stays one JSON object per line. Returns the undo.
+ */
+export function logProcessWarnings(log: Logger): () => void {
+  const before = process.listeners('warning');
+  process.removeAllListeners('warning');
+  const onWarning = (w: Error & { code?: string }) => log.warn(`node: ${w.message}`, { warning: w.name, ...(w.code ? { code: w.code } : {}) });
+  process.on('warning', onWarning);
+  return () => {
+    process.off('warning', onWarning);
+    for (const l of before) process.on('warning', l);
+  };
+}

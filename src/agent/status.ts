@@ -12,6 +12,7 @@ import { configWarnings } from '../config.js';
 import { VERSION } from '../version.js';
 import type { Db } from '../store/database.js';
 import type { SettingsView } from './settings.js';
+import type { RateSharing } from '../sync/shared-window-link.js';
 
 /** Settings keys the agent keeps for status (read by `timeclock status` from another process too). */
 export const S = {
@@ -65,6 +66,8 @@ export type SetupProblemRecord = { at: number; reason: string; location: string 
 
 export type AgentStatus = {
   version: string;
+  /** This terminal's name in logs, status and metrics (config `terminalId`, else the host name). */
+  terminalId: string;
   now: number;
   /** true: the last request reached the service; false: it did not; null: no request yet. */
   online: boolean | null;
@@ -82,6 +85,8 @@ export type AgentStatus = {
   /** Punches with a local minute another punch of the employee has too (DST fall-back). */
   collisions: { count: number; punches: { id: number; employeeName: string; externalId: string | null; localDate: string; localTime: string }[] };
   rateWindow: { used: number; limit: number; windowMs: number };
+  /** Whether the window is the account's in Redis, this terminal's share while Redis is away, or local only; set by a running agent. */
+  rate?: RateSharing;
   roster: {
     size: number;
     lastSync: RosterSyncRecord | null;
@@ -117,6 +122,7 @@ export type StatusSources = {
   rule: WindowRule;
   settings: SettingsView;
   now: number;
+  terminalId: string;
   /** `roster.refreshMs`: how long a list stays complete after its sync when later syncs fail. */
   rosterRefreshMs: number;
 };
@@ -131,6 +137,7 @@ export function readStatus(src: StatusSources): AgentStatus {
   const sync = readSetting<RosterSyncRecord>(db, S.rosterSync);
   return {
     version: VERSION,
+    terminalId: src.terminalId,
     now,
     online: contact ? contact.ok : null,
     lastContactAt: contact?.at ?? null,

@@ -15,6 +15,9 @@ export type EmployeePage = Extract<PageReading, { ok: true }>;
 
 export type { ApiOutcome } from './classify.js';
 
+/** What a request was for, as metrics count them (the kind, never who or what it carried). */
+export type RequestKind = 'punch' | 'reconcile' | 'roster' | 'site' | 'token_check' | 'probe';
+
 export type ApiClientOptions = {
   baseUrl: string;
   token: string;
@@ -26,6 +29,8 @@ export type ApiClientOptions = {
    */
   onServerDate?: (serverDate: number, sentMono: number, receivedMono: number) => void;
   mono?: () => number;
+  /** Told of every request: its HTTP status, or 'error' when no answer came (the agent counts them for metrics). */
+  onRequest?: (kind: RequestKind, status: number | 'error') => void;
 };
 
 // Errors raised before a byte of the request could reach the server.
@@ -110,18 +115,18 @@ export class ApiClient {
    */
   checkToken(token: string, siteId: string | null): Promise<ApiOutcome<unknown>> {
     const auth = basicAuth(token);
-    if (siteId) return this.call('GET', `sites/${encodeURIComponent(siteId)}`, undefined, undefined, () => null, false, auth);
-    return this.call('GET', 'employees', { max_results: '1', page: '1' }, undefined, () => null, false, auth);
+    if (siteId) return this.call('token_check', 'GET', `sites/${encodeURIComponent(siteId)}`, undefined, undefined, () => null, false, auth);
+    return this.call('token_check', 'GET', 'employees', { max_results: '1', page: '1' }, undefined, () => null, false, auth);
   }
 
   /** A cheap read with the token in use: after a 403 on a punch, tells a refused employee from a refused token. */
   probe(): Promise<ApiOutcome<unknown>> {
-    return this.call('GET', 'employees', { max_results: '1', page: '1' }, undefined, () => null);
+    return this.call('probe', 'GET', 'employees', { max_results: '1', page: '1' }, undefined, () => null);
   }
 
   postTime(ref: EmployeeRef, localDate: string, localTime: string): Promise<ApiOutcome<{ remoteId: string | null }>> {
     const body = buildPunchBody(this.opts.dialect, ref, localDate, localTime);
-    return this.call('POST', 'times', undefined, body, (raw) => {
+    return this.call('punch', 'POST', 'times', undefined, body, (raw) => {
       const created = createdSchema.safeParse(raw);
       // A 2xx means the server took the record; an odd body does not change that.
       return { remoteId: created.success ? created.data._id : null };
@@ -136,14 +141,14 @@ export class ApiClient {
       [q.startDate]: startDate,
       [q.endDate]: endDate,
     };
-    return this.call('GET', 'times', query, undefined, readTimes);
+    return this.call('reconcile', 'GET', 'times', query, undefined, readTimes);
   }
 
   /** A page of active employees, of this site when `siteId` is given (null: the whole account). */
   getEmployeesPage(page: number, maxResults: number, siteId: string | null): Promise<ApiOutcome<EmployeePage>> {
     const query: Record<string, string> = { max_results: String(maxResults), page: String(page) };
     if (siteId) query[this.opts.dialect.siteFilterParam] = siteId;
-    return this.call('GET', 'employees', query, undefined, (raw) => {
+    return this.call('roster', 'GET', 'employees', query, undefined, (raw) => {
       const r = readPage(raw);
       if (!r.ok) throw new Error(r.error);
       return r;
@@ -151,7 +156,7 @@ export class ApiClient {
   }
 
   getSite(siteId: string): Promise<ApiOutcome<SiteRecord>> {
-    return this.call('GET', `sites/${encodeURIComponent(siteId)}`, undefined, undefined, (raw) => {
+    return this.call('site', 'GET', `sites/${encodeURIComponent(siteId)}`, undefined, undefined, (raw) => {
       const site = readSite(raw);
       if (!site) throw new Error('the site answer is not a JSON object');
       return site;
@@ -159,6 +164,7 @@ export class ApiClient {
   }
 
   private async call<T>(
+    kind: RequestKind,
     method: 'GET' | 'POST',
     path: string,
     query: Record<string, string> | undefined,
@@ -184,6 +190,7 @@ export class ApiClient {
         body: body !== undefined ? JSON.stringify(body) : undefined,
       });
     } catch (e) {
+      this.opts.onRequest?.(kind, 'error');
       const code = errorCode(e);
       if (code && CONNECT_PHASE_CODES.has(code)) return { kind: 'not_sent', error: describe(e) };
       // Anything after the connection was made: the server may have acted on it. For a GET that
@@ -194,6 +201,7 @@ export class ApiClient {
     const serverDate = parseDate(res.headers['date']);
     if (serverDate !== null) this.opts.onServerDate?.(serverDate, sentMono, mono());
     const status = res.statusCode;
+    this.opts.onRequest?.(kind, status);
     let text: string;
     try {
       text = await res.body.text();

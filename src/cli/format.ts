@@ -40,6 +40,7 @@ export function statusText(s: AgentStatus): string {
   const q = s.queue;
   const lines = [
     `version:       ${s.version}`,
+    `terminal:      ${s.terminalId}`,
     `agent:         ${s.agentRunning ? 'running' : 'not running (status from the database)'}`,
     `connection:    ${s.online === null ? 'no request yet' : s.online ? 'online' : 'OFFLINE'}${s.lastContactAt ? ` (since ${ago(s.now - s.lastContactAt)})` : ''}`,
     `queue:         pending ${q.pending}, sending ${q.sending}, in doubt ${q.in_doubt}, sent ${q.sent}, rejected ${q.rejected}, held ${q.held}`,

@@ -4,6 +4,8 @@
  * `timeclock` command of an installed terminal), so both behave the same.
  */
 import { ConfigError } from '../config.js';
+import { defaultTerminalId, terminalIdSchema } from '../config-fleet.js';
+import { createConsole } from '../log.js';
 import { VERSION } from '../version.js';
 import { StoreError } from '../store/database.js';
 import { runFlush } from './flush.js';
@@ -17,6 +19,7 @@ import { runHid } from './hid.js';
 import { runSettings } from './settings.js';
 import { runPunches } from './punches.js';
 import { runData } from './data.js';
+import { runDoctor } from './doctor/doctor.js';
 
 const USAGE = `timeclock — time-clock terminal agent
 
@@ -26,6 +29,8 @@ usage:
         [--print-punches]                                  under a service, print each punch (off: names and times are personal data, LGPD)
         [--browser PATH]                                   also show the kiosk screen in that browser (e.g. /usr/bin/chromium), kiosk mode
   timeclock status [--json] [--config FILE]                queue, connection, rate window, roster
+  timeclock doctor [--json] [--config FILE]                check the set-up end to end, one ok/warn/fail line per check
+                                                           (exit 1 when a check fails; safe beside a running terminal)
   timeclock flush [--max-wait-ms N] [--config FILE]       send what is due, exit when the queue is empty or blocked
   timeclock roster sync [--config FILE]                    fetch the site's roster now
   timeclock rejected list [--json]                         punches the service refused, with its reason
@@ -85,6 +90,8 @@ async function dispatch(argv: string[]): Promise<number> {
       return runStart(opts);
     case 'status':
       return runStatus(opts);
+    case 'doctor':
+      return runDoctor(opts, parsed.positionals.slice(1));
     case 'flush':
       return runFlush(opts);
     case 'roster':
@@ -116,18 +123,37 @@ async function dispatch(argv: string[]): Promise<number> {
 
 /** Runs one command line; resolves with its exit code (never rejects). */
 export async function runCli(argv: string[]): Promise<number> {
+  const fail = failureWriter(argv);
   try {
     return await dispatch(argv);
   } catch (e) {
     if (e instanceof UsageError || e instanceof ConfigError) {
-      process.stderr.write(`timeclock: ${e.message}\n`);
+      fail(e.message);
       return Exit.usage;
     }
     if (e instanceof StoreError) {
-      process.stderr.write(`timeclock: ${e.message}\n`);
+      fail(e.message);
       return Exit.error;
     }
-    process.stderr.write(`timeclock: ${(e as Error)?.stack ?? String(e)}\n`);
+    fail((e as Error)?.stack ?? String(e));
     return Exit.error;
   }
+}
+
+/**
+ * `start` is the terminal itself: under a service its stderr is a log, so why it could not start is
+ * a log line too (JSON unless a person is at a terminal). Other commands answer a person: text.
+ */
+function failureWriter(argv: string[]): (message: string) => void {
+  let start = false;
+  try {
+    start = parseCli(argv).positionals[0] === 'start';
+  } catch {
+    /* a usage error: reported as text by dispatch */
+  }
+  if (!start) return (message) => process.stderr.write(`timeclock: ${message}\n`);
+  // The configuration may be what failed: the terminal id from the environment, else the host name.
+  const terminal = terminalIdSchema.safeParse(process.env.TIMECLOCK_TERMINAL_ID).data ?? defaultTerminalId();
+  const say = createConsole({ fields: { terminal } });
+  return (message) => say(message, 'error');
 }

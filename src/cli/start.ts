@@ -11,7 +11,9 @@ import { runKioskBrowser, type KioskBrowser } from './browser.js';
 import { Exit, type CliOptions } from './options.js';
 import { openAgent } from './setup.js';
 import { DEMO_ADMIN_PIN } from '../agent/open-agent.js';
-import { installProcessGuard } from '../agent/process-guard.js';
+import { installProcessGuard, logProcessWarnings } from '../agent/process-guard.js';
+import { terminalIdOf } from '../config.js';
+import { createConsole } from '../log.js';
 import { serviceNotifier, serviceStatusText } from '../agent/service-notify.js';
 
 /** Path of the Electron runtime when its binary is installed, else null. */
@@ -40,10 +42,9 @@ function noStandardInput(): boolean {
 /**
  * The headless kiosk: each line on standard input is a scanned or typed code, each result one
  * line on standard output. Messages for people go to standard error, so `--json` output stays
- * machine-readable.
+ * machine-readable: `timeclock: …` on a terminal, log lines (JSON) anywhere else.
  */
 export async function runStart(opts: CliOptions): Promise<number> {
-  const say = (line: string) => process.stderr.write(`timeclock: ${line}${process.stderr.isTTY ? '\r\n' : '\n'}`);
   const electronPath = opts.headless ? null : electronRuntime();
   if (electronPath) {
     // The kiosk window: Electron runs src/main/main.ts (thin shell over the same agent).
@@ -58,9 +59,11 @@ export async function runStart(opts: CliOptions): Promise<number> {
       child.once('exit', (code) => resolve(code ?? Exit.error));
     });
   }
+  const run = await openAgent(opts, { metrics: true });
+  const say = createConsole({ fields: { terminal: terminalIdOf(run.config) } });
   if (!opts.headless) say('Electron runtime not installed: running headless (type or scan codes here).');
-  const run = await openAgent(opts);
   installProcessGuard(run.log, (m) => run.agent.noteError(m));
+  logProcessWarnings(run.log);
   let bridge: WebBridge | null = null;
   let browser: KioskBrowser | null = null;
   // Under systemd (Type=notify): READY=1, the watchdog's pings, STOPPING=1. Inert elsewhere.
@@ -114,7 +117,7 @@ export async function runStart(opts: CliOptions): Promise<number> {
     if (first && last) say(`demo codes: ${first.code} … ${last.code} (e.g. ${first.code} = ${first.name})`);
   }
   say(`data: ${run.config.dataDir}; roster ${st.roster.size} employees; ${st.unsent} punches waiting`);
-  for (const w of st.warnings) say(`warning: ${w}`);
+  for (const w of st.warnings) say(`warning: ${w}`, 'warn');
   say(`kiosk screen: ${bridge.url}  (e.g. chromium --kiosk '${bridge.url}')`);
   if (opts.browser) {
     browser = runKioskBrowser(opts.browser, bridge.url, run.config.dataDir, run.log, say);

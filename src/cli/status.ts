@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { storedSettingsView } from '../agent/settings.js';
 import { readStatus } from '../agent/status.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, terminalIdOf } from '../config.js';
 import { DB_FILE_NAME, openDatabase } from '../store/database.js';
 import { Outbox } from '../store/outbox.js';
 import { RateSlots } from '../store/rate-slots.js';
@@ -33,6 +33,7 @@ export async function runStatus(opts: CliOptions): Promise<number> {
       rule: settings.rateLimit,
       settings,
       now: Date.now(),
+      terminalId: terminalIdOf(config),
       rosterRefreshMs: config.roster.refreshMs,
     });
     status.agentRunning = lockOwner(config.dataDir) !== null;

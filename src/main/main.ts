@@ -8,9 +8,10 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { openAgent } from '../agent/open-agent.js';
-import { installProcessGuard } from '../agent/process-guard.js';
-import { ConfigError, loadConfig, SECRET_ENV_KEYS, type LoadedConfig } from '../config.js';
-import { createLogger } from '../log.js';
+import { installProcessGuard, logProcessWarnings } from '../agent/process-guard.js';
+import { ConfigError, loadConfig, SECRET_ENV_KEYS, terminalIdOf, type LoadedConfig } from '../config.js';
+import { createConsole, createLogger } from '../log.js';
+import { defaultTerminalId, terminalIdSchema } from '../config-fleet.js';
 import type { ElectronMain } from './electron-api.js';
 import { cliArguments, runCliMode } from './cli-mode.js';
 import { safeStorageTokenStore } from './safe-storage-token.js';
@@ -37,18 +38,21 @@ function startKiosk(argv: string[]): void {
     const file = argValue(argv, '--config');
     loaded = loadConfig(file === undefined ? {} : { file });
   } catch (e) {
-    process.stderr.write(`timeclock: ${e instanceof ConfigError ? e.message : (e as Error).message}\n`);
+    // `timeclock: …` on a terminal, a JSON log line under a service.
+    const terminal = terminalIdSchema.safeParse(process.env.TIMECLOCK_TERMINAL_ID).data ?? defaultTerminalId();
+    createConsole({ fields: { terminal } })(e instanceof ConfigError ? e.message : (e as Error).message, 'error');
     electron.app.exit(2);
     throw e;
   }
   const { config } = loaded;
   // Read into the config: the renderer processes Electron starts inherit the environment.
   for (const k of SECRET_ENV_KEYS) delete process.env[k];
-  const log = createLogger({ level: config.logLevel });
+  const log = createLogger({ level: config.logLevel, fields: { terminal: terminalIdOf(config) } });
+  logProcessWarnings(log);
 
   async function startAgent(): Promise<RunningAgent> {
     // After app ready (runShell awaits whenReady first): safeStorage on Linux is usable only then.
-    const run = await openAgent(loaded, { tokens: safeStorageTokenStore(electron.safeStorage, config.dataDir, { log }) });
+    const run = await openAgent(loaded, { tokens: safeStorageTokenStore(electron.safeStorage, config.dataDir, { log }), metrics: true });
     installProcessGuard(log, (m) => run.agent.noteError(m));
     try {
       await run.agent.start({ awaitRosterIfEmpty: true });

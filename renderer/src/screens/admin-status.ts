@@ -66,6 +66,7 @@ export function connectionPanel(): Panel {
           t(c.lang, 'conn.rateValue', { used: s.rateWindow.used, limit: s.rateWindow.limit, window: formatDuration(s.rateWindow.windowMs, c.lang) }),
           'conn-rate',
         ),
+        row(t(c.lang, 'conn.terminal'), s.terminalId, 'conn-terminal'),
         row(t(c.lang, 'conn.version'), s.version, 'conn-version'),
         row(t(c.lang, 'conn.skew'), s.clockSkewMs === null ? t(c.lang, 'conn.unknownValue') : formatSkew(s.clockSkewMs, c.lang), 'conn-skew'),
         row(

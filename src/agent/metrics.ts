@@ -1,0 +1,117 @@
+/**
+ * The terminal's Prometheus metrics, read from the agent's status when scraped: no timer of ours
+ * runs between scrapes. A registry of its own (never prom-client's global one), so two agents in
+ * one process (tests) or a library that registers globally cannot collide. Labels carry only
+ * states, request kinds, HTTP statuses, configured reader names, the version and the terminal id:
+ * never a name, badge code, CPF or the token.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { punchStates } from '../domain/punch.js';
+import type { Agent } from './agent.js';
+import type { AgentStatus } from './status.js';
+
+export type MetricsAgent = Pick<Agent, 'status' | 'requestCounts'>;
+
+export type AgentMetrics = {
+  contentType: string;
+  /** The text exposition, from one status read. */
+  scrape(): Promise<string>;
+};
+
+export function agentMetrics(agent: MetricsAgent, opts: { processMetrics?: boolean } = {}): AgentMetrics {
+  const register = new Registry();
+  if (opts.processMetrics ?? true) collectDefaultMetrics({ register });
+  // One status per scrape for every gauge (prom-client collects metric by metric).
+  let current: AgentStatus | null = null;
+  const status = (): AgentStatus => (current ??= agent.status());
+  const registers = [register];
+
+  new Gauge({
+    name: 'timeclock_punches',
+    help: 'Punches in the outbox by state (sent and rejected are kept until their retention ends).',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      const q = status().queue;
+      for (const state of punchStates) this.set({ state }, q[state]);
+    },
+  });
+  gauge('timeclock_oldest_pending_seconds', 'Age of the oldest punch not yet delivered (pending, sending or in doubt); 0 when none.', (s) =>
+    s.oldestUnsentAgeMs === null ? 0 : s.oldestUnsentAgeMs / 1000,
+  );
+  new Counter({
+    name: 'timeclock_requests_total',
+    help: 'Requests to the time-and-attendance service since start, by kind and HTTP status ("error": no answer).',
+    labelNames: ['kind', 'status'],
+    registers,
+    collect() {
+      this.reset();
+      for (const c of agent.requestCounts()) this.inc({ kind: c.kind, status: c.status }, c.count);
+    },
+  });
+  gauge('timeclock_rate_window_used', 'Requests counted in the current sliding rate window.', (s) => s.rateWindow.used);
+  gauge('timeclock_rate_limit_current', 'Requests allowed per rate window now.', (s) => s.rateWindow.limit);
+  gauge('timeclock_roster_employees', 'Employees in the local roster.', (s) => s.roster.size);
+  gauge('timeclock_roster_age_seconds', 'Time since the last successful roster sync; +Inf when there has been none.', (s) => {
+    const at = s.roster.lastSync?.lastOkAt ?? null;
+    return at === null ? Infinity : Math.max(0, s.now - at) / 1000;
+  });
+  gauge('timeclock_clock_skew_seconds', "The service's clock minus this terminal's (positive: the terminal is slow); NaN until the service answered.", (s) =>
+    s.clockSkewMs === null ? NaN : s.clockSkewMs / 1000,
+  );
+  gauge('timeclock_online', 'Whether the last request reached the service (1) or not (0); NaN before the first.', (s) => (s.online === null ? NaN : s.online ? 1 : 0));
+  new Gauge({
+    name: 'timeclock_reader_connected',
+    help: 'Whether each configured badge reader is connected (1) or not (0).',
+    labelNames: ['reader'],
+    registers,
+    collect() {
+      this.reset();
+      for (const r of status().readers) this.set({ reader: r.name }, r.connected ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'timeclock_rate_shared',
+    help: "Where this terminal's request slots come from: 1 for the current mode (redis, fallback-local while Redis is out of reach, local without Redis).",
+    labelNames: ['mode'],
+    registers,
+    collect() {
+      this.reset();
+      this.set({ mode: status().rate?.shared ?? 'local' }, 1);
+    },
+  });
+  new Gauge({
+    name: 'timeclock_build_info',
+    help: 'The terminal software version and this terminal id; always 1.',
+    labelNames: ['version', 'terminal'],
+    registers,
+    collect() {
+      this.reset();
+      const s = status();
+      this.set({ version: s.version, terminal: s.terminalId }, 1);
+    },
+  });
+
+  function gauge(name: string, help: string, value: (s: AgentStatus) => number): void {
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(value(status()));
+      },
+    });
+  }
+
+  return {
+    contentType: register.contentType,
+    async scrape() {
+      current = null;
+      try {
+        return await register.metrics();
+      } finally {
+        current = null;
+      }
+    },
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * `metrics.listen` (issue 14): Prometheus metrics and /healthz served by a real agent (real SQLite
+ * file) against the real mock API, over real sockets on loopback.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Agent } from '../../src/agent/agent.js';
+import { isLoopbackHost, parseListen, startMetricsServer, type MetricsServer } from '../../src/agent/metrics-server.js';
+import { defaultTerminalId } from '../../src/config-fleet.js';
+import { createLogger } from '../../src/log.js';
+import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
+import { DEMO_SITE_ID } from '../../src/mock/seed.js';
+import { testAgent } from '../helpers/agent.js';
+import { httpGet, sample, scrape, type Sample } from '../helpers/prom-text.js';
+import { tempDir, waitFor } from '../helpers/temp.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+});
+
+type Log = Record<string, unknown>;
+type Rig = { mock: MockServer; agent: Agent; server: MetricsServer; logs: Log[]; dataDir: string };
+
+async function metricsRig(opts: { terminalId?: string; listen?: string; dataDir?: string } = {}): Promise<Rig> {
+  const mock = await startMockServer({ rateLimit: { limit: 60, windowMs: 1_000 } });
+  cleanups.push(() => mock.close());
+  let dataDir = opts.dataDir;
+  if (!dataDir) {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    dataDir = t.dir;
+  }
+  const logs: Log[] = [];
+  const terminal = opts.terminalId ?? defaultTerminalId();
+  const log = createLogger({ level: 'debug', write: (l) => logs.push(JSON.parse(l) as Log), fields: { terminal } });
+  const agent = testAgent({ dataDir, mock, siteId: DEMO_SITE_ID, log, settings: opts.terminalId ? { terminalId: opts.terminalId } : {} });
+  cleanups.push(() => agent.stop());
+  await agent.start({ awaitRosterIfEmpty: true });
+  const server = await startMetricsServer({ listen: opts.listen ?? '127.0.0.1:0', agent, log, processMetrics: false });
+  if (!server) throw new Error(`metrics server did not start: ${JSON.stringify(logs)}`);
+  cleanups.push(() => server.close());
+  return { mock, agent, server, logs, dataDir };
+}
+
+/** Scrapes until `ok` holds for the samples (or fails saying `what`). */
+async function scrapeUntil(origin: string, ok: (s: Sample[]) => boolean, what: string): Promise<Sample[]> {
+  const end = Date.now() + 10_000;
+  for (;;) {
+    const s = await scrape(origin);
+    if (ok(s)) return s;
+    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const unsent = (s: Sample[]) => ['pending', 'sending', 'in_doubt'].reduce((n, state) => n + (sample(s, 'timeclock_punches', { state }) ?? NaN), 0);
+
+describe('GET /metrics', () => {
+  it('counts punches by state from pending to sent, requests by kind and status, and names build and terminal', async () => {
+    const { mock, agent, server } = await metricsRig({ terminalId: 'door-7' });
+    const first = await scrape(server.origin);
+    expect(sample(first, 'timeclock_punches', { state: 'pending' })).toBe(0);
+    expect(sample(first, 'timeclock_punches', { state: 'sent' })).toBe(0);
+    expect(sample(first, 'timeclock_roster_employees')).toBe(36);
+    expect(sample(first, 'timeclock_roster_age_seconds')).toBeGreaterThanOrEqual(0);
+    expect(sample(first, 'timeclock_roster_age_seconds')).toBeLessThan(60);
+    expect(sample(first, 'timeclock_requests_total', { kind: 'roster', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(sample(first, 'timeclock_requests_total', { kind: 'site', status: '200' })).toBe(1);
+    expect(sample(first, 'timeclock_build_info', { version: agent.status().version, terminal: 'door-7' })).toBe(1);
+    expect(sample(first, 'timeclock_rate_shared', { mode: 'local' })).toBe(1); // no Redis configured: its own window
+    expect(sample(first, 'timeclock_rate_limit_current')).toBe(60);
+    expect(Number.isFinite(sample(first, 'timeclock_clock_skew_seconds'))).toBe(true);
+
+    // The service fails every punch: it waits, and the 500s are counted.
+    mock.setFaults({ serverError: 1, only: { method: 'POST', pathPrefix: '/times' } });
+    expect((await agent.punch({ kind: 'id', value: '1001' })).ok).toBe(true);
+    const waiting = await scrapeUntil(server.origin, (s) => (sample(s, 'timeclock_requests_total', { kind: 'punch', status: '500' }) ?? 0) >= 2, 'two failed sends');
+    expect(unsent(waiting)).toBe(1);
+    expect(sample(waiting, 'timeclock_punches', { state: 'sent' })).toBe(0);
+    expect(sample(waiting, 'timeclock_oldest_pending_seconds')).toBeGreaterThan(0);
+    expect(sample(waiting, 'timeclock_rate_window_used')).toBeGreaterThan(0);
+    expect(sample(waiting, 'timeclock_online')).toBe(1);
+
+    mock.setFaults(null);
+    const delivered = await scrapeUntil(server.origin, (s) => sample(s, 'timeclock_punches', { state: 'sent' }) === 1, 'the punch sent');
+    expect(unsent(delivered)).toBe(0);
+    expect(sample(delivered, 'timeclock_oldest_pending_seconds')).toBe(0);
+    expect(sample(delivered, 'timeclock_requests_total', { kind: 'punch', status: '201' })).toBe(1);
+  });
+
+  it('a token check is counted by its status; no label or value carries a name, a code or a token', async () => {
+    const { agent, server, mock } = await metricsRig();
+    expect((await agent.setApiToken('wrong-token-4711')).ok).toBe(false);
+    expect((await agent.punch({ kind: 'id', value: '1002' })).ok).toBe(true);
+    await waitFor(() => agent.status().queue.sent === 1, 'the punch sent');
+    const r = await httpGet(`${server.origin}/metrics`);
+    expect(r.type).toMatch(/^text\/plain; version=0\.0\.4/);
+    const s = await scrape(server.origin);
+    expect(sample(s, 'timeclock_requests_total', { kind: 'token_check', status: '401' })).toBe(1);
+    expect(sample(s, 'timeclock_build_info', { terminal: defaultTerminalId() })).toBe(1);
+    for (const secret of ['wrong-token-4711', 'demo-token', ...mock.employees().flatMap((e) => [e.full_name, e.cpf ?? '-'])]) expect(r.text).not.toContain(secret);
+    const codes = new Set(mock.employees().flatMap((e) => [e.external_id, e._id]));
+    for (const x of s) for (const v of Object.values(x.labels)) expect(codes.has(v), `${x.name} ${v}`).toBe(false);
+  });
+
+  it('HEAD works, other methods are refused and other paths are 404', async () => {
+    const { server } = await metricsRig();
+    expect((await httpGet(`${server.origin}/metrics`, 'HEAD')).status).toBe(200);
+    expect((await httpGet(`${server.origin}/healthz`, 'HEAD')).status).toBe(200);
+    expect((await httpGet(`${server.origin}/metrics`, 'POST')).status).toBe(405);
+    expect((await httpGet(`${server.origin}/`)).status).toBe(404);
+    expect((await httpGet(`${server.origin}/metrics/x`)).status).toBe(404);
+    expect((await httpGet(`${server.origin}/status`)).status).toBe(404);
+  });
+});
+
+describe('GET /healthz', () => {
+  it('200 ok while punches can be saved; 503 "agent stopping" once the agent stops', async () => {
+    const { agent, server } = await metricsRig();
+    expect(await httpGet(`${server.origin}/healthz`)).toMatchObject({ status: 200, text: 'ok\n' });
+    const stopped = agent.stop();
+    expect(await httpGet(`${server.origin}/healthz`)).toMatchObject({ status: 503, text: 'agent stopping\n' });
+    await stopped;
+    expect(await httpGet(`${server.origin}/healthz`)).toMatchObject({ status: 503, text: 'agent stopping\n' });
+    // The database is closed: no metrics, and the answer says why.
+    expect(await httpGet(`${server.origin}/metrics`)).toMatchObject({ status: 503, text: 'agent stopping\n' });
+  });
+
+  it('503 "disk full" when the data directory\'s filesystem fills (a real small tmpfs), 200 again when space is back', async () => {
+    const fsDir = tempDir().dir;
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4096k', 'tmpfs', fsDir]);
+    } catch (e) {
+      throw new Error(`this test mounts a small tmpfs and needs root (CI runs as root): ${(e as Error).message}`);
+    }
+    cleanups.push(() => {
+      execFileSync('umount', ['-l', fsDir]);
+      fs.rmSync(fsDir, { recursive: true, force: true });
+    });
+    const { server, agent } = await metricsRig({ dataDir: path.join(fsDir, 'data') });
+    expect(await httpGet(`${server.origin}/healthz`)).toMatchObject({ status: 200, text: 'ok\n' });
+    const filler = path.join(fsDir, 'filler');
+    const fd = fs.openSync(filler, 'w');
+    try {
+      for (;;) fs.writeSync(fd, Buffer.alloc(16 * 1024));
+    } catch (e) {
+      expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    } finally {
+      fs.closeSync(fd);
+    }
+    const full = await httpGet(`${server.origin}/healthz`);
+    expect(full.status).toBe(503);
+    expect(full.text).toMatch(/^disk full: \d+ KiB free for .*\n$/);
+    expect(full.text.trim().split('\n')).toHaveLength(1);
+    fs.rmSync(filler);
+    expect(await httpGet(`${server.origin}/healthz`)).toMatchObject({ status: 200, text: 'ok\n' });
+    expect((await agent.punch({ kind: 'id', value: '1004' })).ok).toBe(true);
+  });
+});
+
+describe('where it listens', () => {
+  it('a port already taken: one clear error line, no server, the agent goes on', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => taken.close(() => r())));
+    const port = (taken.address() as net.AddressInfo).port;
+    const { agent, logs } = await metricsRig();
+    const log = createLogger({ write: (l) => logs.push(JSON.parse(l) as Log), fields: { terminal: 't' } });
+    expect(await startMetricsServer({ listen: `127.0.0.1:${port}`, agent, log, processMetrics: false })).toBeNull();
+    const errors = logs.filter((l) => l.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.msg).toBe(`metrics not served: 127.0.0.1:${port} is already in use (another program, or another terminal, listens there); the terminal runs on without metrics and /healthz`);
+    expect((await agent.punch({ kind: 'id', value: '1003' })).ok).toBe(true);
+  });
+
+  it('a loopback address is quiet; a non-loopback one works and is logged as reachable from the network', async () => {
+    const local = await metricsRig();
+    expect(local.logs.filter((l) => l.level === 'warn')).toEqual([]);
+    const wide = await metricsRig({ listen: '0.0.0.0:0' });
+    expect(wide.logs.filter((l) => l.level === 'warn').map((l) => l.msg)).toEqual([
+      'metrics and /healthz are reachable from the network: metrics.listen is not a loopback address (as configured)',
+    ]);
+    expect((await httpGet(`http://127.0.0.1:${wide.server.port}/healthz`)).status).toBe(200);
+  });
+
+  it('reads host:port and knows loopback', () => {
+    expect(parseListen('127.0.0.1:9464')).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(parseListen('[::1]:9464')).toEqual({ host: '::1', port: 9464 });
+    expect(parseListen('localhost:0')).toEqual({ host: 'localhost', port: 0 });
+    for (const h of ['127.0.0.1', '127.8.0.3', '::1', 'localhost']) expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['0.0.0.0', '::', '10.0.0.5', 'terminal.example', '128.0.0.1']) expect(isLoopbackHost(h), h).toBe(false);
+  });
+});
+
+describe('terminalId', () => {
+  // Log lines: test/integration/fleet-logs.test.ts, where the real CLI builds its logger.
+  it('defaults to the host name in status and metrics; a configured one replaces it', async () => {
+    const plain = await metricsRig();
+    expect(plain.agent.status().terminalId).toBe(defaultTerminalId());
+    expect(sample(await scrape(plain.server.origin), 'timeclock_build_info', { terminal: defaultTerminalId() })).toBe(1);
+
+    const named = await metricsRig({ terminalId: 'obra-centro-2' });
+    expect(named.agent.status().terminalId).toBe('obra-centro-2');
+    expect(sample(await scrape(named.server.origin), 'timeclock_build_info', { terminal: 'obra-centro-2' })).toBe(1);
+  });
+});
