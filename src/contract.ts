@@ -241,6 +241,11 @@ export const statusSchema = z.object({
   site: z.object({ id: z.string(), name: z.string(), timezone: z.string().nullable() }).nullable(),
   readers: z.array(readerStatusSchema),
   clockSkewMs: z.number().nullable(),
+  /** The last background integrity check of the database (null: none yet); `damaged` is an alert. Absent from older agents. */
+  integrity: z
+    .object({ at: epochMs, ms: z.number(), result: z.enum(['ok', 'damaged', 'unchecked']), problems: z.array(z.string()) })
+    .nullable()
+    .optional(),
   agentRunning: z.boolean(),
   /** Where the settings the admin screen can change come from now. No secret, only where it is kept. */
   settings: z

@@ -23,6 +23,7 @@ import { employeeNotFound, type AdminResult, type EnrollResult, type IdentityAdm
 import type { SettingsAdmin } from './settings.js';
 import { readStatus, S, type AgentStatus, type SetupProblemRecord } from './status.js';
 import type { RequestCount, RequestCounts } from './request-counts.js';
+import type { IntegrityRecord, IntegrityWatch } from './integrity-watch.js';
 
 
 /** A scan arriving again by another source within this long is the same scan. */
@@ -66,6 +67,8 @@ export type AgentParts = {
   requests: RequestCounts;
   /** Null while a punch could be saved, else why not (store/health-probe.ts). */
   storageProblem: () => string | null;
+  /** The database's integrity check, off the event loop, after the start and then daily. */
+  integrity: IntegrityWatch;
   onClose: () => Promise<void> | void;
 };
 
@@ -162,6 +165,8 @@ export class Agent {
     this.clockTimer.unref();
     this.p.uploader.start();
     for (const r of this.p.readers) r.start();
+    // Taking punches from here on: the check of the whole file comes after, in the background.
+    this.p.integrity.start();
     if (opts.roster === false) return;
     const first = this.p.keeper.start().finally(() => this.noteRosterProgress(null));
     if (opts.awaitRosterIfEmpty && this.p.roster.size() === 0) await first;
@@ -174,6 +179,7 @@ export class Agent {
     if (this.statusTimer) clearTimeout(this.statusTimer);
     if (this.clockTimer) clearInterval(this.clockTimer);
     this.p.keeper.stop();
+    this.p.integrity.stop();
     await Promise.all(this.p.readers.map((r) => r.stop()));
     await this.p.uploader.stop();
     await this.p.onClose();
@@ -498,6 +504,11 @@ export class Agent {
     return problem === null ? { ok: true } : { ok: false, reason: problem };
   }
 
+  /** Checks the database's integrity now (off the event loop); the result is in status too. */
+  checkIntegrity(): Promise<IntegrityRecord> {
+    return this.p.integrity.checkNow();
+  }
+
   requestCounts(): RequestCount[] {
     return this.p.requests.list();
   }
@@ -511,6 +522,8 @@ export class Agent {
       rosterRefreshMs: this.p.rosterRefreshMs,
     });
     s.sendingPaused = this.p.budget.pause();
+    // The limit in force: below the configured one while it adapts to 429s (sync/adaptive-limit.ts).
+    s.rateWindow.limit = this.p.budget.limit;
     s.rate = this.p.budget.sharing();
     s.roster.progress = this.p.rosterSync.progress;
     s.agentRunning = !this.stopping;

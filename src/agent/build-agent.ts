@@ -33,6 +33,8 @@ import { FileTokenStore } from '../store/private-file.js';
 import { sharedRateFor } from './shared-rate.js';
 import { storageProblem } from '../store/health-probe.js';
 import { RequestCounts } from './request-counts.js';
+import { checkIntegrityInWorker, type IntegrityChecker } from '../store/integrity-check.js';
+import { INTEGRITY_EVERY_MS, INTEGRITY_FIRST_AFTER_MS, IntegrityWatch } from './integrity-watch.js';
 
 /**
  * The outside world the agent runs in; `hid` defaults to node-hid (tests pass a fake). `tokens`:
@@ -42,8 +44,12 @@ import { RequestCounts } from './request-counts.js';
 /** `mono`: monotonic ms (default performance.now); tests step it and `clock` independently. */
 export type Runtime = { clock: Clock; mono?: Monotonic; bootId?: string; sleep: Sleep; random: Random; log: Logger; hid?: HidBackend; tokens?: TokenStore };
 
-/** `demo`: the embedded demo API; its token is fixed and nothing set on its admin screen reaches a real configuration. */
-export type BuildOptions = { demo?: boolean };
+/**
+ * `demo`: the embedded demo API; its token is fixed and nothing set on its admin screen reaches a real configuration.
+ * `adaptiveRate` false: the limit never adapts to 429s (only the fleet tests' control turns it off).
+ * `integrity`: when the background integrity check runs, and with what (tests).
+ */
+export type BuildOptions = { demo?: boolean; adaptiveRate?: boolean; integrity?: { firstAfterMs?: number; everyMs?: number; check?: IntegrityChecker } };
 
 export const realSleep: Sleep = (ms, signal) =>
   new Promise((resolve) => {
@@ -83,6 +89,8 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   }
   const outbox = new Outbox(db, bookkeeping);
   const roster = new Roster(db);
+  // A roster stored by a version without summaries: computed once here, then at each swap.
+  roster.ensureSummary();
   const rateSlots = new RateSlots(bookkeeping);
   const mono = rt.mono ?? bootMonotonic;
   let agent: Agent | null = null;
@@ -123,7 +131,11 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   });
   // The demo's API is its own: no fleet to share a window with.
   const shared = demo ? null : sharedRateFor(config, token.token, rule, rt.clock, rt.sleep, rt.log);
-  const budget = new RateBudget(rateSlots, rt.clock, rt.sleep, rule, shared?.link ?? null);
+  const budget = new RateBudget(rateSlots, rt.clock, rt.sleep, rule, shared?.link ?? null, {
+    adapt: opts.adaptiveRate ?? true,
+    random: rt.random,
+    onCut: (limit, was) => rt.log.info('429 from the service: this terminal\'s request limit cut', { limit, was, windowMs: budget.windowMs }),
+  });
 
   const uploader = new Uploader(
     outbox,
@@ -260,6 +272,18 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
         () => agent?.noteReaders(),
       ),
   );
+  const integrity = new IntegrityWatch({
+    dataDir: config.dataDir,
+    clock: rt.clock,
+    mono,
+    log: rt.log,
+    check: opts.integrity?.check ?? checkIntegrityInWorker,
+    write: (record) => agent?.safeWrite(S.integrity, record),
+    noteError: (message) => agent?.noteError(message),
+    changed: () => agent?.statusChanged(),
+    firstAfterMs: opts.integrity?.firstAfterMs ?? INTEGRITY_FIRST_AFTER_MS,
+    everyMs: opts.integrity?.everyMs ?? INTEGRITY_EVERY_MS,
+  });
   agent = new Agent({
     db,
     outbox,
@@ -285,6 +309,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     terminalId: terminalIdOf(config),
     requests,
     storageProblem: () => storageProblem(bookkeeping, config.dataDir, rt.clock.now()),
+    integrity,
     onClose: async () => {
       settingsStop.abort();
       await shared?.close();

@@ -59,6 +59,9 @@ export function agentMetrics(agent: MetricsAgent, opts: { processMetrics?: boole
   gauge('timeclock_clock_skew_seconds', "The service's clock minus this terminal's (positive: the terminal is slow); NaN until the service answered.", (s) =>
     s.clockSkewMs === null ? NaN : s.clockSkewMs / 1000,
   );
+  gauge('timeclock_database_integrity_ok', "The last background integrity check of the database: 1 passed, 0 damaged; NaN before the first or when it could not run.", (s) =>
+    s.integrity?.result === 'ok' ? 1 : s.integrity?.result === 'damaged' ? 0 : NaN,
+  );
   gauge('timeclock_online', 'Whether the last request reached the service (1) or not (0); NaN before the first.', (s) => (s.online === null ? NaN : s.online ? 1 : 0));
   new Gauge({
     name: 'timeclock_reader_connected',

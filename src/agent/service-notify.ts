@@ -50,6 +50,7 @@ export function serviceStatusText(s: AgentStatus): string {
   if (s.online === false) parts.push('offline');
   if (s.authRefused) parts.push('API token refused');
   if (!s.roster.complete) parts.push('roster incomplete');
+  if (s.integrity?.result === 'damaged') parts.push('DATABASE DAMAGED');
   return parts.join('; ');
 }
 

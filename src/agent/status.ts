@@ -13,6 +13,7 @@ import { VERSION } from '../version.js';
 import type { Db } from '../store/database.js';
 import type { SettingsView } from './settings.js';
 import type { RateSharing } from '../sync/shared-window-link.js';
+import type { IntegrityRecord } from './integrity-watch.js';
 
 /** Settings keys the agent keeps for status (read by `timeclock status` from another process too). */
 export const S = {
@@ -30,6 +31,8 @@ export const S = {
   siteOverride: 'settings_site',
   rateOverride: 'settings_rate_limit',
   tokenSaved: 'settings_token',
+  /** The last background integrity check (agent/integrity-watch.ts). */
+  integrity: 'integrity_check',
 } as const;
 
 export type LastError = { at: number; message: string };
@@ -106,6 +109,8 @@ export type AgentStatus = {
   /** Configured HID readers: connected?, last scan, garbage dropped, disconnects. */
   readers: ReaderStatus[];
   clockSkewMs: number | null;
+  /** The last integrity check of the database (null: none yet); `damaged` is an alert. */
+  integrity: IntegrityRecord | null;
   agentRunning: boolean;
   /** The token/site/budget in force and where they come from; never the token. */
   settings: SettingsView;
@@ -127,9 +132,13 @@ export type StatusSources = {
   rosterRefreshMs: number;
 };
 
-/** Status from the database alone: what `timeclock status` shows whether or not an agent runs. */
+/**
+ * Status from the database alone: what `timeclock status` shows whether or not an agent runs.
+ * Every read is a counter, an index seek or a stored summary: the same cost after years of punches.
+ */
 export function readStatus(src: StatusSources): AgentStatus {
   const { db, outbox, now } = src;
+  const rosterSummary = src.roster.summary();
   const queue = outbox.counts();
   const oldest = outbox.oldestUnsentAt();
   const contact = readSetting<LastContact>(db, S.lastContact);
@@ -152,22 +161,23 @@ export function readStatus(src: StatusSources): AgentStatus {
     collisions: collisionsOf(outbox),
     rateWindow: { used: slotsInUse(src.rateSlots.live(now, src.rule.windowMs), now, src.rule.windowMs), limit: src.rule.limit, windowMs: src.rule.windowMs },
     roster: {
-      size: src.roster.size(),
+      size: rosterSummary.size,
       lastSync: sync,
       progress: readSetting<{ pagesDone: number; pagesTotal: number | null }>(db, S.rosterProgress),
-      health: src.roster.health(20),
+      health: { ...rosterSummary.health, employees: rosterSummary.health.employees.slice(0, 20) },
       enrolledBadges: src.identities.enrollmentCount(),
       complete: rosterComplete(sync, now, src.rosterRefreshMs),
       skipped: sync?.skipped ?? null,
       heldShrink: sync?.heldShrink ?? null,
       siteFilter: sync?.siteFilter ?? null,
-      notAllowed: src.roster.notAllowed(20),
+      notAllowed: src.roster.notAllowed(20, rosterSummary),
       nextSyncAt: sync?.nextAt ?? null,
     },
     unresolved: src.unresolved.summary(),
     site: readSetting<SiteRecord>(db, S.site),
     readers: readSetting<ReaderStatus[]>(db, S.readers) ?? [],
     clockSkewMs: skew?.ms ?? null,
+    integrity: readSetting<IntegrityRecord>(db, S.integrity),
     agentRunning: false,
     settings: src.settings,
   };

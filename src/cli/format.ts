@@ -58,7 +58,7 @@ export function statusText(s: AgentStatus): string {
     ),
     `clock skew:    ${s.clockSkewMs === null ? 'unknown' : Math.abs(s.clockSkewMs) < 1000 ? 'none measurable (within ±1 s of the service)' : `${(s.clockSkewMs / 1000).toFixed(1)}s against the service`}`,
   ];
-  lines.push(...rosterLines(s));
+  lines.push(...rosterLines(s), ...integrityLines(s));
   if (s.settings.token.warning) lines.push(`API token:     ${s.settings.token.warning}`);
   if (s.authRefused) lines.push(`TOKEN REFUSED: ${s.authRefused.reason} (${ago(s.now - s.authRefused.at)}); sending paused, punches are kept`);
   if (s.sendingPaused) lines.push(`sending paused: ${s.sendingPaused.reason} until ${new Date(s.sendingPaused.until).toISOString()}`);
@@ -73,6 +73,19 @@ export function statusText(s: AgentStatus): string {
   }
   lines.push(`last error:    ${s.lastError ? `${s.lastError.message} (${ago(s.now - s.lastError.at)})` : 'none'}`);
   return lines.join('\n');
+}
+
+/** The last background integrity check; a damaged file is an alert, as a refused token is. */
+function integrityLines(s: AgentStatus): string[] {
+  const c = s.integrity;
+  if (!c) return [`database:      not checked yet (the terminal checks it ${s.agentRunning ? 'shortly' : 'after it starts'}, then daily)`];
+  const when = `${ago(s.now - c.at)}, took ${(c.ms / 1000).toFixed(1)} s`;
+  if (c.result === 'ok') return [`database:      integrity ok (checked ${when})`];
+  if (c.result === 'unchecked') return [`database:      integrity check could not run (${when}): ${c.problems[0] ?? 'unknown reason'}`];
+  return [
+    `DATABASE DAMAGED: the integrity check failed (${when}); punches are still taken — copy the file aside for support and see README "Troubleshooting":`,
+    ...c.problems.slice(0, 5).map((p) => `                 ${p}`),
+  ];
 }
 
 /** What a manager must know about the roster beyond its size: each line only when it applies. */

@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import { readSetting, writeSetting } from './settings.js';
 
 /** One employee of the cached roster (src/sync/roster-rows.ts makes them from the service's records). */
 export type RosterEmployee = {
@@ -30,6 +31,16 @@ export type RosterHealth = {
 };
 
 export type NotAllowed = { count: number; employees: { id: string; externalId: string | null; name: string; heldPunches: number }[] };
+
+/**
+ * What status shows of the roster, computed when a roster is swapped in and kept in settings: a
+ * status read then costs one row, whatever the size of the site (the counts are full passes).
+ */
+export type RosterSummary = { size: number; health: RosterHealth; notAllowed: number };
+
+const SUMMARY_KEY = 'roster_summary';
+/** Unfit employees listed by name in the summary: more than any caller shows. */
+const SUMMARY_LISTED = 50;
 
 const COLUMNS = 'id, external_id, full_name, cpf, registration_number, timezone, work_schedule, payment_source, allow_api_record, timezone_invalid';
 
@@ -99,14 +110,30 @@ export class Roster {
     return (this.stmts.stagedCount.get() as { n: number }).n;
   }
 
-  /** Swaps the staged roster in, whole, in one transaction: readers see the old or the new one. */
+  /** Swaps the staged roster in, whole, in one transaction (its summary with it): readers see the old or the new one. */
   commitStaging(): number {
     return this.db.transaction(() => {
       this.stmts.clear.run();
       this.stmts.fromStaging.run();
       this.stmts.stageClear.run();
-      return this.size();
+      const summary = this.computeSummary();
+      writeSetting(this.db, SUMMARY_KEY, summary);
+      return summary.size;
     })();
+  }
+
+  /** The summary as of the last swap; computed (not stored) for a roster swapped in before summaries were kept. */
+  summary(): RosterSummary {
+    return readSetting<RosterSummary>(this.db, SUMMARY_KEY) ?? this.computeSummary();
+  }
+
+  /** Stores the summary if none is (a roster from an older version): once, at the agent's start. */
+  ensureSummary(): void {
+    if (readSetting<RosterSummary>(this.db, SUMMARY_KEY) === null) writeSetting(this.db, SUMMARY_KEY, this.computeSummary());
+  }
+
+  private computeSummary(): RosterSummary {
+    return { size: this.size(), health: this.computeHealth(SUMMARY_LISTED), notAllowed: (this.stmts.notAllowedCount.get() as { n: number }).n };
   }
 
   /** The whole roster at once (small rosters, tests and benches). */
@@ -121,8 +148,14 @@ export class Roster {
   /**
    * Business rule 3 of the API: the service shows an employee's records only once both a work
    * schedule and an employer are set. Punches are still sent; the manager needs to know.
+   * From the summary: the first `limit` (at most 50) listed.
    */
   health(limit = 50): RosterHealth {
+    const h = this.summary().health;
+    return { ...h, employees: h.employees.slice(0, limit) };
+  }
+
+  private computeHealth(limit: number): RosterHealth {
     const c = this.stmts.unfitCounts.get() as { schedule: number | null; employer: number | null; zone: number | null };
     type Row = { id: string; external_id: string | null; full_name: string; no_schedule: number; no_employer: number; bad_zone: number };
     const rows = this.stmts.unfit.all(limit) as Row[];
@@ -144,10 +177,10 @@ export class Roster {
   }
 
   /** Employees whose contract forbids API records, with the punches held for each. */
-  notAllowed(limit = 50): NotAllowed {
+  notAllowed(limit = 50, summary: RosterSummary = this.summary()): NotAllowed {
     const rows = this.stmts.notAllowed.all(limit) as { id: string; external_id: string | null; full_name: string; held: number }[];
     return {
-      count: (this.stmts.notAllowedCount.get() as { n: number }).n,
+      count: summary.notAllowed,
       employees: rows.map((r) => ({ id: r.id, externalId: r.external_id, name: r.full_name, heldPunches: r.held })),
     };
   }

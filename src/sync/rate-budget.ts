@@ -1,6 +1,7 @@
 import type { Clock, Sleep } from '../domain/clock.js';
 import { msUntilFreeSlot, slotsInUse, type WindowRule } from '../domain/sliding-window.js';
 import type { RateSlots, StoredSlot } from '../store/rate-slots.js';
+import { AdaptiveLimit, type AdaptiveOptions } from './adaptive-limit.js';
 import type { RateSharing, SharedWindowLink } from './shared-window-link.js';
 
 /** Lower number goes first. Punches (and their reconciliation) before roster pages. */
@@ -29,6 +30,8 @@ export type PauseReason = 'retry_after' | 'auth';
  * priority. A 429's Retry-After or a refused token pauses everybody, not just one request.
  * With a `link`, every slot the local window grants must also come from the fleet's shared window
  * (shared-window-link.ts); the local window keeps counting underneath, for when Redis is away.
+ * Without the shared window, the local limit adapts: a 429 cuts it, calm windows earn it back
+ * (adaptive-limit.ts), so terminals sharing an account's limit settle on shares of it.
  */
 export class RateBudget {
   private slots: StoredSlot[];
@@ -40,6 +43,7 @@ export class RateBudget {
   private wake = new AbortController();
   private pausedUntil = 0;
   private pauseReason: PauseReason | null = null;
+  private readonly adaptive: AdaptiveLimit;
 
   constructor(
     private readonly store: RateSlots,
@@ -47,8 +51,10 @@ export class RateBudget {
     private readonly sleep: Sleep,
     private rule: WindowRule,
     private readonly link: SharedWindowLink | null = null,
+    adaptive: AdaptiveOptions = {},
   ) {
     const now = clock.now();
+    this.adaptive = new AdaptiveLimit(rule, now, adaptive);
     store.clampFuture(now);
     store.closeOrphans(now);
     store.prune(now, rule.windowMs);
@@ -67,6 +73,7 @@ export class RateBudget {
       for (const s of stored) if (!known.has(s.id)) this.slots.push(s);
     }
     this.rule = { limit: rule.limit, windowMs: rule.windowMs };
+    this.adaptive.reset(this.rule, this.clock.now());
     this.kick();
   }
 
@@ -80,6 +87,7 @@ export class RateBudget {
       if (s.releasedAt !== null) s.releasedAt += ms;
     }
     if (this.pausedUntil > 0) this.pausedUntil += ms;
+    this.adaptive.clockStepped(ms);
     this.link?.clockStepped(ms);
     this.persist(() => this.store.shift(ms));
     this.kick();
@@ -148,7 +156,9 @@ export class RateBudget {
     }
   }
 
+  /** `retry_after`: the service answered 429 (every caller pauses through here), which may also cut the limit. */
   pauseUntil(at: number, reason: PauseReason): void {
+    if (reason === 'retry_after') this.adaptive.rateLimited(this.clock.now(), this.sharing().shared);
     if (at > this.pausedUntil || reason === 'auth') {
       this.pausedUntil = at;
       this.pauseReason = reason;
@@ -175,8 +185,9 @@ export class RateBudget {
     return slotsInUse(this.slots, this.clock.now(), this.rule.windowMs);
   }
 
+  /** The limit in force now: the configured one, or less after 429s (see AdaptiveLimit). */
   get limit(): number {
-    return this.rule.limit;
+    return this.adaptive.current(this.clock.now());
   }
 
   /** Whether the slots come from the fleet's window in Redis, from this terminal's share meanwhile, or only from it. */
@@ -215,7 +226,8 @@ export class RateBudget {
           continue;
         }
         this.slots = this.slots.filter((s) => s.releasedAt === null || s.releasedAt + this.rule.windowMs > now);
-        const limit = this.link ? this.link.localLimit(this.rule.limit, now) : this.rule.limit;
+        const share = this.adaptive.current(now);
+        const limit = this.link ? this.link.localLimit(share, now) : share;
         const wait = msUntilFreeSlot(this.slots, now, { limit, windowMs: this.rule.windowMs });
         if (wait === 0) {
           // Keep the persisted log short; what no longer counts is of no use to a restart.

@@ -15,6 +15,7 @@ import { benchDrain } from './drain.bench.js';
 import { benchReconcile } from './reconcile.bench.js';
 import { benchRoster } from './roster.bench.js';
 import { benchScreen } from './screen.bench.js';
+import { benchStatus } from './status.bench.js';
 import { renderResult, type Result } from './report.js';
 import { tempFsInfo } from './support.js';
 
@@ -26,6 +27,7 @@ export const benches: Bench[] = [
   { name: 'roster', run: benchRoster },
   { name: 'reconcile', run: benchReconcile },
   { name: 'screen', run: benchScreen },
+  { name: 'status', run: benchStatus },
 ];
 
 /** The whole run is bounded; a bench that hangs past this is a bug to report, not to wait for. */

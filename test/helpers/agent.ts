@@ -30,6 +30,8 @@ export type TestAgentOptions = {
   tokens?: TokenStore;
   /** Built as the embedded demo is (its token fixed, its settings kept apart). */
   demo?: boolean;
+  /** False: the limit does not adapt to 429s (the control of the fleet tests). */
+  adaptiveRate?: boolean;
 };
 
 /** A real agent (real SQLite file, real HTTP) with test-sized timings. */
@@ -48,7 +50,7 @@ export function testAgent(o: TestAgentOptions): Agent {
   return buildAgent(
     config,
     { ...rt, ...(o.clock ? { clock: o.clock } : {}), ...(o.mono ? { mono: o.mono } : o.clock ? { mono: () => (o.clock as Clock).now() } : {}), ...(o.bootId ? { bootId: o.bootId } : {}), ...(o.sleep ? { sleep: o.sleep } : {}), ...(o.hid ? { hid: o.hid } : {}), ...(o.tokens ? { tokens: o.tokens } : {}) },
-    { demo: o.demo ?? false },
+    { demo: o.demo ?? false, ...(o.adaptiveRate === undefined ? {} : { adaptiveRate: o.adaptiveRate }) },
   );
 }
 

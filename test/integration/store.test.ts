@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DB_FILE_NAME, openDatabase, StoreError } from '../../src/store/database.js';
+import { checkIntegrityInWorker } from '../../src/store/integrity-check.js';
 import { lockDataDir, lockOwner } from '../../src/store/lock.js';
 import { migrations } from '../../src/store/migrations.js';
 import { Outbox, type NewPunch } from '../../src/store/outbox.js';
@@ -138,7 +139,10 @@ describe('database', () => {
     expect(outbox.dueBatch(10, 10)).toEqual([]);
   });
 
-  it('a damaged file is refused with a clear error and left exactly as it was', () => {
+  // Opening no longer reads the whole file (seconds on a year of punches): damage inside a table is
+  // found by the agent's background check (test/integration/integrity.test.ts) and by the doctor,
+  // whose open asks for the check; both leave the file exactly as it was.
+  it('a damaged file is refused by the explicit check with a clear error, found by the background one, and left exactly as it was', async () => {
     const dir = data();
     const db = openDatabase(dir);
     const outbox = new Outbox(db);
@@ -151,14 +155,17 @@ describe('database', () => {
     fs.writeFileSync(file, bytes);
     const before = fs.readFileSync(file);
 
-    expect(() => openDatabase(dir)).toThrow(StoreError);
+    const explicit = { readonly: true, integrityCheck: true };
+    expect(() => openDatabase(dir, explicit)).toThrow(StoreError);
     try {
-      openDatabase(dir);
+      openDatabase(dir, explicit);
     } catch (e) {
       expect((e as StoreError).code).toBe('corrupt');
       expect((e as Error).message).toMatch(/integrity check|damaged/);
       expect((e as Error).message).toMatch(/Nothing was changed/);
     }
+    const found = await checkIntegrityInWorker(dir).result;
+    expect(found.problems.length).toBeGreaterThan(0);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
   });
 

@@ -22,7 +22,7 @@ export type DoctorIo = {
   clock: Clock;
   env: NodeJS.ProcessEnv;
   fs: FsIo;
-  /** Read-only, with SQLite's quick_check (store/database.ts). */
+  /** Read-only, with SQLite's quick_check (store/database.ts `integrityCheck`). */
   openDb(dataDir: string): Db;
   api: DoctorApiFactory;
   run: CommandRunner;
@@ -36,7 +36,8 @@ export function realDoctorIo(): DoctorIo {
     clock: { now: () => Date.now() },
     env: process.env,
     fs: realFs,
-    openDb: (dir) => openDatabase(dir, { readonly: true }),
+    // The explicit full check: quick_check over the whole file, as the agent's background one.
+    openDb: (dir) => openDatabase(dir, { readonly: true, integrityCheck: true }),
     api: realApi,
     run: realRunner,
     hid: () => new NodeHidBackend(),
