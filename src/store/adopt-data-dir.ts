@@ -5,7 +5,7 @@ import type { Clock } from '../domain/clock.js';
 import { DB_FILE_NAME, ensureDataDir, StoreError } from './database.js';
 import { lockDataDir, lockOwner, type DataDirLock } from './lock.js';
 import { migrations } from './migrations.js';
-import { readPrivateFile, removePrivateFile, TOKEN_ENC_FILE_NAME, TOKEN_FILE_NAME, writePrivateFile } from './private-file.js';
+import { readPrivateFile, removePrivateFile, syncDir, TOKEN_ENC_FILE_NAME, TOKEN_FILE_NAME, writePrivateFile } from './private-file.js';
 
 /**
  * Moving a queue left in another data directory (the per-user one of earlier versions) into this
@@ -89,10 +89,10 @@ async function adoptLocked(from: string, to: string, clock: Clock): Promise<Adop
     for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(tmp + suffix, { force: true });
     throw e;
   }
-  fsyncDir(to);
+  syncDir(to);
   const renamedTo = freeName(`${path.resolve(from)}.adopted-${utcStamp(clock.now())}`);
   fs.renameSync(from, renamedTo);
-  fsyncDir(path.dirname(renamedTo));
+  syncDir(path.dirname(renamedTo));
   return {
     outcome: 'adopted',
     from,
@@ -215,18 +215,5 @@ function fsyncFile(file: string): void {
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
-  }
-}
-
-/** A rename is durable once the directory is synced; some filesystems refuse, and the rename stands anyway. */
-function fsyncDir(dir: string): void {
-  let fd: number | null = null;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    /* see above */
-  } finally {
-    if (fd !== null) fs.closeSync(fd);
   }
 }

@@ -54,7 +54,7 @@ export function writePrivateFile(file: string, data: string | Buffer): void {
 }
 
 /** The rename is durable only once the directory entry is on disk (not possible on Windows). */
-function syncDir(dir: string): void {
+export function syncDir(dir: string): void {
   if (process.platform === 'win32') return;
   let fd: number | null = null;
   try {
