@@ -82,3 +82,20 @@ export async function settled(dir: string, quietMs = 1_000, timeoutMs = 15_000):
   }
   throw new Error(`files in ${dir} kept changing for ${timeoutMs} ms`);
 }
+
+/** The environment a doctor run gets: the mock API and its token, the site, the data directory, the stand-in tools first on PATH. */
+export function doctorEnv(
+  o: { apiUrl: string; siteId: string; dataDir: string; tools: { bin: string; chromium: string } },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    TIMECLOCK_API_URL: o.apiUrl,
+    TIMECLOCK_API_TOKEN: 'demo-token',
+    TIMECLOCK_SITE_ID: o.siteId,
+    TIMECLOCK_DATA_DIR: o.dataDir,
+    TIMECLOCK_LOG_LEVEL: 'error',
+    PATH: `${o.tools.bin}:${process.env.PATH ?? ''}`,
+    TIMECLOCK_CHROMIUM: o.tools.chromium,
+    ...extra,
+  };
+}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
 import { runCli } from '../helpers/cli.js';
-import { byCheck, closedPort, fakeTools, parseLines, type Line } from '../helpers/doctor.js';
+import { byCheck, closedPort, doctorEnv, fakeTools, parseLines, type Line } from '../helpers/doctor.js';
 import { tempDir } from '../helpers/temp.js';
 
 const seed = generatedSeed({ employees: 40, sites: 2 });
@@ -28,16 +28,7 @@ function dir(): string {
   return t.dir;
 }
 
-const env = (dataDir: string, extra: Record<string, string> = {}): Record<string, string> => ({
-  TIMECLOCK_API_URL: mock.url,
-  TIMECLOCK_API_TOKEN: 'demo-token',
-  TIMECLOCK_SITE_ID: SITE,
-  TIMECLOCK_DATA_DIR: dataDir,
-  TIMECLOCK_LOG_LEVEL: 'error',
-  PATH: `${tools.bin}:${process.env.PATH ?? ''}`,
-  TIMECLOCK_CHROMIUM: tools.chromium,
-  ...extra,
-});
+const env = (dataDir: string, extra: Record<string, string> = {}): Record<string, string> => doctorEnv({ apiUrl: mock.url, siteId: SITE, dataDir, tools }, extra);
 
 beforeAll(async () => {
   mock = await startMockServer({ seed, rateLimit: { limit: 600, windowMs: 1_000 } });

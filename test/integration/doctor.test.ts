@@ -10,7 +10,7 @@ import { generatedSeed } from '../../src/mock/seed.js';
 import { lockOwner } from '../../src/store/lock.js';
 import { VERSION } from '../../src/version.js';
 import { lineMatching, runCli, spawnCli } from '../helpers/cli.js';
-import { byCheck, CHECKS, fakeTools, parseLines, settled, snapshot, statuses, type Line } from '../helpers/doctor.js';
+import { byCheck, CHECKS, doctorEnv, fakeTools, parseLines, settled, snapshot, statuses, type Line } from '../helpers/doctor.js';
 import { tempDir } from '../helpers/temp.js';
 
 const seed = generatedSeed({ employees: 40, sites: 2 });
@@ -26,16 +26,7 @@ function dir(): string {
   return t.dir;
 }
 
-const env = (dataDir: string, extra: Record<string, string> = {}): Record<string, string> => ({
-  TIMECLOCK_API_URL: mock.url,
-  TIMECLOCK_API_TOKEN: 'demo-token',
-  TIMECLOCK_SITE_ID: SITE,
-  TIMECLOCK_DATA_DIR: dataDir,
-  TIMECLOCK_LOG_LEVEL: 'error',
-  PATH: `${tools.bin}:${process.env.PATH ?? ''}`,
-  TIMECLOCK_CHROMIUM: tools.chromium,
-  ...extra,
-});
+const env = (dataDir: string, extra: Record<string, string> = {}): Record<string, string> => doctorEnv({ apiUrl: mock.url, siteId: SITE, dataDir, tools }, extra);
 
 beforeAll(async () => {
   mock = await startMockServer({ seed, rateLimit: { limit: 600, windowMs: 1_000 } });
