@@ -45,9 +45,14 @@ export const rateLimitSchema = z
     accountLimit: int(1, 10_000).default(60),
     /** The key the shared window lives under; default: derived from the API URL and token, so one account shares one window. */
     redisKey: z.string().min(1).max(200).optional(),
+    /**
+     * Share of the window that roster traffic leaves to punches (of the account's window too, with
+     * Redis): a punch taken during a sync is then sent at once. 0 turns the reserve off.
+     */
+    punchReserve: z.number().min(0).max(0.5).default(0.1),
   })
   .strict()
-  .default({ limit: 60, windowMs: 60_000, accountLimit: 60 });
+  .default({ limit: 60, windowMs: 60_000, accountLimit: 60, punchReserve: 0.1 });
 
 /** Environment variables of these keys (config.ts adds them to its own). */
 export const fleetEnvKeys: Record<string, string> = {

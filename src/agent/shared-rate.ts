@@ -1,6 +1,6 @@
 import { terminalIdOf, type Config } from '../config.js';
 import type { Clock, Sleep } from '../domain/clock.js';
-import type { WindowRule } from '../domain/sliding-window.js';
+import { punchReserve, type WindowRule } from '../domain/sliding-window.js';
 import type { Logger } from '../log.js';
 import { defaultRateKey, RedisSharedWindow } from '../sync/redis-window.js';
 import { SharedWindowLink } from '../sync/shared-window-link.js';
@@ -28,7 +28,7 @@ export function sharedRateFor(
   sleep: Sleep,
   log: Logger,
 ): SharedRate | null {
-  const { redisUrl, redisKey, accountLimit } = config.rateLimit;
+  const { redisUrl, redisKey, accountLimit, punchReserve: reserveShare } = config.rateLimit;
   if (!redisUrl) return null;
   const keyFor = (t: string) => redisKey ?? defaultRateKey(config.api.baseUrl, t);
   const terminalId = terminalIdOf(config);
@@ -37,6 +37,7 @@ export function sharedRateFor(
     key: keyFor(token),
     terminalId,
     limit: accountLimit,
+    punchReserve: punchReserve(accountLimit, reserveShare),
     inFlightMs: config.api.timeoutMs,
     // Reconnect at least twice a window, so the one window of caution after a rejoin (see
     // SharedWindowLink) covers the other terminals' reconnections too.

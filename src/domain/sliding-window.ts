@@ -48,3 +48,15 @@ export function maxInAnyWindow(arrivals: readonly number[], windowMs: number): n
   }
   return best;
 }
+
+/**
+ * Slots of a window that traffic other than punches (roster pages) leaves free, so a punch taken
+ * during a long sync finds one at once instead of waiting for the sync's burst to age out of the
+ * window (up to a whole window). `share` of the limit, at least one, never the whole window: a
+ * limit of one cannot keep a reserve and still sync.
+ */
+export function punchReserve(limit: number, share: number): number {
+  // An unbounded local window (the shared one in Redis rules, and keeps its own reserve): none.
+  if (share <= 0 || limit <= 1 || !Number.isFinite(limit)) return 0;
+  return Math.min(limit - 1, Math.max(1, Math.round(limit * share)));
+}

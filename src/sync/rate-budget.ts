@@ -1,5 +1,5 @@
 import type { Clock, Sleep } from '../domain/clock.js';
-import { msUntilFreeSlot, slotsInUse, type WindowRule } from '../domain/sliding-window.js';
+import { msUntilFreeSlot, punchReserve, slotsInUse, type WindowRule } from '../domain/sliding-window.js';
 import type { RateSlots, StoredSlot } from '../store/rate-slots.js';
 import { AdaptiveLimit, type AdaptiveOptions } from './adaptive-limit.js';
 import type { RateSharing, SharedWindowLink } from './shared-window-link.js';
@@ -30,6 +30,7 @@ export type PauseReason = 'retry_after' | 'auth';
  * priority. A 429's Retry-After or a refused token pauses everybody, not just one request.
  * With a `link`, every slot the local window grants must also come from the fleet's shared window
  * (shared-window-link.ts); the local window keeps counting underneath, for when Redis is away.
+ * Roster pages leave a reserve of the window free, so a punch taken during a sync goes at once.
  * Without the shared window, the local limit adapts: a 429 cuts it, calm windows earn it back
  * (adaptive-limit.ts), so terminals sharing an account's limit settle on shares of it.
  */
@@ -52,6 +53,8 @@ export class RateBudget {
     private rule: WindowRule,
     private readonly link: SharedWindowLink | null = null,
     adaptive: AdaptiveOptions = {},
+    /** Share of the window roster traffic leaves free for punches (see punchReserve); 0: none. */
+    private readonly reserveShare = 0,
   ) {
     const now = clock.now();
     this.adaptive = new AdaptiveLimit(rule, now, adaptive);
@@ -227,7 +230,8 @@ export class RateBudget {
         }
         this.slots = this.slots.filter((s) => s.releasedAt === null || s.releasedAt + this.rule.windowMs > now);
         const share = this.adaptive.current(now);
-        const limit = this.link ? this.link.localLimit(share, now) : share;
+        const shareLimit = this.link ? this.link.localLimit(share, now) : share;
+        const limit = head.priority === Priority.punch ? shareLimit : shareLimit - punchReserve(shareLimit, this.reserveShare);
         const wait = msUntilFreeSlot(this.slots, now, { limit, windowMs: this.rule.windowMs });
         if (wait === 0) {
           // Keep the persisted log short; what no longer counts is of no use to a restart.

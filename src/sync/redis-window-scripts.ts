@@ -6,10 +6,10 @@
  * clocks are wrong still agree on one window; each runs atomically, so two terminals can never both
  * take the last slot.
  *
- * Punches first, fleet-wide, by marks rather than by a reserve of the window for punches: a
- * reserve idles when nobody punches and still lets roster pages fill the rest while punches queue
- * on another terminal; a mark holds roster pages back exactly while some punch waits, for the cost
- * of one small sorted set. A terminal that dies while its mark stands holds roster pages back until
+ * Punches first, fleet-wide, two ways. A mark holds roster pages back exactly while some punch
+ * waits, for the cost of one small sorted set. A reserve (a few slots roster pages never take)
+ * serves the punch that comes while none waits: without it a sync fills the whole window in a
+ * burst and the next punch waits for that burst to age out, up to a window. A terminal that dies while its mark stands holds roster pages back until
  * the mark expires (at most one window, the request timeout and `holdMs`), never punches.
  * Members are named by terminal id: terminals of one account must have distinct ids.
  */
@@ -25,7 +25,7 @@ end
 `;
 
 /**
- * ARGV: limit, windowMs, inFlightMs, member, priority (0: a punch), terminalId, holdMs.
+ * ARGV: limit, windowMs, inFlightMs, member, priority (0: a punch), terminalId, holdMs, reserve.
  * Returns {1, 0} when the slot was taken, {0, waitMs} when not: the time until a slot frees, or
  * (for anything but a punch) until the earliest punch-waiting mark of any terminal expires.
  *
@@ -36,6 +36,7 @@ end
 export const TAKE_LUA = `${PRELUDE}
 local limit, window, inflight = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local punch, hold = ARGV[5] == '0', tonumber(ARGV[7])
+if not punch then limit = limit - tonumber(ARGV[8] or '0') end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 if not punch then

@@ -16,6 +16,8 @@ export type RedisWindowOptions = {
   inFlightMs: number;
   /** How long after its expected return a waiting punch keeps roster pages off its slot. */
   holdMs?: number;
+  /** Slots of the account's window roster pages leave to punches (see punchReserve). */
+  punchReserve?: number;
   /** Short: a Redis that does not answer must not hold a punch back; the local share takes over. */
   commandTimeoutMs?: number;
   /** Longest pause between reconnection attempts (ioredis reconnects on its own, with back-off). */
@@ -112,6 +114,7 @@ export class RedisSharedWindow implements SharedWindow {
       priority,
       terminalId,
       this.opts.holdMs ?? 500,
+      this.opts.punchReserve ?? 0,
     );
     return ok === 1 ? { ok: true } : { ok: false, waitMs: Number(waitMs) };
   }

@@ -107,6 +107,22 @@ describe('the take script', () => {
     expect([...(await scores(key)).keys()].sort()).toEqual(['A:1', 'A:2', 'B:1']);
   });
 
+  it('leaves the punch reserve to punches: roster takes of any terminal stop short of it, punches of any terminal use it', async () => {
+    const key = freshKey();
+    const a = await terminal('A', { key, limit: 5, punchReserve: 2 });
+    const b = await terminal('B', { key, limit: 5, punchReserve: 2 });
+    expect(await a.take(Priority.roster, 1, 2_000)).toEqual({ ok: true });
+    expect(await b.take(Priority.roster, 1, 2_000)).toEqual({ ok: true });
+    expect(await a.take(Priority.roster, 2, 2_000)).toEqual({ ok: true });
+    // 3 of 5 in use: the last 2 are the reserve.
+    const refused = await b.take(Priority.roster, 2, 2_000);
+    expect(refused.ok).toBe(false);
+    expect(await b.take(Priority.punch, 3, 2_000)).toEqual({ ok: true });
+    expect(await a.take(Priority.punch, 3, 2_000)).toEqual({ ok: true });
+    expect((await a.take(Priority.punch, 4, 2_000)).ok).toBe(false);
+    expect((await scores(key)).size).toBe(5);
+  });
+
   it('refuses roster takes of every terminal while a punch of any terminal waits, and only then', async () => {
     const key = freshKey();
     const a = await terminal('A', { key, limit: 2, holdMs: 400 });

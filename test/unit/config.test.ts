@@ -42,7 +42,7 @@ describe('loadConfig', () => {
     expect(demo).toBe(true);
     expect(config.api).toBeUndefined();
     expect(config.dataDir).toBe(path.join(dir, 'xdg', 'timeclock-kiosk', 'demo'));
-    expect(config.rateLimit).toEqual({ limit: 60, windowMs: 60_000, accountLimit: 60 });
+    expect(config.rateLimit).toEqual({ limit: 60, windowMs: 60_000, accountLimit: 60, punchReserve: 0.1 });
   });
 
   it('maps the environment variables to their keys', () => {
@@ -62,7 +62,7 @@ describe('loadConfig', () => {
     expect(config.api?.token).toBe(TOKEN);
     expect(config.siteId).toBe(SITE);
     expect(config.dataDir).toBe(path.join(dir, 'data'));
-    expect(config.rateLimit).toEqual({ limit: 30, windowMs: 120_000, accountLimit: 60 });
+    expect(config.rateLimit).toEqual({ limit: 30, windowMs: 120_000, accountLimit: 60, punchReserve: 0.1 });
     expect(sources).toContain('TIMECLOCK_RATE_LIMIT');
   });
 
@@ -77,7 +77,7 @@ describe('loadConfig', () => {
       JSON.stringify({ api: { baseUrl: URL_OK, token: 'from-file' }, siteId: SITE, rateLimit: { limit: 10, windowMs: 30_000 } }),
     );
     const { config, sources } = loadConfig({ file, env: { ...env, TIMECLOCK_RATE_LIMIT: '5', TIMECLOCK_API_TOKEN: TOKEN } });
-    expect(config.rateLimit).toEqual({ limit: 5, windowMs: 30_000, accountLimit: 60 });
+    expect(config.rateLimit).toEqual({ limit: 5, windowMs: 30_000, accountLimit: 60, punchReserve: 0.1 });
     expect(config.api?.token).toBe(TOKEN);
     expect(config.api?.baseUrl).toBe(URL_OK);
     expect(config.siteId).toBe(SITE);

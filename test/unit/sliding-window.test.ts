@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { maxInAnyWindow, msUntilFreeSlot, type Slot, type WindowRule } from '../../src/domain/sliding-window.js';
+import { maxInAnyWindow, msUntilFreeSlot, punchReserve, type Slot, type WindowRule } from '../../src/domain/sliding-window.js';
 
 const rule: WindowRule = { limit: 2, windowMs: 1_000 };
 const inFlight = (takenAt: number): Slot => ({ takenAt, releasedAt: null });
@@ -118,6 +118,29 @@ describe('property: a client obeying msUntilFreeSlot never exceeds the server wi
         expect(maxInAnyWindow(arrivals, r.windowMs)).toBeLessThanOrEqual(r.limit);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('punchReserve', () => {
+  it('keeps a tenth of the account\'s 60 for punches, at least one slot, never the whole window', () => {
+    expect(punchReserve(60, 0.1)).toBe(6);
+    expect(punchReserve(6, 0.1)).toBe(1);
+    expect(punchReserve(2, 0.5)).toBe(1);
+    expect(punchReserve(1, 0.5)).toBe(0);
+    expect(punchReserve(60, 0)).toBe(0);
+    expect(punchReserve(Number.POSITIVE_INFINITY, 0.1)).toBe(0);
+  });
+
+  it('always leaves roster traffic at least one slot and punches the rest', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000 }), fc.double({ min: 0, max: 0.5, noNaN: true }), (limit, share) => {
+        const r = punchReserve(limit, share);
+        expect(Number.isInteger(r)).toBe(true);
+        expect(r).toBeGreaterThanOrEqual(0);
+        expect(limit - r).toBeGreaterThanOrEqual(1);
+        if (share > 0 && limit > 1) expect(r).toBeGreaterThanOrEqual(1);
+      }),
     );
   });
 });
