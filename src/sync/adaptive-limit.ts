@@ -1,4 +1,4 @@
-import { aimdLimit, aimdNext, aimdRule, aimdShift, aimdStart, type AimdRule, type AimdState } from '../domain/adaptive-rate.js';
+import { aimdLimit, aimdPaced, aimdRateLimited, aimdRule, aimdShift, aimdStart, type AimdRule, type AimdState } from '../domain/adaptive-rate.js';
 import type { Random } from '../domain/clock.js';
 import type { WindowRule } from '../domain/sliding-window.js';
 import type { RateSharing } from './shared-window-link.js';
@@ -8,51 +8,64 @@ export type AdaptiveOptions = {
   adapt?: boolean;
   /** A cut was made: the new limit in force, from `was`. */
   onCut?: (limit: number, was: number) => void;
-  /** Spreads when terminals cut together start earning back (see aimdNext); none without it. */
+  /** Spreads when terminals cut together start earning back (see aimdRateLimited); none without it. */
   random?: Random;
 };
 
+/** Requests of this terminal answered (any status) in the last window, none before `since` (a pause's end). */
+export type Answered = { count: number; since: number };
+
 /**
- * This terminal's own limit under AIMD (src/domain/adaptive-rate.ts), for the RateBudget. Only
- * while the terminal runs its own window ('local', 'fallback-local'): when the fleet draws from
- * the shared window in Redis, that window coordinates the terminals and a 429 is no one's to cut.
+ * This terminal's own limit (src/domain/adaptive-rate.ts), for the RateBudget. Only while the
+ * terminal runs its own window ('local', 'fallback-local'): when the fleet draws from the shared
+ * window in Redis, that window coordinates the terminals and a 429 is no one's to cut.
  */
 export class AdaptiveLimit {
   private rule: AimdRule;
   private state: AimdState;
+  /** When the last window's 429s arrived: answered, but not admitted. */
+  private refusedAt: number[] = [];
 
   constructor(
     rule: WindowRule,
-    now: number,
     private readonly opts: AdaptiveOptions = {},
   ) {
     this.rule = aimdRule(rule.limit, rule.windowMs);
-    this.state = aimdStart(this.rule, now);
+    this.state = aimdStart(this.rule);
   }
 
   /** A new configured limit (config, admin screen): the controller starts over from it. */
-  reset(rule: WindowRule, now: number): void {
+  reset(rule: WindowRule): void {
     this.rule = aimdRule(rule.limit, rule.windowMs);
-    this.state = aimdStart(this.rule, now);
+    this.state = aimdStart(this.rule);
+    this.refusedAt = [];
   }
 
-  /** The service answered 429 at `now`, while slots came from `sharing`. */
-  rateLimited(now: number, sharing: RateSharing['shared']): void {
+  /** The service answered 429 at `now` with a pause of `pauseMs`, while slots came from `sharing`. */
+  rateLimited(now: number, sharing: RateSharing['shared'], answered: Answered, pauseMs: number): void {
     if (this.opts.adapt === false || sharing === 'redis') return;
+    this.refusedAt = this.refusedAt.filter((t) => t > now - this.rule.windowMs && t <= now);
+    const admitted = answered.count - this.refusedAt.filter((t) => t >= answered.since).length;
+    this.refusedAt.push(now);
     const was = this.current(now);
     const before = this.state;
-    this.state = aimdNext(before, this.rule, now, true, this.opts.random?.() ?? 0);
-    if (this.state.lastCutAt !== before.lastCutAt) this.opts.onCut?.(aimdLimit(this.state), was);
+    this.state = aimdRateLimited(before, this.rule, now, { admitted, pauseMs, jitter: this.opts.random?.() ?? 0 });
+    if (this.state !== before) this.opts.onCut?.(this.current(now), was);
   }
 
-  /** The limit in force at `now` (earned back for the whole windows since the last 429). */
+  /** The limit in force at `now`. */
   current(now: number): number {
-    if (this.opts.adapt === false) return this.rule.ceiling;
-    this.state = aimdNext(this.state, this.rule, now, false);
-    return aimdLimit(this.state);
+    return this.opts.adapt === false ? this.rule.ceiling : aimdLimit(this.state, this.rule, now);
+  }
+
+  /** Least time between two requests: a window / the limit once cut (see aimdPaced), else none. */
+  spacingMs(now: number): number {
+    if (this.opts.adapt === false || !aimdPaced(this.state, this.rule, now)) return 0;
+    return this.rule.windowMs / this.current(now);
   }
 
   clockStepped(ms: number): void {
     this.state = aimdShift(this.state, ms);
+    this.refusedAt = this.refusedAt.map((t) => t + ms);
   }
 }

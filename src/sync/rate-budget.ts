@@ -44,6 +44,7 @@ export class RateBudget {
   private wake = new AbortController();
   private pausedUntil = 0;
   private pauseReason: PauseReason | null = null;
+  private lastTakeAt = Number.NEGATIVE_INFINITY;
   private readonly adaptive: AdaptiveLimit;
 
   constructor(
@@ -57,7 +58,7 @@ export class RateBudget {
     private readonly reserveShare = 0,
   ) {
     const now = clock.now();
-    this.adaptive = new AdaptiveLimit(rule, now, adaptive);
+    this.adaptive = new AdaptiveLimit(rule, adaptive);
     store.clampFuture(now);
     store.closeOrphans(now);
     store.prune(now, rule.windowMs);
@@ -76,7 +77,7 @@ export class RateBudget {
       for (const s of stored) if (!known.has(s.id)) this.slots.push(s);
     }
     this.rule = { limit: rule.limit, windowMs: rule.windowMs };
-    this.adaptive.reset(this.rule, this.clock.now());
+    this.adaptive.reset(this.rule);
     this.kick();
   }
 
@@ -90,6 +91,7 @@ export class RateBudget {
       if (s.releasedAt !== null) s.releasedAt += ms;
     }
     if (this.pausedUntil > 0) this.pausedUntil += ms;
+    this.lastTakeAt += ms;
     this.adaptive.clockStepped(ms);
     this.link?.clockStepped(ms);
     this.persist(() => this.store.shift(ms));
@@ -161,7 +163,13 @@ export class RateBudget {
 
   /** `retry_after`: the service answered 429 (every caller pauses through here), which may also cut the limit. */
   pauseUntil(at: number, reason: PauseReason): void {
-    if (reason === 'retry_after') this.adaptive.rateLimited(this.clock.now(), this.sharing().shared);
+    if (reason === 'retry_after') {
+      // Answers within the last window, and not before the last pause ended.
+      const now = this.clock.now();
+      const since = this.pausedUntil;
+      const count = this.slots.filter((s) => s.releasedAt !== null && s.releasedAt > now - this.rule.windowMs && s.releasedAt >= since).length;
+      this.adaptive.rateLimited(now, this.sharing().shared, { count, since }, at - now);
+    }
     if (at > this.pausedUntil || reason === 'auth') {
       this.pausedUntil = at;
       this.pauseReason = reason;
@@ -232,13 +240,17 @@ export class RateBudget {
         const share = this.adaptive.current(now);
         const shareLimit = this.link ? this.link.localLimit(share, now) : share;
         const limit = head.priority === Priority.punch ? shareLimit : shareLimit - punchReserve(shareLimit, this.reserveShare);
-        const wait = msUntilFreeSlot(this.slots, now, { limit, windowMs: this.rule.windowMs });
+        let wait = msUntilFreeSlot(this.slots, now, { limit, windowMs: this.rule.windowMs });
+        // Once cut, requests are spread over the window (see adaptive-rate.ts); not while Redis's window rules.
+        const spacing = Number.isFinite(shareLimit) ? this.adaptive.spacingMs(now) : 0;
+        if (wait !== null && spacing > 0) wait = Math.max(wait, Math.ceil(this.lastTakeAt + spacing - now));
         if (wait === 0) {
           // Keep the persisted log short; what no longer counts is of no use to a restart.
           if (++this.takes % 100 === 0) this.persist(() => this.store.prune(now, this.rule.windowMs));
           const id = this.persist(() => this.store.take(now, head.purpose)) ?? this.unsavedId--;
           if (this.link && !(await this.sharedAgrees(this.link, head, id, now))) continue;
           this.slots.push({ id, takenAt: now, releasedAt: null });
+          this.lastTakeAt = now;
           this.waiters.splice(this.waiters.indexOf(head), 1);
           head.resolve({ id, purpose: head.purpose });
           continue;

@@ -90,17 +90,33 @@ async function take(b: RateBudget): Promise<SlotTicket> {
 }
 
 describe('RateBudget adapting to 429s (no shared window)', () => {
-  it('a 429 halves the limit in force, and the window grants only that many', async () => {
+  it('a 429 at the configured limit halves it, and the window then paces its requests: one every window / limit', async () => {
     const b = budget({ limit: 4, windowMs: W });
     for (const t of [await take(b), await take(b)]) b.release(t, 0);
     b.pauseUntil(0, 'retry_after'); // a 429 whose Retry-After is already over
     expect(b.limit).toBe(2);
     // Two slots held: at the configured 4 the next would go now; at 2 it waits out the window.
-    await take(b);
+    b.release(await take(b), W);
     expect(time.t).toBe(W);
+    // One slot free, but paced: half a window after the last request, not at once.
+    await take(b);
+    expect(time.t).toBe(W + W / 2);
   });
 
-  it('a burst of 429s is one cut; each calm window then earns back 1/60 of the configured limit', () => {
+  it('the next 429 sets the limit to what got through since the pause: this terminal\'s share of the account', async () => {
+    const b = budget({ limit: 60, windowMs: W });
+    b.pauseUntil(W, 'retry_after');
+    expect(b.limit).toBe(30);
+    for (let i = 0; i < 12; i++) {
+      const t = await take(b);
+      b.release(t, time.t);
+    }
+    expect(time.t).toBeGreaterThanOrEqual(W); // nothing went out during the pause
+    b.pauseUntil(time.t + W, 'retry_after');
+    expect(b.limit).toBe(12);
+  });
+
+  it('a burst of 429s is one cut; without a 429 to measure with, earning back starts after the pause and a window, doubling', () => {
     const b = budget({ limit: 60, windowMs: W });
     b.pauseUntil(W, 'retry_after');
     time.t = 10;
@@ -108,10 +124,11 @@ describe('RateBudget adapting to 429s (no shared window)', () => {
     time.t = 999;
     b.pauseUntil(W, 'retry_after');
     expect(b.limit).toBe(30);
-    time.t = 999 + 5 * W;
-    expect(b.limit).toBe(35);
-    time.t = 999 + 100 * W;
-    expect(b.limit).toBe(60);
+    const seen = [1_999, 2_000, 3_000, 4_000, 5_000, 6_000].map((t) => {
+      time.t = t;
+      return b.limit;
+    });
+    expect(seen).toEqual([30, 31, 33, 37, 45, 60]);
   });
 
   it('a refused token is no 429: no cut', () => {
@@ -126,7 +143,7 @@ describe('RateBudget adapting to 429s (no shared window)', () => {
     expect(b.limit).toBe(5);
     b.setRule({ limit: 8, windowMs: W });
     expect(b.limit).toBe(8);
-    // And the one-cut-per-window guard started over too: a 429 now cuts at once.
+    // And the guard against the 429s of requests in flight started over too: a 429 now cuts at once.
     b.pauseUntil(W, 'retry_after');
     expect(b.limit).toBe(4);
   });
@@ -168,16 +185,29 @@ describe('AdaptiveLimit and the shared window', () => {
 
   it('cuts while the terminal runs its own window (local, Redis out of reach), never while the fleet window in Redis rules', () => {
     const cuts: [number, number][] = [];
-    const a = new AdaptiveLimit({ limit: 20, windowMs: W }, 0, { onCut: (limit, was) => cuts.push([limit, was]) });
-    a.rateLimited(0, 'redis');
+    const a = new AdaptiveLimit({ limit: 20, windowMs: W }, { onCut: (limit, was) => cuts.push([limit, was]) });
+    const none = { count: 0, since: -W };
+    a.rateLimited(0, 'redis', none, W);
     expect(a.current(0)).toBe(20);
-    a.rateLimited(0, 'fallback-local');
+    expect(a.spacingMs(0)).toBe(0);
+    a.rateLimited(0, 'fallback-local', none, W);
     expect(a.current(0)).toBe(10);
-    a.rateLimited(W, 'local');
+    expect(a.spacingMs(0)).toBe(W / 10);
+    a.rateLimited(W, 'local', { count: 5, since: W }, W);
     expect(a.current(W)).toBe(5);
     expect(cuts).toEqual([
       [10, 20],
       [5, 10],
     ]);
+  });
+
+  it('429 answers in the window are not counted as got through', () => {
+    const a = new AdaptiveLimit({ limit: 60, windowMs: W });
+    a.rateLimited(0, 'local', { count: 0, since: -W }, 10);
+    // Another answer of the first burst, answered after the short pause: the same signal, and not admitted.
+    a.rateLimited(500, 'local', { count: 0, since: 10 }, 10);
+    expect(a.current(500)).toBe(30);
+    a.rateLimited(1_005, 'local', { count: 9, since: 10 }, 10);
+    expect(a.current(1_005)).toBe(8);
   });
 });

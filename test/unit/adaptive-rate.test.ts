@@ -1,145 +1,212 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aimdLimit, aimdNext, aimdRule, aimdShift, aimdStart, type AimdRule, type AimdState } from '../../src/domain/adaptive-rate.js';
+import {
+  aimdLevels,
+  aimdLimit,
+  aimdPaced,
+  aimdRateLimited,
+  aimdRule,
+  aimdShift,
+  aimdStart,
+  FLOOR,
+  HOLD_PAUSES,
+  type AimdRule,
+  type AimdState,
+  type RateLimitedAnswer,
+} from '../../src/domain/adaptive-rate.js';
 
 const W = 1_000;
 const rule60 = aimdRule(60, W);
+const limitAt = (s: AimdState, at: number, r: AimdRule = rule60) => aimdLimit(s, r, at);
+const refused = (s: AimdState, at: number, a: Partial<RateLimitedAnswer> = {}, r: AimdRule = rule60) =>
+  aimdRateLimited(s, r, at, { admitted: 0, pauseMs: W, jitter: 0, ...a });
 
-type Answer = { at: number; limited: boolean; jitter?: number };
-
-/** Feeds answers (429 or not) and returns every state, the start first. */
-function run(rule: AimdRule, events: readonly Answer[], start = 0): AimdState[] {
-  const states = [aimdStart(rule, start)];
-  for (const e of events) states.push(aimdNext(states[states.length - 1] as AimdState, rule, e.at, e.limited, e.jitter ?? 0));
-  return states;
+/** Three terminals' worth: halved at 0 (pause 1 s), measured at 1,200 with 20 through since the pause. */
+function measured(jitter = 0): AimdState {
+  const halved = refused(aimdStart(rule60), 0);
+  return refused(halved, 1_200, { admitted: 20, jitter });
 }
 
-describe('AIMD limit: examples', () => {
-  it('starts at the configured limit; earning back is 1/60 of it per window (+1 at 60)', () => {
-    expect(aimdLimit(aimdStart(rule60, 0))).toBe(60);
-    expect(rule60.increasePerWindow).toBe(1);
-    expect(aimdRule(10, W).increasePerWindow).toBeCloseTo(1 / 6);
+describe('adaptive limit: examples', () => {
+  it('starts at the configured limit, unpaced', () => {
+    const s = aimdStart(rule60);
+    expect(limitAt(s, 0)).toBe(60);
+    expect(aimdPaced(s, rule60, 0)).toBe(false);
   });
 
-  it('a 429 halves the limit; a burst of 429s inside one window is one cut', () => {
-    const [, first, burst, later] = run(rule60, [
-      { at: 100, limited: true },
-      { at: 150, limited: true },
-      { at: 1_099, limited: true },
-    ]);
-    expect(aimdLimit(first as AimdState)).toBe(30);
-    expect(aimdLimit(burst as AimdState)).toBe(30);
-    expect(aimdLimit(later as AimdState)).toBe(30);
-    // One window after the cut, a 429 cuts again.
-    expect(aimdLimit(aimdNext(later as AimdState, rule60, 1_100, true))).toBe(15);
+  it('the first 429 at the configured limit halves it and paces; the 429s of requests in flight then are the same signal', () => {
+    const halved = refused(aimdStart(rule60), 0, { admitted: 50 });
+    expect(limitAt(halved, 0)).toBe(30);
+    expect(aimdPaced(halved, rule60, 0)).toBe(true);
+    expect(refused(halved, 5, { admitted: 1 })).toBe(halved);
+    expect(refused(halved, 999, { admitted: 1 })).toBe(halved);
   });
 
-  it('earns back one request per window without a 429, up to the configured limit', () => {
-    const cut = aimdNext(aimdStart(rule60, 0), rule60, 0, true);
-    expect(aimdLimit(aimdNext(cut, rule60, 999, false))).toBe(30);
-    expect(aimdLimit(aimdNext(cut, rule60, 1_000, false))).toBe(31);
-    expect(aimdLimit(aimdNext(cut, rule60, 10_500, false))).toBe(40);
-    expect(aimdLimit(aimdNext(cut, rule60, 10 * 60 * W, false))).toBe(60);
+  it('a 429 while measuring sets the limit to what got through since the pause, never above the halved limit', () => {
+    const halved = refused(aimdStart(rule60), 0);
+    expect(limitAt(refused(halved, 1_200, { admitted: 20 }), 1_200)).toBe(20);
+    expect(limitAt(refused(halved, 1_200, { admitted: 6 }), 1_200)).toBe(6);
+    expect(limitAt(refused(halved, 1_200, { admitted: 45 }), 1_200)).toBe(30);
   });
 
-  it('a 429 that makes no cut (same window) still starts the calm stretch again', () => {
-    const cut = aimdNext(aimdStart(rule60, 0), rule60, 0, true);
-    const straggler = aimdNext(cut, rule60, 900, true);
-    expect(aimdLimit(aimdNext(straggler, rule60, 1_500, false))).toBe(30);
-    expect(aimdLimit(aimdNext(straggler, rule60, 1_900, false))).toBe(31);
+  it('nothing got through while measuring: halve again and measure again', () => {
+    const again = refused(refused(aimdStart(rule60), 0), 1_200, { admitted: 0 });
+    expect(limitAt(again, 1_200)).toBe(15);
+    expect(limitAt(refused(again, 2_400, { admitted: 7 }), 2_400)).toBe(7);
   });
 
-  it('small limits: never below 1, and a fractional step adds up (the limit in force is the nearest whole one)', () => {
+  it('no 429 while measuring: earning back starts after the pause and a window, doubling (+1, +2, +4 at 60) up to the limit, unpaced again', () => {
+    const halved = refused(aimdStart(rule60), 0);
+    expect(limitAt(halved, 1_999)).toBe(30);
+    expect([2_000, 3_000, 4_000, 5_000, 6_000].map((t) => limitAt(halved, t))).toEqual([31, 33, 37, 45, 60]);
+    expect(aimdPaced(halved, rule60, 6_000)).toBe(false);
+    // At the limit again, the next 429 halves it again.
+    expect(limitAt(refused(halved, 6_000), 6_000)).toBe(30);
+  });
+
+  it(`after a measure the share holds for ${HOLD_PAUSES} pauses plus the jitter's share of that again, then earns back`, () => {
+    const s = measured(0);
+    const hold = HOLD_PAUSES * W;
+    expect(limitAt(s, 1_200 + hold - 1)).toBe(20);
+    expect(limitAt(s, 1_200 + hold)).toBe(21);
+    expect(limitAt(s, 1_200 + hold + 2 * W)).toBe(27);
+    const later = measured(0.5);
+    expect(limitAt(later, 1_200 + 1.5 * hold - 1)).toBe(20);
+    expect(limitAt(later, 1_200 + 1.5 * hold)).toBe(21);
+    // A short pause holds for at least a window.
+    const short = refused(refused(aimdStart(rule60), 0, { pauseMs: 10 }), 1_005, { admitted: 20, pauseMs: 10 });
+    expect(limitAt(short, 1_005 + W - 1)).toBe(20);
+    expect(limitAt(short, 1_005 + W)).toBe(21);
+  });
+
+  it(`a 429 while holding takes the limit to what got through in the last window, but keeps at least ${FLOOR} of it`, () => {
+    const s = measured();
+    expect(limitAt(refused(s, 5_000, { admitted: 19 }), 5_000)).toBe(19);
+    expect(limitAt(refused(s, 5_000, { admitted: 3 }), 5_000)).toBe(16);
+    expect(limitAt(refused(s, 5_000, { admitted: 25 }), 5_000)).toBe(20);
+  });
+
+  it('a failed probe goes back to the last level that held a whole window, and the next hold is twice as long', () => {
+    const s = measured();
+    const hold = HOLD_PAUSES * W;
+    const probing = 1_200 + hold + W + 10; // 21 held a window, 23 fails
+    expect(limitAt(s, probing)).toBe(23);
+    const back = refused(s, probing, { admitted: 23 });
+    expect(limitAt(back, probing)).toBe(21);
+    expect(limitAt(back, probing + hold)).toBe(22);
+    const again = refused(back, probing + hold + 10, { admitted: 22 });
+    expect(limitAt(again, probing + hold + 10 + 2 * hold - 1)).toBe(21);
+    expect(limitAt(again, probing + hold + 10 + 2 * hold)).toBe(22);
+  });
+
+  it('small limits: never below one', () => {
     const r = aimdRule(2, W);
-    let s = aimdStart(r, 0);
-    for (let i = 0; i < 5; i++) s = aimdNext(s, r, i * W, true);
-    expect(aimdLimit(s)).toBe(1);
-    // 1/30 per window: half a request more after 15 calm windows.
-    expect(aimdLimit(aimdNext(s, r, 4 * W + 14 * W, false))).toBe(1);
-    expect(aimdLimit(aimdNext(s, r, 4 * W + 15 * W, false))).toBe(2);
+    let s = aimdStart(r);
+    for (let i = 0; i < 6; i++) s = refused(s, i * 2 * W, {}, r);
+    expect(limitAt(s, 12 * W, r)).toBe(1);
   });
 
-  it('jitter: after a cut, earning back starts up to a window later', () => {
-    const cut = aimdNext(aimdStart(rule60, 0), rule60, 0, true, 0.5);
-    expect(cut.calmSince).toBe(500);
-    expect(aimdLimit(aimdNext(cut, rule60, 1_499, false))).toBe(30);
-    expect(aimdLimit(aimdNext(cut, rule60, 1_500, false))).toBe(31);
-    // A straggler of the same burst does not pull the start back.
-    expect(aimdNext(cut, rule60, 100, true, 0.9).calmSince).toBe(500);
-  });
-
-  it('a step of the wall clock moves the cut and the calm stretch with it', () => {
-    const cut = aimdNext(aimdStart(rule60, 0), rule60, 0, true);
-    const back = aimdShift(cut, -3_600_000);
-    // Half a window after the cut, on the stepped clock: no second cut, nothing earned.
-    const again = aimdNext(back, rule60, -3_600_000 + 500, true);
-    expect(aimdLimit(again)).toBe(30);
+  it('a step of the wall clock moves the cut with it', () => {
+    const halved = refused(aimdStart(rule60), 0);
+    const back = aimdShift(halved, -3_600_000);
+    // Half a window after the cut on the stepped clock: still the requests in flight at the cut.
+    expect(refused(back, -3_600_000 + 500, { admitted: 3 })).toBe(back);
+    expect(limitAt(back, -3_600_000 + 500)).toBe(30);
   });
 });
 
-/** Answers at non-decreasing times, some 429. */
-const answers = fc.array(fc.record({ gap: fc.integer({ min: 0, max: 3 * W }), limited: fc.boolean(), jitter: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }) }), {
-  maxLength: 200,
-});
+/** 429s (or mere looks) at non-decreasing times. */
+const events = fc.array(
+  fc.record({
+    gap: fc.integer({ min: 0, max: 5 * W }),
+    limited: fc.boolean(),
+    admitted: fc.integer({ min: 0, max: 200 }),
+    pauseMs: fc.integer({ min: 0, max: 3 * W }),
+    jitter: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+  }),
+  { maxLength: 120 },
+);
 const ceilings = fc.integer({ min: 1, max: 10_000 });
 
-function timed(xs: readonly { gap: number; limited: boolean; jitter: number }[]): Answer[] {
+type Seen = { at: number; before: AimdState; after: AimdState; limited: boolean };
+
+function run(rule: AimdRule, xs: readonly { gap: number; limited: boolean; admitted: number; pauseMs: number; jitter: number }[]): Seen[] {
+  let s = aimdStart(rule);
   let t = 0;
-  return xs.map((x) => ({ at: (t += x.gap), limited: x.limited, jitter: x.jitter }));
+  const out: Seen[] = [];
+  for (const x of xs) {
+    t += x.gap;
+    const before = s;
+    if (x.limited) s = aimdRateLimited(s, rule, t, x);
+    out.push({ at: t, before, after: s, limited: x.limited });
+  }
+  return out;
 }
 
-describe('AIMD limit: properties', () => {
-  it('never below 1, never above the configured limit', () => {
+describe('adaptive limit: properties', () => {
+  it('never below one, never above the configured limit', () => {
     fc.assert(
-      fc.property(ceilings, answers, (ceiling, xs) => {
-        for (const s of run(aimdRule(ceiling, W), timed(xs))) {
-          expect(aimdLimit(s)).toBeGreaterThanOrEqual(1);
-          expect(aimdLimit(s)).toBeLessThanOrEqual(ceiling);
-          expect(s.limit).toBeLessThanOrEqual(ceiling);
+      fc.property(ceilings, events, (ceiling, xs) => {
+        const r = aimdRule(ceiling, W);
+        for (const e of run(r, xs)) {
+          for (const at of [e.at, e.at + W / 2, e.at + 100 * W]) {
+            expect(aimdLimit(e.after, r, at)).toBeGreaterThanOrEqual(1);
+            expect(aimdLimit(e.after, r, at)).toBeLessThanOrEqual(ceiling);
+          }
         }
       }),
     );
   });
 
-  it('at most one cut per window, and no answer takes more than one halving', () => {
+  it('a 429 never raises the limit, and time alone never lowers it', () => {
     fc.assert(
-      fc.property(ceilings, answers, (ceiling, xs) => {
+      fc.property(ceilings, events, (ceiling, xs) => {
         const r = aimdRule(ceiling, W);
-        const states = run(r, timed(xs));
-        const cuts: number[] = [];
-        for (let i = 1; i < states.length; i++) {
-          const prev = states[i - 1] as AimdState;
-          const cur = states[i] as AimdState;
-          if (cur.lastCutAt !== prev.lastCutAt) cuts.push(cur.lastCutAt as number);
-          // Between two looks the limit falls by at most one halving.
-          expect(cur.limit).toBeGreaterThanOrEqual(Math.max(1, prev.limit * r.decrease) - 1e-9);
+        for (const e of run(r, xs)) {
+          expect(aimdLimit(e.after, r, e.at)).toBeLessThanOrEqual(aimdLimit(e.before, r, e.at));
+          expect(aimdLimit(e.after, r, e.at + 7 * W)).toBeGreaterThanOrEqual(aimdLimit(e.after, r, e.at + 3 * W));
         }
-        for (let i = 1; i < cuts.length; i++) expect((cuts[i] as number) - (cuts[i - 1] as number)).toBeGreaterThanOrEqual(W);
       }),
     );
   });
 
-  it('no 429 ever: the limit stays where it was, and without 429s for long it is back to the full limit', () => {
+  it(`below the limit and not measuring, one 429 keeps at least ${FLOOR} of the level that held a window`, () => {
     fc.assert(
-      fc.property(ceilings, answers, (ceiling, xs) => {
+      fc.property(ceilings, events, (ceiling, xs) => {
         const r = aimdRule(ceiling, W);
-        const calm = run(r, timed(xs).map((x) => ({ ...x, limited: false })));
-        for (const s of calm) expect(aimdLimit(s)).toBe(ceiling);
-        const states = run(r, timed(xs));
-        const last = states[states.length - 1] as AimdState;
-        const muchLater = aimdNext(last, r, last.calmSince + 60 * W, false);
-        expect(aimdLimit(muchLater)).toBe(ceiling);
+        for (const e of run(r, xs)) {
+          if (!e.limited || e.after === e.before || e.before.measuring || e.before.cutAt === null) continue;
+          const { level, held } = aimdLevels(e.before, r, e.at);
+          if (level >= ceiling) continue;
+          expect(aimdLevels(e.after, r, e.at).level).toBeGreaterThanOrEqual(Math.max(1, FLOOR * held) - 1e-9);
+        }
       }),
     );
   });
 
-  it('each window without a 429 earns back exactly the step (until the limit)', () => {
+  it(`after a cut the limit holds at least ${HOLD_PAUSES} pauses (and a window) before earning back`, () => {
     fc.assert(
-      fc.property(ceilings, fc.integer({ min: 0, max: 59 }), (ceiling, windows) => {
+      fc.property(ceilings, events, (ceiling, xs) => {
         const r = aimdRule(ceiling, W);
-        const cut = aimdNext(aimdStart(r, 0), r, 0, true);
-        const later = aimdNext(cut, r, windows * W + W / 2, false);
-        expect(later.limit).toBeCloseTo(Math.min(ceiling, cut.limit + windows * r.increasePerWindow));
+        for (const e of run(r, xs)) {
+          if (e.after === e.before || e.after.measuring) continue;
+          const hold = Math.max(W, HOLD_PAUSES * e.after.pauseMs);
+          expect(aimdLimit(e.after, r, e.at + hold - 1)).toBe(aimdLimit(e.after, r, e.at));
+        }
+      }),
+    );
+  });
+
+  it('without a 429 for long enough after the last one, back at the configured limit and unpaced', () => {
+    fc.assert(
+      fc.property(ceilings, events, (ceiling, xs) => {
+        const r = aimdRule(ceiling, W);
+        const seen = run(r, xs);
+        const last = seen.length ? (seen[seen.length - 1] as Seen) : null;
+        const s = last?.after ?? aimdStart(r);
+        const at = (s.cutAt ?? 0) + s.holdMs + 20 * W;
+        expect(aimdLimit(s, r, at)).toBe(ceiling);
+        expect(aimdPaced(s, r, at)).toBe(false);
       }),
     );
   });

@@ -63,8 +63,9 @@ afterEach(async () => {
   cleanup();
 });
 
-function budget(rule: WindowRule, database: Db = db): RateBudget {
-  return new RateBudget(new RateSlots(database), time.clock, time.sleep, rule);
+/** `adapt` false: a 429 neither cuts the limit nor spaces requests (tests of pausing alone). */
+function budget(rule: WindowRule, database: Db = db, adapt = true): RateBudget {
+  return new RateBudget(new RateSlots(database), time.clock, time.sleep, rule, null, { adapt });
 }
 
 /** Acquires and records when (fake time) the slot was granted. */
@@ -167,7 +168,7 @@ describe('RateBudget', () => {
   });
 
   it('pauseUntil holds every waiter, punch and roster, until the pause ends', async () => {
-    const b = budget({ limit: 5, windowMs: 1_000 });
+    const b = budget({ limit: 5, windowMs: 1_000 }, db, false);
     b.pauseUntil(5_000, 'retry_after');
     expect(b.pause()).toEqual({ until: 5_000, reason: 'retry_after' });
     const punch = acquire(b, Priority.punch, 'punch');
@@ -256,7 +257,7 @@ describe('RateBudget rule changes (admin screen)', () => {
   });
 
   it('a refused token holds everybody but the check of a new token', async () => {
-    const b = budget({ limit: 5, windowMs: 1_000 });
+    const b = budget({ limit: 5, windowMs: 1_000 }, db, false);
     b.pauseUntil(60_000, 'auth');
     const punch = acquire(b, Priority.punch, 'punch');
     const check = b.acquire(Priority.punch, 'token-check', { signal: stop.signal, duringAuthPause: true });
