@@ -6,6 +6,7 @@ import { isValidTimeZone } from './domain/local-time.js';
 import { readerConfigSchema } from './input/reader-config.js';
 import { DEFAULT_WEDGE_OPTIONS, wedgeOptionsSchema } from './input/wedge-detector.js';
 import { defaultTerminalId, fleetEnvKeys, metricsSchema, rateLimitSchema, terminalIdSchema } from './config-fleet.js';
+import { retentionSchema } from './store/retention.js';
 
 /**
  * The terminal's configuration: defaults, then a JSON file, then environment variables.
@@ -87,9 +88,18 @@ export const configSchema = z
         retryMaxMs: int(100, 24 * 3_600_000).default(10 * 60_000),
         /** A sync that would shrink the roster by more than half is applied when another, this much later, agrees. */
         shrinkRecheckMs: int(100, 24 * 3_600_000).default(5 * 60_000),
+        /** Where the service filters on `_updated`, refreshes fetch only changes; a full sync still this often. */
+        fullEveryMs: int(60_000, 30 * 24 * 3_600_000).default(24 * 3_600_000),
       })
       .strict()
-      .default({ pageSize: MAX_PAGE_SIZE, refreshMs: 6 * 3_600_000, retryBaseMs: 5_000, retryMaxMs: 10 * 60_000, shrinkRecheckMs: 5 * 60_000 }),
+      .default({
+        pageSize: MAX_PAGE_SIZE,
+        refreshMs: 6 * 3_600_000,
+        retryBaseMs: 5_000,
+        retryMaxMs: 10 * 60_000,
+        shrinkRecheckMs: 5 * 60_000,
+        fullEveryMs: 24 * 3_600_000,
+      }),
     retry: z
       .object({
         baseMs: int(10, 600_000).default(2_000),
@@ -155,6 +165,8 @@ export const configSchema = z
       .default({ language: 'pt-BR', resultMs: 4_000 }),
     demo: z.object({ port: int(0, 65_535).default(0) }).strict().default({ port: 0 }),
     logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    /** How long delivered punches and audit lines are kept (store/retention.ts). */
+    retention: retentionSchema,
   })
   .strict();
 

@@ -236,6 +236,8 @@ export const statusSchema = z.object({
     }),
     /** When the next roster sync is due (back-off after a failure, refresh after a success); null when none is planned. */
     nextSyncAt: epochMs.nullable(),
+    /** How refreshes go: by changes (the service filters on `_updated`), full syncs, or not known before a first full sync. */
+    refreshBy: z.enum(['changes', 'full']).nullable(),
   }),
   unresolved: z.object({ count, oldestAt: epochMs.nullable(), lastCheckedAt: epochMs.nullable() }),
   site: z.object({ id: z.string(), name: z.string(), timezone: z.string().nullable() }).nullable(),
@@ -245,6 +247,31 @@ export const statusSchema = z.object({
   integrity: z
     .object({ at: epochMs, ms: z.number(), result: z.enum(['ok', 'damaged', 'unchecked']), problems: z.array(z.string()) })
     .nullable()
+    .optional(),
+  /**
+   * What the terminal keeps: delivered punches (and their journal) `deliveredDays` after delivery, audit lines
+   * `auditDays`. `queue.sent` counts the delivered punches still here; `deliveredEver` adds those deleted. Absent from older agents.
+   */
+  retention: z
+    .object({
+      deliveredDays: count,
+      auditDays: count,
+      deliveredEver: count,
+      deletedEver: z.object({ punches: count, journal: count, audit: count }),
+      lastPass: z
+        .object({
+          at: epochMs,
+          ms: z.number(),
+          outcome: z.enum(['done', 'stopped', 'failed']),
+          deleted: z.object({ punches: count, journal: count, audit: count }),
+          freedBytes: count,
+          longestBatchMs: z.number(),
+          error: z.string().nullable(),
+        })
+        .nullable(),
+      /** incremental: free pages are given back after each pass; none: a file of an earlier version (`timeclock data compact` converts it). */
+      file: z.object({ bytes: count, freeBytes: count, autoVacuum: z.enum(['none', 'full', 'incremental']) }),
+    })
     .optional(),
   agentRunning: z.boolean(),
   /** Where the settings the admin screen can change come from now. No secret, only where it is kept. */

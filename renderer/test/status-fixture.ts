@@ -16,6 +16,7 @@ export function rosterStatus(over: Partial<Roster> = {}): Roster {
     siteFilter: null,
     notAllowed: { count: 0, employees: [] },
     nextSyncAt: null,
+    refreshBy: null,
     ...over,
   };
 }

@@ -24,6 +24,7 @@ import type { SettingsAdmin } from './settings.js';
 import { readStatus, S, type AgentStatus, type SetupProblemRecord } from './status.js';
 import type { RequestCount, RequestCounts } from './request-counts.js';
 import type { IntegrityRecord, IntegrityWatch } from './integrity-watch.js';
+import type { RetentionWatch } from './retention-watch.js';
 
 
 /** A scan arriving again by another source within this long is the same scan. */
@@ -69,6 +70,8 @@ export type AgentParts = {
   storageProblem: () => string | null;
   /** The database's integrity check, off the event loop, after the start and then daily. */
   integrity: IntegrityWatch;
+  /** Deletes what the retention policy lets go, in small batches, after the start and then daily. */
+  retention: RetentionWatch;
   onClose: () => Promise<void> | void;
 };
 
@@ -167,6 +170,7 @@ export class Agent {
     for (const r of this.p.readers) r.start();
     // Taking punches from here on: the check of the whole file comes after, in the background.
     this.p.integrity.start();
+    this.p.retention.start();
     if (opts.roster === false) return;
     const first = this.p.keeper.start().finally(() => this.noteRosterProgress(null));
     if (opts.awaitRosterIfEmpty && this.p.roster.size() === 0) await first;
@@ -180,6 +184,8 @@ export class Agent {
     if (this.clockTimer) clearInterval(this.clockTimer);
     this.p.keeper.stop();
     this.p.integrity.stop();
+    // Ends at its next batch: nothing of it runs once the database is closed.
+    await this.p.retention.stop();
     await Promise.all(this.p.readers.map((r) => r.stop()));
     await this.p.uploader.stop();
     await this.p.onClose();
@@ -520,6 +526,7 @@ export class Agent {
       settings: this.p.settings.view(),
       now: this.p.clock.now(),
       rosterRefreshMs: this.p.rosterRefreshMs,
+      retention: this.p.retention.policy,
     });
     s.sendingPaused = this.p.budget.pause();
     // The limit in force: below the configured one while it adapts to 429s (sync/adaptive-limit.ts).

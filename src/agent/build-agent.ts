@@ -8,6 +8,7 @@ import { Outbox } from '../store/outbox.js';
 import { RateSlots } from '../store/rate-slots.js';
 import { Roster } from '../store/roster.js';
 import { RateBudget } from '../sync/rate-budget.js';
+import { RosterChanges, type ChangesMemo } from '../sync/roster-changes.js';
 import { RosterSync } from '../sync/roster-sync.js';
 import { Uploader } from '../sync/uploader.js';
 import type { HidBackend } from '../input/hid-backend.js';
@@ -17,7 +18,7 @@ import { decoderFor, transformFor } from '../input/reader-config.js';
 import { AuditLog } from '../store/audit-log.js';
 import { Identities } from '../store/identities.js';
 import { Pins } from '../store/pins.js';
-import { readSetting } from '../store/settings.js';
+import { readSetting, writeSetting } from '../store/settings.js';
 import { UnresolvedPunches } from '../store/unresolved.js';
 import { Agent } from './agent.js';
 import { Capture } from './capture.js';
@@ -35,6 +36,9 @@ import { storageProblem } from '../store/health-probe.js';
 import { RequestCounts } from './request-counts.js';
 import { checkIntegrityInWorker, type IntegrityChecker } from '../store/integrity-check.js';
 import { INTEGRITY_EVERY_MS, INTEGRITY_FIRST_AFTER_MS, IntegrityWatch } from './integrity-watch.js';
+import { RETENTION_EVERY_MS, RETENTION_FIRST_AFTER_MS, RetentionWatch } from './retention-watch.js';
+import { RetentionStore } from '../store/retention.js';
+import { checkpointInWorker } from '../store/checkpoint-worker.js';
 
 /**
  * The outside world the agent runs in; `hid` defaults to node-hid (tests pass a fake). `tokens`:
@@ -49,7 +53,13 @@ export type Runtime = { clock: Clock; mono?: Monotonic; bootId?: string; sleep: 
  * `adaptiveRate` false: the limit never adapts to 429s (only the fleet tests' control turns it off).
  * `integrity`: when the background integrity check runs, and with what (tests).
  */
-export type BuildOptions = { demo?: boolean; adaptiveRate?: boolean; integrity?: { firstAfterMs?: number; everyMs?: number; check?: IntegrityChecker } };
+export type BuildOptions = {
+  demo?: boolean;
+  adaptiveRate?: boolean;
+  integrity?: { firstAfterMs?: number; everyMs?: number; check?: IntegrityChecker };
+  /** When retention passes run (tests). */
+  retention?: { firstAfterMs?: number; everyMs?: number };
+};
 
 export const realSleep: Sleep = (ms, signal) =>
   new Promise((resolve) => {
@@ -91,6 +101,8 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   const roster = new Roster(db);
   // A roster stored by a version without summaries: computed once here, then at each swap.
   roster.ensureSummary();
+  // Old rosters a stop or a crash left to free: freed in the background, a step per turn.
+  void roster.reclaim();
   const rateSlots = new RateSlots(bookkeeping);
   const mono = rt.mono ?? bootMonotonic;
   let agent: Agent | null = null;
@@ -135,7 +147,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     adapt: opts.adaptiveRate ?? true,
     random: rt.random,
     onCut: (limit, was) => rt.log.info('429 from the service: this terminal\'s request limit cut', { limit, was, windowMs: budget.windowMs }),
-   }, config.rateLimit.punchReserve);
+  }, config.rateLimit.punchReserve);
 
   const uploader = new Uploader(
     outbox,
@@ -179,6 +191,13 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
         const rec = readSetting<RosterSyncRecord>(db, S.rosterSync);
         return rec && 'siteId' in rec ? rec.siteId : undefined;
       },
+      changes: new RosterChanges({
+        api,
+        roster,
+        memo: { read: () => readSetting<ChangesMemo>(db, S.rosterChanges), write: (m) => writeSetting(db, S.rosterChanges, m) },
+        pageSize: config.roster.pageSize,
+        fullEveryMs: config.roster.fullEveryMs,
+      }),
     },
     rt.log,
     (p) => agent?.noteRosterProgress(p),
@@ -284,6 +303,19 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     firstAfterMs: opts.integrity?.firstAfterMs ?? INTEGRITY_FIRST_AFTER_MS,
     everyMs: opts.integrity?.everyMs ?? INTEGRITY_EVERY_MS,
   });
+  // On the bookkeeping connection: a deletion a power cut undoes is done again by the next pass.
+  const retention = new RetentionWatch({
+    store: new RetentionStore(bookkeeping),
+    policy: config.retention,
+    clock: rt.clock,
+    mono,
+    log: rt.log,
+    checkpointer: () => checkpointInWorker(config.dataDir),
+    write: (record) => agent?.safeWrite(S.retentionPass, record),
+    changed: () => agent?.statusChanged(),
+    firstAfterMs: opts.retention?.firstAfterMs ?? RETENTION_FIRST_AFTER_MS,
+    everyMs: opts.retention?.everyMs ?? RETENTION_EVERY_MS,
+  });
   agent = new Agent({
     db,
     outbox,
@@ -310,6 +342,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     requests,
     storageProblem: () => storageProblem(bookkeeping, config.dataDir, rt.clock.now()),
     integrity,
+    retention,
     onClose: async () => {
       settingsStop.abort();
       await shared?.close();

@@ -5,6 +5,7 @@ import type { RateSlots } from '../store/rate-slots.js';
 import type { ReaderStatus } from '../input/hid-reader.js';
 import type { Identities } from '../store/identities.js';
 import type { NotAllowed, Roster, RosterHealth } from '../store/roster.js';
+import type { ChangesMemo } from '../sync/roster-changes.js';
 import type { SiteFilterCheck, Skipped } from '../sync/roster-sync.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
 import { readSetting } from '../store/settings.js';
@@ -14,6 +15,7 @@ import type { Db } from '../store/database.js';
 import type { SettingsView } from './settings.js';
 import type { RateSharing } from '../sync/shared-window-link.js';
 import type { IntegrityRecord } from './integrity-watch.js';
+import { DEFAULT_RETENTION, deletedEver, fileFigures, RETENTION_KEYS, type Deleted, type FileFigures, type RetentionPassRecord, type RetentionPolicy } from '../store/retention.js';
 
 /** Settings keys the agent keeps for status (read by `timeclock status` from another process too). */
 export const S = {
@@ -24,6 +26,8 @@ export const S = {
   clockSkew: 'clock_skew',
   authRefused: 'auth_refused',
   rosterProgress: 'roster_progress',
+  /** What the terminal knows of the service's filter on `_updated` (sync/roster-changes.ts). */
+  rosterChanges: 'roster_changes',
   readers: 'readers',
   /** The last answer that was not the API's (a redirect, an HTML page); cleared by the next answer of the API. */
   setupProblem: 'setup_problem',
@@ -33,6 +37,8 @@ export const S = {
   tokenSaved: 'settings_token',
   /** The last background integrity check (agent/integrity-watch.ts). */
   integrity: 'integrity_check',
+  /** The last retention pass (agent/retention-watch.ts). */
+  retentionPass: RETENTION_KEYS.lastPass,
 } as const;
 
 export type LastError = { at: number; message: string };
@@ -102,6 +108,7 @@ export type AgentStatus = {
     siteFilter: SiteFilterCheck | null;
     notAllowed: NotAllowed;
     nextSyncAt: number | null;
+    refreshBy: 'changes' | 'full' | null;
   };
   /** Punches of credentials not yet matched (accept-and-resolve). */
   unresolved: { count: number; oldestAt: number | null; lastCheckedAt: number | null };
@@ -111,9 +118,23 @@ export type AgentStatus = {
   clockSkewMs: number | null;
   /** The last integrity check of the database (null: none yet); `damaged` is an alert. */
   integrity: IntegrityRecord | null;
+  retention: RetentionStatus;
   agentRunning: boolean;
   /** The token/site/budget in force and where they come from; never the token. */
   settings: SettingsView;
+};
+
+/**
+ * What the terminal keeps and what it let go. `queue.sent` counts the delivered punches still here;
+ * `deliveredEver` adds those retention deleted, so the figure never drops as rows age out.
+ */
+export type RetentionStatus = RetentionPolicy & {
+  deliveredEver: number;
+  /** Rows retention deleted since it first ran. */
+  deletedEver: Deleted;
+  lastPass: RetentionPassRecord | null;
+  /** The database file (from its header): its size, the free pages in it, and whether it can give them back. */
+  file: Omit<FileFigures, 'pageSize'>;
 };
 
 export type StatusSources = {
@@ -130,6 +151,8 @@ export type StatusSources = {
   terminalId: string;
   /** `roster.refreshMs`: how long a list stays complete after its sync when later syncs fail. */
   rosterRefreshMs: number;
+  /** The retention in force (config `retention`; absent: its defaults). */
+  retention?: RetentionPolicy;
 };
 
 /**
@@ -172,12 +195,14 @@ export function readStatus(src: StatusSources): AgentStatus {
       siteFilter: sync?.siteFilter ?? null,
       notAllowed: src.roster.notAllowed(20, rosterSummary),
       nextSyncAt: sync?.nextAt ?? null,
+      refreshBy: readSetting<ChangesMemo>(db, S.rosterChanges)?.mode ?? null,
     },
     unresolved: src.unresolved.summary(),
     site: readSetting<SiteRecord>(db, S.site),
     readers: readSetting<ReaderStatus[]>(db, S.readers) ?? [],
     clockSkewMs: skew?.ms ?? null,
     integrity: readSetting<IntegrityRecord>(db, S.integrity),
+    retention: retentionOf(db, src.retention ?? DEFAULT_RETENTION, queue.sent),
     agentRunning: false,
     settings: src.settings,
   };
@@ -188,5 +213,18 @@ function collisionsOf(outbox: Outbox): AgentStatus['collisions'] {
   return {
     count: c.count,
     punches: c.punches.map((p) => ({ id: p.id, employeeName: p.employee_name, externalId: p.employee_external_id, localDate: p.local_date, localTime: p.local_time })),
+  };
+}
+
+function retentionOf(db: Db, policy: RetentionPolicy, sentHere: number): RetentionStatus {
+  const deleted = deletedEver(db);
+  const f = fileFigures(db);
+  return {
+    deliveredDays: policy.deliveredDays,
+    auditDays: policy.auditDays,
+    deliveredEver: sentHere + deleted.punches,
+    deletedEver: deleted,
+    lastPass: readSetting<RetentionPassRecord>(db, S.retentionPass),
+    file: { bytes: f.bytes, freeBytes: f.freeBytes, autoVacuum: f.autoVacuum },
   };
 }

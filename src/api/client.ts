@@ -145,9 +145,11 @@ export class ApiClient {
   }
 
   /** A page of active employees, of this site when `siteId` is given (null: the whole account). */
-  getEmployeesPage(page: number, maxResults: number, siteId: string | null): Promise<ApiOutcome<EmployeePage>> {
+  /** `changedSince` (ms, service time): only employees whose `_updated` is at or after that minute. */
+  getEmployeesPage(page: number, maxResults: number, siteId: string | null, changedSince?: number): Promise<ApiOutcome<EmployeePage>> {
     const query: Record<string, string> = { max_results: String(maxResults), page: String(page) };
     if (siteId) query[this.opts.dialect.siteFilterParam] = siteId;
+    if (changedSince !== undefined) query[this.opts.dialect.updatedFilterParam] = JSON.stringify({ _updated: { $gte: minuteStamp(changedSince) } });
     return this.call('roster', 'GET', 'employees', query, undefined, (raw) => {
       const r = readPage(raw);
       if (!r.ok) throw new Error(r.error);
@@ -230,4 +232,9 @@ export class ApiClient {
 
 function basicAuth(token: string): string {
   return 'Basic ' + Buffer.from(`${BASIC_AUTH_USER}:${token}`).toString('base64');
+}
+
+/** The specification's date-time shape, to the minute, in UTC: `YYYY-MM-DDTHH:MM+00:00`. */
+export function minuteStamp(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16)}+00:00`;
 }

@@ -23,6 +23,8 @@ export const localDateTimePattern = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]
  *   'split' sends `date: "YYYY-MM-DD"` and `time: "HH:MM"`.
  * - `timesQuery`: parameter names of `GET /times` for the day range.
  * - `siteFilterParam`: query parameter of `GET /employees` that selects a site's employees.
+ * - `updatedFilterParam`: query parameter that filters a listing on `_updated` (Eve's `where`,
+ *   a MongoDB-style JSON query); used only once a probe showed the service honours it.
  */
 export const apiDialectSchema = z.object({
   punchBody: z.enum(['combined', 'split']).default('combined'),
@@ -33,6 +35,7 @@ export const apiDialectSchema = z.object({
     })
     .default({ startDate: 'start_date', endDate: 'end_date' }),
   siteFilterParam: z.string().min(1).default('site_id'),
+  updatedFilterParam: z.string().min(1).default('where'),
 });
 export type ApiDialect = z.infer<typeof apiDialectSchema>;
 export const defaultApiDialect: ApiDialect = apiDialectSchema.parse({});

@@ -58,7 +58,7 @@ export function statusText(s: AgentStatus): string {
     ),
     `clock skew:    ${s.clockSkewMs === null ? 'unknown' : Math.abs(s.clockSkewMs) < 1000 ? 'none measurable (within ±1 s of the service)' : `${(s.clockSkewMs / 1000).toFixed(1)}s against the service`}`,
   ];
-  lines.push(...rosterLines(s), ...integrityLines(s));
+  lines.push(...rosterLines(s), ...integrityLines(s), ...retentionLines(s));
   if (s.settings.token.warning) lines.push(`API token:     ${s.settings.token.warning}`);
   if (s.authRefused) lines.push(`TOKEN REFUSED: ${s.authRefused.reason} (${ago(s.now - s.authRefused.at)}); sending paused, punches are kept`);
   if (s.sendingPaused) lines.push(`sending paused: ${s.sendingPaused.reason} until ${new Date(s.sendingPaused.until).toISOString()}`);
@@ -88,13 +88,35 @@ function integrityLines(s: AgentStatus): string[] {
   ];
 }
 
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/** What is kept, what retention let go, and the file: `sent` above counts only the delivered punches still here. */
+function retentionLines(s: AgentStatus): string[] {
+  const r = s.retention;
+  const p = r.lastPass;
+  const lines = [
+    `delivered:     ${r.deliveredEver} in all: ${s.queue.sent} kept here, ${r.deletedEver.punches} deleted after ${r.deliveredDays} days (audit log kept ${r.auditDays} days)`,
+    `last pruned:   ${
+      p === null
+        ? `never (the terminal prunes ${s.agentRunning ? 'shortly' : 'after it starts'}, then daily)`
+        : `${ago(s.now - p.at)}: ${p.deleted.punches} punches, ${p.deleted.journal} journal rows, ${p.deleted.audit} audit lines; ${mb(p.freedBytes)} given back` +
+          (p.outcome === 'done' ? '' : p.outcome === 'stopped' ? ' (stopped by the agent stopping: goes on at the next start)' : ` (FAILED: ${p.error ?? 'unknown'})`)
+    }`,
+    `database file: ${mb(r.file.bytes)}, ${mb(r.file.freeBytes)} of it free`,
+  ];
+  if (r.file.autoVacuum !== 'incremental') {
+    lines.push('               made by an earlier version: space freed is reused, not given back; `timeclock data compact` (terminal stopped) shrinks it and converts it once');
+  }
+  return lines;
+}
+
 /** What a manager must know about the roster beyond its size: each line only when it applies. */
 function rosterLines(s: AgentStatus): string[] {
   const r = s.roster;
   const lines: string[] = [];
   const at = (t: number) => new Date(t).toISOString();
   if (!r.complete) lines.push('EMPLOYEE LIST: none complete yet — unknown codes are kept and matched when one arrives (none is refused)');
-  if (r.nextSyncAt !== null) lines.push(`next sync:     ${at(r.nextSyncAt)}`);
+  if (r.nextSyncAt !== null) lines.push(`next sync:     ${at(r.nextSyncAt)}${r.refreshBy === 'changes' ? ' (changes only: the service filters on _updated)' : ''}`);
   if (r.heldShrink) {
     lines.push(
       `SMALLER ROSTER HELD: a sync found ${r.heldShrink.employees} employees, less than half of the ${r.heldShrink.inUse} in use; ` +

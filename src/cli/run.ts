@@ -42,6 +42,8 @@ usage:
   timeclock settings reset [--config FILE]                 forget the token/site/budget set on the admin screen: back to the configuration
   timeclock data adopt --from DIR [--config FILE]          move the queue left in DIR (e.g. ~/.local/share/timeclock-kiosk) into
                                                            the data directory, when that has none; DIR is kept, renamed DIR.adopted-<time>
+  timeclock data compact [--config FILE]                   terminal stopped: delete what the retention lets go, then rewrite the
+                                                           file without its free space (converts a file made by an earlier version)
   timeclock enroll badge <code> <employee>                 link a badge to an employee (external id, registration number or CPF)
   timeclock unenroll badge <code>                          remove a badge
   timeclock pin set <employee>                             set an employee's PIN (read from standard input)

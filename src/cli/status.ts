@@ -35,6 +35,7 @@ export async function runStatus(opts: CliOptions): Promise<number> {
       now: Date.now(),
       terminalId: terminalIdOf(config),
       rosterRefreshMs: config.roster.refreshMs,
+      retention: config.retention,
     });
     status.agentRunning = lockOwner(config.dataDir) !== null;
     process.stdout.write((opts.json ? JSON.stringify(status) : `data: ${config.dataDir}\n${statusText(status)}`) + '\n');

@@ -40,9 +40,29 @@ const splitPunchSchema = z.strictObject({
 
 /** Read shape: everything except the mock-internal fields, rewritten by the `oddRecords` variant. */
 function wireEmployee(state: MockState, e: MockEmployee): Record<string, unknown> {
-  const { active: _active, site_ids: _sites, ...rest } = e;
+  const { active: _active, site_ids: _sites, ...fields } = e;
+  const rest = { ...fields, _updated: createdStamp(state.updatedAt(e._id)) };
   return state.variants?.oddRecords ? applyOddRecord(rest, oddRecordKind(state.indexOf(e._id))) : rest;
 }
+
+/** `{"_updated": {"$gte" | "$gt": "<stamp>"}}` of the `updatedFilter` variant: whom it lets through, or an error. */
+function updatedFilterOf(raw: string): ((updatedMs: number) => boolean) | string {
+  let q: unknown;
+  try {
+    q = JSON.parse(raw);
+  } catch {
+    return 'must be a JSON query';
+  }
+  const cond = isRecord(q) ? q._updated : undefined;
+  if (!isRecord(cond)) return 'only {"_updated": {"$gte" | "$gt": date}} is supported';
+  const [op, value] = Object.entries(cond)[0] ?? [];
+  const at = typeof value === 'string' && STAMP.test(value) ? Date.parse(value) : Number.NaN;
+  if ((op !== '$gte' && op !== '$gt') || Number.isNaN(at)) return 'only {"_updated": {"$gte" | "$gt": "YYYY-MM-DDTHH:MM+hh:mm"}} is supported';
+  // `_updated` is shown to the minute: compare what the client can see.
+  const minute = (ms: number) => Math.floor(ms / 60_000) * 60_000;
+  return op === '$gte' ? (u) => minute(u) >= at : (u) => minute(u) > at;
+}
+const STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?([+-]\d{2}:\d{2}|Z)$/;
 
 function wireSite(state: MockState, s: Site): Record<string, unknown> {
   if (!state.variants?.siteWithoutName) return s;
@@ -173,13 +193,17 @@ function listEmployees(state: MockState, params: URLSearchParams): Reply {
   // A server that does not know the parameter neither validates it nor carries it into the links.
   const site = state.variants?.ignoreSiteFilter ? null : params.get(siteParam);
   if (site !== null && !objectIdPattern.test(site)) return errorReply(400, 'invalid query', { [siteParam]: 'must be a 24-hex id' });
+  const whereParam = state.dialect.updatedFilterParam;
+  const where = state.variants?.updatedFilter ? params.get(whereParam) : null;
+  const changed = where === null ? null : updatedFilterOf(where);
+  if (typeof changed === 'string') return errorReply(400, 'invalid query', { [whereParam]: changed });
   const selected: MockEmployee[] = [];
   // An unknown site simply selects nobody.
   for (const e of state.employeesById.values()) {
-    if (e.active && (site === null || e.site_ids.includes(site))) selected.push(e);
+    if (e.active && (site === null || e.site_ids.includes(site)) && (changed === null || changed(state.updatedAt(e._id)))) selected.push(e);
   }
   const reply = page(state, 'employees', params, selected, {
-    extra: site === null ? {} : { [siteParam]: site },
+    extra: { ...(site === null ? {} : { [siteParam]: site }), ...(where === null ? {} : { [whereParam]: where }) },
     toWire: (e) => wireEmployee(state, e),
     drift: state.variants?.totalDrift,
   });

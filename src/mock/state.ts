@@ -75,6 +75,8 @@ export class MockState {
   /** Place of each `_id` in employeesById, for the `oddRecords` variant (employees are never removed). */
   private readonly indexById = new Map<string, number>();
   private readonly idByExternal = new Map<string, string>();
+  /** When each employee was last written (its `_updated`), by the mock's clock. */
+  private readonly updatedAtById = new Map<string, number>();
   readonly records: StoredTimeRecord[] = [];
   readonly log: RequestLogEntry[] = [];
   private recordSeq = 0;
@@ -123,6 +125,7 @@ export class MockState {
       if (previous?.external_id !== undefined) this.idByExternal.delete(previous.external_id);
       if (!this.indexById.has(e._id)) this.indexById.set(e._id, this.employeesById.size);
       this.employeesById.set(e._id, e);
+      this.updatedAtById.set(e._id, this.clock.now());
       if (e.external_id !== undefined) this.idByExternal.set(e.external_id, e._id);
     }
   }
@@ -146,7 +149,14 @@ export class MockState {
   }
 
   setActive(key: string, active: boolean): void {
-    this.find(key).active = active;
+    const e = this.find(key);
+    e.active = active;
+    this.updatedAtById.set(e._id, this.clock.now());
+  }
+
+  /** The employee's `_updated`, in ms of the mock's clock. */
+  updatedAt(id: string): number {
+    return this.updatedAtById.get(id) ?? 0;
   }
 
   /** `contract_data.allow_external_api_record`; `undefined` removes the field. */
@@ -157,6 +167,7 @@ export class MockState {
     else cd.allow_external_api_record = value;
     // Do not invent a contract_data the employee did not have just to remove a field from it.
     if (value !== undefined || e.contract_data !== undefined) e.contract_data = cd;
+    this.updatedAtById.set(e._id, this.clock.now());
   }
 
   nextRecordId(): string {

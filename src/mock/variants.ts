@@ -27,6 +27,11 @@ export const serverVariantsSchema = z.strictObject({
   siteWithoutName: z.boolean().optional(),
   /** GET /employees ignores the site filter parameter (serves every active employee). */
   ignoreSiteFilter: z.boolean().optional(),
+  /**
+   * GET /employees honours the dialect's `updatedFilterParam` (Eve's `where={"_updated":{"$gte":"…"}}`):
+   * only employees changed since then are listed. Off, the parameter is unknown and ignored.
+   */
+  updatedFilter: z.boolean().optional(),
   /** Employee reads rewrite records by insertion index: see `oddRecordKind`. */
   oddRecords: z.boolean().optional(),
 

@@ -54,6 +54,9 @@ function realCause(dir: string, e: NodeJS.ErrnoException): string {
  */
 export type OpenOptions = { readonly?: boolean; integrityCheck?: boolean };
 
+/** The write-ahead log is cut back to this after a checkpoint: a retention pass once grew it, it need not stay grown. */
+export const WAL_SIZE_LIMIT = 8 * 1024 * 1024;
+
 /** How many of quick_check's findings are kept: the first ones say enough. */
 export const INTEGRITY_PROBLEMS_KEPT = 10;
 
@@ -83,7 +86,12 @@ export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
     // a 100,000-employee roster far under a millisecond and the terminal's memory small.
     db.pragma('cache_size = -4000');
     if (!opts.readonly) {
+      // A new file: pages freed by retention can then be given back (store/retention.ts). Only
+      // before its first page is written (switching WAL on writes one); a file of an earlier
+      // version changes mode by one VACUUM (`timeclock data compact`).
+      if ((db.pragma('page_count', { simple: true }) as number) === 0) db.pragma('auto_vacuum = INCREMENTAL');
       db.pragma('journal_mode = WAL');
+      db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
       db.pragma('synchronous = FULL');
     }
     db.pragma('foreign_keys = ON');
@@ -133,6 +141,7 @@ export function openBookkeepingConnection(dataDir: string): Db {
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = NORMAL');
   db.pragma('cache_size = -1000');
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
   return db;
 }
 

@@ -1,4 +1,4 @@
-import { readEmployee, type EmployeeRecord, type RecordReading } from '../api/roster-records.js';
+import { readEmployee, type EmployeeRecord, type RecordReading, type SkipReason } from '../api/roster-records.js';
 import { isValidTimeZone } from '../domain/local-time.js';
 import type { RosterEmployee } from '../store/roster.js';
 
@@ -27,4 +27,25 @@ export function toRosterEmployee(e: EmployeeRecord): RosterEmployee {
 export function rosterRowOf(raw: unknown): { ok: true; employee: RosterEmployee } | Extract<RecordReading, { ok: false }> {
   const r = readEmployee(raw);
   return r.ok ? { ok: true, employee: toRosterEmployee(r.employee) } : r;
+}
+
+/** A record the terminal could not use: where it stood in the listing (1-based), its id if any, why. */
+export type SkippedRecord = { position: number; id: string | null; reason: SkipReason };
+export type Skipped = { count: number; examples: SkippedRecord[] };
+
+/** How many skipped records are listed by name (the rest are counted). */
+const SKIPPED_LISTED = 20;
+
+/** The usable rows of a page; the others counted in `skipped` (`listedBefore`: records of earlier pages). */
+export function usableRows(items: readonly unknown[], listedBefore: number, skipped: Skipped): RosterEmployee[] {
+  const usable: RosterEmployee[] = [];
+  items.forEach((raw, i) => {
+    const r = rosterRowOf(raw);
+    if (r.ok) usable.push(r.employee);
+    else {
+      skipped.count++;
+      if (skipped.examples.length < SKIPPED_LISTED) skipped.examples.push({ position: listedBefore + i + 1, id: r.id, reason: r.reason });
+    }
+  });
+  return usable;
 }

@@ -1,31 +1,27 @@
 import type { ApiOutcome, EmployeePage } from '../api/client.js';
 import { describeOutcome } from '../api/classify.js';
-import type { SiteRecord, SkipReason } from '../api/roster-records.js';
+import type { SiteRecord } from '../api/roster-records.js';
 import type { Clock } from '../domain/clock.js';
 import { rateLimitPause } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
-import type { Roster, RosterEmployee } from '../store/roster.js';
-import { rosterRowOf } from './roster-rows.js';
+import type { Roster } from '../store/roster.js';
+import type { RosterChanges } from './roster-changes.js';
+import { stageAllPages } from './roster-pages.js';
+import type { Skipped } from './roster-rows.js';
 import { Priority, type RateBudget } from './rate-budget.js';
 
 export type RosterApi = {
-  getEmployeesPage(page: number, maxResults: number, siteId: string | null): Promise<ApiOutcome<EmployeePage>>;
+  getEmployeesPage(page: number, maxResults: number, siteId: string | null, changedSince?: number): Promise<ApiOutcome<EmployeePage>>;
   getSite(siteId: string): Promise<ApiOutcome<SiteRecord>>;
 };
 
 export type RosterSyncProgress = { pagesDone: number; pagesTotal: number | null };
 
-/** A record the terminal could not use: where it stood in the listing (1-based), its id if any, why. */
-export type SkippedRecord = { position: number; id: string | null; reason: SkipReason };
-export type Skipped = { count: number; examples: SkippedRecord[] };
+export type { Skipped, SkippedRecord } from './roster-rows.js';
 
 /** See contract `status.roster.siteFilter`. */
 export type SiteFilterCheck = 'verified' | 'suspect' | 'unknown';
 
-/** How many skipped records are listed by name (the rest are counted). */
-const SKIPPED_LISTED = 20;
-/** No site has this many pages: a server that never says it is done is stopped here. */
-const MAX_PAGES = 100_000;
 
 type Common = { requests: number; finishedAt: number };
 type Fetched = Common & { skipped: Skipped; siteFilter: SiteFilterCheck | null; site: SiteRecord | null; siteError: string | null };
@@ -39,7 +35,8 @@ type Fetched = Common & { skipped: Skipped; siteFilter: SiteFilterCheck | null; 
  * - failed / cancelled: nothing changed.
  */
 export type RosterSyncResult =
-  | (Fetched & { ok: true; outcome: 'applied'; employees: number; siteId: string | null })
+  /** `changed`: applied by changes (that many employees), not by a full sync. */
+  | (Fetched & { ok: true; outcome: 'applied'; employees: number; siteId: string | null; changed?: number })
   | (Fetched & { ok: false; outcome: 'incomplete'; error: string; partial: boolean })
   | (Fetched & { ok: false; outcome: 'shrink_held'; error: string; staged: number; inUse: number; heldSince: number })
   /** `reachable`: the service answered (true), could not be reached (false), or nobody knows (null). */
@@ -56,6 +53,8 @@ export type RosterSyncOptions = {
    * roster of another site is no yardstick: moving a terminal to a smaller site is not a shrink.
    */
   inUseSite: () => string | null | undefined;
+  /** Refreshes by changes where the service filters on `_updated` (roster-changes.ts); none: always full. */
+  changes?: RosterChanges;
 };
 
 /**
@@ -158,6 +157,7 @@ export class RosterSync {
   }
 
   private async call<T>(purpose: string, fn: () => Promise<ApiOutcome<T>>, signal?: AbortSignal): Promise<ApiOutcome<T> | null> {
+    if (signal?.aborted) return null;
     const ticket = await this.budget.acquire(Priority.roster, purpose, { signal, standAside: this.punchesDue });
     if (!ticket) return null;
     try {
@@ -195,62 +195,22 @@ export class RosterSync {
       else siteError = describeOutcome(res);
     }
 
+    const changes = await this.byChanges(gen, site, siteError, requests, signal);
+    if (changes) return changes;
+    requests += this.lastChangeRequests;
+
     this.roster.beginStaging();
     if (this.heldShrink) this.heldShrink.staged = false;
-    const skipped: Skipped = { count: 0, examples: [] };
-    let listed = 0;
-    let firstTotal: number | null = null;
-    let lastTotal: number | null = null;
-    let largest = 0;
-    let pages = 0;
-    let problem: string | null = null;
-    for (let page = 1; ; page++) {
-      if (page > MAX_PAGES) {
-        problem = `the service did not stop after ${MAX_PAGES} pages`;
-        break;
-      }
-      const perPage = largest || null;
-      this.setProgress(gen, { pagesDone: page - 1, pagesTotal: lastTotal !== null && perPage ? Math.ceil(lastTotal / perPage) : null });
-      requests++;
-      const res = await this.call('roster', () => this.api.getEmployeesPage(page, pageSize, siteId), signal);
-      if (!res || res.kind !== 'ok') return this.failure(res, requests);
-      pages = page;
-      const { items, meta } = res.value;
-      if (meta.page !== null && meta.page !== page) {
-        problem = `the service answered page ${meta.page} when asked for page ${page}`;
-        break;
-      }
-      if (meta.total !== null) {
-        firstTotal ??= meta.total;
-        lastTotal = meta.total;
-      }
-      const usable: RosterEmployee[] = [];
-      items.forEach((raw, i) => {
-        const r = rosterRowOf(raw);
-        if (r.ok) usable.push(r.employee);
-        else {
-          skipped.count++;
-          if (skipped.examples.length < SKIPPED_LISTED) skipped.examples.push({ position: listed + i + 1, id: r.id, reason: r.reason });
-        }
-      });
-      const added = this.roster.stagePage(usable);
-      listed += items.length;
-      if (usable.length > 0 && added === 0) {
-        problem = `the service sent page ${page} again (it may ignore the page parameter)`;
-        break;
-      }
-      // The last page: an empty one, one the server's own numbers say ends it, or (without them)
-      // one shorter than the pages before it.
-      if (items.length === 0) break;
-      if (lastTotal !== null && listed >= lastTotal) break;
-      if (meta.maxResults !== null && items.length < meta.maxResults) break;
-      if (lastTotal === null && meta.maxResults === null && items.length < largest) break;
-      largest = Math.max(largest, items.length);
-    }
+    const read = await stageAllPages({
+      fetch: (page) => this.call('roster', () => this.api.getEmployeesPage(page, pageSize, siteId), signal),
+      stage: (rows) => this.roster.stagePage(rows),
+      progress: (p) => this.setProgress(gen, p),
+    });
+    requests += read.requests;
+    if (!read.ok) return this.failure(read.res, requests);
+    const { skipped, lastTotal, pages, startedAt, problem } = read;
     // The site changed while this one was fetched: its roster is not the one wanted any more.
     if (gen !== this.gen) return this.failed('cancelled', requests, 'cancelled');
-    if (!problem && firstTotal !== null && lastTotal !== firstTotal) problem = `the total moved from ${firstTotal} to ${lastTotal} during the sync`;
-    if (!problem && lastTotal !== null && listed !== lastTotal) problem = `${listed} employees arrived of the ${lastTotal} the service counts`;
 
     let siteFilter: SiteFilterCheck | null = null;
     if (siteId && !problem) {
@@ -270,6 +230,11 @@ export class RosterSync {
       this.log.warn('roster sync incomplete; it will be tried again', { problem, staged, inUse, partial });
       return { ...fetched, ok: false, outcome: 'incomplete', error: problem, partial, finishedAt: this.clock.now() };
     }
+    // Asked before anything is applied, so that the result follows the swap at once.
+    const probe = this.opts.changes ? await this.opts.changes.probe(siteId, lastTotal, (fn) => this.call('roster', fn, signal)) : { honoured: false, requests: 0 };
+    requests += probe.requests;
+    fetched.requests = requests;
+    if (gen !== this.gen) return this.failed('cancelled', requests, 'cancelled');
     const now = this.clock.now();
     const inUseSite = this.opts.inUseSite();
     const sameSite = inUseSite === undefined || inUseSite === siteId;
@@ -286,8 +251,32 @@ export class RosterSync {
     this.heldShrink = null;
     this.acceptShrink = false;
     const employees = this.roster.commitStaging();
-    this.log.info('roster synced', { employees, listed, requests, skipped: skipped.count });
+    this.opts.changes?.fullApplied(siteId, startedAt, skipped.count, probe.honoured);
+    this.log.info('roster synced', { employees, listed: read.listed, requests, skipped: skipped.count });
     return { ...fetched, ok: true, outcome: 'applied', employees, siteId, finishedAt: this.clock.now() };
+  }
+
+  private lastChangeRequests = 0;
+
+  /**
+   * A refresh by changes (roster-changes.ts): its result when it applied or failed, null when a
+   * full sync is needed (the requests it made then in `lastChangeRequests`).
+   */
+  private async byChanges(gen: number, site: SiteRecord | null, siteError: string | null, before: number, signal: AbortSignal): Promise<RosterSyncResult | null> {
+    this.lastChangeRequests = 0;
+    if (!this.opts.changes || this.heldShrink || this.acceptShrink) return null;
+    const r = await this.opts.changes.refresh(this.opts.siteId, (fn) => this.call('roster', fn, signal));
+    const requests = before + r.requests;
+    if (r.kind === 'failed') return this.failure(r.res, requests);
+    if (r.kind === 'full') {
+      this.lastChangeRequests = r.requests;
+      if (r.requests > 0) this.log.info('roster: a full sync', { why: r.why });
+      return null;
+    }
+    if (gen !== this.gen) return this.failed('cancelled', requests, 'cancelled');
+    this.log.info('roster refreshed by its changes', { changed: r.changed, employees: r.employees, requests });
+    const fetched = { requests, skipped: r.skipped, siteFilter: null, site, siteError };
+    return { ...fetched, ok: true, outcome: 'applied', employees: r.employees, siteId: this.opts.siteId, changed: r.changed, finishedAt: this.clock.now() };
   }
 
   /**

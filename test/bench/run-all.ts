@@ -14,8 +14,10 @@ import { benchCapture } from './capture.bench.js';
 import { benchDrain } from './drain.bench.js';
 import { benchReconcile } from './reconcile.bench.js';
 import { benchRoster } from './roster.bench.js';
+import { benchRosterTraffic } from './roster-traffic.bench.js';
 import { benchScreen } from './screen.bench.js';
 import { benchStatus } from './status.bench.js';
+import { benchStorage } from './storage.bench.js';
 import { renderResult, type Result } from './report.js';
 import { tempFsInfo } from './support.js';
 
@@ -25,13 +27,17 @@ export const benches: Bench[] = [
   { name: 'capture', run: benchCapture },
   { name: 'drain', run: benchDrain },
   { name: 'roster', run: benchRoster },
+  { name: 'roster-traffic', run: benchRosterTraffic },
+  { name: 'roster-stalls', run: async () => (await import('./roster-stalls.bench.js')).benchRosterStalls() },
   { name: 'reconcile', run: benchReconcile },
   { name: 'screen', run: benchScreen },
   { name: 'status', run: benchStatus },
+  { name: 'storage', run: benchStorage },
+  { name: 'fleet', run: async () => (await import('./fleet.bench.js')).benchFleet() },
 ];
 
 /** The whole run is bounded; a bench that hangs past this is a bug to report, not to wait for. */
-const RUN_LIMIT_MS = 300_000;
+const RUN_LIMIT_MS = 900_000;
 
 function projectRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));

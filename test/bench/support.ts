@@ -35,9 +35,10 @@ export async function withTimeout<T>(p: Promise<T>, ms: number): Promise<Timed<T
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
-/** A real agent (real SQLite file in `dataDir`, real HTTP) pointed at `baseUrl`, logging nothing. */
-export function benchAgent(o: { dataDir: string; baseUrl: string; siteId?: string; rateLimit: { limit: number; windowMs: number } }): Agent {
+/** A real agent (real SQLite file in `dataDir`, real HTTP) pointed at `baseUrl`, logging nothing; `extra`: more configuration. */
+export function benchAgent(o: { dataDir: string; baseUrl: string; siteId?: string; rateLimit: { limit: number; windowMs: number }; extra?: Record<string, unknown> }): Agent {
   const config = configSchema.parse({
+    ...o.extra,
     dataDir: o.dataDir,
     api: { baseUrl: o.baseUrl, token: 'demo-token', timeoutMs: 5_000 },
     siteId: o.siteId,

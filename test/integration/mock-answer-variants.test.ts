@@ -62,7 +62,7 @@ describe('POST /times answers', () => {
   });
 
   it('conflictOnDuplicate in the split dialect compares the combined date and time', async () => {
-    const srv = await start({ dialect: { punchBody: 'split', timesQuery: { startDate: 'start_date', endDate: 'end_date' }, siteFilterParam: 'site_id' }, variants: { conflictOnDuplicate: true } });
+    const srv = await start({ dialect: { punchBody: 'split', timesQuery: { startDate: 'start_date', endDate: 'end_date' }, siteFilterParam: 'site_id', updatedFilterParam: 'where' }, variants: { conflictOnDuplicate: true } });
     const body = { employee_external_id: '1001', date: '2026-11-21', time: '08:03' };
     expect((await post(srv, body)).status).toBe(201);
     expect((await post(srv, body)).status).toBe(409);

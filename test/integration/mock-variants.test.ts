@@ -50,7 +50,8 @@ function rawGet(srv: MockServer, path: string): Promise<{ head: string; body: Bu
 
 function wire(e: MockEmployee): Json {
   const { active: _a, site_ids: _s, ...rest } = e;
-  return rest;
+  // Every read carries `_updated` (the spec's shape, to the minute).
+  return { ...rest, _updated: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}\+00:00$/) as unknown as string };
 }
 
 /** What the spec says each odd kind looks like, written out independently of the mock's code. */

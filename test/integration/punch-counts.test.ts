@@ -11,6 +11,7 @@ import type { PunchState } from '../../src/domain/punch.js';
 import { DB_FILE_NAME, openBookkeepingConnection, openDatabase, type Db } from '../../src/store/database.js';
 import { migrations } from '../../src/store/migrations.js';
 import { Outbox, type HeldReason } from '../../src/store/outbox.js';
+import { RetentionStore } from '../../src/store/retention.js';
 import { Roster } from '../../src/store/roster.js';
 import { siteEmployee } from '../helpers/history.js';
 import { tempDir } from '../helpers/temp.js';
@@ -87,11 +88,10 @@ function apply(outbox: Outbox, ids: number[], o: Op, now: number): void {
     case 'release_due': return void outbox.releaseDueForbidden(now + 1);
     case 'retry_all': return void outbox.retryAllRejected(now);
     case 'prune_sent': {
-      // Retention: delivered punches go, their journal first (it references them).
-      db.transaction(() => {
-        db.prepare(`DELETE FROM punch_journal WHERE punch_id IN (SELECT id FROM punches WHERE state = 'sent')`).run();
-        db.prepare(`DELETE FROM punches WHERE state = 'sent'`).run();
-      })();
+      // Retention (store/retention.ts): every punch delivered by now goes with its journal, in batches of three.
+      const store = new RetentionStore(db);
+      for (let more = true; more; ) more = store.pruneDelivered(now + 1, 3).more;
+      expect((db.prepare(`SELECT COUNT(*) AS n FROM punches WHERE state = 'sent'`).get() as { n: number }).n).toBe(0);
       ids.splice(0, ids.length, ...(db.prepare('SELECT id FROM punches ORDER BY id').all() as { id: number }[]).map((r) => r.id));
       return;
     }

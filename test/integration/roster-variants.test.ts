@@ -23,8 +23,9 @@ describe('paging follows what the server answers', () => {
     const { mock, agent } = await rosterRig(cleanups, { employees: 130, variants: { pageCap: cap } });
     await agent.start({ awaitRosterIfEmpty: true });
     expect(agent.status().roster).toMatchObject({ size: 130, complete: true, lastSync: { ok: true } });
-    // ceil(130 / cap) pages and one page without the filter; never a page past the total.
-    expect(employeeGets(mock)).toHaveLength(Math.ceil(130 / cap) + 1);
+    // ceil(130 / cap) pages, one page without the site filter and the probe of the `_updated`
+    // filter; never a page past the total.
+    expect(employeeGets(mock)).toHaveLength(Math.ceil(130 / cap) + 2);
     const last = externalIds(3, 127);
     await punchAll(agent, last);
     await deliveredFor(mock, last);

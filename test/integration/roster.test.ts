@@ -38,8 +38,9 @@ describe('site roster', () => {
     const expected = siteEmployees(mock);
     expect(expected.length).toBeGreaterThan(800);
     expect(agent.status().roster.size).toBe(expected.length);
-    // The pages, the site record, and one request without the filter that shows the service applied it.
-    expect(rosterRequests(mock)).toHaveLength(Math.ceil(expected.length / PAGE) + 2);
+    // The pages, the site record, one request without the filter that shows the service applied it,
+    // and the probe of the `_updated` filter (roster-changes.ts).
+    expect(rosterRequests(mock)).toHaveLength(Math.ceil(expected.length / PAGE) + 3);
     expect(agent.status().site).toMatchObject({ id: SITE });
     expect(agent.status().roster).toMatchObject({ complete: true, siteFilter: 'verified', skipped: { count: 0 } });
     // Someone of another site is not known here.
