@@ -137,7 +137,15 @@ export class RosterKeeper {
         this.d.capture.setSiteTimeZone(res.site.timezone);
       }
       this.backoff.reset();
-      this.afterApplied(res.finishedAt, res.employees, res.siteFilter, res.skipped, res.siteId);
+      // A refresh by changes checks neither the site filter nor the whole listing: the last full sync's findings stand.
+      const byChanges = res.changed !== undefined;
+      this.afterApplied(
+        res.finishedAt,
+        res.employees,
+        byChanges ? (prev?.siteFilter ?? null) : res.siteFilter,
+        byChanges ? (prev?.skipped ?? null) : res.skipped,
+        res.siteId,
+      );
       this.plan(this.d.refreshMs);
       return;
     }

@@ -24,9 +24,9 @@ afterEach(async () => {
 
 type Rig = { time: FakeTime; mock: MockServer; agent: Agent };
 
-async function rig(updatedFilter: boolean): Promise<Rig> {
+async function rig(updatedFilter: boolean, sites = 1): Promise<Rig> {
   const time = new FakeTime(Date.parse('2026-11-24T12:00:00Z'));
-  const seed = generatedSeed({ employees: EMPLOYEES, sites: 1 });
+  const seed = generatedSeed({ employees: EMPLOYEES * sites, sites });
   const mock = await startMockServer({ seed, clock: time.clock, ...(updatedFilter ? { variants: { updatedFilter: true } } : {}) });
   cleanups.push(() => mock.close());
   // The seed was written at 12:00; the terminal's first sync comes later, so "changed since the
@@ -34,7 +34,8 @@ async function rig(updatedFilter: boolean): Promise<Rig> {
   await time.advance(30 * MINUTE, 60_000);
   const { dir, cleanup } = tempDir('timeclock-changes-');
   cleanups.push(cleanup);
-  const agent = testAgent({ dataDir: dir, mock, clock: time.clock, mono: time.mono, sleep: time.sleep, settings: { roster: { pageSize: PAGE } } });
+  const siteId = sites > 1 ? seed.sites[0]?._id : undefined;
+  const agent = testAgent({ dataDir: dir, mock, clock: time.clock, mono: time.mono, sleep: time.sleep, ...(siteId ? { siteId } : {}), settings: { roster: { pageSize: PAGE } } });
   cleanups.push(() => agent.stop());
   const started = agent.start({ awaitRosterIfEmpty: true });
   await time.advanceUntil(() => agent.status().roster.size === EMPLOYEES, 'first roster synced', 30_000);
@@ -106,6 +107,15 @@ describe('a service that filters on _updated', () => {
     // Count, the changes (none shown), then the three pages of a full sync.
     expect(listings(r.mock, mark)).toHaveLength(2 + 3);
     expect(r.agent.status().roster.size).toBe(EMPLOYEES - 1);
+  });
+
+  it('with a site: a refresh by changes keeps what the full sync found of the site filter', async () => {
+    const r = await rig(true, 2);
+    expect(r.agent.status().roster).toMatchObject({ size: EMPLOYEES, siteFilter: 'verified', refreshBy: 'changes' });
+    await r.time.advance(10 * MINUTE, 1_000);
+    const res = await sync(r);
+    expect(res).toMatchObject({ ok: true, changed: 0, employees: EMPLOYEES });
+    expect(r.agent.status().roster).toMatchObject({ siteFilter: 'verified', complete: true });
   });
 
   it('a day after the last full sync, the refresh is a full one whatever changed', async () => {
