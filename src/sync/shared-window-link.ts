@@ -27,7 +27,8 @@ const LOOK_AGAIN: SharedTake = { ok: false, waitMs: 0 };
 
 /**
  * Decides for the RateBudget which window rules a slot: the fleet's shared one, or (Redis out of
- * reach) this terminal's own share, with the local window running underneath all along. On
+ * reach) this terminal's own share, with the local window running underneath all along. Losing
+ * Redis, it sends nothing for one window: the others' requests through Redis still count. On
  * reconnecting it first puts back every slot it holds that still counts, then, for one window, takes
  * only what both the shared window and its own share allow: a terminal that has not reconnected yet
  * is still spending its share unseen, and this keeps the fleet within the account meanwhile.
@@ -44,6 +45,11 @@ export class SharedWindowLink {
   private outageLogged = false;
   private backoffMs: number;
   private probationUntil = 0;
+  /**
+   * Redis was lost while it ruled: until one window has passed, the account's window may still be
+   * full of what other terminals took through it, which this one cannot see. No slot until then.
+   */
+  private holdUntil = 0;
   private error: RateSharing['redisError'] = null;
   private budget: BudgetView | null = null;
   private readonly stopped = new AbortController();
@@ -83,13 +89,19 @@ export class SharedWindowLink {
    */
   async take(priority: Priority, slotId: number, now: number): Promise<SharedTake> {
     const shareDecided = !this.fullyShared(now);
-    if (this.needsRejoin && !(await this.rejoin())) return shareDecided ? TAKEN : LOOK_AGAIN;
+    if (this.needsRejoin && !(await this.rejoin())) return shareDecided ? this.ownShare() : LOOK_AGAIN;
     try {
       return await this.window.take(priority, slotId, this.windowMs());
     } catch (e) {
       this.fail(messageOf(e));
-      return shareDecided ? TAKEN : LOOK_AGAIN;
+      return shareDecided ? this.ownShare() : LOOK_AGAIN;
     }
+  }
+
+  /** The local share decides, once the hold after losing Redis is over. */
+  private ownShare(): SharedTake {
+    const wait = this.holdUntil - this.clock.now();
+    return wait > 0 ? { ok: false, waitMs: wait } : TAKEN;
   }
 
   /** The answer arrived: the shared slot counts one window from now. Unreachable: the next rejoin restores it. */
@@ -112,6 +124,7 @@ export class SharedWindowLink {
 
   clockStepped(ms: number): void {
     if (this.probationUntil > 0) this.probationUntil += ms;
+    if (this.holdUntil > 0) this.holdUntil += ms;
     if (this.retryAt > 0) this.retryAt += ms;
   }
 
@@ -191,6 +204,7 @@ export class SharedWindowLink {
     }
     if (this.mode === 'redis') {
       this.mode = 'fallback-local';
+      this.holdUntil = now + this.windowMs();
       this.budget?.wake();
     }
   }

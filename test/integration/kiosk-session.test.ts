@@ -125,7 +125,8 @@ describe('the session under X', () => {
       data: '',
       config: '/etc/timeclock-kiosk/config.json',
       stdin: '/dev/null',
-      args: '',
+      // The young generation as the agent runs everywhere (assets/bin/timeclock).
+      args: '--js-flags=--max-semi-space-size=4',
     });
     await r.stop(run);
     expect(run.stderr()).toBe('');

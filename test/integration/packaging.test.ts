@@ -252,7 +252,7 @@ describe('the timeclock command of the package', () => {
     });
     expect(result.out).toContain('stand-in Electron');
     const argv = /argv: (.*)/.exec(result.out)?.[1] ?? '';
-    expect(argv).toBe('--ozone-platform=headless --no-sandbox --disable-gpu --cli status --json');
+    expect(argv).toBe('--js-flags=--max-semi-space-size=4 --ozone-platform=headless --no-sandbox --disable-gpu --cli status --json');
     expect(/TIMECLOCK_DATA_DIR=(\S*)/.exec(result.out)?.[1]).toBe('/var/lib/timeclock-kiosk');
   });
 });
