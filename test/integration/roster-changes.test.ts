@@ -24,10 +24,10 @@ afterEach(async () => {
 
 type Rig = { time: FakeTime; mock: MockServer; agent: Agent };
 
-async function rig(updatedFilter: boolean, sites = 1): Promise<Rig> {
+async function rig(updatedFilter: boolean, sites = 1, omitMeta = false): Promise<Rig> {
   const time = new FakeTime(Date.parse('2026-11-24T12:00:00Z'));
   const seed = generatedSeed({ employees: EMPLOYEES * sites, sites });
-  const mock = await startMockServer({ seed, clock: time.clock, ...(updatedFilter ? { variants: { updatedFilter: true } } : {}) });
+  const mock = await startMockServer({ seed, clock: time.clock, ...(updatedFilter || omitMeta ? { variants: { ...(updatedFilter ? { updatedFilter: true } : {}), ...(omitMeta ? { omitMeta: true } : {}) } } : {}) });
   cleanups.push(() => mock.close());
   // The seed was written at 12:00; the terminal's first sync comes later, so "changed since the
   // full sync" is not everybody.
@@ -142,5 +142,20 @@ describe('a service that ignores the filter (the mock\'s default: the parameter 
     expect(res.ok && res.changed).toBeUndefined();
     // The three pages and the probe again (the service may have learnt the filter since).
     expect(listings(r.mock, mark)).toHaveLength(3 + 1);
+  });
+});
+
+describe('a service that filters on _updated but shows no _meta (the spec does not promise it)', () => {
+  it('leaves no count to check who left by: every refresh stays a full sync, and the roster is right', async () => {
+    const r = await rig(true, 1, true);
+    expect(r.agent.status().roster).toMatchObject({ size: EMPLOYEES, refreshBy: 'full' });
+    await r.time.advance(10 * MINUTE, 1_000);
+    r.mock.setActive('100010', false);
+    const mark = r.mock.requests().length;
+    const res = await sync(r);
+    expect(res).toMatchObject({ ok: true, outcome: 'applied', employees: EMPLOYEES - 1 });
+    expect(res.ok && res.changed).toBeUndefined();
+    // Pages until a short one, and no probe: without totals it could not tell a filter from none.
+    expect(listings(r.mock, mark).every((q) => q.query.where === undefined)).toBe(true);
   });
 });
