@@ -123,8 +123,10 @@ export async function runStart(opts: CliOptions): Promise<number> {
     browser = runKioskBrowser(opts.browser, bridge.url, run.config.dataDir, run.log, say);
     say(`kiosk screen shown in ${opts.browser}`);
   }
-  say('ready: type or scan a code and press Enter (Ctrl-D or Ctrl-C to stop)');
   if (notify.active) notify.ready(serviceStatusText(run.agent.status()));
+  // Said once the keys are read: a Ctrl-D typed at 'ready' before raw mode is on would be taken by
+  // the terminal's line discipline as end-of-file and reach us, in raw mode, as a NUL (seen in CI).
+  const sayReady = () => say('ready: type or scan a code and press Enter (Ctrl-D or Ctrl-C to stop)');
 
   // A terminal in raw mode does not turn \n into a new line.
   const raw = process.stdin.isTTY === true;
@@ -166,14 +168,17 @@ export async function runStart(opts: CliOptions): Promise<number> {
         // A PIN is never echoed: each of its keys shows as '*'.
         (s) => process.stdout.write(pinPending() && s.length === 1 && s !== '\n' && s !== '\r' ? '*' : s),
       );
+      sayReady();
     });
   } else if (service) {
     // A service (systemd's standard input is /dev/null): the screen and the readers are the input,
     // and the terminal runs until it is stopped. Reading here would end it at once.
+    sayReady();
     say('no standard input (a service): running until stopped');
     await new Promise<never>(() => {});
   } else {
     const rl = readline.createInterface({ input: process.stdin, terminal: false });
+    sayReady();
     for await (const line of rl) {
       if (stopping) break;
       if (line.trim() === '') continue;
