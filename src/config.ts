@@ -7,6 +7,7 @@ import { readerConfigSchema } from './input/reader-config.js';
 import { DEFAULT_WEDGE_OPTIONS, wedgeOptionsSchema } from './input/wedge-detector.js';
 import { defaultTerminalId, fleetEnvKeys, metricsSchema, rateLimitSchema, terminalIdSchema } from './config-fleet.js';
 import { retentionSchema } from './store/retention.js';
+import { afdSchema, employerSchema, evidenceEnvKeys, journalSchema, receiptSchema } from './config-evidence.js';
 
 /**
  * The terminal's configuration: defaults, then a JSON file, then environment variables.
@@ -167,6 +168,11 @@ export const configSchema = z
     logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
     /** How long delivered punches and audit lines are kept (store/retention.ts). */
     retention: retentionSchema,
+    /** The employer, the receipt, AFD signing and the evidence journal's checks (config-evidence.ts). */
+    employer: employerSchema,
+    receipt: receiptSchema,
+    afd: afdSchema,
+    journal: journalSchema,
   })
   .strict();
 
@@ -192,10 +198,11 @@ export const envKeys: Record<string, string> = {
   TIMECLOCK_LOG_LEVEL: 'logLevel',
   TIMECLOCK_LANGUAGE: 'screen.language',
   ...fleetEnvKeys,
+  ...evidenceEnvKeys,
 };
 
 /** Environment variables that hold secrets: read into the config, never passed to a child process. */
-export const SECRET_ENV_KEYS = ['TIMECLOCK_API_TOKEN'] as const;
+export const SECRET_ENV_KEYS = ['TIMECLOCK_API_TOKEN', 'TIMECLOCK_AFD_SIGNING_PASSWORD'] as const;
 
 /** `env` without the secrets, for a process we start (a browser's renderers must not see the token). */
 export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -24,6 +24,8 @@ const optionSpecs = {
   version: { type: 'boolean', short: 'V' },
   'print-punches': { type: 'boolean' },
   from: { type: 'string' },
+  to: { type: 'string' },
+  out: { type: 'string' },
 } as const;
 
 export function parseCli(argv: string[]) {

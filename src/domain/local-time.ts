@@ -62,3 +62,12 @@ export function localMinuteMayRepeat(at: number, zone: string, local: LocalDateT
   }
   return false;
 }
+
+/** The zone's offset from UTC at `instantMs`, in whole minutes (e.g. -180 for America/Sao_Paulo). */
+export function utcOffsetMinutes(instantMs: number, zone: string): number {
+  const { date, time } = localDateTime(instantMs, zone);
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const [hh, mm] = time.split(':').map(Number) as [number, number];
+  const asUtc = Date.UTC(y, m - 1, d, hh, mm);
+  return Math.round((asUtc - Math.floor(instantMs / 60_000) * 60_000) / 60_000);
+}

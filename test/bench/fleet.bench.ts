@@ -30,13 +30,20 @@ import { startMockProcess, type MockProcess } from './mock-process.js';
 import type { Cell, Result, Target } from './report.js';
 import { sleep, type TempDir } from './support.js';
 
-const RULE: WindowRule = { limit: 60, windowMs: 1_000 };
+/**
+ * The account's 60 per minute scaled to 60 per second by default; BENCH_FLEET_WINDOW_MS scales it
+ * less (the issue measured at 3,000 ms). What a request's round trip costs is a share of a window:
+ * tenfold at 1 s what it is at 10 s, sixty-fold what it is at the real minute.
+ */
+const RULE: WindowRule = { limit: 60, windowMs: Number(process.env.BENCH_FLEET_WINDOW_MS ?? 1_000) };
 /** Punches in all, per fleet: 25 windows of the account's work. */
 const TOTAL = 25 * RULE.limit;
 const SIZES = [3, 10] as const;
 export const MODES = ['adaptive', 'split', 'redis'] as const;
 export type Mode = (typeof MODES)[number];
-const DRAIN_TIMEOUT_MS = 120_000;
+/** BENCH_FLEET_MODES=redis,adaptive runs only those (default: all three). */
+const RUN_MODES: readonly Mode[] = process.env.BENCH_FLEET_MODES ? MODES.filter((m) => (process.env.BENCH_FLEET_MODES as string).split(',').includes(m)) : MODES;
+const DRAIN_TIMEOUT_MS = 120 * RULE.windowMs;
 const SITE_ID = objectIdFor('gen-site', 0);
 const GOALS = { redis: { use: 0.95, refused: 0.01 }, adaptive: { use: 0.9, refused: 0.05 } } as const;
 
@@ -245,7 +252,7 @@ export async function benchFleet(): Promise<Result> {
   const redis = await startRedis();
   const runs: FleetStats[] = [];
   try {
-    for (const n of SIZES) for (const mode of MODES) runs.push(await fleetDrain(n, mode, redis));
+    for (const n of SIZES) for (const mode of RUN_MODES) runs.push(await fleetDrain(n, mode, redis));
   } finally {
     await redis.stop();
   }
