@@ -110,11 +110,50 @@ export type AdminCode = z.infer<typeof adminCodeSchema>;
 export const adminParamsSchema = z.record(z.string(), z.string());
 export type AdminParams = z.infer<typeof adminParamsSchema>;
 
+/**
+ * A QR code's modules, compact: `size` modules a side (21 to 177), `modules` the dark ones as hex,
+ * row after row, four modules a digit, the first module in the digit's high bit, zero-padded.
+ */
+export const qrMatrixSchema = z
+  .object({ size: z.number().int().min(21).max(177), modules: z.string().regex(/^[0-9a-f]*$/) })
+  .refine((q) => (q.size - 17) % 4 === 0 && q.modules.length === Math.ceil((q.size * q.size) / 4), 'not a QR matrix');
+export type QrMatrix = z.infer<typeof qrMatrixSchema>;
+
+/**
+ * The worker's receipt of a punch ("Comprovante de registro", Portaria 671 Art. 79), built by
+ * src/agent/receipt.ts, where the QR code's text format is written down.
+ */
+export const punchReceiptSchema = z.object({
+  nsr: z.string().regex(/^\d{9}$/),
+  /** The local date and time of the capture in the punch's zone, with seconds, and that zone's offset (±HH:MM). */
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  time: z.string().regex(/^\d{2}:\d{2}:\d{2}$/),
+  utcOffset: z.string().regex(/^[+-]\d{2}:\d{2}$/),
+  /** Null: a code no roster knew at capture, or the punch is no longer kept (`punchKept`). */
+  employeeName: z.string().nullable(),
+  /** False: retention deleted the punch and the journal keeps only its mark: no name, the time to the minute (seconds 00). */
+  punchKept: z.boolean(),
+  /** Masked (***.456.789-**); null: no CPF registered for the worker. */
+  cpf: z.string().nullable(),
+  terminalId: z.string(),
+  /** As configured (CNPJ or CPF formatted); null where the configuration says nothing. */
+  employer: z.object({ name: z.string().nullable(), cnpj: z.string().nullable(), cpf: z.string().nullable() }),
+  /** The record's SHA-256 (64 hex digits); screens show its start, the QR code all of it. */
+  hash: z.string().regex(/^[0-9a-fA-F]{64}$/),
+  portalUrl: z.string().nullable(),
+  /** Exactly the text the QR code carries. */
+  text: z.string(),
+  qr: qrMatrixSchema,
+});
+export type PunchReceiptView = z.infer<typeof punchReceiptSchema>;
+
 /** What the employee sees after a punch attempt (domain/punch.ts `PunchResult`). */
 export const punchResultSchema = z.discriminatedUnion('ok', [
   z.object({
     ok: z.literal(true),
     punchId: z.number().int().nullable(),
+    /** Its NSR in the evidence journal (Portaria 671); absent from older agents. */
+    nsr: z.number().int().positive().nullable().optional(),
     employeeName: z.string().nullable(),
     employeeExternalId: z.string().nullable(),
     localDate: z.string(),
@@ -122,6 +161,8 @@ export const punchResultSchema = z.discriminatedUnion('ok', [
     repeat: z.boolean(),
     message: z.string(),
     note: punchNoteSchema.optional(),
+    /** The worker's receipt, when the evidence journal has this punch's mark. */
+    receipt: punchReceiptSchema.optional(),
   }),
   z.object({
     ok: z.literal(false),
@@ -273,6 +314,28 @@ export const statusSchema = z.object({
       file: z.object({ bytes: count, freeBytes: count, autoVacuum: z.enum(['none', 'full', 'incremental']) }),
     })
     .optional(),
+  /**
+   * The evidence journal (Portaria 671): its id, the NSR the next punch takes, and the last verification of its
+   * chains (`ok` false: `problem` names the first record that does not match; punches are still taken). Null: a
+   * database from before the journal; absent from older agents.
+   */
+  journal: z
+    .object({
+      journalId: z.string(),
+      nextNsr: z.number().int().positive(),
+      lastVerify: z
+        .object({
+          at: epochMs,
+          ok: z.boolean(),
+          marks: count,
+          facts: count,
+          problem: z.object({ nsr: z.number().int().optional(), seq: z.number().int().optional(), message: z.string() }).nullable(),
+          ms: z.number(),
+        })
+        .nullable(),
+    })
+    .nullable()
+    .optional(),
   agentRunning: z.boolean(),
   /** Where the settings the admin screen can change come from now. No secret, only where it is kept. */
   settings: z
@@ -362,6 +425,104 @@ const done = z.object({ ok: z.literal(true) });
 const employeeQuery = text(200).min(1);
 const pin = text(64).min(1);
 
+// ---- AFD export (src/agent/afd-admin.ts) ----------------------------------------------------------
+
+/** About five years: how far back a labour claim reaches (CF art. 7, XXIX); the longest range one AFD export covers. */
+export const AFD_MAX_DAYS = 1_830;
+/** Where the web bridge serves an exported file, once, by the id the export answered (admin session and token required). */
+export const AFD_DOWNLOAD_PATH = '/api/afd-download/';
+
+const calendarDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date is YYYY-MM-DD')
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, 'not a day of the calendar');
+const dayNumber = (s: string): number => Date.parse(`${s}T00:00:00Z`) / 86_400_000;
+const downloadId = z.string().regex(/^[0-9a-f]{32}$/);
+
+/** A mounted removable drive the export can write to (src/agent/removable-drives.ts). */
+export const afdDriveSchema = z.object({ path: z.string(), label: z.string(), readOnly: z.boolean(), freeBytes: z.number().nullable() });
+
+/** What the export panel needs first: the site's today, the drives, what the configuration lacks, whether files are signed. */
+export const afdTargetsSchema = z.object({
+  today: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  drives: z.array(afdDriveSchema),
+  /** Configuration keys the AFD header needs and does not have (an export is refused until they are set). */
+  missing: z.array(z.string()),
+  signed: z.boolean(),
+});
+
+export const afdErrorCodeSchema = z.enum([
+  'bad_range',
+  'employer_missing',
+  'config_invalid',
+  'signing_failed',
+  'exists',
+  'journal_invalid',
+  'write_failed',
+  'drive_unknown',
+  'drive_read_only',
+  'busy',
+]);
+
+export const afdExportResultSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    message: z.string(),
+    /** The Annex's file name; the signature is this name + ".p7s". */
+    fileName: z.string(),
+    marks: count,
+    firstNsr: z.number().int().nullable(),
+    lastNsr: z.number().int().nullable(),
+    bytes: count,
+    signed: z.boolean(),
+    where: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('drive'), label: z.string(), folder: z.string() }),
+      z.object({ kind: z.literal('download') }),
+    ]),
+    /** One-time ids for AFD_DOWNLOAD_PATH (download target only). */
+    downloads: z.object({ file: downloadId, p7s: downloadId.nullable() }).nullable(),
+  }),
+  z.object({ ok: z.literal(false), code: afdErrorCodeSchema, message: z.string(), params: adminParamsSchema }),
+]);
+export type AfdExportAnswer = z.infer<typeof afdExportResultSchema>;
+
+// ---- journal against the service (src/sync/audit-compare.ts, src/agent/audit-runner.ts) ----------------
+
+/** The longest range one comparison covers (its requests go at the lowest priority, after punches and roster pages). */
+export const AUDIT_MAX_DAYS = 366;
+
+/** The last comparison of the journal's marks with the service's records, as the admin screen shows it. */
+export const auditSummarySchema = z.object({
+  at: epochMs,
+  startedAt: epochMs,
+  from: calendarDay,
+  to: calendarDay,
+  marks: count,
+  found: count,
+  missing: count,
+  unchecked: count,
+  /** Records of the API on those employee-days no mark explains (another terminal or integration may share the account). */
+  unexplained: count,
+  /** Missing although the journal says they were delivered. */
+  missingDelivered: count,
+  requests: count,
+  firstMissing: z.array(z.number().int().positive()).max(10),
+  /** Stopped before every request was made (the terminal stopped). */
+  stopped: z.boolean(),
+});
+export type AuditSummary = z.infer<typeof auditSummarySchema>;
+
+export const auditStateSchema = z.object({
+  running: z
+    .object({ from: calendarDay, to: calendarDay, startedAt: epochMs, requestsDone: count, requestsTotal: count.nullable() })
+    .nullable(),
+  last: auditSummarySchema.nullable(),
+});
+export type AuditState = z.infer<typeof auditStateSchema>;
+
 // ---- calls -----------------------------------------------------------------------------------------
 
 export type CallSpec = { input: z.ZodType; output: z.ZodType; admin: boolean };
@@ -438,6 +599,34 @@ export const calls = {
     admin: true,
   },
   clearPin: { input: z.strictObject({ employee: employeeQuery }), output: adminResultSchema, admin: true },
+  /** A punch's receipt looked up by its NSR; null: no mark with that NSR on this terminal. */
+  receipt: { input: z.strictObject({ nsr: z.number().int().min(1).max(999_999_999) }), output: punchReceiptSchema.nullable(), admin: true },
+  /** The export panel's start: the site's today, the removable drives mounted now, what the configuration lacks. */
+  afdTargets: { input: empty, output: afdTargetsSchema, admin: true },
+  /** The journal's marks dated from..to (inclusive) as an AFD, on a listed removable drive or for download (web bridge). */
+  exportAfd: {
+    input: z
+      .strictObject({
+        from: calendarDay,
+        to: calendarDay,
+        target: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('drive'), path: text(4096).min(1) }), z.strictObject({ kind: z.literal('download') })]),
+      })
+      .refine((i) => i.from <= i.to, { message: 'from is after to', path: ['to'] })
+      .refine((i) => dayNumber(i.to) - dayNumber(i.from) < AFD_MAX_DAYS, { message: `at most ${AFD_MAX_DAYS} days`, path: ['to'] }),
+    output: afdExportResultSchema,
+    admin: true,
+  },
+  /** Compares the journal's marks dated from..to with the service's records; answers when done (paced by the rate limit). */
+  auditCompare: {
+    input: z
+      .strictObject({ from: calendarDay, to: calendarDay })
+      .refine((i) => i.from <= i.to, { message: 'from is after to', path: ['to'] })
+      .refine((i) => dayNumber(i.to) - dayNumber(i.from) < AUDIT_MAX_DAYS, { message: `at most ${AUDIT_MAX_DAYS} days`, path: ['to'] }),
+    output: auditSummarySchema,
+    admin: true,
+  },
+  /** The comparison under way, if any, and the last one's summary. */
+  auditCompareState: { input: empty, output: auditStateSchema, admin: true },
 } as const satisfies Record<string, CallSpec>;
 
 

@@ -37,8 +37,12 @@ function timeoutFor(name: CallName): number | null {
   switch (name) {
     case 'syncRoster':
       return null; // many pages, paced by the rate limit
+    case 'auditCompare':
+      return null; // a request per employee and run of days, after punches and roster pages
     case 'enrollNextScan':
       return 130_000; // waits for the badge (at most 120 s)
+    case 'exportAfd':
+      return 300_000; // years of marks, written a page at a time
     case 'status':
     case 'screenSettings':
       return 8_000;
@@ -208,7 +212,13 @@ function webClient(token: string): Client {
   };
 }
 
+/** The web bridge's session token (null under Electron): what a download from the bridge sends. */
+let webSessionToken: string | null = null;
+export const webToken = (): string | null => webSessionToken;
+
 export function createClient(): Client {
   const kiosk = window.kiosk;
-  return kiosk ? electronClient(kiosk) : webClient(takeToken());
+  if (kiosk) return electronClient(kiosk);
+  webSessionToken = takeToken();
+  return webClient(webSessionToken);
 }

@@ -1,4 +1,7 @@
 import type { AdminCode, AdminParams } from '../../src/contract.js';
+import { enReceipt, ptReceipt } from './i18n-receipt.js';
+import { enAfd, ptAfd } from './i18n-afd.js';
+import { enAudit, ptAudit } from './i18n-audit.js';
 
 /**
  * Every string the screens show. `en` is the typed source of keys; `pt-BR` must have exactly the
@@ -336,6 +339,9 @@ const en = {
   'common.dash': '—',
 
   ...enAnswers,
+  ...enReceipt,
+  ...enAfd,
+  ...enAudit,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;
@@ -574,6 +580,9 @@ const ptBR: Dictionary = {
   'common.dash': '—',
 
   ...ptAnswers,
+  ...ptReceipt,
+  ...ptAfd,
+  ...ptAudit,
 };
 
 export const dictionaries: { readonly [L in Lang]: Dictionary } = { en, 'pt-BR': ptBR };

@@ -29,6 +29,8 @@ export type AfdSigner = {
   notAfter: Date;
   /** DER of a detached CMS SignedData over `content`, signed at `at`. */
   sign(content: Buffer, at: Date): Buffer;
+  /** The same from the content's SHA-256, hashed as it was written (a large export need not be read back). */
+  signDigest(sha256: Buffer, at: Date): Buffer;
 };
 
 export class SigningKeyError extends Error {}
@@ -91,16 +93,18 @@ export function loadAfdSigner(file: string, password: string | undefined, now: D
   const serial = tbs[at] as forge.asn1.Asn1;
   const issuer = tbs[at + 2] as forge.asn1.Asn1;
 
-  return {
+  const signer: AfdSigner = {
     subject,
     notAfter,
-    sign(content, at) {
+    sign: (content, at) => signer.signDigest(crypto.createHash('sha256').update(content).digest(), at),
+    signDigest(digest, at) {
+      if (digest.length !== 32) throw new RangeError('a SHA-256 digest is 32 bytes');
       const issuerAndSerial = seq([issuer, serial]);
       const sha256 = seq([oid(OID.sha256)]);
       const attrs = [
         attribute(OID.contentType, oid(OID.data)),
         attribute(OID.signingTime, utcTime(at)),
-        attribute(OID.messageDigest, octets(crypto.createHash('sha256').update(content).digest())),
+        attribute(OID.messageDigest, octets(digest)),
         // ESSCertIDv2 with the default hash (SHA-256, so no algorithm field) and the issuer-serial.
         attribute(
           OID.signingCertificateV2,
@@ -127,4 +131,5 @@ export function loadAfdSigner(file: string, password: string | undefined, now: D
       return der(seq([oid(OID.signedData), asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, [signedData])]));
     },
   };
+  return signer;
 }

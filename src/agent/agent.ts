@@ -25,13 +25,20 @@ import { readStatus, S, type AgentStatus, type SetupProblemRecord } from './stat
 import type { RequestCount, RequestCounts } from './request-counts.js';
 import type { IntegrityRecord, IntegrityWatch } from './integrity-watch.js';
 import type { RetentionWatch } from './retention-watch.js';
+import type { JournalVerifyRecord, JournalWatch } from './journal-watch.js';
+import type { PunchAnswer, Receipts } from './receipts.js';
+import type { AfdAdmin } from './afd-admin.js';
+import type { AuditRange, AuditRunner, AuditRunOptions } from './audit-runner.js';
+import type { AuditReport } from '../sync/audit-compare.js';
+import type { AuditState } from '../contract.js';
+import type { PunchReceiptView } from '../contract.js';
 
 
 /** A scan arriving again by another source within this long is the same scan. */
 const SAME_SCAN_MS = 1_500;
 
 export type AgentEvents = {
-  punch: PunchResult;
+  punch: PunchAnswer;
   status: AgentStatus;
 };
 type Listener<K extends keyof AgentEvents> = (e: AgentEvents[K]) => void;
@@ -72,6 +79,14 @@ export type AgentParts = {
   integrity: IntegrityWatch;
   /** Deletes what the retention policy lets go, in small batches, after the start and then daily. */
   retention: RetentionWatch;
+  /** Verifies the evidence journal's chains, in chunks, after the start and then on its schedule. */
+  journal: JournalWatch;
+  /** The worker's receipt of a punch, from the evidence journal (result screen, admin lookup). */
+  receipts: Receipts;
+  /** The admin screen's AFD export: drives, the export, one-time downloads (agent/afd-admin.ts). */
+  afd: AfdAdmin;
+  /** The journal compared with the service's records (agent/audit-runner.ts). */
+  auditor: AuditRunner;
   onClose: () => Promise<void> | void;
 };
 
@@ -170,6 +185,7 @@ export class Agent {
     for (const r of this.p.readers) r.start();
     // Taking punches from here on: the check of the whole file comes after, in the background.
     this.p.integrity.start();
+    this.p.journal.start();
     this.p.retention.start();
     if (opts.roster === false) return;
     const first = this.p.keeper.start().finally(() => this.noteRosterProgress(null));
@@ -186,6 +202,7 @@ export class Agent {
     this.p.integrity.stop();
     // Ends at its next batch: nothing of it runs once the database is closed.
     await this.p.retention.stop();
+    await this.p.journal.stop();
     await Promise.all(this.p.readers.map((r) => r.stop()));
     await this.p.uploader.stop();
     await this.p.onClose();
@@ -223,7 +240,7 @@ export class Agent {
    * Takes a scanned or typed credential (and the PIN when one is required) and answers only
    * after the punch is committed. A badge scan while enrollment is armed enrolls it instead.
    */
-  async punch(credential: Credential, opts: { pin?: string; offerPinChallenge?: boolean } = {}): Promise<PunchResult> {
+  async punch(credential: Credential, opts: { pin?: string; offerPinChallenge?: boolean } = {}): Promise<PunchAnswer> {
     if (this.stopping) return this.answer({ ok: false, reason: 'shutting_down', message: 'Terminal is shutting down. Punch NOT registered.' });
     const arm = this.enrollArm;
     if (arm && credential.kind === 'badge' && this.p.clock.now() <= arm.until) {
@@ -254,7 +271,7 @@ export class Agent {
   }
 
   /** The PIN for the scan that got `pinChallenge`; single use, and only within PIN_CHALLENGE_MS of the scan. */
-  async answerPin(challenge: string, pin: string): Promise<PunchResult> {
+  async answerPin(challenge: string, pin: string): Promise<PunchAnswer> {
     const c = this.pinChallenge;
     if (!c || c.id !== challenge || this.p.clock.now() > c.until) {
       return this.answer({ ok: false, reason: 'pin_expired', message: 'Too late for that PIN: scan your badge again. Punch NOT registered.' });
@@ -267,7 +284,7 @@ export class Agent {
    * A badge from a reader (`source`: 'hid:<name>', 'wedge', …). Null when it is the same scan
    * already taken by another source.
    */
-  async scanned(code: string, source: string): Promise<PunchResult | null> {
+  async scanned(code: string, source: string): Promise<PunchAnswer | null> {
     if (this.sameScanOtherWay(code, source)) return null;
     return this.punch({ kind: 'badge', value: code }, { offerPinChallenge: true });
   }
@@ -286,16 +303,40 @@ export class Agent {
     return false;
   }
 
-  private answer(r: PunchResult): PunchResult {
-    this.emit('punch', r);
+  private answer(r: PunchResult): PunchAnswer {
+    const a = this.p.receipts.attach(r);
+    this.emit('punch', a);
     this.statusSoon();
-    return r;
+    return a;
+  }
+
+  /** A punch's receipt by its NSR (admin screen); null when the journal has no such mark. */
+  receipt(nsr: number): PunchReceiptView | null {
+    return this.p.receipts.byNsr(nsr);
+  }
+
+  /**
+   * The journal's marks dated from..to against the service's records (sync/audit-compare.ts), at
+   * the lowest priority; one at a time (a second call joins the first). The summary is kept.
+   */
+  auditCompare(range: AuditRange, opts: AuditRunOptions = {}): Promise<AuditReport> {
+    return this.p.auditor.run(range, opts);
+  }
+
+  /** The comparison under way and the last one's summary (admin screen). */
+  auditCompareState(): AuditState {
+    return this.p.auditor.state();
   }
 
   // ---- identity administration (admin screen) ----------------------------------------------------
 
   get admin(): IdentityAdmin {
     return this.p.admin;
+  }
+
+  /** AFD export from the admin screen (agent/afd-admin.ts). */
+  get afd(): AfdAdmin {
+    return this.p.afd;
   }
 
   /**
@@ -384,6 +425,11 @@ export class Agent {
   /** A roster sync reached the service or not: the screen can say "online" before the first punch is sent. */
   noteContact(at: number, ok: boolean): void {
     this.contact(ok, at);
+  }
+
+  /** Whether the service answered the last request (false before any answer): a mark's on-line flag. */
+  isOnline(): boolean {
+    return this.lastContactOk === true;
   }
 
   private contact(ok: boolean, now: number): void {
@@ -513,6 +559,11 @@ export class Agent {
   /** Checks the database's integrity now (off the event loop); the result is in status too. */
   checkIntegrity(): Promise<IntegrityRecord> {
     return this.p.integrity.checkNow();
+  }
+
+  /** Verifies the evidence journal now (in chunks, beside capture); null when stopping. The result is in status too. */
+  verifyJournal(): Promise<JournalVerifyRecord | null> {
+    return this.p.journal.verifyNow();
   }
 
   requestCounts(): RequestCount[] {

@@ -7,11 +7,12 @@ import type { Agent } from './agent.js';
 import type { CallInput, CallName, CallOutput, ScreenSettings } from '../contract.js';
 import { DEFAULT_WEDGE_OPTIONS } from '../input/wedge-detector.js';
 import type { Clock } from '../domain/clock.js';
+import { auditSummaryOf } from './audit-runner.js';
 
 /** The part of the facade a bridge uses. */
 export type BridgeAgent = Pick<
   Agent,
-    | 'punch'
+  | 'punch'
   | 'scanned'
   | 'answerPin'
   | 'status'
@@ -29,6 +30,10 @@ export type BridgeAgent = Pick<
   | 'setApiToken'
   | 'setSite'
   | 'setRateBudget'
+  | 'receipt'
+  | 'afd'
+  | 'auditCompare'
+  | 'auditCompareState'
 >;
 
 export type AdminPin = { verify(pin: string): Promise<boolean> };
@@ -150,5 +155,10 @@ export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen:
     setApiToken: (i) => agent.setApiToken(i.token),
     setSite: (i) => agent.setSite(i.siteId),
     setRateBudget: (i) => agent.setRateBudget(i.limit, i.windowMs),
+    receipt: (i) => agent.receipt(i.nsr),
+    afdTargets: () => agent.afd.targets(),
+    exportAfd: (i) => agent.afd.export(i),
+    auditCompare: async (i) => auditSummaryOf(await agent.auditCompare(i)),
+    auditCompareState: () => agent.auditCompareState(),
   };
 }

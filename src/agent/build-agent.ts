@@ -38,7 +38,17 @@ import { checkIntegrityInWorker, type IntegrityChecker } from '../store/integrit
 import { INTEGRITY_EVERY_MS, INTEGRITY_FIRST_AFTER_MS, IntegrityWatch } from './integrity-watch.js';
 import { RETENTION_EVERY_MS, RETENTION_FIRST_AFTER_MS, RetentionWatch } from './retention-watch.js';
 import { RetentionStore } from '../store/retention.js';
+import { EvidenceJournal } from '../store/evidence-journal.js';
+import { backfillJournal } from '../store/journal-backfill.js';
+import { JOURNAL_FIRST_AFTER_MS, JournalWatch } from './journal-watch.js';
+import { chooseTimeZone } from '../domain/local-time.js';
+import { Receipts, receiptSettingsOf } from './receipts.js';
+import { journalReceiptSource } from './receipt-source.js';
 import { checkpointInWorker } from '../store/checkpoint-worker.js';
+import { AfdAdmin } from './afd-admin.js';
+import { AuditRunner } from './audit-runner.js';
+import { AuditMarks } from '../store/audit-marks.js';
+import type { DriveRoots } from './removable-drives.js';
 
 /**
  * The outside world the agent runs in; `hid` defaults to node-hid (tests pass a fake). `tokens`:
@@ -59,6 +69,10 @@ export type BuildOptions = {
   integrity?: { firstAfterMs?: number; everyMs?: number; check?: IntegrityChecker };
   /** When retention passes run (tests). */
   retention?: { firstAfterMs?: number; everyMs?: number };
+  /** When the evidence journal is first verified (tests; then config `journal.verifyEveryMs`). */
+  journal?: { firstAfterMs?: number };
+  /** Where the AFD export looks for removable drives (tests: a fake /proc/mounts and /sys). */
+  afdDrives?: DriveRoots;
 };
 
 export const realSleep: Sleep = (ms, signal) =>
@@ -97,7 +111,8 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     lock.release();
     throw e;
   }
-  const outbox = new Outbox(db, bookkeeping);
+  const journal = openJournal(db, config, rt);
+  const outbox = new Outbox(db, bookkeeping, journal);
   const roster = new Roster(db);
   // A roster stored by a version without summaries: computed once here, then at each swap.
   roster.ensureSummary();
@@ -203,7 +218,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     (p) => agent?.noteRosterProgress(p),
   );
   const identities = new Identities(db);
-  const unresolved = new UnresolvedPunches(db);
+  const unresolved = new UnresolvedPunches(db, journal);
   const audit = new AuditLog(db);
   const pins = pinStore(db, config, rt, audit);
   const settingsStop = new AbortController();
@@ -245,6 +260,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       rosterComplete: () => keeper.complete(),
       // Through the agent: recording must never fail a punch (a full disk fails this write too).
       recordError: (message) => agent?.noteError(message),
+      online: () => agent?.isOnline() ?? false,
     },
     {
       rules: config.identity,
@@ -316,6 +332,16 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     firstAfterMs: opts.retention?.firstAfterMs ?? RETENTION_FIRST_AFTER_MS,
     everyMs: opts.retention?.everyMs ?? RETENTION_EVERY_MS,
   });
+  const journalWatch = new JournalWatch({
+    db,
+    clock: rt.clock,
+    log: rt.log,
+    write: (record) => agent?.safeWrite(S.journalVerify, record),
+    noteError: (message) => agent?.noteError(message),
+    changed: () => agent?.statusChanged(),
+    firstAfterMs: opts.journal?.firstAfterMs ?? JOURNAL_FIRST_AFTER_MS,
+    everyMs: config.journal.verifyEveryMs,
+  });
   agent = new Agent({
     db,
     outbox,
@@ -343,16 +369,47 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     storageProblem: () => storageProblem(bookkeeping, config.dataDir, rt.clock.now()),
     integrity,
     retention,
+    journal: journalWatch,
+    receipts: new Receipts(journalReceiptSource(db), receiptSettingsOf(config), rt.log),
+    afd: new AfdAdmin({ db, config, clock: rt.clock, log: rt.log, audit, ...(opts.afdDrives ? { drives: opts.afdDrives } : {}) }),
+    // Its reads wait while punches are due, like roster pages (sync/audit-compare.ts).
+    auditor: new AuditRunner({
+      db, marks: new AuditMarks(db), api, budget, clock: rt.clock, log: rt.log, stopSignal: stopCtl.signal,
+      punchesDue: () => outbox.hasDue(rt.clock.now()), windowMs: () => budget.windowMs, authRetryMs: config.retry.authRetryMs,
+      write: (key, value) => agent?.safeWrite(key, value),
+    }),
     onClose: async () => {
+      agent?.afd.close();
       settingsStop.abort();
       await shared?.close();
       await api.close();
       bookkeeping.close();
+      // A clean stop: the sidecar learns the last NSR given (a copy taken during this run is then recognised).
+      journal.close();
       db.close();
       lock.release();
     },
   }, stopCtl);
   return agent;
+}
+
+/**
+ * The evidence journal at the agent's open: the NSR sidecar compared with the database (a restore
+ * is recognised here and its gap recorded), a new block reserved, and punches from before the
+ * journal journalled. A failure is logged, never fatal: punches are still taken (and journalled).
+ */
+function openJournal(db: Db, config: Config, rt: Runtime): EvidenceJournal {
+  const journal = new EvidenceJournal(db, { warn: (message) => rt.log.warn(message), now: () => rt.clock.now() });
+  try {
+    const judged = journal.open();
+    if (judged.kind === 'restored') rt.log.warn('evidence journal: the database is older than its NSR reservation', { gapFrom: judged.from, gapTo: judged.to });
+    const zone = chooseTimeZone([readSetting<SiteRecord>(db, S.site)?.timezone, config.timezone, systemTimeZone()]);
+    const b = backfillJournal(journal, { now: rt.clock.now(), unresolvedZone: zone });
+    if (b.marks > 0) rt.log.info('punches from before the evidence journal journalled', { marks: b.marks, first: b.first, last: b.last, ms: b.ms });
+  } catch (e) {
+    rt.log.error('the evidence journal could not be opened; punches are still taken', { error: (e as Error).message });
+  }
+  return journal;
 }
 
 /**

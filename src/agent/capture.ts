@@ -11,6 +11,7 @@ import type { HeldReason, Outbox, PunchRow } from '../store/outbox.js';
 import type { PinCheck } from '../store/pins.js';
 import type { RosterEmployee } from '../store/roster.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
+import { cpfForMark } from '../store/mark-fields.js';
 
 /** What capture needs of the PIN store. */
 export type PinChecker = {
@@ -48,6 +49,17 @@ export type CaptureDeps = {
    */
   rosterComplete: () => boolean;
   recordError: (message: string) => void;
+  /** Whether the service answered the terminal's last request: the mark's on-line flag (Portaria 671). */
+  online: () => boolean;
+};
+
+/** How a punch of a known employee is committed (see Capture.commit). */
+type CommitOptions = {
+  /** The reading was kept with an unresolved capture: its clock flag is not this moment's. */
+  capturedEarlier?: boolean;
+  pinHold?: 'pin_unverified' | null;
+  /** The unresolved capture's NSR: the punch takes it (its mark exists). */
+  nsr?: number | null;
 };
 
 /** checkPin's answer when the PIN could not be checked and the policy is to hold, not refuse. */
@@ -111,7 +123,7 @@ export class Capture {
     if (this.o.pinRequiredFor.includes(input)) {
       const denied = await this.checkPin(employee, opts.pin);
       // Portaria 671: a punch is never refused; one whose PIN could not be checked waits for the manager.
-      if (denied === HOLD_UNVERIFIED) return this.commit(employee, credential.kind, this.d.time.now(), false, 'pin_unverified');
+      if (denied === HOLD_UNVERIFIED) return this.commit(employee, credential.kind, this.d.time.now(), { pinHold: 'pin_unverified' });
       if (denied) return denied;
     }
     return this.commit(employee, credential.kind, this.d.time.now());
@@ -144,9 +156,10 @@ export class Capture {
 
   /**
    * Commits the punch of a known employee read at `when` (now, or the reading kept with an
-   * unresolved punch, `capturedEarlier`).
+   * unresolved punch), with its mark in the evidence journal in the same transaction.
    */
-  commit(employee: RosterEmployee, credentialKind: string, when: TimeReading, capturedEarlier = false, pinHold: 'pin_unverified' | null = null): PunchResult {
+  commit(employee: RosterEmployee, credentialKind: string, when: TimeReading, o: CommitOptions = {}): PunchResult {
+    const { capturedEarlier = false, pinHold = null } = o;
     const at = when.at;
     const zone = this.zoneFor(employee);
     const local = localDateTime(at, zone);
@@ -172,6 +185,9 @@ export class Capture {
         time: { wall: when.wall, mono: when.mono, bootId: when.bootId, anchored: when.anchored },
         heldReason: held,
         mayRepeatLocalMinute: localMinuteMayRepeat(at, zone, local),
+        cpf: employee.cpf,
+        online: this.d.online(),
+        nsr: o.nsr ?? null,
       });
     } catch (e) {
       return this.storageFailed(e, employee.external_id ?? employee.id);
@@ -182,6 +198,7 @@ export class Capture {
     return {
       ok: true,
       punchId: outcome.id,
+      nsr: outcome.nsr,
       employeeName: employee.full_name,
       employeeExternalId: employee.external_id,
       localDate: local.date,
@@ -199,6 +216,7 @@ export class Capture {
     return {
       ok: true,
       punchId: row.id,
+      nsr: row.nsr,
       employeeName: row.employee_name,
       employeeExternalId: row.employee_external_id,
       localDate: row.local_date,
@@ -211,15 +229,18 @@ export class Capture {
   private keepUnresolved(code: string, kind: string, note: PunchNote): PunchResult {
     const when = this.d.time.now();
     const now = when.at;
-    const local = localDateTime(now, chooseTimeZone([this.siteZone, this.o.fallbackTimeZone]));
+    const zone = chooseTimeZone([this.siteZone, this.o.fallbackTimeZone]);
+    const local = localDateTime(now, zone);
+    let kept;
     try {
-      this.d.unresolved.add(when, code, kind);
+      kept = this.d.unresolved.add(when, code, kind, { zone, online: this.d.online() });
     } catch (e) {
       return this.storageFailed(e, null);
     }
     return {
       ok: true,
       punchId: null,
+      nsr: kept.nsr,
       employeeName: null,
       employeeExternalId: null,
       localDate: local.date,
@@ -247,13 +268,16 @@ export class Capture {
         this.d.unresolved.markChecked(row.id, now);
         continue;
       }
+      const employee = found.employee;
+      // IMMEDIATE: the repeat check reads before the insert writes.
       this.d.db.transaction(() => {
         // Its own clock readings: an unanchored one is recomputed before it is sent, as any punch.
         const when = { at: row.captured_at, wall: row.captured_at, mono: row.mono_at ?? 0, bootId: row.boot_id ?? '', anchored: row.anchored !== 0 };
-        const r = this.commit(found.employee, row.credential_kind, when, true);
+        const r = this.commit(employee, row.credential_kind, when, { capturedEarlier: true, nsr: row.nsr });
         if (!r.ok) throw new Error(r.message);
-        this.d.unresolved.remove(row.id);
-      })();
+        const became = r.repeat ? `a repeat of punch ${r.punchId} (NSR ${r.nsr ?? '?'}), not sent again` : `punch ${r.punchId}`;
+        this.d.unresolved.resolve(row, now, `employee ${employee.id} cpf ${cpfForMark(employee.cpf) ?? 'unknown'}: ${became}`);
+      }).immediate();
       resolved++;
     }
     if (resolved > 0) this.d.log.info('unresolved punches matched after roster sync', { resolved, remaining: rows.length - resolved });

@@ -1,6 +1,7 @@
 import type { Clock, Monotonic } from '../domain/clock.js';
 import type { Logger } from '../log.js';
 import type { IntegrityChecker, IntegrityRun } from '../store/integrity-check.js';
+import { Schedule } from './schedule.js';
 
 /**
  * The last integrity check of the database, kept in settings so `timeclock status` shows it
@@ -35,42 +36,30 @@ export type IntegrityWatchDeps = {
  * runs off the event loop (store/integrity-check.ts), so capture never waits for it.
  */
 export class IntegrityWatch {
-  private timer: NodeJS.Timeout | null = null;
-  private stopped = false;
   private run: IntegrityRun | null = null;
-  private current: Promise<IntegrityRecord> | null = null;
+  private readonly schedule: Schedule<IntegrityRecord>;
 
-  constructor(private readonly d: IntegrityWatchDeps) {}
+  constructor(private readonly d: IntegrityWatchDeps) {
+    this.schedule = new Schedule({ firstAfterMs: d.firstAfterMs, everyMs: d.everyMs, run: () => this.checkOnce() });
+  }
+
+  private get stopped(): boolean {
+    return this.schedule.stopped;
+  }
 
   start(): void {
-    this.plan(this.d.firstAfterMs);
+    this.schedule.start();
   }
 
   stop(): void {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.schedule.stop();
     this.run?.cancel();
   }
 
   /** A check now, or the one under way; the schedule goes on from its end. */
   checkNow(): Promise<IntegrityRecord> {
     if (this.stopped) return Promise.resolve({ at: this.d.clock.now(), ms: 0, result: 'unchecked', problems: ['the agent is stopping'] });
-    this.current ??= this.checkOnce().finally(() => {
-      this.current = null;
-      this.plan(this.d.everyMs);
-    });
-    return this.current;
-  }
-
-  private plan(ms: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.checkNow();
-    }, ms);
-    this.timer.unref();
+    return this.schedule.now();
   }
 
   private async checkOnce(): Promise<IntegrityRecord> {

@@ -2,6 +2,7 @@ import type { Clock, Monotonic } from '../domain/clock.js';
 import type { Logger } from '../log.js';
 import type { Checkpointer } from '../store/checkpoint-worker.js';
 import { DAY_MS, type Deleted, type RetentionPassRecord, type RetentionPolicy, type RetentionStore } from '../store/retention.js';
+import { Schedule } from './schedule.js';
 
 export type { RetentionPassRecord } from '../store/retention.js';
 
@@ -50,45 +51,33 @@ function resized(n: number, ms: number, bounds: { min: number; max: number }): n
  * freed pages back (files created with auto_vacuum incremental; others reuse them for new rows).
  */
 export class RetentionWatch {
-  private timer: NodeJS.Timeout | null = null;
-  private stopped = false;
-  private current: Promise<RetentionPassRecord> | null = null;
+  private readonly schedule: Schedule<RetentionPassRecord>;
 
-  constructor(private readonly d: RetentionWatchDeps) {}
+  constructor(private readonly d: RetentionWatchDeps) {
+    this.schedule = new Schedule({ firstAfterMs: d.firstAfterMs, everyMs: d.everyMs, run: () => this.pass() });
+  }
+
+  private get stopped(): boolean {
+    return this.schedule.stopped;
+  }
 
   get policy(): RetentionPolicy {
     return this.d.policy;
   }
 
   start(): void {
-    this.plan(this.d.firstAfterMs);
+    this.schedule.start();
   }
 
   /** Ends a pass under way at its next batch; resolves once it has, so the database can close. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.current;
+    this.schedule.stop();
+    await this.schedule.current;
   }
 
   /** A pass now, or the one under way; the schedule goes on from its end. */
   runNow(): Promise<RetentionPassRecord> {
-    this.current ??= this.pass().finally(() => {
-      this.current = null;
-      this.plan(this.d.everyMs);
-    });
-    return this.current;
-  }
-
-  private plan(ms: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.runNow();
-    }, ms);
-    this.timer.unref();
+    return this.schedule.now();
   }
 
   private async pass(): Promise<RetentionPassRecord> {

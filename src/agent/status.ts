@@ -15,6 +15,8 @@ import type { Db } from '../store/database.js';
 import type { SettingsView } from './settings.js';
 import type { RateSharing } from '../sync/shared-window-link.js';
 import type { IntegrityRecord } from './integrity-watch.js';
+import type { JournalVerifyRecord } from './journal-watch.js';
+import { journalState } from '../store/journal-read.js';
 import { DEFAULT_RETENTION, deletedEver, fileFigures, RETENTION_KEYS, type Deleted, type FileFigures, type RetentionPassRecord, type RetentionPolicy } from '../store/retention.js';
 
 /** Settings keys the agent keeps for status (read by `timeclock status` from another process too). */
@@ -39,6 +41,8 @@ export const S = {
   integrity: 'integrity_check',
   /** The last retention pass (agent/retention-watch.ts). */
   retentionPass: RETENTION_KEYS.lastPass,
+  /** The last verification of the evidence journal (agent/journal-watch.ts). */
+  journalVerify: 'journal_verify',
 } as const;
 
 export type LastError = { at: number; message: string };
@@ -119,6 +123,8 @@ export type AgentStatus = {
   /** The last integrity check of the database (null: none yet); `damaged` is an alert. */
   integrity: IntegrityRecord | null;
   retention: RetentionStatus;
+  /** The evidence journal: its id, the next NSR and the last verification of its chains (null: a database before the journal). */
+  journal: JournalStatus | null;
   agentRunning: boolean;
   /** The token/site/budget in force and where they come from; never the token. */
   settings: SettingsView;
@@ -136,6 +142,8 @@ export type RetentionStatus = RetentionPolicy & {
   /** The database file (from its header): its size, the free pages in it, and whether it can give them back. */
   file: Omit<FileFigures, 'pageSize'>;
 };
+
+export type JournalStatus = { journalId: string; nextNsr: number; lastVerify: JournalVerifyRecord | null };
 
 export type StatusSources = {
   db: Db;
@@ -203,6 +211,7 @@ export function readStatus(src: StatusSources): AgentStatus {
     clockSkewMs: skew?.ms ?? null,
     integrity: readSetting<IntegrityRecord>(db, S.integrity),
     retention: retentionOf(db, src.retention ?? DEFAULT_RETENTION, queue.sent),
+    journal: journalOf(db),
     agentRunning: false,
     settings: src.settings,
   };
@@ -214,6 +223,11 @@ function collisionsOf(outbox: Outbox): AgentStatus['collisions'] {
     count: c.count,
     punches: c.punches.map((p) => ({ id: p.id, employeeName: p.employee_name, externalId: p.employee_external_id, localDate: p.local_date, localTime: p.local_time })),
   };
+}
+
+function journalOf(db: Db): JournalStatus | null {
+  const state = journalState(db);
+  return state && { ...state, lastVerify: readSetting<JournalVerifyRecord>(db, S.journalVerify) };
 }
 
 function retentionOf(db: Db, policy: RetentionPolicy, sentHere: number): RetentionStatus {

@@ -16,6 +16,7 @@ export function punchJson(r: PunchResult): string {
           ok: true,
           repeat: r.repeat,
           punch_id: r.punchId,
+          nsr: r.nsr,
           employee_name: r.employeeName,
           employee_external_id: r.employeeExternalId,
           local_date: r.localDate,
@@ -58,7 +59,7 @@ export function statusText(s: AgentStatus): string {
     ),
     `clock skew:    ${s.clockSkewMs === null ? 'unknown' : Math.abs(s.clockSkewMs) < 1000 ? 'none measurable (within ±1 s of the service)' : `${(s.clockSkewMs / 1000).toFixed(1)}s against the service`}`,
   ];
-  lines.push(...rosterLines(s), ...integrityLines(s), ...retentionLines(s));
+  lines.push(...rosterLines(s), ...integrityLines(s), ...journalLines(s), ...retentionLines(s));
   if (s.settings.token.warning) lines.push(`API token:     ${s.settings.token.warning}`);
   if (s.authRefused) lines.push(`TOKEN REFUSED: ${s.authRefused.reason} (${ago(s.now - s.authRefused.at)}); sending paused, punches are kept`);
   if (s.sendingPaused) lines.push(`sending paused: ${s.sendingPaused.reason} until ${new Date(s.sendingPaused.until).toISOString()}`);
@@ -86,6 +87,17 @@ function integrityLines(s: AgentStatus): string[] {
     `DATABASE DAMAGED: the integrity check failed (${when}); punches are still taken — copy the file aside for support and see README "Troubleshooting":`,
     ...c.problems.slice(0, 5).map((p) => `                 ${p}`),
   ];
+}
+
+/** The evidence journal: the next NSR, and whether its chains verified; a broken one is an alert (punches go on). */
+function journalLines(s: AgentStatus): string[] {
+  const j = s.journal;
+  if (!j) return [];
+  const v = j.lastVerify;
+  if (!v) return [`journal:       next NSR ${j.nextNsr}; not verified yet (the terminal checks it ${s.agentRunning ? 'shortly' : 'after it starts'})`];
+  const when = `${ago(s.now - v.at)}, ${v.marks} marks, ${v.facts} facts`;
+  if (v.ok) return [`journal:       next NSR ${j.nextNsr}; chains verified (${when})`];
+  return [`JOURNAL DOES NOT VERIFY (${when}): ${v.problem?.message ?? 'unknown'}; punches are still taken — keep a copy of the data directory for support`];
 }
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;

@@ -19,7 +19,11 @@ import { runHid } from './hid.js';
 import { runSettings } from './settings.js';
 import { runPunches } from './punches.js';
 import { runData } from './data.js';
+import { runAfd } from './afd.js';
 import { runDoctor } from './doctor/doctor.js';
+import { runAudit } from './audit.js';
+import { runJournal } from './journal.js';
+import { runReceipt } from './receipt.js';
 
 const USAGE = `timeclock — time-clock terminal agent
 
@@ -33,6 +37,9 @@ usage:
                                                            (exit 1 when a check fails; safe beside a running terminal)
   timeclock flush [--max-wait-ms N] [--config FILE]       send what is due, exit when the queue is empty or blocked
   timeclock roster sync [--config FILE]                    fetch the site's roster now
+  timeclock audit compare --from YYYY-MM-DD --to YYYY-MM-DD [--json]
+                                                           the evidence journal's marks of those days against the service's
+                                                           records (exit 1 when a mark is missing or could not be checked)
   timeclock rejected list [--json]                         punches the service refused, with its reason
   timeclock rejected retry <id>... | --all                 queue rejected punches again (after fixing the cause)
   timeclock held list [--json]                             punches kept and not sent (not allowed, 403, unverifiable)
@@ -44,6 +51,13 @@ usage:
                                                            the data directory, when that has none; DIR is kept, renamed DIR.adopted-<time>
   timeclock data compact [--config FILE]                   terminal stopped: delete what the retention lets go, then rewrite the
                                                            file without its free space (converts a file made by an earlier version)
+  timeclock journal verify [--json] [--config FILE]        recompute the evidence journal's hash chains; names the first record that
+                                                           does not match (exit 1); safe beside a running terminal
+  timeclock receipt <NSR> [--json] [--config FILE]         a punch's receipt (comprovante) again, by its NSR
+  timeclock afd export --from YYYY-MM-DD --to YYYY-MM-DD  the evidence journal's marks of those days as an AFD (Portaria 671), signed when
+        [--out DIR|FILE] [--json] [--config FILE]          afd.signingKey is set; DIR keeps the Annex's file name (default: here)
+  timeclock afd verify FILE                                check an AFD file (layout, CRCs, hash chain) and FILE.p7s (with openssl);
+                                                           exit 1 when it is not valid
   timeclock enroll badge <code> <employee>                 link a badge to an employee (external id, registration number or CPF)
   timeclock unenroll badge <code>                          remove a badge
   timeclock pin set <employee>                             set an employee's PIN (read from standard input)
@@ -100,6 +114,8 @@ async function dispatch(argv: string[]): Promise<number> {
       if (sub === 'sync') return runRosterSync(opts);
       process.stderr.write(`timeclock: unknown roster command ${sub ?? '(none)'}; try: timeclock roster sync\n`);
       return Exit.usage;
+    case 'audit':
+      return runAudit(opts, parsed.positionals.slice(1));
     case 'mock':
       return runMock(opts);
     case 'enroll':
@@ -114,6 +130,12 @@ async function dispatch(argv: string[]): Promise<number> {
       return runSettings(opts, parsed.positionals.slice(1));
     case 'data':
       return runData(opts, parsed.positionals.slice(1));
+    case 'journal':
+      return runJournal(opts, parsed.positionals.slice(1));
+    case 'receipt':
+      return runReceipt(opts, parsed.positionals.slice(1));
+    case 'afd':
+      return runAfd(opts, parsed.positionals.slice(1));
     case 'rejected':
     case 'held':
       return runPunches(opts, command, parsed.positionals.slice(1));

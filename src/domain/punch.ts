@@ -16,6 +16,8 @@ export type PunchResult =
       ok: true;
       /** null for a punch kept unresolved (accept-and-resolve): not in the outbox yet */
       punchId: number | null;
+      /** Its NSR in the evidence journal (an unresolved capture has one too; a repeat: the earlier punch's; null: taken before the journal). */
+      nsr: number | null;
       /** null while the credential is not matched to an employee */
       employeeName: string | null;
       employeeExternalId: string | null;

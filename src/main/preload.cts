@@ -44,6 +44,11 @@ const CALLS = [
   'setApiToken',
   'setSite',
   'setRateBudget',
+  'receipt',
+  'afdTargets',
+  'exportAfd',
+  'auditCompare',
+  'auditCompareState',
 ] as const satisfies readonly CallName[];
 const EVENTS: readonly string[] = ['punch', 'status'] satisfies readonly EventName[];
 

@@ -2,11 +2,18 @@
 import { z } from 'zod';
 import { faultPlanSchema } from './faults.js';
 import { errorReply, issuesOf, methodNotAllowed, type Reply } from './reply.js';
-import { rateRuleSchema, tokensSchema, type MockState } from './state.js';
+import { rateRuleSchema, TIME_RECORD_TYPES, tokensSchema, type MockState } from './state.js';
 import { serverVariantsSchema } from './variants.js';
 
 const allowFlagSchema = z.boolean().nullable();
 const ALLOW_FLAG_PATH = /^\/__mock\/employees\/([^/]+)\/allow-external-api-record$/;
+const RECORD_PATH = /^\/__mock\/records\/([^/]+)$/;
+/** A record as if made elsewhere: `employee` is an `_id` or an external id; `time` as the API stores it. */
+const otherRecordSchema = z.strictObject({
+  employee: z.string().min(1),
+  time: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'YYYY-MM-DDTHH:MM'),
+  type: z.enum(TIME_RECORD_TYPES).default('registro externo'),
+});
 
 type Json = { ok: true; value: unknown } | { ok: false; reply: Reply };
 
@@ -40,9 +47,27 @@ function allowFlag(state: MockState, method: string, rawKey: string, bodyText: s
 export function controlRoute(state: MockState, method: string, path: string, bodyText: string): Reply {
   const flag = ALLOW_FLAG_PATH.exec(path);
   if (flag) return allowFlag(state, method, flag[1] as string, bodyText);
+  const record = RECORD_PATH.exec(path);
+  if (record) {
+    // `DELETE /__mock/records/{_id}`: a record removed on the service (by a manager, another system).
+    if (method !== 'DELETE') return methodNotAllowed('DELETE');
+    const id = record[1] as string;
+    return state.deleteRecord(id) ? { status: 200, body: { _status: 'OK', deleted: id } } : errorReply(404, `no record '${id}'`);
+  }
   switch (path) {
-    case '/__mock/records':
-      return method === 'GET' ? { status: 200, body: state.records } : methodNotAllowed('GET');
+    case '/__mock/records': {
+      if (method === 'GET') return { status: 200, body: state.records };
+      // `POST /__mock/records`: a record made elsewhere (another terminal or integration on the account).
+      if (method !== 'POST') return methodNotAllowed('GET, POST');
+      const j = readJson(bodyText);
+      if (!j.ok) return j.reply;
+      const parsed = otherRecordSchema.safeParse(j.value);
+      if (!parsed.success) return errorReply(422, 'invalid record: {employee, time: YYYY-MM-DDTHH:MM, type?}', issuesOf(parsed.error));
+      const known = state.employeesById.has(parsed.data.employee) || state.byExternal(parsed.data.employee) !== undefined;
+      if (!known) return errorReply(404, `no employee with _id or external_id '${parsed.data.employee}'`);
+      const rec = state.addRecord(parsed.data.employee, parsed.data.time, parsed.data.type);
+      return { status: 201, body: { _status: 'OK', _id: rec._id } };
+    }
     case '/__mock/requests':
       return method === 'GET' ? { status: 200, body: state.log } : methodNotAllowed('GET');
     case '/__mock/faults': {

@@ -20,13 +20,13 @@ import { controlRoute } from './control-routes.js';
 import { DEFAULT_SLOW_DELAY_MS, faultApplies, mulberry32, pickFault, type FaultPlan } from './faults.js';
 import { errorReply, firstValues, type Reply } from './reply.js';
 import { demoSeed, type MockEmployee, type MockSeed } from './seed.js';
-import { copyEmployee, MockState, rateRuleSchema, type RequestLogEntry, type StoredTimeRecord } from './state.js';
+import { copyEmployee, MockState, rateRuleSchema, type RequestLogEntry, type StoredTimeRecord, type TimeRecordType } from './state.js';
 import { authenticate, isLoopbackHost, readBody, retryAfterHeader, send } from './transport.js';
 import type { ServerVariants } from './variants.js';
 
 export type { FaultKind, FaultPlan } from './faults.js';
 export type { MockEmployee, MockSeed } from './seed.js';
-export type { RequestLogEntry, StoredTimeRecord } from './state.js';
+export type { RequestLogEntry, StoredTimeRecord, TimeRecordType } from './state.js';
 export type { ServerVariants } from './variants.js';
 
 export type MockOptions = {
@@ -64,6 +64,10 @@ export type MockServer = {
   /** Server variants from now on (null: none); also `PUT /__mock/variants`. Restarts the `cutBody` count. */
   setVariants(v: ServerVariants | null): void;
   records(): StoredTimeRecord[];
+  /** A record as if made elsewhere (another terminal or integration, the service's screens); also `POST /__mock/records`. */
+  addRecord(r: { employee: string; time: string; type?: TimeRecordType }): StoredTimeRecord;
+  /** A record removed on the service; false when none has that `_id`. Also `DELETE /__mock/records/{_id}`. */
+  deleteRecord(id: string): boolean;
   requests(): RequestLogEntry[];
   employees(): MockEmployee[];
   addEmployees(list: MockEmployee[]): void;
@@ -235,6 +239,8 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
     setTokens: (list) => state.setTokens(list),
     setVariants: (v) => state.setVariants(v),
     records: () => state.records.map((r) => ({ ...r })),
+    addRecord: (r) => ({ ...state.addRecord(r.employee, r.time, r.type ?? 'registro externo') }),
+    deleteRecord: (id) => state.deleteRecord(id),
     requests: () => log.map((e) => ({ ...e, query: { ...e.query } })),
     employees: () => Array.from(state.employeesById.values(), copyEmployee),
     addEmployees: (list) => state.addEmployees(list),

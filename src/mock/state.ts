@@ -11,12 +11,16 @@ import { RateWindow } from './rate-window.js';
 import { objectIdFor, type MockEmployee, type MockSeed } from './seed.js';
 import { serverVariantsSchema, type ServerVariants } from './variants.js';
 
+/** The types of a time record (spec, time record); one added through the API is 'registro externo' (rule 2). */
+export const TIME_RECORD_TYPES = ['pré-assinalado', 'aparelho', 'web', 'desconsiderado', 'app', 'reconhecimento facial', 'ajuste manual', 'offline', 'registro externo'] as const;
+export type TimeRecordType = (typeof TIME_RECORD_TYPES)[number];
+
 export type StoredTimeRecord = {
   _id: string;
   employee_id: string;
   employee_external_id?: string;
   time: string;
-  type: 'registro externo';
+  type: TimeRecordType;
   approved: boolean;
   _created: string;
   receivedAt: number;
@@ -172,6 +176,24 @@ export class MockState {
 
   nextRecordId(): string {
     return objectIdFor('time_record', ++this.recordSeq);
+  }
+
+  /** A record made elsewhere (another terminal or integration on the account, the service's own screens): tests and control routes. */
+  addRecord(key: string, time: string, type: TimeRecordType, token = '(elsewhere)'): StoredTimeRecord {
+    const e = this.find(key);
+    const at = this.clock.now();
+    const rec: StoredTimeRecord = { _id: this.nextRecordId(), employee_id: e._id, time, type, approved: false, _created: `${new Date(at).toISOString().slice(0, 16)}+00:00`, receivedAt: at, token };
+    if (e.external_id !== undefined) rec.employee_external_id = e.external_id;
+    this.records.push(rec);
+    return rec;
+  }
+
+  /** Deletes a stored record (a manager removed it on the service); false when there is none with that `_id`. */
+  deleteRecord(id: string): boolean {
+    const i = this.records.findIndex((r) => r._id === id);
+    if (i < 0) return false;
+    this.records.splice(i, 1);
+    return true;
   }
 
   /** Whether this answer for `page` of GET /employees is one the `cutBody` variant cuts (and counts it). */

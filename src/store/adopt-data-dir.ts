@@ -6,6 +6,7 @@ import { DB_FILE_NAME, ensureDataDir, StoreError } from './database.js';
 import { lockDataDir, lockOwner, type DataDirLock } from './lock.js';
 import { migrations } from './migrations.js';
 import { readPrivateFile, removePrivateFile, syncDir, TOKEN_ENC_FILE_NAME, TOKEN_FILE_NAME, writePrivateFile } from './private-file.js';
+import { NSR_SIDECAR_FILE } from './journal-nsr.js';
 
 /**
  * Moving a queue left in another data directory (the per-user one of earlier versions) into this
@@ -27,7 +28,8 @@ export type Adoption =
  */
 export type NotAdoptedReason = 'target-has-data' | 'in-use' | 'target-in-use' | 'unusable' | 'failed';
 
-const TOKEN_FILES = [TOKEN_FILE_NAME, TOKEN_ENC_FILE_NAME];
+/** The files that go with the database: the token, and the evidence journal's NSR reservation (journal-nsr.ts). */
+const TOKEN_FILES = [TOKEN_FILE_NAME, TOKEN_ENC_FILE_NAME, NSR_SIDECAR_FILE];
 const TMP_PREFIX = `.${DB_FILE_NAME}.adopting-`;
 
 class NotAdopted extends Error {

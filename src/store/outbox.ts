@@ -1,5 +1,8 @@
+import type { FactEvent } from '../domain/journal-fact.js';
 import type { PunchState, ClockFlag } from '../domain/punch.js';
 import type { Db } from './database.js';
+import { EvidenceJournal } from './evidence-journal.js';
+import { JournalFacts } from './journal-facts.js';
 
 /** A punch row as the uploader and the status screens need it. */
 export type PunchRow = {
@@ -31,6 +34,8 @@ export type PunchRow = {
   boot_id: string | null;
   /** 0: captured before any answer of the service in its boot (wall clock), recomputed at the first. */
   anchored: number;
+  /** Its mark in the evidence journal (null: taken before the journal, until the agent's next open journals it). */
+  nsr: number | null;
 };
 
 export type NewPunch = {
@@ -49,6 +54,12 @@ export type NewPunch = {
   mayRepeatLocalMinute?: boolean;
   /** The clock readings behind `capturedAt` (absent: anchored, nothing to recompute). */
   time?: { wall: number; mono: number; bootId: string; anchored: boolean };
+  /** The worker's CPF for the mark (absent or null: not known, twelve zeros). */
+  cpf?: string | null;
+  /** Whether the service was reachable at capture (the mark's on-line flag; absent: off-line). */
+  online?: boolean;
+  /** The NSR of the unresolved capture this punch is (its mark exists already): no new mark. */
+  nsr?: number | null;
 };
 
 /**
@@ -70,6 +81,8 @@ function writer(db: Db) {
   return {
     db,
     journal: db.prepare('INSERT INTO punch_journal (punch_id, at, event, detail) VALUES (?, ?, ?, ?)'),
+    /** The evidence journal's facts: appended with the state change they record (not retries: sending, pending, in doubt). */
+    facts: new JournalFacts(db),
     setState: db.prepare(
       `UPDATE punches SET state = @state, attempts = attempts + @attempt, next_attempt_at = @nextAt,
          last_error = @error, updated_at = @now WHERE id = @id`,
@@ -90,7 +103,7 @@ function writer(db: Db) {
   };
 }
 
-export type InsertOutcome = { inserted: true; id: number } | { inserted: false; existing: PunchRow };
+export type InsertOutcome = { inserted: true; id: number; nsr: number } | { inserted: false; existing: PunchRow };
 
 /**
  * The outbox: the only code that writes punch rows. Every state change is journalled in the same
@@ -112,18 +125,21 @@ export class Outbox {
   constructor(
     private readonly db: Db,
     lazyDb: Db = db,
+    /** Its mark per punch, in the insert's transaction (store/evidence-journal.ts); on `db`. */
+    private readonly journal: EvidenceJournal = new EvidenceJournal(db),
   ) {
+    if (journal.db !== db) throw new Error('the outbox and its evidence journal must share the durable connection');
     this.durable = writer(db);
     this.lazy = lazyDb === db ? this.durable : writer(lazyDb);
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO punches (captured_at, local_date, local_time, time_zone, employee_key, employee_external_id,
            employee_name, credential_kind, state, next_attempt_at, clock_flag, updated_at, held_reason, utc_minute, collides,
-           wall_at, mono_at, boot_id, anchored)
+           wall_at, mono_at, boot_id, anchored, nsr)
          VALUES (@capturedAt, @localDate, @localTime, @timeZone, @employeeKey, @employeeExternalId,
            @employeeName, @credentialKind, CASE WHEN @heldReason IS NULL THEN 'pending' ELSE 'held' END, @deadlineNow,
            @clockFlag, @deadlineNow, @heldReason, @utcMinute, @collides,
-           @wallAt, @monoAt, @bootId, @anchored)
+           @wallAt, @monoAt, @bootId, @anchored, @nsr)
          ON CONFLICT (employee_key, utc_minute, local_time) DO NOTHING
          RETURNING id, collides`,
       ),
@@ -197,6 +213,7 @@ export class Outbox {
         `UPDATE punches SET held_reason = 'disputed', last_error = @reason, updated_at = @now WHERE id = @id AND state = 'held'`,
       ),
       lastOf: db.prepare('SELECT * FROM punches WHERE employee_key = ? ORDER BY captured_at DESC LIMIT 1'),
+      heldReasonOf: db.prepare(`SELECT held_reason FROM punches WHERE id = ? AND state = 'held'`),
     };
   }
 
@@ -207,9 +224,11 @@ export class Outbox {
    */
   insert(p: NewPunch): InsertOutcome {
     const utcMinute = Math.floor(p.capturedAt / 60_000);
-    return this.db.transaction((): InsertOutcome => {
+    // IMMEDIATE: the journal's next NSR and previous hash are read here, before the writes.
+    const tx = this.db.transaction((): InsertOutcome => {
       const t = p.time;
       const collides = p.mayRepeatLocalMinute === true && this.stmts.sameLocalMinute.get(p.employeeKey, p.localDate, p.localTime) !== undefined;
+      const nsr = p.nsr ?? this.journal.reserveNsr();
       const row = this.stmts.insert.get({
         ...p,
         heldReason: p.heldReason ?? null,
@@ -222,15 +241,39 @@ export class Outbox {
         monoAt: t?.mono ?? null,
         bootId: t?.bootId ?? null,
         anchored: t && !t.anchored ? 0 : 1,
+        nsr,
       }) as { id: number; collides: number } | undefined;
       if (row) {
+        if (p.nsr == null) {
+          this.journal.appendMark({
+            nsr, at: p.capturedAt, localDate: p.localDate, localTime: p.localTime, zone: p.timeZone,
+            recordedAt: p.capturedAt, cpf: p.cpf ?? null, online: p.online ?? false, punchId: row.id,
+          });
+        }
         this.durable.journal.run(row.id, p.capturedAt, 'captured', `${p.credentialKind} ${p.timeZone}${p.clockFlag ? ` clock:${p.clockFlag}` : ''}`);
-        if (p.heldReason) this.durable.journal.run(row.id, p.capturedAt, 'held', p.heldReason);
+        if (p.heldReason) {
+          this.durable.journal.run(row.id, p.capturedAt, 'held', p.heldReason);
+          this.durable.facts.append(nsr, p.capturedAt, 'held', p.heldReason);
+        }
         if (row.collides) this.durable.journal.run(row.id, p.capturedAt, 'local_minute_collision', `${p.localDate} ${p.localTime}`);
-        return { inserted: true, id: row.id };
+        return { inserted: true, id: row.id, nsr };
       }
       return { inserted: false, existing: this.stmts.byMinute.get(p.employeeKey, utcMinute, p.localTime) as PunchRow };
-    })();
+    });
+    try {
+      return tx.immediate();
+    } finally {
+      this.journal.settle();
+    }
+  }
+
+  /**
+   * The evidence journal's fact for a state change, in its transaction. A punch held again for the
+   * reason its last fact already gives (a 403 retried on the slow schedule) adds nothing.
+   */
+  private fact(w: Writer, id: number, now: number, event: FactEvent, detail: string | null): void {
+    if (event === 'held' && w.facts.lastOfPunch(id)?.startsWith(`held ${(detail ?? '').split(':')[0]}`)) return;
+    w.facts.forPunch(id, now, event, detail);
   }
 
   /** Punches sent with a local minute another punch of the same employee also has (DST fall-back), newest first. */
@@ -292,7 +335,8 @@ export class Outbox {
     w.db.transaction(() => {
       w.setHeld.run({ id, now, reason, error, nextAt, check: 0 });
       w.journal.run(id, now, 'held', `${reason}: ${error}`);
-    })();
+      this.fact(w, id, now, 'held', `${reason}: ${error}`);
+    }).immediate();
   }
 
   markSent(id: number, now: number, remoteId: string | null, how: 'created' | 'reconciled'): void {
@@ -300,7 +344,8 @@ export class Outbox {
     w.db.transaction(() => {
       w.setSent.run({ id, now, remoteId });
       w.journal.run(id, now, how === 'created' ? 'sent' : 'found_on_server', remoteId);
-    })();
+      this.fact(w, id, now, 'delivered', `${remoteId ?? '(no _id)'}${how === 'reconciled' ? ' (found on the service)' : ''}`);
+    }).immediate();
   }
 
   markRejected(id: number, now: number, reason: string): void {
@@ -308,16 +353,20 @@ export class Outbox {
     w.db.transaction(() => {
       w.setRejected.run({ id, now, reason });
       w.journal.run(id, now, 'rejected', reason);
-    })();
+      this.fact(w, id, now, 'rejected', reason);
+    }).immediate();
   }
 
   /** Puts a rejected punch back in the queue (after the roster or config was fixed). */
   retryRejected(id: number, now: number): boolean {
     return this.db.transaction(() => {
       const changed = this.stmts.retryRejected.run({ id, now }).changes > 0;
-      if (changed) this.durable.journal.run(id, now, 'retry_requested', null);
+      if (changed) {
+        this.durable.journal.run(id, now, 'retry_requested', null);
+        this.fact(this.durable, id, now, 'released', 'a rejected punch queued again by a person');
+      }
       return changed;
-    })();
+    }).immediate();
   }
 
   /**
@@ -346,13 +395,15 @@ export class Outbox {
       for (const { id } of this.stmts.toHold.all() as { id: number }[]) {
         held += this.stmts.hold.run({ id, now, reason: 'not_allowed' }).changes;
         this.durable.journal.run(id, now, 'held', 'not_allowed');
+        this.fact(this.durable, id, now, 'held', 'not_allowed: allow_external_api_record is false');
       }
       for (const { id } of this.stmts.toRelease.all() as { id: number }[]) {
         released += this.stmts.release.run({ id, now }).changes;
         this.durable.journal.run(id, now, 'released', 'allow_external_api_record no longer false');
+        this.fact(this.durable, id, now, 'released', 'allow_external_api_record no longer false');
       }
       return { held, released };
-    })();
+    }).immediate();
   }
 
   /**
@@ -371,10 +422,12 @@ export class Outbox {
         // Its corrected minute is one the employee already has: it keeps the wall time, and says so.
         if (!changed) this.stmts.markAnchored.run({ id: row.id, now });
         this.durable.journal.run(row.id, now, 'reanchored', changed ? `${row.local_date} ${row.local_time} -> ${local.date} ${local.time}` : 'kept: the corrected minute is taken');
+        // The mark keeps the time read at capture; the time sent is this one.
+        if (changed) this.fact(this.durable, row.id, now, 'reanchored', `${row.local_date} ${row.local_time} -> ${local.date} ${local.time} (the service's clock)`);
         n += changed;
       }
       return n;
-    })();
+    }).immediate();
   }
 
   /** The wall clock stepped by `ms`: every retry time moves with it (a step back must not hold them for hours). */
@@ -413,13 +466,21 @@ export class Outbox {
   /** A person's decision on a held punch: send it again (it may then exist twice) or take it as delivered. */
   decideHeld(id: number, now: number, decision: 'resend' | 'delivered' | 'dispute', reason = ''): boolean {
     return this.db.transaction(() => {
+      const was = (this.stmts.heldReasonOf.get(id) as { held_reason: HeldReason | null } | undefined)?.held_reason ?? null;
       const changed =
         (decision === 'dispute' ? this.stmts.dispute.run({ id, now, reason }) : (decision === 'resend' ? this.stmts.release : this.stmts.delivered).run({ id, now }))
           .changes > 0;
       const event = { resend: 'resend_requested', delivered: 'marked_delivered', dispute: 'disputed' }[decision];
-      if (changed) this.durable.journal.run(id, now, event, decision === 'dispute' ? `by a person: ${reason}` : 'by a person');
+      if (changed) {
+        this.durable.journal.run(id, now, event, decision === 'dispute' ? `by a person: ${reason}` : 'by a person');
+        // Sending a punch whose PIN was not verified is the manager confirming it.
+        if (decision === 'dispute') this.fact(this.durable, id, now, 'disputed', reason);
+        else if (decision === 'delivered') this.fact(this.durable, id, now, 'delivered', 'taken as delivered by a person');
+        else if (was === 'pin_unverified') this.fact(this.durable, id, now, 'confirmed', 'by a person');
+        else this.fact(this.durable, id, now, 'released', `held (${was ?? '?'}): sent again by a person`);
+      }
       return changed;
-    })();
+    }).immediate();
   }
 
   listHeld(limit = 100): PunchRow[] {

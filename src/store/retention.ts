@@ -61,7 +61,8 @@ export const RETENTION_KEYS = { deletedEver: 'retention_deleted', lastPass: 'ret
  * back to the file system. Only punches in state 'sent' go: a rejected punch waits for a person's
  * retry at any age, and pending, sending, in-doubt and held ones are not delivered (unresolved
  * punches are another table, never touched). Age counts from sent_at (delivery or a person's
- * "delivered"), on the caller's clock.
+ * "delivered"), on the caller's clock. The evidence journal (journal_marks, journal_facts) is
+ * never touched: a mark and its facts outlive their punch (store/journal-read.ts still finds them).
  */
 export class RetentionStore {
   private readonly stmts;

@@ -1,4 +1,6 @@
+import { localDateTime } from '../domain/local-time.js';
 import type { Db } from './database.js';
+import { EvidenceJournal } from './evidence-journal.js';
 
 export type UnresolvedPunch = {
   id: number;
@@ -10,7 +12,12 @@ export type UnresolvedPunch = {
   mono_at: number | null;
   boot_id: string | null;
   anchored: number;
+  /** Its mark in the evidence journal (CPF unknown); the punch it becomes keeps it. Null: from before the journal. */
+  nsr: number | null;
 };
+
+/** What the mark of an unresolved capture needs: the zone its local time is read in, and whether the service was reachable. */
+export type UnresolvedMark = { zone: string; online: boolean };
 
 /**
  * Punches of credentials the roster did not know, kept under the accept-and-resolve policy until
@@ -19,10 +26,14 @@ export type UnresolvedPunch = {
 export class UnresolvedPunches {
   private readonly stmts;
 
-  constructor(db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Each capture's mark, in its transaction (store/evidence-journal.ts). */
+    private readonly journal: EvidenceJournal = new EvidenceJournal(db),
+  ) {
     this.stmts = {
       insert: db.prepare(
-        'INSERT INTO unresolved_punches (captured_at, code, credential_kind, mono_at, boot_id, anchored) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+        'INSERT INTO unresolved_punches (captured_at, code, credential_kind, mono_at, boot_id, anchored, nsr) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
       ),
       all: db.prepare('SELECT * FROM unresolved_punches ORDER BY id'),
       list: db.prepare('SELECT * FROM unresolved_punches ORDER BY id LIMIT ?'),
@@ -32,8 +43,33 @@ export class UnresolvedPunches {
     };
   }
 
-  add(when: { at: number; mono: number; bootId: string; anchored: boolean }, code: string, kind: string): number {
-    return (this.stmts.insert.get(when.at, code, kind, when.mono, when.bootId, when.anchored ? 1 : 0) as { id: number }).id;
+  /** Keeps a capture with its mark (CPF not known: twelve zeros), in one transaction; its id and NSR. */
+  add(when: { at: number; mono: number; bootId: string; anchored: boolean }, code: string, kind: string, mark: UnresolvedMark = { zone: 'UTC', online: false }): { id: number; nsr: number } {
+    const tx = this.db.transaction(() => {
+      const nsr = this.journal.reserveNsr();
+      const id = (this.stmts.insert.get(when.at, code, kind, when.mono, when.bootId, when.anchored ? 1 : 0, nsr) as { id: number }).id;
+      const local = localDateTime(when.at, mark.zone);
+      this.journal.appendMark({
+        nsr, at: when.at, localDate: local.date, localTime: local.time, zone: mark.zone, recordedAt: when.at, cpf: null, online: mark.online, unresolvedId: id,
+      });
+      return { id, nsr };
+    });
+    try {
+      return tx.immediate();
+    } finally {
+      this.journal.settle();
+    }
+  }
+
+  /**
+   * The capture was matched to an employee (and is in the outbox now, with its NSR, or was a repeat
+   * of a punch there): removed, and the 'resolved' fact names who it was, in the caller's transaction.
+   */
+  resolve(row: UnresolvedPunch, at: number, detail: string): void {
+    this.db.transaction(() => {
+      this.stmts.remove.run(row.id);
+      if (row.nsr !== null) this.journal.facts.append(row.nsr, at, 'resolved', detail);
+    }).immediate();
   }
 
   all(): UnresolvedPunch[] {

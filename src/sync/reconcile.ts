@@ -22,10 +22,15 @@ export function checkRange(p: Pick<PunchRow, 'local_date'>): { start: string; en
   return { start: addDays(p.local_date, -1), end: addDays(p.local_date, 1) };
 }
 
+/** A record the API made ('registro externo', spec rule 2), or one whose type the server does not say. */
+export function isApiRecord(t: Pick<TimeRecordRead, 'type'>): boolean {
+  return t.type === null || t.type === 'registro externo';
+}
+
 /** The server's record of this punch: same minute (seconds and offsets ignored), a record the API made. */
 export function recordOf(reading: TimesReading, p: Pick<PunchRow, 'local_date' | 'local_time'>): TimeRecordRead | null {
   const wanted = `${p.local_date}T${p.local_time}`;
-  return reading.times.find((t) => t.minute === wanted && (t.type === null || t.type === 'registro externo')) ?? null;
+  return reading.times.find((t) => t.minute === wanted && isApiRecord(t)) ?? null;
 }
 
 /** Settles in-doubt punches with `GET /times`, on the uploader's slots and back-off. */

@@ -15,11 +15,12 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
-import { calls, events, isCallName, KIOSK_CSP, type CallName, type ErrorCode, type EventName, type ScreenSettings } from '../contract.js';
+import { AFD_DOWNLOAD_PATH, calls, events, isCallName, KIOSK_CSP, type CallName, type ErrorCode, type EventName, type ScreenSettings } from '../contract.js';
 import type { Clock } from '../domain/clock.js';
 import { silentLogger, type Logger } from '../log.js';
 import { AdminSession, agentHandlers, type AdminPin, type BridgeAgent } from '../agent/bridge-handlers.js';
 import { readStatic } from './static-files.js';
+import { serveAfdDownload } from './afd-download.js';
 
 export type WebBridgeOptions = {
   agent: BridgeAgent;
@@ -115,6 +116,11 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
       return eventStream(req, res);
     }
     if (!tokenOk(req.headers['x-kiosk-token'])) return sendError(res, 'unauthorized', 'missing or wrong token');
+    if (pathname.startsWith(AFD_DOWNLOAD_PATH)) {
+      const afd = opts.agent.afd;
+      const id = pathname.slice(AFD_DOWNLOAD_PATH.length);
+      return serveAfdDownload(req, res, id, { take: (i) => afd.takeDownload(i), adminOk: () => session.touch(), headers: SECURITY_HEADERS, sendError });
+    }
     const name = pathname.slice('/api/'.length);
     if (!isCallName(name)) return sendError(res, 'not_found', 'no such call');
     if (req.method !== 'POST') return sendError(res, 'bad_request', 'use POST', { status: 405, headers: { allow: 'POST' } });

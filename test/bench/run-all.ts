@@ -33,6 +33,7 @@ export const benches: Bench[] = [
   { name: 'screen', run: benchScreen },
   { name: 'status', run: benchStatus },
   { name: 'storage', run: benchStorage },
+  { name: 'journal', run: async () => (await import('./journal.bench.js')).benchJournal() },
   { name: 'fleet', run: async () => (await import('./fleet.bench.js')).benchFleet() },
 ];
 

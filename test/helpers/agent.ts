@@ -2,6 +2,7 @@ import type { Agent } from '../../src/agent/agent.js';
 import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
 import { configSchema, type Config } from '../../src/config.js';
 import type { TokenStore } from '../../src/agent/token-store.js';
+import type { DriveRoots } from '../../src/agent/removable-drives.js';
 import type { Clock, Sleep } from '../../src/domain/clock.js';
 import type { HidBackend } from '../../src/input/hid-backend.js';
 import { createLogger, silentLogger, type Logger } from '../../src/log.js';
@@ -32,6 +33,8 @@ export type TestAgentOptions = {
   demo?: boolean;
   /** False: the limit does not adapt to 429s (the control of the fleet tests). */
   adaptiveRate?: boolean;
+  /** Where the AFD export looks for removable drives (a fake /proc/mounts and /sys). */
+  afdDrives?: DriveRoots;
 };
 
 /** A real agent (real SQLite file, real HTTP) with test-sized timings. */
@@ -50,7 +53,7 @@ export function testAgent(o: TestAgentOptions): Agent {
   return buildAgent(
     config,
     { ...rt, ...(o.clock ? { clock: o.clock } : {}), ...(o.mono ? { mono: o.mono } : o.clock ? { mono: () => (o.clock as Clock).now() } : {}), ...(o.bootId ? { bootId: o.bootId } : {}), ...(o.sleep ? { sleep: o.sleep } : {}), ...(o.hid ? { hid: o.hid } : {}), ...(o.tokens ? { tokens: o.tokens } : {}) },
-    { demo: o.demo ?? false, ...(o.adaptiveRate === undefined ? {} : { adaptiveRate: o.adaptiveRate }) },
+    { demo: o.demo ?? false, ...(o.adaptiveRate === undefined ? {} : { adaptiveRate: o.adaptiveRate }), ...(o.afdDrives ? { afdDrives: o.afdDrives } : {}) },
   );
 }
 

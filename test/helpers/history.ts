@@ -4,6 +4,7 @@
  * the status bench uses it too.
  */
 import type { Db } from '../../src/store/database.js';
+import type { EvidenceJournal } from '../../src/store/evidence-journal.js';
 import type { RosterEmployee } from '../../src/store/roster.js';
 
 const DAY_MS = 86_400_000;
@@ -31,14 +32,16 @@ export type History = { punches: number; journal: number; lastCapturedAt: number
 /**
  * `punches` delivered punches of `employees` people, two a working day (in at 08:00, out at 17:00
  * São Paulo), oldest first; with `journal`, the three journal rows each one leaves (captured,
- * sending, sent); `keyOf` names employee e's key (default `emp-<e>`). One transaction: 200,000 rows take a few seconds.
+ * sending, sent); `keyOf` names employee e's key (default `emp-<e>`). With `evidence`, each punch's
+ * mark and its 'delivered' fact, as the terminal writes them (without: punches from before the
+ * evidence journal, journalled at the agent's next open). One transaction: 200,000 rows take a few seconds.
  */
-export function fillDelivered(db: Db, o: { punches: number; employees: number; journal: boolean; keyOf?: (e: number) => string }): History {
+export function fillDelivered(db: Db, o: { punches: number; employees: number; journal: boolean; keyOf?: (e: number) => string; evidence?: EvidenceJournal }): History {
   const keyOf = o.keyOf ?? ((e: number) => `emp-${e}`);
   const punch = db.prepare(
     `INSERT INTO punches (captured_at, local_date, local_time, time_zone, employee_key, employee_external_id, employee_name,
-       credential_kind, state, attempts, next_attempt_at, remote_id, sent_at, updated_at, utc_minute)
-     VALUES (?, ?, ?, 'America/Sao_Paulo', ?, ?, ?, 'badge', 'sent', 1, ?, ?, ?, ?, ?)`,
+       credential_kind, state, attempts, next_attempt_at, remote_id, sent_at, updated_at, utc_minute, nsr)
+     VALUES (?, ?, ?, 'America/Sao_Paulo', ?, ?, ?, 'badge', 'sent', 1, ?, ?, ?, ?, ?, ?)`,
   );
   const journal = db.prepare('INSERT INTO punch_journal (punch_id, at, event, detail) VALUES (?, ?, ?, ?)');
   let last = 0;
@@ -55,10 +58,15 @@ export function fillDelivered(db: Db, o: { punches: number; employees: number; j
       const at = FIRST_DAY + (day + 2 * Math.floor(day / 5)) * DAY_MS + (slot % 2) * 9 * 3_600_000 + e * 1_000;
       const local = new Date(at - 3 * 3_600_000).toISOString();
       const sentAt = at + 800;
+      const nsr = o.evidence ? o.evidence.reserveNsr() : null;
+      const [date, time] = [local.slice(0, 10), local.slice(11, 16)];
       const id = Number(
-        punch.run(at, local.slice(0, 10), local.slice(11, 16), keyOf(e), String(10_000 + e), `Employee ${e}`, at, `srv-${n}`, sentAt, sentAt, Math.floor(at / 60_000))
-          .lastInsertRowid,
+        punch.run(at, date, time, keyOf(e), String(10_000 + e), `Employee ${e}`, at, `srv-${n}`, sentAt, sentAt, Math.floor(at / 60_000), nsr).lastInsertRowid,
       );
+      if (o.evidence && nsr !== null) {
+        o.evidence.appendMark({ nsr, at, localDate: date, localTime: time, zone: 'America/Sao_Paulo', recordedAt: at, cpf: null, online: true, punchId: id });
+        o.evidence.facts.append(nsr, sentAt, 'delivered', `srv-${String(n).padStart(20, '0')}`); // as long as a service _id
+      }
       if (o.journal) {
         journal.run(id, at, 'captured', 'badge America/Sao_Paulo');
         journal.run(id, at + 10, 'sending', null);
@@ -67,6 +75,7 @@ export function fillDelivered(db: Db, o: { punches: number; employees: number; j
       last = Math.max(last, at);
     }
   })();
+  o.evidence?.settle();
   db.pragma(`cache_size = ${cache}`);
   return { punches: o.punches, journal: o.journal ? 3 * o.punches : 0, lastCapturedAt: last };
 }

@@ -21,7 +21,7 @@ export async function pressKeys(page: Page, digits: string): Promise<void> {
 }
 
 /** The site manager opens the admin screen with the admin PIN and goes to a tab. */
-export async function openAdmin(page: Page, tab: 'queue' | 'roster' | 'readers' | 'connection' | 'settings'): Promise<void> {
+export async function openAdmin(page: Page, tab: 'queue' | 'roster' | 'readers' | 'connection' | 'settings' | 'receipt'): Promise<void> {
   await page.click('[data-testid=open-admin]');
   await waitScreen(page, 'admin-login');
   await pressKeys(page, ADMIN_PIN);

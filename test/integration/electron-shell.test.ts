@@ -316,6 +316,9 @@ describe('IPC bridge', () => {
       setApiToken: { token: API_TOKEN },
       setSite: { siteId: DEMO_SITE_ID },
       setRateBudget: { limit: 60, windowMs: 60_000 },
+      receipt: { nsr: 1 },
+      auditCompare: { from: '2026-03-02', to: '2026-03-02' },
+      exportAfd: { from: '2026-03-02', to: '2026-03-02', target: { kind: 'download' } },
     };
     const answers: string[] = [];
     for (const name of callNames.filter((n) => n !== 'lock' && n !== 'adminLogout')) {

@@ -313,6 +313,10 @@ describe('wrong-shaped input', () => {
       setApiToken: a.setApiToken.bind(a),
       setSite: a.setSite.bind(a),
       setRateBudget: a.setRateBudget.bind(a),
+      receipt: a.receipt.bind(a),
+      auditCompare: a.auditCompare.bind(a),
+      auditCompareState: a.auditCompareState.bind(a),
+      afd: a.afd,
     }));
     const r = await api(bridge, 'status', {});
     expect(r.status).toBe(500);

@@ -1,22 +1,25 @@
 /**
- * The manager's screen: five tabs that fit 800×480 (lists scroll inside their panel), one message
+ * The manager's screen: seven tabs that fit 800×480 (lists scroll inside their panel), one message
  * area, a lock button. Calls go through `AdminCalls`, which turns a `forbidden` answer (session
  * expired) into the admin-login screen and answers null here. Each tab's panel is in its own file
- * (admin-queue, admin-roster, admin-status, admin-settings); what they share is in admin-common.
+ * (admin-queue, admin-roster, admin-status, admin-settings, admin-receipt, admin-afd); what they share is in admin-common.
  */
 import type { CallName, CallResult } from '../../../src/contract.js';
 import { button, fill, h, setData, setText } from '../dom.js';
 import { t } from '../i18n.js';
 import type { AdminCalls, Panel, Shared, Tone } from './admin-common.js';
 import { queuePanel } from './admin-queue.js';
+import { receiptPanel } from './admin-receipt.js';
+import { afdPanel } from './admin-afd.js';
+import { auditPanel, stackedPanels } from './admin-audit.js';
 import { rosterPanel } from './admin-roster.js';
 import { settingsPanel } from './admin-settings.js';
 import { connectionPanel, readersPanel } from './admin-status.js';
 import type { Ctx, View } from './view.js';
 
 export type { AdminCalls } from './admin-common.js';
-export type AdminTab = 'queue' | 'roster' | 'readers' | 'connection' | 'settings';
-export const ADMIN_TABS: readonly AdminTab[] = ['queue', 'roster', 'readers', 'connection', 'settings'];
+export type AdminTab = 'queue' | 'roster' | 'readers' | 'connection' | 'settings' | 'receipt' | 'afd';
+export const ADMIN_TABS: readonly AdminTab[] = ['queue', 'roster', 'readers', 'connection', 'settings', 'receipt', 'afd'];
 
 export type AdminView = View & { notice(text: string, tone: Tone): void };
 
@@ -58,6 +61,11 @@ export function adminView(ctx: Ctx, calls: AdminCalls, onLock: () => void): Admi
         return connectionPanel();
       case 'settings':
         return settingsPanel(last, shared);
+      case 'receipt':
+        // The journal's tab: a receipt by NSR, and the journal compared with the service.
+        return stackedPanels(receiptPanel(last, shared), auditPanel(last, shared));
+      case 'afd':
+        return afdPanel(last, shared);
     }
   };
   const select = (name: AdminTab): void => {

@@ -1,18 +1,25 @@
-/** A punch's outcome, readable at a metre: colour, name, time, one line of advice. */
+/** A punch's outcome, readable at a metre: colour, name, time, one line of advice; the worker's receipt beside it when there is one. */
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { resultView } from '../result-view.js';
+import { receiptCard } from './receipt-card.js';
 import type { Ctx, View } from './view.js';
 
 const ICON = { ok: '✓', repeat: '✓', info: 'i', error: '✕' } as const;
+
+/** The receipt card's height (the screen is 60 units high, less its padding) and its QR code's side at most, in screen units. */
+const RECEIPT_HEIGHT_UNITS = 56;
+const RESULT_QR_UNITS = 32;
 
 export function resultScreen(ctx: Ctx): View {
   const s = ctx.model.screen;
   const el = h('section', { class: 'screen result' });
   if (s.name === 'result') {
     const v = resultView(s.shown, ctx.lang);
+    const r = s.shown.result;
+    const receipt = r?.ok && r.receipt ? receiptCard(r.receipt, ctx.lang, { layout: 'stacked', maxQrUnits: RESULT_QR_UNITS, heightUnits: RECEIPT_HEIGHT_UNITS }) : null;
     el.dataset.tone = v.tone;
-    const box = h('div', { class: 'result-box', testid: 'result', data: { ok: String(v.ok), reason: v.reason, queued: String(v.queued), tone: v.tone, note: v.note } }, [
+    const main = h('div', { class: 'result-main' }, [
       h('div', { class: 'result-icon', text: ICON[v.tone], attrs: { 'aria-hidden': 'true' } }),
       h('div', { class: 'result-headline', text: v.headline }),
       h('div', { class: 'result-name', testid: 'result-name', text: v.name }),
@@ -20,7 +27,8 @@ export function resultScreen(ctx: Ctx): View {
       h('div', { class: 'result-message', testid: 'result-message', text: v.message }),
       h('div', { class: 'result-hint', text: t(ctx.lang, 'result.tapToClose') }),
     ]);
-    el.append(box);
+    const data = { ok: String(v.ok), reason: v.reason, queued: String(v.queued), tone: v.tone, note: v.note, receipt: String(receipt !== null) };
+    el.append(h('div', { class: 'result-box', testid: 'result', data }, [main, receipt]));
   }
   el.addEventListener('click', () => ctx.dispatch({ type: 'dismiss' }));
   return { el, update() {} };

@@ -1,0 +1,64 @@
+/**
+ * The receipt card: title, the QR code drawn on a canvas (the page's CSP allows no inline images
+ * by choice; a canvas needs none), and the labelled rows. Shared by the result screen and the
+ * admin screen's lookup.
+ */
+import type { PunchReceiptView } from '../../../src/contract.js';
+import { h } from '../dom.js';
+import { t, type Lang } from '../i18n.js';
+import { QR_QUIET, qrDark, qrScale, receiptRows } from '../receipt-view.js';
+
+/** The screen's unit (styles.css --u): the smaller of 1% of the width and 1/60 of the height, in CSS px. */
+function unitPx(): number {
+  return Math.min(window.innerWidth / 100, window.innerHeight / 60);
+}
+
+/** The QR code, dark on white with its quiet zone, `units` of the screen's unit a side at most. */
+export function qrCanvas(r: PunchReceiptView, lang: Lang, units: number): HTMLCanvasElement {
+  const { qr } = r;
+  const scale = qrScale(qr.size, units * unitPx());
+  const side = (qr.size + 2 * QR_QUIET) * scale;
+  // Drawn at the device's pixel density, so a module is whole pixels on the glass too.
+  const dpr = Math.max(1, Math.round(window.devicePixelRatio || 1));
+  const canvas = h('canvas', { class: 'receipt-qr', testid: 'receipt-qr', data: { size: String(qr.size) }, attrs: { role: 'img', 'aria-label': t(lang, 'receipt.qr') } });
+  canvas.width = side * dpr;
+  canvas.height = side * dpr;
+  canvas.style.width = `${side}px`;
+  canvas.style.height = `${side}px`;
+  const g = canvas.getContext('2d');
+  if (!g) return canvas;
+  const px = scale * dpr;
+  g.fillStyle = '#ffffff';
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  g.fillStyle = '#000000';
+  for (let row = 0; row < qr.size; row++) {
+    for (let col = 0; col < qr.size; col++) if (qrDark(qr, row, col)) g.fillRect((col + QR_QUIET) * px, (row + QR_QUIET) * px, px, px);
+  }
+  return canvas;
+}
+
+/**
+ * `maxQrUnits`: the QR code's side at most; `heightUnits` (stacked): the height the whole card may
+ * take, so the code gives way to the rows (8 rows with an employer, 6 without) instead of overflowing.
+ */
+export type ReceiptCardOptions = { layout: 'stacked' | 'side'; maxQrUnits: number; heightUnits?: number };
+
+/** A stacked card's height besides the QR code, in screen units (styles.css .receipt): padding, title, gaps, and each row. */
+const CARD_FIXED_UNITS = 7;
+const ROW_UNITS = 2.3;
+
+export function receiptCard(r: PunchReceiptView, lang: Lang, opts: ReceiptCardOptions): HTMLElement {
+  const shown = receiptRows(r, lang);
+  const qrUnits = opts.heightUnits === undefined ? opts.maxQrUnits : Math.min(opts.maxQrUnits, opts.heightUnits - CARD_FIXED_UNITS - shown.length * ROW_UNITS);
+  const rows = shown.map((row) =>
+    h('div', { class: 'receipt-row', data: { key: row.key } }, [h('dt', { text: row.label }), h('dd', { testid: `receipt-${row.key}`, text: row.value })]),
+  );
+  // Stacked, the title goes above the code (styles.css); side by side, above the rows.
+  return h('section', { class: 'receipt', testid: 'receipt', data: { layout: opts.layout, nsr: r.nsr } }, [
+    qrCanvas(r, lang, qrUnits),
+    h('div', { class: 'receipt-text' }, [
+      h('h2', { class: 'receipt-title', testid: 'receipt-title', text: t(lang, 'receipt.title') }),
+      h('dl', { class: 'receipt-rows' }, rows),
+    ]),
+  ]);
+}

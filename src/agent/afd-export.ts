@@ -1,0 +1,243 @@
+/**
+ * Exports the evidence journal's marks of a date range as an AFD (Portaria 671, Annex V; the layout
+ * and our choices: docs/afd-layout.md): header from the configured employer, the type 7 lines
+ * exactly as sealed, trailer, signature line. Streamed: the marks are read a page at a time and
+ * the event loop gets a turn between pages, so the running agent keeps taking punches during a
+ * long export. Written as ISO 8859-1 with CR LF, atomically (temp file, fsync, rename, fsync of the
+ * directory), under the Annex's file name; with `afd.signingKey`, the detached CAdES `.p7s` of
+ * exactly those bytes (hashed as they are written) beside it. Shared by the agent (admin screen)
+ * and `timeclock afd export`.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Config } from '../config.js';
+import { AFD_MAX_DAYS } from '../contract.js';
+import { afdFileName, CRLF } from '../domain/afd/export.js';
+import { buildHeader, type HeaderFields, type LayoutVersion, type TaxId } from '../domain/afd/header.js';
+import { afdDateTime, parseMark } from '../domain/afd/mark.js';
+import { buildTrailer, noCounts, signatureLine } from '../domain/afd/trailer.js';
+import { isAfdDate } from '../domain/afd/fields.js';
+import { addDays, chooseTimeZone, localDateTime, utcOffsetMinutes } from '../domain/local-time.js';
+import type { Db } from '../store/database.js';
+import type { JournalReader } from '../store/journal-read.js';
+import { readSetting } from '../store/settings.js';
+import { loadAfdSigner, SigningKeyError } from './afd-signature.js';
+import { S, type SiteRecord } from './status.js';
+
+export { AFD_MAX_DAYS };
+const PAGE_SIZE = 1_000;
+
+export type AfdErrorCode = 'bad_range' | 'employer_missing' | 'config_invalid' | 'signing_failed' | 'exists' | 'journal_invalid' | 'write_failed';
+
+/** Why an export was refused or failed; `params` are the details a screen words in its language. */
+export class AfdExportError extends Error {
+  constructor(
+    message: string,
+    readonly code: AfdErrorCode,
+    readonly params: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AfdExportError';
+  }
+}
+
+export type AfdConfig = Pick<Config, 'employer' | 'afd'>;
+
+/** Inclusive YYYY-MM-DD range, real days, from ≤ to, at most AFD_MAX_DAYS days. */
+export function checkAfdRange(from: string, to: string): void {
+  const params = { from, to, max: String(AFD_MAX_DAYS) };
+  if (!isAfdDate(from) || !isAfdDate(to)) throw new AfdExportError(`dates are YYYY-MM-DD days of the calendar (got ${from} and ${to})`, 'bad_range', params);
+  if (from > to) throw new AfdExportError(`the range starts (${from}) after it ends (${to})`, 'bad_range', params);
+  if (addDays(from, AFD_MAX_DAYS - 1) < to) throw new AfdExportError(`at most ${AFD_MAX_DAYS} days per file (${from} to ${to} is longer)`, 'bad_range', params);
+}
+
+export type AfdHeaderPlan = { header: Omit<HeaderFields, 'generatedAt'>; fileName: string };
+
+/** The header's fixed part and the Annex's file name from the configuration; refuses what cannot be written, naming the keys. */
+export function afdHeaderPlan(config: AfdConfig, from: string, to: string): AfdHeaderPlan {
+  const e = config.employer;
+  const missing = [...(e.name ? [] : ['employer.name']), ...(e.cnpj || e.cpf ? [] : ['employer.cnpj (or employer.cpf)'])];
+  if (missing.length > 0) {
+    throw new AfdExportError(`the AFD header names the employer: set ${missing.join(' and ')} in the configuration`, 'employer_missing', { keys: missing.join(', ') });
+  }
+  const employer: TaxId = e.cnpj ? { kind: 'cnpj', id: e.cnpj } : { kind: 'cpf', id: e.cpf as string };
+  const rep = e.repRegistration ?? null;
+  if (rep !== null && !/^\d{1,17}$/.test(rep)) {
+    throw new AfdExportError(`employer.repRegistration is the INPI registration, up to 17 digits (got "${rep}")`, 'config_invalid', { key: 'employer.repRegistration' });
+  }
+  const developer: TaxId | null = config.afd.developerCnpj ? { kind: 'cnpj', id: config.afd.developerCnpj } : null;
+  // "004" is the gov.br revision (2026-07-31) that made the CNPJ fields alphanumeric; a file that
+  // carries an alphanumeric CNPJ under "003" claims a layout whose CNPJ field is N (docs/afd-layout.md).
+  const alphanumeric = [employer, developer].some((t) => t?.kind === 'cnpj' && /[A-Z]/.test(t.id));
+  const layoutVersion: LayoutVersion = alphanumeric ? '004' : '003';
+  const header = { employer, cnoOrCaepf: e.cno ?? null, employerName: e.name as string, repRegistration: rep, firstDate: from, lastDate: to, developer, layoutVersion };
+  try {
+    // Built once here so a name ISO 8859-1 cannot carry is refused before any file is touched.
+    buildHeader({ ...header, generatedAt: '2000-01-01T00:00:00+0000' });
+  } catch (err) {
+    throw new AfdExportError(`the AFD header cannot be written from the configuration: ${(err as Error).message}`, 'config_invalid', { key: 'employer' });
+  }
+  return { header, fileName: afdFileName(rep, employer.id) };
+}
+
+/** The site's zone (as the roster sync recorded it), else the configured one, else the system's. */
+export function afdZone(db: Db, config: Pick<Config, 'timezone'>): string {
+  return chooseTimeZone([readSetting<SiteRecord>(db, S.site)?.timezone, config.timezone, Intl.DateTimeFormat().resolvedOptions().timeZone]);
+}
+
+export type AfdExportRequest = {
+  from: string;
+  to: string;
+  dir: string;
+  /** Default: the Annex's name. */
+  fileName?: string;
+  /** Replace a file of that name (and its .p7s); otherwise an existing one is an error. */
+  replace?: boolean;
+  /** The zone the generation time is written in. */
+  zone: string;
+  now: Date;
+  pageSize?: number;
+};
+
+export type AfdExportResult = {
+  file: string;
+  p7s: string | null;
+  marks: number;
+  firstNsr: number | null;
+  lastNsr: number | null;
+  bytes: number;
+  layoutVersion: LayoutVersion;
+  /** The signing certificate's subject, when signed. */
+  signer: string | null;
+};
+
+export async function exportAfd(reader: JournalReader, config: AfdConfig, req: AfdExportRequest): Promise<AfdExportResult> {
+  checkAfdRange(req.from, req.to);
+  const plan = afdHeaderPlan(config, req.from, req.to);
+  const signer = signerOf(config, req.now);
+  const fileName = req.fileName ?? plan.fileName;
+  const file = path.join(req.dir, fileName);
+  const p7s = `${file}.p7s`;
+  if (!req.replace) {
+    for (const f of [file, p7s]) if (fs.existsSync(f)) throw new AfdExportError(`${f} already exists: move it away or choose another place`, 'exists', { file: f });
+  }
+  const local = localDateTime(req.now.getTime(), req.zone);
+  const generatedAt = afdDateTime(local.date, local.time, utcOffsetMinutes(req.now.getTime(), req.zone));
+  const stamp = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const tmp = path.join(req.dir, `.${fileName}.${stamp}.tmp`);
+  const tmpP7s = `${tmp}.p7s`;
+  try {
+    const written = await writeAfd(reader, tmp, { ...plan.header, generatedAt }, signer !== null, req);
+    let signedBy: string | null = null;
+    if (signer) {
+      await writeDurably(tmpP7s, signer.signDigest(written.sha256, req.now));
+      // The signature first, an older file of that name gone before it: a file that says "signed"
+      // is never there without its .p7s, nor beside another file's.
+      await fs.promises.rm(file, { force: true });
+      await fs.promises.rename(tmpP7s, p7s);
+      signedBy = signer.subject;
+    }
+    await fs.promises.rename(tmp, file);
+    if (!signer) await fs.promises.rm(p7s, { force: true }); // an earlier export's signature does not sign this file
+    await syncDir(req.dir);
+    return { file, p7s: signer ? p7s : null, marks: written.marks, firstNsr: written.firstNsr, lastNsr: written.lastNsr, bytes: written.bytes, layoutVersion: plan.header.layoutVersion ?? '003', signer: signedBy };
+  } catch (err) {
+    await Promise.all([tmp, tmpP7s].map((f) => fs.promises.rm(f, { force: true }).catch(() => undefined)));
+    if (err instanceof AfdExportError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new AfdExportError(`could not write ${file}: ${(err as Error).message}`, 'write_failed', { error: code ?? (err as Error).message });
+  }
+}
+
+function signerOf(config: AfdConfig, now: Date) {
+  if (!config.afd.signingKey) return null;
+  try {
+    return loadAfdSigner(config.afd.signingKey, config.afd.signingKeyPassword, now);
+  } catch (err) {
+    if (err instanceof SigningKeyError) throw new AfdExportError(`${err.message}; nothing was written`, 'signing_failed', { error: err.message });
+    throw err;
+  }
+}
+
+type Written = { marks: number; firstNsr: number | null; lastNsr: number | null; bytes: number; /** Of the bytes written, for the signature. */ sha256: Buffer };
+
+/** Header, the marks page by page (a turn of the event loop between pages), trailer, signature line; fsynced and hashed as written. */
+async function writeAfd(reader: JournalReader, tmp: string, header: HeaderFields, signed: boolean, req: AfdExportRequest): Promise<Written> {
+  const fh = await fs.promises.open(tmp, 'wx');
+  let bytes = 0;
+  const hash = createHash('sha256');
+  const put = async (text: string): Promise<void> => {
+    const buf = Buffer.from(text, 'latin1');
+    hash.update(buf);
+    await fh.write(buf);
+    bytes += buf.length;
+  };
+  try {
+    await put(buildHeader(header) + CRLF);
+    const counts = noCounts();
+    const pageSize = req.pageSize ?? PAGE_SIZE;
+    const bounds = await rangeBounds(reader, req.from, req.to);
+    let first: number | null = null;
+    let last = 0;
+    for (;;) {
+      const page = reader.marksInDates(req.from, req.to, last, pageSize, bounds);
+      let text = '';
+      for (const m of page) {
+        // What buildAfd checks, a page at a time: a type 7 line, NSRs increasing.
+        const parsed = parseMark(m.line);
+        if (!parsed.ok || parsed.mark.nsr !== m.nsr || m.nsr <= last) {
+          throw new AfdExportError(`the journal's mark NSR ${m.nsr} is not a type 7 record in order (${parsed.ok ? 'NSR out of order' : parsed.problem})`, 'journal_invalid', { nsr: String(m.nsr) });
+        }
+        first ??= m.nsr;
+        last = m.nsr;
+        counts[7]++;
+        text += m.line + CRLF;
+      }
+      if (text) await put(text);
+      if (page.length < pageSize) break;
+      await nextTurn();
+    }
+    await put(buildTrailer(counts) + CRLF + signatureLine(signed) + CRLF);
+    await fh.sync();
+    return { marks: counts[7], firstNsr: first, lastNsr: first === null ? null : last, bytes, sha256: hash.digest() };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The range's first and last NSR, a day at a time with a turn of the event loop every few weeks (years of marks stay responsive). */
+async function rangeBounds(reader: JournalReader, from: string, to: string): Promise<{ lo: number; hi: number } | null> {
+  let bounds: { lo: number; hi: number } | null = null;
+  for (let day = from, n = 1; day <= to; day = addDays(day, 1), n++) {
+    const b = reader.dayBounds(day);
+    if (b) bounds = bounds ? { lo: Math.min(bounds.lo, b.lo), hi: Math.max(bounds.hi, b.hi) } : b;
+    if (n % 64 === 0) await nextTurn();
+  }
+  return bounds;
+}
+
+async function writeDurably(file: string, data: Buffer): Promise<void> {
+  const fh = await fs.promises.open(file, 'wx');
+  try {
+    await fh.write(data);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The renames reach the disk (a removable drive may be pulled right after). Some filesystems cannot fsync a directory: then the file's own fsync is what there is. */
+export async function syncDir(dir: string): Promise<void> {
+  let fh: fs.promises.FileHandle | null = null;
+  try {
+    fh = await fs.promises.open(dir, 'r');
+    await fh.sync();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'EISDIR' && code !== 'EPERM' && code !== 'ENOTSUP') throw err;
+  } finally {
+    await fh?.close();
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * The worker's receipt of a punch ("Comprovante de registro", Portaria 671 Art. 79): built from the
+ * evidence journal's type 7 line, the punch as captured and the configuration, with the QR code the
+ * screens draw. The QR code carries the whole receipt as text, the full hash included.
+ *
+ * The QR text (UTF-8, lines joined by "\n", no line break at the end; a line in [] only when known):
+ *
+ *   Comprovante de registro
+ *   NSR: 000000042
+ *   Data: 14/03/2026 07:58:31 UTC-03:00
+ *   Trabalhador: Ana Paula Ferreira da Silva        ("não identificado": a code no roster knew;
+ *                                                    "não disponível": retention deleted the punch, the mark is kept)
+ *   CPF: ***.456.789-**                             ("não cadastrado": no CPF known)
+ *   Terminal: obra-centro-01
+ *   [Empregador: Construtora Exemplo Ltda]          employer.name
+ *   [CNPJ: 12.345.678/0001-95]                      employer.cnpj, or instead
+ *   [CPF do empregador: 123.456.789-09]             employer.cpf
+ *   SHA-256: <the record's 64 hex digits, as in the AFD>
+ *   [Portal: https://…]                             receipt.portalUrl
+ */
+import { create as createQr } from 'qrcode';
+import type { PunchReceiptView, QrMatrix } from '../contract.js';
+import { parseMark } from '../domain/afd/mark.js';
+import { formatCnpj } from '../domain/cnpj.js';
+import { utcOffsetMinutes } from '../domain/local-time.js';
+
+export const RECEIPT_TITLE = 'Comprovante de registro';
+
+/** The punch behind a mark, as captured (null: the punch row is gone, e.g. deleted by retention). */
+export type ReceiptPunch = {
+  /** UTC ms of the capture, with its seconds. */
+  capturedAt: number;
+  /** The zone its local time was computed in; null: not known (a code no roster knew), the line's offset is used. */
+  timeZone: string | null;
+  /** Null: a code no roster knew at capture. */
+  employeeName: string | null;
+};
+
+export type ReceiptSettings = {
+  terminalId: string;
+  employer: { name?: string | undefined; cnpj?: string | undefined; cpf?: string | undefined };
+  portalUrl?: string | undefined;
+};
+
+/** ***.456.789-**: enough for the worker to recognise, not enough to use (LGPD). */
+export function maskCpf(cpf: string): string {
+  return `***.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-**`;
+}
+
+/** 123.456.789-09 (an employer's CPF is shown whole: it identifies the employer, as a CNPJ does). */
+export function formatCpf(cpf: string): string {
+  return `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
+}
+
+/** ±HH:MM from an offset in minutes. */
+function offsetText(minutes: number): string {
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+type When = { date: string; time: string; utcOffset: string };
+
+/**
+ * The local date and time WITH SECONDS: the AFD line keeps the minute only (its seconds are fixed at
+ * 00), so they come from the captured instant in the punch's zone. When that instant does not fall
+ * in the line's minute (a punch recomputed after capture, or none to read), the sealed line is what
+ * counts: its own date, minute and offset, seconds 00.
+ */
+function whenOf(markedAt: string, punch: ReceiptPunch | null): When {
+  const fromLine: When = { date: markedAt.slice(0, 10), time: markedAt.slice(11, 19), utcOffset: `${markedAt.slice(19, 22)}:${markedAt.slice(22, 24)}` };
+  if (!punch) return fromLine;
+  const lineOffset = (markedAt[19] === '-' ? -1 : 1) * (Number(markedAt.slice(20, 22)) * 60 + Number(markedAt.slice(22, 24)));
+  const offset = punch.timeZone === null ? lineOffset : utcOffsetMinutes(punch.capturedAt, punch.timeZone);
+  // The zone's offset is whole minutes, so shifting the instant by it gives the wall clock in UTC fields.
+  const iso = new Date(punch.capturedAt + offset * 60_000).toISOString();
+  const fromInstant: When = { date: iso.slice(0, 10), time: iso.slice(11, 19), utcOffset: offsetText(offset) };
+  const sameMinute = fromInstant.date === fromLine.date && fromInstant.time.slice(0, 5) === fromLine.time.slice(0, 5) && fromInstant.utcOffset === fromLine.utcOffset;
+  return sameMinute ? fromInstant : fromLine;
+}
+
+/** A value on one line of the QR text: a line break in a name must not start a line of its own. */
+const oneLine = (s: string): string => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+
+/** The QR code's module matrix, compact (contract `qrMatrixSchema`). Error correction M: 15% may be unreadable. */
+export function qrMatrix(text: string): QrMatrix {
+  const { size, data } = createQr(text, { errorCorrectionLevel: 'M' }).modules;
+  let hex = '';
+  for (let i = 0; i < size * size; i += 4) {
+    let nibble = 0;
+    for (let b = 0; b < 4; b++) nibble = (nibble << 1) | (i + b < size * size && data[i + b] ? 1 : 0);
+    hex += nibble.toString(16);
+  }
+  return { size, modules: hex };
+}
+
+/** The receipt's lines, exactly as the QR code carries them (the format is at the top of this file). */
+export function receiptText(r: Omit<PunchReceiptView, 'text' | 'qr'>): string {
+  const [y, m, d] = r.date.split('-');
+  const lines = [
+    RECEIPT_TITLE,
+    `NSR: ${r.nsr}`,
+    `Data: ${d}/${m}/${y} ${r.time} UTC${r.utcOffset}`,
+    `Trabalhador: ${r.employeeName ?? (r.punchKept ? 'não identificado' : 'não disponível')}`,
+    `CPF: ${r.cpf ?? 'não cadastrado'}`,
+    `Terminal: ${r.terminalId}`,
+    r.employer.name === null ? null : `Empregador: ${r.employer.name}`,
+    r.employer.cnpj === null ? null : `CNPJ: ${r.employer.cnpj}`,
+    r.employer.cpf === null ? null : `CPF do empregador: ${r.employer.cpf}`,
+    `SHA-256: ${r.hash}`,
+    r.portalUrl === null ? null : `Portal: ${r.portalUrl}`,
+  ];
+  return lines.filter((l): l is string => l !== null).join('\n');
+}
+
+/** The receipt of the mark `line` (a type 7 record); throws RangeError when the line is not one. */
+export function buildReceipt(line: string, punch: ReceiptPunch | null, settings: ReceiptSettings): PunchReceiptView {
+  const parsed = parseMark(line);
+  if (!parsed.ok) throw new RangeError(`not a type 7 record: ${parsed.problem}`);
+  const mark = parsed.mark;
+  const rawName = punch?.employeeName ?? null;
+  const name = rawName === null ? null : oneLine(rawName);
+  const employerName = settings.employer.name === undefined ? null : oneLine(settings.employer.name);
+  const fields = {
+    nsr: line.slice(0, 9),
+    ...whenOf(mark.markedAt, punch),
+    employeeName: name === '' ? null : name,
+    punchKept: punch !== null,
+    cpf: mark.cpf === null ? null : maskCpf(mark.cpf),
+    terminalId: oneLine(settings.terminalId),
+    employer: {
+      name: employerName === '' ? null : employerName,
+      // The config validated both (config-evidence.ts); a CNPJ and a CPF together are refused there.
+      cnpj: settings.employer.cnpj === undefined ? null : formatCnpj(settings.employer.cnpj),
+      cpf: settings.employer.cpf === undefined ? null : formatCpf(settings.employer.cpf),
+    },
+    hash: mark.hash,
+    portalUrl: settings.portalUrl === undefined ? null : oneLine(settings.portalUrl),
+  };
+  const text = receiptText(fields);
+  return { ...fields, text, qr: qrMatrix(text) };
+}

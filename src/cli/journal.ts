@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../config.js';
+import { DB_FILE_NAME, openDatabase } from '../store/database.js';
+import { journalState } from '../store/journal-read.js';
+import { verifyJournal } from '../store/journal-verify.js';
+import { Exit, UsageError, type CliOptions } from './options.js';
+
+/**
+ * `timeclock journal verify [--json]`: recomputes both chains of the evidence journal and names the
+ * first record that does not match. Read-only (a snapshot of the file), so it runs beside a running
+ * terminal; exit 0 whole, 1 broken or unreadable.
+ */
+export async function runJournal(opts: CliOptions, args: string[]): Promise<number> {
+  if (args[0] !== 'verify' || args.length > 1) throw new UsageError('usage: timeclock journal verify [--json] [--config FILE]');
+  const { config } = loadConfig({ file: opts.config });
+  if (!fs.existsSync(path.join(config.dataDir, DB_FILE_NAME))) {
+    process.stderr.write(`timeclock: no terminal data in ${config.dataDir} yet\n`);
+    return Exit.error;
+  }
+  const db = openDatabase(config.dataDir, { readonly: true });
+  try {
+    const state = journalState(db);
+    if (state === null) {
+      process.stderr.write(`timeclock: the data in ${config.dataDir} has no evidence journal yet (start the terminal with this version once)\n`);
+      return Exit.error;
+    }
+    const v = await verifyJournal(db);
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify({ ...v, journalId: state.journalId, nextNsr: state.nextNsr })}\n`);
+    } else if (v.ok) {
+      process.stdout.write(`journal: whole — ${v.marks} marks and ${v.facts} facts checked in ${Math.round(v.ms)} ms (journal ${state.journalId}, next NSR ${state.nextNsr})\n`);
+    } else {
+      const p = v.firstProblem;
+      const where = p?.nsr !== undefined ? `NSR ${String(p.nsr).padStart(9, '0')}` : p?.seq !== undefined ? `fact ${p.seq}` : 'the journal';
+      process.stdout.write(`journal: BROKEN at ${where}: ${p?.message ?? 'unknown'} (${v.marks} marks and ${v.facts} facts read)\n`);
+    }
+    return v.ok ? Exit.ok : Exit.error;
+  } finally {
+    db.close();
+  }
+}

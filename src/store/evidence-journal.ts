@@ -1,0 +1,260 @@
+import { COLLECTOR_DEVICE, MARK_BODY_LENGTH, sealMark } from '../domain/afd/mark.js';
+import { restoredDetail } from '../domain/journal-fact.js';
+import { judgeReservation, nextReservation, type Judgement, type Sidecar } from '../domain/nsr-reservation.js';
+import type { Db } from './database.js';
+import { JournalFacts, sha256Latin1 } from './journal-facts.js';
+import { NSR_BLOCK, readSidecar, sidecarPathFor, writeSidecar } from './journal-nsr.js';
+import { afdInstant, cpfForMark, markedAt } from './mark-fields.js';
+
+/**
+ * The evidence journal's writer (Portaria 671, Annex V): one AFD type 7 record per punch, keyed by
+ * its NSR and chained by SHA-256 (domain/afd/mark.ts), appended in the punch's own transaction, and
+ * the facts that follow (store/journal-facts.ts). Everything the chain depends on — the previous
+ * record's hash, the next NSR, the reservation — is read inside the caller's write transaction:
+ * the durable and the bookkeeping connection (and the command line beside the agent) all write
+ * this file.
+ */
+
+export type MarkInput = {
+  /** From `reserveNsr()`, in the same transaction. */
+  nsr: number;
+  /** The captured instant (UTC ms) and the punch's local date and time in `zone`. */
+  at: number;
+  localDate: string;
+  localTime: string;
+  zone: string;
+  /** When the record is written (UTC ms): the capture, or the upgrade that journalled an older punch. */
+  recordedAt: number;
+  /** The worker's CPF as the roster has it (any mask), or null when not known at capture. */
+  cpf: string | null;
+  /** Whether the service was reachable at capture. */
+  online: boolean;
+  punchId?: number | null;
+  unresolvedId?: number | null;
+};
+
+export type JournalOptions = {
+  /** The sidecar file; default `journal-nsr.json` beside the database, none for an in-memory one. */
+  sidecar?: string | null;
+  /** Something the operator should know (a restore, a missing or foreign sidecar); never throws. */
+  warn?: (message: string) => void;
+  /** The instant of a journal event (a restore recognised). */
+  now?: () => number;
+  block?: number;
+  /** Tests: runs between the sidecar's write and the database's (a crash there is not a restore). */
+  afterSidecarWrite?: () => void;
+};
+
+type Meta = { journal_id: string; reserved_to: number; nsr_floor: number };
+
+export class EvidenceJournal {
+  readonly facts: JournalFacts;
+  private readonly stmts;
+  private readonly sidecar: string | null;
+  private readonly block: number;
+  /**
+   * A raise of ours awaits its step 3 (domain/nsr-reservation.ts), done by `settle()` after the
+   * commit: the reservation the sidecar still calls committed. Until then a further raise keeps
+   * that value (its transaction may not commit), so a rollback never looks like a restore.
+   */
+  private unsettled: number | null = null;
+
+  constructor(
+    readonly db: Db,
+    private readonly o: JournalOptions = {},
+  ) {
+    this.facts = new JournalFacts(db);
+    this.sidecar = o.sidecar === undefined ? sidecarPathFor(db.name) : o.sidecar;
+    this.block = o.block ?? NSR_BLOCK;
+    this.stmts = {
+      meta: db.prepare('SELECT journal_id, reserved_to, nsr_floor FROM journal_meta WHERE one = 1'),
+      last: db.prepare('SELECT nsr, line FROM journal_marks ORDER BY nsr DESC LIMIT 1'),
+      insert: db.prepare(
+        'INSERT INTO journal_marks (nsr, line, punch_id, unresolved_id, local_date, written_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      reserve: db.prepare('UPDATE journal_meta SET reserved_to = ? WHERE one = 1'),
+      restored: db.prepare('UPDATE journal_meta SET nsr_floor = @floor, reserved_to = MAX(reserved_to, @to) WHERE one = 1'),
+    };
+  }
+
+  private meta(): Meta {
+    const m = this.stmts.meta.get() as Partial<Record<keyof Meta, unknown>> | undefined;
+    if (!m) throw new Error('the evidence journal has no meta row (database not migrated?)');
+    const { journal_id, reserved_to, nsr_floor } = m;
+    if (typeof journal_id !== 'string' || typeof reserved_to !== 'number' || typeof nsr_floor !== 'number') throw new Error('the evidence journal\'s meta row is not readable');
+    return { journal_id, reserved_to, nsr_floor };
+  }
+
+  /** The last mark: its NSR and its hash (a damaged line still has one: the chain goes on, verification says what is wrong). */
+  private last(): { nsr: number; hash: string } | null {
+    const r = this.stmts.last.get() as { nsr: unknown; line: unknown } | undefined;
+    if (!r) return null;
+    if (typeof r.nsr !== 'number') throw new Error('the evidence journal\'s last mark is not readable');
+    return { nsr: r.nsr, hash: typeof r.line === 'string' ? r.line.slice(MARK_BODY_LENGTH) : '' };
+  }
+
+  private nextOf(meta: Meta, last: { nsr: number } | null): number {
+    return Math.max((last?.nsr ?? 0) + 1, meta.nsr_floor);
+  }
+
+  /** The journal's id, the NSR the next mark takes, and the reservation (status). */
+  info(): { journalId: string; nextNsr: number; reservedTo: number } {
+    const meta = this.meta();
+    return { journalId: meta.journal_id, nextNsr: this.nextOf(meta, this.last()), reservedTo: meta.reserved_to };
+  }
+
+  /**
+   * The NSR the next mark takes, reserved in the sidecar first when it is beyond the reservation
+   * (with `ahead` more: a batch reserves once). Inside the caller's write transaction (begin it
+   * IMMEDIATE when a read comes first).
+   */
+  reserveNsr(ahead = 0): number {
+    let meta = this.meta();
+    const last = this.last();
+    let next = this.nextOf(meta, last);
+    if (next + ahead <= meta.reserved_to) return next;
+    if (this.unsettled === null) {
+      this.reconcile(meta, next);
+      meta = this.meta();
+      next = this.nextOf(meta, last);
+    }
+    this.raise(meta, next + ahead);
+    return next;
+  }
+
+  /** Appends the mark of a punch (or unresolved capture) with the NSR `reserveNsr()` gave, in the same transaction. */
+  appendMark(m: MarkInput): { nsr: number; line: string } {
+    const meta = this.meta();
+    const last = this.last();
+    const expected = this.nextOf(meta, last);
+    if (m.nsr !== expected || expected > meta.reserved_to) throw new Error(`NSR ${m.nsr} is not the next reserved one (${expected}): reserveNsr() first, in the same transaction`);
+    const marked = markedAt(m.localDate, m.localTime, m.at, m.zone);
+    const sealed = sealMark(
+      {
+        nsr: m.nsr,
+        markedAt: marked,
+        cpf: cpfForMark(m.cpf),
+        // A live capture is recorded as it is marked: the same instant, the same local time.
+        recordedAt: m.recordedAt === m.at ? marked : afdInstant(m.recordedAt, m.zone),
+        collector: COLLECTOR_DEVICE,
+        online: m.online,
+      },
+      last?.hash ?? '',
+      sha256Latin1,
+    );
+    this.stmts.insert.run(m.nsr, sealed.line, m.punchId ?? null, m.unresolvedId ?? null, m.localDate, m.recordedAt);
+    return { nsr: m.nsr, line: sealed.line };
+  }
+
+  /** After the transaction of a raise ended: the sidecar says what the database holds (step 3). */
+  settle(): void {
+    if (this.unsettled === null || this.db.inTransaction) return;
+    this.unsettled = null;
+    try {
+      this.db.transaction(() => this.reconcile(this.meta(), this.nextOf(this.meta(), this.last()))).immediate();
+    } catch (e) {
+      // The next raise or open settles it; a punch already committed must not fail for it.
+      this.warn(`the NSR sidecar could not be brought up to date: ${(e as Error).message}`);
+    }
+  }
+
+  /**
+   * At open, under the write lock: compares the sidecar with the database (a restore, a crash
+   * mid-raise, a lost sidecar) and reserves a new block, so a copy of this database taken before
+   * now is recognised if it is ever put back.
+   */
+  open(): Judgement {
+    const judged = this.db.transaction(() => {
+      const j = this.reconcile(this.meta(), this.nextOf(this.meta(), this.last()));
+      const meta = this.meta();
+      this.raise(meta, this.nextOf(meta, this.last()));
+      return j;
+    }).immediate();
+    this.settle();
+    return judged;
+  }
+
+  /**
+   * At a clean stop: the sidecar records the last NSR given, so a copy of the database taken during
+   * this run is recognised if it is put back. Never throws (the database closes anyway).
+   */
+  close(): void {
+    if (this.sidecar === null || !this.db.open) return;
+    try {
+      this.db.transaction(() => {
+        this.reconcile(this.meta(), this.nextOf(this.meta(), this.last()));
+        const meta = this.meta();
+        this.write({ journalId: meta.journal_id, reservedTo: meta.reserved_to, pending: null, lastGiven: this.nextOf(meta, this.last()) - 1 });
+      }).immediate();
+      this.unsettled = null;
+    } catch (e) {
+      this.warn(`the NSR sidecar could not record the clean stop: ${(e as Error).message}`);
+    }
+  }
+
+  /** Brings the sidecar and the database into agreement; inside a write transaction. */
+  private reconcile(meta: Meta, next: number): Judgement {
+    if (this.sidecar === null) return { kind: 'consistent' };
+    const read = readSidecar(this.sidecar);
+    if (read.problem) this.warn(read.problem);
+    const j = judgeReservation(read.sidecar, { journalId: meta.journal_id, reservedTo: meta.reserved_to, nextNsr: next });
+    const fromDb: Sidecar = { journalId: meta.journal_id, reservedTo: meta.reserved_to, pending: null, lastGiven: null };
+    switch (j.kind) {
+      case 'consistent':
+        break;
+      case 'missing':
+        if (next > 1) this.warn('the NSR sidecar (journal-nsr.json) was missing: written again from the database; a restore before now cannot be recognised');
+        this.write(fromDb);
+        break;
+      case 'foreign':
+        this.warn(`the NSR sidecar belongs to another journal (${j.sidecarJournalId}); this database's (${meta.journal_id}) wins and the sidecar is rewritten`);
+        this.write(fromDb);
+        break;
+      case 'behind':
+        this.warn(`the NSR sidecar reserves less than the database (${read.sidecar?.reservedTo} < ${meta.reserved_to}): was it put back from a copy? The database wins`);
+        this.write(fromDb);
+        break;
+      case 'raise_committed':
+      case 'raise_undone':
+        this.write(fromDb);
+        break;
+      case 'restored': {
+        this.stmts.restored.run({ floor: j.to + 1, to: j.to });
+        const why = 'the database is older than the NSR reservation in journal-nsr.json (put back from a copy?): these NSRs may have been given and are never given again';
+        this.facts.append(j.from, this.o.now?.() ?? Date.now(), 'restored', restoredDetail(j.from, j.to, why));
+        this.warn(`the database was put back from an older copy: NSRs ${j.from}-${j.to} may have been given since; the next NSR is ${j.to + 1}`);
+        this.write({ journalId: meta.journal_id, reservedTo: j.to, pending: null, lastGiven: null });
+        break;
+      }
+    }
+    return j;
+  }
+
+  /** Steps 1 and 2 of a raise: the sidecar first, then the database row (committed with the caller's transaction). */
+  private raise(meta: Meta, needed: number): void {
+    const to = nextReservation(meta.reserved_to, needed, this.block);
+    const committed = this.unsettled ?? meta.reserved_to;
+    this.write({ journalId: meta.journal_id, reservedTo: committed, pending: to, lastGiven: null });
+    this.unsettled = committed;
+    this.o.afterSidecarWrite?.();
+    this.stmts.reserve.run(to);
+  }
+
+  /** A sidecar that cannot be written must not stop a punch: said loudly, and the database's reservation goes on alone. */
+  private write(s: Sidecar): void {
+    if (this.sidecar === null) return;
+    try {
+      writeSidecar(this.sidecar, s);
+    } catch (e) {
+      this.warn(`the NSR sidecar could not be written (${(e as Error).message}): NSRs are reserved in the database only until it can`);
+    }
+  }
+
+  private warn(message: string): void {
+    try {
+      this.o.warn?.(message);
+    } catch {
+      /* a warning must never fail a punch */
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Sidecar } from '../domain/nsr-reservation.js';
+import { writePrivateFile } from './private-file.js';
+
+/**
+ * The NSR sidecar: `journal-nsr.json` beside the database, holding the journal's id and the NSRs
+ * reserved (domain/nsr-reservation.ts has the protocol). Written whole or not at all (temp file,
+ * fsync, rename, fsync of the directory), and only while the writer holds the database's write
+ * lock, so two processes never interleave their writes. It holds no secret; 0600 like the
+ * directory's other files.
+ */
+export const NSR_SIDECAR_FILE = 'journal-nsr.json';
+
+/** NSRs reserved at a time: one sidecar write (two fsyncs) per block, not per punch. */
+export const NSR_BLOCK = 1_000;
+
+export function sidecarPathFor(dbFile: string): string | null {
+  // ':memory:' and '' (temporary) databases have no directory to keep a sidecar in.
+  if (dbFile === '' || dbFile === ':memory:' || dbFile.startsWith('file:')) return null;
+  return path.join(path.dirname(dbFile), NSR_SIDECAR_FILE);
+}
+
+export type SidecarRead = { sidecar: Sidecar | null; problem: string | null };
+
+/** The sidecar, or null when there is none; one that cannot be read is reported as a problem and treated as absent. */
+export function readSidecar(file: string): SidecarRead {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { sidecar: null, problem: null };
+    return { sidecar: null, problem: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  }
+  const parsed = parseSidecar(text);
+  return parsed ? { sidecar: parsed, problem: null } : { sidecar: null, problem: `${file} is not a journal sidecar; rewritten from the database` };
+}
+
+function parseSidecar(text: string): Sidecar | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null) return null;
+  const o = v as Record<string, unknown>;
+  const whole = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+  if (o['version'] !== 1 || typeof o['journalId'] !== 'string' || !/^[0-9a-f]{32}$/.test(o['journalId'])) return null;
+  if (!whole(o['reservedTo'])) return null;
+  const pending = o['pending'];
+  if (pending !== null && !whole(pending)) return null;
+  const lastGiven = o['lastGiven'] ?? null;
+  if (lastGiven !== null && !whole(lastGiven)) return null;
+  return { journalId: o['journalId'], reservedTo: o['reservedTo'], pending, lastGiven };
+}
+
+export function writeSidecar(file: string, s: Sidecar): void {
+  writePrivateFile(file, `${JSON.stringify({ version: 1, journalId: s.journalId, reservedTo: s.reservedTo, pending: s.pending, lastGiven: s.lastGiven })}\n`);
+}

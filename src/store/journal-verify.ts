@@ -1,0 +1,145 @@
+import { MARK_BODY_LENGTH, markHashMatches, parseMark } from '../domain/afd/mark.js';
+import { factHash, isFactEvent, JOURNAL_EVENTS, restoredGap, type FactEvent } from '../domain/journal-fact.js';
+import type { Db } from './database.js';
+import { sha256Latin1, sha256Utf8 } from './journal-facts.js';
+
+/**
+ * Checks the evidence journal end to end: both chains recomputed, every NSR accounted for, every
+ * punch's NSR with its mark. In chunks by key (never OFFSET), the event loop free between them, so
+ * the agent runs it in the background beside capture. It finds accidents and edits that did not
+ * recompute the chain; a hash chain without a key cannot stop someone who recomputes every hash
+ * after their change (the signed AFD export and the workers' receipts anchor it outside).
+ */
+
+export type JournalProblem = { nsr?: number; seq?: number; message: string };
+export type JournalVerification = { ok: boolean; marks: number; facts: number; firstProblem: JournalProblem | null; ms: number };
+/** `chunk`: rows per step, fixed (tests); by default sized as it goes so a step takes about TARGET_MS. */
+export type VerifyOptions = { chunk?: number; signal?: AbortSignal };
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** One step on the event loop's thread: about this long, on a fast disk or a slow SD card alike. */
+const TARGET_MS = 10;
+const CHUNK = { first: 200, min: 50, max: 10_000 };
+
+/** Rows per step: halved after a step that took more than TARGET_MS, grown by half after one that took less than half of it. */
+type Stepper = { size: number; took(ms: number): void };
+
+function stepper(fixed: number | undefined): Stepper {
+  const s = {
+    size: fixed ?? CHUNK.first,
+    took(ms: number) {
+      if (fixed !== undefined) return;
+      if (ms > TARGET_MS) s.size = Math.max(CHUNK.min, Math.floor(s.size / 2));
+      else if (ms < TARGET_MS / 2) s.size = Math.min(CHUNK.max, Math.ceil(s.size * 1.5));
+    },
+  };
+  return s;
+}
+
+type MarkRow = { nsr: number; line: unknown };
+type FactRow = { seq: number; nsr: number; at: number; event: unknown; detail: unknown; hash: unknown; has_mark: number };
+type PunchRef = { id: number; nsr: number | null; mark: number | null; owner: number | null };
+
+/**
+ * Visits every row `fetch` returns, by key after key (`keyOf`), a step at a time with the event loop
+ * free between steps; ends early when `done()` says so.
+ */
+async function walk<R>(step: Stepper, fetch: (after: number, n: number) => R[], keyOf: (r: R) => number, visit: (r: R) => void, done: () => boolean): Promise<void> {
+  for (let after = 0, full = true; full && !done(); await yieldToLoop()) {
+    const n = step.size;
+    const s0 = performance.now();
+    const rows = fetch(after, n);
+    for (const r of rows) {
+      visit(r);
+      after = keyOf(r);
+    }
+    step.took(performance.now() - s0);
+    full = rows.length === n;
+  }
+}
+
+export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<JournalVerification> {
+  const t0 = performance.now();
+  const step = stepper(o.chunk);
+  const stmts = {
+    marks: db.prepare('SELECT nsr, line FROM journal_marks WHERE nsr > ? ORDER BY nsr LIMIT ?'),
+    facts: db.prepare(
+      'SELECT f.seq, f.nsr, f.at, f.event, f.detail, f.hash, m.nsr IS NOT NULL AS has_mark FROM journal_facts f LEFT JOIN journal_marks m ON m.nsr = f.nsr WHERE f.seq > ? ORDER BY f.seq LIMIT ?',
+    ),
+    punches: db.prepare(
+      'SELECT p.id, p.nsr, m.nsr AS mark, m.punch_id AS owner FROM punches p LEFT JOIN journal_marks m ON m.nsr = p.nsr WHERE p.id > ? ORDER BY p.id LIMIT ?',
+    ),
+    unresolved: db.prepare(
+      'SELECT u.id, u.nsr, m.nsr AS mark, m.unresolved_id AS owner FROM unresolved_punches u LEFT JOIN journal_marks m ON m.nsr = u.nsr WHERE u.id > ? ORDER BY u.id LIMIT ?',
+    ),
+  };
+  const stopped = () => o.signal?.aborted === true;
+  const found: { marks: JournalProblem | null; facts: JournalProblem | null; punches: JournalProblem | null } = { marks: null, facts: null, punches: null };
+
+  // Facts first: their 'restored' facts explain the NSR gaps a restore left.
+  const gaps = new Map<number, number>();
+  let facts = 0;
+  let prevFact = { seq: 0, hash: '' };
+  await walk(step, (after, n) => stmts.facts.all(after, n) as FactRow[], (r) => r.seq, (r) => {
+    facts++;
+    found.facts ??= checkFact(r, prevFact.seq, prevFact.hash);
+    const gap = r.event === 'restored' && typeof r.detail === 'string' ? restoredGap(r.detail) : null;
+    if (gap) gaps.set(gap.from, gap.to);
+    prevFact = { seq: r.seq, hash: typeof r.hash === 'string' ? r.hash : '' };
+  }, stopped);
+
+  let marks = 0;
+  let prev: { nsr: number; hash: string } | null = null;
+  await walk(step, (after, n) => stmts.marks.all(after, n) as MarkRow[], (r) => r.nsr, (r) => {
+    marks++;
+    found.marks ??= checkMark(r, prev, gaps);
+    prev = { nsr: r.nsr, hash: typeof r.line === 'string' ? r.line.slice(MARK_BODY_LENGTH) : '' };
+  }, stopped);
+
+  for (const [stmt, what] of [[stmts.punches, 'punch'], [stmts.unresolved, 'unresolved capture']] as const) {
+    await walk(step, (after, n) => stmt.all(after, n) as PunchRef[], (r) => r.id, (r) => void (found.punches ??= checkRef(r, what)), () => stopped() || found.punches !== null);
+  }
+
+  const firstProblem = stopped() ? { message: 'verification stopped before the end (the agent is stopping)' } : (found.marks ?? found.facts ?? found.punches);
+  return { ok: firstProblem === null, marks, facts, firstProblem, ms: Math.round(performance.now() - t0) };
+}
+
+function checkMark(r: MarkRow, prev: { nsr: number; hash: string } | null, gaps: ReadonlyMap<number, number>): JournalProblem | null {
+  const nsr = r.nsr;
+  if (typeof r.line !== 'string') return { nsr, message: `NSR ${nsr}: the record is not text` };
+  const parsed = parseMark(r.line);
+  if (!parsed.ok) return { nsr, message: `NSR ${nsr}: not a type 7 record (${parsed.problem})` };
+  if (parsed.mark.nsr !== nsr) return { nsr, message: `NSR ${nsr}: the record says NSR ${parsed.mark.nsr} (records moved or swapped)` };
+  const expected = (prev?.nsr ?? 0) + 1;
+  if (nsr !== expected) {
+    const to = gaps.get(expected);
+    if (to === undefined || to !== nsr - 1) return { nsr, message: `NSRs ${expected}-${nsr - 1} are missing before NSR ${nsr} (deleted?), and no restore explains them` };
+  }
+  if (!markHashMatches(r.line, prev?.hash ?? '', sha256Latin1)) {
+    return { nsr, message: `NSR ${nsr}: hash does not match (this record, or the hash of NSR ${prev?.nsr ?? '-'} before it, was changed)` };
+  }
+  return null;
+}
+
+function checkFact(r: FactRow, prevSeq: number, prevHash: string): JournalProblem | null {
+  const seq = r.seq;
+  if (seq !== prevSeq + 1) return { seq, message: `facts ${prevSeq + 1}-${seq - 1} are missing before fact ${seq} (deleted?)` };
+  if (typeof r.event !== 'string' || !isFactEvent(r.event) || typeof r.detail !== 'string' || typeof r.hash !== 'string') {
+    return { seq, nsr: r.nsr, message: `fact ${seq}: not a fact of this journal` };
+  }
+  const event: FactEvent = r.event;
+  if (factHash({ seq, nsr: r.nsr, at: r.at, event, detail: r.detail }, prevHash, sha256Utf8) !== r.hash) {
+    return { seq, nsr: r.nsr, message: `fact ${seq}: hash does not match (this fact, or the hash of the one before it, was changed)` };
+  }
+  if (!r.has_mark && !JOURNAL_EVENTS.includes(event)) return { seq, nsr: r.nsr, message: `fact ${seq} is about NSR ${r.nsr}, which has no mark` };
+  return null;
+}
+
+function checkRef(r: PunchRef, what: string): JournalProblem | null {
+  if (r.nsr === null) return { message: `${what} ${r.id} has no NSR (not in the journal)` };
+  if (r.mark === null) return { nsr: r.nsr, message: `${what} ${r.id} has NSR ${r.nsr}, which has no mark (deleted?)` };
+  // A resolved capture's mark names the unresolved row it was taken as, not the punch.
+  if (r.owner !== null && r.owner !== r.id) return { nsr: r.nsr, message: `${what} ${r.id} has NSR ${r.nsr}, whose mark belongs to ${what} ${r.owner}` };
+  return null;
+}
