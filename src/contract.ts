@@ -111,15 +111,6 @@ export const adminParamsSchema = z.record(z.string(), z.string());
 export type AdminParams = z.infer<typeof adminParamsSchema>;
 
 /**
- * A QR code's modules, compact: `size` modules a side (21 to 177), `modules` the dark ones as hex,
- * row after row, four modules a digit, the first module in the digit's high bit, zero-padded.
- */
-export const qrMatrixSchema = z
-  .object({ size: z.number().int().min(21).max(177), modules: z.string().regex(/^[0-9a-f]*$/) })
-  .refine((q) => (q.size - 17) % 4 === 0 && q.modules.length === Math.ceil((q.size * q.size) / 4), 'not a QR matrix');
-export type QrMatrix = z.infer<typeof qrMatrixSchema>;
-
-/**
  * The worker's receipt of a punch ("Comprovante de registro", Portaria 671 Art. 79), built by
  * src/agent/receipt.ts, where the QR code's text format is written down.
  */
@@ -141,9 +132,8 @@ export const punchReceiptSchema = z.object({
   /** The record's SHA-256 (64 hex digits); screens show its start, the QR code all of it. */
   hash: z.string().regex(/^[0-9a-fA-F]{64}$/),
   portalUrl: z.string().nullable(),
-  /** Exactly the text the QR code carries. */
-  text: z.string(),
-  qr: qrMatrixSchema,
+  /** Exactly the text the QR code carries (the screen makes the code from it). */
+  text: z.string().max(2_000),
 });
 export type PunchReceiptView = z.infer<typeof punchReceiptSchema>;
 

@@ -1,7 +1,7 @@
 /**
  * The worker's receipt of a punch ("Comprovante de registro", Portaria 671 Art. 79): built from the
- * evidence journal's type 7 line, the punch as captured and the configuration, with the QR code the
- * screens draw. The QR code carries the whole receipt as text, the full hash included.
+ * evidence journal's type 7 line, the punch as captured and the configuration. Its text is what the
+ * QR code the screens draw carries: the whole receipt, the full hash included.
  *
  * The QR text (UTF-8, lines joined by "\n", no line break at the end; a line in [] only when known):
  *
@@ -18,8 +18,7 @@
  *   SHA-256: <the record's 64 hex digits, as in the AFD>
  *   [Portal: https://…]                             receipt.portalUrl
  */
-import { create as createQr } from 'qrcode';
-import type { PunchReceiptView, QrMatrix } from '../contract.js';
+import type { PunchReceiptView } from '../contract.js';
 import { parseMark } from '../domain/afd/mark.js';
 import { formatCnpj } from '../domain/cnpj.js';
 import { utcOffsetMinutes } from '../domain/local-time.js';
@@ -81,20 +80,8 @@ function whenOf(markedAt: string, punch: ReceiptPunch | null): When {
 /** A value on one line of the QR text: a line break in a name must not start a line of its own. */
 const oneLine = (s: string): string => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 
-/** The QR code's module matrix, compact (contract `qrMatrixSchema`). Error correction M: 15% may be unreadable. */
-export function qrMatrix(text: string): QrMatrix {
-  const { size, data } = createQr(text, { errorCorrectionLevel: 'M' }).modules;
-  let hex = '';
-  for (let i = 0; i < size * size; i += 4) {
-    let nibble = 0;
-    for (let b = 0; b < 4; b++) nibble = (nibble << 1) | (i + b < size * size && data[i + b] ? 1 : 0);
-    hex += nibble.toString(16);
-  }
-  return { size, modules: hex };
-}
-
 /** The receipt's lines, exactly as the QR code carries them (the format is at the top of this file). */
-export function receiptText(r: Omit<PunchReceiptView, 'text' | 'qr'>): string {
+export function receiptText(r: Omit<PunchReceiptView, 'text'>): string {
   const [y, m, d] = r.date.split('-');
   const lines = [
     RECEIPT_TITLE,
@@ -137,5 +124,5 @@ export function buildReceipt(line: string, punch: ReceiptPunch | null, settings:
     portalUrl: settings.portalUrl === undefined ? null : oneLine(settings.portalUrl),
   };
   const text = receiptText(fields);
-  return { ...fields, text, qr: qrMatrix(text) };
+  return { ...fields, text };
 }

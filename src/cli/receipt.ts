@@ -40,9 +40,7 @@ export function runReceipt(opts: CliOptions, args: string[]): number {
       process.stderr.write(`timeclock: no punch with NSR ${shown} in ${config.dataDir}${problems.length ? ` (${problems.join('; ')})` : ''}\n`);
       return Exit.error;
     }
-    const { qr, ...fields } = receipt;
-    void qr; // a screen's matter: JSON readers have the text it encodes
-    process.stdout.write(`${opts.json ? JSON.stringify(fields) : receipt.text}\n`);
+    process.stdout.write(`${opts.json ? JSON.stringify(receipt) : receipt.text}\n`);
     return Exit.ok;
   } finally {
     db.close();

@@ -9,7 +9,7 @@ import { Receipts } from '../../src/agent/receipts.js';
 import { punchReceiptSchema } from '../../src/contract.js';
 import { cpfFromBase } from '../../src/domain/cpf.js';
 import { normalizeCnpj } from '../../src/domain/cnpj.js';
-import { qrDark, receiptRows } from '../../renderer/src/receipt-view.js';
+import { qrOf, receiptRows } from '../../renderer/src/receipt-view.js';
 import { decodeModules } from '../helpers/qr-decode.js';
 
 const HASH = '3f1c9a0b5e7d2468ace13579bdf02468ace13579bdf02468ace13579bdf0246a';
@@ -122,9 +122,10 @@ describe('the receipt of a punch', () => {
     expect(receiptRows(r, 'pt-BR').find((x) => x.key === 'hash')?.value).toBe(`${HASH.slice(0, 16)}…`);
   });
 
-  it('its QR code, unpacked as the screen unpacks it, reads back to exactly the receipt’s text (accents included)', () => {
+  it('its QR code, as the screen makes it, reads back to exactly the receipt’s text (accents included)', () => {
     for (const r of [buildReceipt(line(), ana, full), buildReceipt(line({ nsr: 999_999_999, cpf: null }), { ...ana, employeeName: 'João Antônio Conceição' }, bare)]) {
-      expect(decodeModules(r.qr.size, (row, col) => qrDark(r.qr, row, col))).toBe(r.text);
+      const qr = qrOf(r.text);
+      expect(decodeModules(qr.size, (row, col) => qr.dark(row, col))).toBe(r.text);
     }
   });
 

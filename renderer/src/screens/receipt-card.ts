@@ -6,7 +6,7 @@
 import type { PunchReceiptView } from '../../../src/contract.js';
 import { h } from '../dom.js';
 import { t, type Lang } from '../i18n.js';
-import { QR_QUIET, qrDark, qrScale, receiptRows } from '../receipt-view.js';
+import { QR_QUIET, qrOf, qrScale, receiptRows } from '../receipt-view.js';
 
 /** The screen's unit (styles.css --u): the smaller of 1% of the width and 1/60 of the height, in CSS px. */
 function unitPx(): number {
@@ -15,7 +15,7 @@ function unitPx(): number {
 
 /** The QR code, dark on white with its quiet zone, `units` of the screen's unit a side at most. */
 export function qrCanvas(r: PunchReceiptView, lang: Lang, units: number): HTMLCanvasElement {
-  const { qr } = r;
+  const qr = qrOf(r.text);
   const scale = qrScale(qr.size, units * unitPx());
   const side = (qr.size + 2 * QR_QUIET) * scale;
   // Drawn at the device's pixel density, so a module is whole pixels on the glass too.
@@ -32,7 +32,7 @@ export function qrCanvas(r: PunchReceiptView, lang: Lang, units: number): HTMLCa
   g.fillRect(0, 0, canvas.width, canvas.height);
   g.fillStyle = '#000000';
   for (let row = 0; row < qr.size; row++) {
-    for (let col = 0; col < qr.size; col++) if (qrDark(qr, row, col)) g.fillRect((col + QR_QUIET) * px, (row + QR_QUIET) * px, px, px);
+    for (let col = 0; col < qr.size; col++) if (qr.dark(row, col)) g.fillRect((col + QR_QUIET) * px, (row + QR_QUIET) * px, px, px);
   }
   return canvas;
 }
