@@ -161,9 +161,14 @@ export const configSchema = z
     clockSkewThresholdMs: int(1_000, 24 * 3_600_000).default(30_000),
     /** The kiosk screen: its language and how long a punch's result stays up. */
     screen: z
-      .object({ language: z.enum(['pt-BR', 'en']).default('pt-BR'), resultMs: int(1_000, 60_000).default(4_000) })
+      .object({
+        language: z.enum(['pt-BR', 'en']).default('pt-BR'),
+        resultMs: int(1_000, 60_000).default(4_000),
+        /** A result with a receipt (QR code) stays at least this long; the next scan replaces it at once. */
+        receiptMs: int(1_000, 120_000).default(12_000),
+      })
       .strict()
-      .default({ language: 'pt-BR', resultMs: 4_000 }),
+      .default({ language: 'pt-BR', resultMs: 4_000, receiptMs: 12_000 }),
     demo: z.object({ port: int(0, 65_535).default(0) }).strict().default({ port: 0 }),
     logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
     /** How long delivered punches and audit lines are kept (store/retention.ts). */

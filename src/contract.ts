@@ -406,6 +406,8 @@ export const screenSettingsSchema = z.object({
   adminEnabled: z.boolean(),
   /** How long a result stays on screen before the idle screen returns. */
   resultMs: z.number().int().positive(),
+  /** A result with a receipt stays at least this long: a phone takes seconds to read its QR code. */
+  receiptMs: z.number().int().positive().optional(),
 });
 export type ScreenSettings = z.infer<typeof screenSettingsSchema>;
 

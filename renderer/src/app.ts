@@ -224,7 +224,15 @@ export class App {
     this.dispatch({ type: 'key', key });
   }
 
-  #activity(): void {
+  /** How long this result stays: longer when it carries a receipt, whose QR code a phone takes seconds to read. */
+  #resultMs(): number {
+    const base = this.#settings?.resultMs ?? 4_000;
+    const s = this.#model.screen;
+    const receipt = s.name === 'result' && s.shown.result?.ok === true && s.shown.result.receipt !== undefined;
+    return receipt ? Math.max(base, this.#settings?.receiptMs ?? 12_000) : base;
+  }
+
+    #activity(): void {
     this.#armTimer(true);
   }
 
@@ -238,7 +246,7 @@ export class App {
     this.#timedScreen = s;
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
-    const ms = name === 'result' ? (this.#settings?.resultMs ?? 4_000) : name === 'admin' ? ADMIN_IDLE_MS : waitsForInput ? INPUT_IDLE_MS : null;
+    const ms = name === 'result' ? this.#resultMs() : name === 'admin' ? ADMIN_IDLE_MS : waitsForInput ? INPUT_IDLE_MS : null;
     if (ms === null) return;
     this.#timer = setTimeout(() => {
       this.#timer = null;

@@ -105,6 +105,7 @@ export const DEFAULT_SCREEN_SETTINGS: ScreenSettings = {
   pinRequiredFor: [],
   adminEnabled: true,
   resultMs: 4_000,
+  receiptMs: 12_000,
 };
 
 export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen: ScreenSettings = DEFAULT_SCREEN_SETTINGS): Handlers {

@@ -82,6 +82,7 @@ export async function openAgent(
       pinRequiredFor: ready.pin.requiredFor,
       adminEnabled: true,
       resultMs: ready.screen.resultMs,
+      receiptMs: ready.screen.receiptMs,
     },
     demo: demoSetup?.mock ?? null,
     log,

@@ -119,6 +119,33 @@ describe('the receipt on the result screen', () => {
   });
 });
 
+describe('how long a result stays', () => {
+  it('with a receipt, 12 s (a phone needs time to read the QR code); a refusal without one, the usual 4 s; a tap ends either (page clock stepped, not waited on)', async () => {
+    const r = await rigs.start({ settings: EMPLOYER });
+    const { page } = await r.open(SMALL);
+    await page.clock.install();
+    const screen = () => page.getAttribute('body', 'data-screen');
+
+    await wedgeBurst(page, '1001');
+    await waitScreen(page, 'result');
+    await page.waitForSelector('[data-testid=receipt-qr]');
+    await page.clock.runFor(6_000);
+    expect(await screen()).toBe('result');
+    await page.clock.runFor(6_500);
+    await waitScreen(page, 'idle');
+
+    await wedgeBurst(page, '99999999');
+    await waitScreen(page, 'result');
+    expect(await page.locator('[data-testid=receipt]').count()).toBe(0);
+    await page.clock.runFor(4_500);
+    await waitScreen(page, 'idle');
+
+    await wedgeBurst(page, '1002');
+    await waitScreen(page, 'result');
+    await dismissResult(page);
+  });
+});
+
 describe('the receipt on the admin screen', () => {
   it('the manager types an NSR and sees that punch’s receipt with its QR code; an unknown or invalid NSR is said so', async () => {
     const r = await rigs.start({ settings: EMPLOYER });
