@@ -14,12 +14,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AfdExportError, afdZone, checkAfdRange, exportAfd } from '../agent/afd-export.js';
-import { loadConfig } from '../config.js';
 import { parseHeader } from '../domain/afd/header.js';
 import { verifyAfd } from '../domain/afd/verify.js';
-import { DB_FILE_NAME, openDatabase } from '../store/database.js';
 import { sha256Latin1 } from '../store/journal-facts.js';
 import { JournalReader } from '../store/journal-read.js';
+import { openJournalReadOnly } from './journal-db.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
 export const AFD_USAGE = 'usage: timeclock afd export --from YYYY-MM-DD --to YYYY-MM-DD [--out DIR|FILE] [--json] | timeclock afd verify FILE';
@@ -52,20 +51,11 @@ export async function runAfdExport(opts: CliOptions): Promise<number> {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const { config } = loadConfig({ file: opts.config });
-  if (!fs.existsSync(path.join(config.dataDir, DB_FILE_NAME))) {
-    process.stderr.write(`timeclock: no terminal data in ${config.dataDir} yet (start the terminal first, or set TIMECLOCK_DATA_DIR)\n`);
-    return Exit.error;
-  }
-  const db = openDatabase(config.dataDir, { readonly: true });
+  const opened = openJournalReadOnly(opts);
+  if (!opened) return Exit.error;
+  const { config, db } = opened;
   try {
-    let reader: JournalReader;
-    try {
-      reader = new JournalReader(db);
-    } catch {
-      process.stderr.write(`timeclock: the data in ${config.dataDir} has no evidence journal yet (start the terminal with this version once)\n`);
-      return Exit.error;
-    }
+    const reader = new JournalReader(db);
     const r = await exportAfd(reader, config, { from, to, ...target(opts.out), zone: afdZone(db, config), now: new Date() });
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(r)}\n`);

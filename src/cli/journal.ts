@@ -1,9 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { loadConfig } from '../config.js';
-import { DB_FILE_NAME, openDatabase } from '../store/database.js';
-import { journalState } from '../store/journal-read.js';
 import { verifyJournal } from '../store/journal-verify.js';
+import { openJournalReadOnly } from './journal-db.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
 /**
@@ -13,18 +9,10 @@ import { Exit, UsageError, type CliOptions } from './options.js';
  */
 export async function runJournal(opts: CliOptions, args: string[]): Promise<number> {
   if (args[0] !== 'verify' || args.length > 1) throw new UsageError('usage: timeclock journal verify [--json] [--config FILE]');
-  const { config } = loadConfig({ file: opts.config });
-  if (!fs.existsSync(path.join(config.dataDir, DB_FILE_NAME))) {
-    process.stderr.write(`timeclock: no terminal data in ${config.dataDir} yet\n`);
-    return Exit.error;
-  }
-  const db = openDatabase(config.dataDir, { readonly: true });
+  const opened = openJournalReadOnly(opts);
+  if (!opened) return Exit.error;
+  const { db, journal: state } = opened;
   try {
-    const state = journalState(db);
-    if (state === null) {
-      process.stderr.write(`timeclock: the data in ${config.dataDir} has no evidence journal yet (start the terminal with this version once)\n`);
-      return Exit.error;
-    }
     const v = await verifyJournal(db);
     if (opts.json) {
       process.stdout.write(`${JSON.stringify({ ...v, journalId: state.journalId, nextNsr: state.nextNsr })}\n`);
