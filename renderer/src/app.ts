@@ -2,10 +2,9 @@
  * The controller: owns the state, feeds the state machine (keys, answers, events, timers), carries
  * out its effects through the bridge client, and draws the current screen.
  */
-import type { CallInput, CallName, CallResult, PunchResultView, ScreenSettings, StatusView } from '../../src/contract.js';
+import type { CallInput, CallName, CallResult, PunchEventView, ScreenSettings, StatusView } from '../../src/contract.js';
 import type { Client } from './bridge.js';
 import { isQueued, Reachability } from './connection.js';
-import { PunchDedupe } from './dedupe.js';
 import { effectiveTimeZone } from './format.js';
 import { t, type Lang } from './i18n.js';
 import { installKeyboard } from './keyboard.js';
@@ -13,6 +12,7 @@ import { badgeCredential, initialModel, screenName, step, type Credential, type 
 import { adminView, type AdminView } from './screens/admin.js';
 import { idleView } from './screens/idle.js';
 import { keypadView } from './screens/keypad.js';
+import { OwnRequests } from './own-requests.js';
 import { resultScreen } from './screens/result.js';
 import { loadingView, offlineAgentView } from './screens/simple.js';
 import type { Ctx, View } from './screens/view.js';
@@ -38,7 +38,7 @@ export class App {
   #pollTimer: ReturnType<typeof setTimeout> | null = null;
   #reachTimer: ReturnType<typeof setTimeout> | null = null;
   #adminInFlight = 0;
-  readonly #dedupe = new PunchDedupe();
+  readonly #own = new OwnRequests();
   readonly #reach = new Reachability();
   readonly #sounds = new Sounds();
 
@@ -135,17 +135,16 @@ export class App {
     }, Math.max(0, at - now));
   }
 
-  #onPunchEvent(r: PunchResultView): void {
+  #onPunchEvent(r: PunchEventView): void {
     this.#contact(true);
-    if (!this.#dedupe.acceptEvent(r, performance.now())) return;
+    // The echo of this screen's own call: its answer is what the screen shows.
+    if (this.#own.isOwn(r.requestId)) return;
     this.dispatch({ type: 'punchEvent', result: r, queued: isQueued(this.#status) });
   }
 
-  /** A punch call of the screen's own; its answer goes to the machine, its event is then not shown twice. */
-  async #punch(call: () => Promise<CallResult<'punch' | 'badgeScan' | 'answerPin'>>, credential: Credential | null): Promise<void> {
-    this.#dedupe.begin();
-    const r = await call();
-    this.#dedupe.end(r.ok ? r.value : null, performance.now());
+  /** A punch call of the screen's own, with a fresh requestId; its answer goes to the machine, its event (same id) is not shown. */
+  async #punch(call: (requestId: string) => Promise<CallResult<'punch' | 'badgeScan' | 'answerPin'>>, credential: Credential | null): Promise<void> {
+    const r = await call(this.#own.next());
     if (r.ok) this.dispatch({ type: 'punchAnswer', credential, result: r.value, queued: isQueued(this.#status) });
     else this.dispatch({ type: 'punchFailed', message: r.error.message });
   }
@@ -182,14 +181,14 @@ export class App {
     switch (e.type) {
       case 'punch': {
         const { credential, pin } = e;
-        void this.#punch(() => this.client.call('punch', pin === undefined ? { credential } : { credential, pin }), credential);
+        void this.#punch((requestId) => this.client.call('punch', pin === undefined ? { credential, requestId } : { credential, pin, requestId }), credential);
         return;
       }
       case 'badgeScan':
-        void this.#punch(() => this.client.call('badgeScan', { code: e.code, source: 'wedge' }), badgeCredential(e.code));
+        void this.#punch((requestId) => this.client.call('badgeScan', { code: e.code, source: 'wedge', requestId }), badgeCredential(e.code));
         return;
       case 'answerPin':
-        void this.#punch(() => this.client.call('answerPin', { challenge: e.challenge, pin: e.pin }), null);
+        void this.#punch((requestId) => this.client.call('answerPin', { challenge: e.challenge, pin: e.pin, requestId }), null);
         return;
       case 'adminLogin':
         void this.client.call('adminLogin', { pin: e.pin }).then((r) => {

@@ -64,7 +64,7 @@ export type Event =
    */
   | { type: 'punchAnswer'; credential: Credential | null; result: PunchResultView | null; queued: boolean }
   | { type: 'punchFailed'; message: string }
-  /** A `punch` event the dedupe let through. */
+  /** A `punch` event that is not the echo of the screen's own call. */
   | { type: 'punchEvent'; result: PunchResultView; queued: boolean }
   | { type: 'adminLoginAnswer'; ok: boolean; message: string }
   | { type: 'adminLoginFailed'; message: string }

@@ -22,9 +22,9 @@ import { isAfdDate } from '../domain/afd/fields.js';
 import { addDays, chooseTimeZone, localDateTime, utcOffsetMinutes } from '../domain/local-time.js';
 import type { Db } from '../store/database.js';
 import type { JournalReader } from '../store/journal-read.js';
+import { settingKeys } from '../store/setting-keys.js';
 import { readSetting } from '../store/settings.js';
 import { loadAfdSigner, SigningKeyError } from './afd-signature.js';
-import { S, type SiteRecord } from './status.js';
 
 export { AFD_MAX_DAYS };
 const PAGE_SIZE = 1_000;
@@ -84,7 +84,7 @@ export function afdHeaderPlan(config: AfdConfig, from: string, to: string): AfdH
 
 /** The site's zone (as the roster sync recorded it), else the configured one, else the system's. */
 export function afdZone(db: Db, config: Pick<Config, 'timezone'>): string {
-  return chooseTimeZone([readSetting<SiteRecord>(db, S.site)?.timezone, config.timezone, Intl.DateTimeFormat().resolvedOptions().timeZone]);
+  return chooseTimeZone([readSetting(db, settingKeys.site)?.timezone, config.timezone, Intl.DateTimeFormat().resolvedOptions().timeZone]);
 }
 
 export type AfdExportRequest = {

@@ -2,11 +2,13 @@ import { auditSummarySchema, type AuditState, type AuditSummary } from '../contr
 import type { Logger } from '../log.js';
 import type { AuditMarks } from '../store/audit-marks.js';
 import type { Db } from '../store/database.js';
+import { settingKey, type SettingKey } from '../store/setting-keys.js';
 import { readSetting } from '../store/settings.js';
 import { compareWithService, type AuditDeps, type AuditProgress, type AuditReport } from '../sync/audit-compare.js';
 
 /** Settings key of the last comparison's summary (the admin screen's journal tab shows it). */
-export const AUDIT_LAST_KEY = 'audit_compare_last';
+/** The last comparison's summary, in the contract's own schema (what the admin screen shows). */
+export const AUDIT_LAST_KEY = settingKey<AuditSummary | null>('audit_compare_last', auditSummarySchema.nullable(), null);
 /** Missing NSRs the summary names. */
 const FIRST_MISSING = 10;
 
@@ -20,7 +22,7 @@ export type AuditRunnerDeps = AuditDeps & {
   /** Aborted when the agent stops: a comparison under way ends there (its marks left unchecked). */
   stopSignal: AbortSignal;
   /** Bookkeeping that never throws (the agent's safeWrite). */
-  write: (key: string, value: unknown) => void;
+  write: <T>(key: SettingKey<T>, value: T) => void;
 };
 
 export function auditSummaryOf(r: AuditReport): AuditSummary {
@@ -82,10 +84,10 @@ export class AuditRunner {
   /** The comparison under way (with its progress) and the last one's summary. */
   state(): AuditState {
     const cur = this.current;
-    const stored = auditSummarySchema.safeParse(readSetting<unknown>(this.d.db, AUDIT_LAST_KEY));
+    const last = readSetting(this.d.db, AUDIT_LAST_KEY);
     return {
       running: cur ? { ...cur.range, startedAt: cur.startedAt, requestsDone: cur.progress?.requestsDone ?? 0, requestsTotal: cur.progress?.requestsTotal ?? null } : null,
-      last: stored.success ? stored.data : null,
+      last,
     };
   }
 }

@@ -1,5 +1,6 @@
 /**
- * The contract's calls mapped onto the agent facade, and the admin session they are gated by.
+ * The contract's calls mapped onto the agent facade, and the admin session they are gated by; the
+ * one dispatcher (src/bridge/dispatcher.ts) validates, gates and calls them for both transports.
  * Typed against src/contract.ts: a call added there does not compile until it is handled here, and
  * an agent result that no longer fits its output schema is a compile error, not a runtime surprise.
  */

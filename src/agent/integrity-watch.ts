@@ -8,7 +8,8 @@ import { Schedule } from './schedule.js';
  * without running one. `result`: ok; damaged (`problems`: SQLite's first findings); unchecked
  * (the check could not run: `problems` says why).
  */
-export type IntegrityRecord = { at: number; ms: number; result: 'ok' | 'damaged' | 'unchecked'; problems: string[] };
+import type { IntegrityRecord } from '../store/setting-keys.js';
+export type { IntegrityRecord };
 
 /** The first check this long after the start: the start-up work (a backlog, the roster) reads the disk first. */
 export const INTEGRITY_FIRST_AFTER_MS = 15_000;

@@ -5,7 +5,8 @@ import { verifyJournal, type JournalProblem, type JournalVerification, type Veri
 import { Schedule } from './schedule.js';
 
 /** The last verification of the evidence journal, kept in settings for status. */
-export type JournalVerifyRecord = { at: number; ok: boolean; marks: number; facts: number; problem: JournalProblem | null; ms: number };
+import type { JournalVerifyRecord } from '../store/setting-keys.js';
+export type { JournalVerifyRecord };
 
 /** After the integrity check (15 s) has read the file, before retention (60 s). */
 export const JOURNAL_FIRST_AFTER_MS = 30_000;

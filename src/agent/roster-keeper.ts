@@ -3,11 +3,12 @@ import { Backoff, type BackoffOptions } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
 import type { Db } from '../store/database.js';
 import type { Outbox } from '../store/outbox.js';
+import { settingKeys, type SettingKey } from '../store/setting-keys.js';
 import { readSetting } from '../store/settings.js';
 import type { RosterSync, RosterSyncResult } from '../sync/roster-sync.js';
 import type { Capture } from './capture.js';
 import type { AdminResult } from './identity-admin.js';
-import { rosterComplete, S, type RosterSyncRecord, type SiteRecord } from './status.js';
+import { rosterComplete, type RosterSyncRecord } from './status.js';
 
 export type RosterKeeperDeps = {
   db: Db;
@@ -22,7 +23,7 @@ export type RosterKeeperDeps = {
   shrinkRecheckMs: number;
   stopSignal: AbortSignal;
   /** Bookkeeping writes that never throw (the agent's). */
-  write(key: string, value: unknown): void;
+  write<T>(key: SettingKey<T>, value: T): void;
   /** The service answered a sync (true: online) or could not be reached (false). */
   contact(at: number, ok: boolean): void;
   noteError(message: string): void;
@@ -49,7 +50,7 @@ export class RosterKeeper {
 
   constructor(private readonly d: RosterKeeperDeps) {
     this.backoff = new Backoff(d.retry, d.random);
-    this.record = readSetting<RosterSyncRecord>(d.db, S.rosterSync);
+    this.record = readSetting(d.db, settingKeys.rosterSync);
   }
 
   /** False while the terminal has no complete employee list (see `rosterComplete`). */
@@ -130,10 +131,10 @@ export class RosterKeeper {
     if (res.outcome === 'applied') {
       this.d.contact(res.finishedAt, true);
       if (res.site) {
-        const known = readSetting<SiteRecord>(this.d.db, S.site);
+        const known = readSetting(this.d.db, settingKeys.site);
         const id = res.site.id ?? this.d.rosterSync.siteId ?? known?.id ?? '';
         // A site read without a name shows its id; a zone the terminal cannot load is not kept.
-        this.d.write(S.site, { id, name: res.site.name ?? id, timezone: res.site.timezone });
+        this.d.write(settingKeys.site, { id, name: res.site.name ?? id, timezone: res.site.timezone });
         this.d.capture.setSiteTimeZone(res.site.timezone);
       }
       this.backoff.reset();
@@ -225,7 +226,7 @@ export class RosterKeeper {
 
   private save(rec: RosterSyncRecord): void {
     this.record = rec;
-    this.d.write(S.rosterSync, rec);
+    this.d.write(settingKeys.rosterSync, rec);
   }
 
   /** The next sync `ms` from now (replacing whatever was planned), while scheduling. */

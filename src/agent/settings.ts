@@ -6,8 +6,6 @@
  *
  * The token never leaves this module in any answer, status, log line, audit entry or error.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { ApiOutcome } from '../api/client.js';
 import { describeOutcome } from '../api/classify.js';
 import { objectIdPattern } from '../api/shapes.js';
@@ -17,84 +15,32 @@ import { rateLimitPause } from '../domain/retry-policy.js';
 import type { WindowRule } from '../domain/sliding-window.js';
 import type { Logger } from '../log.js';
 import type { AuditLog } from '../store/audit-log.js';
-import type { Db } from '../store/database.js';
-import { removePrivateFile, TOKEN_ENC_FILE_NAME, TOKEN_FILE_NAME } from '../store/private-file.js';
+import type { Db, DurableDb } from '../store/database.js';
+import { settingKeys, type RateOverride, type SiteOverride, type TokenSavedRecord } from '../store/setting-keys.js';
 import { readSetting, writeSetting } from '../store/settings.js';
 import { Priority, type RateBudget } from '../sync/rate-budget.js';
 import type { AdminResult } from './identity-admin.js';
-import { S } from './status.js';
+import { perWindow, validRate, type SettingsView } from './stored-settings.js';
 import type { TokenStore } from './token-store.js';
 
-/** Bounds of the request budget (as in src/contract.ts `setRateBudget`). */
-export const RATE_LIMIT_RANGE = { min: 1, max: 10_000 } as const;
-export const RATE_WINDOW_RANGE = { min: 1_000, max: 3_600_000 } as const;
+// The stored side, re-exported for the callers that knew it here.
+export {
+  perWindow,
+  RATE_LIMIT_RANGE,
+  RATE_WINDOW_RANGE,
+  resetSavedSettings,
+  storedOverrides,
+  storedSettingsView,
+  validRate,
+  type RateOverride,
+  type SettingsView,
+  type SiteOverride,
+  type TokenSavedRecord,
+} from './stored-settings.js';
+
 const MAX_TOKEN_LENGTH = 512;
 /** How long a check with the service may wait for a slot of the budget before the setting is kept unchecked. */
 const CHECK_WAIT_MS = 10_000;
-
-/** A site chosen on the admin screen. `demo`: chosen while running the demo (applies only to the demo). */
-export type SiteOverride = { siteId: string; setAt: number; demo: boolean };
-export type RateOverride = { limit: number; windowMs: number; setAt: number; demo: boolean };
-/** That a token was saved from the admin screen, when and where: never the token. */
-export type TokenSavedRecord = { setAt: number; source: 'keyring' | 'file'; warning: string | null };
-
-/** As src/contract.ts `statusSchema.settings`. */
-export type SettingsView = {
-  siteId: string | null;
-  rateLimit: WindowRule;
-  token: { source: 'config' | 'keyring' | 'file'; setAt: number | null; warning: string | null };
-};
-
-/** Overrides that apply in this mode: the demo's never reach a real configuration, nor the reverse. */
-export function storedOverrides(db: Db, demo: boolean): { site: SiteOverride | null; rate: RateOverride | null; token: TokenSavedRecord | null } {
-  const site = readSetting<SiteOverride>(db, S.siteOverride);
-  const rate = readSetting<RateOverride>(db, S.rateOverride);
-  return {
-    site: site && site.demo === demo && objectIdPattern.test(site.siteId) ? site : null,
-    rate: rate && rate.demo === demo && validRate(rate.limit, rate.windowMs) === null ? rate : null,
-    token: demo ? null : readSetting<TokenSavedRecord>(db, S.tokenSaved),
-  };
-}
-
-/** The settings in force from the database and the configuration alone (`timeclock status` / `settings show`). */
-export function storedSettingsView(db: Db, config: { siteId?: string | undefined; rateLimit: WindowRule }, demo: boolean): SettingsView {
-  const o = storedOverrides(db, demo);
-  return {
-    siteId: o.site?.siteId ?? config.siteId ?? null,
-    rateLimit: o.rate ? { limit: o.rate.limit, windowMs: o.rate.windowMs } : { limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs },
-    token: o.token ? { source: o.token.source, setAt: o.token.setAt, warning: o.token.warning } : { source: 'config', setAt: null, warning: null },
-  };
-}
-
-/**
- * Forgets every setting saved from the admin screen (token files of both stores included), so the
- * configuration rules again at the next start. The caller holds the data directory's lock.
- */
-export function resetSavedSettings(db: Db, dataDir: string, audit: AuditLog, now: number): string[] {
-  const cleared: string[] = [];
-  if (readSetting(db, S.siteOverride)) cleared.push('site');
-  if (readSetting(db, S.rateOverride)) cleared.push('request budget');
-  const files = [TOKEN_FILE_NAME, TOKEN_ENC_FILE_NAME].map((f) => path.join(dataDir, f));
-  if (readSetting(db, S.tokenSaved) || files.some((f) => fs.existsSync(f))) cleared.push('API token');
-  // Files first: a token file left behind would still be used; a setting left behind is harmless.
-  for (const f of files) removePrivateFile(f);
-  db.transaction(() => {
-    for (const k of [S.siteOverride, S.rateOverride, S.tokenSaved]) db.prepare('DELETE FROM settings WHERE key = ?').run(k);
-    audit.record(now, 'settings_reset', null, cleared.length ? `cleared: ${cleared.join(', ')}` : 'nothing was saved');
-  })();
-  return cleared;
-}
-
-/** Null when the budget is within bounds, else what is wrong with it. */
-export function validRate(limit: unknown, windowMs: unknown): string | null {
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < RATE_LIMIT_RANGE.min || limit > RATE_LIMIT_RANGE.max) {
-    return `the limit must be a whole number of requests from ${RATE_LIMIT_RANGE.min} to ${RATE_LIMIT_RANGE.max}`;
-  }
-  if (typeof windowMs !== 'number' || !Number.isInteger(windowMs) || windowMs < RATE_WINDOW_RANGE.min || windowMs > RATE_WINDOW_RANGE.max) {
-    return `the window must be a whole number of milliseconds from ${RATE_WINDOW_RANGE.min} (1 s) to ${RATE_WINDOW_RANGE.max} (1 h)`;
-  }
-  return null;
-}
 
 /** What is wrong with a token as typed, or null. Never quotes it. */
 function tokenProblem(token: string): string | null {
@@ -108,9 +54,6 @@ function tokenProblem(token: string): string | null {
 /** A window in seconds, as text ("60", "1.5"). */
 const seconds = (ms: number): string => String(ms / 1000);
 
-/** "60 per 60 s": a budget as people read it. */
-export const perWindow = (r: WindowRule): string => `${r.limit} per ${r.windowMs % 1000 === 0 ? `${r.windowMs / 1000} s` : `${r.windowMs} ms`}`;
-
 /** The calls of the API the settings need. */
 export type SettingsApi = {
   setToken(token: string): void;
@@ -119,7 +62,8 @@ export type SettingsApi = {
 };
 
 export type SettingsDeps = {
-  db: Db;
+  /** The admin screen's changes are kept on the durable connection. */
+  db: DurableDb;
   audit: AuditLog;
   api: SettingsApi;
   budget: RateBudget;
@@ -163,7 +107,7 @@ export function startingToken(tokens: TokenStore, configToken: string, demo: boo
     return { token: configToken, view: { source: 'config', setAt: null, warning: problem } };
   }
   if (saved === null) return { token: configToken, view: { source: 'config', setAt: null, warning: null } };
-  const meta = readSetting<TokenSavedRecord>(db, S.tokenSaved);
+  const meta = readSetting(db, settingKeys.tokenSaved);
   return { token: saved, view: { source: tokens.source, setAt: meta?.setAt ?? null, warning: tokens.warning } };
 }
 
@@ -228,7 +172,7 @@ export class SettingsAdmin {
       try {
         // The store's write inside the transaction: if it fails, the record and the audit line roll back.
         this.d.db.transaction(() => {
-          writeSetting(this.d.db, S.tokenSaved, meta);
+          writeSetting(this.d.db, settingKeys.tokenSaved, meta);
           this.d.audit.record(now, 'api_token_set', null, `from the admin screen; kept in ${this.d.tokens.source === 'keyring' ? 'the system secret store' : 'a file only the kiosk user can read'}${verified ? '; accepted by the service' : '; not checked (service unreachable)'}`);
           this.d.tokens.save(token);
         })();
@@ -240,7 +184,7 @@ export class SettingsAdmin {
       this.d.api.setToken(token);
       this.token = { source: meta.source, setAt: now, warning: meta.warning };
       try {
-        writeSetting(this.d.db, S.authRefused, null);
+        writeSetting(this.d.db, settingKeys.authRefused, null);
       } catch {
         /* status bookkeeping only */
       }
@@ -303,7 +247,7 @@ export class SettingsAdmin {
       const before = this.siteId;
       try {
         this.d.db.transaction(() => {
-          writeSetting(this.d.db, S.siteOverride, { siteId, setAt: now, demo: this.d.demo } satisfies SiteOverride);
+          writeSetting(this.d.db, settingKeys.siteOverride, { siteId, setAt: now, demo: this.d.demo } satisfies SiteOverride);
           this.d.audit.record(now, 'site_set', null, `${before ?? 'no site'} -> ${siteId}${site ? ` (${site.name ?? 'no name'})` : ' (not checked: service unreachable)'}`);
         })();
       } catch (e) {
@@ -341,7 +285,7 @@ export class SettingsAdmin {
       const now = this.d.clock.now();
       try {
         this.d.db.transaction(() => {
-          writeSetting(this.d.db, S.rateOverride, { ...rule, setAt: now, demo: this.d.demo } satisfies RateOverride);
+          writeSetting(this.d.db, settingKeys.rateOverride, { ...rule, setAt: now, demo: this.d.demo } satisfies RateOverride);
           this.d.audit.record(now, 'rate_budget_set', null, `${perWindow(before)} -> ${perWindow(rule)}`);
         })();
       } catch (e) {

@@ -5,63 +5,37 @@ import type { RateSlots } from '../store/rate-slots.js';
 import type { ReaderStatus } from '../input/hid-reader.js';
 import type { Identities } from '../store/identities.js';
 import type { NotAllowed, Roster, RosterHealth } from '../store/roster.js';
-import type { ChangesMemo } from '../sync/roster-changes.js';
 import type { SiteFilterCheck, Skipped } from '../sync/roster-sync.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
 import { readSetting } from '../store/settings.js';
 import { configWarnings } from '../config.js';
 import { VERSION } from '../version.js';
 import type { Db } from '../store/database.js';
-import type { SettingsView } from './settings.js';
+import type { SettingsView } from './stored-settings.js';
 import type { RateSharing } from '../sync/shared-window-link.js';
-import type { IntegrityRecord } from './integrity-watch.js';
-import type { JournalVerifyRecord } from './journal-watch.js';
+import {
+  settingKeys,
+  type AuthRefusedRecord,
+  type IntegrityRecord,
+  type JournalVerifyRecord,
+  type LastError,
+  type RosterSyncRecord,
+  type SetupProblemRecord,
+  type SiteRecord,
+} from '../store/setting-keys.js';
 import { journalState } from '../store/journal-read.js';
-import { DEFAULT_RETENTION, deletedEver, fileFigures, RETENTION_KEYS, type Deleted, type FileFigures, type RetentionPassRecord, type RetentionPolicy } from '../store/retention.js';
+import { DEFAULT_RETENTION, deletedEver, fileFigures, type Deleted, type FileFigures, type RetentionPassRecord, type RetentionPolicy } from '../store/retention.js';
 
-/** Settings keys the agent keeps for status (read by `timeclock status` from another process too). */
-export const S = {
-  lastError: 'last_error',
-  lastContact: 'last_contact',
-  rosterSync: 'roster_sync',
-  site: 'site',
-  clockSkew: 'clock_skew',
-  authRefused: 'auth_refused',
-  rosterProgress: 'roster_progress',
-  /** What the terminal knows of the service's filter on `_updated` (sync/roster-changes.ts). */
-  rosterChanges: 'roster_changes',
-  readers: 'readers',
-  /** The last answer that was not the API's (a redirect, an HTML page); cleared by the next answer of the API. */
-  setupProblem: 'setup_problem',
-  /** Settings changed on the admin screen (agent/settings.ts); the token itself is never in the database. */
-  siteOverride: 'settings_site',
-  rateOverride: 'settings_rate_limit',
-  tokenSaved: 'settings_token',
-  /** The last background integrity check (agent/integrity-watch.ts). */
-  integrity: 'integrity_check',
-  /** The last retention pass (agent/retention-watch.ts). */
-  retentionPass: RETENTION_KEYS.lastPass,
-  /** The last verification of the evidence journal (agent/journal-watch.ts). */
-  journalVerify: 'journal_verify',
-} as const;
-
-export type LastError = { at: number; message: string };
-export type LastContact = { at: number; ok: boolean };
-/** The last roster sync as status shows it. Members after lastOkAt are absent in records of older versions. */
-export type RosterSyncRecord = {
-  at: number;
-  ok: boolean;
-  employees: number | null;
-  error: string | null;
-  lastOkAt: number | null;
-  outcome?: 'applied' | 'incomplete' | 'shrink_held' | 'failed';
-  skipped?: Skipped | null;
-  siteFilter?: SiteFilterCheck | null;
-  heldShrink?: { employees: number; inUse: number; since: number; recheckAt: number | null } | null;
-  nextAt?: number | null;
-  /** The site the roster in use was synced for (null: all employees). */
-  siteId?: string | null;
-};
+/** The records status shows are declared with their settings keys (store/setting-keys.ts). */
+export type {
+  AuthRefusedRecord,
+  ClockSkewRecord,
+  LastContact,
+  LastError,
+  RosterSyncRecord,
+  SetupProblemRecord,
+  SiteRecord,
+} from '../store/setting-keys.js';
 
 /**
  * Whether the terminal has a complete employee list: one sync applied, and either the last sync
@@ -72,10 +46,6 @@ export function rosterComplete(rec: RosterSyncRecord | null, now: number, refres
   if (!rec || rec.lastOkAt === null) return false;
   return rec.ok || now - rec.lastOkAt <= refreshMs;
 }
-export type SiteRecord = { id: string; name: string; timezone: string | null };
-export type ClockSkewRecord = { at: number; ms: number };
-export type AuthRefusedRecord = { at: number; reason: string };
-export type SetupProblemRecord = { at: number; reason: string; location: string | null };
 
 export type AgentStatus = {
   version: string;
@@ -172,9 +142,9 @@ export function readStatus(src: StatusSources): AgentStatus {
   const rosterSummary = src.roster.summary();
   const queue = outbox.counts();
   const oldest = outbox.oldestUnsentAt();
-  const contact = readSetting<LastContact>(db, S.lastContact);
-  const skew = readSetting<ClockSkewRecord>(db, S.clockSkew);
-  const sync = readSetting<RosterSyncRecord>(db, S.rosterSync);
+  const contact = readSetting(db, settingKeys.lastContact);
+  const skew = readSetting(db, settingKeys.clockSkew);
+  const sync = readSetting(db, settingKeys.rosterSync);
   return {
     version: VERSION,
     terminalId: src.terminalId,
@@ -184,17 +154,17 @@ export function readStatus(src: StatusSources): AgentStatus {
     queue,
     unsent: queue.pending + queue.sending + queue.in_doubt,
     oldestUnsentAgeMs: oldest === null ? null : Math.max(0, now - oldest),
-    lastError: readSetting<LastError>(db, S.lastError),
+    lastError: readSetting(db, settingKeys.lastError),
     sendingPaused: null,
-    authRefused: readSetting<AuthRefusedRecord>(db, S.authRefused),
-    setupProblem: readSetting<SetupProblemRecord>(db, S.setupProblem),
+    authRefused: readSetting(db, settingKeys.authRefused),
+    setupProblem: readSetting(db, settingKeys.setupProblem),
     warnings: configWarnings(src.rule),
     collisions: collisionsOf(outbox),
     rateWindow: { used: slotsInUse(src.rateSlots.live(now, src.rule.windowMs), now, src.rule.windowMs), limit: src.rule.limit, windowMs: src.rule.windowMs },
     roster: {
       size: rosterSummary.size,
       lastSync: sync,
-      progress: readSetting<{ pagesDone: number; pagesTotal: number | null }>(db, S.rosterProgress),
+      progress: readSetting(db, settingKeys.rosterProgress),
       health: { ...rosterSummary.health, employees: rosterSummary.health.employees.slice(0, 20) },
       enrolledBadges: src.identities.enrollmentCount(),
       complete: rosterComplete(sync, now, src.rosterRefreshMs),
@@ -203,13 +173,13 @@ export function readStatus(src: StatusSources): AgentStatus {
       siteFilter: sync?.siteFilter ?? null,
       notAllowed: src.roster.notAllowed(20, rosterSummary),
       nextSyncAt: sync?.nextAt ?? null,
-      refreshBy: readSetting<ChangesMemo>(db, S.rosterChanges)?.mode ?? null,
+      refreshBy: readSetting(db, settingKeys.rosterChanges)?.mode ?? null,
     },
     unresolved: src.unresolved.summary(),
-    site: readSetting<SiteRecord>(db, S.site),
-    readers: readSetting<ReaderStatus[]>(db, S.readers) ?? [],
+    site: readSetting(db, settingKeys.site),
+    readers: readSetting(db, settingKeys.readers),
     clockSkewMs: skew?.ms ?? null,
-    integrity: readSetting<IntegrityRecord>(db, S.integrity),
+    integrity: readSetting(db, settingKeys.integrity),
     retention: retentionOf(db, src.retention ?? DEFAULT_RETENTION, queue.sent),
     journal: journalOf(db),
     agentRunning: false,
@@ -227,7 +197,7 @@ function collisionsOf(outbox: Outbox): AgentStatus['collisions'] {
 
 function journalOf(db: Db): JournalStatus | null {
   const state = journalState(db);
-  return state && { ...state, lastVerify: readSetting<JournalVerifyRecord>(db, S.journalVerify) };
+  return state && { ...state, lastVerify: readSetting(db, settingKeys.journalVerify) };
 }
 
 function retentionOf(db: Db, policy: RetentionPolicy, sentHere: number): RetentionStatus {
@@ -238,7 +208,7 @@ function retentionOf(db: Db, policy: RetentionPolicy, sentHere: number): Retenti
     auditDays: policy.auditDays,
     deliveredEver: sentHere + deleted.punches,
     deletedEver: deleted,
-    lastPass: readSetting<RetentionPassRecord>(db, S.retentionPass),
+    lastPass: readSetting(db, settingKeys.retentionPass),
     file: { bytes: f.bytes, freeBytes: f.freeBytes, autoVacuum: f.autoVacuum },
   };
 }

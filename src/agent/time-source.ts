@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { anchorOf, betterAnchor, readTime, type Anchor, type TimeReading } from '../domain/anchored-time.js';
 import type { Clock, Monotonic } from '../domain/clock.js';
-import type { Db } from '../store/database.js';
+import type { Db, WritableDb } from '../store/database.js';
+import { settingKeys } from '../store/setting-keys.js';
 import { readSetting, writeSetting } from '../store/settings.js';
 
 /** The kernel's id of this boot (Linux); elsewhere one per process, so anchors never cross a restart wrongly. */
@@ -19,8 +20,6 @@ export function currentBootId(): string {
 /** Monotonic ms since boot (libuv's CLOCK_MONOTONIC): the same origin in every process of a boot. */
 export const bootMonotonic: Monotonic = () => Number(process.hrtime.bigint() / 1_000_000n);
 
-const ANCHOR_KEY = 'time_anchor';
-
 /**
  * The terminal's time: the service's clock carried forward by the monotonic one. Kept in the
  * database so a restart within the same boot is anchored at once. `onFirstAnchor` runs when this
@@ -30,14 +29,14 @@ export class TimeSource {
   private anchor: Anchor | null;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: WritableDb,
     private readonly clock: Clock,
     private readonly mono: Monotonic,
     readonly bootId: string,
     private readonly onFirstAnchor: (a: Anchor) => void = () => {},
     private readonly onAnchor: () => void = () => {},
   ) {
-    const stored = readSetting<Anchor>(db, ANCHOR_KEY);
+    const stored = readSetting(db, settingKeys.timeAnchor);
     this.anchor = stored && stored.bootId === bootId ? stored : null;
   }
 
@@ -67,7 +66,7 @@ export class TimeSource {
     if (next === this.anchor) return;
     this.anchor = next;
     try {
-      writeSetting(this.db, ANCHOR_KEY, next);
+      writeSetting(this.db, settingKeys.timeAnchor, next);
     } catch {
       /* kept in memory; a restart re-anchors at its first answer */
     }

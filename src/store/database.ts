@@ -3,7 +3,20 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrations } from './migrations.js';
 
+/** Any connection to the terminal's database: what code that only reads (or works on any handle) takes. */
 export type Db = Database.Database;
+
+declare const connectionKind: unique symbol;
+/** A connection as it was opened; the brand exists only for the compiler. */
+type Opened<K extends string> = Db & { readonly [connectionKind]: K };
+/** The main connection, synchronous=FULL: a commit that returned is on disk. The punch path takes only this one. */
+export type DurableDb = Opened<'durable'>;
+/** The second connection, synchronous=NORMAL: bookkeeping a power cut may undo (rate slots, outbox transitions, retention). */
+export type BookkeepingDb = Opened<'bookkeeping'>;
+/** Opened read-only (`timeclock doctor`, journal and AFD readers): nothing that writes accepts it. */
+export type ReadOnlyDb = Opened<'read-only'>;
+/** A connection that may write: either of the agent's two. */
+export type WritableDb = DurableDb | BookkeepingDb;
 
 /** Raised when the terminal's database cannot be used; the message says what to do. */
 export class StoreError extends Error {
@@ -53,6 +66,8 @@ function realCause(dir: string, e: NodeJS.ErrnoException): string {
  * agent checks in the background instead (store/integrity-check.ts).
  */
 export type OpenOptions = { readonly?: boolean; integrityCheck?: boolean };
+type OpenWritable = OpenOptions & { readonly?: false };
+type OpenReadOnly = OpenOptions & { readonly: true };
 
 /** The write-ahead log is cut back to this after a checkpoint: a retention pass once grew it, it need not stay grown. */
 export const WAL_SIZE_LIMIT = 8 * 1024 * 1024;
@@ -67,7 +82,10 @@ export const INTEGRITY_PROBLEMS_KEPT = 10;
  * read or one too new is refused here; damage deeper in the file is found by the check the agent
  * runs in the background after it starts, and shown in status.
  */
-export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
+export function openDatabase(dataDir: string, opts?: OpenWritable): DurableDb;
+export function openDatabase(dataDir: string, opts: OpenReadOnly): ReadOnlyDb;
+export function openDatabase(dataDir: string, opts: OpenOptions): DurableDb | ReadOnlyDb;
+export function openDatabase(dataDir: string, opts: OpenOptions = {}): DurableDb | ReadOnlyDb {
   const file = path.join(dataDir, DB_FILE_NAME);
   if (!opts.readonly) ensureDataDir(dataDir);
   else if (!fs.existsSync(file)) {
@@ -119,7 +137,7 @@ export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
     }
     throw new StoreError(`cannot use ${file}: ${msg}`, 'io');
   }
-  return db;
+  return opts.readonly ? (db as ReadOnlyDb) : (db as DurableDb);
 }
 
 /** SQLite's quick_check on the whole file: [] when sound, else its first findings. Blocks for the whole read. */
@@ -136,8 +154,8 @@ export function quickCheck(db: Db, max = INTEGRITY_PROBLEMS_KEPT): string[] {
  * commits survive a crash of the process at once, and a power loss from the next FULL commit of
  * the main connection on, which syncs the same log.
  */
-export function openBookkeepingConnection(dataDir: string): Db {
-  const db = new Database(path.join(dataDir, DB_FILE_NAME), { fileMustExist: true });
+export function openBookkeepingConnection(dataDir: string): BookkeepingDb {
+  const db = new Database(path.join(dataDir, DB_FILE_NAME), { fileMustExist: true }) as BookkeepingDb;
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = NORMAL');
   db.pragma('cache_size = -1000');

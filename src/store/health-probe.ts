@@ -1,11 +1,14 @@
 import fs from 'node:fs';
-import { isDiskFull, type Db } from './database.js';
+import { isDiskFull, type WritableDb } from './database.js';
+import { z } from 'zod';
+import { settingKey } from './setting-keys.js';
 import { writeSetting } from './settings.js';
 
 /** Below this much free space the next punches may not fit: said before they fail, not after. */
 export const MIN_FREE_BYTES = 1024 * 1024;
 
-const PROBE_KEY = 'health_probe';
+/** Written, never read: the write is the probe. */
+const PROBE_KEY = settingKey<number | null>('health_probe', z.number().nullable(), null);
 
 /**
  * Whether a punch could be saved now; null when it could, else one line saying why. Free space
@@ -13,7 +16,7 @@ const PROBE_KEY = 'health_probe';
  * whose commits cost no fsync — into the same file and log a punch goes to: a read-only remount,
  * a damaged header or a lock held elsewhere fail it as they would fail a punch.
  */
-export function storageProblem(db: Db, dataDir: string, now: number, minFreeBytes = MIN_FREE_BYTES): string | null {
+export function storageProblem(db: WritableDb, dataDir: string, now: number, minFreeBytes = MIN_FREE_BYTES): string | null {
   try {
     const st = fs.statfsSync(dataDir);
     const free = st.bavail * st.bsize;

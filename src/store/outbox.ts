@@ -1,109 +1,12 @@
-import type { FactEvent } from '../domain/journal-fact.js';
-import type { PunchState, ClockFlag } from '../domain/punch.js';
-import type { Db } from './database.js';
+import type { PunchState } from '../domain/punch.js';
+import type { DurableDb, WritableDb } from './database.js';
 import { EvidenceJournal } from './evidence-journal.js';
-import { JournalFacts } from './journal-facts.js';
+import { HeldRows } from './held-rows.js';
+import type { HeldReason, InsertOutcome, NewPunch, PunchRow } from './punch-row.js';
+import { PunchTimes } from './punch-times.js';
+import { checkFailed, held, punchFact, punchWriter, rejected, sent, transition, type PunchWriter } from './punch-writer.js';
 
-/** A punch row as the uploader and the status screens need it. */
-export type PunchRow = {
-  id: number;
-  captured_at: number;
-  local_date: string;
-  local_time: string;
-  time_zone: string;
-  employee_key: string;
-  employee_external_id: string | null;
-  employee_name: string;
-  credential_kind: string;
-  state: PunchState;
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-  reject_reason: string | null;
-  remote_id: string | null;
-  sent_at: number | null;
-  clock_flag: ClockFlag | null;
-  updated_at: number;
-  /** Why a held punch waits (see HeldReason); null when it is not held. */
-  held_reason: HeldReason | null;
-  /** Reconciliation checks answered without proof either way (refused, unreadable). */
-  checks: number;
-  /** What capture read: the wall clock, the monotonic clock (ms since boot) and the boot. */
-  wall_at: number | null;
-  mono_at: number | null;
-  boot_id: string | null;
-  /** 0: captured before any answer of the service in its boot (wall clock), recomputed at the first. */
-  anchored: number;
-  /** Its mark in the evidence journal (null: taken before the journal, until the agent's next open journals it). */
-  nsr: number | null;
-};
-
-export type NewPunch = {
-  capturedAt: number;
-  localDate: string;
-  localTime: string;
-  timeZone: string;
-  employeeKey: string;
-  employeeExternalId: string | null;
-  employeeName: string;
-  credentialKind: string;
-  clockFlag: ClockFlag | null;
-  /** Set: kept but not sent (the employee's contract forbids API records). */
-  heldReason?: HeldReason | null;
-  /** The local minute may have come before (the zone's clock went back within the hour): look for a collision. */
-  mayRepeatLocalMinute?: boolean;
-  /** The clock readings behind `capturedAt` (absent: anchored, nothing to recompute). */
-  time?: { wall: number; mono: number; bootId: string; anchored: boolean };
-  /** The worker's CPF for the mark (absent or null: not known, twelve zeros). */
-  cpf?: string | null;
-  /** Whether the service was reachable at capture (the mark's on-line flag; absent: off-line). */
-  online?: boolean;
-  /** The NSR of the unresolved capture this punch is (its mark exists already): no new mark. */
-  nsr?: number | null;
-};
-
-/**
- * Why a punch is held:
- * - not_allowed: the employee's `allow_external_api_record` is false (released by a roster sync);
- * - forbidden: the service answered 403 for this employee while the token is fine (retried on a
- *   slow schedule and after each roster sync);
- * - unverified: in doubt, and the service would not say whether it has it: a person decides
- *   (send again, or mark as delivered);
- * - pin_unverified: taken while its employee was locked out after wrong PINs: the manager confirms
- *   (sent) or disputes it;
- * - disputed: a manager disputed it: kept here, never sent, with the reason.
- */
-export type HeldReason = 'not_allowed' | 'forbidden' | 'unverified' | 'pin_unverified' | 'disputed';
-
-type Writer = ReturnType<typeof writer>;
-
-function writer(db: Db) {
-  return {
-    db,
-    journal: db.prepare('INSERT INTO punch_journal (punch_id, at, event, detail) VALUES (?, ?, ?, ?)'),
-    /** The evidence journal's facts: appended with the state change they record (not retries: sending, pending, in doubt). */
-    facts: new JournalFacts(db),
-    setState: db.prepare(
-      `UPDATE punches SET state = @state, attempts = attempts + @attempt, next_attempt_at = @nextAt,
-         last_error = @error, updated_at = @now WHERE id = @id`,
-    ),
-    setSent: db.prepare(
-      `UPDATE punches SET state = 'sent', remote_id = @remoteId, sent_at = @now, last_error = NULL, updated_at = @now
-       WHERE id = @id`,
-    ),
-    setHeld: db.prepare(
-      `UPDATE punches SET state = 'held', held_reason = @reason, next_attempt_at = @nextAt, last_error = @error,
-         checks = checks + @check, updated_at = @now WHERE id = @id`,
-    ),
-    countCheck: db.prepare(`UPDATE punches SET checks = checks + 1 WHERE id = ?`),
-    setRejected: db.prepare(
-      `UPDATE punches SET state = 'rejected', attempts = attempts + 1, reject_reason = @reason, last_error = @reason,
-         updated_at = @now WHERE id = @id`,
-    ),
-  };
-}
-
-export type InsertOutcome = { inserted: true; id: number; nsr: number } | { inserted: false; existing: PunchRow };
+export type { HeldReason, InsertOutcome, NewPunch, PunchRow } from './punch-row.js';
 
 /**
  * The outbox: the only code that writes punch rows. Every state change is journalled in the same
@@ -111,9 +14,13 @@ export type InsertOutcome = { inserted: true; id: number; nsr: number } | { inse
  */
 export class Outbox {
   private readonly stmts;
-  private readonly durable: Writer;
+  private readonly durable: PunchWriter;
   /** Writes whose loss in a power cut is repaired by reconciliation (see constructor). */
-  private readonly lazy: Writer;
+  private readonly lazy: PunchWriter;
+  /** Held punches: the roster's permission, 403s, a person's decision (store/held-rows.ts). */
+  private readonly held: HeldRows;
+  /** Re-timing after an anchor, deadlines after a clock step (store/punch-times.ts). */
+  private readonly times: PunchTimes;
 
   /**
    * `db` is the durable (synchronous=FULL) connection: captures and 'sending' go through it, so
@@ -123,14 +30,17 @@ export class Outbox {
    * sparing their fsync halves the disk syncs per delivered punch.
    */
   constructor(
-    private readonly db: Db,
-    lazyDb: Db = db,
+    // The punch path: only the durable connection type-checks here, so a bookkeeping handle cannot take a punch.
+    private readonly db: DurableDb,
+    lazyDb: WritableDb = db,
     /** Its mark per punch, in the insert's transaction (store/evidence-journal.ts); on `db`. */
     private readonly journal: EvidenceJournal = new EvidenceJournal(db),
   ) {
     if (journal.db !== db) throw new Error('the outbox and its evidence journal must share the durable connection');
-    this.durable = writer(db);
-    this.lazy = lazyDb === db ? this.durable : writer(lazyDb);
+    this.durable = punchWriter(db);
+    this.lazy = lazyDb === db ? this.durable : punchWriter(lazyDb);
+    this.held = new HeldRows(this.durable);
+    this.times = new PunchTimes(this.durable, this.lazy);
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO punches (captured_at, local_date, local_time, time_zone, employee_key, employee_external_id,
@@ -172,48 +82,8 @@ export class Outbox {
       ),
       rejected: db.prepare(`SELECT * FROM punches WHERE state = 'rejected' ORDER BY id LIMIT ?`),
       latestCapture: db.prepare('SELECT MAX(captured_at) AS t FROM punches INDEXED BY punches_captured_at'),
-      // The roster's allow_external_api_record: pending punches of those it forbids are held; held
-      // ones of everyone else (true, not defined, or gone from the roster) go back to the queue.
-      toHold: db.prepare(
-        `SELECT p.id FROM roster_employees r JOIN punches p ON p.employee_key = r.id
-         WHERE r.allow_api_record = 0 AND p.state = 'pending'`,
-      ),
-      toRelease: db.prepare(
-        `SELECT p.id FROM punches p INDEXED BY punches_held WHERE p.state = 'held' AND p.held_reason = 'not_allowed'
-           AND NOT EXISTS (SELECT 1 FROM roster_employees r WHERE r.id = p.employee_key AND r.allow_api_record = 0)`,
-      ),
-      hold: db.prepare(`UPDATE punches SET state = 'held', held_reason = @reason, updated_at = @now WHERE id = @id AND state = 'pending'`),
-      release: db.prepare(
-        `UPDATE punches SET state = 'pending', held_reason = NULL, next_attempt_at = @now, checks = 0, updated_at = @now WHERE id = @id AND state = 'held'`,
-      ),
-      forbiddenHeld: db.prepare(`SELECT id FROM punches INDEXED BY punches_held WHERE state = 'held' AND held_reason = 'forbidden'`),
-      forbiddenDue: db.prepare(
-        `SELECT id FROM punches INDEXED BY punches_held WHERE state = 'held' AND held_reason = 'forbidden' AND next_attempt_at <= ?`,
-      ),
-      unanchored: db.prepare(
-        `SELECT * FROM punches INDEXED BY punches_unanchored WHERE anchored = 0 AND boot_id = ? AND state IN ('pending','held')`,
-      ),
-      reanchor: db.prepare(
-        `UPDATE OR IGNORE punches SET captured_at = @at, local_date = @date, local_time = @time, utc_minute = @utcMinute,
-           anchored = 1, clock_flag = NULL, updated_at = @now WHERE id = @id AND anchored = 0`,
-      ),
-      markAnchored: db.prepare(`UPDATE punches SET anchored = 1, updated_at = @now WHERE id = @id`),
-      shiftDeadlines: db.prepare(
-        `UPDATE punches SET next_attempt_at = next_attempt_at + @ms WHERE state IN ('pending','in_doubt','held')`,
-      ),
-      clampDeadlines: db.prepare(
-        `UPDATE punches SET next_attempt_at = @now WHERE state IN ('pending','in_doubt') AND next_attempt_at > @latest`,
-      ),
-      heldList: db.prepare(`SELECT * FROM punches INDEXED BY punches_held WHERE state = 'held' ORDER BY id LIMIT ?`),
       rejectedIds: db.prepare(`SELECT id FROM punches INDEXED BY punches_state WHERE state = 'rejected'`),
-      delivered: db.prepare(
-        `UPDATE punches SET state = 'sent', held_reason = NULL, sent_at = @now, updated_at = @now WHERE id = @id AND state = 'held'`,
-      ),
-      dispute: db.prepare(
-        `UPDATE punches SET held_reason = 'disputed', last_error = @reason, updated_at = @now WHERE id = @id AND state = 'held'`,
-      ),
       lastOf: db.prepare('SELECT * FROM punches WHERE employee_key = ? ORDER BY captured_at DESC LIMIT 1'),
-      heldReasonOf: db.prepare(`SELECT held_reason FROM punches WHERE id = ? AND state = 'held'`),
     };
   }
 
@@ -267,15 +137,6 @@ export class Outbox {
     }
   }
 
-  /**
-   * The evidence journal's fact for a state change, in its transaction. A punch held again for the
-   * reason its last fact already gives (a 403 retried on the slow schedule) adds nothing.
-   */
-  private fact(w: Writer, id: number, now: number, event: FactEvent, detail: string | null): void {
-    if (event === 'held' && w.facts.lastOfPunch(id)?.startsWith(`held ${(detail ?? '').split(':')[0]}`)) return;
-    w.facts.forPunch(id, now, event, detail);
-  }
-
   /** Punches sent with a local minute another punch of the same employee also has (DST fall-back), newest first. */
   collisions(limit = 20): { count: number; punches: PunchRow[] } {
     return { count: (this.stmts.collidingCount.get() as { n: number }).n, punches: this.stmts.colliding.all(limit) as PunchRow[] };
@@ -299,62 +160,35 @@ export class Outbox {
     return this.stmts.hasDue.get(now) !== undefined;
   }
 
-  private transition(w: Writer, id: number, now: number, state: PunchState, nextAt: number, error: string | null, countAttempt: boolean, event: string): void {
-    w.db.transaction(() => {
-      w.setState.run({ id, state, nextAt, error, now, attempt: countAttempt ? 1 : 0 });
-      w.journal.run(id, now, event, error);
-    })();
-  }
-
   /** Durable before the request leaves: a crash from here on is found as 'sending' and reconciled. */
   markSending(id: number, now: number): void {
-    this.transition(this.durable, id, now, 'sending', now, null, true, 'sending');
+    transition(this.durable, id, now, 'sending', now, null, true, 'sending');
   }
 
   markPending(id: number, now: number, nextAt: number, error: string | null, countAttempt = false): void {
-    this.transition(this.lazy, id, now, 'pending', nextAt, error, countAttempt, 'retry_scheduled');
+    transition(this.lazy, id, now, 'pending', nextAt, error, countAttempt, 'retry_scheduled');
   }
 
   markInDoubt(id: number, now: number, checkAt: number, error: string): void {
-    this.transition(this.lazy, id, now, 'in_doubt', checkAt, error, false, 'in_doubt');
+    transition(this.lazy, id, now, 'in_doubt', checkAt, error, false, 'in_doubt');
   }
 
   /** A reconciliation check the service answered without proof either way (a refusal, an unreadable list). */
   markCheckFailed(id: number, now: number, checkAt: number, error: string): void {
-    const w = this.lazy;
-    w.db.transaction(() => {
-      w.countCheck.run(id);
-      w.setState.run({ id, state: 'in_doubt', nextAt: checkAt, error, now, attempt: 0 });
-      w.journal.run(id, now, 'check_failed', error);
-    })();
+    checkFailed(this.lazy, id, now, checkAt, error);
   }
 
   /** Kept, not sent, until `nextAt` (forbidden) or a roster sync or a person releases it. */
   markHeld(id: number, now: number, reason: HeldReason, error: string, nextAt: number): void {
-    const w = this.lazy;
-    w.db.transaction(() => {
-      w.setHeld.run({ id, now, reason, error, nextAt, check: 0 });
-      w.journal.run(id, now, 'held', `${reason}: ${error}`);
-      this.fact(w, id, now, 'held', `${reason}: ${error}`);
-    }).immediate();
+    held(this.lazy, id, now, reason, error, nextAt);
   }
 
   markSent(id: number, now: number, remoteId: string | null, how: 'created' | 'reconciled'): void {
-    const w = this.lazy;
-    w.db.transaction(() => {
-      w.setSent.run({ id, now, remoteId });
-      w.journal.run(id, now, how === 'created' ? 'sent' : 'found_on_server', remoteId);
-      this.fact(w, id, now, 'delivered', `${remoteId ?? '(no _id)'}${how === 'reconciled' ? ' (found on the service)' : ''}`);
-    }).immediate();
+    sent(this.lazy, id, now, remoteId, how);
   }
 
   markRejected(id: number, now: number, reason: string): void {
-    const w = this.lazy;
-    w.db.transaction(() => {
-      w.setRejected.run({ id, now, reason });
-      w.journal.run(id, now, 'rejected', reason);
-      this.fact(w, id, now, 'rejected', reason);
-    }).immediate();
+    rejected(this.lazy, id, now, reason);
   }
 
   /** Puts a rejected punch back in the queue (after the roster or config was fixed). */
@@ -363,7 +197,7 @@ export class Outbox {
       const changed = this.stmts.retryRejected.run({ id, now }).changes > 0;
       if (changed) {
         this.durable.journal.run(id, now, 'retry_requested', null);
-        this.fact(this.durable, id, now, 'released', 'a rejected punch queued again by a person');
+        punchFact(this.durable, id, now, 'released', 'a rejected punch queued again by a person');
       }
       return changed;
     }).immediate();
@@ -389,102 +223,44 @@ export class Outbox {
    * and releases, with their original times, the held punches of everyone else. Journalled.
    */
   applyApiPermissions(now: number): { held: number; released: number } {
-    return this.db.transaction(() => {
-      let held = 0;
-      let released = 0;
-      for (const { id } of this.stmts.toHold.all() as { id: number }[]) {
-        held += this.stmts.hold.run({ id, now, reason: 'not_allowed' }).changes;
-        this.durable.journal.run(id, now, 'held', 'not_allowed');
-        this.fact(this.durable, id, now, 'held', 'not_allowed: allow_external_api_record is false');
-      }
-      for (const { id } of this.stmts.toRelease.all() as { id: number }[]) {
-        released += this.stmts.release.run({ id, now }).changes;
-        this.durable.journal.run(id, now, 'released', 'allow_external_api_record no longer false');
-        this.fact(this.durable, id, now, 'released', 'allow_external_api_record no longer false');
-      }
-      return { held, released };
-    }).immediate();
+    return this.held.applyApiPermissions(now);
   }
 
   /**
    * The first anchor of boot `bootId` arrived: punches captured before it, on the wall clock, get
-   * the service's time (the anchor's plus the monotonic time between them), in their own zone,
-   * before they are sent. One in doubt may already be on the service with its old time: it stays.
+   * the service's time, in their own zone, before they are sent (store/punch-times.ts).
    */
   reanchor(bootId: string, timeOf: (monoAt: number, wallAt: number) => number, localOf: (at: number, zone: string) => { date: string; time: string }, now: number): number {
-    return this.db.transaction(() => {
-      let n = 0;
-      for (const row of this.stmts.unanchored.all(bootId) as PunchRow[]) {
-        if (row.mono_at === null) continue;
-        const at = timeOf(row.mono_at, row.wall_at ?? row.captured_at);
-        const local = localOf(at, row.time_zone);
-        const changed = this.stmts.reanchor.run({ id: row.id, at, date: local.date, time: local.time, utcMinute: Math.floor(at / 60_000), now }).changes;
-        // Its corrected minute is one the employee already has: it keeps the wall time, and says so.
-        if (!changed) this.stmts.markAnchored.run({ id: row.id, now });
-        this.durable.journal.run(row.id, now, 'reanchored', changed ? `${row.local_date} ${row.local_time} -> ${local.date} ${local.time}` : 'kept: the corrected minute is taken');
-        // The mark keeps the time read at capture; the time sent is this one.
-        if (changed) this.fact(this.durable, row.id, now, 'reanchored', `${row.local_date} ${row.local_time} -> ${local.date} ${local.time} (the service's clock)`);
-        n += changed;
-      }
-      return n;
-    }).immediate();
+    return this.times.reanchor(bootId, timeOf, localOf, now);
   }
 
   /** The wall clock stepped by `ms`: every retry time moves with it (a step back must not hold them for hours). */
   shiftDeadlines(ms: number): void {
-    this.lazy.db.transaction(() => this.stmts.shiftDeadlines.run({ ms }))();
+    this.times.shiftDeadlines(ms);
   }
 
   /** At start: a retry scheduled further ahead than `maxAheadMs` (the clock was stepped back meanwhile) is due now. */
   clampDeadlines(now: number, maxAheadMs: number): number {
-    return this.stmts.clampDeadlines.run({ now, latest: now + maxAheadMs }).changes;
+    return this.times.clampDeadlines(now, maxAheadMs);
   }
 
   /** Punches held for a 403 whose slow retry is due go back to the queue. */
   releaseDueForbidden(now: number): number {
-    const ids = this.stmts.forbiddenDue.all(now) as { id: number }[];
-    if (ids.length === 0) return 0;
-    return this.releaseAll(ids, now, 'retry after 403');
+    return this.held.releaseDueForbidden(now);
   }
 
   /** After a roster sync: punches held for a 403 are tried again (the employee may have changed). */
   releaseForbidden(now: number): number {
-    return this.releaseAll(this.stmts.forbiddenHeld.all() as { id: number }[], now, 'roster sync: retry after 403');
-  }
-
-  private releaseAll(ids: { id: number }[], now: number, why: string): number {
-    return this.db.transaction(() => {
-      let n = 0;
-      for (const { id } of ids) {
-        n += this.stmts.release.run({ id, now }).changes;
-        this.durable.journal.run(id, now, 'released', why);
-      }
-      return n;
-    })();
+    return this.held.releaseForbidden(now);
   }
 
   /** A person's decision on a held punch: send it again (it may then exist twice) or take it as delivered. */
   decideHeld(id: number, now: number, decision: 'resend' | 'delivered' | 'dispute', reason = ''): boolean {
-    return this.db.transaction(() => {
-      const was = (this.stmts.heldReasonOf.get(id) as { held_reason: HeldReason | null } | undefined)?.held_reason ?? null;
-      const changed =
-        (decision === 'dispute' ? this.stmts.dispute.run({ id, now, reason }) : (decision === 'resend' ? this.stmts.release : this.stmts.delivered).run({ id, now }))
-          .changes > 0;
-      const event = { resend: 'resend_requested', delivered: 'marked_delivered', dispute: 'disputed' }[decision];
-      if (changed) {
-        this.durable.journal.run(id, now, event, decision === 'dispute' ? `by a person: ${reason}` : 'by a person');
-        // Sending a punch whose PIN was not verified is the manager confirming it.
-        if (decision === 'dispute') this.fact(this.durable, id, now, 'disputed', reason);
-        else if (decision === 'delivered') this.fact(this.durable, id, now, 'delivered', 'taken as delivered by a person');
-        else if (was === 'pin_unverified') this.fact(this.durable, id, now, 'confirmed', 'by a person');
-        else this.fact(this.durable, id, now, 'released', `held (${was ?? '?'}): sent again by a person`);
-      }
-      return changed;
-    }).immediate();
+    return this.held.decideHeld(id, now, decision, reason);
   }
 
   listHeld(limit = 100): PunchRow[] {
-    return this.stmts.heldList.all(limit) as PunchRow[];
+    return this.held.list(limit);
   }
 
   /** Every rejected punch back in the queue (after the roster or the configuration was fixed). */

@@ -1,5 +1,5 @@
 import type { Slot } from '../domain/sliding-window.js';
-import type { Db } from './database.js';
+import type { WritableDb } from './database.js';
 
 export type StoredSlot = Slot & { id: number };
 
@@ -10,7 +10,7 @@ export type StoredSlot = Slot & { id: number };
 export class RateSlots {
   private readonly stmts;
 
-  constructor(db: Db) {
+  constructor(db: WritableDb) {
     this.stmts = {
       live: db.prepare(
         'SELECT id, taken_at AS takenAt, released_at AS releasedAt FROM rate_slots WHERE released_at IS NULL OR released_at > ? ORDER BY id',

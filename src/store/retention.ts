@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import type { Db } from './database.js';
+import type { Db, WritableDb } from './database.js';
+import { settingKeys, type Deleted, type RetentionPassRecord } from './setting-keys.js';
 import { readSetting, writeSetting } from './settings.js';
+
+export type { Deleted, RetentionPassRecord };
 
 export const DAY_MS = 86_400_000;
 /** The page cache of the connection while a pass runs (store default: 1 MB on the bookkeeping connection). */
@@ -32,29 +35,11 @@ export const retentionSchema = z
 export type RetentionPolicy = z.infer<typeof retentionSchema>;
 export const DEFAULT_RETENTION: RetentionPolicy = { deliveredDays: 90, auditDays: 400 };
 
-export type Deleted = { punches: number; journal: number; audit: number };
 export type AutoVacuum = 'none' | 'full' | 'incremental';
 export type FileFigures = { bytes: number; freeBytes: number; pageSize: number; autoVacuum: AutoVacuum };
 
-/**
- * One retention pass, kept in settings for status (by the agent's RetentionWatch, and by
- * `timeclock data compact`). `outcome`: done; stopped (the agent stopped mid-pass: the next start
- * goes on); failed (`error` says why; the next pass tries again).
- */
-export type RetentionPassRecord = {
-  at: number;
-  ms: number;
-  outcome: 'done' | 'stopped' | 'failed';
-  deleted: Deleted;
-  /** Given back to the file system (incremental vacuum, or the compact's VACUUM). */
-  freedBytes: number;
-  /** The longest the event loop waited on one batch or vacuum chunk (the compact: the whole of it). */
-  longestBatchMs: number;
-  error: string | null;
-};
-
 /** Settings keys: rows deleted by retention since it first ran, and the last pass (agent/retention-watch.ts). */
-export const RETENTION_KEYS = { deletedEver: 'retention_deleted', lastPass: 'retention_last_pass' } as const;
+export const RETENTION_KEYS = { deletedEver: settingKeys.retentionDeleted, lastPass: settingKeys.retentionPass } as const;
 
 /**
  * Deletes what the retention policy lets go, in batches the caller sizes, and gives free pages
@@ -67,7 +52,7 @@ export const RETENTION_KEYS = { deletedEver: 'retention_deleted', lastPass: 'ret
 export class RetentionStore {
   private readonly stmts;
 
-  constructor(private readonly db: Db) {
+  constructor(private readonly db: WritableDb) {
     this.stmts = {
       // Migration 9's partial index: the oldest delivered first, never a pass over the rest.
       oldDelivered: db.prepare(`SELECT id FROM punches INDEXED BY punches_sent_at WHERE state = 'sent' AND sent_at < ? ORDER BY sent_at LIMIT ?`),
@@ -155,7 +140,7 @@ export class RetentionStore {
 }
 
 export function deletedEver(db: Db): Deleted {
-  return { punches: 0, journal: 0, audit: 0, ...readSetting<Partial<Deleted>>(db, RETENTION_KEYS.deletedEver) };
+  return { punches: 0, journal: 0, audit: 0, ...readSetting(db, RETENTION_KEYS.deletedEver) };
 }
 
 export function fileFigures(db: Db): FileFigures {
@@ -174,7 +159,7 @@ export function fileFigures(db: Db): FileFigures {
  * then VACUUM with auto_vacuum incremental, which rewrites the file without its free pages and
  * switches a file of an earlier version (auto_vacuum none) to the mode new files are created in.
  */
-export function compactDatabase(db: Db, policy: RetentionPolicy, now: number): { deleted: Deleted; before: FileFigures; after: FileFigures } {
+export function compactDatabase(db: WritableDb, policy: RetentionPolicy, now: number): { deleted: Deleted; before: FileFigures; after: FileFigures } {
   const t0 = performance.now();
   const store = new RetentionStore(db);
   const before = store.file();

@@ -1,6 +1,8 @@
-import type { Db } from './database.js';
+import { z } from 'zod';
+import type { Db, WritableDb } from './database.js';
 import { reclaimStep, relaxedCommits, retireStaging, swapTables } from './roster-tables.js';
 import { upsertEmployees } from './roster-upsert.js';
+import { recordKey } from './setting-keys.js';
 import { readSetting, writeSetting } from './settings.js';
 
 /** One employee of the cached roster (src/sync/roster-rows.ts makes them from the service's records). */
@@ -40,7 +42,20 @@ export type NotAllowed = { count: number; employees: { id: string; externalId: s
  */
 export type RosterSummary = { size: number; health: RosterHealth; notAllowed: number };
 
-const SUMMARY_KEY = 'roster_summary';
+const summarySchema: z.ZodType<RosterSummary> = z.looseObject({
+  size: z.number(),
+  health: z.looseObject({
+    missingWorkSchedule: z.number(),
+    missingEmployer: z.number(),
+    badTimeZone: z.number(),
+    employees: z.array(
+      z.looseObject({ id: z.string(), externalId: z.string().nullable(), name: z.string(), missing: z.array(z.enum(['work_schedule', 'employer', 'timezone'])) }),
+    ),
+  }),
+  notAllowed: z.number(),
+});
+/** Unreadable (or absent): computed again from the tables. */
+const SUMMARY_KEY = recordKey('roster_summary', summarySchema);
 /** The staged roster's counts, kept page by page so the swap need not count 100,000 rows. */
 const STAGED_KEY = 'roster_staged_counts';
 /** Unfit employees listed by name in the summary: more than any caller shows. */
@@ -64,7 +79,7 @@ export class Roster {
   /** Staged pages and reclaim steps commit without an fsync (see relaxedCommits). */
   private readonly relaxed: <T>(fn: () => T) => T;
 
-  constructor(private readonly db: Db) {
+  constructor(private readonly db: WritableDb) {
     const unfit = (table: string) =>
       db.prepare(
         `SELECT id, external_id, full_name, work_schedule IS NULL AS no_schedule, payment_source IS NULL AS no_employer,
@@ -194,12 +209,12 @@ export class Roster {
 
   /** The summary as of the last swap; computed (not stored) for a roster swapped in before summaries were kept. */
   summary(): RosterSummary {
-    return readSetting<RosterSummary>(this.db, SUMMARY_KEY) ?? this.computeSummary();
+    return readSetting(this.db, SUMMARY_KEY) ?? this.computeSummary();
   }
 
   /** Stores the summary if none is (a roster from an older version): once, at the agent's start. */
   ensureSummary(): void {
-    if (readSetting<RosterSummary>(this.db, SUMMARY_KEY) === null) writeSetting(this.db, SUMMARY_KEY, this.computeSummary());
+    if (readSetting(this.db, SUMMARY_KEY) === null) writeSetting(this.db, SUMMARY_KEY, this.computeSummary());
   }
 
   /** The summary of the roster in use by full passes (an older version's roster, tests). */
@@ -279,4 +294,9 @@ export class Roster {
   size(): number {
     return (this.stmts.count.get() as { n: number }).n;
   }
+}
+
+/** How many employees the roster in use has, on any connection (the doctor's is read-only). */
+export function rosterSize(db: Db): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM roster_employees').get() as { n: number }).n;
 }

@@ -1,7 +1,8 @@
 /**
  * The bridge contract over loopback HTTP, for browser kiosks (`chromium --kiosk <url>`), headless
- * boxes and end-to-end tests. Thin: it checks who is asking, validates against src/contract.ts,
- * calls the agent facade through ./handlers.ts, and serves the renderer's files.
+ * boxes and end-to-end tests. Thin: it checks who is asking and frames calls (POST, JSON body) and
+ * events (a server-sent event stream); validation, the admin gate, the call and the check of what
+ * goes back are the one dispatcher's (src/bridge/dispatcher.ts). It also serves the renderer's files.
  *
  * Who may ask: only a page loaded from this very origin that knows the session token handed out
  * at start. Host must be ours (a DNS-rebinding page sends its own name), Origin, when sent, must be
@@ -14,28 +15,18 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { z } from 'zod';
-import { AFD_DOWNLOAD_PATH, calls, events, isCallName, KIOSK_CSP, type CallName, type ErrorCode, type EventName, type ScreenSettings } from '../contract.js';
-import type { Clock } from '../domain/clock.js';
-import { silentLogger, type Logger } from '../log.js';
-import { AdminSession, agentHandlers, type AdminPin, type BridgeAgent } from '../agent/bridge-handlers.js';
+import { AFD_DOWNLOAD_PATH, isCallName, KIOSK_CSP, type ErrorCode } from '../contract.js';
+import { silentLogger } from '../log.js';
+import { createDispatcher, type Caller, type DispatcherOptions, type Issue } from '../bridge/dispatcher.js';
 import { readStatic } from './static-files.js';
 import { serveAfdDownload } from './afd-download.js';
 
-export type WebBridgeOptions = {
-  agent: BridgeAgent;
+export type WebBridgeOptions = DispatcherOptions & {
   /** Loopback only: an IPv4 address in 127.0.0.0/8 or ::1. Anything else is refused. */
   host: string;
   /** 0: any free port. */
   port: number;
   rendererDir: string;
-  /** null: admin login is refused (no admin calls on this terminal). */
-  adminPin: AdminPin | null;
-  /** What the screen is told by `screenSettings` (language, wedge timing, PIN rules). */
-  screen?: ScreenSettings;
-  adminIdleMs?: number;
-  clock?: Clock;
-  log?: Logger;
   /** Default 15 s. */
   heartbeatMs?: number;
 };
@@ -60,7 +51,8 @@ const SECURITY_HEADERS = {
 
 const STATUS_OF: Record<ErrorCode, number> = { bad_request: 400, unauthorized: 401, forbidden: 403, not_found: 404, internal: 500 };
 
-type Issue = { path: (string | number)[]; message: string };
+/** A refusal of the HTTP framing itself (content type, size, JSON), with its own status. */
+type FramingRefusal = { code: ErrorCode; message: string; status?: number; headers?: Record<string, string> };
 
 export function isLoopbackHost(host: string): boolean {
   if (net.isIPv4(host)) return host.split('.')[0] === '127';
@@ -72,12 +64,13 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
   const rootReal = await fs.realpath(opts.rendererDir);
   if (!(await fs.stat(rootReal)).isDirectory()) throw new Error(`renderer directory ${opts.rendererDir} is not a directory`);
   const log = opts.log ?? silentLogger;
-  const clock = opts.clock ?? { now: () => Date.now() };
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const token = randomBytes(32).toString('hex');
   const tokenDigest = sha256(token);
-  const session = new AdminSession(opts.adminPin, opts.adminIdleMs ?? 120_000, clock);
-  const handlers = agentHandlers(opts.agent, session, opts.screen);
+  const dispatcher = createDispatcher(opts);
+  // One admin session per session token, as the IPC bridge keeps one per window.
+  const session = dispatcher.newSession();
+  const caller: Caller = { session, via: 'web bridge' };
   const streams = new Set<http.ServerResponse>();
 
   let hostPort = '';
@@ -124,70 +117,25 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
     const name = pathname.slice('/api/'.length);
     if (!isCallName(name)) return sendError(res, 'not_found', 'no such call');
     if (req.method !== 'POST') return sendError(res, 'bad_request', 'use POST', { status: 405, headers: { allow: 'POST' } });
-    const spec = calls[name];
-    if (spec.admin && !session.touch()) return sendError(res, 'forbidden', 'admin session required');
-    if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
-      return sendError(res, 'bad_request', 'body must be application/json', { status: 415 });
-    }
-    const body = await readBody(req);
-    if (body === 'too_large') return sendError(res, 'bad_request', `body larger than ${MAX_BODY} bytes`, { status: 413, headers: { connection: 'close' } });
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString('utf8'));
-    } catch {
-      return sendError(res, 'bad_request', 'body is not JSON');
-    }
-    const input = spec.input.safeParse(json);
-    if (!input.success) return sendError(res, 'bad_request', `input does not fit the ${name} call`, { issues: issuesOf(input.error) });
-    let output: unknown;
-    try {
-      output = await invoke(name, input.data);
-    } catch (e) {
-      log.error('web bridge call failed', { call: name, error: (e as Error).message });
-      return sendError(res, 'internal', 'the call failed');
-    }
-    const checked = spec.output.safeParse(output);
-    if (!checked.success) {
-      log.error('web bridge call answered outside the contract', { call: name, issues: issuesOf(checked.error).map((i) => `${i.path.join('.')}: ${i.message}`) });
-      return sendError(res, 'internal', 'the call failed');
-    }
-    sendJson(res, 200, { ok: true, value: checked.data });
-  }
-
-  /** Handler and schema are looked up by the same name, so the input already has that call's type. */
-  function invoke(name: CallName, input: unknown): Promise<unknown> | unknown {
-    const fn = handlers[name] as (i: unknown) => Promise<unknown> | unknown;
-    return fn(input);
+    const a = await dispatcher.dispatch(name, () => readJson(req), caller);
+    if ('refused' in a) return sendError(res, a.refused.code, a.refused.message, a.refused);
+    sendJson(res, a.ok ? 200 : STATUS_OF[a.error.code], a);
   }
 
   function eventStream(req: http.IncomingMessage, res: http.ServerResponse): void {
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write(': connected\n\n');
     streams.add(res);
-    const send = <E extends EventName>(event: E, payload: unknown): void => {
-      const checked = (events[event] as z.ZodType).safeParse(payload);
-      if (!checked.success) {
-        log.error('agent event outside the contract, not sent', { event });
-        return;
-      }
-      res.write(`event: ${event}\ndata: ${JSON.stringify(checked.data)}\n\n`);
-    };
-    const offs = [opts.agent.on('punch', (p) => send('punch', p)), opts.agent.on('status', (s) => send('status', s))];
+    const off = dispatcher.subscribe((event, payload) => res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`), { statusNow: true });
     const beat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
     beat.unref();
     const stop = (): void => {
       clearInterval(beat);
-      for (const off of offs) off();
+      off();
       streams.delete(res);
     };
     req.on('close', stop);
     res.on('close', stop);
-    // The screen draws its status bar at once instead of waiting for the next change.
-    try {
-      send('status', opts.agent.status());
-    } catch (e) {
-      log.warn('status for a new event stream failed', { error: (e as Error).message });
-    }
   }
 
   async function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<void> {
@@ -238,8 +186,18 @@ function sha256(s: string): Buffer {
   return createHash('sha256').update(s, 'utf8').digest();
 }
 
-function issuesOf(error: z.ZodError): Issue[] {
-  return error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
+/** The body as JSON, read after the admin gate (as before the dispatcher): or why the framing is refused. */
+async function readJson(req: http.IncomingMessage): Promise<{ input: unknown } | { refused: FramingRefusal }> {
+  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
+    return { refused: { code: 'bad_request', message: 'body must be application/json', status: 415 } };
+  }
+  const body = await readBody(req);
+  if (body === 'too_large') return { refused: { code: 'bad_request', message: `body larger than ${MAX_BODY} bytes`, status: 413, headers: { connection: 'close' } } };
+  try {
+    return { input: JSON.parse(body.toString('utf8')) };
+  } catch {
+    return { refused: { code: 'bad_request', message: 'body is not JSON' } };
+  }
 }
 
 /** The body, or 'too_large' past MAX_BODY (the rest is drained, not kept). */

@@ -18,7 +18,7 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Agent } from '../../src/agent/agent.js';
 import { generatedSeed, objectIdFor } from '../../src/mock/seed.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
+import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { Identities } from '../../src/store/identities.js';
 import { Roster, type RosterEmployee } from '../../src/store/roster.js';
 import { rosterRowOf } from '../../src/sync/roster-rows.js';

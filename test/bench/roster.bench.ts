@@ -26,7 +26,7 @@ import { configSchema } from '../../src/config.js';
 import { cpfFromBase } from '../../src/domain/cpf.js';
 import { resolveCredential, type IdentityRules, type InputKind, type LookupKey, type Resolution } from '../../src/domain/identity.js';
 import { generatedSeed, objectIdFor } from '../../src/mock/seed.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
+import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { Identities } from '../../src/store/identities.js';
 import { Roster, type RosterEmployee } from '../../src/store/roster.js';
 import { rosterRowOf } from '../../src/sync/roster-rows.js';

@@ -15,7 +15,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { RetentionWatch, type RetentionPassRecord } from '../../src/agent/retention-watch.js';
 import { silentLogger } from '../../src/log.js';
 import { checkpointInWorker } from '../../src/store/checkpoint-worker.js';
-import { DB_FILE_NAME, openBookkeepingConnection, openDatabase, type Db } from '../../src/store/database.js';
+import { DB_FILE_NAME, openBookkeepingConnection, openDatabase, type DurableDb as Db, type WritableDb } from '../../src/store/database.js';
 import { compactDatabase, DEFAULT_RETENTION, RetentionStore } from '../../src/store/retention.js';
 import { fillDelivered, type History } from '../helpers/history.js';
 import type { Result, Table, Target } from './report.js';
@@ -69,7 +69,7 @@ function fillPinAudit(db: Db): void {
 }
 
 /** As the terminal's last connection closing leaves it: the log checkpointed into the file and removed. */
-function checkpointClose(db: Db): void {
+function checkpointClose(db: WritableDb): void {
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
 }
@@ -93,7 +93,7 @@ type Slice = { kind: string; size: number; wallMs: number; cpuMs: number };
 type Pass = { record: RetentionPassRecord; wallMs: number; loopMaxMs: number; gapMaxMs: number; slices: Slice[] };
 
 /** The store with each slice timed, wall and CPU: a slice far longer than its CPU time waited for the machine. */
-function timedStore(db: Db, slices: Slice[]): RetentionStore {
+function timedStore(db: WritableDb, slices: Slice[]): RetentionStore {
   const store = new RetentionStore(db);
   const wrap = <A extends unknown[], R>(kind: string, fn: (...a: A) => R) => (...a: A): R => {
     const c0 = process.cpuUsage();

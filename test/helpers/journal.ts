@@ -1,5 +1,5 @@
 import { localDateTime } from '../../src/domain/local-time.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
+import { openDatabase, type Db as AnyDb, type DurableDb as Db } from '../../src/store/database.js';
 import { EvidenceJournal, type JournalOptions } from '../../src/store/evidence-journal.js';
 import { JournalReader } from '../../src/store/journal-read.js';
 import { Outbox, type NewPunch } from '../../src/store/outbox.js';
@@ -62,6 +62,6 @@ export function punchRange(outbox: Outbox, from: number, to: number): number[] {
   return out;
 }
 
-export const dropJournalTriggers = (db: Db): void => {
+export const dropJournalTriggers = (db: AnyDb): void => {
   for (const t of ['journal_marks_append_only_u', 'journal_marks_append_only_d', 'journal_facts_append_only_u', 'journal_facts_append_only_d']) db.exec(`DROP TRIGGER ${t}`);
 };

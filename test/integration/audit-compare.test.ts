@@ -5,14 +5,13 @@
  * employee (never more than once per employee-day), leaves a mark unchecked when the service
  * does not answer, and waits while punches are due.
  */
-import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditSummaryOf } from '../../src/agent/audit-runner.js';
 import { auditStateSchema, calls } from '../../src/contract.js';
 import type { ServerVariants } from '../../src/mock/mock-server.js';
 import { addDays } from '../../src/domain/local-time.js';
-import { DB_FILE_NAME } from '../../src/store/database.js';
+import { openBookkeepingConnection } from '../../src/store/database.js';
 import { RetentionStore } from '../../src/store/retention.js';
 import { auditRig, daysOf, employeeDays, minuteOf, punchAndDeliver, type Punched } from '../helpers/audit-rig.js';
 
@@ -91,7 +90,7 @@ describe('the journal compared with the service', () => {
     rig.mock.setActive('1003', false);
     expect((await rig.agent.syncRoster()).ok).toBe(true);
     await rig.agent.stop();
-    const db = new Database(path.join(rig.dir, DB_FILE_NAME));
+    const db = openBookkeepingConnection(rig.dir);
     expect(new RetentionStore(db).pruneDelivered(rig.clock.now() + 1, 100).punches).toBe(2);
     db.close();
 

@@ -296,6 +296,16 @@ describe('IPC bridge', () => {
     for (const s of win.webContents.sent) seen.push(JSON.stringify(s));
   });
 
+  it('a punch call’s requestId comes back in the punch event of its result (src/bridge), and a punch no call asked for has none', async () => {
+    const { call, agent, win } = await setup();
+    const punchEvents = () => win.webContents.sent.filter((s) => s.channel === EVENT_CHANNEL && (s.args[0] as { name: string }).name === 'punch').map((s) => (s.args[0] as { payload: unknown }).payload);
+    const r = callResultSchema('punch').parse(await call('punch', undefined, { credential: { kind: 'id', value: '1002' }, requestId: 'screen-1' }));
+    expect(r.ok && r.value).not.toHaveProperty('requestId');
+    expect(punchEvents()).toEqual([{ ...JSON.parse(JSON.stringify(r.ok && r.value)), requestId: 'screen-1' }]);
+    await agent.punch({ kind: 'id', value: '1004' });
+    expect(punchEvents()[1]).not.toHaveProperty('requestId');
+  });
+
   it('no answer to any call carries the API token', async () => {
     const { call, agent, win } = await setup();
     await call('adminLogin', undefined, { pin: ADMIN_PIN });

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PunchState } from '../../src/domain/punch.js';
-import { DB_FILE_NAME, openBookkeepingConnection, openDatabase, type Db } from '../../src/store/database.js';
+import { DB_FILE_NAME, openBookkeepingConnection, openDatabase, type BookkeepingDb, type DurableDb as Db } from '../../src/store/database.js';
 import { migrations } from '../../src/store/migrations.js';
 import { Outbox, type HeldReason } from '../../src/store/outbox.js';
 import { RetentionStore } from '../../src/store/retention.js';
@@ -45,7 +45,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 
 let dir: { dir: string; cleanup: () => void };
 let db: Db;
-let lazy: Db;
+let lazy: BookkeepingDb;
 beforeAll(() => {
   dir = tempDir();
   db = openDatabase(dir.dir);

@@ -13,7 +13,7 @@ import type { PunchState } from '../../src/domain/punch.js';
 import { silentLogger } from '../../src/log.js';
 import { AuditLog } from '../../src/store/audit-log.js';
 import { checkpointInWorker } from '../../src/store/checkpoint-worker.js';
-import { DB_FILE_NAME, openBookkeepingConnection, openDatabase, type Db } from '../../src/store/database.js';
+import { DB_FILE_NAME, openBookkeepingConnection, openDatabase, type DurableDb as Db, type WritableDb } from '../../src/store/database.js';
 import { lockDataDir } from '../../src/store/lock.js';
 import { Outbox, type HeldReason, type NewPunch } from '../../src/store/outbox.js';
 import { DAY_MS, RETENTION_KEYS, RetentionStore } from '../../src/store/retention.js';
@@ -217,12 +217,12 @@ describe('the database file', () => {
     expect(fs.statSync(path.join(dir, DB_FILE_NAME)).size).toBeLessThan(bytes / 4);
     expect(after.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
     // Status shows the compact as the last pass.
-    expect(readSetting<RetentionPassRecord>(after, RETENTION_KEYS.lastPass)).toMatchObject({ outcome: 'done', deleted: { punches: 10_000 - record.deleted.punches } });
+    expect(readSetting(after, RETENTION_KEYS.lastPass)).toMatchObject({ outcome: 'done', deleted: { punches: 10_000 - record.deleted.punches } });
     expect(new Outbox(after).counts()).toEqual(grouped(after));
   });
 });
 
-function watch(db: Db, now: number, checkpointer: ConstructorParameters<typeof RetentionWatch>[0]['checkpointer'], records: RetentionPassRecord[] = []): RetentionWatch {
+function watch(db: WritableDb, now: number, checkpointer: ConstructorParameters<typeof RetentionWatch>[0]['checkpointer'], records: RetentionPassRecord[] = []): RetentionWatch {
   const w = new RetentionWatch({
     store: new RetentionStore(db), policy: { deliveredDays: 90, auditDays: 400 }, clock: { now: () => now }, mono: () => performance.now(),
     log: silentLogger, checkpointer, write: (r) => records.push(r), changed: () => {}, firstAfterMs: 60_000, everyMs: 60_000,

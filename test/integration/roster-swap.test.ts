@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DB_FILE_NAME, openDatabase, type Db } from '../../src/store/database.js';
+import { DB_FILE_NAME, openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { Identities } from '../../src/store/identities.js';
 import { Outbox } from '../../src/store/outbox.js';
 import { reclaimStep, retiredTables } from '../../src/store/roster-tables.js';

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedSettingsView } from '../../src/agent/settings.js';
 import { readStatus } from '../../src/agent/status.js';
-import { DB_FILE_NAME, openDatabase, type Db } from '../../src/store/database.js';
+import { DB_FILE_NAME, openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { Identities } from '../../src/store/identities.js';
 import { Outbox, type NewPunch } from '../../src/store/outbox.js';
 import { RateSlots } from '../../src/store/rate-slots.js';
@@ -66,7 +66,8 @@ afterAll(() => dir.cleanup());
 function plansOf(fn: (db: Db) => void): { sql: string; plan: string[] }[] {
   const seen = new Set<string>();
   let recording = true;
-  const db = new Database(path.join(dir.dir, DB_FILE_NAME), { verbose: (sql) => recording && seen.add(String(sql)) });
+  // Opened by hand to record the SQL; the file was opened and migrated as the durable connection before.
+  const db = new Database(path.join(dir.dir, DB_FILE_NAME), { verbose: (sql) => recording && seen.add(String(sql)) }) as Db;
   try {
     fn(db);
     recording = false;

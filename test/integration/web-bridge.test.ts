@@ -92,6 +92,16 @@ function api(b: WebBridge, name: string, body: unknown, headers: Record<string, 
 }
 
 const json = (r: Reply): unknown => JSON.parse(r.text);
+
+/** The event stream, as text so far; closed after the test. */
+function listen(b: WebBridge): { text(): string } {
+  const u = new URL(b.origin);
+  let buf = '';
+  const req = http.get({ host: u.hostname, port: u.port, path: `/api/events?t=${b.token}` });
+  cleanups.push(() => void req.destroy());
+  req.on('response', (res) => res.on('data', (c: Buffer) => (buf += c.toString('utf8'))));
+  return { text: () => buf };
+}
 const errorOf = (r: Reply) => bridgeErrorSchema.parse(json(r)).error;
 
 describe('calls through the web bridge', () => {
@@ -355,14 +365,25 @@ describe('events', () => {
     expect(buf).toBe('');
   });
 
+  it('a punch call’s requestId comes back in the punch event of its result (src/bridge), and a punch no call asked for has none', async () => {
+    const { bridge, agent } = await setup();
+    const stream = listen(bridge);
+    await waitFor(() => stream.text().includes('event: status\n'), 'the first status event');
+    const punches = () => [...stream.text().matchAll(/event: punch\ndata: (.*)\n\n/g)].map((m) => JSON.parse(m[1] ?? '') as Record<string, unknown>);
+
+    const answer = await api(bridge, 'badgeScan', { code: 'NOBODY-2', source: 'wedge', requestId: 'screen-2' });
+    await waitFor(() => punches().length === 1, 'the punch event');
+    expect(punches()[0]).toEqual({ ...(json(answer) as { value: object }).value, requestId: 'screen-2' });
+    await agent.punch({ kind: 'id', value: '1005' });
+    await waitFor(() => punches().length === 2, 'the second punch event');
+    expect(punches()[1]).not.toHaveProperty('requestId');
+    seen.push(stream.text());
+  });
+
   it('sends heartbeat comments', async () => {
     const { bridge } = await setup({ heartbeatMs: 30 });
-    const u = new URL(bridge.origin);
-    let buf = '';
-    const req = http.get({ host: u.hostname, port: u.port, path: `/api/events?t=${bridge.token}` });
-    cleanups.push(() => void req.destroy());
-    req.on('response', (res) => res.on('data', (c: Buffer) => (buf += c.toString('utf8'))));
-    await waitFor(() => buf.includes(': heartbeat\n\n'), 'a heartbeat');
+    const stream = listen(bridge);
+    await waitFor(() => stream.text().includes(': heartbeat\n\n'), 'a heartbeat');
   });
 });
 

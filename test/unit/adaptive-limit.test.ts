@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock, Sleep } from '../../src/domain/clock.js';
 import type { WindowRule } from '../../src/domain/sliding-window.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
+import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { RateSlots } from '../../src/store/rate-slots.js';
 import { silentLogger } from '../../src/log.js';
 import { AdaptiveLimit, type AdaptiveOptions } from '../../src/sync/adaptive-limit.js';

@@ -8,7 +8,7 @@ import { realSleep } from '../../src/agent/build-agent.js';
 import type { ApiOutcome } from '../../src/api/classify.js';
 import type { EmployeeRef } from '../../src/api/shapes.js';
 import type { TimeRecordRead, TimesReading } from '../../src/api/time-records.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
+import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import type { AuditMark } from '../../src/store/audit-marks.js';
 import { RateSlots } from '../../src/store/rate-slots.js';
 import { compareWithService, type AuditDeps } from '../../src/sync/audit-compare.js';

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock, Sleep } from '../../src/domain/clock.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
+import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { RateSlots } from '../../src/store/rate-slots.js';
 import { planRequests } from '../../src/sync/audit-compare.js';
 import { Priority, RateBudget, type SlotTicket } from '../../src/sync/rate-budget.js';

@@ -25,6 +25,8 @@ const stem = (p: string): string => p.replace(/\.(d\.)?[cm]?[jt]sx?$/, '');
 const under = (p: string, dir: string): boolean => p.startsWith(`${dir}/`);
 const ELECTRON_ENTRY = 'src/main/main.ts';
 const isCli = (p: string): boolean => stem(p) === 'src/cli' || under(p, 'src/cli');
+/** src/contract.ts and the files it re-exports by subject (src/contract/**). */
+const isContract = (p: string): boolean => stem(p) === 'src/contract' || under(p, 'src/contract');
 
 function resolveTarget(from: string, specifier: string): Target {
   if (specifier.startsWith('.') || specifier.startsWith('/')) {
@@ -85,10 +87,18 @@ const rules: Rule[] = [
   },
   {
     applies: (f) => under(f, 'src/agent'),
-    local: (t) => under(t, 'src') && !under(t, 'src/main') && !under(t, 'src/web') && !isCli(t),
+    local: (t) => under(t, 'src') && !under(t, 'src/bridge') && !under(t, 'src/main') && !under(t, 'src/web') && !isCli(t),
     builtins: true,
     packages: true,
-    says: 'src/agent may import anything but main, web, cli and renderer',
+    says: 'src/agent may import anything but bridge, main, web, cli and renderer',
+  },
+  {
+    // The one dispatcher of bridge calls: above the agent, below the transports (main, web).
+    applies: (f) => under(f, 'src/bridge'),
+    local: (t) => under(t, 'src/bridge') || under(t, 'src/agent') || under(t, 'src/domain') || isContract(t) || stem(t) === 'src/log',
+    builtins: true,
+    packages: true,
+    says: 'src/bridge may import bridge, agent, domain, the contract and src/log.ts',
   },
   {
     applies: (f) => under(f, 'src/input'),
@@ -98,27 +108,28 @@ const rules: Rule[] = [
     says: 'src/input may import domain and input',
   },
   {
-    applies: (f) => stem(f) === 'src/contract',
-    local: () => false,
+    applies: isContract,
+    // Its own files only (src/contract.ts re-exports src/contract/**; they import each other).
+    local: (t) => under(t, 'src/contract'),
     builtins: false,
     packages: true,
-    says: 'src/contract.ts is shared with the browser: zod and types only',
+    says: 'src/contract.ts and src/contract/** are shared with the browser: zod, types and each other only',
   },
   {
     applies: (f) => under(f, 'src/web'),
-    local: (t) => under(t, 'src/web') || under(t, 'src/agent') || under(t, 'src/domain') || stem(t) === 'src/contract' || stem(t) === 'src/log',
+    local: (t) => under(t, 'src/web') || under(t, 'src/bridge') || under(t, 'src/agent') || under(t, 'src/domain') || isContract(t) || stem(t) === 'src/log',
     builtins: true,
     packages: true,
-    says: 'src/web may import web, agent, domain, src/contract.ts and src/log.ts',
+    says: 'src/web may import web, bridge, agent, domain, the contract and src/log.ts',
   },
   {
     applies: (f) => under(f, 'renderer'),
     // The contract (schemas to check what crosses into the page) and the one wedge detector, so the
     // screen tells a reader's burst from typing exactly as the headless terminal does.
-    local: (t) => under(t, 'renderer') || stem(t) === 'src/contract' || stem(t) === 'src/input/wedge-detector',
+    local: (t) => under(t, 'renderer') || isContract(t) || stem(t) === 'src/input/wedge-detector',
     builtins: false,
     packages: true,
-    says: 'renderer may import from src only src/contract.ts and src/input/wedge-detector.ts',
+    says: 'renderer may import from src only the contract (src/contract.ts, src/contract/**) and src/input/wedge-detector.ts',
   },
 ];
 
@@ -236,6 +247,49 @@ describe('the layering checker', () => {
     expect(message).toContain("src/domain/bad-io.ts imports 'node:fs': src/domain may import only other domain files");
     expect(message).toContain("src/config.ts imports './cli.js': only src/cli.ts, src/cli/** and the Electron entry (src/main/main.ts) may import the command line");
     expect(() => expect(violations, describeViolations(violations)).toEqual([])).toThrow(/src\/mock\/bad\.ts imports '\.\.\/store\/roster\.js'/);
+  });
+
+  it('holds the contract folder to the contract rule, and lets the renderer and web import it', () => {
+    const contractOffenders: SourceFile[] = [
+      { path: 'src/contract/bad.ts', text: "import fs from 'node:fs';\nimport { Agent } from '../agent/agent.js';\nimport { KIOSK_CSP } from '../contract.js';" },
+      { path: 'src/contract.ts', text: "export * from './agent/status.js';" },
+      { path: 'renderer/bad.ts', text: "import { calls } from '../src/contractual.js';" },
+    ];
+    expect(checkLayers(contractOffenders).map((v) => `${v.file} -> ${v.specifier}`)).toEqual([
+      'src/contract/bad.ts -> node:fs',
+      'src/contract/bad.ts -> ../agent/agent.js',
+      'src/contract/bad.ts -> ../contract.js',
+      'src/contract.ts -> ./agent/status.js',
+      'renderer/bad.ts -> ../src/contractual.js',
+    ]);
+    const fine: SourceFile[] = [
+      { path: 'src/contract.ts', text: "export * from './contract/calls.js';" },
+      { path: 'src/contract/calls.ts', text: "import { z } from 'zod';\nimport { statusSchema } from './status.js';" },
+      { path: 'renderer/app.ts', text: "import type { Bridge } from '../src/contract/calls.js';\nimport { KIOSK_CSP } from '../src/contract.js';" },
+      { path: 'src/web/ok.ts', text: "import { calls } from '../contract/calls.js';" },
+    ];
+    expect(checkLayers(fine)).toEqual([]);
+  });
+
+  it('holds src/bridge between the agent and the transports', () => {
+    const importing = (p: string, ...specifiers: string[]): SourceFile => ({ path: p, text: specifiers.map((x) => `import '${x}';`).join('\n') });
+    const bad = [
+      importing('src/bridge/bad.ts', '../main/ipc-bridge.js', '../web/web-bridge.js', '../store/outbox.js', '../cli/start.js'),
+      importing('src/agent/bad.ts', '../bridge/dispatcher.js'),
+    ];
+    expect(checkLayers(bad).map((v) => `${v.file} -> ${v.specifier}`)).toEqual([
+      'src/bridge/bad.ts -> ../main/ipc-bridge.js',
+      'src/bridge/bad.ts -> ../web/web-bridge.js',
+      'src/bridge/bad.ts -> ../store/outbox.js',
+      'src/bridge/bad.ts -> ../cli/start.js',
+      'src/agent/bad.ts -> ../bridge/dispatcher.js',
+    ]);
+    const ok = [
+      importing('src/bridge/ok.ts', 'node:async_hooks', 'zod', '../agent/bridge-handlers.js', '../contract.js', '../domain/clock.js', '../log.js', './request-id.js'),
+      importing('src/web/ok.ts', '../bridge/dispatcher.js'),
+      importing('src/main/ok.ts', '../bridge/dispatcher.js'),
+    ];
+    expect(checkLayers(ok)).toEqual([]);
   });
 
   it('accepts what the layers allow', () => {

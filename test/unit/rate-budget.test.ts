@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock, Sleep } from '../../src/domain/clock.js';
 import type { WindowRule } from '../../src/domain/sliding-window.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
+import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { RateSlots } from '../../src/store/rate-slots.js';
 import { Priority, RateBudget, type SlotTicket } from '../../src/sync/rate-budget.js';
 import { tempDir } from '../helpers/temp.js';

@@ -6,13 +6,13 @@
 import { ADMIN_PIN_ID } from '../../agent/identity-admin.js';
 import { DEMO_ADMIN_PIN } from '../../agent/open-agent.js';
 import { storedOverrides, storedSettingsView } from '../../agent/settings.js';
-import { S, type RosterSyncRecord } from '../../agent/status.js';
 import type { Config } from '../../config.js';
 import { DEMO_SITE_ID } from '../../mock/seed.js';
 import { AuditLog } from '../../store/audit-log.js';
 import type { Db } from '../../store/database.js';
 import { Pins } from '../../store/pins.js';
-import { Roster } from '../../store/roster.js';
+import { rosterSize } from '../../store/roster.js';
+import { settingKeys, type RosterSyncRecord } from '../../store/setting-keys.js';
 import { readSetting } from '../../store/settings.js';
 import type { SiteFilterCheck } from '../../sync/roster-sync.js';
 import { fail, humanMs, ok, warn, type CheckResult } from './result.js';
@@ -31,8 +31,8 @@ export type StoredFacts = {
 export function readStoredFacts(db: Db, config: Config, demo: boolean): StoredFacts {
   const pins = new Pins(db, { now: () => 0 }, { maxFailures: config.pin.maxFailures, lockoutMs: config.pin.lockoutMs }, new AuditLog(db));
   return {
-    sync: readSetting<RosterSyncRecord>(db, S.rosterSync),
-    rosterSize: new Roster(db).size(),
+    sync: readSetting(db, settingKeys.rosterSync),
+    rosterSize: rosterSize(db),
     adminPin: pins.has(ADMIN_PIN_ID),
     siteId: storedSettingsView(db, config, demo).siteId,
     tokenSavedIn: storedOverrides(db, demo).token?.source ?? null,

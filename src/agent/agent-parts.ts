@@ -1,0 +1,78 @@
+/**
+ * What the agent is built from (agent/build-agent.ts puts them together), and its health answer.
+ */
+import type { Clock, Monotonic, Sleep } from '../domain/clock.js';
+import type { HidReader } from '../input/hid-reader.js';
+import type { Logger } from '../log.js';
+import type { AuditLog } from '../store/audit-log.js';
+import type { DurableDb } from '../store/database.js';
+import type { Identities } from '../store/identities.js';
+import type { Outbox } from '../store/outbox.js';
+import type { RateSlots } from '../store/rate-slots.js';
+import type { Roster } from '../store/roster.js';
+import type { UnresolvedPunches } from '../store/unresolved.js';
+import type { RateBudget } from '../sync/rate-budget.js';
+import type { RosterSync } from '../sync/roster-sync.js';
+import type { Uploader } from '../sync/uploader.js';
+import type { AfdAdmin } from './afd-admin.js';
+import type { AuditRunner } from './audit-runner.js';
+import type { Capture } from './capture.js';
+import type { IdentityAdmin } from './identity-admin.js';
+import type { IntegrityWatch } from './integrity-watch.js';
+import type { JournalWatch } from './journal-watch.js';
+import type { Receipts } from './receipts.js';
+import type { RequestCounts } from './request-counts.js';
+import type { RetentionWatch } from './retention-watch.js';
+import type { RosterKeeper } from './roster-keeper.js';
+import type { SettingsAdmin } from './settings.js';
+
+export type AgentParts = {
+  /** The durable connection: punches, and the status the agent records. */
+  db: DurableDb;
+  outbox: Outbox;
+  roster: Roster;
+  rateSlots: RateSlots;
+  budget: RateBudget;
+  uploader: Uploader;
+  rosterSync: RosterSync;
+  /** Runs and plans roster syncs, and applies what a new roster means for punches already taken. */
+  keeper: RosterKeeper;
+  capture: Capture;
+  identities: Identities;
+  unresolved: UnresolvedPunches;
+  audit: AuditLog;
+  admin: IdentityAdmin;
+  readers: HidReader[];
+  clock: Clock;
+  /** Monotonic ms: with `clock`, tells a step of the wall clock from time passing. */
+  mono: Monotonic;
+  /** The longest retry back-off: at start, a retry scheduled further ahead is due now. */
+  maxRetryAheadMs: number;
+  sleep: Sleep;
+  log: Logger;
+  /** The admin screen's token/site/budget settings (its rule is the budget's). */
+  settings: SettingsAdmin;
+  rosterRefreshMs: number;
+  /** This terminal's name in logs, status and metrics. */
+  terminalId: string;
+  /** Requests to the service by kind and status, for metrics. */
+  requests: RequestCounts;
+  /** Null while a punch could be saved, else why not (store/health-probe.ts). */
+  storageProblem: () => string | null;
+  /** The database's integrity check, off the event loop, after the start and then daily. */
+  integrity: IntegrityWatch;
+  /** Deletes what the retention policy lets go, in small batches, after the start and then daily. */
+  retention: RetentionWatch;
+  /** Verifies the evidence journal's chains, in chunks, after the start and then on its schedule. */
+  journal: JournalWatch;
+  /** The worker's receipt of a punch, from the evidence journal (result screen, admin lookup). */
+  receipts: Receipts;
+  /** The admin screen's AFD export: drives, the export, one-time downloads (agent/afd-admin.ts). */
+  afd: AfdAdmin;
+  /** The journal compared with the service's records (agent/audit-runner.ts). */
+  auditor: AuditRunner;
+  onClose: () => Promise<void> | void;
+};
+
+/** /healthz: whether punches can be captured now. */
+export type Health = { ok: true } | { ok: false; reason: string };

@@ -1,0 +1,22 @@
+import type { Config } from '../config.js';
+import { AuditLog } from '../store/audit-log.js';
+import { openDatabase, type Db } from '../store/database.js';
+import { Identities } from '../store/identities.js';
+import { Pins } from '../store/pins.js';
+import { IdentityAdmin } from './identity-admin.js';
+import type { Runtime } from './runtime.js';
+
+/**
+ * Enrollment and PIN administration on the database alone, without the agent's lock or the
+ * network, so `timeclock enroll` and `timeclock pin` work beside a running terminal.
+ */
+export function buildIdentityAdmin(config: Config, rt: Runtime): { admin: IdentityAdmin; close(): void } {
+  const db = openDatabase(config.dataDir);
+  const audit = new AuditLog(db);
+  return { admin: new IdentityAdmin(new Identities(db), pinStore(db, config, rt, audit), audit, rt.clock), close: () => db.close() };
+}
+
+/** The PIN store with the configured lockout, for the agent and the command line. */
+export function pinStore(db: Db, config: Config, rt: Runtime, audit: AuditLog): Pins {
+  return new Pins(db, rt.clock, { maxFailures: config.pin.maxFailures, lockoutMs: config.pin.lockoutMs }, audit);
+}

@@ -1,0 +1,139 @@
+/**
+ * What the agent records for status as things happen (the service's answers, the clock's error,
+ * contact, readers, roster progress), kept in settings so `timeclock status` in another process
+ * reads the same. Bookkeeping never throws: a full disk must not take capture down with it.
+ */
+import type { Clock } from '../domain/clock.js';
+import type { HidReader } from '../input/hid-reader.js';
+import type { Logger } from '../log.js';
+import type { WritableDb } from '../store/database.js';
+import { settingKeys, type RosterProgress, type SettingKey } from '../store/setting-keys.js';
+import { readSetting, writeSetting } from '../store/settings.js';
+import type { UploaderEvent } from '../sync/uploader.js';
+
+export type StatusRecorderParts = {
+  db: WritableDb;
+  clock: Clock;
+  log: Logger;
+  readers: HidReader[];
+  /** Something status shows changed (the agent's coalesced `status` event). */
+  changed: () => void;
+};
+
+export class StatusRecorder {
+  private consecutiveFailures = 0;
+  /** A set-up problem is on record (kept in memory so each answer need not read it back). */
+  private setupProblem: boolean;
+  private lastContactOk: boolean | null = null;
+
+  constructor(private readonly p: StatusRecorderParts) {
+    this.setupProblem = readSetting(p.db, settingKeys.setupProblem) !== null;
+  }
+
+  /** Delivery bookkeeping, called by the uploader. */
+  onUploaderEvent(e: UploaderEvent): void {
+    this.p.changed();
+    const now = this.p.clock.now();
+    switch (e.type) {
+      case 'server_date':
+        // The clock's error is the time source's (every answer anchors it); here: the service answered.
+        this.consecutiveFailures = 0;
+        this.contact(true, now);
+        return;
+      case 'sent':
+        this.contact(true, now);
+        if (readSetting(this.p.db, settingKeys.authRefused)) this.safeWrite(settingKeys.authRefused, null);
+        return;
+      case 'rejected':
+        this.noteError(`punch ${e.punchId} rejected: ${e.reason}`);
+        return;
+      case 'auth_refused':
+        this.safeWrite(settingKeys.authRefused, { at: now, reason: e.reason });
+        this.noteError(`API token refused: ${e.reason}`);
+        return;
+      case 'error':
+        this.noteError(e.message);
+        return;
+      case 'failed':
+        this.consecutiveFailures = e.failures;
+        this.contact(e.reachable, now);
+        this.noteError(e.error);
+        return;
+      case 'held':
+        this.noteError(`punch ${e.punchId} held: ${e.reason}`);
+        return;
+      case 'setup':
+        this.setupProblem = true;
+        this.safeWrite(settingKeys.setupProblem, { at: now, reason: e.reason, location: e.location });
+        return;
+      case 'answered':
+        // The API answered again: whatever was wrong with the set-up is over.
+        if (this.setupProblem) {
+          this.setupProblem = false;
+          this.safeWrite(settingKeys.setupProblem, null);
+        }
+        return;
+    }
+  }
+
+  /** The service's clock error; said plainly (log and last error) when it is past the tolerance. */
+  noteClockError(skewMs: number | null, toleranceMs: number): void {
+    if (skewMs === null) return;
+    const now = this.p.clock.now();
+    this.safeWrite(settingKeys.clockSkew, { at: now, ms: Math.round(skewMs) });
+    if (Math.abs(skewMs) > toleranceMs) {
+      const message = `the system clock is ${Math.round(skewMs / -1000)} s off the service's (${skewMs < 0 ? 'fast' : 'slow'}): punches are recorded at the service's time; fix NTP`;
+      this.p.log.warn(message, { skewMs: Math.round(skewMs) });
+      this.noteError(message);
+    }
+    this.p.changed();
+  }
+
+  /** Whether the service answered the last request (false before any answer). */
+  isOnline(): boolean {
+    return this.lastContactOk === true;
+  }
+
+  /** The service answered (or not): recorded on a change only. */
+  contact(ok: boolean, now: number): void {
+    if (this.lastContactOk === ok) return;
+    this.lastContactOk = ok;
+    this.safeWrite(settingKeys.lastContact, { at: now, ok });
+    this.p.changed();
+  }
+
+  /** Records the last error for status; never throws. */
+  noteError(message: string): void {
+    this.safeWrite(settingKeys.lastError, { at: this.p.clock.now(), message });
+  }
+
+  /** Bookkeeping must never take capture down with it (a full disk fails here too). */
+  safeWrite<T>(key: SettingKey<T>, value: T): void {
+    try {
+      writeSetting(this.p.db, key, value);
+    } catch (e) {
+      this.p.log.warn('could not record status', { key: key.name, error: (e as Error).message });
+    }
+  }
+
+  noteReaders(): void {
+    this.safeWrite(settingKeys.readers, this.p.readers.map((r) => r.status()));
+    this.p.changed();
+  }
+
+  noteRosterProgress(p: RosterProgress | null): void {
+    this.safeWrite(settingKeys.rosterProgress, p);
+    this.p.changed();
+  }
+
+  /** Why sending cannot go on after `failuresLimit` failures in a row (a set-up problem, no answer), or null. */
+  blockedBy(failuresLimit: number): string | null {
+    const setup = readSetting(this.p.db, settingKeys.setupProblem);
+    if (setup && this.consecutiveFailures >= failuresLimit) return `a set-up problem: ${setup.reason}`;
+    if (this.consecutiveFailures >= failuresLimit) {
+      const last = readSetting(this.p.db, settingKeys.lastError);
+      return `the service is unreachable (${last?.message ?? 'no answer'})`;
+    }
+    return null;
+  }
+}

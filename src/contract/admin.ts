@@ -1,0 +1,56 @@
+/** What the admin screen lists (rejected, held, unresolved punches) and what its calls answer. */
+import { z } from 'zod';
+import { adminCodeSchema, adminParamsSchema } from './admin-codes.js';
+import { count, epochMs } from './common.js';
+import { punchStateSchema } from './punch.js';
+import { rosterSyncOutcomeSchema } from './status.js';
+
+/** A punch the service refused, as the admin screen lists it (the outbox row, minus internals). */
+export const rejectedPunchSchema = z.object({
+  id: z.number().int(),
+  captured_at: epochMs,
+  local_date: z.string(),
+  local_time: z.string(),
+  time_zone: z.string(),
+  employee_external_id: z.string().nullable(),
+  employee_name: z.string(),
+  credential_kind: z.string(),
+  state: punchStateSchema,
+  attempts: count,
+  last_error: z.string().nullable(),
+  reject_reason: z.string().nullable(),
+  clock_flag: z.enum(['skewed', 'jumped_back', 'unanchored']).nullable(),
+  updated_at: epochMs,
+});
+
+/**
+ * A held punch as the admin screen lists it: why (not_allowed: the employee's contract; forbidden:
+ * the service answered 403 for this employee; unverified: in doubt and the service would not say,
+ * a person decides), with the service's words in `last_error`.
+ */
+export const heldPunchSchema = rejectedPunchSchema.extend({
+  held_reason: z.enum(['not_allowed', 'forbidden', 'unverified', 'pin_unverified', 'disputed']).nullable(),
+});
+
+const answered = { message: z.string(), code: adminCodeSchema.optional(), params: adminParamsSchema.optional() };
+
+export const adminResultSchema = z.object({ ok: z.boolean(), ...answered });
+
+export const enrollResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), ...answered, employeeId: z.string(), previousOwner: z.string().nullable() }),
+  z.object({ ok: z.literal(false), ...answered }),
+]);
+
+/** A punch kept for a code the roster did not know, as the admin screen lists it. */
+export const unresolvedPunchSchema = z.object({
+  id: z.number().int(),
+  captured_at: epochMs,
+  code: z.string(),
+  credential_kind: z.string(),
+  last_checked_at: epochMs.nullable(),
+});
+
+export const rosterSyncResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), employees: count, requests: count, finishedAt: epochMs }),
+  z.object({ ok: z.literal(false), error: z.string(), requests: count, finishedAt: epochMs, outcome: rosterSyncOutcomeSchema.optional() }),
+]);

@@ -1,0 +1,174 @@
+/** The bridge itself: every call (input, output, whether it needs an admin session), the events, and the error envelope. */
+import { z } from 'zod';
+import { adminResultSchema, enrollResultSchema, heldPunchSchema, rejectedPunchSchema, rosterSyncResultSchema, unresolvedPunchSchema } from './admin.js';
+import { AFD_MAX_DAYS, AUDIT_MAX_DAYS, afdExportResultSchema, afdTargetsSchema, auditStateSchema, auditSummarySchema } from './afd-audit.js';
+import { calendarDay, dayNumber, epochMs, text } from './common.js';
+import { punchEventSchema, punchReceiptSchema, punchResultSchema, requestIdSchema } from './punch.js';
+import { screenSettingsSchema } from './screen-settings.js';
+import { readerStatusSchema, statusSchema } from './status.js';
+
+const empty = z.strictObject({});
+const done = z.object({ ok: z.literal(true) });
+/** How a manager names an employee: external id, registration number, CPF or API _id. */
+const employeeQuery = text(200).min(1);
+const pin = text(64).min(1);
+
+// ---- calls -----------------------------------------------------------------------------------------
+
+export type CallSpec = { input: z.ZodType; output: z.ZodType; admin: boolean };
+
+/**
+ * Every call the bridges serve. `admin: true` calls need an admin session (after `adminLogin`).
+ * The keypad's submit is `punch` with `{kind: 'id'}` and the PIN when one is asked for.
+ */
+export const calls = {
+  punch: {
+    input: z.strictObject({
+      credential: z.strictObject({ kind: z.enum(['badge', 'id']), value: text(200) }),
+      pin: pin.optional(),
+      requestId: requestIdSchema.optional(),
+    }),
+    output: punchResultSchema,
+    admin: false,
+  },
+  /** A keyboard-wedge burst the renderer detected. Null: the same scan already came by another way. */
+  badgeScan: {
+    input: z.strictObject({ code: text(200), source: z.literal('wedge'), requestId: requestIdSchema.optional() }),
+    output: punchResultSchema.nullable(),
+    admin: false,
+  },
+  /** The PIN for the badge scan that answered `pin_required` with this `pinChallenge` (a reader's scan the screen only saw as an event). */
+  answerPin: { input: z.strictObject({ challenge: text(64).min(1), pin, requestId: requestIdSchema.optional() }), output: punchResultSchema, admin: false },
+  status: { input: empty, output: statusSchema, admin: false },
+  screenSettings: { input: empty, output: screenSettingsSchema, admin: false },
+  adminLogin: {
+    input: z.strictObject({ pin }),
+    output: z.object({ ok: z.boolean(), message: z.string(), expiresAt: epochMs.optional() }),
+    admin: false,
+  },
+  /** Ends the admin session; harmless without one. */
+  adminLogout: { input: empty, output: done, admin: false },
+  /** Same as adminLogout, from the screen's lock button: must work whatever state the session is in. */
+  lock: { input: empty, output: done, admin: false },
+  listRejected: { input: empty, output: z.array(rejectedPunchSchema), admin: true },
+  retryRejected: { input: z.strictObject({ punchId: z.number().int().positive() }), output: adminResultSchema, admin: true },
+  /** Every rejected punch back in the queue at once. */
+  retryAllRejected: { input: empty, output: adminResultSchema, admin: true },
+  listHeld: { input: empty, output: z.array(heldPunchSchema), admin: true },
+  /** A person's decision on a held punch: send it again, or take it as delivered (both written to the audit log). */
+  decideHeld: {
+    /** resend: send it (also: confirm a punch whose PIN was not verified); delivered: take it as on the service; dispute: keep it here, never sent, with the reason. */
+    input: z.strictObject({
+      punchId: z.number().int().positive(),
+      decision: z.enum(['resend', 'delivered', 'dispute']),
+      reason: text(300).min(1).optional(),
+    }),
+    output: adminResultSchema,
+    admin: true,
+  },
+  syncRoster: { input: empty, output: rosterSyncResultSchema, admin: true },
+  /** Punches kept for codes no roster knew (listed for the manager after a complete sync). */
+  listUnresolved: { input: empty, output: z.array(unresolvedPunchSchema), admin: true },
+  /** Applies a roster sync held because it would shrink the roster by more than half. */
+  confirmRosterShrink: { input: empty, output: adminResultSchema, admin: true },
+  enrollBadge: { input: z.strictObject({ code: text(200), employee: employeeQuery }), output: enrollResultSchema, admin: true },
+  unenrollBadge: { input: z.strictObject({ code: text(200) }), output: adminResultSchema, admin: true },
+  enrollNextScan: {
+    input: z.strictObject({ employee: employeeQuery, timeoutMs: z.number().int().min(1_000).max(120_000).optional() }),
+    output: enrollResultSchema,
+    admin: true,
+  },
+  setPin: { input: z.strictObject({ employee: employeeQuery, pin }), output: adminResultSchema, admin: true },
+  /** Replaces the API token (kept in the OS secret store, or a file only the kiosk user reads); never echoed back. */
+  setApiToken: { input: z.strictObject({ token: text(512).min(1) }), output: adminResultSchema, admin: true },
+  /** Points the terminal at another site (its roster is synced again). */
+  setSite: { input: z.strictObject({ siteId: text(64).min(1) }), output: adminResultSchema, admin: true },
+  /** The account's request budget, when the service grants more or less than 60 a minute. */
+  setRateBudget: {
+    input: z.strictObject({ limit: z.number().int().min(1).max(10_000), windowMs: z.number().int().min(1_000).max(3_600_000) }),
+    output: adminResultSchema,
+    admin: true,
+  },
+  clearPin: { input: z.strictObject({ employee: employeeQuery }), output: adminResultSchema, admin: true },
+  /** A punch's receipt looked up by its NSR; null: no mark with that NSR on this terminal. */
+  receipt: { input: z.strictObject({ nsr: z.number().int().min(1).max(999_999_999) }), output: punchReceiptSchema.nullable(), admin: true },
+  /** The export panel's start: the site's today, the removable drives mounted now, what the configuration lacks. */
+  afdTargets: { input: empty, output: afdTargetsSchema, admin: true },
+  /** The journal's marks dated from..to (inclusive) as an AFD, on a listed removable drive or for download (web bridge). */
+  exportAfd: {
+    input: z
+      .strictObject({
+        from: calendarDay,
+        to: calendarDay,
+        target: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('drive'), path: text(4096).min(1) }), z.strictObject({ kind: z.literal('download') })]),
+      })
+      .refine((i) => i.from <= i.to, { message: 'from is after to', path: ['to'] })
+      .refine((i) => dayNumber(i.to) - dayNumber(i.from) < AFD_MAX_DAYS, { message: `at most ${AFD_MAX_DAYS} days`, path: ['to'] }),
+    output: afdExportResultSchema,
+    admin: true,
+  },
+  /** Compares the journal's marks dated from..to with the service's records; answers when done (paced by the rate limit). */
+  auditCompare: {
+    input: z
+      .strictObject({ from: calendarDay, to: calendarDay })
+      .refine((i) => i.from <= i.to, { message: 'from is after to', path: ['to'] })
+      .refine((i) => dayNumber(i.to) - dayNumber(i.from) < AUDIT_MAX_DAYS, { message: `at most ${AUDIT_MAX_DAYS} days`, path: ['to'] }),
+    output: auditSummarySchema,
+    admin: true,
+  },
+  /** The comparison under way, if any, and the last one's summary. */
+  auditCompareState: { input: empty, output: auditStateSchema, admin: true },
+} as const satisfies Record<string, CallSpec>;
+
+export type CallName = keyof typeof calls;
+export type CallInput<N extends CallName> = z.infer<(typeof calls)[N]['input']>;
+export type CallOutput<N extends CallName> = z.infer<(typeof calls)[N]['output']>;
+export const callNames = Object.keys(calls) as CallName[];
+
+export function isCallName(name: string): name is CallName {
+  return Object.prototype.hasOwnProperty.call(calls, name);
+}
+
+// ---- events ----------------------------------------------------------------------------------------
+
+export const events = {
+  punch: punchEventSchema,
+  status: statusSchema,
+} as const satisfies Record<string, z.ZodType>;
+
+/** Reader changes arrive today inside `status` (its `readers`); a dedicated event is declared only. */
+export const plannedEvents = {
+  reader: readerStatusSchema,
+} as const satisfies Record<string, z.ZodType>;
+
+export type EventName = keyof typeof events;
+export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
+
+// ---- results and errors ------------------------------------------------------------------------------
+
+export const errorCodes = ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'internal'] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+export const bridgeErrorSchema = z.object({
+  ok: z.literal(false),
+  error: z.object({
+    code: z.enum(errorCodes),
+    message: z.string(),
+    /** For `bad_request` from validation: where the input was wrong (paths and messages, never values). */
+    issues: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })).optional(),
+  }),
+});
+export type BridgeError = z.infer<typeof bridgeErrorSchema>;
+export type CallSuccess<N extends CallName> = { ok: true; value: CallOutput<N> };
+export type CallResult<N extends CallName> = CallSuccess<N> | BridgeError;
+
+/** The envelope of a call's answer, for a client that wants to check what it received. */
+export function callResultSchema<N extends CallName>(name: N): z.ZodType<CallResult<N>> {
+  // The output schema looked up by `name` is that call's, which the compiler cannot follow through the index.
+  return z.union([z.object({ ok: z.literal(true), value: calls[name].output }), bridgeErrorSchema]) as z.ZodType<CallResult<N>>;
+}
+
+/** The bridge as the renderer sees it: exactly `calls` and `events`, whatever carries them. */
+export type Bridge = { [N in CallName]: (input: CallInput<N>) => Promise<CallResult<N>> } & {
+  on<E extends EventName>(event: E, fn: (payload: EventPayload<E>) => void): () => void;
+};

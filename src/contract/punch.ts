@@ -1,0 +1,99 @@
+/** A punch as the screen sees it: its state, why it was kept or refused, its result and the worker's receipt. */
+import { z } from 'zod';
+import { adminCodeSchema, adminParamsSchema } from './admin-codes.js';
+
+export const punchStateSchema = z.enum(['pending', 'sending', 'in_doubt', 'sent', 'rejected', 'held']);
+
+/**
+ * Why a punch that was kept is not (yet) on its way, for the result screen to word:
+ * - awaiting_roster: the terminal has no complete employee list yet; kept, matched when one arrives;
+ * - unknown_code: the list is complete but does not know the code (accept-and-resolve);
+ * - held_not_allowed: the employee's contract does not allow records by the API
+ *   (`allow_external_api_record` false): kept on this terminal, not sent until HR allows it.
+ */
+export const punchNoteSchema = z.enum(['awaiting_roster', 'unknown_code', 'held_not_allowed', 'held_pin_unverified']);
+
+export const punchRefusalSchema = z.enum([
+  'invalid_code',
+  'invalid_cpf',
+  'unknown_credential',
+  'ambiguous_credential',
+  'pin_required',
+  'pin_wrong',
+  'pin_locked',
+  'pin_throttled',
+  'no_pin',
+  'pin_expired',
+  'storage_failed',
+  'shutting_down',
+  'enrollment',
+]);
+
+/**
+ * The worker's receipt of a punch ("Comprovante de registro", Portaria 671 Art. 79), built by
+ * src/agent/receipt.ts, where the QR code's text format is written down.
+ */
+export const punchReceiptSchema = z.object({
+  nsr: z.string().regex(/^\d{9}$/),
+  /** The local date and time of the capture in the punch's zone, with seconds, and that zone's offset (±HH:MM). */
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  time: z.string().regex(/^\d{2}:\d{2}:\d{2}$/),
+  utcOffset: z.string().regex(/^[+-]\d{2}:\d{2}$/),
+  /** Null: a code no roster knew at capture, or the punch is no longer kept (`punchKept`). */
+  employeeName: z.string().nullable(),
+  /** False: retention deleted the punch and the journal keeps only its mark: no name, the time to the minute (seconds 00). */
+  punchKept: z.boolean(),
+  /** Masked (***.456.789-**); null: no CPF registered for the worker. */
+  cpf: z.string().nullable(),
+  terminalId: z.string(),
+  /** As configured (CNPJ or CPF formatted); null where the configuration says nothing. */
+  employer: z.object({ name: z.string().nullable(), cnpj: z.string().nullable(), cpf: z.string().nullable() }),
+  /** The record's SHA-256 (64 hex digits); screens show its start, the QR code all of it. */
+  hash: z.string().regex(/^[0-9a-fA-F]{64}$/),
+  portalUrl: z.string().nullable(),
+  /** Exactly the text the QR code carries (the screen makes the code from it). */
+  text: z.string().max(2_000),
+});
+export type PunchReceiptView = z.infer<typeof punchReceiptSchema>;
+
+/** What the employee sees after a punch attempt (domain/punch.ts `PunchResult`). */
+export const punchResultSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    punchId: z.number().int().nullable(),
+    /** Its NSR in the evidence journal (Portaria 671); absent from older agents. */
+    nsr: z.number().int().positive().nullable().optional(),
+    employeeName: z.string().nullable(),
+    employeeExternalId: z.string().nullable(),
+    localDate: z.string(),
+    localTime: z.string(),
+    repeat: z.boolean(),
+    message: z.string(),
+    note: punchNoteSchema.optional(),
+    /** The worker's receipt, when the evidence journal has this punch's mark. */
+    receipt: punchReceiptSchema.optional(),
+  }),
+  z.object({
+    ok: z.literal(false),
+    reason: punchRefusalSchema,
+    message: z.string(),
+    employeeExternalId: z.string().nullable().optional(),
+    employeeName: z.string().optional(),
+    /** With `pin_required` after a badge scan: what `answerPin` answers (the screen may not know the badge's code). */
+    pinChallenge: z.string().optional(),
+    /** With `enrollment`: what became of the badge (the screen words it, as an admin answer). */
+    enrollment: z.object({ ok: z.boolean(), code: adminCodeSchema, params: adminParamsSchema.optional() }).optional(),
+  }),
+]);
+export type PunchResultView = z.infer<typeof punchResultSchema>;
+
+/**
+ * Set by the screen on its own punch calls (`punch`, `badgeScan`, `answerPin`) and echoed in the
+ * `punch` event of that call's result, so the screen that asked knows the event is its own answer
+ * again; a punch nobody's call asked for (an HID reader's) has none.
+ */
+export const requestIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+/** The `punch` event: a result, with the `requestId` of the call it answers, if a call did. */
+export const punchEventSchema = z.intersection(punchResultSchema, z.object({ requestId: requestIdSchema.optional() }));
+export type PunchEventView = z.infer<typeof punchEventSchema>;

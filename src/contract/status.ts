@@ -1,0 +1,179 @@
+/** The terminal's state as the status bar and the admin screen show it. */
+import { z } from 'zod';
+import { count, epochMs } from './common.js';
+
+/** What a roster sync came to (src/sync/roster-sync.ts `RosterSyncResult`). */
+export const rosterSyncOutcomeSchema = z.enum(['applied', 'incomplete', 'shrink_held', 'failed', 'cancelled']);
+
+/** Why a roster record was skipped: nothing identifies it, or it is not a record at all. */
+export const skipReasonSchema = z.enum(['no_ids', 'not_an_object']);
+
+/** One configured HID reader as the status screen shows it. */
+export const readerStatusSchema = z.object({
+  name: z.string(),
+  connected: z.boolean(),
+  device: z.string().nullable(),
+  connectedSince: epochMs.nullable(),
+  lastScanAt: epochMs.nullable(),
+  scans: count,
+  errors: count,
+  disconnects: count,
+  lastDisconnectAt: epochMs.nullable(),
+  lastError: z.string().nullable(),
+});
+
+/** The terminal's state for the status bar and the admin screen (agent/status.ts `AgentStatus`). No secrets. */
+export const statusSchema = z.object({
+  /** The terminal software's version (package.json). */
+  version: z.string(),
+  /** This terminal's name in logs, status and metrics (config `terminalId`, else the host name). */
+  terminalId: z.string(),
+  now: epochMs,
+  online: z.boolean().nullable(),
+  lastContactAt: epochMs.nullable(),
+  queue: z.object({ pending: count, sending: count, in_doubt: count, sent: count, rejected: count, held: count }),
+  unsent: count,
+  oldestUnsentAgeMs: z.number().nullable(),
+  lastError: z.object({ at: epochMs, message: z.string() }).nullable(),
+  sendingPaused: z.object({ reason: z.enum(['retry_after', 'auth']), until: epochMs }).nullable(),
+  authRefused: z.object({ at: epochMs, reason: z.string() }).nullable(),
+  /** The service answered from another address or not as the API (a redirect, an HTML page): sending backs off. */
+  setupProblem: z.object({ at: epochMs, reason: z.string(), location: z.string().nullable() }).nullable(),
+  /** A configuration that is valid but risky (a request budget above the account's 60 per minute). */
+  warnings: z.array(z.string()),
+  /**
+   * Punches sent with a local minute another punch of the same employee also has (a DST fall-back
+   * shows one local minute twice, an hour apart): both kept and sent; payroll should know.
+   */
+  collisions: z.object({
+    count,
+    punches: z.array(z.object({ id: z.number().int(), employeeName: z.string(), externalId: z.string().nullable(), localDate: z.string(), localTime: z.string() })),
+  }),
+  rateWindow: z.object({ used: count, limit: count, windowMs: z.number() }),
+  /**
+   * Where the request budget comes from: redis (one window for the account's terminals), fallback-local (Redis is
+   * configured but out of reach: this terminal's own share), local (no Redis). Absent when read from the database alone.
+   */
+  rate: z
+    .object({
+      shared: z.enum(['redis', 'fallback-local', 'local']),
+      redisError: z.object({ at: epochMs, message: z.string() }).nullable(),
+    })
+    .optional(),
+  roster: z.object({
+    size: count,
+    lastSync: z
+      .object({
+        at: epochMs,
+        ok: z.boolean(),
+        employees: count.nullable(),
+        error: z.string().nullable(),
+        lastOkAt: epochMs.nullable(),
+        /** Absent in records of older versions. */
+        outcome: rosterSyncOutcomeSchema.optional(),
+      })
+      .nullable(),
+    progress: z.object({ pagesDone: count, pagesTotal: count.nullable() }).nullable(),
+    health: z.object({
+      missingWorkSchedule: count,
+      missingEmployer: count,
+      /** Employees whose time zone the terminal cannot use (the site's, else the terminal's, is used). */
+      badTimeZone: count,
+      employees: z.array(
+        z.object({
+          id: z.string(),
+          externalId: z.string().nullable(),
+          name: z.string(),
+          missing: z.array(z.enum(['work_schedule', 'employer', 'timezone'])),
+        }),
+      ),
+    }),
+    enrolledBadges: count,
+    /** False: no complete employee list (never synced, or the last sync failed and the list is older than its refresh interval). */
+    complete: z.boolean(),
+    /** Records of the last sync the terminal could not use (no _id and no external_id…), counted and the first listed. */
+    skipped: z.object({ count, examples: z.array(z.object({ position: count, id: z.string().nullable(), reason: skipReasonSchema })) }).nullable(),
+    /** A sync that would shrink the roster by more than half, held until a second sync agrees or a manager confirms. */
+    heldShrink: z.object({ employees: count, inUse: count, since: epochMs, recheckAt: epochMs.nullable() }).nullable(),
+    /**
+     * With a site configured: verified (the service's site total is below the account's), suspect (the same
+     * total with and without the filter: the service may ignore it), unknown (no totals to compare).
+     */
+    siteFilter: z.enum(['verified', 'suspect', 'unknown']).nullable(),
+    /** Employees whose contract does not allow API records (allow_external_api_record false): their punches are held. */
+    notAllowed: z.object({
+      count,
+      employees: z.array(z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string(), heldPunches: count })),
+    }),
+    /** When the next roster sync is due (back-off after a failure, refresh after a success); null when none is planned. */
+    nextSyncAt: epochMs.nullable(),
+    /** How refreshes go: by changes (the service filters on `_updated`), full syncs, or not known before a first full sync. */
+    refreshBy: z.enum(['changes', 'full']).nullable(),
+  }),
+  unresolved: z.object({ count, oldestAt: epochMs.nullable(), lastCheckedAt: epochMs.nullable() }),
+  site: z.object({ id: z.string(), name: z.string(), timezone: z.string().nullable() }).nullable(),
+  readers: z.array(readerStatusSchema),
+  clockSkewMs: z.number().nullable(),
+  /** The last background integrity check of the database (null: none yet); `damaged` is an alert. Absent from older agents. */
+  integrity: z
+    .object({ at: epochMs, ms: z.number(), result: z.enum(['ok', 'damaged', 'unchecked']), problems: z.array(z.string()) })
+    .nullable()
+    .optional(),
+  /**
+   * What the terminal keeps: delivered punches (and their journal) `deliveredDays` after delivery, audit lines
+   * `auditDays`. `queue.sent` counts the delivered punches still here; `deliveredEver` adds those deleted. Absent from older agents.
+   */
+  retention: z
+    .object({
+      deliveredDays: count,
+      auditDays: count,
+      deliveredEver: count,
+      deletedEver: z.object({ punches: count, journal: count, audit: count }),
+      lastPass: z
+        .object({
+          at: epochMs,
+          ms: z.number(),
+          outcome: z.enum(['done', 'stopped', 'failed']),
+          deleted: z.object({ punches: count, journal: count, audit: count }),
+          freedBytes: count,
+          longestBatchMs: z.number(),
+          error: z.string().nullable(),
+        })
+        .nullable(),
+      /** incremental: free pages are given back after each pass; none: a file of an earlier version (`timeclock data compact` converts it). */
+      file: z.object({ bytes: count, freeBytes: count, autoVacuum: z.enum(['none', 'full', 'incremental']) }),
+    })
+    .optional(),
+  /**
+   * The evidence journal (Portaria 671): its id, the NSR the next punch takes, and the last verification of its
+   * chains (`ok` false: `problem` names the first record that does not match; punches are still taken). Null: a
+   * database from before the journal; absent from older agents.
+   */
+  journal: z
+    .object({
+      journalId: z.string(),
+      nextNsr: z.number().int().positive(),
+      lastVerify: z
+        .object({
+          at: epochMs,
+          ok: z.boolean(),
+          marks: count,
+          facts: count,
+          problem: z.object({ nsr: z.number().int().optional(), seq: z.number().int().optional(), message: z.string() }).nullable(),
+          ms: z.number(),
+        })
+        .nullable(),
+    })
+    .nullable()
+    .optional(),
+  agentRunning: z.boolean(),
+  /** Where the settings the admin screen can change come from now. No secret, only where it is kept. */
+  settings: z
+    .object({
+      siteId: z.string().nullable(),
+      rateLimit: z.object({ limit: count, windowMs: z.number() }),
+      /** config: the config file or environment; keyring: the OS secret store; file: a file only the kiosk user can read. */
+      token: z.object({ source: z.enum(['config', 'keyring', 'file']), setAt: epochMs.nullable(), warning: z.string().nullable() }),
+    }),
+});
+export type StatusView = z.infer<typeof statusSchema>;

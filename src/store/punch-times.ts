@@ -1,0 +1,69 @@
+/**
+ * Punch times after the clock moved: the first anchor of a boot re-times punches captured before
+ * it on the wall clock, and a step of the wall clock moves the retry deadlines with it.
+ */
+import type { Db } from './database.js';
+import type { PunchRow } from './punch-row.js';
+import { punchFact, type PunchWriter } from './punch-writer.js';
+
+export class PunchTimes {
+  private readonly stmts;
+
+  /** `durable`: captures' rows and their journal; `lazy`: the connection deadline moves are committed on. */
+  constructor(
+    private readonly durable: PunchWriter,
+    private readonly lazy: PunchWriter,
+  ) {
+    const db: Db = durable.db;
+    this.stmts = {
+      unanchored: db.prepare(
+        `SELECT * FROM punches INDEXED BY punches_unanchored WHERE anchored = 0 AND boot_id = ? AND state IN ('pending','held')`,
+      ),
+      reanchor: db.prepare(
+        `UPDATE OR IGNORE punches SET captured_at = @at, local_date = @date, local_time = @time, utc_minute = @utcMinute,
+           anchored = 1, clock_flag = NULL, updated_at = @now WHERE id = @id AND anchored = 0`,
+      ),
+      markAnchored: db.prepare(`UPDATE punches SET anchored = 1, updated_at = @now WHERE id = @id`),
+      shiftDeadlines: db.prepare(
+        `UPDATE punches SET next_attempt_at = next_attempt_at + @ms WHERE state IN ('pending','in_doubt','held')`,
+      ),
+      clampDeadlines: db.prepare(
+        `UPDATE punches SET next_attempt_at = @now WHERE state IN ('pending','in_doubt') AND next_attempt_at > @latest`,
+      ),
+    };
+  }
+
+  /**
+   * The first anchor of boot `bootId` arrived: punches captured before it, on the wall clock, get
+   * the service's time (the anchor's plus the monotonic time between them), in their own zone,
+   * before they are sent. One in doubt may already be on the service with its old time: it stays.
+   */
+  reanchor(bootId: string, timeOf: (monoAt: number, wallAt: number) => number, localOf: (at: number, zone: string) => { date: string; time: string }, now: number): number {
+    return this.durable.db.transaction(() => {
+      let n = 0;
+      for (const row of this.stmts.unanchored.all(bootId) as PunchRow[]) {
+        if (row.mono_at === null) continue;
+        const at = timeOf(row.mono_at, row.wall_at ?? row.captured_at);
+        const local = localOf(at, row.time_zone);
+        const changed = this.stmts.reanchor.run({ id: row.id, at, date: local.date, time: local.time, utcMinute: Math.floor(at / 60_000), now }).changes;
+        // Its corrected minute is one the employee already has: it keeps the wall time, and says so.
+        if (!changed) this.stmts.markAnchored.run({ id: row.id, now });
+        this.durable.journal.run(row.id, now, 'reanchored', changed ? `${row.local_date} ${row.local_time} -> ${local.date} ${local.time}` : 'kept: the corrected minute is taken');
+        // The mark keeps the time read at capture; the time sent is this one.
+        if (changed) punchFact(this.durable, row.id, now, 'reanchored', `${row.local_date} ${row.local_time} -> ${local.date} ${local.time} (the service's clock)`);
+        n += changed;
+      }
+      return n;
+    }).immediate();
+  }
+
+  /** The wall clock stepped by `ms`: every retry time moves with it (a step back must not hold them for hours). */
+  shiftDeadlines(ms: number): void {
+    this.lazy.db.transaction(() => this.stmts.shiftDeadlines.run({ ms }))();
+  }
+
+  /** At start: a retry scheduled further ahead than `maxAheadMs` (the clock was stepped back meanwhile) is due now. */
+  clampDeadlines(now: number, maxAheadMs: number): number {
+    return this.stmts.clampDeadlines.run({ now, latest: now + maxAheadMs }).changes;
+  }
+}
