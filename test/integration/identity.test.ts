@@ -274,7 +274,8 @@ describe('a PIN lockout never costs a punch (pin.onLockout: hold, the default)',
     expect(agent.decideHeld(held[0]?.id ?? 0, 'resend', 'the manager')).toBe(true);
     expect(agent.decideHeld(held[1]?.id ?? 0, 'dispute', 'the manager')).toBe(false); // a dispute needs a reason
     expect(agent.decideHeld(held[1]?.id ?? 0, 'dispute', 'the manager', 'colleague guessing Ana’s PIN')).toBe(true);
-    await waitFor(() => mock.records().filter((r) => r.employee_external_id === '1014').length === 1, 'the confirmed one delivered');
+    // The service's record comes a moment before the terminal writes the answer down: wait for both.
+    await waitFor(() => mock.records().filter((r) => r.employee_external_id === '1014').length === 1 && agent.status().queue.sent === 1, 'the confirmed one delivered');
     expect(agent.listHeld().map((p) => [p.held_reason, p.last_error])).toEqual([
       ['disputed', 'colleague guessing Ana’s PIN'],
       ['pin_unverified', null],

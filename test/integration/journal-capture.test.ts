@@ -51,7 +51,9 @@ describe('every punch the agent takes gets its mark, and its answer carries the 
     const cpf = cpfFromBase('111444777');
     mock.addEmployees([{ ...template, _id: 'aaaaaaaaaaaaaaaaaaaaaa77', external_id: 'NEW-77', full_name: 'Nova Pessoa', cpf }]);
     await agent.syncRoster();
-    await waitFor(() => mock.records().length === 2, 'Ana and the matched punch delivered');
+    // Delivered on both sides: the service has them and the terminal has written down their answers
+    // (the 'delivered' facts come with that write, a moment after the service's record).
+    await waitFor(() => mock.records().length === 2 && agent.status().queue.sent === 2, 'Ana and the matched punch delivered');
 
     const { reader, close } = read();
     try {
