@@ -158,7 +158,8 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
       `Registro retido ${forbiddenId} colocado de novo na fila de envio.`,
       { timeout: 10_000 },
     );
-    await waitFor(() => r.mock.records().some((x) => x.employee_external_id === '1002'), 'the resent punch delivered');
+    // The service's record comes a moment before the terminal writes its answer down: wait for both.
+    await waitFor(() => r.mock.records().some((x) => x.employee_external_id === '1002') && r.agent.status().queue.sent === 2, 'the resent punch delivered');
     await page.waitForSelector('[data-testid=held-none]', { timeout: 10_000 });
     expect(r.agent.status().queue).toMatchObject({ sent: 2, held: 0, rejected: 0 });
     expect(r.mock.records().filter((x) => x.employee_external_id === '1001')).toHaveLength(1);

@@ -80,7 +80,8 @@ describe('a punch held for a 403 is tried again on its own slow schedule', () =>
     // Held in between, and one probe answered for the retries of the next minute.
     expect(mock.requests().filter((r) => r.query.max_results === '1' && r.query.where === undefined && r.path.endsWith('/employees'))).toHaveLength(1);
     mock.setVariants({});
-    await waitFor(() => recordsOf(mock, '1001').length === 1, 'delivered at the next slow retry', 5_000);
+    // The service's record comes a moment before the terminal writes its answer down: wait for both.
+    await waitFor(() => recordsOf(mock, '1001').length === 1 && agent.status().queue.sent >= 1, 'delivered at the next slow retry', 5_000);
     expect(agent.status().queue).toMatchObject({ held: 0, sent: 1 });
   });
 });
