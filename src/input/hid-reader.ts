@@ -8,19 +8,8 @@ export type CodeTransform = (code: string) => { ok: true; code: string } | { ok:
 /** Which device is this reader: by ids (and optionally usage page or serial), or any keyboard-class device. */
 export type ReaderMatch = { vendorId: number; productId: number; usagePage?: number; serialNumber?: string } | 'auto-keyboard';
 
-export type ReaderStatus = {
-  name: string;
-  connected: boolean;
-  device: string | null;
-  connectedSince: number | null;
-  lastScanAt: number | null;
-  scans: number;
-  /** reports or codes dropped as garbage */
-  errors: number;
-  disconnects: number;
-  lastDisconnectAt: number | null;
-  lastError: string | null;
-};
+import type { ReaderStatus } from '../domain/reader-status.js';
+export type { ReaderStatus };
 
 /** Reports further apart than this start a new scan. */
 export const QUIET_RESET_MS = 300;

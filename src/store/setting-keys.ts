@@ -3,7 +3,7 @@
  * and the value read when it is absent. Reading parses (a value an earlier version stored that does
  * not fit reads as absent, as unparsable JSON always did); writing validates.
  *
- * Records whose type belongs to a higher layer (a reader's status, the roster's filter memo) are
+ * Records whose type belongs to a higher layer (the roster's filter memo) are
  * described here by shape: the agent writes its value into the key and reads it back as its own
  * type, so the compiler checks both ways that the two stay the same.
  *
@@ -11,6 +11,7 @@
  * was stored, as before). Keys private to one store module (the roster's summary, the health probe)
  * are declared in that module with `settingKey`.
  */
+import type { ReaderStatus } from '../domain/reader-status.js';
 import { z } from 'zod';
 import type { Anchor } from '../domain/anchored-time.js';
 import type { JournalProblem } from './journal-verify.js';
@@ -62,19 +63,8 @@ export type RosterSyncRecord = {
 /** As sync/roster-changes.ts `ChangesMemo`. */
 export type StoredChangesMemo = { siteId: string | null; mode: 'changes' | 'full'; since: number; fullAt: number; unusable: number };
 
-/** As input/hid-reader.ts `ReaderStatus`. */
-export type StoredReaderStatus = {
-  name: string;
-  connected: boolean;
-  device: string | null;
-  connectedSince: number | null;
-  lastScanAt: number | null;
-  scans: number;
-  errors: number;
-  disconnects: number;
-  lastDisconnectAt: number | null;
-  lastError: string | null;
-};
+/** The readers' status as input/hid-reader.ts reports it (one declaration, in domain). */
+export type StoredReaderStatus = ReaderStatus;
 
 /** A site chosen on the admin screen. `demo`: chosen while running the demo (applies only to the demo). */
 export type SiteOverride = { siteId: string; setAt: number; demo: boolean };
