@@ -1,33 +1,15 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { z } from 'zod';
-import { apiDialectSchema, API_VERSION_SEGMENT, MAX_PAGE_SIZE, objectIdPattern } from './api/shapes.js';
-import { isValidTimeZone } from './domain/local-time.js';
-import { readerConfigSchema } from './input/reader-config.js';
-import { DEFAULT_WEDGE_OPTIONS, wedgeOptionsSchema } from './input/wedge-detector.js';
-import { defaultTerminalId, fleetEnvKeys, metricsSchema, rateLimitSchema, terminalIdSchema } from './config-fleet.js';
-import { retentionSchema } from './store/retention.js';
-import { afdSchema, employerSchema, evidenceEnvKeys, journalSchema, receiptSchema } from './config-evidence.js';
-
 /**
  * The terminal's configuration: defaults, then a JSON file, then environment variables.
  * With no API configured at all, the terminal runs the demo (embedded mock API).
+ * The schema (every key, default and bound) is config-schema.ts's; this file loads it.
  */
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const lookupKey = z.enum(['badge', 'external_id', 'registration_number', 'cpf']);
+import fs from 'node:fs';
+import path from 'node:path';
+import { defaultTerminalId, fleetEnvKeys } from './config-fleet.js';
+import { evidenceEnvKeys } from './config-evidence.js';
+import { configSchema, type Config } from './config-schema.js';
 
-/** https, or http to this machine (the demo, a local proxy, tests). */
-export function isHttpsOrLoopback(url: string): boolean {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return true; // the url check reports it
-  }
-  if (u.protocol === 'https:') return true;
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
+export { configSchema, isHttpsOrLoopback, type Config } from './config-schema.js';
 
 /** The account's limit as the specification states it: 60 requests per sliding 60 s. */
 export const ACCOUNT_RATE = { limit: 60, windowMs: 60_000 } as const;
@@ -43,145 +25,6 @@ export function configWarnings(rate: { limit: number; windowMs: number }): strin
   }
   return out;
 }
-
-export const configSchema = z
-  .object({
-    api: z
-      .object({
-        baseUrl: z
-          .string()
-          .url()
-          .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL')
-          .refine((u) => u.replace(/\/+$/, '').endsWith(API_VERSION_SEGMENT), `must end with ${API_VERSION_SEGMENT}`),
-        token: z
-          .string({ error: (iss) => (iss.input === undefined ? 'is required when api.baseUrl is set (TIMECLOCK_API_TOKEN)' : 'must be a string') })
-          .min(1, 'is required when api.baseUrl is set (TIMECLOCK_API_TOKEN)'),
-        timeoutMs: int(100, 120_000).default(10_000),
-        dialect: apiDialectSchema.default(apiDialectSchema.parse({})),
-        /** Allows http:// to a host other than this machine: the token then travels in clear. */
-        allowInsecure: z.boolean().default(false),
-      })
-      .strict()
-      .superRefine((api, ctx) => {
-        if (!api.allowInsecure && !isHttpsOrLoopback(api.baseUrl)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['baseUrl'],
-            message: 'must be https:// (the token would travel in clear); http:// is accepted for a loopback address, or with api.allowInsecure: true',
-          });
-        }
-      })
-      .optional(),
-    siteId: z.string().regex(objectIdPattern, 'must be a 24-character hexadecimal id').optional(),
-    dataDir: z.string().min(1),
-    timezone: z.string().refine(isValidTimeZone, 'is not a known IANA time zone').optional(),
-    rateLimit: rateLimitSchema,
-    /** This terminal's name in logs, status and metrics (default: the host name, see terminalIdOf). */
-    terminalId: terminalIdSchema.optional(),
-    /** Prometheus metrics and /healthz (off unless `listen` is set). */
-    metrics: metricsSchema,
-    roster: z
-      .object({
-        pageSize: int(1, MAX_PAGE_SIZE).default(MAX_PAGE_SIZE),
-        refreshMs: int(60_000, 7 * 24 * 3_600_000).default(6 * 3_600_000),
-        /** After a failed or incomplete sync: the first retry after about this long, doubling up to retryMaxMs. */
-        retryBaseMs: int(100, 3_600_000).default(5_000),
-        retryMaxMs: int(100, 24 * 3_600_000).default(10 * 60_000),
-        /** A sync that would shrink the roster by more than half is applied when another, this much later, agrees. */
-        shrinkRecheckMs: int(100, 24 * 3_600_000).default(5 * 60_000),
-        /** Where the service filters on `_updated`, refreshes fetch only changes; a full sync still this often. */
-        fullEveryMs: int(60_000, 30 * 24 * 3_600_000).default(24 * 3_600_000),
-      })
-      .strict()
-      .default({
-        pageSize: MAX_PAGE_SIZE,
-        refreshMs: 6 * 3_600_000,
-        retryBaseMs: 5_000,
-        retryMaxMs: 10 * 60_000,
-        shrinkRecheckMs: 5 * 60_000,
-        fullEveryMs: 24 * 3_600_000,
-      }),
-    retry: z
-      .object({
-        baseMs: int(10, 600_000).default(2_000),
-        maxMs: int(10, 3_600_000).default(60_000),
-        inDoubtGraceMs: int(0, 3_600_000).optional(),
-        authRetryMs: int(1_000, 24 * 3_600_000).default(300_000),
-        /** A punch the service refused with 403 for its employee (the token fine) is tried again this much later. */
-        heldRetryMs: int(100, 7 * 24 * 3_600_000).default(30 * 60_000),
-        /** Reconciliation answers that prove nothing (404, 400…) before an in-doubt punch is handed to a person. */
-        maxChecks: int(1, 1_000).default(6),
-      })
-      .strict()
-      .default({ baseMs: 2_000, maxMs: 60_000, authRetryMs: 300_000, heldRetryMs: 30 * 60_000, maxChecks: 6 }),
-    identity: z
-      .object({
-        /** Keys tried in this order; the first that finds an employee wins. */
-        order: z.array(lookupKey).min(1).default(['badge', 'external_id', 'registration_number', 'cpf']),
-        /** Which keys each input kind may use: a badge reader should not match a typed CPF, say. */
-        allowed: z
-          .object({
-            badge: z.array(lookupKey).default(['badge', 'external_id']),
-            id: z.array(lookupKey).default(['external_id', 'registration_number', 'cpf']),
-          })
-          .strict()
-          .default({ badge: ['badge', 'external_id'], id: ['external_id', 'registration_number', 'cpf'] }),
-        /** reject: refuse unknown credentials; accept-and-resolve: keep them, match after the next sync. */
-        unknown: z.enum(['reject', 'accept-and-resolve']).default('reject'),
-        /** A repeat of the same employee within this many ms is not a new punch (0: same minute only). */
-        repeatWindowMs: int(0, 12 * 3_600_000).default(0),
-      })
-      .strict()
-      .default({
-        order: ['badge', 'external_id', 'registration_number', 'cpf'],
-        allowed: { badge: ['badge', 'external_id'], id: ['external_id', 'registration_number', 'cpf'] },
-        unknown: 'reject',
-        repeatWindowMs: 0,
-      }),
-    pin: z
-      .object({
-        /** Input kinds that must be followed by the employee's PIN ([] = PINs off). */
-        requiredFor: z.array(z.enum(['badge', 'id'])).default([]),
-        maxFailures: int(1, 20).default(5),
-        lockoutMs: int(1_000, 24 * 3_600_000).default(15 * 60_000),
-        /**
-         * hold (default): while an employee is locked out, their punches are still taken, flagged "PIN
-         * not verified" and held for the manager to confirm or dispute (a Brazilian clock may not
-         * refuse a punch); refuse: answered "locked until HH:MM", nothing kept.
-         */
-        onLockout: z.enum(['hold', 'refuse']).default('hold'),
-      })
-      .strict()
-      .default({ requiredFor: [], maxFailures: 5, lockoutMs: 15 * 60_000, onLockout: 'hold' }),
-    /** USB HID badge readers (see README "Badge readers"); keyboard-wedge readers need none. */
-    readers: z.array(readerConfigSchema).max(8).default([]),
-    /** How a keyboard-wedge reader's burst is told from a person typing (headless terminal, kiosk screen). */
-    wedge: wedgeOptionsSchema.default(DEFAULT_WEDGE_OPTIONS),
-    upload: z.object({ maxInFlight: int(1, 16).default(4) }).strict().default({ maxInFlight: 4 }),
-    clockSkewThresholdMs: int(1_000, 24 * 3_600_000).default(30_000),
-    /** The kiosk screen: its language and how long a punch's result stays up. */
-    screen: z
-      .object({
-        language: z.enum(['pt-BR', 'en']).default('pt-BR'),
-        resultMs: int(1_000, 60_000).default(4_000),
-        /** A result with a receipt (QR code) stays at least this long; the next scan replaces it at once. */
-        receiptMs: int(1_000, 120_000).default(12_000),
-      })
-      .strict()
-      .default({ language: 'pt-BR', resultMs: 4_000, receiptMs: 12_000 }),
-    demo: z.object({ port: int(0, 65_535).default(0) }).strict().default({ port: 0 }),
-    logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
-    /** How long delivered punches and audit lines are kept (store/retention.ts). */
-    retention: retentionSchema,
-    /** The employer, the receipt, AFD signing and the evidence journal's checks (config-evidence.ts). */
-    employer: employerSchema,
-    receipt: receiptSchema,
-    afd: afdSchema,
-    journal: journalSchema,
-  })
-  .strict();
-
-export type Config = z.infer<typeof configSchema>;
 
 /** The terminal's name: configured, or the host name. */
 export function terminalIdOf(config: Pick<Config, 'terminalId'>): string {

@@ -6,16 +6,13 @@ import type { CallInput, CallName, CallResult, PunchEventView, ScreenSettings, S
 import type { Client } from './bridge.js';
 import { isQueued, Reachability } from './connection.js';
 import { effectiveTimeZone } from './format.js';
-import { t, type Lang } from './i18n.js';
+import { punchText, t, type Lang } from './i18n.js';
 import { installKeyboard } from './keyboard.js';
-import { badgeCredential, initialModel, screenName, step, type Credential, type Effect, type Event, type Model, type ScreenName, type Shown } from './machine.js';
-import { adminView, type AdminView } from './screens/admin.js';
-import { idleView } from './screens/idle.js';
-import { keypadView } from './screens/keypad.js';
+import { badgeCredential, initialModel, screenName, step, type Credential, type Effect, type Event, type Model, type Shown } from './machine.js';
+import type { AdminView } from './screens/admin.js';
 import { OwnRequests } from './own-requests.js';
-import { resultScreen } from './screens/result.js';
-import { loadingView, offlineAgentView } from './screens/simple.js';
 import type { Ctx, View } from './screens/view.js';
+import { viewFor } from './screens/view-for.js';
 import { Sounds } from './sound.js';
 
 /** Keypad, PIN and admin login give up after this long without a key. */
@@ -192,7 +189,7 @@ export class App {
         return;
       case 'adminLogin':
         void this.client.call('adminLogin', { pin: e.pin }).then((r) => {
-          if (r.ok) this.dispatch({ type: 'adminLoginAnswer', ok: r.value.ok, message: r.value.message });
+          if (r.ok) this.dispatch({ type: 'adminLoginAnswer', ok: r.value.ok, code: r.value.code });
           else this.dispatch({ type: 'adminLoginFailed', message: r.error.message });
         });
         return;
@@ -214,7 +211,7 @@ export class App {
     const r = shown.result;
     if (!r) view.notice(t(this.#lang, 'reason.no_answer'), 'error');
     else if (r.ok) view.notice(t(this.#lang, 'admin.notice.punch', { name: r.employeeName ?? '?', time: r.localTime }), 'ok');
-    else view.notice(t(this.#lang, 'admin.notice.refused', { message: r.message }), 'error');
+    else view.notice(t(this.#lang, 'admin.notice.refused', { message: punchText(this.#lang, r) }), 'error');
   }
 
   #typed(key: string): void {
@@ -231,7 +228,7 @@ export class App {
     return receipt ? Math.max(base, this.#settings?.receiptMs ?? 12_000) : base;
   }
 
-    #activity(): void {
+  #activity(): void {
     this.#armTimer(true);
   }
 
@@ -273,25 +270,6 @@ export class App {
     };
   }
 
-  #build(name: ScreenName, ctx: Ctx): View {
-    switch (name) {
-      case 'loading':
-        return loadingView(ctx);
-      case 'offline-agent':
-        return offlineAgentView(ctx);
-      case 'idle':
-        return idleView(ctx);
-      case 'keypad':
-      case 'pin':
-      case 'admin-login':
-        return keypadView(ctx);
-      case 'result':
-        return resultScreen(ctx);
-      case 'admin':
-        return adminView(ctx, this.#adminCalls, () => this.dispatch({ type: 'lock' }));
-    }
-  }
-
   #render(): void {
     const ctx = this.#ctx();
     const name = screenName(ctx.model);
@@ -300,7 +278,7 @@ export class App {
     const fresh = key !== this.#viewKey || (name === 'result' && this.#viewScreen !== ctx.model.screen);
     if (fresh || !this.#view) {
       this.#view?.destroy?.();
-      const view = this.#build(name, ctx);
+      const view = viewFor(name, ctx, { calls: this.#adminCalls, lock: () => this.dispatch({ type: 'lock' }) });
       this.#view = view;
       this.#viewKey = key;
       this.root.replaceChildren(view.el);

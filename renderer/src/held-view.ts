@@ -125,5 +125,5 @@ export function heldList(rows: readonly HeldPunch[], lang: Lang, shown = HELD_SH
 
 /** "1 tentativa", "3 tentativas": the rejected and held lists. */
 export function attemptsText(n: number, lang: Lang): string {
-  return n === 1 ? t(lang, 'queue.attemptsOne') : t(lang, 'queue.attempts', { n });
+  return t(lang, 'queue.attempts', { n });
 }

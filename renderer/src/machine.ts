@@ -3,7 +3,7 @@
  * event)` returns the next model and the effects to run (calls, sounds). No DOM, no timers, no
  * bridge: the controller (app.ts) feeds it keys, answers and timeouts and carries out the effects.
  */
-import type { PunchResultView, ScreenSettings } from '../../src/contract.js';
+import type { AdminLoginCode, PunchResultView, ScreenSettings } from '../../src/contract.js';
 
 export type Credential = { kind: 'badge' | 'id'; value: string };
 
@@ -13,7 +13,7 @@ export type Credential = { kind: 'badge' | 'id'; value: string };
  */
 export type PinFor = { credential: Credential } | { challenge: string };
 
-export type AdminLoginError = { kind: 'wrong' } | { kind: 'too_many' } | { kind: 'expired' } | { kind: 'other'; message: string };
+export type AdminLoginError = { kind: 'wrong' } | { kind: 'too_many' } | { kind: 'expired' } | { kind: 'no_admin_pin' } | { kind: 'disabled' } | { kind: 'other'; message: string };
 
 /** A punch answer to show; `result: null` with `failure`: the call itself failed. */
 export type Shown = { result: PunchResultView; queued: boolean } | { result: null; failure: string };
@@ -66,7 +66,7 @@ export type Event =
   | { type: 'punchFailed'; message: string }
   /** A `punch` event that is not the echo of the screen's own call. */
   | { type: 'punchEvent'; result: PunchResultView; queued: boolean }
-  | { type: 'adminLoginAnswer'; ok: boolean; message: string }
+  | { type: 'adminLoginAnswer'; ok: boolean; code: AdminLoginCode }
   | { type: 'adminLoginFailed'; message: string }
   /** An admin call answered `forbidden`: the session is gone. */
   | { type: 'sessionExpired' }
@@ -164,7 +164,7 @@ export function step(model: Model, event: Event): Step {
       if (s.name !== 'admin-login') return { model: { ...model, busy: false }, effects: [] };
       if (event.ok) return { model: { ...model, busy: false, screen: { name: 'admin' } }, effects: [] };
       return {
-        model: { ...model, busy: false, screen: { name: 'admin-login', value: '', error: loginError(event.message) } },
+        model: { ...model, busy: false, screen: { name: 'admin-login', value: '', error: loginError(event.code) } },
         effects: [{ type: 'sound', sound: 'error' }],
       };
     case 'adminLoginFailed':
@@ -193,10 +193,15 @@ export function step(model: Model, event: Event): Step {
   }
 }
 
-function loginError(message: string): AdminLoginError {
-  if (/too many/i.test(message)) return { kind: 'too_many' };
-  if (/wrong/i.test(message)) return { kind: 'wrong' };
-  return { kind: 'other', message };
+function loginError(code: AdminLoginCode): AdminLoginError {
+  switch (code) {
+    case 'too_many':
+    case 'no_admin_pin':
+    case 'disabled':
+      return { kind: code };
+    default:
+      return { kind: 'wrong' };
+  }
 }
 
 function key(model: Model, k: string): Step {

@@ -3,7 +3,7 @@
  */
 import type { PunchResultView } from '../../src/contract.js';
 import { formatLocalDate } from './format.js';
-import { answerText, t, type Lang, type MessageKey } from './i18n.js';
+import { refusalText, t, type Lang, type MessageKey } from './i18n.js';
 import type { Shown } from './machine.js';
 
 type PunchNote = NonNullable<Extract<PunchResultView, { ok: true }>['note']>;
@@ -86,8 +86,8 @@ export function resultView(shown: Shown, lang: Lang): ResultView {
       name: r.employeeName ?? '',
       time: '',
       date: '',
-      // Worded as the admin screen words the same answer; the agent's English without a code.
-      message: r.enrollment ? answerText(lang, { message: r.message, code: r.enrollment.code, ...(r.enrollment.params ? { params: r.enrollment.params } : {}) }) : r.message,
+      // Worded as the admin screen words the same answer.
+      message: refusalText(lang, r),
       queued: false,
       note: 'none',
     };

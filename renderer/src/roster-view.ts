@@ -79,7 +79,7 @@ export function notAllowedView(na: Roster['notAllowed'], lang: Lang): NotAllowed
     rows: na.employees.map((e) => ({
       id: e.id,
       name: e.externalId ? `${e.name} (${e.externalId})` : e.name,
-      held: e.heldPunches === 1 ? t(lang, 'roster.notAllowedHeldOne') : t(lang, 'roster.notAllowedHeld', { n: e.heldPunches }),
+      held: t(lang, 'roster.notAllowedHeld', { n: e.heldPunches }),
       heldPunches: e.heldPunches,
     })),
     more: rest > 0 ? t(lang, 'roster.andMore', { n: rest }) : null,

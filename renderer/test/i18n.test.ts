@@ -5,18 +5,7 @@ import { answerText, dictionaries, LANGS, t } from '../src/i18n.js';
 const placeholders = (s: string): string[] => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '').sort();
 
 describe('i18n', () => {
-  it('pt-BR and en have the same keys, none empty', () => {
-    const en = Object.keys(dictionaries.en).sort();
-    const pt = Object.keys(dictionaries['pt-BR']).sort();
-    expect(pt).toEqual(en);
-    for (const lang of LANGS) for (const [k, v] of Object.entries(dictionaries[lang])) expect(v.trim(), `${lang} ${k}`).not.toBe('');
-  });
-
-  it('every translation fills the same placeholders as the English text', () => {
-    for (const [key, text] of Object.entries(dictionaries.en)) {
-      expect(placeholders(dictionaries['pt-BR'][key as keyof typeof dictionaries.en]), key).toEqual(placeholders(text));
-    }
-  });
+  // Same keys, none empty, same placeholders in every language and plural form: test/unit/messages.test.ts.
 
   it('fills placeholders and formats numbers in the language', () => {
     expect(t('pt-BR', 'conn.offline', { n: 3 })).toBe('Sem conexão — 3 registros aguardando envio');
@@ -45,19 +34,19 @@ describe('i18n', () => {
   it('the answers to confirming a held smaller roster are worded from their codes', () => {
     // The agent sends it with or without an employee count (applied now, or fetched again first): worded for both.
     for (const params of [{}, { employees: '120' }] as Record<string, string>[]) {
-      expect(answerText('pt-BR', { message: 'x', code: 'roster_shrink_applied', params })).toBe(
+      expect(answerText('pt-BR', { code: 'roster_shrink_applied', params })).toBe(
         'Confirmado: a nova lista de funcionários, menor, é aplicada (baixada de novo antes, se preciso, qualquer que seja o tamanho).',
       );
-      expect(answerText('en', { message: 'x', code: 'roster_shrink_applied', params })).toBe(
+      expect(answerText('en', { code: 'roster_shrink_applied', params })).toBe(
         'Confirmed: the smaller employee list is applied (fetched again first when needed, whatever its size).',
       );
     }
-    expect(answerText('pt-BR', { message: 'x', code: 'roster_shrink_none' })).toMatch(/^Não há lista de funcionários retida para confirmar/);
-    expect(answerText('en', { message: 'x', code: 'roster_shrink_none' })).toMatch(/^There is no held employee list to apply/);
+    expect(answerText('pt-BR', { code: 'roster_shrink_none' })).toMatch(/^Não há lista de funcionários retida para confirmar/);
+    expect(answerText('en', { code: 'roster_shrink_none' })).toMatch(/^There is no held employee list to apply/);
   });
 
   it('the answers about held and rejected punches are worded from their codes, with the punch id or the count', () => {
-    const ans = (code: AdminCode, params: Record<string, string>) => ({ message: 'the agent’s English text', code, params });
+    const ans = (code: AdminCode, params: Record<string, string>) => ({ code, params });
     expect(answerText('pt-BR', ans('retry_all_queued', { n: '4' }))).toBe('Registros recusados reenviados para envio: 4.');
     expect(answerText('en', ans('retry_all_queued', { n: '0' }))).toBe('Rejected punches queued to be sent again: 0.');
     expect(answerText('pt-BR', ans('held_resend_queued', { id: '17' }))).toBe('Registro retido 17 colocado de novo na fila de envio.');
@@ -118,8 +107,8 @@ describe('i18n', () => {
     for (const key of Object.keys(dictionaries.en)) if (key.startsWith('answer.')) expect(codes.has(key.slice('answer.'.length)), key).toBe(true);
   });
 
-  it('an admin answer with a code is worded in the language, with its params; without one, its message is shown', () => {
-    const ans = (code: AdminCode, params?: Record<string, string>) => ({ message: 'the agent’s English text', code, params });
+  it('an admin answer is worded from its code in the language, with its params', () => {
+    const ans = (code: AdminCode, params?: Record<string, string>) => ({ code, params });
     expect(answerText('pt-BR', ans('pin_set', { name: 'Ana Paula Ferreira da Silva' }))).toBe('PIN definido para Ana Paula Ferreira da Silva.');
     expect(answerText('en', ans('pin_set', { name: 'Ana Paula Ferreira da Silva' }))).toBe('PIN set for Ana Paula Ferreira da Silva.');
     expect(answerText('pt-BR', ans('retry_queued', { id: '1234' }))).toBe('Registro 1234 reenviado para envio.');
@@ -132,9 +121,6 @@ describe('i18n', () => {
     // Ids stay as they are (no number formatting), and a param's own braces are not filled again.
     expect(answerText('pt-BR', ans('retry_not_rejected', { id: '{id}' }))).toBe('O registro {id} não está (mais) entre os recusados.');
     expect(answerText('pt-BR', ans('budget_set', { limit: '1200', window: '60', previousLimit: '60', previousWindow: '60' }))).toContain('1200 a cada 60 s');
-    // No code (an older agent), or one this page does not know: the agent's message.
-    expect(answerText('pt-BR', { message: 'punch 3 queued again' })).toBe('punch 3 queued again');
-    expect(answerText('pt-BR', { message: 'something new', code: 'not_a_code' as AdminCode })).toBe('something new');
   });
 
   it('the answers\' placeholders are all among the params the agent sends', () => {
@@ -142,7 +128,7 @@ describe('i18n', () => {
       id: '7', query: '1001', name: 'Ana', previousName: 'Bruno', badge: 'CARD-1', employee: 'Ana', min: '4', max: '8', error: 'disk full',
       store: 'file', reason: 'HTTP 503', siteId: 'abc', limit: '60', window: '60', previousLimit: '30', previousWindow: '60', n: '3',
     };
-    for (const code of adminCodeSchema.options) expect(answerText('pt-BR', { message: '', code, params: sample }), code).not.toMatch(/\{\w+\}/);
+    for (const code of adminCodeSchema.options) expect(answerText('pt-BR', { code, params: sample }), code).not.toMatch(/\{\w+\}/);
   });
 });
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { PunchResultView } from '../../src/contract.js';
 import { initialModel, screenName, step, type Effect, type Event, type Model } from '../src/machine.js';
 
-const okResult: PunchResultView = { ok: true, punchId: 1, employeeName: 'Ana', employeeExternalId: '1001', localDate: '2025-03-05', localTime: '12:07', repeat: false, message: 'ok' };
-const pinRequired: PunchResultView = { ok: false, reason: 'pin_required', message: 'Ana: type your PIN.', employeeName: 'Ana', employeeExternalId: '1001' };
+const okResult: PunchResultView = { ok: true, punchId: 1, employeeName: 'Ana', employeeExternalId: '1001', localDate: '2025-03-05', localTime: '12:07', repeat: false };
+const pinRequired: PunchResultView = { ok: false, reason: 'pin_required', employeeName: 'Ana', employeeExternalId: '1001' };
 
 function run(events: Event[], start: Model = ready()): { model: Model; effects: Effect[] } {
   let model = start;
@@ -84,7 +84,7 @@ describe('screen flow', () => {
   });
 
   it('a refusal plays the error sound; a scan already taken another way (null) shows nothing', () => {
-    const refused: PunchResultView = { ok: false, reason: 'pin_wrong', message: 'Wrong PIN' };
+    const refused: PunchResultView = { ok: false, reason: 'pin_wrong' };
     expect(run([{ type: 'punchAnswer', credential: { kind: 'id', value: '1' }, result: refused, queued: false }]).effects).toEqual([{ type: 'sound', sound: 'error' }]);
     const none = run([{ type: 'scan', code: 'X1234' }, { type: 'punchAnswer', credential: { kind: 'badge', value: 'X1234' }, result: null, queued: false }]);
     expect(screenName(none.model)).toBe('idle');
@@ -110,16 +110,16 @@ describe('administration', () => {
   });
 
   it('a wrong PIN stays on the login with a message; the right one opens admin', () => {
-    const wrong = run([...login('1111'), { type: 'adminLoginAnswer', ok: false, message: 'wrong PIN' }]);
+    const wrong = run([...login('1111'), { type: 'adminLoginAnswer', ok: false, code: 'wrong_pin' }]);
     expect(wrong.effects).toContainEqual({ type: 'adminLogin', pin: '1111' });
     expect(wrong.model.screen).toEqual({ name: 'admin-login', value: '', error: { kind: 'wrong' } });
-    const tooMany = step(wrong.model, { type: 'adminLoginAnswer', ok: false, message: 'too many wrong PINs; try again later' });
+    const tooMany = step(wrong.model, { type: 'adminLoginAnswer', ok: false, code: 'too_many' });
     expect(tooMany.model.screen).toMatchObject({ error: { kind: 'too_many' } });
-    const right = run([...keys('2468'), { type: 'key', key: 'Enter' }, { type: 'adminLoginAnswer', ok: true, message: 'admin session open' }], wrong.model);
+    const right = run([...keys('2468'), { type: 'key', key: 'Enter' }, { type: 'adminLoginAnswer', ok: true, code: 'opened' }], wrong.model);
     expect(screenName(right.model)).toBe('admin');
   });
 
-  const inAdmin = (): Model => run([...login('2468'), { type: 'adminLoginAnswer', ok: true, message: '' }]).model;
+  const inAdmin = (): Model => run([...login('2468'), { type: 'adminLoginAnswer', ok: true, code: 'opened' }]).model;
 
   it('an expired session goes back to the login saying so', () => {
     expect(step(inAdmin(), { type: 'sessionExpired' }).model.screen).toEqual({ name: 'admin-login', value: '', error: { kind: 'expired' } });

@@ -10,7 +10,6 @@ const ok = (requestId?: string): PunchEventView => ({
   localDate: '2025-03-05',
   localTime: '12:07',
   repeat: false,
-  message: 'Registered',
   ...(requestId === undefined ? {} : { requestId }),
 });
 

@@ -69,7 +69,7 @@ export class AfdAdmin {
   }
 
   async export(i: CallInput<'exportAfd'>): Promise<AfdExportAnswer> {
-    if (this.busy) return { ok: false, code: 'busy', message: 'another AFD export is under way', params: {} };
+    if (this.busy) return { ok: false, code: 'busy', params: {} };
     this.busy = true;
     const started = Date.now();
     try {
@@ -80,8 +80,8 @@ export class AfdAdmin {
       if (i.target.kind === 'drive') {
         const wanted = i.target.path;
         const drive = (await listRemovableDrives(this.d.drives ?? DEFAULT_DRIVE_ROOTS)).find((x) => x.path === wanted);
-        if (!drive) return { ok: false, code: 'drive_unknown', message: `${wanted} is not a removable drive mounted now`, params: { path: wanted } };
-        if (drive.readOnly) return { ok: false, code: 'drive_read_only', message: `${drive.label} is mounted read-only`, params: { drive: drive.label } };
+        if (!drive) return { ok: false, code: 'drive_unknown', params: { path: wanted } };
+        if (drive.readOnly) return { ok: false, code: 'drive_read_only', params: { drive: drive.label } };
         // One folder per period: exports of other periods (same Annex name) on the drive are kept.
         const folder = `AFD_${i.from}_${i.to}`;
         const dir = path.join(drive.path, folder);
@@ -101,7 +101,6 @@ export class AfdAdmin {
       this.d.log.info('AFD exported', { from: i.from, to: i.to, marks: r.marks, bytes: r.bytes, signed: r.signer !== null, target: where.kind, ms: Date.now() - started });
       return {
         ok: true,
-        message: `${fileName}: ${r.marks} marks${r.signer ? ', signed' : ', not signed'}`,
         fileName,
         marks: r.marks,
         firstNsr: r.firstNsr,
@@ -114,10 +113,10 @@ export class AfdAdmin {
     } catch (e) {
       if (e instanceof AfdExportError) {
         this.d.log.warn('AFD export refused', { code: e.code, error: e.message });
-        return { ok: false, code: e.code, message: e.message, params: e.params };
+        return { ok: false, code: e.code, params: e.params };
       }
       this.d.log.error('AFD export failed', { error: (e as Error).message });
-      return { ok: false, code: 'write_failed', message: `the export failed: ${(e as Error).message}`, params: { error: (e as NodeJS.ErrnoException).code ?? (e as Error).message } };
+      return { ok: false, code: 'write_failed', params: { error: (e as NodeJS.ErrnoException).code ?? (e as Error).message } };
     } finally {
       this.busy = false;
     }

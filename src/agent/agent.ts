@@ -93,7 +93,7 @@ export class Agent {
    * after the punch is committed. A badge scan while enrollment is armed enrolls it instead.
    */
   async punch(credential: Credential, opts: { pin?: string; offerPinChallenge?: boolean } = {}): Promise<PunchAnswer> {
-    if (this.stopping) return this.answer({ ok: false, reason: 'shutting_down', message: 'Terminal is shutting down. Punch NOT registered.' });
+    if (this.stopping) return this.answer({ ok: false, reason: 'shutting_down' });
     const enrolled = this.enrollArm.takeScan(credential);
     if (enrolled) return this.answer(enrolled);
     const r = await this.p.capture.punch(credential, opts.pin === undefined ? {} : { pin: opts.pin });
@@ -104,7 +104,7 @@ export class Agent {
   async answerPin(challenge: string, pin: string): Promise<PunchAnswer> {
     const credential = this.pinChallenge.take(challenge);
     if (!credential) {
-      return this.answer({ ok: false, reason: 'pin_expired', message: 'Too late for that PIN: scan your badge again. Punch NOT registered.' });
+      return this.answer({ ok: false, reason: 'pin_expired' });
     }
     return this.punch(credential, { pin });
   }

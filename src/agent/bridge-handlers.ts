@@ -37,7 +37,8 @@ export type BridgeAgent = Pick<
   | 'auditCompareState'
 >;
 
-export type AdminPin = { verify(pin: string): Promise<boolean> };
+/** The manager's PIN: `isSet` false means none was ever set (the keypad says how to set one); without it, one is assumed. */
+export type AdminPin = { verify(pin: string): Promise<boolean>; isSet?(): boolean };
 
 export type Handlers = { [N in CallName]: (input: CallInput<N>) => Promise<CallOutput<N>> | CallOutput<N> };
 
@@ -77,9 +78,10 @@ export class AdminSession {
   }
 
   async login(pin: string): Promise<CallOutput<'adminLogin'>> {
-    if (!this.adminPin) return { ok: false, message: 'administration is not enabled on this terminal' };
+    if (!this.adminPin) return { ok: false, code: 'disabled' };
+    if (this.adminPin.isSet?.() === false) return { ok: false, code: 'no_admin_pin' };
     const now = this.clock.now();
-    if (now < this.lockedUntil) return { ok: false, message: 'too many wrong PINs; try again later' };
+    if (now < this.lockedUntil) return { ok: false, code: 'too_many' };
     if (!(await this.adminPin.verify(pin))) {
       this.expiresAt = null;
       this.failures += 1;
@@ -87,11 +89,11 @@ export class AdminSession {
         this.failures = 0;
         this.lockedUntil = now + LOGIN_LOCKOUT_MS;
       }
-      return { ok: false, message: 'wrong PIN' };
+      return { ok: false, code: 'wrong_pin' };
     }
     this.failures = 0;
     this.expiresAt = this.clock.now() + this.idleMs;
-    return { ok: true, message: 'admin session open', expiresAt: this.expiresAt };
+    return { ok: true, code: 'opened', expiresAt: this.expiresAt };
   }
 
   end(): void {
@@ -128,22 +130,22 @@ export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen:
     listRejected: () => agent.listRejected(),
     retryRejected: (i) =>
       agent.retryRejected(i.punchId)
-        ? { ok: true, message: `punch ${i.punchId} queued again`, code: 'retry_queued', params: { id: String(i.punchId) } }
-        : { ok: false, message: `punch ${i.punchId} is not a rejected punch`, code: 'retry_not_rejected', params: { id: String(i.punchId) } },
+        ? { ok: true, code: 'retry_queued', params: { id: String(i.punchId) } }
+        : { ok: false, code: 'retry_not_rejected', params: { id: String(i.punchId) } },
     retryAllRejected: () => {
       const n = agent.retryAllRejected();
-      return { ok: n > 0, message: `${n} rejected punches queued again`, code: 'retry_all_queued', params: { n: String(n) } };
+      return { ok: n > 0, code: 'retry_all_queued', params: { n: String(n) } };
     },
     listHeld: () => agent.listHeld(),
     decideHeld: (i) => {
       const params = { id: String(i.punchId) };
-      if (i.decision === 'dispute' && !i.reason?.trim()) return { ok: false, message: 'a dispute needs a reason', code: 'held_reason_required', params };
+      if (i.decision === 'dispute' && !i.reason?.trim()) return { ok: false, code: 'held_reason_required', params };
       if (!agent.decideHeld(i.punchId, i.decision, 'the admin screen', i.reason ?? '')) {
-        return { ok: false, message: `punch ${i.punchId} is not held (any more)`, code: 'held_not_held', params };
+        return { ok: false, code: 'held_not_held', params };
       }
-      if (i.decision === 'resend') return { ok: true, message: `punch ${i.punchId} queued to be sent`, code: 'held_resend_queued', params };
-      if (i.decision === 'delivered') return { ok: true, message: `punch ${i.punchId} marked as delivered`, code: 'held_marked_delivered', params };
-      return { ok: true, message: `punch ${i.punchId} disputed: kept here, never sent`, code: 'held_disputed', params };
+      if (i.decision === 'resend') return { ok: true, code: 'held_resend_queued', params };
+      if (i.decision === 'delivered') return { ok: true, code: 'held_marked_delivered', params };
+      return { ok: true, code: 'held_disputed', params };
     },
     syncRoster: () => agent.syncRoster(),
     listUnresolved: () => agent.listUnresolved(),

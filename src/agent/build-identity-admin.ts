@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { AuditLog } from '../store/audit-log.js';
-import { openDatabase, type Db } from '../store/database.js';
+import { openDatabase, type WritableDb } from '../store/database.js';
 import { Identities } from '../store/identities.js';
 import { Pins } from '../store/pins.js';
 import { IdentityAdmin } from './identity-admin.js';
@@ -17,6 +17,6 @@ export function buildIdentityAdmin(config: Config, rt: Runtime): { admin: Identi
 }
 
 /** The PIN store with the configured lockout, for the agent and the command line. */
-export function pinStore(db: Db, config: Config, rt: Runtime, audit: AuditLog): Pins {
+export function pinStore(db: WritableDb, config: Config, rt: Runtime, audit: AuditLog): Pins {
   return new Pins(db, rt.clock, { maxFailures: config.pin.maxFailures, lockoutMs: config.pin.lockoutMs }, audit);
 }

@@ -3,20 +3,18 @@ import type { Clock } from '../domain/clock.js';
 import { checkCode, type Credential } from '../domain/credential.js';
 import { resolveCredential, type IdentityRules, type InputKind } from '../domain/identity.js';
 import { chooseTimeZone, localDateTime, localMinuteMayRepeat } from '../domain/local-time.js';
-import type { ClockFlag, PunchNote, PunchRefusal, PunchResult } from '../domain/punch.js';
+import type { ClockFlag, PunchNote, PunchResult } from '../domain/punch.js';
 import type { Logger } from '../log.js';
-import { isDiskFull, type Db } from '../store/database.js';
+import { isDiskFull, type DurableDb } from '../store/database.js';
 import type { Identities } from '../store/identities.js';
 import type { HeldReason, Outbox, PunchRow } from '../store/outbox.js';
-import type { PinCheck } from '../store/pins.js';
 import type { RosterEmployee } from '../store/roster.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
 import { cpfForMark } from '../store/mark-fields.js';
+import { checkPin, HOLD_UNVERIFIED, type PinChecker } from './capture-pin.js';
+import { refusal } from './punch-refusal.js';
 
-/** What capture needs of the PIN store. */
-export type PinChecker = {
-  verify(employeeId: string, pin: string): Promise<PinCheck>;
-};
+export type { PinChecker } from './capture-pin.js';
 
 export type CaptureOptions = {
   rules: IdentityRules;
@@ -30,7 +28,8 @@ export type CaptureOptions = {
 };
 
 export type CaptureDeps = {
-  db: Db;
+  /** The punch path: a resolved punch is committed on the durable connection. */
+  db: DurableDb;
   outbox: Outbox;
   identities: Identities;
   unresolved: UnresolvedPunches;
@@ -62,15 +61,8 @@ type CommitOptions = {
   nsr?: number | null;
 };
 
-/** checkPin's answer when the PIN could not be checked and the policy is to hold, not refuse. */
-const HOLD_UNVERIFIED = Symbol('hold: PIN not verified');
-
 export function inputKindOf(kind: Credential['kind'] | string): InputKind {
   return kind === 'badge' ? 'badge' : 'id';
-}
-
-function refusal(reason: PunchRefusal, message: string, employeeExternalId: string | null = null): PunchResult {
-  return { ok: false, reason, message, employeeExternalId };
 }
 
 /**
@@ -101,53 +93,32 @@ export class Capture {
 
   async punch(credential: Credential, opts: { pin?: string } = {}): Promise<PunchResult> {
     const check = checkCode(credential.value);
-    if (!check.ok) return refusal('invalid_code', `Not registered: ${check.reason}.`);
+    if (!check.ok) return refusal('invalid_code', { detail: check.reason });
     const input = inputKindOf(credential.kind);
     const found = this.identify(check.code, input);
-    const what = input === 'badge' ? 'Badge' : 'ID';
+    const what = input === 'badge' ? 'badge' : 'id';
     switch (found.kind) {
       case 'invalid_cpf':
-        return refusal('invalid_cpf', 'CPF inválido: the check digits do not match. Punch NOT registered.');
+        return refusal('invalid_cpf');
       case 'ambiguous':
         this.d.log.warn('a credential matches several employees', { key: found.key, count: found.count });
-        return refusal('ambiguous_credential', `${what} matches ${found.count} employees; ask the manager. Punch NOT registered.`);
+        return refusal('ambiguous_credential', { what, n: String(found.count) });
       case 'unknown':
         if (!this.d.rosterComplete()) return this.keepUnresolved(check.code, credential.kind, 'awaiting_roster');
         return this.o.unknown === 'accept-and-resolve'
           ? this.keepUnresolved(check.code, credential.kind, 'unknown_code')
-          : refusal('unknown_credential', `${what} not recognised. Punch NOT registered.`);
+          : refusal('unknown_credential', { what });
       case 'found':
         break;
     }
     const employee = found.employee;
     if (this.o.pinRequiredFor.includes(input)) {
-      const denied = await this.checkPin(employee, opts.pin);
+      const denied = await checkPin(this.d.pins, this.o.onLockout, employee, opts.pin, (e) => this.zoneFor(e));
       // Portaria 671: a punch is never refused; one whose PIN could not be checked waits for the manager.
       if (denied === HOLD_UNVERIFIED) return this.commit(employee, credential.kind, this.d.time.now(), { pinHold: 'pin_unverified' });
       if (denied) return denied;
     }
     return this.commit(employee, credential.kind, this.d.time.now());
-  }
-
-  private async checkPin(employee: RosterEmployee, pin: string | undefined): Promise<PunchResult | typeof HOLD_UNVERIFIED | null> {
-    const ext = employee.external_id;
-    if (pin === undefined || pin === '') return { ...refusal('pin_required', `${employee.full_name}: type your PIN.`, ext), employeeName: employee.full_name };
-    const v = await this.d.pins.verify(employee.id, pin);
-    if (v.ok) return null;
-    switch (v.reason) {
-      case 'bad_format':
-        return refusal('pin_wrong', 'A PIN has 4 to 8 digits. Punch NOT registered.', ext);
-      case 'no_pin':
-        return refusal('no_pin', `${employee.full_name}: no PIN is set for you; ask the manager. Punch NOT registered.`, ext);
-      case 'wrong':
-        return refusal('pin_wrong', `Wrong PIN (${v.remaining} ${v.remaining === 1 ? 'try' : 'tries'} left). Punch NOT registered.`, ext);
-      case 'locked':
-        if (this.o.onLockout === 'hold') return HOLD_UNVERIFIED;
-        return refusal('pin_locked', `Too many wrong PINs: locked until ${localDateTime(v.until, this.zoneFor(employee)).time}. Ask the manager. Punch NOT registered.`, ext);
-      case 'throttled':
-        if (this.o.onLockout === 'hold') return HOLD_UNVERIFIED;
-        return refusal('pin_throttled', `Too many wrong PINs at this terminal: wait ${Math.ceil(v.waitMs / 1000)} s and try again.`, ext);
-    }
   }
 
   private zoneFor(employee: Pick<RosterEmployee, 'timezone'>): string {
@@ -204,11 +175,7 @@ export class Capture {
       localDate: local.date,
       localTime: local.time,
       repeat: false,
-      ...(held === 'pin_unverified'
-        ? { message: `Registered ${employee.full_name} at ${local.time}; the PIN was not verified: the manager will confirm it.`, note: 'held_pin_unverified' as const }
-        : held
-          ? { message: `Registered ${employee.full_name} at ${local.time} on this terminal; see HR to allow sending it.`, note: 'held_not_allowed' as const }
-          : { message: `Registered ${employee.full_name} at ${local.time}.` }),
+      ...(held === 'pin_unverified' ? { note: 'held_pin_unverified' as const } : held ? { note: 'held_not_allowed' as const } : {}),
     };
   }
 
@@ -222,7 +189,6 @@ export class Capture {
       localDate: row.local_date,
       localTime: row.local_time,
       repeat: true,
-      message: `${row.employee_name}: already registered at ${row.local_time}.`,
     };
   }
 
@@ -246,10 +212,6 @@ export class Capture {
       localDate: local.date,
       localTime: local.time,
       repeat: false,
-      message:
-        note === 'awaiting_roster'
-          ? `Registered at ${local.time}. It will be confirmed when the terminal receives the employee list.`
-          : `Saved at ${local.time}. This badge is not known yet: it will be matched when the roster is next updated.`,
       note,
     };
   }
@@ -274,7 +236,7 @@ export class Capture {
         // Its own clock readings: an unanchored one is recomputed before it is sent, as any punch.
         const when = { at: row.captured_at, wall: row.captured_at, mono: row.mono_at ?? 0, bootId: row.boot_id ?? '', anchored: row.anchored !== 0 };
         const r = this.commit(employee, row.credential_kind, when, { capturedEarlier: true, nsr: row.nsr });
-        if (!r.ok) throw new Error(r.message);
+        if (!r.ok) throw new Error(`punch refused: ${r.reason} ${JSON.stringify(r.params ?? {})}`);
         const became = r.repeat ? `a repeat of punch ${r.punchId} (NSR ${r.nsr ?? '?'}), not sent again` : `punch ${r.punchId}`;
         this.d.unresolved.resolve(row, now, `employee ${employee.id} cpf ${cpfForMark(employee.cpf) ?? 'unknown'}: ${became}`);
       }).immediate();
@@ -297,6 +259,6 @@ export class Capture {
     const why = isDiskFull(e) ? 'the disk is full' : (e as Error).message;
     this.d.log.error('punch could not be saved', { error: (e as Error).message, employee: who });
     this.d.recordError(`punch could not be saved: ${why}`);
-    return refusal('storage_failed', `NOT registered: the terminal could not save the punch (${why}). Please tell the manager.`, who);
+    return refusal('storage_failed', { why }, who);
   }
 }

@@ -20,14 +20,14 @@ export class EnrollArm {
   arm(employeeQuery: string, timeoutMs: number): Promise<EnrollResult> {
     const employee = this.admin.findEmployee(employeeQuery);
     if (!employee) return Promise.resolve(employeeNotFound(employeeQuery));
-    this.armed?.resolve({ ok: false, message: 'replaced by a newer enrollment request', code: 'enroll_replaced' });
+    this.armed?.resolve({ ok: false, code: 'enroll_replaced' });
     return new Promise((resolve) => {
       const arm = { employee, until: this.clock.now() + timeoutMs, resolve };
       this.armed = arm;
       setTimeout(() => {
         if (this.armed === arm) {
           this.armed = null;
-          resolve({ ok: false, message: 'no badge was scanned in time', code: 'enroll_timeout', params: { employee: employee.full_name } });
+          resolve({ ok: false, code: 'enroll_timeout', params: { employee: employee.full_name } });
         }
       }, timeoutMs).unref();
     });
@@ -39,12 +39,11 @@ export class EnrollArm {
     if (!arm || credential.kind !== 'badge' || this.clock.now() > arm.until) return null;
     this.armed = null;
     const check = checkCode(credential.value);
-    const r: EnrollResult = check.ok ? this.admin.enrollFor(check.code, arm.employee, 'scan') : { ok: false, message: check.reason, code: 'badge_invalid' };
+    const r: EnrollResult = check.ok ? this.admin.enrollFor(check.code, arm.employee, 'scan') : { ok: false, code: 'badge_invalid', params: { reason: check.reason } };
     arm.resolve(r);
     return {
       ok: false,
       reason: 'enrollment',
-      message: r.ok ? r.message : `Badge NOT enrolled: ${r.message}`,
       enrollment: { ok: r.ok, code: enrollmentCodes.find((c) => c === r.code) ?? 'badge_invalid', ...(r.params ? { params: r.params } : {}) },
     };
   }

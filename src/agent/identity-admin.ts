@@ -12,14 +12,13 @@ import type { RosterEmployee } from '../store/roster.js';
  * word it in its language; `message` is the English text for the CLI and logs. Required here, so
  * no answer the agent makes goes without a code; params never hold a token or a PIN.
  */
-type Answered = { message: string; code: AdminCode; params?: AdminParams };
+type Answered = { code: AdminCode; params?: AdminParams };
 export type EnrollResult = ({ ok: true; employeeId: string; previousOwner: string | null } & Answered) | ({ ok: false } & Answered);
 export type AdminResult = { ok: boolean } & Answered;
 
 /** The answer to an employee query that matched nobody. */
-export const employeeNotFound = (query: string, message = `no employee ${query} in the roster`): { ok: false } & Answered => ({
+export const employeeNotFound = (query: string): { ok: false } & Answered => ({
   ok: false,
-  message,
   code: 'employee_not_found',
   params: { query },
 });
@@ -64,9 +63,9 @@ export class IdentityAdmin {
 
   enrollBadge(rawCode: string, employeeQuery: string, via: 'cli' | 'scan' | 'admin'): EnrollResult {
     const check = checkCode(rawCode);
-    if (!check.ok) return { ok: false, message: `badge code refused: ${check.reason}`, code: 'badge_invalid' };
+    if (!check.ok) return { ok: false, code: 'badge_invalid' };
     const employee = this.findEmployee(employeeQuery);
-    if (!employee) return employeeNotFound(employeeQuery, `no employee ${employeeQuery} in the roster (by external id, registration number or CPF)`);
+    if (!employee) return employeeNotFound(employeeQuery);
     return this.enrollFor(check.code, employee, via);
   }
 
@@ -78,7 +77,6 @@ export class IdentityAdmin {
     const moved = previousName ? ` (it belonged to ${previousName} before)` : '';
     return {
       ok: true,
-      message: `badge enrolled for ${employee.full_name}${moved}`,
       code: previousName ? 'badge_moved' : 'badge_enrolled',
       params: { name: employee.full_name, ...(previousName ? { previousName } : {}) },
       employeeId: employee.id,
@@ -89,9 +87,9 @@ export class IdentityAdmin {
   unenrollBadge(rawCode: string): AdminResult {
     const code = rawCode.trim();
     const owner = this.identities.enrollment(code);
-    if (!this.identities.unenroll(code)) return { ok: false, message: `badge ${code} was not enrolled`, code: 'badge_not_enrolled', params: { badge: code } };
+    if (!this.identities.unenroll(code)) return { ok: false, code: 'badge_not_enrolled', params: { badge: code } };
     this.audit.record(this.clock.now(), 'badge_unenrolled', owner?.employee_id ?? null, null);
-    return { ok: true, message: `badge ${code} unenrolled`, code: 'badge_unenrolled', params: { badge: code } };
+    return { ok: true, code: 'badge_unenrolled', params: { badge: code } };
   }
 
   async setPin(employeeQuery: string, pin: string): Promise<AdminResult> {
@@ -99,25 +97,25 @@ export class IdentityAdmin {
     if (!employee) return employeeNotFound(employeeQuery);
     const name = employee.full_name;
     const format = checkPinFormat(pin);
-    if (!format.ok) return badPinFormat(`cannot set the PIN of ${name}: ${format.reason}`, { name });
+    if (!format.ok) return badPinFormat({ name });
     try {
       await this.pins.set(employee.id, pin);
     } catch (e) {
       // The PIN store's errors never contain the PIN (src/store/pins.ts).
-      return { ok: false, message: (e as Error).message, code: 'pin_save_failed', params: { name, error: (e as Error).message } };
+      return { ok: false, code: 'pin_save_failed', params: { name, error: (e as Error).message } };
     }
-    return { ok: true, message: `PIN set for ${name}`, code: 'pin_set', params: { name } };
+    return { ok: true, code: 'pin_set', params: { name } };
   }
 
   async setAdminPin(pin: string): Promise<AdminResult> {
     const format = checkPinFormat(pin);
-    if (!format.ok) return badPinFormat(`cannot set the admin PIN: ${format.reason}`, {});
+    if (!format.ok) return badPinFormat({});
     try {
       await this.pins.set(ADMIN_PIN_ID, pin);
     } catch (e) {
-      return { ok: false, message: (e as Error).message, code: 'pin_save_failed', params: { name: 'admin', error: (e as Error).message } };
+      return { ok: false, code: 'pin_save_failed', params: { name: 'admin', error: (e as Error).message } };
     }
-    return { ok: true, message: 'admin PIN set', code: 'admin_pin_set' };
+    return { ok: true, code: 'admin_pin_set' };
   }
 
   /** For the bridges' admin login. */
@@ -134,11 +132,11 @@ export class IdentityAdmin {
     if (!employee) return employeeNotFound(employeeQuery);
     const params = { name: employee.full_name };
     return this.pins.clear(employee.id)
-      ? { ok: true, message: `PIN cleared for ${employee.full_name}`, code: 'pin_cleared', params }
-      : { ok: false, message: `${employee.full_name} had no PIN`, code: 'pin_not_set', params };
+      ? { ok: true, code: 'pin_cleared', params }
+      : { ok: false, code: 'pin_not_set', params };
   }
 }
 
-function badPinFormat(message: string, params: AdminParams): AdminResult {
-  return { ok: false, message, code: 'pin_bad_format', params: { ...params, min: String(PIN_MIN_DIGITS), max: String(PIN_MAX_DIGITS) } };
+function badPinFormat(params: AdminParams): AdminResult {
+  return { ok: false, code: 'pin_bad_format', params: { ...params, min: String(PIN_MIN_DIGITS), max: String(PIN_MAX_DIGITS) } };
 }

@@ -75,6 +75,8 @@ export async function openAgent(
     config: ready,
     adminPin: {
       verify: async (pin) => ((isDemo && !agent.admin.hasAdminPin()) ? pin === DEMO_ADMIN_PIN : agent.admin.verifyAdminPin(pin)),
+      // The demo has its own manager PIN until one is set.
+      isSet: () => isDemo || agent.admin.hasAdminPin(),
     },
     screen: {
       language: ready.screen.language,

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { chooseTimeZone } from '../domain/local-time.js';
-import type { Db } from '../store/database.js';
+import type { DurableDb } from '../store/database.js';
 import { EvidenceJournal } from '../store/evidence-journal.js';
 import { backfillJournal } from '../store/journal-backfill.js';
 import { settingKeys } from '../store/setting-keys.js';
@@ -12,7 +12,7 @@ import { systemTimeZone, type Runtime } from './runtime.js';
  * is recognised here and its gap recorded), a new block reserved, and punches from before the
  * journal journalled. A failure is logged, never fatal: punches are still taken (and journalled).
  */
-export function openJournal(db: Db, config: Config, rt: Runtime): EvidenceJournal {
+export function openJournal(db: DurableDb, config: Config, rt: Runtime): EvidenceJournal {
   const journal = new EvidenceJournal(db, { warn: (message) => rt.log.warn(message), now: () => rt.clock.now() });
   try {
     const judged = journal.open();

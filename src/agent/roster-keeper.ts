@@ -110,16 +110,16 @@ export class RosterKeeper {
   /** The admin screen's confirmation of a roster that shrank by more than half. */
   confirmShrink(): AdminResult {
     const r = this.d.rosterSync.confirmShrink();
-    if (r === null) return { ok: false, message: 'no smaller roster is waiting for confirmation', code: 'roster_shrink_none' };
+    if (r === null) return { ok: false, code: 'roster_shrink_none' };
     if (r === 'later') {
       void this.sync();
-      return { ok: true, message: 'the roster is fetched again and applied whatever its size', code: 'roster_shrink_applied', params: {} };
+      return { ok: true, code: 'roster_shrink_applied', params: {} };
     }
     const now = this.d.clock.now();
     this.afterApplied(now, r, this.record?.siteFilter ?? null, this.record?.skipped ?? null, this.d.rosterSync.siteId);
     this.plan(this.d.refreshMs);
     this.d.changed();
-    return { ok: true, message: `roster of ${r} employees applied`, code: 'roster_shrink_applied', params: { employees: String(r) } };
+    return { ok: true, code: 'roster_shrink_applied', params: { employees: String(r) } };
   }
 
   private recordOutcome(res: RosterSyncResult): void {

@@ -5,21 +5,24 @@
  * buildAgent at the next start, and cleared by `timeclock settings reset`.
  *
  * The token never leaves this module in any answer, status, log line, audit entry or error.
+ *
+ * This file holds the admin operations; what they keep, and how it is read back at the next start,
+ * is agent/stored-settings.ts's; a check with the service on a slot of the budget, settings-check.ts's.
  */
 import type { ApiOutcome } from '../api/client.js';
 import { describeOutcome } from '../api/classify.js';
 import { objectIdPattern } from '../api/shapes.js';
 import type { SiteRecord } from '../api/roster-records.js';
 import type { Clock } from '../domain/clock.js';
-import { rateLimitPause } from '../domain/retry-policy.js';
 import type { WindowRule } from '../domain/sliding-window.js';
 import type { Logger } from '../log.js';
 import type { AuditLog } from '../store/audit-log.js';
-import type { Db, DurableDb } from '../store/database.js';
+import type { DurableDb } from '../store/database.js';
 import { settingKeys, type RateOverride, type SiteOverride, type TokenSavedRecord } from '../store/setting-keys.js';
-import { readSetting, writeSetting } from '../store/settings.js';
-import { Priority, type RateBudget } from '../sync/rate-budget.js';
+import { writeSetting } from '../store/settings.js';
+import type { RateBudget } from '../sync/rate-budget.js';
 import type { AdminResult } from './identity-admin.js';
+import { checkOnSlot } from './settings-check.js';
 import { perWindow, validRate, type SettingsView } from './stored-settings.js';
 import type { TokenStore } from './token-store.js';
 
@@ -29,6 +32,7 @@ export {
   RATE_LIMIT_RANGE,
   RATE_WINDOW_RANGE,
   resetSavedSettings,
+  startingToken,
   storedOverrides,
   storedSettingsView,
   validRate,
@@ -39,8 +43,6 @@ export {
 } from './stored-settings.js';
 
 const MAX_TOKEN_LENGTH = 512;
-/** How long a check with the service may wait for a slot of the budget before the setting is kept unchecked. */
-const CHECK_WAIT_MS = 10_000;
 
 /** What is wrong with a token as typed, or null. Never quotes it. */
 function tokenProblem(token: string): string | null {
@@ -90,27 +92,6 @@ export type SettingsStart = {
   token: SettingsView['token'];
 };
 
-/**
- * The token the agent starts with: one saved from the admin screen wins over the configured one
- * (that is how a revoked token is replaced). In the demo the store is not even read. A saved token
- * that cannot be used (a file others can read, a secret store that cannot decrypt it) is not used:
- * the terminal starts on the configured token and the admin screen says why.
- */
-export function startingToken(tokens: TokenStore, configToken: string, demo: boolean, db: Db, log: Logger): { token: string; view: SettingsView['token'] } {
-  if (demo) return { token: configToken, view: { source: 'config', setAt: null, warning: null } };
-  let saved: string | null = null;
-  try {
-    saved = tokens.load();
-  } catch (e) {
-    const problem = `the saved API token is not used: ${(e as Error).message}`;
-    log.error(problem);
-    return { token: configToken, view: { source: 'config', setAt: null, warning: problem } };
-  }
-  if (saved === null) return { token: configToken, view: { source: 'config', setAt: null, warning: null } };
-  const meta = readSetting(db, settingKeys.tokenSaved);
-  return { token: saved, view: { source: tokens.source, setAt: meta?.setAt ?? null, warning: tokens.warning } };
-}
-
 /** The admin screen's settings calls. */
 export class SettingsAdmin {
   private siteId: string | null;
@@ -137,7 +118,7 @@ export class SettingsAdmin {
 
   /** One change at a time: two managers' clicks must not interleave a check and a save. */
   private async exclusive(fn: () => Promise<AdminResult>): Promise<AdminResult> {
-    if (this.busy) return { ok: false, message: 'another settings change is under way; try again in a moment', code: 'settings_busy' };
+    if (this.busy) return { ok: false, code: 'settings_busy' };
     this.busy = true;
     try {
       return await fn();
@@ -149,22 +130,21 @@ export class SettingsAdmin {
   setApiToken(raw: string): Promise<AdminResult> {
     return this.exclusive(async (): Promise<AdminResult> => {
       const invalid = { code: 'token_invalid', params: { max: String(MAX_TOKEN_LENGTH) } } as const;
-      if (typeof raw !== 'string') return { ok: false, message: 'the token must be text', ...invalid };
+      if (typeof raw !== 'string') return { ok: false, ...invalid };
       const token = raw.trim();
       const bad = tokenProblem(token);
-      if (bad) return { ok: false, message: `${bad}; nothing was changed`, ...invalid };
+      if (bad) return { ok: false, ...invalid };
       if (this.d.demo) {
         return {
           ok: false,
-          message: 'demo mode: the demo always uses its own token, so nothing was saved. Configure the real API (api.baseUrl) and set the token again there.',
           code: 'token_demo',
         };
       }
       const scrub = (text: string) => text.split(token).join('[token]');
-      const check = await this.withSlot('token-check', () => this.d.api.checkToken(token, this.siteId), true);
+      const check = await checkOnSlot(this.d, () => this.rule.windowMs, 'token-check', () => this.d.api.checkToken(token, this.siteId), true);
       if (check?.kind === 'auth' || check?.kind === 'forbidden') {
         const reason = scrub(check.reason);
-        return { ok: false, message: `the service refused this token (${reason}); it was not saved and the current token stays in use`, code: 'token_refused', params: { reason } };
+        return { ok: false, code: 'token_refused', params: { reason } };
       }
       const verified = check !== null && (check.kind === 'ok' || check.kind === 'refused');
       const now = this.d.clock.now();
@@ -179,7 +159,7 @@ export class SettingsAdmin {
       } catch (e) {
         const why = scrub((e as Error).message);
         this.d.log.error('the new API token could not be saved', { error: why });
-        return { ok: false, message: `the token could not be saved (${why}); nothing was changed`, code: 'token_save_failed', params: { error: why } };
+        return { ok: false, code: 'token_save_failed', params: { error: why } };
       }
       this.d.api.setToken(token);
       this.token = { source: meta.source, setAt: now, warning: meta.warning };
@@ -197,7 +177,6 @@ export class SettingsAdmin {
       const how = unchecked === null ? 'the service accepted it; sending resumes' : `the service could not be reached to check it (${unchecked}); it is used from now on`;
       return {
         ok: true,
-        message: `API token saved ${where}; ${how}${meta.warning ? `. Note: ${meta.warning}` : ''}`,
         code: unchecked === null ? 'token_saved' : 'token_saved_unchecked',
         // Where it is kept, not the token; the screen shows the store's warning from status.
         params: { store: meta.source, ...(unchecked === null ? {} : { reason: unchecked }) },
@@ -207,22 +186,21 @@ export class SettingsAdmin {
 
   setSite(raw: string): Promise<AdminResult> {
     return this.exclusive(async (): Promise<AdminResult> => {
-      if (typeof raw !== 'string') return { ok: false, message: 'the site id must be text', code: 'site_invalid' };
+      if (typeof raw !== 'string') return { ok: false, code: 'site_invalid' };
       const siteId = raw.trim();
       if (!objectIdPattern.test(siteId)) {
-        return { ok: false, message: 'a site id is 24 hexadecimal characters (0-9, a-f), as the service shows it; nothing was changed', code: 'site_invalid' };
+        return { ok: false, code: 'site_invalid' };
       }
       const params = { siteId };
-      if (siteId === this.siteId) return { ok: true, message: `the terminal already uses site ${siteId}`, code: 'site_same', params };
+      if (siteId === this.siteId) return { ok: true, code: 'site_same', params };
       if (this.d.budget.pause()?.reason === 'auth') {
         return {
           ok: false,
-          message: 'the service refuses the API token, so the site cannot be checked: set a working token first; nothing was changed',
           code: 'site_needs_token',
           params,
         };
       }
-      const res = await this.withSlot('site-check', () => this.d.api.getSite(siteId), false);
+      const res = await checkOnSlot(this.d, () => this.rule.windowMs, 'site-check', () => this.d.api.getSite(siteId), false);
       let site: SiteRecord | null = null;
       let unchecked: string | null = null;
       if (res === null) {
@@ -230,13 +208,12 @@ export class SettingsAdmin {
       } else if (res.kind === 'ok') {
         site = res.value;
       } else if (res.kind === 'refused' && res.status === 404) {
-        return { ok: false, message: `the service has no site ${siteId}; nothing was changed`, code: 'site_unknown', params };
+        return { ok: false, code: 'site_unknown', params };
       } else if (res.kind === 'refused' || res.kind === 'forbidden') {
-        return { ok: false, message: `the service refused site ${siteId} (${res.reason}); nothing was changed`, code: 'site_refused', params: { ...params, reason: res.reason } };
+        return { ok: false, code: 'site_refused', params: { ...params, reason: res.reason } };
       } else if (res.kind === 'auth') {
         return {
           ok: false,
-          message: `the service refused the API token (${res.reason}), so the site cannot be checked: set a working token first; nothing was changed`,
           code: 'site_needs_token',
           params: { ...params, reason: res.reason },
         };
@@ -252,7 +229,7 @@ export class SettingsAdmin {
         })();
       } catch (e) {
         const error = (e as Error).message;
-        return { ok: false, message: `the site could not be saved (${error}); nothing was changed`, code: 'site_save_failed', params: { ...params, error } };
+        return { ok: false, code: 'site_save_failed', params: { ...params, error } };
       }
       this.siteId = siteId;
       this.d.applySite(siteId);
@@ -263,13 +240,11 @@ export class SettingsAdmin {
       return unchecked
         ? {
             ok: true,
-            message: `site set to ${name}, not checked: the service could not be reached (${unchecked}); its roster is fetched when it can be, the current roster stays in use until then`,
             code: 'site_set_unchecked',
             params: { ...params, reason: unchecked },
           }
         : {
             ok: true,
-            message: `site set to ${name}; its roster is being fetched, the current roster stays in use until the new one is complete`,
             code: 'site_set',
             params: { ...params, name: site?.name ?? siteId },
           };
@@ -279,7 +254,7 @@ export class SettingsAdmin {
   setRateBudget(limit: number, windowMs: number): Promise<AdminResult> {
     return this.exclusive(async (): Promise<AdminResult> => {
       const bad = validRate(limit, windowMs);
-      if (bad) return { ok: false, message: `${bad}; nothing was changed`, code: 'budget_invalid' };
+      if (bad) return { ok: false, code: 'budget_invalid' };
       const rule = { limit, windowMs };
       const before = this.rule;
       const now = this.d.clock.now();
@@ -290,7 +265,7 @@ export class SettingsAdmin {
         })();
       } catch (e) {
         const error = (e as Error).message;
-        return { ok: false, message: `the request budget could not be saved (${error}); nothing was changed`, code: 'budget_save_failed', params: { error } };
+        return { ok: false, code: 'budget_save_failed', params: { error } };
       }
       this.rule = rule;
       this.d.applyRule(rule);
@@ -298,40 +273,9 @@ export class SettingsAdmin {
       this.d.changed();
       return {
         ok: true,
-        message: `request budget set to ${perWindow(rule)} (was ${perWindow(before)}); requests already made still count`,
         code: 'budget_set',
         params: { limit: String(rule.limit), window: seconds(rule.windowMs), previousLimit: String(before.limit), previousWindow: seconds(before.windowMs) },
       };
     });
-  }
-
-  /**
-   * One request on a slot of the shared budget, for a check; null when no slot came within
-   * CHECK_WAIT_MS (or the agent stopped). `duringAuthPause`: the check of a new token may go while
-   * sending is paused for the refused one.
-   */
-  private async withSlot<T>(purpose: string, fn: () => Promise<ApiOutcome<T>>, duringAuthPause: boolean): Promise<ApiOutcome<T> | null> {
-    const ctl = new AbortController();
-    const timer = setTimeout(() => ctl.abort(), CHECK_WAIT_MS);
-    const onStop = () => ctl.abort();
-    this.d.stopSignal.addEventListener('abort', onStop, { once: true });
-    try {
-      const ticket = await this.d.budget.acquire(Priority.punch, purpose, { signal: ctl.signal, duringAuthPause });
-      if (!ticket) return null;
-      let res: ApiOutcome<T> | undefined;
-      try {
-        res = await fn();
-        return res;
-      } finally {
-        this.d.budget.release(ticket);
-        if (res?.kind === 'rate_limited') {
-          const at = this.d.clock.now();
-          this.d.budget.pauseUntil(at + rateLimitPause(res.retryAfterHeader, at, this.rule.windowMs, res.serverDate), 'retry_after');
-        }
-      }
-    } finally {
-      clearTimeout(timer);
-      this.d.stopSignal.removeEventListener('abort', onStop);
-    }
   }
 }

@@ -2,17 +2,19 @@
  * What the admin screen changed, as kept in the `settings` table (the token itself only in a
  * TokenStore, never in the database): read by buildAgent at the next start, by `timeclock status`
  * and `settings show`, and cleared by `timeclock settings reset`. The admin operations that write
- * them are in agent/settings.ts.
+ * them are in agent/settings.ts. The token the agent starts with is chosen here too.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { objectIdPattern } from '../api/shapes.js';
 import type { WindowRule } from '../domain/sliding-window.js';
 import type { AuditLog } from '../store/audit-log.js';
+import type { Logger } from '../log.js';
 import type { Db, WritableDb } from '../store/database.js';
 import { removePrivateFile, TOKEN_ENC_FILE_NAME, TOKEN_FILE_NAME } from '../store/private-file.js';
 import { settingKeys, type RateOverride, type SiteOverride, type TokenSavedRecord } from '../store/setting-keys.js';
 import { deleteSetting, readSetting } from '../store/settings.js';
+import type { TokenStore } from './token-store.js';
 
 export type { RateOverride, SiteOverride, TokenSavedRecord };
 
@@ -80,3 +82,24 @@ export function validRate(limit: unknown, windowMs: unknown): string | null {
 
 /** "60 per 60 s": a budget as people read it. */
 export const perWindow = (r: WindowRule): string => `${r.limit} per ${r.windowMs % 1000 === 0 ? `${r.windowMs / 1000} s` : `${r.windowMs} ms`}`;
+
+/**
+ * The token the agent starts with: one saved from the admin screen wins over the configured one
+ * (that is how a revoked token is replaced). In the demo the store is not even read. A saved token
+ * that cannot be used (a file others can read, a secret store that cannot decrypt it) is not used:
+ * the terminal starts on the configured token and the admin screen says why.
+ */
+export function startingToken(tokens: TokenStore, configToken: string, demo: boolean, db: Db, log: Logger): { token: string; view: SettingsView['token'] } {
+  if (demo) return { token: configToken, view: { source: 'config', setAt: null, warning: null } };
+  let saved: string | null = null;
+  try {
+    saved = tokens.load();
+  } catch (e) {
+    const problem = `the saved API token is not used: ${(e as Error).message}`;
+    log.error(problem);
+    return { token: configToken, view: { source: 'config', setAt: null, warning: problem } };
+  }
+  if (saved === null) return { token: configToken, view: { source: 'config', setAt: null, warning: null } };
+  const meta = readSetting(db, settingKeys.tokenSaved);
+  return { token: saved, view: { source: tokens.source, setAt: meta?.setAt ?? null, warning: tokens.warning } };
+}

@@ -13,11 +13,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AfdExportError, afdZone, checkAfdRange, exportAfd } from '../agent/afd-export.js';
+import { AfdExportError, checkAfdRange } from '../agent/afd-export.js';
+import { verifyAfdText } from '../agent/journal-snapshot.js';
 import { parseHeader } from '../domain/afd/header.js';
-import { verifyAfd } from '../domain/afd/verify.js';
-import { sha256Latin1 } from '../store/journal-facts.js';
-import { JournalReader } from '../store/journal-read.js';
 import { openJournalReadOnly } from './journal-db.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
@@ -53,10 +51,9 @@ export async function runAfdExport(opts: CliOptions): Promise<number> {
   }
   const opened = openJournalReadOnly(opts);
   if (!opened) return Exit.error;
-  const { config, db } = opened;
+  const { snapshot } = opened;
   try {
-    const reader = new JournalReader(db);
-    const r = await exportAfd(reader, config, { from, to, ...target(opts.out), zone: afdZone(db, config), now: new Date() });
+    const r = await snapshot.exportAfd({ from, to, ...target(opts.out), now: new Date() });
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(r)}\n`);
       return Exit.ok;
@@ -71,7 +68,7 @@ export async function runAfdExport(opts: CliOptions): Promise<number> {
     process.stderr.write(`timeclock: ${e.message}\n`);
     return e.code === 'bad_range' ? Exit.usage : Exit.error;
   } finally {
-    db.close();
+    snapshot.close();
   }
 }
 
@@ -83,7 +80,7 @@ export function runAfdVerify(file: string): number {
     process.stderr.write(`timeclock: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
     return Exit.error;
   }
-  const v = verifyAfd(bytes.toString('latin1'), sha256Latin1);
+  const v = verifyAfdText(bytes.toString('latin1'));
   const out: string[] = [];
   const header = parseHeader(bytes.toString('latin1').split('\r\n', 1)[0] ?? '');
   if (header.ok) {
@@ -100,7 +97,7 @@ export function runAfdVerify(file: string): number {
 }
 
 /** FILE.p7s checked by `openssl cms -verify` when both exist; ok is false only when the signature is there and does not match. */
-function checkSignature(file: string, says: ReturnType<typeof verifyAfd>['signature']): { ok: boolean; text: string } {
+function checkSignature(file: string, says: ReturnType<typeof verifyAfdText>['signature']): { ok: boolean; text: string } {
   const p7s = `${file}.p7s`;
   if (!fs.existsSync(p7s)) {
     if (says === 'p7s') return { ok: true, text: `the file says it is signed, but ${p7s} is not beside it: not checked` };

@@ -1,7 +1,11 @@
-import type { AuditMarkResult, AuditReport } from '../sync/audit-compare.js';
+import type { Agent } from '../agent/agent.js';
 import { calls } from '../contract.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 import { openAgent } from './setup.js';
+
+/** The agent's answer to an audit (sync/audit-compare.ts), as the command line prints it. */
+type AuditReport = Awaited<ReturnType<Agent['auditCompare']>>;
+type AuditMarkResult = AuditReport['marks'][number];
 
 /**
  * `timeclock audit compare --from YYYY-MM-DD --to YYYY-MM-DD [--json]`: the evidence journal's

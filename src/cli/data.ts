@@ -1,10 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { adoptDataDir, overlappingDirs } from '../agent/adopt-queue.js';
+import { compactTerminalData, megabytes as mb } from '../agent/data-compact.js';
 import { loadConfig } from '../config.js';
-import { DB_FILE_NAME, openDatabase, StoreError } from '../store/database.js';
-import { lockDataDir, type DataDirLock } from '../store/lock.js';
-import { compactDatabase, fileFigures } from '../store/retention.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
 const USAGE =
@@ -36,8 +33,6 @@ export async function runData(opts: CliOptions, args: string[]): Promise<number>
   return Exit.ok;
 }
 
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-
 /**
  * `timeclock data compact`: the retention pass, then one VACUUM, which also switches a file made
  * by an earlier version to auto_vacuum incremental (from then on the agent gives freed space back
@@ -46,35 +41,15 @@ const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
  */
 async function runCompact(opts: CliOptions): Promise<number> {
   const { config } = loadConfig({ file: opts.config });
-  const file = path.join(config.dataDir, DB_FILE_NAME);
-  const fail = (message: string) => (process.stderr.write(`timeclock: data compact: ${message}\n`), Exit.error);
-  if (!fs.existsSync(file)) return fail(`no terminal data in ${config.dataDir}`);
-  let lock: DataDirLock;
-  try {
-    lock = lockDataDir(config.dataDir);
-  } catch (e) {
-    if (e instanceof StoreError && e.code === 'locked') return fail(`${e.message}: stop the terminal first (compacting rewrites the whole file)`);
-    throw e;
+  const r = compactTerminalData(config);
+  if ('refused' in r) {
+    process.stderr.write(`timeclock: data compact: ${r.refused}\n`);
+    return Exit.error;
   }
-  try {
-    const db = openDatabase(config.dataDir);
-    try {
-      const f = fileFigures(db);
-      // VACUUM writes the file's live pages twice (a copy in the temp directory, then the log here).
-      const needed = Math.ceil((f.bytes - f.freeBytes) * 1.1);
-      const st = fs.statfsSync(config.dataDir);
-      if (st.bavail * st.bsize < needed) return fail(`needs about ${mb(needed)} free in ${config.dataDir} (and as much in the temp directory); ${mb(st.bavail * st.bsize)} free`);
-      const r = compactDatabase(db, config.retention, Date.now());
-      process.stdout.write(
-        `compacted ${file}: ${mb(r.before.bytes)} -> ${mb(r.after.bytes)}; deleted ${r.deleted.punches} delivered punches older than ` +
-          `${config.retention.deliveredDays} days (${r.deleted.journal} journal rows) and ${r.deleted.audit} audit lines older than ${config.retention.auditDays} days; ` +
-          `free space is now given back after each daily retention pass\n`,
-      );
-      return Exit.ok;
-    } finally {
-      db.close();
-    }
-  } finally {
-    lock.release();
-  }
+  process.stdout.write(
+    `compacted ${r.file}: ${mb(r.before.bytes)} -> ${mb(r.after.bytes)}; deleted ${r.deleted.punches} delivered punches older than ` +
+      `${config.retention.deliveredDays} days (${r.deleted.journal} journal rows) and ${r.deleted.audit} audit lines older than ${config.retention.auditDays} days; ` +
+      `free space is now given back after each daily retention pass\n`,
+  );
+  return Exit.ok;
 }

@@ -1,12 +1,17 @@
 import type { AgentStatus } from '../agent/status.js';
 import type { PunchResult } from '../domain/punch.js';
+import type { Lang } from '../messages/lang.js';
+import { consoleLine, punchText } from '../messages/punch-text.js';
+import { cliLang } from './lang.js';
 
-/** One line per punch for the headless terminal: what the employee would read on screen. */
-export function punchLine(r: PunchResult): string {
-  if (!r.ok) return r.reason === 'pin_required' ? `pin: ${r.message}` : `refused: ${r.message}`;
-  if (r.employeeName === null) return `saved unmatched ${r.localTime}: ${r.message}`;
-  if (r.note === 'held_not_allowed') return `registered here ${r.employeeName} ${r.localTime}: ${r.message}`;
-  return r.repeat ? `already registered ${r.employeeName} ${r.localTime}` : `registered ${r.employeeName} ${r.localTime}`;
+/** One line per punch for the headless terminal: what the employee would read on screen, with the receipt's NSR. */
+export function punchLine(r: PunchResult, lang: Lang = cliLang()): string {
+  return consoleLine(lang, r);
+}
+
+/** "1 mark", "2 marks": the command line's own English lines (the catalogue words what employees and managers read). */
+export function counted(n: number, noun: string): string {
+  return `${n} ${n === 1 ? noun : `${noun}s`}`;
 }
 
 export function punchJson(r: PunchResult): string {
@@ -21,10 +26,10 @@ export function punchJson(r: PunchResult): string {
           employee_external_id: r.employeeExternalId,
           local_date: r.localDate,
           local_time: r.localTime,
-          message: r.message,
+          message: punchText('en', r),
           note: r.note ?? null,
         }
-      : { ok: false, reason: r.reason, employee_external_id: r.employeeExternalId ?? null, local_date: null, local_time: null, message: r.message },
+      : { ok: false, reason: r.reason, employee_external_id: r.employeeExternalId ?? null, local_date: null, local_time: null, message: punchText('en', r) },
   );
 }
 
@@ -95,7 +100,7 @@ function journalLines(s: AgentStatus): string[] {
   if (!j) return [];
   const v = j.lastVerify;
   if (!v) return [`journal:       next NSR ${j.nextNsr}; not verified yet (the terminal checks it ${s.agentRunning ? 'shortly' : 'after it starts'})`];
-  const when = `${ago(s.now - v.at)}, ${v.marks} marks, ${v.facts} facts`;
+  const when = `${ago(s.now - v.at)}, ${counted(v.marks, 'mark')}, ${counted(v.facts, 'fact')}`;
   if (v.ok) return [`journal:       next NSR ${j.nextNsr}; chains verified (${when})`];
   return [`JOURNAL DOES NOT VERIFY (${when}): ${v.problem?.message ?? 'unknown'}; punches are still taken — keep a copy of the data directory for support`];
 }

@@ -1,7 +1,10 @@
 import readline from 'node:readline';
 import { buildIdentityAdmin, realRuntime } from '../agent/build-agent.js';
 import { loadConfig } from '../config.js';
+import type { AdminResult } from '../agent/identity-admin.js';
 import { createLogger } from '../log.js';
+import { answerText } from '../messages/catalogue.js';
+import { cliLang } from './lang.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
 function openAdmin(opts: CliOptions) {
@@ -9,8 +12,9 @@ function openAdmin(opts: CliOptions) {
   return buildIdentityAdmin(config, realRuntime(createLogger({ level: config.logLevel })));
 }
 
-function report(r: { ok: boolean; message: string }): number {
-  (r.ok ? process.stdout : process.stderr).write(`${r.ok ? '' : 'timeclock: '}${r.message}\n`);
+/** The agent's answer in the locale's language (src/messages). */
+function report(r: AdminResult): number {
+  (r.ok ? process.stdout : process.stderr).write(`${r.ok ? '' : 'timeclock: '}${answerText(cliLang(), r)}\n`);
   return r.ok ? Exit.ok : Exit.error;
 }
 

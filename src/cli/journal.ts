@@ -1,4 +1,4 @@
-import { verifyJournal } from '../store/journal-verify.js';
+import { counted } from './format.js';
 import { openJournalReadOnly } from './journal-db.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
@@ -11,20 +11,21 @@ export async function runJournal(opts: CliOptions, args: string[]): Promise<numb
   if (args[0] !== 'verify' || args.length > 1) throw new UsageError('usage: timeclock journal verify [--json] [--config FILE]');
   const opened = openJournalReadOnly(opts);
   if (!opened) return Exit.error;
-  const { db, journal: state } = opened;
+  const { snapshot } = opened;
+  const state = snapshot.journal;
   try {
-    const v = await verifyJournal(db);
+    const v = await snapshot.verify();
     if (opts.json) {
       process.stdout.write(`${JSON.stringify({ ...v, journalId: state.journalId, nextNsr: state.nextNsr })}\n`);
     } else if (v.ok) {
-      process.stdout.write(`journal: whole — ${v.marks} marks and ${v.facts} facts checked in ${Math.round(v.ms)} ms (journal ${state.journalId}, next NSR ${state.nextNsr})\n`);
+      process.stdout.write(`journal: whole — ${counted(v.marks, 'mark')} and ${counted(v.facts, 'fact')} checked in ${Math.round(v.ms)} ms (journal ${state.journalId}, next NSR ${state.nextNsr})\n`);
     } else {
       const p = v.firstProblem;
       const where = p?.nsr !== undefined ? `NSR ${String(p.nsr).padStart(9, '0')}` : p?.seq !== undefined ? `fact ${p.seq}` : 'the journal';
-      process.stdout.write(`journal: BROKEN at ${where}: ${p?.message ?? 'unknown'} (${v.marks} marks and ${v.facts} facts read)\n`);
+      process.stdout.write(`journal: BROKEN at ${where}: ${p?.message ?? 'unknown'} (${counted(v.marks, 'mark')} and ${counted(v.facts, 'fact')} read)\n`);
     }
     return v.ok ? Exit.ok : Exit.error;
   } finally {
-    db.close();
+    snapshot.close();
   }
 }

@@ -1,8 +1,5 @@
-import { decideHeldPunch } from '../agent/held-punches.js';
+import { PunchReview, type PunchRow } from '../agent/punch-review.js';
 import { loadConfig } from '../config.js';
-import { AuditLog } from '../store/audit-log.js';
-import { openDatabase } from '../store/database.js';
-import { Outbox, type PunchRow } from '../store/outbox.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
 /**
@@ -28,22 +25,21 @@ function line(p: PunchRow): string {
 export function runPunches(opts: CliOptions, kind: 'rejected' | 'held', args: string[]): number {
   const [action, ...rest] = args;
   const { config } = loadConfig({ file: opts.config });
-  const db = openDatabase(config.dataDir);
+  const review = PunchReview.open(config);
   try {
-    const outbox = new Outbox(db);
     const now = Date.now();
     if (action === 'list' && rest.length === 0) {
-      const rows = kind === 'rejected' ? outbox.listRejected(1_000) : outbox.listHeld(1_000);
+      const rows = review.list(kind, 1_000);
       process.stdout.write(opts.json ? `${JSON.stringify(rows)}\n` : rows.map((r) => `${line(r)}\n`).join('') || `no ${kind} punches\n`);
       return Exit.ok;
     }
     if (kind === 'rejected' && action === 'retry') {
       if (opts.all && rest.length === 0) {
-        process.stdout.write(`${outbox.retryAllRejected(now)} rejected punches queued again\n`);
+        process.stdout.write(`${review.retryAllRejected(now)} rejected punches queued again\n`);
         return Exit.ok;
       }
       const wanted = ids(rest);
-      const done = wanted.filter((id) => outbox.retryRejected(id, now));
+      const done = wanted.filter((id) => review.retryRejected(id, now));
       const missed = wanted.filter((id) => !done.includes(id));
       process.stdout.write(`${done.length} queued again${done.length ? ` (${done.join(', ')})` : ''}\n`);
       if (missed.length) process.stderr.write(`timeclock: not rejected: ${missed.join(', ')}\n`);
@@ -54,7 +50,7 @@ export function runPunches(opts: CliOptions, kind: 'rejected' | 'held', args: st
       const [id] = ids(rest.slice(0, 1)) as [number];
       const reason = rest.slice(1).join(' ').trim();
       if ((action === 'dispute') !== (reason !== '')) throw new UsageError(action === 'dispute' ? 'a dispute needs a reason: timeclock held dispute <id> <reason>' : USAGE);
-      if (!decideHeldPunch(outbox, new AuditLog(db), id, action, 'the command line', now, reason)) {
+      if (!review.decideHeld(id, action, now, reason)) {
         process.stderr.write(`timeclock: punch ${id} is not held\n`);
         return Exit.error;
       }
@@ -64,6 +60,6 @@ export function runPunches(opts: CliOptions, kind: 'rejected' | 'held', args: st
     }
     throw new UsageError(USAGE);
   } finally {
-    db.close();
+    review.close();
   }
 }

@@ -1,5 +1,3 @@
-import { journalReceiptSource } from '../agent/receipt-source.js';
-import { Receipts, receiptSettingsOf } from '../agent/receipts.js';
 import { openJournalReadOnly } from './journal-db.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
@@ -21,11 +19,10 @@ export function runReceipt(opts: CliOptions, args: string[]): number {
   const shown = String(nsr).padStart(9, '0');
   const opened = openJournalReadOnly(opts);
   if (!opened) return Exit.error;
-  const { config, db } = opened;
+  const { config, snapshot } = opened;
   try {
-    const source = journalReceiptSource(db);
     const problems: string[] = [];
-    const receipt = new Receipts(source, receiptSettingsOf(config), { warn: (m, f) => problems.push(`${m}: ${String(f?.['error'] ?? '')}`) }).byNsr(nsr);
+    const receipt = snapshot.receipt(nsr, { warn: (m, f) => problems.push(`${m}: ${String(f?.['error'] ?? '')}`) });
     if (!receipt) {
       process.stderr.write(`timeclock: no punch with NSR ${shown} in ${config.dataDir}${problems.length ? ` (${problems.join('; ')})` : ''}\n`);
       return Exit.error;
@@ -33,6 +30,6 @@ export function runReceipt(opts: CliOptions, args: string[]): number {
     process.stdout.write(`${opts.json ? JSON.stringify(receipt) : receipt.text}\n`);
     return Exit.ok;
   } finally {
-    db.close();
+    snapshot.close();
   }
 }

@@ -1,6 +1,5 @@
 import { openAgent as openAgentFor, type Running } from '../agent/open-agent.js';
 import { loadConfig } from '../config.js';
-import { FileTokenStore } from '../store/private-file.js';
 import type { CliOptions } from './options.js';
 
 export type { Running };
@@ -8,10 +7,11 @@ export type { Running };
 /**
  * Config (file from --config, environment) → agent, for the commands that talk to the API. A token
  * set on the admin screen is kept in a file only the kiosk user can read (`<dataDir>/api-token`,
- * 0600): a headless box has no desktop secret store by design, so no warning is shown for it.
+ * 0600: the agent's default token store, agent/open-agent.ts `OpenDeps`): a headless box has no
+ * desktop secret store by design, so no warning is shown for it.
  * `serve.metrics`: serve `metrics.listen` (the running terminal, not a one-shot command).
  */
 export function openAgent(opts: CliOptions, serve: { metrics?: boolean } = {}): Promise<Running> {
   const loaded = loadConfig({ file: opts.config });
-  return openAgentFor(loaded, { tokens: new FileTokenStore(loaded.config.dataDir), metrics: serve.metrics ?? false });
+  return openAgentFor(loaded, { metrics: serve.metrics ?? false });
 }

@@ -2,9 +2,9 @@
 import { z } from 'zod';
 
 /**
- * What an admin call's answer says happened, for the screen to word in its own language (the
- * `message` beside it is English, for the CLI, logs and tests). Every answer the agent makes to an
- * admin call carries one.
+ * What an admin call's answer says happened: the screen and the command line word it in their
+ * language from the catalogue (src/messages, `answer.<code>`). Every answer the agent makes to an
+ * admin call carries one, and no text.
  */
 export const adminCodeSchema = z.enum([
   // retryRejected
@@ -60,3 +60,10 @@ export type AdminCode = z.infer<typeof adminCodeSchema>;
 /** The details an answer's text is filled with (names, ids, the service's reason…); never a token or a PIN. */
 export const adminParamsSchema = z.record(z.string(), z.string());
 export type AdminParams = z.infer<typeof adminParamsSchema>;
+
+/**
+ * The answer to a manager's PIN: `opened`; `wrong_pin`; `too_many` (wait a minute); `no_admin_pin`
+ * (none is set: the keypad says how to set one); `disabled` (this screen has no administration).
+ */
+export const adminLoginCodeSchema = z.enum(['opened', 'wrong_pin', 'too_many', 'no_admin_pin', 'disabled']);
+export type AdminLoginCode = z.infer<typeof adminLoginCodeSchema>;

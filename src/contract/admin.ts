@@ -32,7 +32,8 @@ export const heldPunchSchema = rejectedPunchSchema.extend({
   held_reason: z.enum(['not_allowed', 'forbidden', 'unverified', 'pin_unverified', 'disputed']).nullable(),
 });
 
-const answered = { message: z.string(), code: adminCodeSchema.optional(), params: adminParamsSchema.optional() };
+/** What happened, as a code and the details its text is filled with: every screen and the CLI word it from src/messages. */
+const answered = { code: adminCodeSchema, params: adminParamsSchema.optional() };
 
 export const adminResultSchema = z.object({ ok: z.boolean(), ...answered });
 

@@ -40,7 +40,6 @@ export const afdErrorCodeSchema = z.enum([
 export const afdExportResultSchema = z.discriminatedUnion('ok', [
   z.object({
     ok: z.literal(true),
-    message: z.string(),
     /** The Annex's file name; the signature is this name + ".p7s". */
     fileName: z.string(),
     marks: count,
@@ -55,7 +54,7 @@ export const afdExportResultSchema = z.discriminatedUnion('ok', [
     /** One-time ids for AFD_DOWNLOAD_PATH (download target only). */
     downloads: z.object({ file: downloadId, p7s: downloadId.nullable() }).nullable(),
   }),
-  z.object({ ok: z.literal(false), code: afdErrorCodeSchema, message: z.string(), params: adminParamsSchema }),
+  z.object({ ok: z.literal(false), code: afdErrorCodeSchema, params: adminParamsSchema }),
 ]);
 export type AfdExportAnswer = z.infer<typeof afdExportResultSchema>;
 

@@ -1,6 +1,7 @@
 /** The bridge itself: every call (input, output, whether it needs an admin session), the events, and the error envelope. */
 import { z } from 'zod';
 import { adminResultSchema, enrollResultSchema, heldPunchSchema, rejectedPunchSchema, rosterSyncResultSchema, unresolvedPunchSchema } from './admin.js';
+import { adminLoginCodeSchema } from './admin-codes.js';
 import { AFD_MAX_DAYS, AUDIT_MAX_DAYS, afdExportResultSchema, afdTargetsSchema, auditStateSchema, auditSummarySchema } from './afd-audit.js';
 import { calendarDay, dayNumber, epochMs, text } from './common.js';
 import { punchEventSchema, punchReceiptSchema, punchResultSchema, requestIdSchema } from './punch.js';
@@ -43,7 +44,7 @@ export const calls = {
   screenSettings: { input: empty, output: screenSettingsSchema, admin: false },
   adminLogin: {
     input: z.strictObject({ pin }),
-    output: z.object({ ok: z.boolean(), message: z.string(), expiresAt: epochMs.optional() }),
+    output: z.object({ ok: z.boolean(), code: adminLoginCodeSchema, expiresAt: epochMs.optional() }),
     admin: false,
   },
   /** Ends the admin session; harmless without one. */

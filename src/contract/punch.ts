@@ -1,6 +1,7 @@
 /** A punch as the screen sees it: its state, why it was kept or refused, its result and the worker's receipt. */
 import { z } from 'zod';
 import { adminCodeSchema, adminParamsSchema } from './admin-codes.js';
+import { epochMs } from './common.js';
 
 export const punchStateSchema = z.enum(['pending', 'sending', 'in_doubt', 'sent', 'rejected', 'held']);
 
@@ -56,6 +57,25 @@ export const punchReceiptSchema = z.object({
 });
 export type PunchReceiptView = z.infer<typeof punchReceiptSchema>;
 
+const directionSchema = z.enum(['entry', 'exit']);
+
+/**
+ * The employee's day beside a punch's result (agent/self-service.ts): entry or exit (a label,
+ * never a choice), the day's punches in order with the new one marked, and what the service told
+ * of the hours bank and a leave today, each with when it was fetched. Absent: not an employee's
+ * punch (an unknown code), or an older agent.
+ */
+export const punchDaySchema = z.object({
+  direction: directionSchema,
+  punches: z
+    .array(z.object({ time: z.string().regex(/^\d{2}:\d{2}$/), direction: directionSchema, fromService: z.boolean(), isNew: z.boolean() }))
+    .max(48),
+  serviceAt: epochMs.nullable(),
+  hoursBank: z.object({ minutes: z.number().int(), at: epochMs }).nullable(),
+  leave: z.object({ kind: z.enum(['vacation', 'other']), type: z.string().max(60).nullable() }).nullable(),
+});
+export type PunchDayView = z.infer<typeof punchDaySchema>;
+
 /** What the employee sees after a punch attempt (domain/punch.ts `PunchResult`). */
 export const punchResultSchema = z.discriminatedUnion('ok', [
   z.object({
@@ -68,15 +88,16 @@ export const punchResultSchema = z.discriminatedUnion('ok', [
     localDate: z.string(),
     localTime: z.string(),
     repeat: z.boolean(),
-    message: z.string(),
     note: punchNoteSchema.optional(),
     /** The worker's receipt, when the evidence journal has this punch's mark. */
     receipt: punchReceiptSchema.optional(),
+    day: punchDaySchema.optional(),
   }),
   z.object({
     ok: z.literal(false),
     reason: punchRefusalSchema,
-    message: z.string(),
+    /** The details the refusal's text is filled with (src/messages `refusal.<reason>`): a count, a time, a cause. */
+    params: adminParamsSchema.optional(),
     employeeExternalId: z.string().nullable().optional(),
     employeeName: z.string().optional(),
     /** With `pin_required` after a badge scan: what `answerPin` answers (the screen may not know the badge's code). */

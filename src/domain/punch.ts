@@ -25,14 +25,14 @@ export type PunchResult =
       localTime: string;
       /** true when an identical punch (same employee, same local minute) already existed */
       repeat: boolean;
-      message: string;
       /** Why a kept punch is not (yet) on its way; absent for an ordinary registered punch. */
       note?: PunchNote;
     }
   | {
       ok: false;
       reason: PunchRefusal;
-      message: string;
+      /** What the refusal's text is filled with (src/messages `refusal.<reason>`); never text itself. */
+      params?: Record<string, string>;
       employeeExternalId?: string | null;
       employeeName?: string;
       /**

@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import type { WritableDb } from './database.js';
 
 /** One line of the audit log, newest first from `recent()`. */
 export type AuditEntry = {
@@ -25,7 +25,7 @@ export const AUDIT_DETAIL_MAX = 500;
 export class AuditLog {
   private readonly stmts;
 
-  constructor(db: Db) {
+  constructor(db: WritableDb) {
     this.stmts = {
       insert: db.prepare('INSERT INTO audit_log (at, event, employee_id, detail) VALUES (?, ?, ?, ?)'),
       recent: db.prepare('SELECT id, at, event, employee_id, detail FROM audit_log ORDER BY id DESC LIMIT ?'),

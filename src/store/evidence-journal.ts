@@ -1,7 +1,7 @@
 import { COLLECTOR_DEVICE, MARK_BODY_LENGTH, sealMark } from '../domain/afd/mark.js';
 import { restoredDetail } from '../domain/journal-fact.js';
 import { judgeReservation, nextReservation, type Judgement, type Sidecar } from '../domain/nsr-reservation.js';
-import type { Db } from './database.js';
+import type { WritableDb } from './database.js';
 import { JournalFacts, sha256Latin1 } from './journal-facts.js';
 import { NSR_BLOCK, readSidecar, sidecarPathFor, writeSidecar } from './journal-nsr.js';
 import { afdInstant, cpfForMark, markedAt } from './mark-fields.js';
@@ -60,7 +60,7 @@ export class EvidenceJournal {
   private unsettled: number | null = null;
 
   constructor(
-    readonly db: Db,
+    readonly db: WritableDb,
     private readonly o: JournalOptions = {},
   ) {
     this.facts = new JournalFacts(db);

@@ -3,13 +3,13 @@
  * after a 403's slow retry or a roster sync, and a person's decision on one. Each change is
  * journalled, with its evidence-journal fact, in one transaction on the durable connection.
  */
-import type { Db } from './database.js';
+import type { WritableDb } from './database.js';
 import type { HeldReason, PunchRow } from './punch-row.js';
 import { punchFact, type PunchWriter } from './punch-writer.js';
 
 export class HeldRows {
   private readonly stmts;
-  private readonly db: Db;
+  private readonly db: WritableDb;
 
   constructor(private readonly durable: PunchWriter) {
     const db = durable.db;

@@ -1,5 +1,5 @@
 import type { Lookups } from '../domain/identity.js';
-import type { Db } from './database.js';
+import type { WritableDb } from './database.js';
 import type { RosterEmployee } from './roster.js';
 
 export type Enrollment = { code: string; employee_id: string; enrolled_at: number; enrolled_via: string };
@@ -13,7 +13,7 @@ export class Identities {
   private readonly stmts;
   readonly lookups: Lookups<RosterEmployee>;
 
-  constructor(private readonly db: Db) {
+  constructor(private readonly db: WritableDb) {
     this.stmts = {
       byBadge: db.prepare('SELECT r.* FROM badge_enrollments b JOIN roster_employees r ON r.id = b.employee_id WHERE b.code = ?'),
       byExternalId: db.prepare('SELECT * FROM roster_employees WHERE external_id = ?'),

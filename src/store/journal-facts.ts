@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { factDetail, factHash, isFactEvent, type FactEvent } from '../domain/journal-fact.js';
-import type { Db } from './database.js';
+import type { WritableDb } from './database.js';
 
 /** SHA-256 of a fact's line (UTF-8) and the previous hash: domain/journal-fact.ts defines the line. */
 export const sha256Utf8 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -27,7 +27,7 @@ export function parseFactRow(raw: unknown): StoredFact | null {
 export class JournalFacts {
   private readonly stmts;
 
-  constructor(db: Db) {
+  constructor(db: WritableDb) {
     this.stmts = {
       last: db.prepare('SELECT seq, hash FROM journal_facts ORDER BY seq DESC LIMIT 1'),
       insert: db.prepare('INSERT INTO journal_facts (seq, nsr, at, event, detail, hash) VALUES (?, ?, ?, ?, ?, ?)'),

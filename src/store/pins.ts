@@ -16,7 +16,14 @@ import {
   type ThrottlePolicy,
 } from '../domain/pin-policy.js';
 import type { AuditLog } from './audit-log.js';
-import type { Db } from './database.js';
+import type { Db, WritableDb } from './database.js';
+
+const HAS_PIN = 'SELECT 1 FROM employee_pins WHERE employee_id = ?';
+
+/** Whether `employeeId` has a PIN set: a read, on any connection (`timeclock doctor`'s is read-only). */
+export function hasPin(db: Db, employeeId: string): boolean {
+  return db.prepare(HAS_PIN).get(employeeId) !== undefined;
+}
 
 /** scrypt cost parameters; stored as JSON beside each hash, so they can be raised later. */
 export type ScryptParams = { N: number; r: number; p: number; keylen: number };
@@ -101,7 +108,7 @@ export class Pins {
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly db: Db,
+    private readonly db: WritableDb,
     private readonly clock: Clock,
     private readonly policy: PinPolicy,
     private readonly audit: AuditLog,
@@ -121,7 +128,7 @@ export class Pins {
     this.params = { N: params.N, r: params.r, p: params.p, keylen: params.keylen };
     this.stmts = {
       pin: db.prepare('SELECT salt, hash, params FROM employee_pins WHERE employee_id = ?'),
-      hasPin: db.prepare('SELECT 1 FROM employee_pins WHERE employee_id = ?'),
+      hasPin: db.prepare(HAS_PIN),
       upsertPin: db.prepare(
         `INSERT INTO employee_pins (employee_id, salt, hash, params, set_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (employee_id) DO UPDATE SET salt = excluded.salt, hash = excluded.hash, params = excluded.params,

@@ -2,7 +2,7 @@
  * Punch times after the clock moved: the first anchor of a boot re-times punches captured before
  * it on the wall clock, and a step of the wall clock moves the retry deadlines with it.
  */
-import type { Db } from './database.js';
+import type { WritableDb } from './database.js';
 import type { PunchRow } from './punch-row.js';
 import { punchFact, type PunchWriter } from './punch-writer.js';
 
@@ -14,7 +14,7 @@ export class PunchTimes {
     private readonly durable: PunchWriter,
     private readonly lazy: PunchWriter,
   ) {
-    const db: Db = durable.db;
+    const db: WritableDb = durable.db;
     this.stmts = {
       unanchored: db.prepare(
         `SELECT * FROM punches INDEXED BY punches_unanchored WHERE anchored = 0 AND boot_id = ? AND state IN ('pending','held')`,

@@ -5,13 +5,13 @@
  */
 import type { FactEvent } from '../domain/journal-fact.js';
 import type { PunchState } from '../domain/punch.js';
-import type { Db } from './database.js';
+import type { WritableDb } from './database.js';
 import { JournalFacts } from './journal-facts.js';
 import type { HeldReason } from './punch-row.js';
 
 export type PunchWriter = ReturnType<typeof punchWriter>;
 
-export function punchWriter(db: Db) {
+export function punchWriter(db: WritableDb) {
   return {
     db,
     journal: db.prepare('INSERT INTO punch_journal (punch_id, at, event, detail) VALUES (?, ?, ?, ?)'),

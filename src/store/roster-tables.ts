@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { Db } from './database.js';
+import type { Db, WritableDb } from './database.js';
 
 /**
  * The tables behind the cached roster. A sync fills `roster_staging`; the swap renames it to
@@ -55,7 +55,7 @@ function cloneStatements(db: Db, gen: number): string[] {
  * Renames the staging table out of the way (its rows are reclaimed later) and creates an empty
  * one. Call inside a transaction. Cheap whatever the staging table holds.
  */
-export function retireStaging(db: Db): void {
+export function retireStaging(db: WritableDb): void {
   const gen = lastGeneration(db) + 1;
   db.exec(`ALTER TABLE ${STAGING} RENAME TO ${RETIRED}${gen}`);
   for (const sql of cloneStatements(db, gen + 1)) db.exec(sql);
@@ -66,7 +66,7 @@ export function retireStaging(db: Db): void {
  * table is cloned. Call inside a transaction: it is all or nothing, and costs the same (a few
  * schema rows) whatever the size of either roster.
  */
-export function swapTables(db: Db): void {
+export function swapTables(db: WritableDb): void {
   const gen = lastGeneration(db) + 1;
   db.exec(`ALTER TABLE ${IN_USE} RENAME TO ${RETIRED}${gen}`);
   db.exec(`ALTER TABLE ${STAGING} RENAME TO ${IN_USE}`);
@@ -86,7 +86,7 @@ export function retiredTables(db: Db): string[] {
  * (each a few ms), then its rows deleted in rowid order, `rows` a step, then the empty table
  * dropped. Returns false when no retired table is left.
  */
-export function reclaimStep(db: Db, rows = RECLAIM_ROWS): boolean {
+export function reclaimStep(db: WritableDb, rows = RECLAIM_ROWS): boolean {
   const table = retiredTables(db)[0];
   if (table === undefined) return false;
   const index = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL LIMIT 1").get(table) as
@@ -110,7 +110,7 @@ export const STAGING_CHECKPOINT_PAGES = 250;
  * 25–53 ms. Inside a transaction nothing changes: the outer commit decides. Its statements are
  * prepared once (a sync runs it a thousand times).
  */
-export function relaxedCommits(db: Db): <T>(fn: () => T) => T {
+export function relaxedCommits(db: WritableDb): <T>(fn: () => T) => T {
   const sync = db.prepare('PRAGMA synchronous').pluck();
   const checkpointAt = db.prepare('PRAGMA wal_autocheckpoint').pluck();
   const normal = db.prepare('PRAGMA synchronous = NORMAL');

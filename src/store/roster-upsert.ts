@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import type { WritableDb } from './database.js';
 import type { RosterEmployee } from './roster.js';
 
 /** How a write moved the roster's summary counts (see Roster.applyChanges). */
@@ -18,7 +18,7 @@ const contribution = (f: Fitness): Omit<CountsDelta, 'size'> => ({
  * a swap): each replaces the row of its `_id` or is added. An external id another employee holds
  * stays with that one, as in a full sync (the first keeps it). Call inside a transaction.
  */
-export function upsertEmployees(db: Db, employees: readonly RosterEmployee[]): CountsDelta {
+export function upsertEmployees(db: WritableDb, employees: readonly RosterEmployee[]): CountsDelta {
   const old = db.prepare('SELECT work_schedule, payment_source, timezone_invalid, allow_api_record FROM roster_employees WHERE id = ?');
   const owner = db.prepare('SELECT id FROM roster_employees WHERE external_id = ?');
   const write = db.prepare(

@@ -1,9 +1,10 @@
-import { z } from 'zod';
 import type { Db, WritableDb } from './database.js';
 import { reclaimStep, relaxedCommits, retireStaging, swapTables } from './roster-tables.js';
+import { NO_COUNTS, SUMMARY_KEY, summaryOf, type Counts, type NotAllowed, type RosterHealth, type RosterSummary } from './roster-summary.js';
 import { upsertEmployees } from './roster-upsert.js';
-import { recordKey } from './setting-keys.js';
 import { readSetting, writeSetting } from './settings.js';
+
+export type { NotAllowed, RosterHealth, RosterSummary } from './roster-summary.js';
 
 /** One employee of the cached roster (src/sync/roster-rows.ts makes them from the service's records). */
 export type RosterEmployee = {
@@ -24,49 +25,12 @@ export type RosterEmployee = {
   timezone_invalid: string | null;
 };
 
-type Missing = 'work_schedule' | 'employer' | 'timezone';
-
-export type RosterHealth = {
-  missingWorkSchedule: number;
-  missingEmployer: number;
-  badTimeZone: number;
-  /** The first of them, by name. */
-  employees: { id: string; externalId: string | null; name: string; missing: Missing[] }[];
-};
-
-export type NotAllowed = { count: number; employees: { id: string; externalId: string | null; name: string; heldPunches: number }[] };
-
-/**
- * What status shows of the roster, computed when a roster is swapped in and kept in settings: a
- * status read then costs one row, whatever the size of the site (the counts are full passes).
- */
-export type RosterSummary = { size: number; health: RosterHealth; notAllowed: number };
-
-const summarySchema: z.ZodType<RosterSummary> = z.looseObject({
-  size: z.number(),
-  health: z.looseObject({
-    missingWorkSchedule: z.number(),
-    missingEmployer: z.number(),
-    badTimeZone: z.number(),
-    employees: z.array(
-      z.looseObject({ id: z.string(), externalId: z.string().nullable(), name: z.string(), missing: z.array(z.enum(['work_schedule', 'employer', 'timezone'])) }),
-    ),
-  }),
-  notAllowed: z.number(),
-});
-/** Unreadable (or absent): computed again from the tables. */
-const SUMMARY_KEY = recordKey('roster_summary', summarySchema);
 /** The staged roster's counts, kept page by page so the swap need not count 100,000 rows. */
 const STAGED_KEY = 'roster_staged_counts';
-/** Unfit employees listed by name in the summary: more than any caller shows. */
-const SUMMARY_LISTED = 50;
 
 const COLUMNS = 'id, external_id, full_name, cpf, registration_number, timezone, work_schedule, payment_source, allow_api_record, timezone_invalid';
 /** Employees roster health lists (migration 10 indexes them by name, so the list costs 50 steps). */
 const UNFIT = 'work_schedule IS NULL OR payment_source IS NULL OR timezone_invalid IS NOT NULL';
-
-type Counts = { size: number; schedule: number; employer: number; zone: number; notAllowed: number };
-const NO_COUNTS: Counts = { size: 0, schedule: 0, employer: 0, zone: 0, notAllowed: 0 };
 
 /**
  * The cached roster of the site. A sync stages it page by page and swaps it in whole by renaming
@@ -173,7 +137,7 @@ export class Roster {
    * or the new one, each with its own summary. The old rows are freed afterwards, in steps.
    */
   commitStaging(): number {
-    const summary = this.summaryOf(this.stagedCounts(), this.stmts.stagedUnfit);
+    const summary = summaryOf(this.stagedCounts(), this.stmts.stagedUnfit);
     this.db.transaction(() => {
       swapTables(this.db);
       writeSetting(this.db, SUMMARY_KEY, summary);
@@ -219,28 +183,7 @@ export class Roster {
 
   /** The summary of the roster in use by full passes (an older version's roster, tests). */
   computeSummary(): RosterSummary {
-    return this.summaryOf(this.stmts.counts.get() as Counts, this.stmts.unfit);
-  }
-
-  private summaryOf(c: Counts, unfit: { all(limit: number): unknown[] }): RosterSummary {
-    type Row = { id: string; external_id: string | null; full_name: string; no_schedule: number; no_employer: number; bad_zone: number };
-    const rows = unfit.all(SUMMARY_LISTED) as Row[];
-    const health: RosterHealth = {
-      missingWorkSchedule: c.schedule,
-      missingEmployer: c.employer,
-      badTimeZone: c.zone,
-      employees: rows.map((r) => ({
-        id: r.id,
-        externalId: r.external_id,
-        name: r.full_name,
-        missing: [
-          ...(r.no_schedule ? (['work_schedule'] as const) : []),
-          ...(r.no_employer ? (['employer'] as const) : []),
-          ...(r.bad_zone ? (['timezone'] as const) : []),
-        ],
-      })),
-    };
-    return { size: c.size, health, notAllowed: c.notAllowed };
+    return summaryOf(this.stmts.counts.get() as Counts, this.stmts.unfit);
   }
 
   /** The whole roster at once (small rosters, tests and benches). */
@@ -286,7 +229,7 @@ export class Roster {
         zone: s.health.badTimeZone + d.zone,
         notAllowed: s.notAllowed + d.notAllowed,
       };
-      writeSetting(this.db, SUMMARY_KEY, this.summaryOf(c, this.stmts.unfit));
+      writeSetting(this.db, SUMMARY_KEY, summaryOf(c, this.stmts.unfit));
       return employees.length;
     })();
   }

@@ -3,9 +3,8 @@
  * and the value read when it is absent. Reading parses (a value an earlier version stored that does
  * not fit reads as absent, as unparsable JSON always did); writing validates.
  *
- * Records whose type belongs to a higher layer (the roster's filter memo) are
- * described here by shape: the agent writes its value into the key and reads it back as its own
- * type, so the compiler checks both ways that the two stay the same.
+ * Records a higher layer decides with (the roster's filter memo) are declared once, in domain, and
+ * used here and there alike.
  *
  * Objects are loose: a field this version does not know is kept, never stripped (status shows what
  * was stored, as before). Keys private to one store module (the roster's summary, the health probe)
@@ -14,6 +13,7 @@
 import type { ReaderStatus } from '../domain/reader-status.js';
 import { z } from 'zod';
 import type { Anchor } from '../domain/anchored-time.js';
+import type { ChangesMemo } from '../domain/roster-changes-memo.js';
 import type { JournalProblem } from './journal-verify.js';
 
 export type SettingKey<T> = { readonly name: string; readonly schema: z.ZodType<T>; readonly fallback: T };
@@ -59,9 +59,6 @@ export type RosterSyncRecord = {
   /** The site the roster in use was synced for (null: all employees). */
   siteId?: string | null;
 };
-
-/** As sync/roster-changes.ts `ChangesMemo`. */
-export type StoredChangesMemo = { siteId: string | null; mode: 'changes' | 'full'; since: number; fullAt: number; unusable: number };
 
 /** The readers' status as input/hid-reader.ts reports it (one declaration, in domain). */
 export type StoredReaderStatus = ReaderStatus;
@@ -139,7 +136,7 @@ export const settingKeys = {
   authRefused: recordKey<AuthRefusedRecord>('auth_refused', z.looseObject({ at: num, reason: z.string() })),
   rosterProgress: recordKey<RosterProgress>('roster_progress', z.looseObject({ pagesDone: num, pagesTotal: nullableNumber })),
   /** What the terminal knows of the service's filter on `_updated` (sync/roster-changes.ts). */
-  rosterChanges: recordKey<StoredChangesMemo>(
+  rosterChanges: recordKey<ChangesMemo>(
     'roster_changes',
     z.looseObject({ siteId: nullableString, mode: z.enum(['changes', 'full']), since: num, fullAt: num, unusable: num }),
   ),

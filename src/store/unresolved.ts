@@ -1,5 +1,5 @@
 import { localDateTime } from '../domain/local-time.js';
-import type { Db } from './database.js';
+import type { WritableDb } from './database.js';
 import { EvidenceJournal } from './evidence-journal.js';
 
 export type UnresolvedPunch = {
@@ -27,7 +27,7 @@ export class UnresolvedPunches {
   private readonly stmts;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: WritableDb,
     /** Each capture's mark, in its transaction (store/evidence-journal.ts). */
     private readonly journal: EvidenceJournal = new EvidenceJournal(db),
   ) {

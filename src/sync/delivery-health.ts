@@ -3,7 +3,7 @@ import type { Random } from '../domain/clock.js';
 import { Backoff, rateLimitPause, type BackoffOptions } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
 import type { RateBudget } from './rate-budget.js';
-import type { UploaderEvent } from './uploader.js';
+import type { UploaderEvent } from './uploader-types.js';
 
 /**
  * What every answer of delivery (sends, probes, reconciliation checks) says about the road to the

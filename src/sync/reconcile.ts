@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import type { Outbox, PunchRow } from '../store/outbox.js';
 import type { EmployeeRef } from '../api/shapes.js';
 import type { DeliveryHealth } from './delivery-health.js';
-import type { TimesApi, UploaderEvent } from './uploader.js';
+import type { TimesApi, UploaderEvent } from './uploader-types.js';
 
 /** Who a punch is for, as the API takes it: the external id when there is one, else the `_id`. */
 export function employeeRefOf(p: Pick<PunchRow, 'employee_external_id' | 'employee_key'>): EmployeeRef {

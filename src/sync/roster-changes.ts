@@ -17,19 +17,10 @@ import type { ApiOutcome, EmployeePage } from '../api/client.js';
 import type { RosterEmployee } from '../store/roster.js';
 import type { RosterApi } from './roster-sync.js';
 import { usableRows, type Skipped } from './roster-rows.js';
+import type { ChangesMemo } from '../domain/roster-changes-memo.js';
 
-/** What the terminal knows of the service's filter, for one site, kept in settings. */
-export type ChangesMemo = {
-  siteId: string | null;
-  /** 'changes': a probe showed the filter works; 'full': it did not (or the answers lacked what it needs). */
-  mode: 'changes' | 'full';
-  /** Service time (its Date header) at the start of the last complete refresh: changes are asked from there. */
-  since: number;
-  /** Service time of the last full sync. */
-  fullAt: number;
-  /** Records of the last full sync the terminal could not use: the count check allows for them. */
-  unusable: number;
-};
+/** Kept in settings (store/setting-keys.ts `rosterChanges`); declared once, in domain. */
+export type { ChangesMemo };
 
 /** `_updated` is shown to the minute and the Date header to the second: ask from a little earlier. */
 export const OVERLAP_MS = 2 * 60_000;

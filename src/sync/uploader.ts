@@ -1,66 +1,20 @@
 import type { ApiOutcome } from '../api/client.js';
 import { describeOutcome } from '../api/classify.js';
-import type { EmployeeRef } from '../api/shapes.js';
-import type { TimesReading } from '../api/time-records.js';
 import type { Clock, Random, Sleep } from '../domain/clock.js';
-import type { BackoffOptions } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
 import type { Outbox, PunchRow } from '../store/outbox.js';
 import { Priority, type RateBudget } from './rate-budget.js';
 import { DeliveryHealth } from './delivery-health.js';
+import { recordPunchAnswer, type AnswerContext } from './punch-answer.js';
 import { employeeRefOf, Reconciler } from './reconcile.js';
+import type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
 
-/** The two calls the uploader needs; ApiClient provides them. */
-export type TimesApi = {
-  postTime(ref: EmployeeRef, localDate: string, localTime: string): Promise<ApiOutcome<{ remoteId: string | null }>>;
-  getTimes(ref: EmployeeRef, startDate: string, endDate: string): Promise<ApiOutcome<TimesReading>>;
-  /** A cheap read with the token in use (after a 403 on a punch). */
-  probe(): Promise<ApiOutcome<unknown>>;
-};
-
-export type UploaderOptions = {
-  backoff: BackoffOptions;
-  /** Wait after an unknown outcome before asking the server, so a slow server has finished. */
-  inDoubtGraceMs: number;
-  /** After a refused token, try again this much later (a restart with a fixed token resumes at once). */
-  authRetryMs: number;
-  /** Used when a 429 carries no usable Retry-After. */
-  windowMs: number;
-  /** Requests out at once, each on its own slot: keeps a window's slots busy when latency is high. */
-  maxInFlight: number;
-  /** A punch the service refused with 403 for its employee (the token being fine) is tried again this much later. */
-  heldRetryMs: number;
-  /** Reconciliation answers that prove nothing (404, 400…) before an in-doubt punch is handed to a person. */
-  maxChecks: number;
-};
-
-export type UploaderEvent =
-  | { type: 'sent'; punchId: number }
-  | { type: 'rejected'; punchId: number; reason: string }
-  | { type: 'auth_refused'; reason: string }
-  | { type: 'error'; message: string }
-  /** A request failed for a transient reason; `failures` counts them in a row. */
-  | { type: 'failed'; failures: number; error: string; reachable: boolean }
-  /** Kept and not sent for now: a 403 for this employee, or a check that could not be made (a person decides). */
-  | { type: 'held'; punchId: number; reason: string }
-  /** The answer was not the API's (a redirect, an HTML page): a set-up problem; sending backs off. */
-  | { type: 'setup'; reason: string; location: string | null }
-  /** An answer of the API (any but a 429): a set-up problem is over. */
-  | { type: 'answered' }
-  | { type: 'server_date'; serverDate: number; sentAt: number; receivedAt: number };
-
-/**
- * Service-anchored time at the uploader's door: a punch taken before the first answer of its boot
- * must not leave with the wall clock's time. `needsAnchor`: no anchor yet (a probe fetches one);
- * `reanchor`: an anchor exists, recompute such punches now (true when this one changed).
- */
-export type PunchAnchoring = { needsAnchor(p: PunchRow): boolean; reanchor(p: PunchRow): boolean };
+export type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
 
 /** How often the loop looks for held punches whose retry is due (more often when they are retried sooner). */
 const HELD_CHECK_EVERY_MS = 30_000;
 /** A probe that found the token fine answers for the 403s of the next minute too. */
 const PROBE_VALID_MS = 60_000;
-
 
 /**
  * Delivers the outbox to `POST /times`, oldest due punch first, up to `maxInFlight` requests at
@@ -78,6 +32,8 @@ export class Uploader {
   /** Failures in a row, the queue's back-off, one request at a time after a failure, pauses. */
   private readonly health: DeliveryHealth;
   private readonly reconciler: Reconciler;
+  /** What recording an answer to `POST /times` needs. */
+  private readonly answers: AnswerContext;
   private readonly heldCheckEveryMs: number;
   /** A storage error may have left a row in 'sending' with nothing in flight. */
   private needsRecovery = false;
@@ -103,6 +59,7 @@ export class Uploader {
     this.health = new DeliveryHealth(budget, { backoff: opts.backoff, windowMs: opts.windowMs, authRetryMs: opts.authRetryMs }, random, log, onEvent);
     this.heldCheckEveryMs = Math.min(HELD_CHECK_EVERY_MS, opts.heldRetryMs);
     this.reconciler = new Reconciler(outbox, api, clock, random, this.opts, log, onEvent, this.health);
+    this.answers = { outbox, health: this.health, log, onEvent, opts: this.opts };
   }
 
   start(): void {
@@ -246,39 +203,9 @@ export class Uploader {
     const res = await this.api.postTime(employeeRefOf(item), item.local_date, item.local_time);
     const now = this.clock.now();
     this.health.noteAnswer(res, sentAt, now);
-    switch (res.kind) {
-      case 'ok':
-        this.outbox.markSent(item.id, now, res.value.remoteId, 'created');
-        this.onEvent({ type: 'sent', punchId: item.id });
-        return now;
-      case 'rate_limited':
-        this.health.rateLimited(res, now);
-        this.outbox.markPending(item.id, now, now, '429 rate limited');
-        return now;
-      case 'not_sent':
-      case 'server_error':
-        this.outbox.markPending(item.id, now, this.health.blockedUntil, res.error, true);
-        return now;
-      case 'setup':
-        this.outbox.markPending(item.id, now, this.health.blockedUntil, res.reason);
-        return now;
-      case 'unknown':
-        // 409 too: the service may already have it. Look before anything is sent again.
-        this.log.warn('punch outcome unknown; will check the server before any resend', { punchId: item.id, error: res.error });
-        this.outbox.markInDoubt(item.id, now, now + this.opts.inDoubtGraceMs, res.error);
-        return now;
-      case 'refused':
-        this.log.warn('punch rejected by the service', { punchId: item.id, reason: res.reason });
-        this.outbox.markRejected(item.id, now, res.reason);
-        this.onEvent({ type: 'rejected', punchId: item.id, reason: res.reason });
-        return now;
-      case 'auth':
-        this.outbox.markPending(item.id, now, now, res.reason);
-        this.health.authRefused(res.reason, now);
-        return now;
-      case 'forbidden':
-        return this.onForbidden(item, res.reason, now);
-    }
+    if (res.kind === 'forbidden') return this.onForbidden(item, res.reason, now);
+    recordPunchAnswer(this.answers, item, res, now);
+    return now;
   }
 
   /**

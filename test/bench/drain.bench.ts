@@ -158,7 +158,7 @@ async function drainAgent(): Promise<DrainStats> {
     // running yet, so nothing is sent until start().
     for (let i = 0; i < N; i++) {
       const r = (await agent.punch({ kind: 'badge', value: externalId(i) }));
-      if (!r.ok || r.repeat) throw new Error(`punch ${i} not registered: ${r.message}`);
+      if (!r.ok || r.repeat) throw new Error(`punch ${i} not registered: ${JSON.stringify(r)}`);
     }
     const t0 = performance.now();
     await agent.start({ roster: false });

@@ -149,7 +149,7 @@ export async function fleetDrain(n: number, mode: Mode, redis: RedisProcess | nu
     for (let i = 0; i < n; i++) {
       for (let k = 0; k < each; k++) {
         const r = await (agents[i] as Agent).punch({ kind: 'badge', value: String(100000 + i * each + k) });
-        if (!r.ok) throw new Error(`punch ${i}/${k} not registered: ${r.message}`);
+        if (!r.ok) throw new Error(`punch ${i}/${k} not registered: ${JSON.stringify(r)}`);
       }
     }
     const t0 = performance.now();

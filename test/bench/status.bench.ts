@@ -86,7 +86,7 @@ async function agentRun(site: Site, statusCalls = 0): Promise<{ startMs: number;
     // A different employee each run: never a repeat.
     const r = await agent.punch({ kind: 'id', value: String(100000 + (site.punched++ % EMPLOYEES)) });
     const startMs = performance.now() - t0;
-    if (!r.ok) throw new Error(`${site.name}: punch refused: ${r.message}`);
+    if (!r.ok) throw new Error(`${site.name}: punch refused: ${JSON.stringify(r)}`);
     const samples: bigint[] = [];
     for (let i = 0; i < statusCalls; i++) {
       const s0 = process.hrtime.bigint();
@@ -160,7 +160,7 @@ async function measureCheck(site: Site): Promise<CheckFigures> {
     const punchMs = async () => {
       const p0 = performance.now();
       const r = await agent.punch({ kind: 'id', value: String(100000 + (site.punched++ % EMPLOYEES)) });
-      if (!r.ok) throw new Error(`punch refused: ${r.message}`);
+      if (!r.ok) throw new Error(`punch refused: ${JSON.stringify(r)}`);
       return performance.now() - p0;
     };
     const idle: number[] = [];

@@ -39,7 +39,7 @@ export async function punchedTerminal(
   for (const p of punches) {
     clock.t = spInstant(p.date, p.time);
     const r = await agent.punch({ kind: 'id', value: p.id });
-    if (!r.ok) throw new Error(`punch ${p.id} at ${p.date} ${p.time} refused: ${r.message}`);
+    if (!r.ok) throw new Error(`punch ${p.id} at ${p.date} ${p.time} refused: ${JSON.stringify(r)}`);
   }
   return { agent, mock, clock };
 }

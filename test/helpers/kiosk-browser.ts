@@ -122,7 +122,7 @@ export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRi
     cleanups.push(() => agent.stop());
     await agent.start({ awaitRosterIfEmpty: true });
     const pinSet = await agent.admin.setAdminPin(ADMIN_PIN);
-    if (!pinSet.ok) throw new Error(`admin PIN not set: ${pinSet.message}`);
+    if (!pinSet.ok) throw new Error(`admin PIN not set: ${JSON.stringify(pinSet)}`);
     const bridge = await startWebBridge({
       agent,
       host: '127.0.0.1',

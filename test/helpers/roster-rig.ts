@@ -45,7 +45,7 @@ export async function rosterRig(
 export async function punchAll(agent: Agent, externalIds: readonly string[]): Promise<void> {
   for (const id of externalIds) {
     const r = await agent.punch({ kind: 'id', value: id });
-    if (!r.ok) throw new Error(`punch of ${id} refused: ${r.message}`);
+    if (!r.ok) throw new Error(`punch of ${id} refused: ${JSON.stringify(r)}`);
   }
 }
 

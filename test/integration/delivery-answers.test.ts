@@ -37,7 +37,7 @@ async function punch(agent: Agent, ...ids: string[]) {
   const out = [];
   for (const id of ids) {
     const r = await agent.punch({ kind: 'id', value: id });
-    if (!r.ok) throw new Error(`${id}: ${r.message}`);
+    if (!r.ok) throw new Error(`${id}: ${JSON.stringify(r)}`);
     out.push(r);
   }
   return out;

@@ -26,6 +26,7 @@ import { agentWithRenderer } from '../helpers/bridge-setup.js';
 import { testAgent } from '../helpers/agent.js';
 import { fakeElectron, FakeFrame, FakeWebContents, FakeWindow, type FakeElectron } from '../helpers/fake-electron.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
+import { answerText } from '../../src/messages/catalogue.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const API_TOKEN = 'api-token-electron-4d9a61f2c7e83b05';
@@ -278,7 +279,7 @@ describe('IPC bridge', () => {
     for (const name of callNames.filter((n) => ['listRejected', 'syncRoster', 'retryRejected', 'setPin'].includes(n))) {
       expect(errorOf(await call(name, undefined, {})).code, name).toBe('forbidden');
     }
-    expect(await call('adminLogin', undefined, { pin: '000000' })).toMatchObject({ ok: true, value: { ok: false, message: 'wrong PIN' } });
+    expect(await call('adminLogin', undefined, { pin: '000000' })).toMatchObject({ ok: true, value: { ok: false, code: 'wrong_pin' } });
     expect(errorOf(await call('listRejected', undefined, {})).code).toBe('forbidden');
     expect(await call('adminLogin', undefined, { pin: ADMIN_PIN })).toMatchObject({ ok: true, value: { ok: true } });
     expect(callResultSchema('listRejected').parse(await call('listRejected', undefined, {}))).toEqual({ ok: true, value: [] });
@@ -361,7 +362,8 @@ describe('the API token in the Electron shell', () => {
     mock.setTokens([API_TOKEN, NEW]);
     await call('adminLogin', undefined, { pin: ADMIN_PIN });
     const r = await call('setApiToken', undefined, { token: NEW });
-    expect(r).toMatchObject({ ok: true, value: { ok: true, message: expect.stringMatching(/system secret store/) } });
+    expect(r).toMatchObject({ ok: true, value: { ok: true, code: 'token_saved', params: { store: 'keyring' } } });
+    expect(answerText('en', (r as { value: { code: 'token_saved'; params: Record<string, string> } }).value)).toMatch(/system secret store/);
     seen.push(JSON.stringify(agent.status()));
     expect(agent.status().settings.token).toEqual({ source: 'keyring', setAt: expect.any(Number), warning: null });
     expect(fs.existsSync(path.join(dataDir, 'api-token.enc'))).toBe(true);
@@ -379,7 +381,7 @@ describe('the API token in the Electron shell', () => {
     const before = await call('status', undefined, {});
     expect(before).toMatchObject({ ok: true, value: { settings: { token: { source: 'config', warning: null } } } });
     await call('adminLogin', undefined, { pin: ADMIN_PIN });
-    expect(await call('setApiToken', undefined, { token: API_TOKEN })).toMatchObject({ ok: true, value: { ok: true, message: expect.stringMatching(/no system secret store/) } });
+    expect(await call('setApiToken', undefined, { token: API_TOKEN })).toMatchObject({ ok: true, value: { ok: true, code: 'token_saved', params: { store: 'file' } } });
     const after = await call('status', undefined, {});
     expect(after).toMatchObject({
       ok: true,

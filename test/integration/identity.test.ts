@@ -8,6 +8,8 @@ import { demoSeed, type MockEmployee } from '../../src/mock/seed.js';
 import { testAgent } from '../helpers/agent.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
+import { punchText } from '../../src/messages/punch-text.js';
+import { answerText } from '../../src/messages/catalogue.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -57,7 +59,7 @@ describe('credentials resolve to the right employee', () => {
     for (const typed of [bad, mask(bad)]) {
       const r = await agent.punch({ kind: 'id', value: typed });
       expect(r).toMatchObject({ ok: false, reason: 'invalid_cpf' });
-      expect(r.message).toMatch(/CPF inválido/);
+      expect(punchText('en', r)).toMatch(/CPF inválido/);
     }
     expect(agent.status().queue.pending + agent.status().queue.sent).toBe(0);
   });
@@ -75,14 +77,13 @@ describe('credentials resolve to the right employee', () => {
     expect(scan).toMatchObject({
       ok: false,
       reason: 'enrollment',
-      message: expect.stringMatching(/badge enrolled for/),
       // What the screen words the result from, in its own language.
       enrollment: { ok: true, code: 'badge_enrolled', params: { name: byExt('1017').full_name } },
     });
     expect(await pending).toMatchObject({ ok: true, code: 'badge_enrolled', params: { name: byExt('1017').full_name } });
     expect(agent.status().queue.pending + agent.status().queue.sent).toBe(0); // the enrolling scan was no punch
     expect(await agent.punch({ kind: 'badge', value: '0004177215' })).toMatchObject({ ok: true, employeeName: byExt('1017').full_name });
-    expect(await agent.enrollNextScan('1017', 50)).toMatchObject({ ok: false, message: /in time/, code: 'enroll_timeout', params: { employee: byExt('1017').full_name } });
+    expect(await agent.enrollNextScan('1017', 50)).toMatchObject({ ok: false, code: 'enroll_timeout', params: { employee: byExt('1017').full_name } });
     expect(await agent.enrollNextScan('no-such-person', 50)).toMatchObject({ ok: false, code: 'employee_not_found', params: { query: 'no-such-person' } });
     // A second request replaces the first; the scan then moves the badge to the second employee.
     const first = agent.enrollNextScan('1017', 5_000);
@@ -96,7 +97,8 @@ describe('credentials resolve to the right employee', () => {
     const { agent, byExt } = await setup();
     agent.admin.enrollBadge('CARD-9', '1008', 'cli');
     const moved = agent.admin.enrollBadge('CARD-9', '1009', 'cli');
-    expect(moved).toMatchObject({ ok: true, message: expect.stringMatching(/belonged to/) });
+    expect(moved).toMatchObject({ ok: true, code: 'badge_moved' });
+    expect(answerText('en', moved)).toMatch(/belonged to/);
     expect(await agent.punch({ kind: 'badge', value: 'CARD-9' })).toMatchObject({ ok: true, employeeName: byExt('1009').full_name });
     expect(agent.admin.unenrollBadge('CARD-9')).toMatchObject({ ok: true });
     expect(await agent.punch({ kind: 'badge', value: 'CARD-9' })).toMatchObject({ ok: false, reason: 'unknown_credential' });
@@ -175,7 +177,9 @@ describe('PIN as second factor', () => {
     const { agent } = await setup({ pin: { requiredFor: ['id'], maxFailures: 5, lockoutMs: 3_600_000, onLockout: 'refuse' } }, { now: () => t });
     expect(await agent.admin.setPin('1014', '739146')).toMatchObject({ ok: true });
     expect(await agent.punch({ kind: 'id', value: '1014' })).toMatchObject({ ok: false, reason: 'pin_required' });
-    expect(await agent.punch({ kind: 'id', value: '1014' }, { pin: '000000' })).toMatchObject({ ok: false, reason: 'pin_wrong', message: expect.stringMatching(/4 tries left/) });
+    const wrong = await agent.punch({ kind: 'id', value: '1014' }, { pin: '000000' });
+    expect(wrong).toMatchObject({ ok: false, reason: 'pin_wrong' });
+    expect(punchText('en', wrong)).toMatch(/4 tries left/);
     expect(await agent.punch({ kind: 'id', value: '1014' }, { pin: '739146' })).toMatchObject({ ok: true, repeat: false });
     for (let i = 0; i < 4; i++) {
       t += 60_000; // past the growing delay between attempts
@@ -183,7 +187,8 @@ describe('PIN as second factor', () => {
     }
     t += 60_000;
     const locked = await agent.punch({ kind: 'id', value: '1014' }, { pin: '222222' });
-    expect(locked).toMatchObject({ ok: false, reason: 'pin_locked', message: expect.stringMatching(/locked until \d\d:\d\d/) });
+    expect(locked).toMatchObject({ ok: false, reason: 'pin_locked' });
+    expect(punchText('en', locked)).toMatch(/locked until \d\d:\d\d/);
     expect(await agent.punch({ kind: 'id', value: '1014' }, { pin: '739146' })).toMatchObject({ ok: false, reason: 'pin_locked' });
     // Badges are not asked for a PIN unless configured.
     agent.admin.enrollBadge('CARD-15', '1015', 'cli');
@@ -231,14 +236,14 @@ describe('command line administration beside a running terminal', () => {
     const { agent, dir } = await setup();
     const env = { TIMECLOCK_DATA_DIR: dir, TIMECLOCK_LOG_LEVEL: 'error' };
     const enrolled = await runCli(['enroll', 'badge', 'CARD-CLI', '1016'], env);
-    expect(enrolled).toMatchObject({ code: 0, stdout: expect.stringMatching(/badge enrolled for/) });
+    expect(enrolled).toMatchObject({ code: 0, stdout: expect.stringMatching(/Badge enrolled for/) });
     expect(await agent.punch({ kind: 'badge', value: 'CARD-CLI' })).toMatchObject({ ok: true });
     expect((await runCli(['enroll', 'badge', 'CARD-X', 'nobody'], env)).code).toBe(1);
     expect((await runCli(['enroll', 'badge'], env)).code).toBe(2);
     expect((await runCli(['unenroll', 'badge', 'CARD-CLI'], env)).code).toBe(0);
     expect(await agent.punch({ kind: 'badge', value: 'CARD-CLI' })).toMatchObject({ ok: false });
 
-    expect(await runCli(['pin', 'set-admin'], env, '246810\n')).toMatchObject({ code: 0, stdout: expect.stringMatching(/admin PIN set/) });
+    expect(await runCli(['pin', 'set-admin'], env, '246810\n')).toMatchObject({ code: 0, stdout: expect.stringMatching(/Manager PIN set/) });
     expect(await agent.admin.verifyAdminPin('246810')).toBe(true);
     expect(await agent.admin.verifyAdminPin('111111')).toBe(false);
 

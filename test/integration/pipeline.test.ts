@@ -6,6 +6,7 @@ import { generatedSeed } from '../../src/mock/seed.js';
 import { recordCounts, testAgent } from '../helpers/agent.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
+import { punchText } from '../../src/messages/punch-text.js';
 
 /** The agent on injected time: its clocks and its waits (the mock shares `time.clock`). */
 const injected = (time: FakeTime) => ({ clock: time.clock, mono: time.mono, sleep: time.sleep });
@@ -59,7 +60,7 @@ describe('punch pipeline against the mock API', () => {
     expect(first.ok && again.ok && again.repeat).toBe(true);
     if (!first.ok || !again.ok) return;
     expect(again.localTime).toBe(first.localTime);
-    expect(again.message).toMatch(/already registered at/);
+    expect(punchText('en', again)).toMatch(/already registered at/);
     await agent.flush({ maxWaitMs: 5_000 });
     expect(mock.records()).toHaveLength(1);
   });
@@ -69,7 +70,7 @@ describe('punch pipeline against the mock API', () => {
     const agent = await agentOn(mock, data());
     const r = (await agent.punch({ kind: 'badge', value: 'NOPE-123' }));
     expect(r).toMatchObject({ ok: false, reason: 'unknown_credential' });
-    expect(r.message).toMatch(/not recognised/i);
+    expect(punchText('en', r)).toMatch(/not recognised/i);
     expect(agent.status().queue.pending).toBe(0);
   });
 

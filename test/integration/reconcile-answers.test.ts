@@ -33,7 +33,7 @@ async function inDoubt(variants: ServerVariants): Promise<{ mock: MockServer; ag
   await agent.start({ awaitRosterIfEmpty: true });
   mock.setFaults({ dropAfterStore: 1, only: { method: 'POST', pathPrefix: '/times' } });
   const r = await agent.punch({ kind: 'id', value: '1001' });
-  if (!r.ok) throw new Error(r.message);
+  if (!r.ok) throw new Error(JSON.stringify(r));
   await waitFor(() => mock.records().length === 1, 'stored by the service, the answer lost');
   mock.setFaults(null);
   return { mock, agent, dataDir: t.dir, time: `${r.localDate}T${r.localTime}` };

@@ -160,16 +160,16 @@ describe('setApiToken', () => {
 
     // A wrong token is checked with the service and refused: nothing saved, nothing changed.
     const wrong = callResultSchema('setApiToken').parse(await call('setApiToken', { token: WRONG_TOKEN }));
-    expect(wrong).toMatchObject({ ok: true, value: { ok: false, message: expect.stringMatching(/refused this token.*not saved/), code: 'token_refused', params: { reason: expect.any(String) } } });
+    expect(wrong).toMatchObject({ ok: true, value: { ok: false, code: 'token_refused', params: { reason: expect.any(String) } } });
     expect(fs.existsSync(path.join(dir, TOKEN_FILE_NAME))).toBe(false);
     expect(agent.status().settings.token.source).toBe('config');
     // Malformed input: a clear refusal before anything is sent.
-    expect(await call('setApiToken', { token: 'has a space' })).toMatchObject({ ok: true, value: { ok: false, message: expect.stringMatching(/spaces/), code: 'token_invalid', params: { max: '512' } } });
+    expect(await call('setApiToken', { token: 'has a space' })).toMatchObject({ ok: true, value: { ok: false, code: 'token_invalid', params: { max: '512' } } });
     expect(await call('setApiToken', { token: '' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
 
     const t0 = Date.now();
     const r = callResultSchema('setApiToken').parse(await call('setApiToken', { token: NEW_TOKEN }));
-    expect(r).toMatchObject({ ok: true, value: { ok: true, message: expect.stringMatching(/saved .*accepted it; sending resumes/), code: 'token_saved', params: { store: 'file' } } });
+    expect(r).toMatchObject({ ok: true, value: { ok: true, code: 'token_saved', params: { store: 'file' } } });
     // authRetryMs is a minute: only the wake-up after the new token can deliver this fast.
     await waitFor(() => mock.records().length === 3, 'the three punches at the service', 5_000);
     expect(Date.now() - t0).toBeLessThan(5_000);
@@ -196,7 +196,7 @@ describe('setApiToken', () => {
     const agent = await started({ dataDir: dir, mock, token: OLD_TOKEN });
     fs.mkdirSync(path.join(dir, TOKEN_FILE_NAME)); // a directory where the file would go
     const r = kept(await agent.setApiToken(NEW_TOKEN));
-    expect(r).toMatchObject({ ok: false, message: expect.stringMatching(/could not be saved.*nothing was changed/), code: 'token_save_failed', params: { error: expect.any(String) } });
+    expect(r).toMatchObject({ ok: false, code: 'token_save_failed', params: { error: expect.any(String) } });
     expect(agent.status().settings.token.source).toBe('config');
     expect(auditOf(dir).some((e) => e.event === 'api_token_set')).toBe(false);
     await agent.punch({ kind: 'id', value: '1005' });
@@ -217,7 +217,7 @@ describe('setApiToken', () => {
     };
     const agent = await started({ dataDir: data(), mock, token: OLD_TOKEN, tokens: broken });
     const r = kept(await agent.setApiToken(NEW_TOKEN));
-    expect(r).toMatchObject({ ok: false, message: expect.stringMatching(/could not be saved \(the system secret store could not encrypt/), code: 'token_save_failed' });
+    expect(r).toMatchObject({ ok: false, code: 'token_save_failed', params: { error: expect.stringMatching(/^the system secret store could not encrypt/) } });
     expect(r.params?.['error']).toMatch(/could not encrypt the token \(locked\)/);
     expect(agent.status().settings.token).toEqual({ source: 'config', setAt: null, warning: null });
   });
@@ -227,7 +227,7 @@ describe('setApiToken', () => {
     const dir = data();
     const demo = await started({ dataDir: dir, mock, token: 'demo-token', demo: true });
     const r = kept(await demo.setApiToken(NEW_TOKEN));
-    expect(r).toMatchObject({ ok: false, message: expect.stringMatching(/demo mode/), code: 'token_demo' });
+    expect(r).toMatchObject({ ok: false, code: 'token_demo' });
     expect(r.params).toBeUndefined();
     expect(fs.readdirSync(dir).filter((f) => f.startsWith('api-token'))).toEqual([]);
     expect(await demo.setRateBudget(10, 2_000)).toMatchObject({ ok: true });
@@ -265,15 +265,14 @@ describe('setRateBudget', () => {
     const dir = data();
     const agent = await started({ dataDir: dir, mock, token: OLD_TOKEN, siteId: DEMO_SITE_ID });
     await new Promise((r) => setTimeout(r, 1_100)); // the roster's requests out of the window
-    expect(await agent.setRateBudget(0, 1_000)).toMatchObject({ ok: false, message: expect.stringMatching(/limit must be/), code: 'budget_invalid' });
-    expect(await agent.setRateBudget(5, 10)).toMatchObject({ ok: false, message: expect.stringMatching(/window must be/) });
+    expect(await agent.setRateBudget(0, 1_000)).toMatchObject({ ok: false, code: 'budget_invalid' });
+    expect(await agent.setRateBudget(5, 10)).toMatchObject({ ok: false, code: 'budget_invalid' });
     expect(await agent.setRateBudget(2.5, 1_000)).toMatchObject({ ok: false });
     expect(agent.status().rateWindow.limit).toBe(60);
 
     const from = Date.now();
     expect(kept(await agent.setRateBudget(3, 1_000))).toMatchObject({
       ok: true,
-      message: expect.stringMatching(/3 per 1 s \(was 60 per 1 s\)/),
       code: 'budget_set',
       params: { limit: '3', window: '1', previousLimit: '60', previousWindow: '1' },
     });
@@ -302,17 +301,17 @@ describe('setSite', () => {
     expect(agent.status().roster.size).toBe(36);
     expect(agent.status().site?.id).toBe(DEMO_SITE_ID);
 
-    expect(await call('setSite', { siteId: 'site-1' })).toMatchObject({ ok: true, value: { ok: false, message: expect.stringMatching(/24 hexadecimal/), code: 'site_invalid' } });
+    expect(await call('setSite', { siteId: 'site-1' })).toMatchObject({ ok: true, value: { ok: false, code: 'site_invalid' } });
     const unknown = objectIdFor('other-site', 99);
     expect(await call('setSite', { siteId: unknown })).toMatchObject({
       ok: true,
-      value: { ok: false, message: `the service has no site ${unknown}; nothing was changed`, code: 'site_unknown', params: { siteId: unknown } },
+      value: { ok: false, code: 'site_unknown', params: { siteId: unknown } },
     });
     expect(await call('setSite', { siteId: DEMO_SITE_ID })).toMatchObject({ ok: true, value: { ok: true, code: 'site_same', params: { siteId: DEMO_SITE_ID } } });
     expect(agent.status().settings.siteId).toBe(DEMO_SITE_ID);
 
     const r = await call('setSite', { siteId: OTHER_SITE });
-    expect(r).toMatchObject({ ok: true, value: { ok: true, message: expect.stringMatching(/Obra Norte — Manaus/), code: 'site_set', params: { siteId: OTHER_SITE, name: 'Obra Norte — Manaus' } } });
+    expect(r).toMatchObject({ ok: true, value: { ok: true, code: 'site_set', params: { siteId: OTHER_SITE, name: 'Obra Norte — Manaus' } } });
     expect(agent.status().settings.siteId).toBe(OTHER_SITE);
     await waitFor(() => agent.status().site?.id === OTHER_SITE, 'status.site on the new site', 10_000);
     expect(agent.status().roster.size).toBe(5);

@@ -12,6 +12,7 @@ import { Outbox, type NewPunch } from '../../src/store/outbox.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { testAgent } from '../helpers/agent.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
+import { punchText } from '../../src/messages/punch-text.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -244,7 +245,7 @@ describe('storage failures at capture', () => {
     for (let i = 1; i <= 30 && refusal === null; i++) {
       const r = (await agent.punch({ kind: 'badge', value: String(1000 + i) }));
       if (r.ok) acknowledged.push(String(1000 + i));
-      else refusal = `${r.reason}: ${r.message}`;
+      else refusal = `${r.reason}: ${punchText('en', r)}`;
     }
     expect(refusal).toMatch(/^storage_failed: NOT registered: .*disk is full/);
 

@@ -18,7 +18,6 @@ const result = (name: string): PunchResultView => ({
   localDate: '2025-03-05',
   localTime: '12:07',
   repeat: false,
-  message: 'Registered',
 });
 
 function standIn() {

@@ -25,6 +25,8 @@ const stem = (p: string): string => p.replace(/\.(d\.)?[cm]?[jt]sx?$/, '');
 const under = (p: string, dir: string): boolean => p.startsWith(`${dir}/`);
 const ELECTRON_ENTRY = 'src/main/main.ts';
 const isCli = (p: string): boolean => stem(p) === 'src/cli' || under(p, 'src/cli');
+/** src/config.ts and its parts (src/config-schema.ts, src/config-fleet.ts…). */
+const isConfig = (p: string): boolean => /^src\/config(-[a-z]+)*$/.test(stem(p));
 /** src/contract.ts and the files it re-exports by subject (src/contract/**). */
 const isContract = (p: string): boolean => stem(p) === 'src/contract' || under(p, 'src/contract');
 
@@ -101,6 +103,26 @@ const rules: Rule[] = [
     says: 'src/bridge may import bridge, agent, domain, the contract and src/log.ts',
   },
   {
+    // The command line reaches the store, the sync and the API only through the agent (its
+    // readers of status, settings, the journal and the doctor's facts), as the screen does.
+    applies: isCli,
+    local: (t) =>
+      isCli(t) ||
+      under(t, 'src/agent') ||
+      under(t, 'src/domain') ||
+      isContract(t) ||
+      isConfig(t) ||
+      ['src/log', 'src/version', 'src/web/web-bridge'].includes(stem(t)) ||
+      under(t, 'src/messages') ||
+      under(t, 'src/mock') ||
+      under(t, 'src/input'),
+    builtins: true,
+    packages: true,
+    says:
+      'src/cli may import cli, agent, domain, the contract, src/config*.ts, src/log.ts, src/version.ts, src/messages/**, ' +
+      'src/mock/** (timeclock mock), src/input/** (reader commands) and src/web/web-bridge.ts (the browser screen): not store, sync or api',
+  },
+  {
     applies: (f) => under(f, 'src/input'),
     local: (t) => under(t, 'src/domain') || under(t, 'src/input'),
     builtins: true,
@@ -123,13 +145,23 @@ const rules: Rule[] = [
     says: 'src/web may import web, bridge, agent, domain, the contract and src/log.ts',
   },
   {
+    // The one catalogue of texts, shared by the screen, the console and the command line: DOM-free
+    // and dependency-free (the contract only for its codes' types).
+    applies: (f) => under(f, 'src/messages'),
+    local: (t) => under(t, 'src/messages') || isContract(t),
+    builtins: false,
+    packages: false,
+    says: 'src/messages may import only messages and the contract',
+  },
+  {
     applies: (f) => under(f, 'renderer'),
-    // The contract (schemas to check what crosses into the page) and the one wedge detector, so the
-    // screen tells a reader's burst from typing exactly as the headless terminal does.
-    local: (t) => under(t, 'renderer') || isContract(t) || stem(t) === 'src/input/wedge-detector',
+    // The contract (schemas to check what crosses into the page), the message catalogue, and the
+    // one wedge detector, so the screen tells a reader's burst from typing exactly as the headless
+    // terminal does.
+    local: (t) => under(t, 'renderer') || isContract(t) || under(t, 'src/messages') || stem(t) === 'src/input/wedge-detector',
     builtins: false,
     packages: true,
-    says: 'renderer may import from src only the contract (src/contract.ts, src/contract/**) and src/input/wedge-detector.ts',
+    says: 'renderer may import from src only the contract (src/contract.ts, src/contract/**), src/messages/** and src/input/wedge-detector.ts',
   },
 ];
 
@@ -249,6 +281,18 @@ describe('the layering checker', () => {
     expect(() => expect(violations, describeViolations(violations)).toEqual([])).toThrow(/src\/mock\/bad\.ts imports '\.\.\/store\/roster\.js'/);
   });
 
+  it('keeps the message catalogue DOM-free and dependency-free, and lets the renderer import it', () => {
+    const bad: SourceFile[] = [
+      { path: 'src/messages/bad.ts', text: "import fs from 'node:fs';\nimport { z } from 'zod';\nimport { Agent } from '../agent/agent.js';\nimport type { AdminCode } from '../contract/admin-codes.js';" },
+      { path: 'renderer/ok.ts', text: "import { t } from '../src/messages/catalogue.js';" },
+    ];
+    expect(checkLayers(bad).map((v) => `${v.file} -> ${v.specifier}`)).toEqual([
+      'src/messages/bad.ts -> node:fs',
+      'src/messages/bad.ts -> zod',
+      'src/messages/bad.ts -> ../agent/agent.js',
+    ]);
+  });
+
   it('holds the contract folder to the contract rule, and lets the renderer and web import it', () => {
     const contractOffenders: SourceFile[] = [
       { path: 'src/contract/bad.ts', text: "import fs from 'node:fs';\nimport { Agent } from '../agent/agent.js';\nimport { KIOSK_CSP } from '../contract.js';" },
@@ -288,6 +332,47 @@ describe('the layering checker', () => {
       importing('src/bridge/ok.ts', 'node:async_hooks', 'zod', '../agent/bridge-handlers.js', '../contract.js', '../domain/clock.js', '../log.js', './request-id.js'),
       importing('src/web/ok.ts', '../bridge/dispatcher.js'),
       importing('src/main/ok.ts', '../bridge/dispatcher.js'),
+    ];
+    expect(checkLayers(ok)).toEqual([]);
+  });
+
+  it('keeps the command line above the agent', () => {
+    const importing = (p: string, ...specifiers: string[]): SourceFile => ({ path: p, text: specifiers.map((x) => `import '${x}';`).join('\n') });
+    const bad = [
+      importing('src/cli/bad.ts', '../store/database.js', '../sync/audit-compare.js', '../api/client.js', '../web/static-files.js', '../main/main.js'),
+      importing('src/cli/doctor/bad.ts', '../../store/pins.js'),
+      importing('src/cli.ts', './store/outbox.js'),
+    ];
+    const violations = checkLayers(bad);
+    expect(violations.map((v) => `${v.file} -> ${v.specifier}`)).toEqual([
+      'src/cli/bad.ts -> ../store/database.js',
+      'src/cli/bad.ts -> ../sync/audit-compare.js',
+      'src/cli/bad.ts -> ../api/client.js',
+      'src/cli/bad.ts -> ../web/static-files.js',
+      'src/cli/bad.ts -> ../main/main.js',
+      'src/cli/doctor/bad.ts -> ../../store/pins.js',
+      'src/cli.ts -> ./store/outbox.js',
+    ]);
+    expect(describeViolations(violations)).toContain("src/cli/bad.ts imports '../store/database.js': src/cli may import cli, agent, domain, the contract");
+    const ok = [
+      importing(
+        'src/cli/ok.ts',
+        'node:fs',
+        'zod',
+        './options.js',
+        '../agent/stored-status.js',
+        '../domain/punch.js',
+        '../contract.js',
+        '../config.js',
+        '../config-fleet.js',
+        '../log.js',
+        '../version.js',
+        '../messages/catalogue.js',
+        '../mock/mock-server.js',
+        '../input/hid-reader.js',
+        '../web/web-bridge.js',
+      ),
+      importing('src/cli/doctor/ok.ts', '../../agent/doctor-reads.js', '../result.js'),
     ];
     expect(checkLayers(ok)).toEqual([]);
   });

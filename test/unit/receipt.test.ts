@@ -142,14 +142,14 @@ describe('receipts by NSR', () => {
     byNsr: (nsr: number) => (nsr === 42 ? { line: line(), punch: ana } : nsr === 7 ? { line: 'garbage', punch: null } : null),
   };
   const receipts = new Receipts(source, full, log);
-  const ok = { ok: true as const, punchId: 1, nsr: null as number | null, employeeName: 'Ana', employeeExternalId: '1001', localDate: '2026-03-14', localTime: '07:58', repeat: false, message: 'x' };
+  const ok = { ok: true as const, punchId: 1, nsr: null as number | null, employeeName: 'Ana', employeeExternalId: '1001', localDate: '2026-03-14', localTime: '07:58', repeat: false };
 
   it('adds the receipt to a registered punch that names its NSR, and to nothing else', () => {
     const withNsr = receipts.attach({ ...ok, nsr: 42 });
     expect(withNsr.ok && withNsr.receipt?.nsr).toBe('000000042');
     const without = receipts.attach(ok);
     expect(without.ok && without.receipt).toBeUndefined();
-    expect(receipts.attach({ ok: false, reason: 'unknown_credential', message: 'x' })).toEqual({ ok: false, reason: 'unknown_credential', message: 'x' });
+    expect(receipts.attach({ ok: false, reason: 'unknown_credential' })).toEqual({ ok: false, reason: 'unknown_credential' });
   });
 
   it('answers null for an unknown NSR, and for a record it cannot read (logged, never thrown)', () => {

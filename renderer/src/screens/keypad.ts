@@ -14,6 +14,10 @@ export function loginErrorText(error: AdminLoginError, lang: Lang): string {
       return t(lang, 'admin.tooMany');
     case 'expired':
       return t(lang, 'admin.expired');
+    case 'no_admin_pin':
+      return t(lang, 'admin.noAdminPin');
+    case 'disabled':
+      return t(lang, 'admin.disabled');
     case 'other':
       return error.message;
   }

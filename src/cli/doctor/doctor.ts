@@ -4,17 +4,17 @@
  * makes one GET of the API and writes nothing. Exit 0 unless a check failed (1); 2 when the
  * configuration cannot be read, as every command.
  */
+import { openCheckedDatabase, type CheckedDatabase } from '../../agent/doctor-reads.js';
 import type { LoadedConfig } from '../../config.js';
 import { ConfigError, loadConfig } from '../../config.js';
 import type { Clock } from '../../domain/clock.js';
 import type { HidBackend } from '../../input/hid-backend.js';
 import { NodeHidBackend } from '../../input/node-hid-backend.js';
-import { openDatabase, type Db } from '../../store/database.js';
 import { Exit, UsageError, type CliOptions } from '../options.js';
 import { browserCheck, configurationCheck, databaseCheck, dataDirCheck, diskSpaceCheck, realFs, versionsCheck, type FsIo } from './local-checks.js';
 import { fail, failed, resultLines, type CheckResult } from './result.js';
 import { clockCheck, probeService, realApi, serviceCheck, siteCheck, tokenInUse, type DoctorApiFactory, type ServiceProbe } from './service-checks.js';
-import { adminPinCheck, readStoredFacts, rosterCheck, siteFilterOf, siteInForce, type StoredFacts } from './stored-checks.js';
+import { adminPinCheck, rosterCheck, siteFilterOf, siteInForce, type StoredFacts } from './stored-checks.js';
 import { openForRead, readerChecks, realRunner, timeSyncCheck, type CommandRunner } from './system-checks.js';
 
 /** Every edge the doctor touches, so each check can be run against stand-ins. */
@@ -22,8 +22,8 @@ export type DoctorIo = {
   clock: Clock;
   env: NodeJS.ProcessEnv;
   fs: FsIo;
-  /** Read-only, with SQLite's quick_check (store/database.ts `integrityCheck`). */
-  openDb(dataDir: string): Db;
+  /** Read-only, with SQLite's quick_check (agent/doctor-reads.ts). */
+  openDb(dataDir: string): CheckedDatabase;
   api: DoctorApiFactory;
   run: CommandRunner;
   hid(): HidBackend;
@@ -37,7 +37,7 @@ export function realDoctorIo(): DoctorIo {
     env: process.env,
     fs: realFs,
     // The explicit full check: quick_check over the whole file, as the agent's background one.
-    openDb: (dir) => openDatabase(dir, { readonly: true, integrityCheck: true }),
+    openDb: openCheckedDatabase,
     api: realApi,
     run: realRunner,
     hid: () => new NodeHidBackend(),
@@ -55,7 +55,7 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
   const database = databaseCheck(config.dataDir, dir.state, demo, io.fs, io.openDb);
   let facts: StoredFacts | null = null;
   try {
-    if (database.db) facts = readStoredFacts(database.db, config, demo);
+    if (database.db) facts = database.db.facts(config, demo);
   } catch (e) {
     database.result = fail('database', `passes its integrity check but its records cannot be read: ${(e as Error).message}`);
   } finally {

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configWarnings, isHttpsOrLoopback, type LoadedConfig } from '../../config.js';
-import { DB_FILE_NAME, StoreError, type Db } from '../../store/database.js';
+import type { CheckedDatabase } from '../../agent/doctor-reads.js';
+import { databaseFile, StoreError } from '../../agent/terminal-data.js';
 import { VERSION } from '../../version.js';
 import { fail, firstLine, ok, warn, type CheckResult } from './result.js';
 
@@ -104,10 +105,16 @@ export function diskSpaceCheck(dir: string, io: FsIo): CheckResult {
 }
 
 /** Opens the database read-only (the caller's `openDb` runs SQLite's quick_check on the whole file). */
-export function databaseCheck(dir: string, dirState: DataDirFacts['state'], demo: boolean, io: FsIo, openDb: (dir: string) => Db): { result: CheckResult; db: Db | null } {
+export function databaseCheck(
+  dir: string,
+  dirState: DataDirFacts['state'],
+  demo: boolean,
+  io: FsIo,
+  openDb: (dir: string) => CheckedDatabase,
+): { result: CheckResult; db: CheckedDatabase | null } {
   const name = 'database';
   if (dirState === 'unusable') return { result: warn(name, 'not checked: the data directory cannot be used'), db: null };
-  const file = path.join(dir, DB_FILE_NAME);
+  const file = databaseFile(dir);
   let size: number;
   try {
     size = io.stat(file).size;
@@ -117,7 +124,7 @@ export function databaseCheck(dir: string, dirState: DataDirFacts['state'], demo
   }
   try {
     const db = openDb(dir);
-    const version = db.pragma('user_version', { simple: true }) as number;
+    const version = db.schemaVersion();
     return { result: ok(name, `integrity ok (quick_check), schema version ${version}, ${(size / MB).toFixed(1)} MB`), db };
   } catch (e) {
     const why = e instanceof StoreError ? e.message : `cannot open ${file}: ${firstLine(e)}`;

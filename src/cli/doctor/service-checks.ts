@@ -1,35 +1,13 @@
 /**
  * Doctor checks that ask the service: reachable, token accepted, site known, and the service's
- * clock against ours. All from ONE read-only GET (`GET /sites/{id}` when a site is set, which also
- * answers "is the site there"; else the first one-employee page), so a doctor run beside a working
- * terminal costs the account's rate window a single request.
+ * clock against ours. All from ONE read-only GET (agent/service-probe.ts), so a doctor run beside
+ * a working terminal costs the account's rate window a single request.
  */
-import { ApiClient, type ApiClientOptions, type ApiOutcome } from '../../api/client.js';
-import type { SiteRecord } from '../../api/roster-records.js';
-import type { SiteFilterCheck } from '../../sync/roster-sync.js';
-import type { Clock } from '../../domain/clock.js';
-import { FileTokenStore } from '../../store/private-file.js';
+import { savedFileToken, type ServiceProbe, type SiteFilterCheck } from '../../agent/service-probe.js';
 import { fail, firstLine, humanMs, ok, warn, type CheckResult } from './result.js';
 
-/** The two reads the doctor may make; ApiClient in production, a stand-in in unit tests. */
-export type DoctorApi = {
-  getSite(siteId: string): Promise<ApiOutcome<SiteRecord>>;
-  probe(): Promise<ApiOutcome<unknown>>;
-  close(): Promise<void>;
-};
-export type DoctorApiFactory = (opts: ApiClientOptions) => DoctorApi;
-export const realApi: DoctorApiFactory = (opts) => new ApiClient(opts);
-
-/** What the one request brought back, with this machine's wall clock read on both sides of it. */
-export type ServiceProbe = {
-  request: string;
-  tokenFrom: string;
-  outcome: ApiOutcome<unknown>;
-  site: SiteRecord | null;
-  serverDate: number | null;
-  sentAt: number;
-  receivedAt: number;
-};
+// The request itself is the agent's (agent/service-probe.ts); these checks word what it found.
+export { probeService, realApi, type DoctorApi, type DoctorApiFactory, type ServiceProbe } from '../../agent/service-probe.js';
 
 /**
  * The token the terminal would use: one saved from the admin screen (a 0600 file in the data
@@ -39,32 +17,12 @@ export type ServiceProbe = {
 export function tokenInUse(configToken: string, dataDir: string, savedIn: 'keyring' | 'file' | null): { token: string; from: string } {
   if (savedIn === 'keyring') return { token: configToken, from: 'the configured token (the one saved on the admin screen is in the secret store, unreadable here)' };
   try {
-    const saved = new FileTokenStore(dataDir).load();
+    const saved = savedFileToken(dataDir);
     if (saved !== null) return { token: saved, from: 'the token saved on the admin screen' };
   } catch (e) {
     return { token: configToken, from: `the configured token (the saved one is not used: ${firstLine(e)})` };
   }
   return { token: configToken, from: 'the configured token' };
-}
-
-export async function probeService(
-  api: Pick<ApiClientOptions, 'baseUrl' | 'timeoutMs' | 'dialect'>,
-  token: { token: string; from: string },
-  siteId: string | null,
-  clock: Clock,
-  makeApi: DoctorApiFactory,
-): Promise<ServiceProbe> {
-  let serverDate: number | null = null;
-  const client = makeApi({ ...api, token: token.token, onServerDate: (d) => (serverDate = d) });
-  const sentAt = clock.now();
-  try {
-    const outcome = siteId ? await client.getSite(siteId) : await client.probe();
-    const receivedAt = clock.now();
-    const site = siteId && outcome.kind === 'ok' ? (outcome.value as SiteRecord) : null;
-    return { request: siteId ? `GET /sites/${siteId}` : 'GET /employees', tokenFrom: token.from, outcome, site, serverDate, sentAt, receivedAt };
-  } finally {
-    await client.close();
-  }
 }
 
 /** Reachable, and the token accepted: any answer of the API but 401/403/429 says both. */

@@ -1,43 +1,18 @@
 /**
- * Doctor checks answered by what the terminal recorded in its database (read-only connection):
- * the last roster sync, the site filter verdict, the admin PIN, the settings in force. Spending
- * requests to learn again what the agent already learnt would eat the punches' rate window.
+ * Doctor checks answered by what the terminal recorded in its database (read-only connection,
+ * agent/doctor-reads.ts): the last roster sync, the site filter verdict, the admin PIN, the settings
+ * in force. Spending requests to learn again what the agent already learnt would eat the punches'
+ * rate window.
  */
-import { ADMIN_PIN_ID } from '../../agent/identity-admin.js';
+import type { StoredFacts } from '../../agent/doctor-reads.js';
 import { DEMO_ADMIN_PIN } from '../../agent/open-agent.js';
-import { storedOverrides, storedSettingsView } from '../../agent/settings.js';
+import type { SiteFilterCheck } from '../../agent/service-probe.js';
 import type { Config } from '../../config.js';
 import { DEMO_SITE_ID } from '../../mock/seed.js';
-import { AuditLog } from '../../store/audit-log.js';
-import type { Db } from '../../store/database.js';
-import { Pins } from '../../store/pins.js';
-import { rosterSize } from '../../store/roster.js';
-import { settingKeys, type RosterSyncRecord } from '../../store/setting-keys.js';
-import { readSetting } from '../../store/settings.js';
-import type { SiteFilterCheck } from '../../sync/roster-sync.js';
 import { fail, humanMs, ok, warn, type CheckResult } from './result.js';
 
-export type StoredFacts = {
-  sync: RosterSyncRecord | null;
-  rosterSize: number;
-  adminPin: boolean;
-  /** The site in force: the admin screen's over the configuration's. */
-  siteId: string | null;
-  /** Where a token saved on the admin screen is kept, if one was. */
-  tokenSavedIn: 'keyring' | 'file' | null;
-};
-
-/** Reads only; `db` is the doctor's read-only connection. */
-export function readStoredFacts(db: Db, config: Config, demo: boolean): StoredFacts {
-  const pins = new Pins(db, { now: () => 0 }, { maxFailures: config.pin.maxFailures, lockoutMs: config.pin.lockoutMs }, new AuditLog(db));
-  return {
-    sync: readSetting(db, settingKeys.rosterSync),
-    rosterSize: rosterSize(db),
-    adminPin: pins.has(ADMIN_PIN_ID),
-    siteId: storedSettingsView(db, config, demo).siteId,
-    tokenSavedIn: storedOverrides(db, demo).token?.source ?? null,
-  };
-}
+// Read by the agent's read-only reader (agent/doctor-reads.ts); these checks word what it found.
+export type { StoredFacts } from '../../agent/doctor-reads.js';
 
 /** The site the terminal uses when there is no database yet to hold an override (the demo's own site in the demo). */
 export function siteInForce(facts: StoredFacts | null, config: Config, demo: boolean): string | null {

@@ -1,0 +1,54 @@
+/**
+ * What `timeclock doctor` reads of the terminal's own records, on a read-only connection checked
+ * whole by SQLite's quick_check: the last roster sync, the admin PIN, the settings in force.
+ * Spending requests to learn again what the agent already learnt would eat the punches' rate window.
+ */
+import type { Config } from '../config.js';
+import { openDatabase, type ReadOnlyDb } from '../store/database.js';
+import { hasPin } from '../store/pins.js';
+import { rosterSize } from '../store/roster.js';
+import { settingKeys, type RosterSyncRecord } from '../store/setting-keys.js';
+import { readSetting } from '../store/settings.js';
+import { ADMIN_PIN_ID } from './identity-admin.js';
+import { storedOverrides, storedSettingsView } from './stored-settings.js';
+
+export type StoredFacts = {
+  sync: RosterSyncRecord | null;
+  rosterSize: number;
+  adminPin: boolean;
+  /** The site in force: the admin screen's over the configuration's. */
+  siteId: string | null;
+  /** Where a token saved on the admin screen is kept, if one was. */
+  tokenSavedIn: 'keyring' | 'file' | null;
+};
+
+/** The doctor's read-only look at the database; close it when done. */
+export type CheckedDatabase = {
+  schemaVersion(): number;
+  facts(config: Config, demo: boolean): StoredFacts;
+  close(): void;
+};
+
+/** Reads only: every reader here takes a read-only connection (the doctor's). */
+export function readStoredFacts(db: ReadOnlyDb, config: Config, demo: boolean): StoredFacts {
+  return {
+    sync: readSetting(db, settingKeys.rosterSync),
+    rosterSize: rosterSize(db),
+    adminPin: hasPin(db, ADMIN_PIN_ID),
+    siteId: storedSettingsView(db, config, demo).siteId,
+    tokenSavedIn: storedOverrides(db, demo).token?.source ?? null,
+  };
+}
+
+/**
+ * Opens `dataDir`'s database read-only after the explicit full check: quick_check over the whole
+ * file, as the agent's background one. Throws StoreError when it cannot be used.
+ */
+export function openCheckedDatabase(dataDir: string): CheckedDatabase {
+  const db = openDatabase(dataDir, { readonly: true, integrityCheck: true });
+  return {
+    schemaVersion: () => db.pragma('user_version', { simple: true }) as number,
+    facts: (config, demo) => readStoredFacts(db, config, demo),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The receipt's words ("Comprovante de registro", Portaria 671 Art. 79) on the result and admin
+ * screens. The QR code's own text is the agent's (pt-BR only: the document is Brazilian, see
+ * src/agent/receipt.ts).
+ */
+import type { Text } from '../text.js';
+
+export const enReceipt = {
+  'receipt.title': 'Punch receipt',
+  'receipt.nsr': 'NSR',
+  'receipt.when': 'Date and time',
+  'receipt.employee': 'Employee',
+  'receipt.noName': 'not identified',
+  'receipt.nameGone': 'not available (punch deleted after its retention)',
+  'receipt.cpf': 'CPF',
+  'receipt.noCpf': 'not registered',
+  'receipt.terminal': 'Terminal',
+  'receipt.employer': 'Employer',
+  'receipt.employerCnpj': 'CNPJ',
+  'receipt.employerCpf': 'Employer CPF',
+  'receipt.hash': 'Hash',
+  'receipt.qr': 'QR code with the whole receipt, full hash included',
+  'tab.receipt': 'Receipts',
+  'receipt.lookupLabel': 'Receipt of the punch with NSR',
+  'receipt.lookup': 'Show',
+  'receipt.badNsr': 'An NSR is a whole number from 1 to 999999999.',
+  'receipt.notFound': 'No punch with NSR {nsr} on this terminal.',
+  'receipt.found': 'Receipt of NSR {nsr}: {name}.',
+  'receipt.lookupHint': 'The NSR is on the worker’s receipt and on each punch of the AFD file.',
+} as const satisfies Record<string, Text>;
