@@ -9,6 +9,8 @@ import {
 } from './shapes.js';
 import { readPage, readSite, type PageReading, type SiteRecord } from './roster-records.js';
 import { readTimes, type TimesReading } from './time-records.js';
+import { readTimesheet, type TimesheetReading } from './timesheet-records.js';
+import { hasNextPage, LEAVES_PAGE_SIZE, MAX_LEAVE_PAGES, readLeaveItems, type WorkLeavesReading } from './leave-records.js';
 
 /** A roster page whose envelope could be read; its records are read one by one by the caller. */
 export type EmployeePage = Extract<PageReading, { ok: true }>;
@@ -16,7 +18,7 @@ export type EmployeePage = Extract<PageReading, { ok: true }>;
 export type { ApiOutcome } from './classify.js';
 
 /** What a request was for, as metrics count them (the kind, never who or what it carried). */
-export type RequestKind = 'punch' | 'reconcile' | 'roster' | 'site' | 'token_check' | 'probe';
+export type RequestKind = 'punch' | 'reconcile' | 'roster' | 'site' | 'token_check' | 'probe' | 'self_service';
 
 export type ApiClientOptions = {
   baseUrl: string;
@@ -142,6 +144,39 @@ export class ApiClient {
       [q.endDate]: endDate,
     };
     return this.call('reconcile', 'GET', 'times', query, undefined, readTimes);
+  }
+
+  /** The employee's timesheet of these days (hours bank, punches per day), for their own screen. */
+  getTimesheet(ref: EmployeeRef, startDate: string, endDate: string): Promise<ApiOutcome<TimesheetReading>> {
+    const q = this.opts.dialect.timesheetQuery;
+    const query = { [ref.kind === 'external_id' ? q.employeeExternalId : q.employeeId]: ref.value, [q.startDate]: startDate, [q.endDate]: endDate };
+    return this.call('self_service', 'GET', 'timesheets', query, undefined, readTimesheet);
+  }
+
+  /**
+   * The employee's leaves that touch these days (spec: "all leaves that contain dates between"),
+   * following pages up to MAX_LEAVE_PAGES. A failed page fails the whole reading (its outcome is
+   * returned): a screen must not say "no leave" from half a list.
+   */
+  async getWorkLeaves(ref: EmployeeRef, startDate: string, endDate: string, opts: { status?: string } = {}): Promise<ApiOutcome<WorkLeavesReading>> {
+    const base: Record<string, string> = { [ref.kind === 'external_id' ? 'employee_external_id' : 'employee_id']: ref.value, start_date: startDate, end_date: endDate };
+    if (opts.status !== undefined) base['status'] = opts.status;
+    const reading: WorkLeavesReading = { leaves: [], skipped: [], pages: 0, complete: false };
+    let firstCount = 0;
+    for (let page = 1; ; page++) {
+      const res = await this.call('self_service', 'GET', 'work-leaves', { ...base, max_results: String(LEAVES_PAGE_SIZE), page: String(page) }, undefined, (raw) => {
+        const r = readPage(raw);
+        if (!r.ok) throw new Error(r.error);
+        return r;
+      });
+      if (res.kind !== 'ok') return res;
+      readLeaveItems(res.value.items, reading);
+      reading.pages = page;
+      if (page === 1) firstCount = res.value.items.length;
+      const more = hasNextPage(res.value.meta, page, res.value.items.length, firstCount);
+      reading.complete = !more;
+      if (!more || page >= MAX_LEAVE_PAGES) return { ...res, value: reading };
+    }
   }
 
   /** A page of active employees, of this site when `siteId` is given (null: the whole account). */

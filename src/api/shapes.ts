@@ -22,6 +22,8 @@ export const localDateTimePattern = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]
  * - `punchBody`: 'combined' sends `time: "YYYY-MM-DDTHH:MM"` (the field of the time record);
  *   'split' sends `date: "YYYY-MM-DD"` and `time: "HH:MM"`.
  * - `timesQuery`: parameter names of `GET /times` for the day range.
+ * - `timesheetQuery`: parameter names of `GET /timesheets` (all "not shown"): the employee, by
+ *   external id or by `_id`, and the period; defaults are those of `GET /times`.
  * - `siteFilterParam`: query parameter of `GET /employees` that selects a site's employees.
  * - `updatedFilterParam`: query parameter that filters a listing on `_updated` (Eve's `where`,
  *   a MongoDB-style JSON query); used only once a probe showed the service honours it.
@@ -34,10 +36,20 @@ export const apiDialectSchema = z.object({
       endDate: z.string().min(1).default('end_date'),
     })
     .default({ startDate: 'start_date', endDate: 'end_date' }),
+  timesheetQuery: z
+    .object({
+      employeeExternalId: z.string().min(1).default('employee_external_id'),
+      employeeId: z.string().min(1).default('employee_id'),
+      startDate: z.string().min(1).default('start_date'),
+      endDate: z.string().min(1).default('end_date'),
+    })
+    .default({ employeeExternalId: 'employee_external_id', employeeId: 'employee_id', startDate: 'start_date', endDate: 'end_date' }),
   siteFilterParam: z.string().min(1).default('site_id'),
   updatedFilterParam: z.string().min(1).default('where'),
 });
 export type ApiDialect = z.infer<typeof apiDialectSchema>;
+/** A dialect as written in settings or tests: any member may be left to its default. */
+export type ApiDialectInput = z.input<typeof apiDialectSchema>;
 export const defaultApiDialect: ApiDialect = apiDialectSchema.parse({});
 
 /** Who a punch is for: the API takes exactly one of these two. */

@@ -28,11 +28,27 @@ const VARIANT_NAMES = [
   'times-end-exclusive',
   'times-answer',
   'retry-after-date',
+  'timesheet-query',
+  'timesheet-without-hours-bank',
+  'timesheet-malformed-days',
+  'leaves-without-approval',
 ] as const;
 type VariantName = (typeof VARIANT_NAMES)[number];
 /** Names that may be given more than once (their lists add up). */
 const REPEATABLE: readonly VariantName[] = ['not-allowed', 'forbid-punches'];
-type Switch = 'omitLinks' | 'omitMeta' | 'siteWithoutName' | 'ignoreSiteFilter' | 'oddRecords' | 'conflictOnDuplicate' | 'errorBodyOn2xx' | 'timesEndExclusive' | 'retryAfterDate';
+type Switch =
+  | 'omitLinks'
+  | 'omitMeta'
+  | 'siteWithoutName'
+  | 'ignoreSiteFilter'
+  | 'oddRecords'
+  | 'conflictOnDuplicate'
+  | 'errorBodyOn2xx'
+  | 'timesEndExclusive'
+  | 'retryAfterDate'
+  | 'timesheetWithoutHoursBank'
+  | 'timesheetMalformedDays'
+  | 'leavesWithoutApproval';
 const SWITCHES: Partial<Record<VariantName, Switch>> = {
   'omit-links': 'omitLinks',
   'omit-meta': 'omitMeta',
@@ -43,6 +59,9 @@ const SWITCHES: Partial<Record<VariantName, Switch>> = {
   'error-body-on-2xx': 'errorBodyOn2xx',
   'times-end-exclusive': 'timesEndExclusive',
   'retry-after-date': 'retryAfterDate',
+  'timesheet-without-hours-bank': 'timesheetWithoutHoursBank',
+  'timesheet-malformed-days': 'timesheetMalformedDays',
+  'leaves-without-approval': 'leavesWithoutApproval',
 };
 const MAX_INT = 1_000_000_000;
 
@@ -122,6 +141,9 @@ export function parseVariantFlags(flags: readonly string[]): MockVariantFlags {
         break;
       case 'times-answer':
         variants.timesAnswer = Number(oneOf(v, value, ['404', '400'] as const)) as 404 | 400;
+        break;
+      case 'timesheet-query':
+        variants.timesheetQuery = oneOf(v, value, ['employee-from-to', 'data-inicio-fim'] as const);
         break;
     }
   }

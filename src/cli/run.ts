@@ -7,7 +7,7 @@ import { ConfigError } from '../config.js';
 import { defaultTerminalId, terminalIdSchema } from '../config-fleet.js';
 import { createConsole } from '../log.js';
 import { VERSION } from '../version.js';
-import { StoreError } from '../store/database.js';
+import { StoreError } from '../agent/terminal-data.js';
 import { runFlush } from './flush.js';
 import { runMock } from './mock.js';
 import { runStart } from './start.js';
@@ -74,7 +74,10 @@ usage:
                                                            forbid-punches=ID[,ID...], redirect=STATUS:URL,
                                                            non-api=html|html-404|text, conflict-on-duplicate,
                                                            error-body-on-2xx, times-format=seconds|offset,
-                                                           times-end-exclusive, times-answer=404|400, retry-after-date
+                                                           times-end-exclusive, times-answer=404|400, retry-after-date,
+                                                           timesheet-query=employee-from-to|data-inicio-fim,
+                                                           timesheet-without-hours-bank, timesheet-malformed-days,
+                                                           leaves-without-approval
 
 configuration: a JSON file (--config or TIMECLOCK_CONFIG) and the environment:
   TIMECLOCK_API_URL, TIMECLOCK_API_TOKEN, TIMECLOCK_SITE_ID, TIMECLOCK_DATA_DIR,

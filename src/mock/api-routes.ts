@@ -1,8 +1,9 @@
-/** The API routes under /v2.1: times, employees, sites and the Eve-style paging they share. */
+/** The API routes under /v2.1: times, employees, sites, timesheets, work leaves and the Eve-style paging they share. */
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, localDatePattern, localDateTimePattern, localTimePattern, objectIdPattern, type Site } from '../api/shapes.js';
 import { DUPLICATE_RECORD_MESSAGE, errorOn2xxReply, FORBIDDEN_PUNCH_MESSAGE, isForbiddenPunch, timesAnswerReply, timesTime } from './answer-variants.js';
 import { errorReply, isRecord, issuesOf, parsePositiveInt, type Reply } from './reply.js';
+import { getTimesheet, selectWorkLeaves } from './self-service-routes.js';
 import type { MockEmployee } from './seed.js';
 import type { MockState, StoredTimeRecord } from './state.js';
 import { applyOddRecord, oddRecordKind } from './variants.js';
@@ -230,6 +231,16 @@ export function apiRoute(state: MockState, apiPath: string, params: URLSearchPar
     return { allow: ['GET', 'POST'], handle: (m) => (m === 'GET' ? getTimes(state, params) : postTimes(state, body().text, arrival, token)) };
   }
   if (segs.length === 1 && head === 'employees') return { allow: ['GET'], handle: () => listEmployees(state, params) };
+  if (segs.length === 1 && head === 'timesheets') return { allow: ['GET'], handle: () => getTimesheet(state, params) };
+  if (segs.length === 1 && head === 'work-leaves') {
+    return {
+      allow: ['GET'],
+      handle: () => {
+        const sel = selectWorkLeaves(state, params);
+        return sel.ok ? page(state, 'work-leaves', params, sel.items, { extra: sel.extra, toWire: sel.toWire }) : sel.reply;
+      },
+    };
+  }
   if (segs.length === 1 && head === 'sites') {
     return { allow: ['GET'], handle: () => page(state, 'sites', params, [...state.sites.values()], { extra: {}, toWire: (s) => wireSite(state, s) }) };
   }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { faultPlanSchema } from './faults.js';
 import { errorReply, issuesOf, methodNotAllowed, type Reply } from './reply.js';
+import { selfServiceControlRoute } from './self-service-control.js';
 import { rateRuleSchema, TIME_RECORD_TYPES, tokensSchema, type MockState } from './state.js';
 import { serverVariantsSchema } from './variants.js';
 
@@ -45,6 +46,9 @@ function allowFlag(state: MockState, method: string, rawKey: string, bodyText: s
 }
 
 export function controlRoute(state: MockState, method: string, path: string, bodyText: string): Reply {
+  // Work leaves and hours-bank balances: self-service-control.ts.
+  const selfService = selfServiceControlRoute(state, method, path, bodyText);
+  if (selfService) return selfService;
   const flag = ALLOW_FLAG_PATH.exec(path);
   if (flag) return allowFlag(state, method, flag[1] as string, bodyText);
   const record = RECORD_PATH.exec(path);

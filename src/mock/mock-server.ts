@@ -6,13 +6,14 @@
  * what reached "the server".
  *
  * Parts: state.ts (what it remembers), api-routes.ts (/v2.1), control-routes.ts (/__mock),
- * transport.ts (HTTP plumbing), variants.ts and answer-variants.ts (the other answers a server may
+ * self-service-*.ts (timesheets, work leaves and their control routes), transport.ts (HTTP
+ * plumbing), variants.ts and answer-variants.ts (the other answers a server may
  * give); this file wires them to a server. The `nonApi` variant answers before authentication (it
  * stands for something in front of the API); `redirect` after authentication and the rate window.
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import { API_VERSION_SEGMENT, defaultApiDialect, type ApiDialect } from '../api/shapes.js';
+import { API_VERSION_SEGMENT, apiDialectSchema, type ApiDialectInput } from '../api/shapes.js';
 import type { Clock } from '../domain/clock.js';
 import { nonApiReply, redirectReply } from './answer-variants.js';
 import { apiRoute } from './api-routes.js';
@@ -22,12 +23,14 @@ import { errorReply, firstValues, type Reply } from './reply.js';
 import { demoSeed, type MockEmployee, type MockSeed } from './seed.js';
 import { copyEmployee, MockState, rateRuleSchema, type RequestLogEntry, type StoredTimeRecord, type TimeRecordType } from './state.js';
 import { authenticate, isLoopbackHost, readBody, retryAfterHeader, send } from './transport.js';
+import type { LeaveInput, MockLeave } from './self-service-state.js';
 import type { ServerVariants } from './variants.js';
 
 export type { FaultKind, FaultPlan } from './faults.js';
 export type { MockEmployee, MockSeed } from './seed.js';
 export type { RequestLogEntry, StoredTimeRecord, TimeRecordType } from './state.js';
 export type { ServerVariants } from './variants.js';
+export type { LeaveInput, MockLeave } from './self-service-state.js';
 
 export type MockOptions = {
   /** Default '127.0.0.1'. Loopback only: the mock has unauthenticated control endpoints. */
@@ -40,7 +43,8 @@ export type MockOptions = {
   rateLimit?: { limit: number; windowMs: number };
   /** Form of `Retry-After` on 429; default 'seconds'. The `retryAfterDate` variant switches to 'http-date' at run time. */
   retryAfterFormat?: 'seconds' | 'http-date';
-  dialect?: ApiDialect;
+  /** Members left out take their defaults. */
+  dialect?: ApiDialectInput;
   /** Default demoSeed(). */
   seed?: MockSeed;
   faults?: FaultPlan;
@@ -74,6 +78,14 @@ export type MockServer = {
   setActive(employeeIdOrExternalId: string, active: boolean): void;
   /** `contract_data.allow_external_api_record` (false: POST /times answers 403); undefined removes it. */
   setAllowExternalApiRecord(employeeIdOrExternalId: string, value: boolean | undefined): void;
+  /** Work leaves as GET /work-leaves reads them (with `approval_info` whatever the variants); also `GET /__mock/work-leaves`. */
+  leaves(): MockLeave[];
+  /** A leave (`approved` absent: no `approval_info`); throws for an unknown employee. Also `POST /__mock/work-leaves`. */
+  addLeave(leave: LeaveInput): MockLeave;
+  /** Also `DELETE /__mock/work-leaves/{_id}`. */
+  deleteLeave(id: string): boolean;
+  /** The employee's hours-bank `final_balance` ("-3.25"); undefined resets it to "0.00". Also `PUT /__mock/employees/{key}/hours-bank`. */
+  setHoursBalance(employeeIdOrExternalId: string, value: string | undefined): void;
   /** Closes the server and destroys open sockets (slow responses included) so tests never hang. */
   close(): Promise<void>;
 };
@@ -89,7 +101,7 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
     tokens: opts.tokens ?? ['demo-token'],
     rateLimit: opts.rateLimit ?? { limit: 60, windowMs: 60_000 },
     clock,
-    dialect: opts.dialect ?? defaultApiDialect,
+    dialect: apiDialectSchema.parse(opts.dialect ?? {}),
     faults: opts.faults ?? null,
     variants: opts.variants ?? null,
   });
@@ -246,6 +258,16 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
     addEmployees: (list) => state.addEmployees(list),
     setActive: (key, active) => state.setActive(key, active),
     setAllowExternalApiRecord: (key, value) => state.setAllowExternalApiRecord(key, value),
+    leaves: () => state.selfService.leaves.map((l) => structuredClone(l)),
+    addLeave(leave) {
+      const added = state.selfService.addLeave(leave);
+      if (!added) throw new Error(`no employee with _id or external_id '${leave.employee}'`);
+      return structuredClone(added);
+    },
+    deleteLeave: (id) => state.selfService.deleteLeave(id),
+    setHoursBalance(key, value) {
+      if (!state.selfService.setBalance(key, value)) throw new Error(`no employee with _id or external_id '${key}'`);
+    },
     close() {
       if (closed) return Promise.resolve();
       closed = true;

@@ -1,10 +1,27 @@
 import type { Employee, Site } from '../api/shapes.js';
 import { cpfCheck } from '../domain/cpf.js';
 import { mulberry32 } from './faults.js';
+import type { LeaveInput } from './self-service-state.js';
 
 /** The employee read shape plus mock-internal state that is never sent in responses. */
 export type MockEmployee = Employee & { active: boolean; site_ids: string[] };
-export type MockSeed = { sites: Site[]; employees: MockEmployee[] };
+/**
+ * `leaves` and `balances` (hours-bank `final_balance` by `_id` or external id) are optional; those
+ * of an employee not in `employees` (a seed derived from the demo one) are left out.
+ */
+export type MockSeed = { sites: Site[]; employees: MockEmployee[]; leaves?: LeaveInput[]; balances?: Record<string, string> };
+
+/**
+ * The demo's leaves span every date a demo runs on, so the employee screen always has something to
+ * show: 1033 is on approved vacation (the screen notes it), 1002 has an approved partial leave and
+ * 1003 a vacation not yet approved (neither is noted).
+ */
+const DEMO_LEAVES: LeaveInput[] = [
+  { employee: '1033', type: 'ferias', start_date: '2000-01-01', end_date: '2099-12-31', approved: true },
+  { employee: '1002', type: 'abono', start_date: '2000-01-01', end_date: '2099-12-31', start_time: '08:00', end_time: '10:00', approved: true },
+  { employee: '1003', type: 'ferias', start_date: '2000-01-01', end_date: '2099-12-31', approved: false },
+];
+const DEMO_BALANCES: Record<string, string> = { '1001': '12.50', '1002': '-3.25' };
 
 /** FNV-1a 32-bit: turns any prefix into 8 hex characters so ids of different kinds never collide. */
 function fnv1a(text: string): number {
@@ -132,7 +149,7 @@ export function demoSeed(): MockSeed {
     if (external !== '1035' && emp.contract_data) emp.contract_data.payment_source = DEMO_PAYMENT_SOURCE_ID;
     return emp;
   });
-  return { sites: [site], employees };
+  return { sites: [site], employees, leaves: DEMO_LEAVES.map((l) => ({ ...l })), balances: { ...DEMO_BALANCES } };
 }
 
 const FIRST_NAMES = ['Ana', 'João', 'Maria', 'José', 'Francisca', 'Antônio', 'Juliana', 'Carlos', 'Luciana', 'Paulo', 'Fernanda', 'Marcelo', 'Patrícia', 'Rafael', 'Adriana', 'Ricardo', 'Camila', 'Luiz', 'Aline', 'Pedro', 'Beatriz', 'Lucas', 'Larissa', 'Gustavo'];

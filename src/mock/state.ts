@@ -9,6 +9,7 @@ import type { Clock } from '../domain/clock.js';
 import { faultPlanSchema, type FaultKind, type FaultPlan } from './faults.js';
 import { RateWindow } from './rate-window.js';
 import { objectIdFor, type MockEmployee, type MockSeed } from './seed.js';
+import { SelfServiceState } from './self-service-state.js';
 import { serverVariantsSchema, type ServerVariants } from './variants.js';
 
 /** The types of a time record (spec, time record); one added through the API is 'registro externo' (rule 2). */
@@ -83,6 +84,8 @@ export class MockState {
   private readonly updatedAtById = new Map<string, number>();
   readonly records: StoredTimeRecord[] = [];
   readonly log: RequestLogEntry[] = [];
+  /** Work leaves and hours-bank balances (GET /work-leaves, GET /timesheets). */
+  readonly selfService: SelfServiceState;
   private recordSeq = 0;
 
   tokens: Set<string>;
@@ -102,6 +105,9 @@ export class MockState {
     this.setVariants(opts.variants);
     this.sites = new Map<string, Site>(opts.seed.sites.map((s) => [s._id, structuredClone(s)]));
     this.addEmployees(opts.seed.employees);
+    this.selfService = new SelfServiceState((key) => this.employeesById.get(key) ?? this.byExternal(key), () => this.clock.now());
+    for (const l of opts.seed.leaves ?? []) this.selfService.addLeave(l);
+    for (const [key, value] of Object.entries(opts.seed.balances ?? {})) this.selfService.setBalance(key, value);
   }
 
   setTokens(list: string[]): void {

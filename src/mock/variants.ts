@@ -2,7 +2,8 @@
  * Server variants: answers the API spec allows but our own choices (src/api/shapes.ts) do not make.
  * The spec leaves them open ("absent field = value not yet defined", "max_results maximum: not
  * shown", "fields of the employee read response / of the site record: not shown", "other status
- * codes, error codes and the error body shape: not shown", the `GET /times` parameters), so a real
+ * codes, error codes and the error body shape: not shown", the `GET /times` and `GET /timesheets`
+ * parameters, the members of a timesheet or a leave that may be absent), so a real
  * deployment (or a proxy in front of it) may serve any of them and the client must cope. Off unless set.
  */
 import { z } from 'zod';
@@ -60,6 +61,25 @@ export const serverVariantsSchema = z.strictObject({
   timesAnswer: z.union([z.literal(404), z.literal(400)]).optional(),
   /** 429 answers carry `Retry-After` as an HTTP date (whatever the start option `retryAfterFormat` says). */
   retryAfterDate: z.boolean().optional(),
+
+  // The employee's own screen (self-service-routes.ts).
+  /**
+   * GET /timesheets takes other parameter names than the mock's dialect and answers 400 (Eve body,
+   * `_issues` naming each missing and unknown parameter) to any others: 'employee-from-to' is
+   * `employee` (an `_id` or an external id), `from`, `to`; 'data-inicio-fim' is
+   * `employee_external_id` | `employee_id`, `data_inicio`, `data_fim`.
+   */
+  timesheetQuery: z.enum(['employee-from-to', 'data-inicio-fim']).optional(),
+  /** GET /timesheets leaves out `hours_bank_summary` (not yet defined). */
+  timesheetWithoutHoursBank: z.boolean().optional(),
+  /**
+   * GET /timesheets serves malformed days: an extra key that is not a date, and the day at index
+   * i (0-based from the period's start) by i mod 4: as is, `null`, `horarios` a string, `horarios`
+   * with an extra '25:99'.
+   */
+  timesheetMalformedDays: z.boolean().optional(),
+  /** GET /work-leaves items leave out `approval_info` (not yet defined). */
+  leavesWithoutApproval: z.boolean().optional(),
 });
 
 export type ServerVariants = z.infer<typeof serverVariantsSchema>;
