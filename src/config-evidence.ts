@@ -61,7 +61,7 @@ export const journalSchema = z
     verifyEveryMs: int(60_000, 30 * 24 * 3_600_000).default(24 * 3_600_000),
   })
   .strict()
-  .default({ verifyEveryMs: 24 * 3_600_000 });
+  .prefault({});
 
 /** Environment variables of these keys (config.ts adds them to its own). */
 export const evidenceEnvKeys: Record<string, string> = {

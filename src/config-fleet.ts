@@ -52,7 +52,7 @@ export const rateLimitSchema = z
     punchReserve: z.number().min(0).max(0.5).default(0.1),
   })
   .strict()
-  .default({ limit: 60, windowMs: 60_000, accountLimit: 60, punchReserve: 0.1 });
+  .prefault({});
 
 /** Environment variables of these keys (config.ts adds them to its own). */
 export const fleetEnvKeys: Record<string, string> = {

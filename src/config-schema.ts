@@ -40,7 +40,9 @@ export const configSchema = z
           .string({ error: (iss) => (iss.input === undefined ? 'is required when api.baseUrl is set (TIMECLOCK_API_TOKEN)' : 'must be a string') })
           .min(1, 'is required when api.baseUrl is set (TIMECLOCK_API_TOKEN)'),
         timeoutMs: int(100, 120_000).default(10_000),
-        dialect: apiDialectSchema.default(apiDialectSchema.parse({})),
+        dialect: apiDialectSchema.prefault({}),
+        /** Every this often a TCP connect to the service's host (no request, nothing the budget counts) tells it is gone or back; 0: off. */
+        livenessEveryMs: int(0, 60_000).default(5_000),
         /** Allows http:// to a host other than this machine: the token then travels in clear. */
         allowInsecure: z.boolean().default(false),
       })
@@ -76,14 +78,7 @@ export const configSchema = z
         fullEveryMs: int(60_000, 30 * 24 * 3_600_000).default(24 * 3_600_000),
       })
       .strict()
-      .default({
-        pageSize: MAX_PAGE_SIZE,
-        refreshMs: 6 * 3_600_000,
-        retryBaseMs: 5_000,
-        retryMaxMs: 10 * 60_000,
-        shrinkRecheckMs: 5 * 60_000,
-        fullEveryMs: 24 * 3_600_000,
-      }),
+      .prefault({}),
     retry: z
       .object({
         baseMs: int(10, 600_000).default(2_000),
@@ -96,7 +91,7 @@ export const configSchema = z
         maxChecks: int(1, 1_000).default(6),
       })
       .strict()
-      .default({ baseMs: 2_000, maxMs: 60_000, authRetryMs: 300_000, heldRetryMs: 30 * 60_000, maxChecks: 6 }),
+      .prefault({}),
     identity: z
       .object({
         /** Keys tried in this order; the first that finds an employee wins. */
@@ -108,19 +103,14 @@ export const configSchema = z
             id: z.array(lookupKey).default(['external_id', 'registration_number', 'cpf']),
           })
           .strict()
-          .default({ badge: ['badge', 'external_id'], id: ['external_id', 'registration_number', 'cpf'] }),
+          .prefault({}),
         /** reject: refuse unknown credentials; accept-and-resolve: keep them, match after the next sync. */
         unknown: z.enum(['reject', 'accept-and-resolve']).default('reject'),
         /** A repeat of the same employee within this many ms is not a new punch (0: same minute only). */
         repeatWindowMs: int(0, 12 * 3_600_000).default(0),
       })
       .strict()
-      .default({
-        order: ['badge', 'external_id', 'registration_number', 'cpf'],
-        allowed: { badge: ['badge', 'external_id'], id: ['external_id', 'registration_number', 'cpf'] },
-        unknown: 'reject',
-        repeatWindowMs: 0,
-      }),
+      .prefault({}),
     pin: z
       .object({
         /** Input kinds that must be followed by the employee's PIN ([] = PINs off). */
@@ -133,26 +123,48 @@ export const configSchema = z
          * refuse a punch); refuse: answered "locked until HH:MM", nothing kept.
          */
         onLockout: z.enum(['hold', 'refuse']).default('hold'),
+        /** The PIN step names whose PIN it asks for (their first name). */
+        showName: z.boolean().default(true),
       })
       .strict()
-      .default({ requiredFor: [], maxFailures: 5, lockoutMs: 15 * 60_000, onLockout: 'hold' }),
+      .prefault({}),
     /** USB HID badge readers (see README "Badge readers"); keyboard-wedge readers need none. */
     readers: z.array(readerConfigSchema).max(8).default([]),
     /** How a keyboard-wedge reader's burst is told from a person typing (headless terminal, kiosk screen). */
     wedge: wedgeOptionsSchema.default(DEFAULT_WEDGE_OPTIONS),
-    upload: z.object({ maxInFlight: int(1, 16).default(4) }).strict().default({ maxInFlight: 4 }),
+    upload: z.object({ maxInFlight: int(1, 16).default(4) }).strict().prefault({}),
     clockSkewThresholdMs: int(1_000, 24 * 3_600_000).default(30_000),
     /** The kiosk screen: its language and how long a punch's result stays up. */
     screen: z
       .object({
-        language: z.enum(['pt-BR', 'en']).default('pt-BR'),
+        /** The site's language; the screen's button cycles pt-BR, es, en and comes back to this one when idle. */
+        language: z.enum(['pt-BR', 'es', 'en']).default('pt-BR'),
+        /** light: for sites in daylight; dark (default): for indoor kiosks. */
+        theme: z.enum(['dark', 'light']).default('dark'),
+        /** Say the result aloud in the screen's language (the first name and "entrada registrada"); off by default. */
+        speech: z.boolean().default(false),
         resultMs: int(1_000, 60_000).default(4_000),
         /** A result with a receipt (QR code) stays at least this long; the next scan replaces it at once. */
         receiptMs: int(1_000, 120_000).default(12_000),
       })
       .strict()
-      .default({ language: 'pt-BR', resultMs: 4_000, receiptMs: 12_000 }),
-    demo: z.object({ port: int(0, 65_535).default(0) }).strict().default({ port: 0 }),
+      .prefault({}),
+    /** The employee's day on the result screen (agent/self-service.ts): fetched at the budget's lowest priority, never on the punch path. */
+    selfService: z
+      .object({
+        /** Fetch the hours bank, the day's punches elsewhere and leaves from the service (entry/exit and this terminal's punches show anyway). */
+        enabled: z.boolean().default(true),
+        /** A fetched day is fetched again after this long (the hours bank moves slowly). */
+        refreshMs: int(60_000, 24 * 3_600_000).default(15 * 60_000),
+        leavesRefreshMs: int(60_000, 7 * 24 * 3_600_000).default(6 * 3_600_000),
+        /** Every this often, those who punched in and not out are fetched (0: only after punches). */
+        prefetchEveryMs: int(0, 3_600_000).default(60_000),
+        /** A punch this long after an entry starts again with "entry" (a forgotten exit). */
+        maxShiftHours: int(4, 24).default(16),
+      })
+      .strict()
+      .prefault({}),
+    demo: z.object({ port: int(0, 65_535).default(0) }).strict().prefault({}),
     logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
     /** How long delivered punches and audit lines are kept (store/retention.ts). */
     retention: retentionSchema,

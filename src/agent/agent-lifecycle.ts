@@ -20,6 +20,7 @@ export async function startParts(p: AgentParts, clockWatch: ClockWatch, rosterDo
   p.integrity.start();
   p.journal.start();
   p.retention.start();
+  for (const j of p.jobs) j.start();
   if (opts.roster === false) return;
   const first = p.keeper.start().finally(rosterDone);
   if (opts.awaitRosterIfEmpty && p.roster.size() === 0) await first;
@@ -32,7 +33,7 @@ export async function stopParts(p: AgentParts, clockWatch: ClockWatch): Promise<
   // Ends at its next batch: nothing of it runs once the database is closed.
   await p.retention.stop();
   await p.journal.stop();
-  await Promise.all(p.readers.map((r) => r.stop()));
+  await Promise.all([...p.readers.map((r) => r.stop()), ...p.jobs.map((j) => j.stop())]);
   await p.uploader.stop();
   await p.onClose();
 }

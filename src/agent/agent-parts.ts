@@ -19,6 +19,8 @@ import type { AuditRunner } from './audit-runner.js';
 import type { Capture } from './capture.js';
 import type { IdentityAdmin } from './identity-admin.js';
 import type { IntegrityWatch } from './integrity-watch.js';
+import type { BackgroundJob } from './liveness-job.js';
+import type { PunchDays } from './punch-days.js';
 import type { JournalWatch } from './journal-watch.js';
 import type { Receipts } from './receipts.js';
 import type { RequestCounts } from './request-counts.js';
@@ -71,6 +73,10 @@ export type AgentParts = {
   afd: AfdAdmin;
   /** The journal compared with the service's records (agent/audit-runner.ts). */
   auditor: AuditRunner;
+  /** The employee's day beside a punch's answer (agent/punch-days.ts). */
+  days: PunchDays;
+  /** Started after capture, stopped before sending stops: prefetching employees' days, the liveness check. */
+  jobs: BackgroundJob[];
   onClose: () => Promise<void> | void;
 };
 

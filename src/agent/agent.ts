@@ -119,7 +119,7 @@ export class Agent {
   }
 
   private answer(r: PunchResult): PunchAnswer {
-    const a = this.p.receipts.attach(r);
+    const a = this.p.days.attach(this.p.receipts.attach(r));
     this.events.emit('punch', a);
     this.events.statusSoon();
     return a;

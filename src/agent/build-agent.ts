@@ -35,7 +35,10 @@ import { buildWatches } from './background-watches.js';
 import { buildReaders } from './build-readers.js';
 import { pinStore } from './build-identity-admin.js';
 import { openJournal } from './open-journal.js';
-import { systemTimeZone, type BuildOptions, type Runtime } from './runtime.js';
+import { type BuildOptions, type Runtime } from './runtime.js';
+import { captureOptionsOf } from './capture-options.js';
+import { buildSelfService } from './build-self-service.js';
+import { livenessJob } from './liveness-job.js';
 
 export { realRuntime, realSleep, systemTimeZone, type BuildOptions, type Runtime } from './runtime.js';
 export { buildIdentityAdmin } from './build-identity-admin.js';
@@ -207,15 +210,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       recordError: (message) => agent?.noteError(message),
       online: () => agent?.isOnline() ?? false,
     },
-    {
-      rules: config.identity,
-      unknown: config.identity.unknown,
-      repeatWindowMs: config.identity.repeatWindowMs,
-      pinRequiredFor: config.pin.requiredFor,
-      onLockout: config.pin.onLockout,
-      fallbackTimeZone: config.timezone ?? systemTimeZone(),
-      clockSkewThresholdMs: config.clockSkewThresholdMs,
-    },
+    captureOptionsOf(config),
   );
   const stopCtl = new AbortController();
   // Built after capture, which asks it (through the closure above) whether the roster is complete.
@@ -238,6 +233,12 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     released: () => uploader.wake(),
   });
   const readers = buildReaders(config, rt, () => agent);
+  const self = buildSelfService({ config, rt, db, api, budget, outbox });
+  // The service's host gone or back, told without a request: the screen's online state, and sending at once on return.
+  const liveness = livenessJob(config, rt, (r) => {
+    agent?.noteContact(r.at, r.reachable);
+    if (r.reachable) uploader.wake();
+  });
   const watches = buildWatches({ config, rt, opts, db, bookkeeping, mono }, () => agent);
   agent = new Agent({
     db,
@@ -270,12 +271,15 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     receipts: new Receipts(journalReceiptSource(db), receiptSettingsOf(config), rt.log),
     afd: new AfdAdmin({ db, config, clock: rt.clock, log: rt.log, audit, ...(opts.afdDrives ? { drives: opts.afdDrives } : {}) }),
     // Its reads wait while punches are due, like roster pages (sync/audit-compare.ts).
+    days: self.days,
+    jobs: [...(self.prefetch ? [self.prefetch] : []), ...(liveness ? [liveness] : [])],
     auditor: new AuditRunner({
       db, marks: new AuditMarks(db), api, budget, clock: rt.clock, log: rt.log, stopSignal: stopCtl.signal,
       punchesDue: () => outbox.hasDue(rt.clock.now()), windowMs: () => budget.windowMs, authRetryMs: config.retry.authRetryMs,
       write: (key, value) => agent?.safeWrite(key, value),
     }),
     onClose: async () => {
+      await self.selfService.stop();
       agent?.afd.close();
       settingsStop.abort();
       await shared?.close();

@@ -25,7 +25,7 @@ export async function startDemo(config: Config, log: Logger): Promise<DemoSetup>
     config: {
       ...config,
       siteId: config.siteId ?? DEMO_SITE_ID,
-      api: { baseUrl: mock.url, token: DEMO_TOKEN, timeoutMs: 5_000, dialect: defaultApiDialect, allowInsecure: false },
+      api: { baseUrl: mock.url, token: DEMO_TOKEN, timeoutMs: 5_000, dialect: defaultApiDialect, allowInsecure: false, livenessEveryMs: config.api?.livenessEveryMs ?? 5_000 },
     },
   };
 }

@@ -8,6 +8,7 @@ import type { PunchReceiptView } from '../contract.js';
 import type { PunchResult } from '../domain/punch.js';
 import type { Logger } from '../log.js';
 import { buildReceipt, type ReceiptPunch, type ReceiptSettings } from './receipt.js';
+import type { PunchDay } from './self-service.js';
 
 /** A mark as the journal keeps it: its type 7 line, and the punch it records when that is still here. */
 export type ReceiptEvidence = { line: string; punch: ReceiptPunch | null };
@@ -17,7 +18,7 @@ export type ReceiptSource = { byNsr(nsr: number): ReceiptEvidence | null };
 
 type Ok = Extract<PunchResult, { ok: true }>;
 /** A punch's answer as the agent gives it: a registered punch with its receipt when the journal has its mark. */
-export type PunchAnswer = Exclude<PunchResult, Ok> | (Ok & { receipt?: PunchReceiptView });
+export type PunchAnswer = Exclude<PunchResult, Ok> | (Ok & { receipt?: PunchReceiptView; day?: PunchDay });
 
 export function receiptSettingsOf(config: Pick<Config, 'terminalId' | 'employer' | 'receipt'>): ReceiptSettings {
   return {

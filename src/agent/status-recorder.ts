@@ -20,11 +20,15 @@ export type StatusRecorderParts = {
   changed: () => void;
 };
 
+/** How stale "the service last answered at" may be: one settings write per this, not one per answer. */
+const ANSWERED_EVERY_MS = 10_000;
+
 export class StatusRecorder {
   private consecutiveFailures = 0;
   /** A set-up problem is on record (kept in memory so each answer need not read it back). */
   private setupProblem: boolean;
   private lastContactOk: boolean | null = null;
+  private answeredWrittenAt = -Infinity;
 
   constructor(private readonly p: StatusRecorderParts) {
     this.setupProblem = readSetting(p.db, settingKeys.setupProblem) !== null;
@@ -96,6 +100,11 @@ export class StatusRecorder {
 
   /** The service answered (or not): recorded on a change only. */
   contact(ok: boolean, now: number): void {
+    // "Last answer" for the connection tab: every answer counts, written at most every 10 s.
+    if (ok && now - this.answeredWrittenAt >= ANSWERED_EVERY_MS) {
+      this.answeredWrittenAt = now;
+      this.safeWrite(settingKeys.lastAnswered, { at: now });
+    }
     if (this.lastContactOk === ok) return;
     this.lastContactOk = ok;
     this.safeWrite(settingKeys.lastContact, { at: now, ok });

@@ -54,7 +54,10 @@ export type AgentStatus = {
   now: number;
   /** true: the last request reached the service; false: it did not; null: no request yet. */
   online: boolean | null;
+  /** When `online` last changed. */
   lastContactAt: number | null;
+  /** When the service last answered a request (to within 10 s); null: never. */
+  lastAnsweredAt: number | null;
   queue: Record<PunchState, number>;
   unsent: number;
   oldestUnsentAgeMs: number | null;
@@ -151,6 +154,7 @@ export function readStatus(src: StatusSources): AgentStatus {
     now,
     online: contact ? contact.ok : null,
     lastContactAt: contact?.at ?? null,
+    lastAnsweredAt: readSetting(db, settingKeys.lastAnswered)?.at ?? null,
     queue,
     unsent: queue.pending + queue.sending + queue.in_doubt,
     oldestUnsentAgeMs: oldest === null ? null : Math.max(0, now - oldest),

@@ -35,7 +35,7 @@ export const apiDialectSchema = z.object({
       startDate: z.string().min(1).default('start_date'),
       endDate: z.string().min(1).default('end_date'),
     })
-    .default({ startDate: 'start_date', endDate: 'end_date' }),
+    .prefault({}),
   timesheetQuery: z
     .object({
       employeeExternalId: z.string().min(1).default('employee_external_id'),
@@ -43,7 +43,7 @@ export const apiDialectSchema = z.object({
       startDate: z.string().min(1).default('start_date'),
       endDate: z.string().min(1).default('end_date'),
     })
-    .default({ employeeExternalId: 'employee_external_id', employeeId: 'employee_id', startDate: 'start_date', endDate: 'end_date' }),
+    .prefault({}),
   siteFilterParam: z.string().min(1).default('site_id'),
   updatedFilterParam: z.string().min(1).default('where'),
 });

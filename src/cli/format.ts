@@ -48,7 +48,7 @@ export function statusText(s: AgentStatus): string {
     `version:       ${s.version}`,
     `terminal:      ${s.terminalId}`,
     `agent:         ${s.agentRunning ? 'running' : 'not running (status from the database)'}`,
-    `connection:    ${s.online === null ? 'no request yet' : s.online ? 'online' : 'OFFLINE'}${s.lastContactAt ? ` (since ${ago(s.now - s.lastContactAt)})` : ''}`,
+    `connection:    ${s.online === null ? 'no request yet' : s.online ? 'online' : 'OFFLINE'}${s.lastContactAt ? ` (since ${ago(s.now - s.lastContactAt)})` : ''}${s.lastAnsweredAt ? `; last answer ${ago(s.now - s.lastAnsweredAt)}` : ''}`,
     `queue:         pending ${q.pending}, sending ${q.sending}, in doubt ${q.in_doubt}, sent ${q.sent}, rejected ${q.rejected}, held ${q.held}`,
     `oldest unsent: ${s.oldestUnsentAgeMs === null ? 'none' : ago(s.oldestUnsentAgeMs)}`,
     `rate window:   ${s.rateWindow.used}/${s.rateWindow.limit} used (per ${s.rateWindow.windowMs / 1000}s)`,

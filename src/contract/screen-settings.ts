@@ -4,7 +4,14 @@ import { count } from './common.js';
 
 /** How the screen behaves on this terminal (from the config): read once when the page loads. */
 export const screenSettingsSchema = z.object({
-  language: z.enum(['pt-BR', 'en']),
+  /** The site's language: the screen comes back to it after the idle timeout. */
+  language: z.enum(['pt-BR', 'es', 'en']),
+  /** light for daylight sites; absent: dark. */
+  theme: z.enum(['dark', 'light']).optional(),
+  /** Say the result aloud (first name and "entry registered"); absent: off. */
+  speech: z.boolean().optional(),
+  /** The PIN step names whose PIN it asks for; absent: on. */
+  pinShowName: z.boolean().optional(),
   /** The keyboard-wedge detector's options (src/input/wedge-detector.ts), so the page tells bursts from typing as the headless terminal does. */
   wedge: z.object({
     maxInterKeyMs: z.number().nonnegative(),

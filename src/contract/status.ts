@@ -30,7 +30,10 @@ export const statusSchema = z.object({
   terminalId: z.string(),
   now: epochMs,
   online: z.boolean().nullable(),
+  /** When `online` last changed. */
   lastContactAt: epochMs.nullable(),
+  /** When the service last answered a request (to within 10 s); absent from older agents. */
+  lastAnsweredAt: epochMs.nullable().optional(),
   queue: z.object({ pending: count, sending: count, in_doubt: count, sent: count, rejected: count, held: count }),
   unsent: count,
   oldestUnsentAgeMs: z.number().nullable(),

@@ -30,10 +30,10 @@ export const retentionSchema = z
     auditDays: days(400),
   })
   .strict()
-  .default({ deliveredDays: 90, auditDays: 400 });
+  .prefault({});
 
 export type RetentionPolicy = z.infer<typeof retentionSchema>;
-export const DEFAULT_RETENTION: RetentionPolicy = { deliveredDays: 90, auditDays: 400 };
+export const DEFAULT_RETENTION: RetentionPolicy = retentionSchema.parse(undefined);
 
 export type AutoVacuum = 'none' | 'full' | 'incremental';
 export type FileFigures = { bytes: number; freeBytes: number; pageSize: number; autoVacuum: AutoVacuum };

@@ -130,6 +130,8 @@ const journalProblemSchema: z.ZodType<JournalProblem> = z.looseObject({ nsr: num
 export const settingKeys = {
   lastError: recordKey<LastError>('last_error', z.looseObject({ at: num, message: z.string() })),
   lastContact: recordKey<LastContact>('last_contact', z.looseObject({ at: num, ok: z.boolean() })),
+  /** When the service last answered anything (kept to within ANSWERED_EVERY_MS). */
+  lastAnswered: recordKey<{ at: number }>('last_answered', z.looseObject({ at: num })),
   rosterSync: recordKey('roster_sync', rosterSyncSchema),
   site: recordKey<SiteRecord>('site', z.looseObject({ id: z.string(), name: z.string(), timezone: nullableString })),
   clockSkew: recordKey<ClockSkewRecord>('clock_skew', z.looseObject({ at: num, ms: num })),
