@@ -159,6 +159,8 @@ export const configSchema = z
         leavesRefreshMs: int(60_000, 7 * 24 * 3_600_000).default(6 * 3_600_000),
         /** Every this often, those who punched in and not out are fetched (0: only after punches). */
         prefetchEveryMs: int(0, 3_600_000).default(60_000),
+        /** These reads go only while the request window is below this share of the limit: a shift change finds it nearly empty. */
+        maxShare: z.number().min(0.01).max(0.5).default(0.1),
         /** A punch this long after an entry starts again with "entry" (a forgotten exit). */
         maxShiftHours: int(4, 24).default(16),
       })

@@ -110,7 +110,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     adapt: opts.adaptiveRate ?? true,
     random: rt.random,
     onCut: (limit, was) => rt.log.info('429 from the service: this terminal\'s request limit cut', { limit, was, windowMs: budget.windowMs }),
-  }, config.rateLimit.punchReserve);
+  }, config.rateLimit.punchReserve, config.selfService.maxShare);
 
   const uploader = new Uploader(
     outbox,

@@ -35,7 +35,8 @@ export type PauseReason = 'retry_after' | 'auth';
  * priority. A 429's Retry-After or a refused token pauses everybody, not just one request.
  * With a `link`, every slot the local window grants must also come from the fleet's shared window
  * (shared-window-link.ts); the local window keeps counting underneath, for when Redis is away.
- * Roster pages leave a reserve of the window free, so a punch taken during a sync goes at once.
+ * Roster pages leave a reserve of the window free, so a punch taken during a sync goes at once;
+ * self-service reads go only while the window is nearly empty.
  * Without the shared window, the local limit adapts: a 429 cuts it, calm windows earn it back
  * (adaptive-limit.ts), so terminals sharing an account's limit settle on shares of it.
  */
@@ -61,6 +62,8 @@ export class RateBudget {
     adaptive: AdaptiveOptions = {},
     /** Share of the window roster traffic leaves free for punches (see punchReserve); 0: none. */
     private readonly reserveShare = 0,
+    /** The self-service reads go only while the whole window is below this share of the limit, so a shift change finds it nearly empty. */
+    private readonly selfServiceShare = 0.1,
   ) {
     const now = clock.now();
     this.adaptive = new AdaptiveLimit(rule, adaptive);
@@ -244,7 +247,7 @@ export class RateBudget {
         this.slots = this.slots.filter((s) => s.releasedAt === null || s.releasedAt + this.rule.windowMs > now);
         const share = this.adaptive.current(now);
         const shareLimit = this.link ? this.link.localLimit(share, now) : share;
-        const limit = head.priority === Priority.punch ? shareLimit : shareLimit - punchReserve(shareLimit, this.reserveShare);
+        const limit = head.priority === Priority.punch ? shareLimit : head.priority === Priority.selfService ? Math.max(1, Math.floor(shareLimit * this.selfServiceShare)) : shareLimit - punchReserve(shareLimit, this.reserveShare);
         let wait = msUntilFreeSlot(this.slots, now, { limit, windowMs: this.rule.windowMs });
         // Once cut, requests are spread over the window (see adaptive-rate.ts); not while Redis's window rules.
         const spacing = Number.isFinite(shareLimit) ? this.adaptive.spacingMs(now) : 0;

@@ -79,7 +79,7 @@ function freshMock(): Promise<MockProcess> {
  * t=0, last 60 at t=9,000 → 540 / 9,000 ms × 1,000 = 60). Below 1.0 is lost throughput; above 1.0
  * means the server admitted more than the rule allows (impossible without 429s elsewhere).
  */
-function steadyRate(deliveredAt: readonly number[], rule: WindowRule): { perWindow: number | null; firstToLastMs: number | null } {
+export function steadyRate(deliveredAt: readonly number[], rule: WindowRule): { perWindow: number | null; firstToLastMs: number | null } {
   if (deliveredAt.length === 0) return { perWindow: null, firstToLastMs: null };
   const t = [...deliveredAt].sort((a, b) => a - b);
   const span = (t[t.length - 1] as number) - (t[0] as number);

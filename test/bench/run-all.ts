@@ -35,6 +35,7 @@ export const benches: Bench[] = [
   { name: 'storage', run: benchStorage },
   { name: 'journal', run: async () => (await import('./journal.bench.js')).benchJournal() },
   { name: 'fleet', run: async () => (await import('./fleet.bench.js')).benchFleet() },
+  { name: 'self-service', run: async () => (await import('./self-service.bench.js')).benchSelfService() },
 ];
 
 /** The whole run is bounded; a bench that hangs past this is a bug to report, not to wait for. */

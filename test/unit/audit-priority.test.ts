@@ -114,3 +114,24 @@ describe('planning the audit’s requests', () => {
     expect(planRequests([g, group(['2026-03-02'])], 7)).toHaveLength(4);
   });
 });
+
+describe('the self-service priority (the employee’s day)', () => {
+  it('goes only while the window is nearly empty: with 20 slots and a tenth for it, the third read waits while a punch still goes at once', async () => {
+    const b = new RateBudget(new RateSlots(db), time.clock, time.sleep, { limit: 20, windowMs: 1_000 }, null, { adapt: false }, 0, 0.1);
+    const order: string[] = [];
+    for (const n of [1, 2, 3]) void acquire(b, Priority.selfService, `self${n}`, order);
+    await turns(10);
+    expect(order).toEqual(['self1@0', 'self2@0']);
+    const at = time.t;
+    await acquire(b, Priority.punch, 'punch', order);
+    expect(order).toEqual(['self1@0', 'self2@0', `punch@${at}`]);
+  });
+
+  it('counts every slot in the window, not only its own: after 2 punches, no read until they leave the window', async () => {
+    const b = new RateBudget(new RateSlots(db), time.clock, time.sleep, { limit: 20, windowMs: 1_000 }, null, { adapt: false }, 0, 0.1);
+    const order: string[] = [];
+    for (const p of ['p1', 'p2']) b.release((await b.acquire(Priority.punch, p, { signal: stop.signal })) as SlotTicket, 0);
+    await acquire(b, Priority.selfService, 'self', order);
+    expect(order).toEqual(['self@1000']);
+  });
+});
