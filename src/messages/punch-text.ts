@@ -47,5 +47,8 @@ export function consoleLine(lang: Lang, r: PunchResultView): string {
     return r.reason === 'pin_required' ? t(lang, 'console.pin', { name: r.employeeName ?? '' }) : t(lang, 'console.refused', { reason: refusalText(lang, r) });
   }
   const line = t(lang, registeredKey(r, 'console'), { name: r.employeeName ?? '', time: r.localTime });
-  return typeof r.nsr === 'number' ? `${line} — ${t(lang, 'console.nsr', { nsr: String(r.nsr).padStart(9, '0') })}` : line;
+  const nsr = typeof r.nsr === 'number' ? ` — ${t(lang, 'console.nsr', { nsr: String(r.nsr).padStart(9, '0') })}` : '';
+  // Entry or exit, as the screen says it (a label, never a choice); not for a repeat.
+  const direction = r.day && !r.repeat ? ` — ${t(lang, r.day.direction === 'entry' ? 'console.entry' : 'console.exit')}` : '';
+  return `${line}${nsr}${direction}`;
 }

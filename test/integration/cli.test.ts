@@ -26,7 +26,7 @@ describe('timeclock command line', () => {
     const dir = data();
     const res = await runCli(['start', '--headless'], { TIMECLOCK_DATA_DIR: dir, TIMECLOCK_LOG_LEVEL: 'error' }, '1001\n', 30_000);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^registered Ana Paula Ferreira da Silva \d\d:\d\d — NSR \d{9}$/m);
+    expect(res.stdout).toMatch(/^registered Ana Paula Ferreira da Silva \d\d:\d\d — NSR \d{9} — entry$/m);
     expect(res.stderr).toMatch(/demo mode: embedded mock API at http:\/\/127\.0\.0\.1:\d+\/v2\.1/);
     const status = await runCli(['status', '--json'], { TIMECLOCK_DATA_DIR: dir }, '');
     expect(JSON.parse(status.stdout)).toMatchObject({ queue: { sent: 1, pending: 0 }, roster: { size: 36 } });

@@ -112,7 +112,7 @@ describe('timeclock start with stderr piped', () => {
     const port = await takenPort();
     const res = await runCli(['start', '--headless'], { TIMECLOCK_DATA_DIR: data(), TIMECLOCK_METRICS_LISTEN: `127.0.0.1:${port}`, TIMECLOCK_LOG_LEVEL: 'warn' }, '1001\n');
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^registered Ana Paula Ferreira da Silva \d\d:\d\d — NSR \d{9}$/m);
+    expect(res.stdout).toMatch(/^registered Ana Paula Ferreira da Silva \d\d:\d\d — NSR \d{9} — entry$/m);
     const errors = jsonLines(res.stderr).filter((l) => l.level === 'error');
     expect(errors.map((l) => l.msg)).toEqual([`metrics not served: 127.0.0.1:${port} is already in use (another program, or another terminal, listens there); the terminal runs on without metrics and /healthz`]);
   });

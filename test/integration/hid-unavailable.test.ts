@@ -88,7 +88,7 @@ describe('USB HID libraries that cannot be loaded', () => {
     // The embedded demo mock API; the code comes in on standard input as from the keyboard.
     const res = await runCli(['start', '--headless', '--config', config], env, '1001\n', 30_000);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^registered .+ \d\d:\d\d — NSR \d{9}$/m);
+    expect(res.stdout).toMatch(/^registered .+ \d\d:\d\d — NSR \d{9} — entry$/m);
     expect(res.stderr).not.toMatch(/^\s+at /m);
 
     const status = await runCli(['status', '--json', '--config', config], env);

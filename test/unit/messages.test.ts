@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { adminCodeSchema, afdErrorCodeSchema, punchRefusalSchema } from '../../src/contract.js';
 import { dictionaries, LANGS, t, type Lang, type MessageKey, type Text } from '../../src/messages/catalogue.js';
 import { langOfLocale } from '../../src/messages/lang.js';
+import { consoleLine, punchText } from '../../src/messages/punch-text.js';
 
 const forms = (text: Text): string[] => (typeof text === 'string' ? [text] : Object.entries(text).filter(([k]) => k !== 'count').map(([, v]) => v as string));
 const placeholders = (text: Text): string[] => [...new Set(forms(text).flatMap((s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '')))].sort();
@@ -73,5 +74,15 @@ describe('the message catalogue', () => {
     expect(langOfLocale({ LANG: 'pt_BR.UTF-8', LC_MESSAGES: 'C' })).toBe('en');
     expect(langOfLocale({ LANG: '' })).toBe('en');
     expect(langOfLocale({})).toBe('en');
+  });
+
+  it('words a punch for the headless console with its NSR and entry or exit, and a refusal with its details', () => {
+    const day = { direction: 'exit' as const, punches: [], serviceAt: null, hoursBank: null, leave: null };
+    const ok = { ok: true as const, punchId: 7, nsr: 42, employeeName: 'Ana Paula', employeeExternalId: '1001', localDate: '2026-11-24', localTime: '12:01', repeat: false, day };
+    expect(consoleLine('en', ok)).toBe('registered Ana Paula 12:01 — NSR 000000042 — exit');
+    expect(consoleLine('pt-BR', ok)).toBe('registrado Ana Paula 12:01 — NSR 000000042 — saída');
+    expect(consoleLine('es', { ...ok, repeat: true })).toBe('ya registrado Ana Paula 12:01 — NSR 000000042');
+    expect(punchText('en', { ok: false, reason: 'pin_locked', params: { until: '13:15' } })).toBe('Too many wrong PINs: locked until 13:15. Ask the manager. Punch NOT registered.');
+    expect(consoleLine('pt-BR', { ok: false, reason: 'unknown_credential', params: { what: 'badge' } })).toBe('recusado: Crachá não reconhecido. Ponto NÃO registrado.');
   });
 });

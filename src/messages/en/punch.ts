@@ -9,6 +9,8 @@ import type { Text } from '../text.js';
 export const enPunch = {
   'console.registered': 'registered {name} {time}',
   'console.nsr': 'NSR {nsr}',
+  'console.entry': 'entry',
+  'console.exit': 'exit',
   'console.repeat': 'already registered {name} {time}',
   'console.heldNotAllowed': 'registered here {name} {time}: see HR to allow sending it',
   'console.heldPinUnverified': 'registered {name} {time}: the PIN was not verified, the manager will confirm it',

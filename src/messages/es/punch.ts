@@ -4,6 +4,8 @@ import type { enPunch } from '../en/punch.js';
 export const esPunch: Texts<typeof enPunch> = {
   'console.registered': 'registrado {name} {time}',
   'console.nsr': 'NSR {nsr}',
+  'console.entry': 'entrada',
+  'console.exit': 'salida',
   'console.repeat': 'ya registrado {name} {time}',
   'console.heldNotAllowed': 'registrado en este terminal {name} {time}: consulte a RR. HH. para habilitar el envío',
   'console.heldPinUnverified': 'registrado {name} {time}: PIN no verificado, el encargado lo confirmará',

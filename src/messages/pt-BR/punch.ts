@@ -4,6 +4,8 @@ import type { enPunch } from '../en/punch.js';
 export const ptPunch: Texts<typeof enPunch> = {
   'console.registered': 'registrado {name} {time}',
   'console.nsr': 'NSR {nsr}',
+  'console.entry': 'entrada',
+  'console.exit': 'saída',
   'console.repeat': 'já registrado {name} {time}',
   'console.heldNotAllowed': 'registrado neste terminal {name} {time}: procure o RH para liberar o envio',
   'console.heldPinUnverified': 'registrado {name} {time}: PIN não verificado, o gestor vai confirmar',
