@@ -1,7 +1,7 @@
 import type { Employee, Site } from '../api/shapes.js';
 import { cpfCheck } from '../domain/cpf.js';
 import { mulberry32 } from './faults.js';
-import type { LeaveInput } from './self-service-state.js';
+import type { LeaveInput } from './self-service-input.js';
 
 /** The employee read shape plus mock-internal state that is never sent in responses. */
 export type MockEmployee = Employee & { active: boolean; site_ids: string[] };

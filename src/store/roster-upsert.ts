@@ -1,5 +1,5 @@
 import type { WritableDb } from './database.js';
-import type { RosterEmployee } from './roster.js';
+import type { RosterEmployee } from './roster-employee.js';
 
 /** How a write moved the roster's summary counts (see Roster.applyChanges). */
 export type CountsDelta = { size: number; schedule: number; employer: number; zone: number; notAllowed: number };

@@ -1,4 +1,5 @@
 import type { Db, WritableDb } from './database.js';
+import type { RosterEmployee } from './roster-employee.js';
 import { reclaimStep, relaxedCommits, retireStaging, swapTables } from './roster-tables.js';
 import { NO_COUNTS, SUMMARY_KEY, summaryOf, type Counts, type NotAllowed, type RosterHealth, type RosterSummary } from './roster-summary.js';
 import { upsertEmployees } from './roster-upsert.js';
@@ -7,23 +8,7 @@ import { readSetting, writeSetting } from './settings.js';
 export type { NotAllowed, RosterHealth, RosterSummary } from './roster-summary.js';
 
 /** One employee of the cached roster (src/sync/roster-rows.ts makes them from the service's records). */
-export type RosterEmployee = {
-  /** The service's `_id`; `ext:<external_id>` for a record that came without one. */
-  id: string;
-  external_id: string | null;
-  /** The name on screen: the service's, else the registration number, else the external id. */
-  full_name: string;
-  cpf: string | null;
-  registration_number: string | null;
-  /** A zone the terminal can use, or null (then the site's, else the terminal's). */
-  timezone: string | null;
-  work_schedule: string | null;
-  payment_source: string | null;
-  /** `allow_external_api_record`: 1, 0, or null (not defined by the service). */
-  allow_api_record: 0 | 1 | null;
-  /** The zone the service gave when the terminal cannot load it (shown in roster health). */
-  timezone_invalid: string | null;
-};
+export type { RosterEmployee } from './roster-employee.js';
 
 /** The staged roster's counts, kept page by page so the swap need not count 100,000 rows. */
 const STAGED_KEY = 'roster_staged_counts';

@@ -15,7 +15,7 @@
  */
 import type { ApiOutcome, EmployeePage } from '../api/client.js';
 import type { RosterEmployee } from '../store/roster.js';
-import type { RosterApi } from './roster-sync.js';
+import type { RosterApi } from './roster-api.js';
 import { usableRows, type Skipped } from './roster-rows.js';
 import type { ChangesMemo } from '../domain/roster-changes-memo.js';
 

@@ -10,10 +10,9 @@ import { stageAllPages } from './roster-pages.js';
 import type { Skipped } from './roster-rows.js';
 import { Priority, type RateBudget } from './rate-budget.js';
 
-export type RosterApi = {
-  getEmployeesPage(page: number, maxResults: number, siteId: string | null, changedSince?: number): Promise<ApiOutcome<EmployeePage>>;
-  getSite(siteId: string): Promise<ApiOutcome<SiteRecord>>;
-};
+import type { RosterApi } from './roster-api.js';
+
+export type { RosterApi } from './roster-api.js';
 
 export type RosterSyncProgress = { pagesDone: number; pagesTotal: number | null };
 

@@ -1,7 +1,7 @@
 import type { Clock, Sleep } from '../domain/clock.js';
 import type { Slot } from '../domain/sliding-window.js';
 import type { Logger } from '../log.js';
-import type { Priority } from './rate-budget.js';
+import type { Priority } from './priority.js';
 import type { HeldSlot, SharedTake, SharedWindow } from './shared-window.js';
 
 /** Where this terminal's slots come from now (status `rate`). */

@@ -1,4 +1,4 @@
-import type { Priority } from './rate-budget.js';
+import type { Priority } from './priority.js';
 
 /** A slot taken, or how long until one may be. */
 export type SharedTake = { ok: true } | { ok: false; waitMs: number };
