@@ -1,7 +1,7 @@
 /** The control endpoints under /__mock: no auth, not rate limited, not logged. */
 import { z } from 'zod';
 import { faultPlanSchema } from './faults.js';
-import { errorReply, issuesOf, methodNotAllowed, type Reply } from './reply.js';
+import { errorReply, issuesOf, methodNotAllowed, readJson, type Reply } from './reply.js';
 import { selfServiceControlRoute } from './self-service-control.js';
 import { rateRuleSchema, TIME_RECORD_TYPES, tokensSchema, type MockState } from './state.js';
 import { serverVariantsSchema } from './variants.js';
@@ -16,15 +16,6 @@ const otherRecordSchema = z.strictObject({
   type: z.enum(TIME_RECORD_TYPES).default('registro externo'),
 });
 
-type Json = { ok: true; value: unknown } | { ok: false; reply: Reply };
-
-function readJson(bodyText: string): Json {
-  try {
-    return { ok: true, value: JSON.parse(bodyText) };
-  } catch {
-    return { ok: false, reply: errorReply(400, 'request body must be valid JSON') };
-  }
-}
 
 /** `PUT /__mock/employees/{idOrExternalId}/allow-external-api-record` with `true`, `false` or `null` (removes it). */
 function allowFlag(state: MockState, method: string, rawKey: string, bodyText: string): Reply {

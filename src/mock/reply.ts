@@ -53,3 +53,14 @@ export function parsePositiveInt(raw: string | null): number | undefined | 'inva
   const n = Number(raw);
   return n >= 1 ? n : 'invalid';
 }
+
+/** A control route's JSON body, or the 400 that says it is not JSON. */
+export type Json = { ok: true; value: unknown } | { ok: false; reply: Reply };
+
+export function readJson(bodyText: string): Json {
+  try {
+    return { ok: true, value: JSON.parse(bodyText) };
+  } catch {
+    return { ok: false, reply: errorReply(400, 'request body must be valid JSON') };
+  }
+}

@@ -6,22 +6,13 @@
  * - `PUT /__mock/employees/{idOrExternalId}/hours-bank` with `"-3.25"` (decimal hours, two
  *   decimals) or `null` (back to "0.00").
  */
-import { errorReply, issuesOf, methodNotAllowed, type Reply } from './reply.js';
+import { errorReply, issuesOf, methodNotAllowed, readJson, type Reply } from './reply.js';
 import { balanceSchema, leaveInputSchema } from './self-service-state.js';
 import type { MockState } from './state.js';
 
 const LEAVE_PATH = /^\/__mock\/work-leaves\/([^/]+)$/;
 const BALANCE_PATH = /^\/__mock\/employees\/([^/]+)\/hours-bank$/;
 
-type Json = { ok: true; value: unknown } | { ok: false; reply: Reply };
-
-function readJson(bodyText: string): Json {
-  try {
-    return { ok: true, value: JSON.parse(bodyText) };
-  } catch {
-    return { ok: false, reply: errorReply(400, 'request body must be valid JSON') };
-  }
-}
 
 function decoded(raw: string): string | null {
   try {
