@@ -270,8 +270,18 @@ describe('who may call', () => {
     expect(json(await api(bridge, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({ ok: true, value: { ok: true } });
 
     const { bridge: plain } = await setup({ adminPin: null });
-    expect(json(await api(plain, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({ ok: true, value: { ok: false } });
+    expect(json(await api(plain, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({ ok: true, value: { ok: false, code: 'disabled' } });
     expect((await api(plain, 'syncRoster', {})).status).toBe(403);
+  });
+
+  it('with no manager PIN ever set, the login says so (the keypad tells how to set one) instead of "wrong PIN", and counts no failure', async () => {
+    let set = false;
+    const { bridge } = await setup({ adminPin: { verify: async (pin) => set && pin === ADMIN_PIN, isSet: () => set } });
+    for (let i = 0; i < 6; i++) expect(json(await api(bridge, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({ ok: true, value: { ok: false, code: 'no_admin_pin' } });
+    expect((await api(bridge, 'syncRoster', {})).status).toBe(403);
+    // Once one is set (timeclock pin set-admin), it opens at once: the tries before were not wrong PINs.
+    set = true;
+    expect(json(await api(bridge, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({ ok: true, value: { ok: true, code: 'opened' } });
   });
 });
 
