@@ -17,5 +17,6 @@ export * from './contract/afd-audit.js';
 export * from './contract/calls.js';
 export * from './contract/csp.js';
 export * from './contract/punch.js';
+export * from './contract/punch-lists.js';
 export * from './contract/screen-settings.js';
 export * from './contract/status.js';

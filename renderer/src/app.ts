@@ -8,6 +8,7 @@ import { isQueued, Reachability } from './connection.js';
 import { effectiveTimeZone } from './format.js';
 import { punchText, t, type Lang } from './i18n.js';
 import { installKeyboard } from './keyboard.js';
+import { LanguageChoice, languageIdleMs } from './language.js';
 import { badgeCredential, initialModel, screenName, step, type Credential, type Effect, type Event, type Model, type Shown } from './machine.js';
 import type { AdminView } from './screens/admin.js';
 import { OwnRequests } from './own-requests.js';
@@ -24,7 +25,8 @@ const STATUS_POLL_FAILING_MS = 2_000;
 
 export class App {
   #model: Model = initialModel();
-  #lang: Lang = 'pt-BR';
+  readonly #language = new LanguageChoice({ isIdle: () => screenName(this.#model) === 'idle', changed: () => this.#render() });
+  get #lang(): Lang { return this.#language.lang; }
   #status: StatusView | null = null;
   #settings: ScreenSettings | null = null;
   #view: View | null = null;
@@ -75,14 +77,14 @@ export class App {
     }
     this.#settings = settings.value;
     this.#status ??= status.value;
-    this.#lang = settings.value.language;
+    this.#language.setSite(settings.value.language, languageIdleMs(settings.value.resultMs));
     this.#contact(true);
     installKeyboard(settings.value.wedge, {
       scan: (code) => this.dispatch({ type: 'scan', code }),
       typed: (key) => this.#typed(key),
       activity: () => this.#activity(),
     });
-    this.dispatch({ type: 'ready', settings: { pinRequiredFor: settings.value.pinRequiredFor, adminEnabled: settings.value.adminEnabled } });
+    this.dispatch({ type: 'ready', settings: { pinRequiredFor: settings.value.pinRequiredFor, adminEnabled: settings.value.adminEnabled, pinShowName: settings.value.pinShowName } });
     this.#schedulePoll(STATUS_POLL_MS);
   }
 
@@ -168,7 +170,7 @@ export class App {
     const { model, effects } = step(this.#model, event);
     this.#model = model;
     // A punch's result ends one person's turn: the next one finds the terminal's own language.
-    if (before === 'result' && screenName(model) === 'idle' && this.#settings) this.#lang = this.#settings.language;
+    if (before === 'result' && screenName(model) === 'idle') this.#language.revert();
     for (const e of effects) this.#run(e);
     this.#armTimer(false);
     this.#render();
@@ -229,6 +231,7 @@ export class App {
   }
 
   #activity(): void {
+    this.#language.activity();
     this.#armTimer(true);
   }
 
@@ -263,10 +266,7 @@ export class App {
       // The service's time, as the punches record it: the terminal's clock may be wrong.
       now: Date.now() + correctionOf(this.#status?.clockSkewMs ?? null),
       dispatch: (e) => this.dispatch(e),
-      toggleLanguage: () => {
-        this.#lang = this.#lang === 'pt-BR' ? 'en' : 'pt-BR';
-        this.#render();
-      },
+      toggleLanguage: () => this.#language.cycle(),
     };
   }
 

@@ -4,6 +4,7 @@
  * bridge: the controller (app.ts) feeds it keys, answers and timeouts and carries out the effects.
  */
 import type { AdminLoginCode, PunchResultView, ScreenSettings } from '../../src/contract.js';
+import { pinRetry, type PinError } from './pin-step.js';
 
 export type Credential = { kind: 'badge' | 'id'; value: string };
 
@@ -22,7 +23,7 @@ export type Screen =
   | { name: 'loading' }
   | { name: 'idle' }
   | { name: 'keypad'; value: string }
-  | { name: 'pin'; value: string; for: PinFor; employeeName: string | null }
+  | { name: 'pin'; value: string; for: PinFor; employeeName: string | null; error?: PinError }
   | { name: 'result'; shown: Shown }
   | { name: 'admin-login'; value: string; error: AdminLoginError | null }
   | { name: 'admin' };
@@ -37,7 +38,7 @@ export type Model = {
   reachable: boolean;
   /** A punch or admin login submitted from a keypad is waiting for its answer. */
   busy: boolean;
-  settings: Pick<ScreenSettings, 'pinRequiredFor' | 'adminEnabled'>;
+  settings: Pick<ScreenSettings, 'pinRequiredFor' | 'adminEnabled' | 'pinShowName'>;
 };
 
 export type Effect =
@@ -140,6 +141,8 @@ export function step(model: Model, event: Event): Step {
     case 'punchAnswer': {
       const r = event.result;
       if (r === null) return { model: { ...model, busy: false }, effects: [] };
+      const retry = pinRetry(s, r);
+      if (retry) return { model: { ...model, busy: false, screen: retry }, effects: [{ type: 'sound', sound: 'error' }] };
       const pinFor: PinFor | null = r.ok || r.reason !== 'pin_required' ? null : r.pinChallenge ? { challenge: r.pinChallenge } : event.credential ? { credential: event.credential } : null;
       if (pinFor && s.name !== 'admin') {
         return { model: { ...model, busy: false, screen: { name: 'pin', value: '', for: pinFor, employeeName: r.ok ? null : (r.employeeName ?? null) } }, effects: [] };
@@ -220,7 +223,8 @@ function key(model: Model, k: string): Step {
         const value = s.value.trim();
         if (value === '') return same;
         const credential: Credential = { kind: 'id', value };
-        if (model.settings.pinRequiredFor.includes('id')) {
+        // Named PIN step: the agent's pin_required answer brings the name; unnamed: straight to the PIN.
+        if (model.settings.pinRequiredFor.includes('id') && model.settings.pinShowName === false) {
           return { model: { ...model, screen: { name: 'pin', value: '', for: { credential }, employeeName: null } }, effects: [] };
         }
         return { model: { ...model, busy: true }, effects: [{ type: 'punch', credential }] };

@@ -2,6 +2,7 @@
  * A punch answer as the employee sees it: headline, name, time, message, colour and sound. Pure.
  */
 import type { PunchResultView } from '../../src/contract.js';
+import { dayHeadline } from './day-view.js';
 import { formatLocalDate } from './format.js';
 import { refusalText, t, type Lang, type MessageKey } from './i18n.js';
 import type { Shown } from './machine.js';
@@ -70,7 +71,7 @@ export function resultView(shown: Shown, lang: Lang): ResultView {
     return {
       ...base,
       tone: 'ok',
-      headline: t(lang, r.employeeName === null || note === 'unknown_code' ? 'result.unresolved' : 'result.ok'),
+      headline: dayHeadline(r, lang) ?? t(lang, r.employeeName === null || note === 'unknown_code' ? 'result.unresolved' : 'result.ok'),
       message: queued ? t(lang, 'result.queued') : t(lang, 'result.saved', { time: r.localTime }),
       queued,
     };

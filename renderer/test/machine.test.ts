@@ -77,8 +77,8 @@ describe('screen flow', () => {
     expect(screenName(typing.model)).not.toBe('pin');
   });
 
-  it('goes straight to the PIN when IDs need one, and a PIN takes digits only', () => {
-    const m = ready({ pinRequiredFor: ['id'], adminEnabled: false });
+  it('goes straight to the PIN when IDs need one and the PIN step names nobody, and a PIN takes digits only', () => {
+    const m = ready({ pinRequiredFor: ['id'], adminEnabled: false, pinShowName: false });
     const r = run([...keys('1001'), { type: 'key', key: 'Enter' }, ...keys('1a2'), { type: 'key', key: 'Enter' }], m);
     expect(r.effects).toEqual([{ type: 'punch', credential: { kind: 'id', value: '1001' }, pin: '12' }]);
   });

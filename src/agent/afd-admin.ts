@@ -16,6 +16,7 @@ import type { AuditLog } from '../store/audit-log.js';
 import type { Db } from '../store/database.js';
 import { JournalReader } from '../store/journal-read.js';
 import { AfdExportError, afdHeaderPlan, afdZone, exportAfd, type AfdExportResult } from './afd-export.js';
+import { PunchAdmin } from './punch-lists.js';
 import { DEFAULT_DRIVE_ROOTS, listRemovableDrives, type DriveRoots } from './removable-drives.js';
 
 /** How long an exported file waits for its download before it is deleted. */
@@ -40,6 +41,8 @@ export class AfdAdmin {
   private readonly downloadDir: string;
   private readonly downloads = new Map<string, Pending>();
   private busy = false;
+  /** The admin screen's punch lists and CSV export (agent/punch-lists.ts): same drives, same one-time downloads. */
+  readonly punches: PunchAdmin;
 
   constructor(private readonly d: AfdAdminDeps) {
     this.reader = new JournalReader(d.db);
@@ -50,6 +53,7 @@ export class AfdAdmin {
     } catch (e) {
       d.log.warn('could not delete AFD files left for download', { dir: this.downloadDir, error: (e as Error).message });
     }
+    this.punches = new PunchAdmin({ ...d, zone: () => this.zone(), downloadDir: this.downloadDir, offer: (file, type) => this.offer(file, type) });
   }
 
   private zone(): string {

@@ -164,5 +164,8 @@ export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen:
     exportAfd: (i) => agent.afd.export(i),
     auditCompare: async (i) => auditSummaryOf(await agent.auditCompare(i)),
     auditCompareState: () => agent.auditCompareState(),
+    listWaiting: () => agent.afd.punches.waiting(),
+    findPunches: (i) => agent.afd.punches.find(i),
+    exportPunchesCsv: (i) => agent.afd.punches.exportCsv(i),
   };
 }

@@ -88,6 +88,7 @@ export async function openAgent(
       theme: ready.screen.theme,
       speech: ready.screen.speech,
       pinShowName: ready.pin.showName,
+      idKinds: ready.identity.allowed.id,
     },
     demo: demoSetup?.mock ?? null,
     log,

@@ -61,6 +61,7 @@ export class SelfService {
   private readonly abort = new AbortController();
   /** Requests made, for the bench and status. */
   requests = 0;
+  private lastFailure: string | null = null;
 
   constructor(
     private readonly d: {
@@ -139,7 +140,9 @@ export class SelfService {
       this.requests += r.requests;
       if (!r.ok) {
         if (r.stop) return void this.queue.clear();
-        this.d.log.debug('self-service fetch failed', { reason: r.reason });
+        // Said once per new reason (a dialect the service refuses would otherwise say it for every employee).
+        if (r.reason !== this.lastFailure) this.d.log.warn('the employee\'s day could not be read from the service; punches are not affected', { reason: r.reason });
+        this.lastFailure = r.reason;
         continue;
       }
       const at = this.d.clock.now();

@@ -5,6 +5,7 @@ import { adminLoginCodeSchema } from './admin-codes.js';
 import { AFD_MAX_DAYS, AUDIT_MAX_DAYS, afdExportResultSchema, afdTargetsSchema, auditStateSchema, auditSummarySchema } from './afd-audit.js';
 import { calendarDay, dayNumber, epochMs, text } from './common.js';
 import { punchEventSchema, punchReceiptSchema, punchResultSchema, requestIdSchema } from './punch.js';
+import { employeePunchesSchema, exportPunchesInput, findPunchesInput, punchCsvResultSchema, waitingListSchema } from './punch-lists.js';
 import { screenSettingsSchema } from './screen-settings.js';
 import { readerStatusSchema, statusSchema } from './status.js';
 
@@ -119,6 +120,12 @@ export const calls = {
   },
   /** The comparison under way, if any, and the last one's summary. */
   auditCompareState: { input: empty, output: auditStateSchema, admin: true },
+  /** The punches not yet delivered (pending, sending, in doubt, held), oldest first, at most WAITING_MAX, and how many there are. */
+  listWaiting: { input: empty, output: waitingListSchema, admin: true },
+  /** An employee's punches of a local date (default: the site's today), by external id, registration number, CPF or part of a name. */
+  findPunches: { input: findPunchesInput, output: employeePunchesSchema, admin: true },
+  /** The punches dated from..to (inclusive, at most PUNCH_CSV_MAX_DAYS) as CSV, on a listed removable drive or for download (web bridge). */
+  exportPunchesCsv: { input: exportPunchesInput, output: punchCsvResultSchema, admin: true },
 } as const satisfies Record<string, CallSpec>;
 
 export type CallName = keyof typeof calls;

@@ -49,6 +49,9 @@ const CALLS = [
   'exportAfd',
   'auditCompare',
   'auditCompareState',
+  'listWaiting',
+  'findPunches',
+  'exportPunchesCsv',
 ] as const satisfies readonly CallName[];
 const EVENTS: readonly string[] = ['punch', 'status'] satisfies readonly EventName[];
 

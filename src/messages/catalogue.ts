@@ -9,7 +9,9 @@ import { enAdmin } from './en/admin.js';
 import { enAfd } from './en/afd.js';
 import { enAnswers } from './en/answers.js';
 import { enAudit } from './en/audit.js';
+import { enDay } from './en/day.js';
 import { enPunch } from './en/punch.js';
+import { enPunches } from './en/punches.js';
 import { enKiosk } from './en/kiosk.js';
 import { enReceipt } from './en/receipt.js';
 import { enRoster } from './en/roster.js';
@@ -17,7 +19,9 @@ import { esAdmin } from './es/admin.js';
 import { esAfd } from './es/afd.js';
 import { esAnswers } from './es/answers.js';
 import { esAudit } from './es/audit.js';
+import { esDay } from './es/day.js';
 import { esPunch } from './es/punch.js';
+import { esPunches } from './es/punches.js';
 import { esKiosk } from './es/kiosk.js';
 import { esReceipt } from './es/receipt.js';
 import { esRoster } from './es/roster.js';
@@ -26,7 +30,9 @@ import { ptAdmin } from './pt-BR/admin.js';
 import { ptAfd } from './pt-BR/afd.js';
 import { ptAnswers } from './pt-BR/answers.js';
 import { ptAudit } from './pt-BR/audit.js';
+import { ptDay } from './pt-BR/day.js';
 import { ptPunch } from './pt-BR/punch.js';
+import { ptPunches } from './pt-BR/punches.js';
 import { ptKiosk } from './pt-BR/kiosk.js';
 import { ptReceipt } from './pt-BR/receipt.js';
 import { ptRoster } from './pt-BR/roster.js';
@@ -35,15 +41,15 @@ import type { PluralText, Text, Texts } from './text.js';
 export { LANGS, isLang, langOfLocale, type Lang } from './lang.js';
 export type { PluralText, Text } from './text.js';
 
-const en = { ...enAnswers, ...enKiosk, ...enAdmin, ...enRoster, ...enReceipt, ...enAfd, ...enAudit, ...enPunch };
+const en = { ...enAnswers, ...enKiosk, ...enAdmin, ...enRoster, ...enReceipt, ...enAfd, ...enAudit, ...enPunch, ...enPunches, ...enDay };
 
 export type MessageKey = keyof typeof en;
 export type Dictionary = Texts<typeof en>;
 
 export const dictionaries: { readonly [L in Lang]: Dictionary } = {
   en,
-  'pt-BR': { ...ptAnswers, ...ptKiosk, ...ptAdmin, ...ptRoster, ...ptReceipt, ...ptAfd, ...ptAudit, ...ptPunch },
-  es: { ...esAnswers, ...esKiosk, ...esAdmin, ...esRoster, ...esReceipt, ...esAfd, ...esAudit, ...esPunch },
+  'pt-BR': { ...ptAnswers, ...ptKiosk, ...ptAdmin, ...ptRoster, ...ptReceipt, ...ptAfd, ...ptAudit, ...ptPunch, ...ptPunches, ...ptDay },
+  es: { ...esAnswers, ...esKiosk, ...esAdmin, ...esRoster, ...esReceipt, ...esAfd, ...esAudit, ...esPunch, ...esPunches, ...esDay },
 };
 
 export type Params = Readonly<Record<string, string | number>>;

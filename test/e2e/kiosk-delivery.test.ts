@@ -205,7 +205,7 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
     const { page, problems } = await r.open(SMALL);
     const lastSound = () => page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.lastSound ?? null);
     const result = page.locator('[data-testid=result]');
-    /** ID on the keypad, then the PIN, as kiosk-screen.test.ts does. */
+    /** ID on the keypad, then the PIN, as kiosk-screen.test.ts does: ends on the result, or on the PIN step asking again. */
     const idThenPin = async (id: string, pin: string): Promise<void> => {
       await page.click('[data-testid=open-keypad]');
       await waitScreen(page, 'keypad');
@@ -214,16 +214,21 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
       await waitScreen(page, 'pin');
       await pressKeys(page, pin);
       await page.click('[data-testid=key-ok]');
+      await page.waitForSelector('body[data-screen="result"], [data-testid=pin-error]');
+    };
+    /** Another PIN on the PIN step that asked again after a wrong one. */
+    const pinAgain = async (pin: string): Promise<void> => {
+      await pressKeys(page, pin);
+      await page.click('[data-testid=key-ok]');
       await waitScreen(page, 'result');
     };
 
-    // The first wrong PIN is refused: the employee may try again.
+    // The first wrong PIN is refused on the PIN step, which asks again: the employee may try again.
     await idThenPin('1001', '9999');
-    expect(await result.getAttribute('data-reason')).toBe('pin_wrong');
+    expect(await text(page, '[data-testid=pin-error]')).toBe('PIN incorreto. Resta 1 tentativa.');
     expect(await lastSound()).toBe('error');
-    await dismissResult(page);
     // The second wrong PIN locks the employee out (maxFailures 2): the punch is taken anyway, held.
-    await idThenPin('1001', '9998');
+    await pinAgain('9998');
     expect(await result.getAttribute('data-ok')).toBe('true');
     expect(await result.getAttribute('data-note')).toBe('held_pin_unverified');
     expect(await result.getAttribute('data-queued')).toBe('false');
@@ -246,8 +251,8 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
 
     // Another employee locked out the same way: this one the manager confirms.
     await idThenPin('1002', '1111');
-    await dismissResult(page);
-    await idThenPin('1002', '2222');
+    expect(await page.getAttribute('body', 'data-screen')).toBe('pin');
+    await pinAgain('2222');
     expect(await result.getAttribute('data-note')).toBe('held_pin_unverified');
     await dismissResult(page);
     await waitFor(() => r.agent.status().queue.held === anaHeld + 1, 'both employees’ punches held');

@@ -136,39 +136,41 @@ describe('an employee at the kiosk screen (Chromium, web bridge)', () => {
 });
 
 describe('PINs and language', () => {
-  it('with PINs on for typed IDs: ID, then PIN; a wrong PIN is refused, the right one punches', async () => {
+  it('with PINs on for typed IDs: ID, then PIN by name; a wrong PIN is asked again on the same screen, the right one punches', async () => {
     const r = await rigs.start({
       settings: { pin: { requiredFor: ['id'] } },
       screen: { ...TEST_SCREEN, pinRequiredFor: ['id'] },
     });
     const set = await r.agent.admin.setPin('1008', '4321');
     expect(set.ok).toBe(true);
+    const name = r.mock.employees().find((e) => e.external_id === '1008')?.full_name ?? '';
     const { page } = await r.open(SMALL);
     await page.click('[data-testid=open-keypad]');
     await pressKeys(page, '1008');
     await page.click('[data-testid=key-ok]');
     await waitScreen(page, 'pin');
+    // Whose PIN: the first name (pin.showName defaults to on).
+    expect(((await page.textContent('.keypad-title')) ?? '').trim()).toBe(`${name.split(' ')[0]}, digite seu PIN`);
     await pressKeys(page, '9999');
     // A PIN is never shown, only as many dots.
     expect(await text(page, 'keypad-value')).not.toContain('9');
     await page.click('[data-testid=key-ok]');
-    await waitScreen(page, 'result');
-    expect(await attr(page, 'result', 'data-reason')).toBe('pin_wrong');
+    // Wrong: still the PIN step for the same ID, the field cleared, the error under it; nothing registered.
+    await page.waitForSelector('[data-testid=pin-error]');
+    expect(await screen(page)).toBe('pin');
+    expect(await text(page, 'pin-error')).toBe('PIN incorreto. Restam 4 tentativas.');
+    expect(await text(page, 'keypad-value')).toBe('');
     expect(await lastSound(page)).toBe('error');
-    await dismissResult(page);
+    expect(r.agent.status().unsent + r.agent.status().queue.sent).toBe(0);
 
-    await page.click('[data-testid=open-keypad]');
-    await pressKeys(page, '1008');
-    await page.click('[data-testid=key-ok]');
-    await waitScreen(page, 'pin');
     await pressKeys(page, '4321');
     await page.screenshot({ path: screenshotPath('pin-800x480') });
     await page.click('[data-testid=key-ok]');
     await waitScreen(page, 'result');
     expect(await attr(page, 'result', 'data-ok')).toBe('true');
-    const name = r.mock.employees().find((e) => e.external_id === '1008')?.full_name;
     expect(await text(page, 'result-name')).toBe(name);
     await waitFor(() => r.mock.records().length === 1, 'one punch delivered');
+    expect(r.mock.records()[0]?.employee_external_id).toBe('1008');
   });
 
   it('a badge from an HID reader that needs a PIN: the screen asks for it without knowing the code, and the punch registers', async () => {
@@ -188,19 +190,47 @@ describe('PINs and language', () => {
     await waitFor(() => r.mock.records().some((x) => x.employee_external_id === '1009'), 'the punch delivered');
   });
 
-  it('speaks Brazilian Portuguese by default, English after the toggle until the punch is done', async () => {
+  it('speaks Brazilian Portuguese by default, Spanish then English after the toggle until the punch is done', async () => {
     const r = await kiosk();
     const { page } = await r.open(SMALL);
+    const htmlLang = () => page.getAttribute('html', 'lang');
     expect(await page.textContent('body')).toContain('Aproxime seu crachá');
+    // The button names the next language in its own words.
+    expect(await text(page, 'language')).toBe('Español');
+    expect(await attr(page, 'language', 'lang')).toBe('es');
+    await page.click('[data-testid=language]');
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=open-keypad]')?.textContent?.includes('Ingresar') === true);
+    expect(await htmlLang()).toBe('es');
+    expect(await page.textContent('body')).toContain('Acerque su credencial');
+    expect(await text(page, 'language')).toBe('English');
+    expect(await attr(page, 'language', 'lang')).toBe('en');
     await page.click('[data-testid=language]');
     await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=open-keypad]')?.textContent?.includes('ID') === true);
     expect(await page.textContent('body')).toMatch(/Scan your badge/i);
+    expect(await text(page, 'language')).toBe('Português');
+    expect(await attr(page, 'language', 'lang')).toBe('pt-BR');
     await wedgeBurst(page, '99999999');
     await waitScreen(page, 'result');
     expect(await text(page, 'result-message')).toMatch(/not recogni[sz]ed/i);
     // The next person finds the terminal's language again.
     await dismissResult(page);
     expect(await page.textContent('body')).toContain('Aproxime seu crachá');
+    expect(await htmlLang()).toBe('pt-BR');
+  });
+
+  it('a chosen language reverts to the site’s after the idle timeout when nobody punches', async () => {
+    // Results of 1 s: the language timeout is 7.5 × that (30 s at the default 4 s).
+    const r = await rigs.start({ screen: { ...TEST_SCREEN, resultMs: 1_000 } });
+    const { page } = await r.open(SMALL);
+    await page.click('[data-testid=language]');
+    await page.waitForSelector('html[lang="es"]', { state: 'attached' });
+    const chosenAt = Date.now();
+    expect(await page.textContent('body')).toContain('Acerque su credencial');
+    await page.waitForSelector('html[lang="pt-BR"]', { state: 'attached', timeout: 20_000 });
+    // Not at once: after the timeout (less a margin for the round trip of the click).
+    expect(Date.now() - chosenAt).toBeGreaterThanOrEqual(6_500);
+    expect(await page.textContent('body')).toContain('Aproxime seu crachá');
+    expect(await text(page, 'language')).toBe('Español');
   });
 });
 

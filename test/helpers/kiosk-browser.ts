@@ -78,6 +78,8 @@ export type KioskRigOptions = {
    * free loopback port where nothing listens; `startMock()` brings the mock up on that port.
    */
   apiDown?: boolean;
+  /** The agent's TCP liveness check of the API (config api.livenessEveryMs); default the config's 5 000 ms. */
+  livenessEveryMs?: number;
   /** What the screen is told (language, wedge timing...); default TEST_SCREEN. */
   screen?: ScreenSettings;
 };
@@ -110,13 +112,16 @@ export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRi
     cleanups.push(() => mock?.close());
     const t = tempDir();
     cleanups.push(t.cleanup);
+    const apiUrl = mock?.url ?? `http://127.0.0.1:${port}${API_VERSION_SEGMENT}`;
+    // testAgent's settings replace its `api` whole: the liveness interval goes in with the rest of it.
+    const api = opts.livenessEveryMs === undefined ? {} : { api: { baseUrl: apiUrl, token: API_TOKEN, timeoutMs: 1_000, livenessEveryMs: opts.livenessEveryMs } };
     const agent = testAgent({
       dataDir: path.join(t.dir, 'data'),
-      mock: { url: mock?.url ?? `http://127.0.0.1:${port}${API_VERSION_SEGMENT}` },
+      mock: { url: apiUrl },
       token: API_TOKEN,
       rateLimit: { limit: 60, windowMs: 60_000 },
       retry: { baseMs: 100, maxMs: 500 },
-      ...(opts.settings ? { settings: opts.settings } : {}),
+      ...(opts.settings || opts.livenessEveryMs !== undefined ? { settings: { ...opts.settings, ...api } } : {}),
       siteId: opts.siteId ?? DEMO_SITE_ID,
     });
     cleanups.push(() => agent.stop());

@@ -330,6 +330,8 @@ describe('IPC bridge', () => {
       receipt: { nsr: 1 },
       auditCompare: { from: '2026-03-02', to: '2026-03-02' },
       exportAfd: { from: '2026-03-02', to: '2026-03-02', target: { kind: 'download' } },
+      findPunches: { employee: '1003' },
+      exportPunchesCsv: { from: '2026-03-02', to: '2026-03-02', target: { kind: 'download' } },
     };
     const answers: string[] = [];
     for (const name of callNames.filter((n) => n !== 'lock' && n !== 'adminLogout')) {

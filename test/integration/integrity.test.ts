@@ -112,10 +112,12 @@ describe('the integrity check off the open', () => {
 
     let last = performance.now();
     let maxGap = 0;
+    let ticks = 0;
     const tick = setInterval(() => {
       const t = performance.now();
       maxGap = Math.max(maxGap, t - last);
       last = t;
+      ticks++;
     }, 2);
     const w0 = performance.now();
     try {
@@ -124,8 +126,11 @@ describe('the integrity check off the open', () => {
       clearInterval(tick);
     }
     const workerMs = performance.now() - w0;
-    console.log(`quick_check of 200,000 punches: ${inThreadMs.toFixed(0)} ms in the thread (the loop stalled throughout); in a worker ${workerMs.toFixed(0)} ms with the loop's longest stall ${maxGap.toFixed(1)} ms`);
-    expect(maxGap).toBeLessThan(inThreadMs);
+    console.log(`quick_check of 200,000 punches: ${inThreadMs.toFixed(0)} ms in the thread (the loop stalled throughout); in a worker ${workerMs.toFixed(0)} ms with the loop's longest stall ${maxGap.toFixed(1)} ms, ${ticks} ticks`);
+    // In the thread the loop does not turn once until the check ends; with the worker it keeps
+    // turning (a busy machine may still pause the whole process for a while, so no stall bound).
+    expect(ticks).toBeGreaterThan(Math.min(20, workerMs / 20));
+    expect(maxGap).toBeLessThan(workerMs);
   });
 
   it('an agent on a damaged file takes punches, finds the damage in the background and says so in status and `timeclock status`', async () => {

@@ -11,6 +11,7 @@ import { answerText, t } from '../i18n.js';
 import { setupProblemAlert } from './admin-alerts.js';
 import { present, row, type Panel, type Shared } from './admin-common.js';
 import { heldSection } from './admin-held.js';
+import { serviceErrorLines, waitingSection } from './admin-waiting.js';
 import { attemptsText } from '../held-view.js';
 import type { Ctx } from './view.js';
 
@@ -32,11 +33,12 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
   const heldNote = h('p', { class: 'warn held-note', testid: 'queue-held-note', attrs: { hidden: '' } });
   const facts = h('dl', { class: 'facts' });
   const list = h('div', { class: 'rejected-list' });
-  const refresh = button(t(lang, 'queue.refresh'), () => void Promise.all([load(), held.load()]), { class: 'small-button', testid: 'rejected-refresh' });
+  const refresh = button(t(lang, 'queue.refresh'), () => void Promise.all([load(), held.load(), waiting.load()]), { class: 'small-button', testid: 'rejected-refresh' });
   // Shown only while there are rejected punches to retry.
   const retryAll = button(t(lang, 'queue.retryAll'), () => void retryEvery(), { class: 'small-button', testid: 'retry-all', attrs: { hidden: '' } });
   const setup = setupProblemAlert();
   const held = heldSection(ctx, sh);
+  const waiting = waitingSection(ctx, sh);
   let lastRejectedCount: number | null = null;
   let loading = false;
 
@@ -95,12 +97,14 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
     tiles,
     heldNote,
     facts,
+    waiting.el,
     h('div', { class: 'list-head' }, [h('h2', { text: t(lang, 'queue.rejectedList') }), h('div', { class: 'list-buttons' }, [retryAll, refresh])]),
     list,
     held.el,
   ]);
   void load();
   void held.load();
+  void waiting.load();
 
   return {
     el,
@@ -108,6 +112,7 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
       const s = c.status;
       setup.update(c);
       held.update(c);
+      waiting.update(c);
       if (!s) return;
       for (const st of states) {
         setText(counts[st], String(s.queue[st]));
@@ -125,7 +130,7 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
         facts,
         present([
           row(t(c.lang, 'queue.oldest'), s.oldestUnsentAgeMs === null ? t(c.lang, 'queue.none') : formatDuration(s.oldestUnsentAgeMs, c.lang), 'queue-oldest'),
-          row(t(c.lang, 'queue.lastError'), s.lastError ? `${when(s.lastError.at)} — ${s.lastError.message}` : t(c.lang, 'common.dash'), 'queue-last-error'),
+          row(t(c.lang, 'queue.lastError'), s.lastError ? h('div', {}, [when(s.lastError.at), serviceErrorLines(s.lastError.message, c.lang, 'queue-error')]) : t(c.lang, 'common.dash'), 'queue-last-error'),
           row(t(c.lang, 'queue.paused'), paused, 'queue-paused'),
           s.authRefused ? row(t(c.lang, 'queue.authRefused'), `${when(s.authRefused.at)} — ${s.authRefused.reason}`, 'queue-auth-refused') : null,
         ]),

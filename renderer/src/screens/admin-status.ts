@@ -8,6 +8,7 @@ import { formatDateTime, formatDuration, formatSkew } from '../format.js';
 import { t } from '../i18n.js';
 import { setupProblemAlert, warningsAlert } from './admin-alerts.js';
 import { present, row, type Panel } from './admin-common.js';
+import { serviceErrorLines } from './admin-waiting.js';
 
 export function readersPanel(): Panel {
   const el = h('div', { class: 'panel-body readers-panel' });
@@ -61,6 +62,8 @@ export function connectionPanel(): Panel {
       fill(facts, [
         row(t(c.lang, 'conn.title.online'), online_, 'conn-online'),
         row(t(c.lang, 'conn.lastContact'), s.lastContactAt === null ? t(c.lang, 'roster.never') : `${formatDateTime(s.lastContactAt, c.lang, c.timeZone)} (${ago(s.lastContactAt)})`, 'conn-last-contact'),
+        row(t(c.lang, 'conn.lastAnswered'), s.lastAnsweredAt == null ? t(c.lang, 'roster.never') : `${formatDateTime(s.lastAnsweredAt, c.lang, c.timeZone)} (${ago(s.lastAnsweredAt)})`, 'conn-last-answered'),
+        s.lastError ? row(t(c.lang, 'conn.lastError'), h('div', {}, [formatDateTime(s.lastError.at, c.lang, c.timeZone), serviceErrorLines(s.lastError.message, c.lang, 'conn-error')]), 'conn-last-error') : null,
         row(
           t(c.lang, 'conn.rate'),
           t(c.lang, 'conn.rateValue', { used: s.rateWindow.used, limit: s.rateWindow.limit, window: formatDuration(s.rateWindow.windowMs, c.lang) }),

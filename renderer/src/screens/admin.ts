@@ -11,6 +11,7 @@ import type { AdminCalls, Panel, Shared, Tone } from './admin-common.js';
 import { queuePanel } from './admin-queue.js';
 import { receiptPanel } from './admin-receipt.js';
 import { afdPanel } from './admin-afd.js';
+import { punchesPanel } from './admin-punches.js';
 import { auditPanel, stackedPanels } from './admin-audit.js';
 import { rosterPanel } from './admin-roster.js';
 import { settingsPanel } from './admin-settings.js';
@@ -18,8 +19,8 @@ import { connectionPanel, readersPanel } from './admin-status.js';
 import type { Ctx, View } from './view.js';
 
 export type { AdminCalls } from './admin-common.js';
-export type AdminTab = 'queue' | 'roster' | 'readers' | 'connection' | 'settings' | 'receipt' | 'afd';
-export const ADMIN_TABS: readonly AdminTab[] = ['queue', 'roster', 'readers', 'connection', 'settings', 'receipt', 'afd'];
+export type AdminTab = 'queue' | 'roster' | 'readers' | 'connection' | 'settings' | 'receipt' | 'afd' | 'punches';
+export const ADMIN_TABS: readonly AdminTab[] = ['queue', 'roster', 'readers', 'connection', 'settings', 'receipt', 'afd', 'punches'];
 
 export type AdminView = View & { notice(text: string, tone: Tone): void };
 
@@ -66,6 +67,8 @@ export function adminView(ctx: Ctx, calls: AdminCalls, onLock: () => void): Admi
         return stackedPanels(receiptPanel(last, shared), auditPanel(last, shared));
       case 'afd':
         return afdPanel(last, shared);
+      case 'punches':
+        return punchesPanel(last, shared);
     }
   };
   const select = (name: AdminTab): void => {
@@ -75,6 +78,8 @@ export function adminView(ctx: Ctx, calls: AdminCalls, onLock: () => void): Admi
     panel = p;
     fill(body, [p.el]);
     body.scrollTop = 0; // a tab opens at its top, wherever the last one was scrolled to
+    // The tab bar scrolls sideways on a small screen: keep the chosen tab in sight (no-op in tests without layout).
+    tabButtons[name]?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
     p.update(last);
   };
   const lock = button(t(lang, 'admin.lock'), onLock, { class: 'lock-button', testid: 'lock' });

@@ -8,13 +8,14 @@ import { connectionText, IDLE_LOCATION_CHARS, setupProblemView } from '../connec
 import { button, h, setData, setText } from '../dom.js';
 import { formatClock, formatLongDate } from '../format.js';
 import { t } from '../i18n.js';
+import { nextLang } from '../language.js';
 import { noRosterNotice } from '../roster-view.js';
 import type { Ctx, View } from './view.js';
 
 export function idleView(ctx: Ctx): View {
   const { lang } = ctx;
   const site = h('div', { class: 'site-name', testid: 'site-name' });
-  const lang_ = button(t(lang, 'idle.language'), () => ctx.toggleLanguage(), { class: 'lang-toggle', testid: 'language', attrs: { lang: lang === 'en' ? 'pt-BR' : 'en' } });
+  const lang_ = button(t(lang, 'idle.language'), () => ctx.toggleLanguage(), { class: 'lang-toggle', testid: 'language', attrs: { lang: nextLang(lang) } });
   const clock = h('div', { class: 'clock', testid: 'clock' });
   const date = h('div', { class: 'date', testid: 'date' });
   // No complete employee list yet: said plainly, so nobody walks away thinking the punch was lost.

@@ -2,6 +2,8 @@
 import { button, fill, h, setData, setText } from '../dom.js';
 import { t, type Lang } from '../i18n.js';
 import type { AdminLoginError, Screen } from '../machine.js';
+import { displayedId, idTitle, showValue } from '../keypad-field.js';
+import { pinErrorText, pinTitle } from '../pin-step.js';
 import type { Ctx, View } from './view.js';
 
 type KeypadScreen = Extract<Screen, { name: 'keypad' | 'pin' | 'admin-login' }>;
@@ -23,12 +25,13 @@ export function loginErrorText(error: AdminLoginError, lang: Lang): string {
   }
 }
 
-function titleOf(s: KeypadScreen, lang: Lang): string {
+function titleOf(s: KeypadScreen, c: Ctx): string {
+  const lang = c.lang;
   switch (s.name) {
     case 'keypad':
-      return t(lang, 'keypad.titleId');
+      return idTitle(c.settings?.idKinds, lang);
     case 'pin':
-      return s.employeeName ? t(lang, 'keypad.titlePinFor', { name: s.employeeName }) : t(lang, 'keypad.titlePin');
+      return pinTitle(s.employeeName, c.settings?.pinShowName, lang);
     case 'admin-login':
       return t(lang, 'keypad.titleAdmin');
   }
@@ -38,7 +41,8 @@ export function keypadView(ctx: Ctx): View {
   const { lang } = ctx;
   const key = (k: string) => () => ctx.dispatch({ type: 'key', key: k });
   const title = h('h1', { class: 'keypad-title' });
-  const value = h('div', { class: 'keypad-value', testid: 'keypad-value', attrs: { 'aria-live': 'polite' } });
+  const text = h('span', { class: 'keypad-text' });
+  const value = h('div', { class: 'keypad-value', testid: 'keypad-value', attrs: { 'aria-live': 'polite' } }, [text]);
   const note = h('div', { class: 'keypad-note', attrs: { role: 'alert' } });
   const digits = ['1', '2', '3', '4', '5', '6', '7', '8', '9'].map((d) => button(d, key(d), { class: 'key', testid: `key-${d}` }));
   const grid = h('div', { class: 'keypad-grid' }, [
@@ -59,9 +63,9 @@ export function keypadView(ctx: Ctx): View {
     update(c) {
       const s = c.model.screen;
       if (s.name !== 'keypad' && s.name !== 'pin' && s.name !== 'admin-login') return;
-      setText(title, titleOf(s, c.lang));
+      setText(title, titleOf(s, c));
       const masked = s.name !== 'keypad';
-      setText(value, masked ? '•'.repeat([...s.value].length) : s.value);
+      showValue(value, text, masked ? '•'.repeat([...s.value].length) : displayedId(s.value, c.settings?.idKinds));
       setData(value, 'masked', String(masked));
       setData(value, 'empty', String(s.value === ''));
       ok.disabled = c.model.busy;
@@ -69,6 +73,9 @@ export function keypadView(ctx: Ctx): View {
         if (!note.querySelector('[data-testid="admin-login-error"]') || note.textContent !== loginErrorText(s.error, c.lang)) {
           fill(note, [h('span', { class: 'error-text', testid: 'admin-login-error', text: loginErrorText(s.error, c.lang) })]);
         }
+      } else if (s.name === 'pin' && s.error && !c.model.busy) {
+        const said = pinErrorText(s.error, c.lang);
+        if (note.textContent !== said) fill(note, [h('span', { class: 'error-text', testid: 'pin-error', text: said })]);
       } else if (c.model.busy) {
         if (note.textContent !== t(c.lang, 'keypad.sending')) fill(note, [h('span', { class: 'busy-text', text: t(c.lang, 'keypad.sending') })]);
       } else if (note.childNodes.length > 0) {

@@ -3,6 +3,7 @@
  * screen is drawn afresh and the screens stay unaware of each other.
  */
 import type { ScreenName } from '../machine.js';
+import { applyLook } from '../look.js';
 import { adminView } from './admin.js';
 import type { AdminCalls } from './admin-common.js';
 import { idleView } from './idle.js';
@@ -13,6 +14,8 @@ import type { Ctx, View } from './view.js';
 
 /** `admin`: the admin screen's calls (a `forbidden` answer ends the session) and its lock button. */
 export function viewFor(name: ScreenName, ctx: Ctx, admin: { calls: AdminCalls; lock: () => void }): View {
+  // The theme comes with the screen settings; every screen drawn afresh after they arrive wears it.
+  applyLook(ctx.settings);
   switch (name) {
     case 'loading':
       return loadingView(ctx);

@@ -73,7 +73,7 @@ export const enAdmin = {
   'conn.state.online': 'online',
   'conn.state.offline': 'offline',
   'conn.state.unknown': 'no contact yet',
-  'conn.lastContact': 'Last contact',
+  'conn.lastContact': 'Online/offline since',
   'conn.ago': '{age} ago',
   'conn.rate': 'Requests',
   'conn.rateValue': '{used} of {limit} per {window}',

@@ -71,7 +71,7 @@ export const esAdmin: Texts<typeof enAdmin> = {
   'conn.state.online': 'conectado',
   'conn.state.offline': 'sin conexión',
   'conn.state.unknown': 'aún sin contacto',
-  'conn.lastContact': 'Último contacto',
+  'conn.lastContact': 'En línea/sin conexión desde',
   'conn.ago': 'hace {age}',
   'conn.rate': 'Solicitudes',
   'conn.rateValue': '{used} de {limit} cada {window}',

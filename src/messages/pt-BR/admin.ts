@@ -71,7 +71,7 @@ export const ptAdmin: Texts<typeof enAdmin> = {
   'conn.state.online': 'conectado',
   'conn.state.offline': 'sem conexão',
   'conn.state.unknown': 'ainda sem contato',
-  'conn.lastContact': 'Último contato',
+  'conn.lastContact': 'On-line/off-line desde',
   'conn.ago': 'há {age}',
   'conn.rate': 'Requisições',
   'conn.rateValue': '{used} de {limit} a cada {window}',

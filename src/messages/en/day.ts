@@ -1,0 +1,17 @@
+/** The employee's day on the result screen (renderer/src/day-view.ts): entry or exit, the day's punches, hours bank, leave. */
+export const enDay = {
+  'result.entry': 'Entry registered',
+  'result.exit': 'Exit registered',
+  'day.mark.entry': 'In',
+  'day.mark.exit': 'Out',
+  'day.word.entry': 'entry',
+  'day.word.exit': 'exit',
+  'day.punches': 'Today’s punches',
+  'day.chip': '{time} {direction}',
+  'day.chipElsewhere': '{time} {direction}, registered elsewhere',
+  'day.elsewhere': 'registered elsewhere',
+  'day.bank': 'Hours bank: {balance} (as of {at})',
+  'day.vacation': 'You are on vacation today; the punch was registered.',
+  'day.leave': 'You have a leave of absence today ({type}); the punch was registered.',
+  'day.leaveUntyped': 'You have a leave of absence today; the punch was registered.',
+} as const;
