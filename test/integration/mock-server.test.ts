@@ -1,28 +1,20 @@
+/**
+ * The mock API (src/mock/mock-server.ts) over real HTTP on loopback: its seeds, auth and routing,
+ * the sliding-window rate limit with Retry-After, and GET /employees paging and filters. POST and
+ * GET /times are in mock-server-times.test.ts, the faults and control endpoints in
+ * mock-server-faults.test.ts.
+ */
 import { describe, expect, it } from 'vitest';
-import { employeePageSchema, errorBodySchema, sitePageSchema, timesResponseSchema, createdSchema, MAX_PAGE_SIZE, defaultApiDialect } from '../../src/api/shapes.js';
+import { employeePageSchema, sitePageSchema, MAX_PAGE_SIZE } from '../../src/api/shapes.js';
 import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
 import { parseRetryAfter } from '../../src/domain/retry-policy.js';
-import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
-import { basicAuth, mockCall, mockServers, type Res } from '../helpers/mock-http.js';
+import { basicAuth, mockCall, mockServers } from '../helpers/mock-http.js';
+import { expectError, fakeClock } from '../helpers/mock-server-answers.js';
 import { DEMO_SITE_ID, demoSeed, generatedSeed, isValidCpf, objectIdFor } from '../../src/mock/seed.js';
 
 const start = mockServers();
 const basic = basicAuth;
 const call = mockCall;
-
-function fakeClock(start: number): { now: () => number; set: (t: number) => void; advance: (ms: number) => void } {
-  let t = start;
-  return { now: () => t, set: (v) => (t = v), advance: (ms) => (t += ms) };
-}
-
-function expectError(res: Res, status: number): ReturnType<typeof errorBodySchema.parse> {
-  expect(res.status).toBe(status);
-  expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
-  const body = errorBodySchema.parse(res.json);
-  expect(body._status).toBe('ERR');
-  expect(body._error.code).toBe(status);
-  return body;
-}
 
 const T0 = Date.UTC(2026, 10, 21, 11, 0, 0);
 
@@ -153,108 +145,6 @@ describe('sliding window', () => {
   });
 });
 
-describe('POST /times', () => {
-  it('validates the body and answers 422/404/400 with parseable error bodies', async () => {
-    const srv = await start();
-    const emp1 = objectIdFor('employee', 1);
-    const both = expectError(await call(srv, 'POST', '/times', { body: { employee_id: emp1, employee_external_id: '1001', time: '2026-11-21T08:03' } }), 422);
-    expect(Object.keys(both._issues ?? {})).toContain('employee_external_id');
-    const neither = expectError(await call(srv, 'POST', '/times', { body: { time: '2026-11-21T08:03' } }), 422);
-    expect(neither._issues?.employee_id).toBeDefined();
-    const badTime = expectError(await call(srv, 'POST', '/times', { body: { employee_external_id: '1001', time: '2026-11-21 08:03' } }), 422);
-    expect(badTime._issues?.time).toBeDefined();
-    const missingTime = expectError(await call(srv, 'POST', '/times', { body: { employee_external_id: '1001' } }), 422);
-    expect(missingTime._issues?.time).toBe('required field');
-    const feb30 = expectError(await call(srv, 'POST', '/times', { body: { employee_external_id: '1001', time: '2026-02-30T08:00' } }), 422);
-    expect(feb30._issues?.time).toMatch(/calendar/);
-    const unknownField = expectError(await call(srv, 'POST', '/times', { body: { employee_external_id: '1001', time: '2026-11-21T08:03', kiosk: 'k1' } }), 422);
-    expect(unknownField._issues?.kiosk).toBe('unknown field');
-    const badId = expectError(await call(srv, 'POST', '/times', { body: { employee_id: 'xyz', time: '2026-11-21T08:03' } }), 422);
-    expect(badId._issues?.employee_id).toBeDefined();
-    const unknown = expectError(await call(srv, 'POST', '/times', { body: { employee_external_id: '9999', time: '2026-11-21T08:03' } }), 404);
-    expect(unknown._error.message).toContain('9999');
-    srv.setActive('1002', false);
-    const inactive = expectError(await call(srv, 'POST', '/times', { body: { employee_external_id: '1002', time: '2026-11-21T08:03' } }), 404);
-    expect(inactive._error.message).toContain('1002');
-    expectError(await call(srv, 'POST', '/times', { rawBody: '[1,2]' }), 400);
-    expect(srv.records()).toHaveLength(0);
-  });
-
-  it('stores a registro externo record visible via records() and GET /times; duplicates are kept', async () => {
-    const clock = fakeClock(Date.UTC(2026, 10, 21, 11, 3, 27));
-    const srv = await start({ clock });
-    const res = await call(srv, 'POST', '/times', { body: { employee_external_id: '1001', time: '2026-11-21T08:03' } });
-    expect(res.status).toBe(201);
-    const created = createdSchema.parse(res.json);
-    expect(created._status).toBe('OK');
-    expect(created._created).toBe('2026-11-21T11:03+00:00');
-    await call(srv, 'POST', '/times', { body: { employee_external_id: '1001', time: '2026-11-21T08:03' } });
-    await call(srv, 'POST', '/times', { body: { employee_external_id: '1001', time: '2026-11-20T17:59' } });
-    // 1036 has no external_id: it is addressed by _id.
-    const e36 = objectIdFor('employee', 36);
-    expect((await call(srv, 'POST', '/times', { body: { employee_id: e36, time: '2026-11-21T09:00' } })).status).toBe(201);
-
-    const recs = srv.records();
-    expect(recs).toHaveLength(4);
-    expect(recs[0]).toMatchObject({ _id: created._id, employee_id: objectIdFor('employee', 1), employee_external_id: '1001', time: '2026-11-21T08:03', type: 'registro externo', approved: false, token: 'demo-token' });
-    expect(recs[3]?.employee_external_id).toBeUndefined();
-
-    const times = await call(srv, 'GET', '/times?employee_external_id=1001&start_date=2026-11-20&end_date=2026-11-21');
-    expect(times.status).toBe(200);
-    const parsed = timesResponseSchema.parse(times.json);
-    expect(parsed.employee_id).toBe(objectIdFor('employee', 1));
-    expect(parsed.times.map((t) => t.time)).toEqual(['2026-11-20T17:59', '2026-11-21T08:03', '2026-11-21T08:03']);
-    expect(parsed.times.every((t) => t.type === 'registro externo' && t.approved === false)).toBe(true);
-    const oneDay = timesResponseSchema.parse((await call(srv, 'GET', '/times?employee_external_id=1001&start_date=2026-11-21&end_date=2026-11-21')).json);
-    expect(oneDay.times).toHaveLength(2);
-    const byId = timesResponseSchema.parse((await call(srv, 'GET', `/times?employee_id=${e36}&start_date=2026-11-21&end_date=2026-11-21`)).json);
-    expect(byId.times).toHaveLength(1);
-
-    expectError(await call(srv, 'GET', '/times?employee_external_id=1001&start_date=2026-11-20'), 400);
-    expectError(await call(srv, 'GET', '/times?employee_external_id=1001&start_date=2026-11-20&end_date=21/11/2026'), 400);
-    expectError(await call(srv, 'GET', '/times?start_date=2026-11-20&end_date=2026-11-21'), 400);
-    expectError(await call(srv, 'GET', '/times?employee_external_id=4242&start_date=2026-11-20&end_date=2026-11-21'), 404);
-
-    // The control endpoint shows the same records to a standalone user.
-    const ctl = await call(srv, 'GET', '/__mock/records', { base: srv.origin, authorization: null });
-    expect(Array.isArray(ctl.json) && ctl.json.length).toBe(4);
-  });
-
-  it("accepts the 'split' dialect (date + time) and custom GET /times parameter names", async () => {
-    const dialect = { ...defaultApiDialect, punchBody: 'split' as const, timesQuery: { startDate: 'from', endDate: 'to' } };
-    const srv = await start({ dialect });
-    expect((await call(srv, 'POST', '/times', { body: { employee_external_id: '1003', date: '2026-11-21', time: '08:03' } })).status).toBe(201);
-    const combined = expectError(await call(srv, 'POST', '/times', { body: { employee_external_id: '1003', time: '2026-11-21T08:03' } }), 422);
-    expect(combined._issues?.date).toBe('required field');
-    const feb30 = expectError(await call(srv, 'POST', '/times', { body: { employee_external_id: '1003', date: '2026-02-30', time: '08:03' } }), 422);
-    expect(feb30._issues?.date).toMatch(/calendar/);
-    expect(srv.records().map((r) => r.time)).toEqual(['2026-11-21T08:03']);
-    const times = timesResponseSchema.parse((await call(srv, 'GET', '/times?employee_external_id=1003&from=2026-11-21&to=2026-11-21')).json);
-    expect(times.times).toHaveLength(1);
-  });
-
-  it('answers 400 to malformed JSON and keeps serving', async () => {
-    const srv = await start();
-    expectError(await call(srv, 'POST', '/times', { rawBody: '{"employee_external_id": "1001", "time": ' }), 400);
-    expect((await call(srv, 'POST', '/times', { body: { employee_external_id: '1001', time: '2026-11-21T08:03' } })).status).toBe(201);
-  });
-
-  it('turns an unexpected error into a 500 with an error body and a log entry', async () => {
-    let explode = true;
-    const srv = await start({
-      faults: { serverError: 0.5 },
-      random: () => {
-        if (explode) throw new Error('boom');
-        return 0.99;
-      },
-    });
-    expectError(await call(srv, 'GET', '/sites'), 500);
-    expect(srv.requests()[0]).toMatchObject({ status: 500, error: 'boom', fault: null });
-    explode = false;
-    expect((await call(srv, 'GET', '/sites')).status).toBe(200);
-  });
-});
-
 describe('GET /employees', () => {
   it('pages 60 generated employees 25/25/10, filters by site, clamps max_results, hides inactive', async () => {
     const seed = generatedSeed({ employees: 60, sites: 3, seed: 7 });
@@ -312,96 +202,5 @@ describe('GET /employees', () => {
     expect(last._meta.total).toBe(37);
     expect(last._items.at(-1)?.external_id).toBe('5001');
     expect(() => srv.addEmployees([{ _id: objectIdFor('extra', 2), external_id: '5001', full_name: 'Dup', active: true, site_ids: [] }])).toThrow();
-  });
-});
-
-describe('faults', () => {
-  const punch = { employee_external_id: '1001', time: '2026-11-21T08:03' };
-
-  it('drop_after_store stores the record but the client sees a socket error', async () => {
-    const srv = await start({ faults: { dropAfterStore: 1, only: { method: 'POST', pathPrefix: '/times' } } });
-    await expect(call(srv, 'POST', '/times', { body: punch })).rejects.toThrow();
-    expect(srv.records()).toHaveLength(1);
-    // GET is outside `only`, so it is answered normally.
-    expect((await call(srv, 'GET', '/sites')).status).toBe(200);
-    const log = srv.requests();
-    expect(log[0]).toMatchObject({ method: 'POST', path: '/v2.1/times', status: null, counted: true, fault: 'drop_after_store' });
-    expect(log[1]).toMatchObject({ status: 200, fault: null });
-  });
-
-  it('server_error answers 500 and stores nothing', async () => {
-    const srv = await start();
-    srv.setFaults({ serverError: 1 });
-    expectError(await call(srv, 'POST', '/times', { body: punch }), 500);
-    expect(srv.records()).toHaveLength(0);
-    expect(srv.requests()[0]?.fault).toBe('server_error');
-    srv.setFaults(null);
-    expect((await call(srv, 'POST', '/times', { body: punch })).status).toBe(201);
-  });
-
-  it('slow_response stores at once and answers after the delay', async () => {
-    const srv = await start({ faults: { slowResponse: 1, slowDelayMs: 300 } });
-    const started = Date.now();
-    const pending = call(srv, 'POST', '/times', { body: punch });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(srv.records()).toHaveLength(1);
-    expect(srv.requests()[0]?.status).toBeNull();
-    const res = await pending;
-    expect(res.status).toBe(201);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    expect(srv.requests()[0]).toMatchObject({ status: 201, fault: 'slow_response' });
-  });
-
-  it('always_429 refuses every authenticated request regardless of the window', async () => {
-    const srv = await start({ faults: { always429: true } });
-    const r = await call(srv, 'GET', '/sites');
-    expectError(r, 429);
-    expect(r.headers['retry-after']).toBe('1');
-    expectError(await call(srv, 'GET', '/sites', { authorization: null }), 401);
-    expect(srv.requests().every((e) => !e.counted)).toBe(true);
-    expect(srv.requests()[0]?.fault).toBe('always_429');
-  });
-
-  it('picks faults reproducibly with the default seeded PRNG', async () => {
-    const kinds = async (): Promise<Array<string | null>> => {
-      const srv = await start({ faults: { serverError: 0.5 } });
-      for (let i = 0; i < 10; i++) await call(srv, 'GET', '/sites');
-      return srv.requests().map((e) => e.fault);
-    };
-    const a = await kinds();
-    expect(await kinds()).toEqual(a);
-    expect(a).toContain('server_error');
-    expect(a).toContain(null);
-  });
-
-  it('control endpoints set faults and the rate limit without auth and validate the body', async () => {
-    const srv = await start();
-    const base = srv.origin;
-    const bad = await call(srv, 'PUT', '/__mock/faults', { base, authorization: null, body: { serverError: 2 } });
-    expectError(bad, 422);
-    expectError(await call(srv, 'PUT', '/__mock/faults', { base, authorization: null, rawBody: '{' }), 400);
-    expect((await call(srv, 'PUT', '/__mock/faults', { base, authorization: null, body: { serverError: 1 } })).status).toBe(200);
-    expectError(await call(srv, 'GET', '/sites'), 500);
-    expect((await call(srv, 'PUT', '/__mock/faults', { base, authorization: null, body: null })).status).toBe(200);
-    expect((await call(srv, 'GET', '/sites')).status).toBe(200);
-    expect((await call(srv, 'PUT', '/__mock/rate-limit', { base, authorization: null, body: { limit: 1, windowMs: 60_000 } })).status).toBe(200);
-    expectError(await call(srv, 'GET', '/sites'), 429);
-    expectError(await call(srv, 'PUT', '/__mock/rate-limit', { base, authorization: null, body: { limit: 0, windowMs: 1 } }), 422);
-    const reqs = await call(srv, 'GET', '/__mock/requests', { base, authorization: null });
-    expect(Array.isArray(reqs.json) && reqs.json.length).toBe(3); // control calls are not logged
-  });
-
-  it('close() returns promptly with a slow response pending', async () => {
-    const srv = await startMockServer({ faults: { slowResponse: 1, slowDelayMs: 60_000 } });
-    const pending = call(srv, 'GET', '/sites').catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 100));
-    const started = Date.now();
-    await srv.close();
-    expect(Date.now() - started).toBeLessThan(1000);
-    expect(await pending).toBeInstanceOf(Error);
-  });
-
-  it('refuses to bind anything but loopback', async () => {
-    await expect(startMockServer({ host: '0.0.0.0' })).rejects.toThrow(/loopback/);
   });
 });
