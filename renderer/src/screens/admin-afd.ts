@@ -7,30 +7,23 @@ import type { CallOutput } from '../../../src/contract.js';
 import { button, fill, h, setText } from '../dom.js';
 import { t } from '../i18n.js';
 import { row, type Panel, type Shared } from './admin-common.js';
-import { DAY, dateInput, download, exporting, targetPicker } from './export-target.js';
+import { DAY, downloadButton, exportForm, exporting } from './export-target.js';
 import type { Ctx } from './view.js';
 
 type Done = Extract<CallOutput<'exportAfd'>, { ok: true }>;
 
 export function afdPanel(ctx: Ctx, sh: Shared): Panel {
   const lang = ctx.lang;
-  const from = dateInput('afd-from', t(lang, 'afd.from'));
-  const to = dateInput('afd-to', t(lang, 'afd.to'));
-  const targets = targetPicker('afd', lang);
+  const form = exportForm('afd', lang, 'afd.period', () => void load());
+  const { from, to, targets, result } = form;
   const note = h('p', { class: 'muted', testid: 'afd-note' });
   const missing = h('div', { testid: 'afd-missing' });
   const go = button(t(lang, 'afd.export'), () => void run(), { class: 'action-button', testid: 'afd-export' });
-  const rescan = button(t(lang, 'afd.rescan'), () => void load(), { class: 'row-button', testid: 'afd-rescan' });
-  const result = h('div', { class: 'afd-result', testid: 'afd-result' });
   const load = async (): Promise<void> => {
     const r = await sh.calls('afdTargets', {});
     if (!sh.alive() || sh.failed(r)) return;
     const v = r.value;
-    if (!DAY.test(from.value) && !DAY.test(to.value)) {
-      from.value = `${v.today.slice(0, 8)}01`;
-      to.value = v.today;
-    }
-    targets.show(v.drives);
+    form.show(v);
     setText(note, t(lang, v.signed ? 'afd.signedNote' : 'afd.unsignedNote'));
     // Only when something lacks: the warning's box shows even empty.
     fill(missing, v.missing.length ? [h('p', { class: 'token-warning', text: t(lang, 'afd.missing', { keys: v.missing.join(', ') }), attrs: { role: 'alert' } })] : []);
@@ -46,16 +39,7 @@ export function afdPanel(ctx: Ctx, sh: Shared): Panel {
       d.where.kind === 'drive' ? row(t(lang, 'afd.result.where'), t(lang, 'afd.result.folder', { label: d.where.label, folder: d.where.folder }), 'afd-where') : null,
     ];
     const files = d.downloads ? [{ id: d.downloads.file, name: d.fileName, key: 'afd.downloadFile' as const }, ...(d.downloads.p7s ? [{ id: d.downloads.p7s, name: `${d.fileName}.p7s`, key: 'afd.downloadP7s' as const }] : [])] : [];
-    const buttons = files.map((f) => {
-      const b = button(t(lang, f.key), () => {
-        b.disabled = true;
-        void download(f.id, f.name, result).then((status) => {
-          if (!sh.alive()) return;
-          sh.notice(status === null ? t(lang, 'afd.downloaded', { file: f.name }) : t(lang, 'afd.downloadFailed', { status: String(status) }), status === null ? 'ok' : 'error');
-        });
-      }, { class: 'action-button', testid: f.key === 'afd.downloadFile' ? 'afd-download-file' : 'afd-download-p7s' });
-      return b;
-    });
+    const buttons = files.map((f) => downloadButton(sh, f, f.key, f.key === 'afd.downloadFile' ? 'afd-download-file' : 'afd-download-p7s', result));
     fill(result, [h('dl', { class: 'facts' }, rows), buttons.length ? h('div', { class: 'sync-row' }, buttons) : null]);
     result.scrollIntoView({ block: 'nearest' });
   };
@@ -74,15 +58,7 @@ export function afdPanel(ctx: Ctx, sh: Shared): Panel {
 
   const el = h('div', { class: 'panel-body afd-panel' }, [
     h('h2', { text: t(lang, 'afd.title') }),
-    h('section', { class: 'setting' }, [
-      h('div', { class: 'field' }, [
-        h('label', { text: t(lang, 'afd.period') }),
-        h('div', { class: 'field-row' }, [from, h('span', { class: 'per', text: t(lang, 'afd.to') }), to]),
-      ]),
-    ]),
-    h('section', { class: 'setting' }, [
-      h('div', { class: 'field' }, [h('div', { class: 'field-row afd-where' }, [h('label', { text: t(lang, 'afd.where') }), rescan]), targets.el]),
-    ]),
+    ...form.sections,
     h('section', { class: 'setting' }, [missing, note, h('div', { class: 'field-row' }, [go])]),
     result,
   ]);

@@ -5,12 +5,12 @@
  * download (the AFD's mechanism: AFD_DOWNLOAD_PATH).
  */
 import { PUNCH_CSV_MAX_DAYS, type CallOutput } from '../../../src/contract.js';
-import { button, fill, h, setText } from '../dom.js';
+import { button, fill, h } from '../dom.js';
 import { formatDateTime, formatShortLocalDate } from '../format.js';
 import { t, type Lang } from '../i18n.js';
 import { textInput, type Panel, type Shared } from './admin-common.js';
 import { serviceErrorLines } from './admin-waiting.js';
-import { DAY, dateInput, download, exporting, targetPicker } from './export-target.js';
+import { DAY, dateInput, downloadButton, exportForm, exporting } from './export-target.js';
 import type { Ctx } from './view.js';
 
 type Found = CallOutput<'findPunches'>;
@@ -66,22 +66,14 @@ export function punchesPanel(ctx: Ctx, sh: Shared): Panel {
   });
 
   // ---- CSV export
-  const from = dateInput('csv-from', t(lang, 'afd.from'));
-  const to = dateInput('csv-to', t(lang, 'afd.to'));
-  const targets = targetPicker('csv', lang);
+  const form = exportForm('csv', lang, 'csv.period', () => void load());
+  const { from, to, targets, result } = form;
   const go = button(t(lang, 'csv.export'), () => void run(), { class: 'action-button', testid: 'csv-export' });
-  const rescan = button(t(lang, 'afd.rescan'), () => void load(), { class: 'row-button', testid: 'csv-rescan' });
-  const result = h('div', { class: 'afd-result', testid: 'csv-result' });
   const load = async (): Promise<void> => {
     const r = await sh.calls('afdTargets', {});
     if (!sh.alive() || sh.failed(r)) return;
-    const v = r.value;
-    if (!DAY.test(from.value) && !DAY.test(to.value)) {
-      from.value = `${v.today.slice(0, 8)}01`;
-      to.value = v.today;
-    }
-    if (!DAY.test(day.value)) day.value = v.today;
-    targets.show(v.drives);
+    form.show(r.value);
+    if (!DAY.test(day.value)) day.value = r.value.today;
   };
 
   const run = async (): Promise<void> => {
@@ -98,16 +90,8 @@ export function punchesPanel(ctx: Ctx, sh: Shared): Panel {
       return;
     }
     sh.notice(t(lang, 'csv.doneDownload', { rows: v.rows }), 'ok');
-    const id = v.download;
-    const b = button(t(lang, 'csv.downloadFile'), () => {
-      if (!id) return;
-      b.disabled = true;
-      void download(id, v.fileName, result).then((status) => {
-        if (!sh.alive()) return;
-        sh.notice(status === null ? t(lang, 'afd.downloaded', { file: v.fileName }) : t(lang, 'afd.downloadFailed', { status: String(status) }), status === null ? 'ok' : 'error');
-      });
-    }, { class: 'action-button', testid: 'csv-download' });
-    fill(result, [h('p', { testid: 'csv-file', text: v.fileName }), h('div', { class: 'sync-row' }, [b])]);
+    const b = v.download ? downloadButton(sh, { id: v.download, name: v.fileName }, 'csv.downloadFile', 'csv-download', result) : null;
+    fill(result, [h('p', { testid: 'csv-file', text: v.fileName }), b ? h('div', { class: 'sync-row' }, [b]) : null]);
     result.scrollIntoView({ block: 'nearest' });
   };
 
@@ -116,10 +100,7 @@ export function punchesPanel(ctx: Ctx, sh: Shared): Panel {
     h('section', { class: 'setting punches-search' }, [h('div', { class: 'field-row' }, [query, day, search])]),
     found,
     h('h2', { text: t(lang, 'csv.title') }),
-    h('section', { class: 'setting' }, [
-      h('div', { class: 'field' }, [h('label', { text: t(lang, 'csv.period') }), h('div', { class: 'field-row' }, [from, h('span', { class: 'per', text: t(lang, 'afd.to') }), to])]),
-    ]),
-    h('section', { class: 'setting' }, [h('div', { class: 'field' }, [h('div', { class: 'field-row afd-where' }, [h('label', { text: t(lang, 'afd.where') }), rescan]), targets.el])]),
+    ...form.sections,
     h('section', { class: 'setting' }, [h('div', { class: 'field-row' }, [go])]),
     result,
   ]);

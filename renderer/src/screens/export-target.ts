@@ -5,7 +5,7 @@
  */
 import { AFD_DOWNLOAD_PATH, type CallOutput, type CallResult } from '../../../src/contract.js';
 import { webToken } from '../bridge.js';
-import { fill, h, setText } from '../dom.js';
+import { button, fill, h, setText } from '../dom.js';
 import { t, type Lang, type MessageKey } from '../i18n.js';
 import type { Shared } from './admin-common.js';
 
@@ -112,4 +112,56 @@ export async function exporting<N extends Export>(
     return null;
   }
   return v;
+}
+
+export type ExportForm = {
+  from: HTMLInputElement;
+  to: HTMLInputElement;
+  targets: TargetPicker;
+  result: HTMLElement;
+  /** The period's field and the target's field with its rescan button, for the panel to place. */
+  sections: HTMLElement[];
+  /** The agent's `afdTargets` answer: the period starts as this month so far, the drives shown now. */
+  show(v: CallOutput<'afdTargets'>): void;
+};
+
+/** The period and the target of an export (AFD, punches CSV), with the box its answer goes in. */
+export function exportForm(prefix: 'afd' | 'csv', lang: Lang, period: MessageKey, rescan: () => void): ExportForm {
+  const from = dateInput(`${prefix}-from`, t(lang, 'afd.from'));
+  const to = dateInput(`${prefix}-to`, t(lang, 'afd.to'));
+  const targets = targetPicker(prefix, lang);
+  const again = button(t(lang, 'afd.rescan'), rescan, { class: 'row-button', testid: `${prefix}-rescan` });
+  const result = h('div', { class: 'afd-result', testid: `${prefix}-result` });
+  const sections = [
+    h('section', { class: 'setting' }, [
+      h('div', { class: 'field' }, [h('label', { text: t(lang, period) }), h('div', { class: 'field-row' }, [from, h('span', { class: 'per', text: t(lang, 'afd.to') }), to])]),
+    ]),
+    h('section', { class: 'setting' }, [h('div', { class: 'field' }, [h('div', { class: 'field-row afd-where' }, [h('label', { text: t(lang, 'afd.where') }), again]), targets.el])]),
+  ];
+  return {
+    from,
+    to,
+    targets,
+    result,
+    sections,
+    show(v) {
+      if (!DAY.test(from.value) && !DAY.test(to.value)) {
+        from.value = `${v.today.slice(0, 8)}01`;
+        to.value = v.today;
+      }
+      targets.show(v.drives);
+    },
+  };
+}
+
+/** A button that downloads one exported file once (then stays disabled) and says how it went. */
+export function downloadButton(sh: Shared, file: { id: string; name: string }, label: MessageKey, testid: string, host: HTMLElement): HTMLButtonElement {
+  const b = button(t(sh.lang, label), () => {
+    b.disabled = true;
+    void download(file.id, file.name, host).then((status) => {
+      if (!sh.alive()) return;
+      sh.notice(status === null ? t(sh.lang, 'afd.downloaded', { file: file.name }) : t(sh.lang, 'afd.downloadFailed', { status: String(status) }), status === null ? 'ok' : 'error');
+    });
+  }, { class: 'action-button', testid });
+  return b;
 }
