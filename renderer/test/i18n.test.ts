@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { adminCodeSchema, heldPunchSchema, punchNoteSchema, type AdminCode } from '../../src/contract.js';
 import { answerText, dictionaries, LANGS, t } from '../src/i18n.js';
 
-const placeholders = (s: string): string[] => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '').sort();
-
 describe('i18n', () => {
   // Same keys, none empty, same placeholders in every language and plural form: test/unit/messages.test.ts.
 

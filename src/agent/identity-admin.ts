@@ -74,7 +74,6 @@ export class IdentityAdmin {
     const { previousOwner } = this.identities.enroll(code, employee.id, now, via);
     this.audit.record(now, 'badge_enrolled', employee.id, `via ${via}${previousOwner ? `; taken from ${previousOwner}` : ''}`);
     const previousName = previousOwner ? (this.identities.employee(previousOwner)?.full_name ?? previousOwner) : null;
-    const moved = previousName ? ` (it belonged to ${previousName} before)` : '';
     return {
       ok: true,
       code: previousName ? 'badge_moved' : 'badge_enrolled',

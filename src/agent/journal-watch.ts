@@ -1,7 +1,7 @@
 import type { Clock } from '../domain/clock.js';
 import type { Logger } from '../log.js';
 import type { Db } from '../store/database.js';
-import { verifyJournal, type JournalProblem, type JournalVerification, type VerifyOptions } from '../store/journal-verify.js';
+import { verifyJournal, type JournalVerification, type VerifyOptions } from '../store/journal-verify.js';
 import { Schedule } from './schedule.js';
 
 /** The last verification of the evidence journal, kept in settings for status. */

@@ -172,9 +172,7 @@ export class SettingsAdmin {
       this.d.log.info('API token replaced from the admin screen', { store: meta.source, checked: verified });
       this.d.syncRoster();
       this.d.changed();
-      const where = meta.source === 'keyring' ? 'in the system secret store' : 'in a file only the kiosk user can read';
       const unchecked = verified ? null : check === null ? 'no request slot free in time' : scrub(describeOutcome(check));
-      const how = unchecked === null ? 'the service accepted it; sending resumes' : `the service could not be reached to check it (${unchecked}); it is used from now on`;
       return {
         ok: true,
         code: unchecked === null ? 'token_saved' : 'token_saved_unchecked',
@@ -236,7 +234,6 @@ export class SettingsAdmin {
       this.d.log.info('site changed from the admin screen', { from: before, to: siteId, checked: unchecked === null });
       this.d.syncRoster();
       this.d.changed();
-      const name = site?.name ? `${site.name} (${siteId})` : siteId;
       return unchecked
         ? {
             ok: true,

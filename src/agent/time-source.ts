@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { anchorOf, betterAnchor, readTime, type Anchor, type TimeReading } from '../domain/anchored-time.js';
 import type { Clock, Monotonic } from '../domain/clock.js';
-import type { Db, WritableDb } from '../store/database.js';
+import type { WritableDb } from '../store/database.js';
 import { settingKeys } from '../store/setting-keys.js';
 import { readSetting, writeSetting } from '../store/settings.js';
 

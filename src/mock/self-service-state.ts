@@ -2,7 +2,6 @@
  * What the mock remembers for the employee's own screen: work leaves and each employee's
  * hours-bank balance (the mock does no hour accounting: the balance is whatever was seeded or set).
  */
-import { z } from 'zod';
 import { objectIdFor, type MockEmployee } from './seed.js';
 import { balanceSchema, DEFAULT_FINAL_BALANCE, leaveInputSchema, type LeaveInput } from './self-service-input.js';
 

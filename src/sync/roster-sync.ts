@@ -1,4 +1,4 @@
-import type { ApiOutcome, EmployeePage } from '../api/client.js';
+import type { ApiOutcome } from '../api/client.js';
 import { describeOutcome } from '../api/classify.js';
 import type { SiteRecord } from '../api/roster-records.js';
 import type { Clock } from '../domain/clock.js';

@@ -49,7 +49,7 @@ export class Uploader {
     private readonly budget: RateBudget,
     private readonly clock: Clock,
     private readonly sleep: Sleep,
-    private readonly random: Random,
+    random: Random,
     opts: UploaderOptions,
     private readonly log: Logger,
     private readonly onEvent: (e: UploaderEvent) => void = () => {},

@@ -1,5 +1,5 @@
 /**
- * The agent process of the roster bench's memory measurement, run by roster.bench.ts as a child
+ * The agent process of the roster bench's memory measurement, run by roster-memory.ts (part of roster.bench.ts) as a child
  * (`node dist/test/bench/rss-child.js '<json args>'`) so that its peak RSS is the agent's alone:
  * no bench bookkeeping, no mock (the mock runs in a process of its own), nothing left over from
  * earlier benches.

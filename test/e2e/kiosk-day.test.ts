@@ -103,7 +103,7 @@ const text = async (page: Page, sel: string) => ((await page.textContent(sel)) ?
 /** Local 'YYYY-MM-DD HH:MM' in São Paulo, `agoMs` ago (not before today's 00:00). */
 function saoPaulo(agoMs: number): { date: string; time: string } {
   const fmt = (at: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
-  const [date = '', now = ''] = fmt(Date.now()).split(' ');
+  const [date = ''] = fmt(Date.now()).split(' ');
   const [earlierDate = '', earlier = ''] = fmt(Date.now() - agoMs).split(' ');
   return { date, time: earlierDate === date ? earlier : '00:00' };
 }

@@ -5,7 +5,6 @@
  * employee (never more than once per employee-day), leaves a mark unchecked when the service
  * does not answer, and waits while punches are due.
  */
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditSummaryOf } from '../../src/agent/audit-runner.js';
 import { auditStateSchema, calls } from '../../src/contract.js';

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,7 +11,7 @@ import { migrations } from '../../src/store/migrations.js';
 import { Outbox, type NewPunch } from '../../src/store/outbox.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { testAgent } from '../helpers/agent.js';
-import { tempDir, waitFor } from '../helpers/temp.js';
+import { tempDir } from '../helpers/temp.js';
 import { punchText } from '../../src/messages/punch-text.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -2,7 +2,7 @@
  * The answers of the admin calls, one per code of src/contract/admin-codes.ts (the compiler checks
  * every code has one, and no more), filled with the answer's params.
  */
-import type { AnswerTexts, Text } from '../text.js';
+import type { AnswerTexts } from '../text.js';
 
 export const enAnswers = {
   'answer.retry_queued': 'Punch {id} queued to be sent again.',
