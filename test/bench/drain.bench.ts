@@ -93,7 +93,7 @@ export function steadyRate(deliveredAt: readonly number[], rule: WindowRule): { 
  * per-slot efficiency that, unlike `steadyRate`, does not charge a sender for how its last window's
  * `limit` requests are spread out (a sequential sender cannot send them all at one instant).
  */
-function slotReuse(deliveredAt: readonly number[], rule: WindowRule): { medianMs: number | null; maxMs: number | null } {
+export function slotReuse(deliveredAt: readonly number[], rule: WindowRule): { medianMs: number | null; maxMs: number | null } {
   const t = [...deliveredAt].sort((a, b) => a - b);
   const gaps: number[] = [];
   for (let i = 0; i + rule.limit < t.length; i++) gaps.push((t[i + rule.limit] as number) - (t[i] as number));
