@@ -21,7 +21,7 @@ export type SharedRate = {
  * whenever Redis is out of reach, the budget goes on at this terminal's own `limit`.
  */
 export function sharedRateFor(
-  config: Pick<Config, 'rateLimit' | 'terminalId'> & { api: NonNullable<Config['api']> },
+  config: Pick<Config, 'rateLimit' | 'terminalId' | 'selfService'> & { api: NonNullable<Config['api']> },
   token: string,
   rule: WindowRule,
   clock: Clock,
@@ -38,6 +38,7 @@ export function sharedRateFor(
     terminalId,
     limit: accountLimit,
     punchReserve: punchReserve(accountLimit, reserveShare),
+    selfServiceShare: config.selfService.maxShare,
     inFlightMs: config.api.timeoutMs,
     // Reconnect at least twice a window, so the one window of caution after a rejoin (see
     // SharedWindowLink) covers the other terminals' reconnections too.

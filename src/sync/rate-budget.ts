@@ -4,7 +4,7 @@ import type { RateSlots, StoredSlot } from '../store/rate-slots.js';
 import { AdaptiveLimit, type AdaptiveOptions } from './adaptive-limit.js';
 import type { RateSharing, SharedWindowLink } from './shared-window-link.js';
 
-import { Priority } from './priority.js';
+import { DEFAULT_SELF_SERVICE_SHARE, fillLimit, type Priority } from './priority.js';
 
 export { Priority } from './priority.js';
 
@@ -58,7 +58,7 @@ export class RateBudget {
     /** Share of the window roster traffic leaves free for punches (see punchReserve); 0: none. */
     private readonly reserveShare = 0,
     /** The self-service reads go only while the whole window is below this share of the limit, so a shift change finds it nearly empty. */
-    private readonly selfServiceShare = 0.1,
+    private readonly selfServiceShare = DEFAULT_SELF_SERVICE_SHARE,
   ) {
     const now = clock.now();
     this.adaptive = new AdaptiveLimit(rule, adaptive);
@@ -242,7 +242,7 @@ export class RateBudget {
         this.slots = this.slots.filter((s) => s.releasedAt === null || s.releasedAt + this.rule.windowMs > now);
         const share = this.adaptive.current(now);
         const shareLimit = this.link ? this.link.localLimit(share, now) : share;
-        const limit = head.priority === Priority.punch ? shareLimit : head.priority === Priority.selfService ? Math.max(1, Math.floor(shareLimit * this.selfServiceShare)) : shareLimit - punchReserve(shareLimit, this.reserveShare);
+        const limit = fillLimit(head.priority, shareLimit, punchReserve(shareLimit, this.reserveShare), this.selfServiceShare);
         let wait = msUntilFreeSlot(this.slots, now, { limit, windowMs: this.rule.windowMs });
         // Once cut, requests are spread over the window (see adaptive-rate.ts); not while Redis's window rules.
         const spacing = Number.isFinite(shareLimit) ? this.adaptive.spacingMs(now) : 0;

@@ -25,7 +25,8 @@ end
 `;
 
 /**
- * ARGV: limit, windowMs, inFlightMs, member, priority (0: a punch), terminalId, holdMs, reserve.
+ * ARGV: limit, windowMs, inFlightMs, member, priority (0: a punch), terminalId, holdMs, reserve (the
+ * slots anything but a punch leaves free: the punch reserve, or most of the window for self-service).
  * Returns {1, 0} when the slot was taken, {0, waitMs} when not: the time until a slot frees, or
  * (for anything but a punch) until the earliest punch-waiting mark of any terminal expires.
  *

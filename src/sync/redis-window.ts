@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Priority } from './rate-budget.js';
+import { DEFAULT_SELF_SERVICE_SHARE, fillLimit, type Priority } from './priority.js';
 import { RELEASE_LUA, RESTORE_LUA, TAKE_LUA } from './redis-window-scripts.js';
 import type { HeldSlot, SharedTake, SharedWindow } from './shared-window.js';
 
@@ -18,6 +18,8 @@ export type RedisWindowOptions = {
   holdMs?: number;
   /** Slots of the account's window roster pages leave to punches (see punchReserve). */
   punchReserve?: number;
+  /** Self-service reads of every terminal go only while the account's window is below this share (selfService.maxShare). */
+  selfServiceShare?: number;
   /** Short: a Redis that does not answer must not hold a punch back; the local share takes over. */
   commandTimeoutMs?: number;
   /** Longest pause between reconnection attempts (ioredis reconnects on its own, with back-off). */
@@ -114,7 +116,8 @@ export class RedisSharedWindow implements SharedWindow {
       priority,
       terminalId,
       this.opts.holdMs ?? 500,
-      this.opts.punchReserve ?? 0,
+      // What anything but a punch leaves free (fillLimit): the script takes it as slots to leave.
+      limit - fillLimit(priority, limit, this.opts.punchReserve ?? 0, this.opts.selfServiceShare ?? DEFAULT_SELF_SERVICE_SHARE),
     );
     return ok === 1 ? { ok: true } : { ok: false, waitMs: Number(waitMs) };
   }

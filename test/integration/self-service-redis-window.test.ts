@@ -1,0 +1,63 @@
+/**
+ * Self-service reads in the fleet's shared window (redis-window-scripts.ts, against a real
+ * redis-server): the reads of all terminals together go only while the account's window is below
+ * selfService.maxShare of the limit, as one terminal's do in its own window; a shift change on any
+ * terminal then finds the rest of the window free. Before, each terminal held its reads to a share
+ * of the slots it alone had taken, so ten terminals could fill the account's window with them.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Priority } from '../../src/sync/rate-budget.js';
+import { RedisSharedWindow, type RedisWindowOptions } from '../../src/sync/redis-window.js';
+import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
+import { waitFor } from '../helpers/temp.js';
+
+let redis: RedisProcess;
+const windows: RedisSharedWindow[] = [];
+let keyNo = 0;
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterEach(async () => {
+  await Promise.all(windows.splice(0).map((w) => w.close()));
+});
+afterAll(async () => {
+  await redis.stop();
+});
+
+async function terminal(terminalId: string, o: Partial<RedisWindowOptions> & { key: string }): Promise<RedisSharedWindow> {
+  const w = new RedisSharedWindow({ url: redis.url, terminalId, limit: 20, inFlightMs: 300, holdMs: 400, punchReserve: 2, ...o });
+  windows.push(w);
+  await waitFor(() => w.reachable, `${terminalId} connected`, 5_000);
+  return w;
+}
+
+describe('self-service reads in the shared window', () => {
+  it('of all terminals together stop at the share of the account window; punches and roster pages of any terminal go on', async () => {
+    const key = `test:self-service-rate:${process.pid}:${++keyNo}`;
+    const fleet = await Promise.all(['A', 'B', 'C', 'D'].map((id) => terminal(id, { key, selfServiceShare: 0.1 })));
+    const [a, b, c, d] = fleet as [RedisSharedWindow, RedisSharedWindow, RedisSharedWindow, RedisSharedWindow];
+    // 10 % of 20: two reads in the account's window, whichever terminals ask.
+    expect(await a.take(Priority.selfService, 1, 2_000)).toEqual({ ok: true });
+    expect(await b.take(Priority.selfService, 1, 2_000)).toEqual({ ok: true });
+    for (const t of [c, d, a]) expect((await t.take(Priority.selfService, 2, 2_000)).ok).toBe(false);
+    // The other 18 are the shift change's: every punch of any terminal finds one.
+    let punches = 0;
+    for (let i = 0; i < 18; i++) if ((await (fleet[i % 4] as RedisSharedWindow).take(Priority.punch, 10 + i, 2_000)).ok) punches++;
+    expect(punches).toBe(18);
+    expect((await d.take(Priority.punch, 40, 2_000)).ok).toBe(false);
+  });
+
+  it('a roster page is not held to the reads’ share, only to the punch reserve', async () => {
+    const key = `test:self-service-rate:${process.pid}:${++keyNo}`;
+    const a = await terminal('A', { key, selfServiceShare: 0.1 });
+    const b = await terminal('B', { key, selfServiceShare: 0.1 });
+    expect(await a.take(Priority.selfService, 1, 2_000)).toEqual({ ok: true });
+    expect(await a.take(Priority.selfService, 2, 2_000)).toEqual({ ok: true });
+    expect((await b.take(Priority.selfService, 1, 2_000)).ok).toBe(false);
+    for (let i = 0; i < 16; i++) expect(await b.take(Priority.roster, 10 + i, 2_000)).toEqual({ ok: true });
+    // 18 of 20 in use: the last 2 are the punch reserve.
+    expect((await b.take(Priority.roster, 30, 2_000)).ok).toBe(false);
+    expect(await a.take(Priority.punch, 30, 2_000)).toEqual({ ok: true });
+  });
+});
