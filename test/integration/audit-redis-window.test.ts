@@ -3,36 +3,15 @@
  * redis-server): like roster pages, anything but a punch stops short of the punch reserve and
  * waits while a punch of any terminal waits.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Priority } from '../../src/sync/rate-budget.js';
-import { RedisSharedWindow, type RedisWindowOptions } from '../../src/sync/redis-window.js';
-import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
-import { waitFor } from '../helpers/temp.js';
+import { redisTerminals } from '../helpers/redis-terminals.js';
 
-let redis: RedisProcess;
-const windows: RedisSharedWindow[] = [];
-let keyNo = 0;
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterEach(async () => {
-  await Promise.all(windows.splice(0).map((w) => w.close()));
-});
-afterAll(async () => {
-  await redis.stop();
-});
-
-async function terminal(terminalId: string, o: Partial<RedisWindowOptions> & { key: string }): Promise<RedisSharedWindow> {
-  const w = new RedisSharedWindow({ url: redis.url, terminalId, limit: 3, inFlightMs: 300, holdMs: 400, ...o });
-  windows.push(w);
-  await waitFor(() => w.reachable, `${terminalId} connected`, 5_000);
-  return w;
-}
+const { terminal, freshKey } = redisTerminals({});
 
 describe('audit reads in the shared window', () => {
   it('stop short of the punch reserve, which punches of any terminal then use', async () => {
-    const key = `test:audit-rate:${process.pid}:${++keyNo}`;
+    const key = freshKey('test:audit-rate');
     const a = await terminal('A', { key, limit: 4, punchReserve: 2 });
     const b = await terminal('B', { key, limit: 4, punchReserve: 2 });
     expect(await a.take(Priority.audit, 1, 2_000)).toEqual({ ok: true });
@@ -43,7 +22,7 @@ describe('audit reads in the shared window', () => {
   });
 
   it('wait while a punch of another terminal waits', async () => {
-    const key = `test:audit-rate:${process.pid}:${++keyNo}`;
+    const key = freshKey('test:audit-rate');
     const a = await terminal('A', { key, limit: 1 });
     const b = await terminal('B', { key, limit: 1 });
     expect(await a.take(Priority.punch, 1, 300)).toEqual({ ok: true });

@@ -5,36 +5,16 @@
  * terminal then finds the rest of the window free. Before, each terminal held its reads to a share
  * of the slots it alone had taken, so ten terminals could fill the account's window with them.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Priority } from '../../src/sync/rate-budget.js';
-import { RedisSharedWindow, type RedisWindowOptions } from '../../src/sync/redis-window.js';
-import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
-import { waitFor } from '../helpers/temp.js';
+import type { RedisSharedWindow } from '../../src/sync/redis-window.js';
+import { redisTerminals } from '../helpers/redis-terminals.js';
 
-let redis: RedisProcess;
-const windows: RedisSharedWindow[] = [];
-let keyNo = 0;
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterEach(async () => {
-  await Promise.all(windows.splice(0).map((w) => w.close()));
-});
-afterAll(async () => {
-  await redis.stop();
-});
-
-async function terminal(terminalId: string, o: Partial<RedisWindowOptions> & { key: string }): Promise<RedisSharedWindow> {
-  const w = new RedisSharedWindow({ url: redis.url, terminalId, limit: 20, inFlightMs: 300, holdMs: 400, punchReserve: 2, ...o });
-  windows.push(w);
-  await waitFor(() => w.reachable, `${terminalId} connected`, 5_000);
-  return w;
-}
+const { terminal, freshKey } = redisTerminals({ limit: 20, punchReserve: 2 });
 
 describe('self-service reads in the shared window', () => {
   it('of all terminals together stop at the share of the account window; punches and roster pages of any terminal go on', async () => {
-    const key = `test:self-service-rate:${process.pid}:${++keyNo}`;
+    const key = freshKey('test:self-service-rate');
     const fleet = await Promise.all(['A', 'B', 'C', 'D'].map((id) => terminal(id, { key, selfServiceShare: 0.1 })));
     const [a, b, c, d] = fleet as [RedisSharedWindow, RedisSharedWindow, RedisSharedWindow, RedisSharedWindow];
     // 10 % of 20: two reads in the account's window, whichever terminals ask.
@@ -49,7 +29,7 @@ describe('self-service reads in the shared window', () => {
   });
 
   it('a roster page is not held to the reads’ share, only to the punch reserve', async () => {
-    const key = `test:self-service-rate:${process.pid}:${++keyNo}`;
+    const key = freshKey('test:self-service-rate');
     const a = await terminal('A', { key, selfServiceShare: 0.1 });
     const b = await terminal('B', { key, selfServiceShare: 0.1 });
     expect(await a.take(Priority.selfService, 1, 2_000)).toEqual({ ok: true });
