@@ -5,17 +5,21 @@
  *
  * The browser gets a profile of its own under the data directory (no first-run dialogs, no sync, no
  * background fetches on a closed site network), sound without a click (the beep follows a badge
- * scan), and is started again if it exits (a crash, or someone closing it) until the terminal stops.
+ * scan), the site's screen language as its locale (LANGUAGE on Linux, where `--lang` is ignored;
+ * Debian's Chromium needs chromium-l10n for any locale but en-US), and is started again if it exits
+ * (a crash, or someone closing it) until the terminal stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Logger } from '../log.js';
 import { withoutSecrets } from '../config.js';
+import { chromiumLocale, type ScreenLanguage } from '../domain/screen-locale.js';
 
 /** Flags for a browser that nobody sits in front of with a mouse. */
-export function kioskBrowserArgs(url: string, profileDir: string): string[] {
+export function kioskBrowserArgs(url: string, profileDir: string, language: ScreenLanguage): string[] {
   return [
     '--kiosk',
+    `--lang=${chromiumLocale(language).tag}`,
     `--user-data-dir=${profileDir}`,
     '--no-first-run',
     '--noerrdialogs',
@@ -31,6 +35,11 @@ export function kioskBrowserArgs(url: string, profileDir: string): string[] {
   ];
 }
 
+/** The browser's environment: ours without the secrets (its renderers inherit it), in the site's language. */
+export function kioskBrowserEnv(env: NodeJS.ProcessEnv, language: ScreenLanguage): NodeJS.ProcessEnv {
+  return { ...withoutSecrets(env), LANGUAGE: chromiumLocale(language).posix };
+}
+
 export type KioskBrowser = { stop(): void };
 
 /** Starts `executable` on `url` and restarts it when it exits, at most once every `restartMs`. */
@@ -38,6 +47,7 @@ export function runKioskBrowser(
   executable: string,
   url: string,
   dataDir: string,
+  language: ScreenLanguage,
   log: Logger,
   say: (line: string) => void,
   restartMs = 3_000,
@@ -50,8 +60,7 @@ export function runKioskBrowser(
   const launch = (): void => {
     const startedAt = Date.now();
     // The URL (with its session token) goes to the browser only: never to a log.
-    // Without the API token: the browser's processes (its renderers among them) inherit our environment.
-    child = spawn(executable, kioskBrowserArgs(url, profile), { stdio: 'ignore', env: withoutSecrets(process.env) });
+    child = spawn(executable, kioskBrowserArgs(url, profile, language), { stdio: 'ignore', env: kioskBrowserEnv(process.env, language) });
     child.once('error', (e) => {
       say(`cannot start the kiosk browser ${executable}: ${e.message}`);
       stopped = true;

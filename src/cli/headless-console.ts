@@ -94,7 +94,7 @@ export async function runHeadless(opts: CliOptions): Promise<number> {
   for (const w of st.warnings) say(`warning: ${w}`, 'warn');
   say(`kiosk screen: ${bridge.url}  (e.g. chromium --kiosk '${bridge.url}')`);
   if (opts.browser) {
-    browser = runKioskBrowser(opts.browser, bridge.url, run.config.dataDir, run.log, say);
+    browser = runKioskBrowser(opts.browser, bridge.url, run.config.dataDir, run.config.screen.language, run.log, say);
     say(`kiosk screen shown in ${opts.browser}`);
   }
   if (notify.active) notify.ready(serviceStatusText(run.agent.status()));

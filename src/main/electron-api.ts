@@ -91,6 +91,8 @@ export type BrowserWindow = {
 export type BrowserWindowConstructor = new (options: BrowserWindowOptions) => BrowserWindow;
 
 export type App = {
+  /** Chromium switches; those read at start (`lang`) only before `ready`. */
+  commandLine: { appendSwitch(name: string, value?: string): void };
   requestSingleInstanceLock(): boolean;
   whenReady(): Promise<void>;
   quit(): void;

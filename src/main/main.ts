@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { openAgent } from '../agent/open-agent.js';
 import { installProcessGuard, logProcessWarnings } from '../agent/process-guard.js';
 import { ConfigError, loadConfig, SECRET_ENV_KEYS, terminalIdOf, type LoadedConfig } from '../config.js';
+import { chromiumLocale } from '../domain/screen-locale.js';
 import { createConsole, createLogger } from '../log.js';
 import { defaultTerminalId, terminalIdSchema } from '../config-fleet.js';
 import type { ElectronMain } from './electron-api.js';
@@ -49,6 +50,8 @@ function startKiosk(argv: string[]): void {
   for (const k of SECRET_ENV_KEYS) delete process.env[k];
   const log = createLogger({ level: config.logLevel, fields: { terminal: terminalIdOf(config) } });
   logProcessWarnings(log);
+  // Chromium's locale (date fields, Intl defaults) in the site's language, whatever the box's is: read before ready.
+  electron.app.commandLine.appendSwitch('lang', chromiumLocale(config.screen.language).tag);
 
   async function startAgent(): Promise<RunningAgent> {
     // After app ready (runShell awaits whenReady first): safeStorage on Linux is usable only then.

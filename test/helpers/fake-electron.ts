@@ -159,6 +159,9 @@ export class FakeIpcMain implements IpcMain {
 
 export class FakeApp implements App {
   lockFree = true;
+  /** Chromium switches appended, in order. */
+  readonly switches: Array<[string, string | undefined]> = [];
+  readonly commandLine = { appendSwitch: (name: string, value?: string): void => void this.switches.push([name, value]) };
   quits = 0;
   exitCode: number | null = null;
   private readonly handlers = new Map<string, Array<(e: PreventableEvent) => void>>();

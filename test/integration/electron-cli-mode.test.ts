@@ -30,6 +30,7 @@ beforeAll(() => {
     `const fs = require('fs');
 module.exports = {
   app: {
+    commandLine: { appendSwitch(name, value) { fs.appendFileSync(process.env.FAKE_ELECTRON_LOG + '.switches', name + '=' + value + '\\n'); } },
     exit(code) { fs.appendFileSync(process.env.FAKE_ELECTRON_LOG, 'exit ' + code + '\\n'); process.exit(code); },
     requestSingleInstanceLock() { fs.appendFileSync(process.env.FAKE_ELECTRON_LOG, 'kiosk started\\n'); process.exit(9); },
   },
@@ -39,9 +40,10 @@ module.exports = {
 });
 afterAll(() => app?.cleanup());
 
-function electronMain(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; log: string }> {
+function electronMain(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; log: string; switches: string }> {
   const log = path.join(app.dir, `electron-${Math.random().toString(36).slice(2)}.log`);
   fs.writeFileSync(log, '');
+  fs.writeFileSync(`${log}.switches`, '');
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(app.dir, 'dist/src/main/main.js'), ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: app.dir, TZ: 'UTC', FAKE_ELECTRON_LOG: log, TIMECLOCK_DATA_DIR: path.join(app.dir, 'data'), ...env },
@@ -51,7 +53,7 @@ function electronMain(args: string[], env: Record<string, string> = {}): Promise
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr, log: fs.readFileSync(log, 'utf8') }));
+    child.on('close', (code) => resolve({ code, stdout, stderr, log: fs.readFileSync(log, 'utf8'), switches: fs.readFileSync(`${log}.switches`, 'utf8') }));
   });
 }
 
@@ -86,5 +88,14 @@ describe('timeclock-kiosk --cli', () => {
   it('without --cli it is the kiosk app (here: the stand-in says the kiosk started)', async () => {
     const run = await electronMain(['--windowed']);
     expect(run.log).toBe('kiosk started\n');
+  });
+
+  it('the kiosk’s Chromium speaks the site’s screen language (its date fields and Intl follow it), set before the app starts', async () => {
+    const cases: Array<[Record<string, string>, string]> = [[{}, 'pt-BR'], [{ TIMECLOCK_LANGUAGE: 'es' }, 'es'], [{ TIMECLOCK_LANGUAGE: 'en' }, 'en-US']];
+    for (const [env, tag] of cases) {
+      const run = await electronMain(['--windowed'], env);
+      expect(run.switches).toBe(`lang=${tag}\n`);
+      expect(run.log).toBe('kiosk started\n');
+    }
   });
 });

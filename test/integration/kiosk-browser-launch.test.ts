@@ -16,18 +16,24 @@ afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
 });
 
-function fakeBrowser(dir: string): { exe: string; launches: () => string[][]; pids: () => number[]; tokens: () => Array<string | null> } {
+function fakeBrowser(dir: string): { exe: string; launches: () => string[][]; pids: () => number[]; tokens: () => Array<string | null>; languages: () => Array<string | null> } {
   const log = path.join(dir, 'launches.jsonl');
   const exe = path.join(dir, 'fake-browser');
   // Records its pid and arguments, then waits like a browser does until it is killed.
   fs.writeFileSync(
     exe,
-    `#!${process.execPath}\nrequire('fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify({ pid: process.pid, args: process.argv.slice(2), token: process.env.TIMECLOCK_API_TOKEN ?? null }) + '\\n');\nsetInterval(() => {}, 1000);\n`,
+    `#!${process.execPath}\nrequire('fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify({ pid: process.pid, args: process.argv.slice(2), token: process.env.TIMECLOCK_API_TOKEN ?? null, language: process.env.LANGUAGE ?? null }) + '\\n');\nsetInterval(() => {}, 1000);\n`,
     { mode: 0o755 },
   );
-  const read = (): Array<{ pid: number; args: string[]; token: string | null }> =>
-    fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { pid: number; args: string[]; token: string | null }) : [];
-  return { exe, launches: () => read().map((r) => r.args), pids: () => read().map((r) => r.pid), tokens: () => read().map((r) => r.token) };
+  type Launch = { pid: number; args: string[]; token: string | null; language: string | null };
+  const read = (): Launch[] => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Launch) : []);
+  return {
+    exe,
+    launches: () => read().map((r) => r.args),
+    pids: () => read().map((r) => r.pid),
+    tokens: () => read().map((r) => r.token),
+    languages: () => read().map((r) => r.language),
+  };
 }
 
 const alive = (pid: number): boolean => {
@@ -92,6 +98,7 @@ describe('timeclock start --browser', () => {
       TIMECLOCK_DATA_DIR: path.join(t.dir, 'data'),
       TIMECLOCK_API_URL: mock.url,
       TIMECLOCK_API_TOKEN: 'browser-must-not-see-this',
+      TIMECLOCK_LANGUAGE: 'es',
     });
     cleanups.push(() => child.kill('SIGKILL'));
     child.stdout.resume();
@@ -106,6 +113,9 @@ describe('timeclock start --browser', () => {
     expect(args).toContain(`--user-data-dir=${path.join(t.dir, 'data', 'browser-profile')}`);
     expect(args[args.length - 1]).toBe(url);
     expect(browser.tokens()).toEqual([null]); // the token stays in the agent
+    // The site's language is the browser's locale (its date fields): LANGUAGE on Linux, --lang elsewhere.
+    expect(args).toContain('--lang=es');
+    expect(browser.languages()).toEqual(['es']);
 
     // Someone closes it (or it crashes): it comes back, on the same address.
     const [first = 0] = browser.pids();
