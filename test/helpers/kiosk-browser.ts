@@ -3,6 +3,7 @@
  * file, the web bridge serving the built renderer (dist/renderer, made by scripts/build.mjs), and
  * Debian's Chromium driven by playwright-core. Shared by the end-to-end tests and the screen bench.
  */
+import { kioskBrowserEnv } from '../../src/cli/browser.js';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -43,7 +44,9 @@ export async function launchChromium(): Promise<Browser> {
     throw new Error(`no Chromium at ${CHROMIUM_PATH}: install Debian's package (apt-get install chromium; .ci/run does) or set TIMECLOCK_CHROMIUM`);
   }
   if (!fs.existsSync(path.join(RENDERER_DIR, 'app.js'))) throw new Error(`no built renderer in ${RENDERER_DIR}: run npm run build`);
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  // The environment `timeclock start --browser` gives it, at a site speaking pt-BR (the default): the
+  // admin screen's date fields are drawn in that locale.
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, env: kioskBrowserEnv(process.env, 'pt-BR') });
 }
 
 export type KioskRig = {
