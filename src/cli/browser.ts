@@ -13,10 +13,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Logger } from '../log.js';
 import { withoutSecrets } from '../config.js';
-import { chromiumLocale, type ScreenLanguage } from '../domain/screen-locale.js';
+import { chromiumLocale, type Lang } from '../messages/lang.js';
 
 /** Flags for a browser that nobody sits in front of with a mouse. */
-export function kioskBrowserArgs(url: string, profileDir: string, language: ScreenLanguage): string[] {
+export function kioskBrowserArgs(url: string, profileDir: string, language: Lang): string[] {
   return [
     '--kiosk',
     `--lang=${chromiumLocale(language).tag}`,
@@ -36,7 +36,7 @@ export function kioskBrowserArgs(url: string, profileDir: string, language: Scre
 }
 
 /** The browser's environment: ours without the secrets (its renderers inherit it), in the site's language. */
-export function kioskBrowserEnv(env: NodeJS.ProcessEnv, language: ScreenLanguage): NodeJS.ProcessEnv {
+export function kioskBrowserEnv(env: NodeJS.ProcessEnv, language: Lang): NodeJS.ProcessEnv {
   return { ...withoutSecrets(env), LANGUAGE: chromiumLocale(language).posix };
 }
 
@@ -47,7 +47,7 @@ export function runKioskBrowser(
   executable: string,
   url: string,
   dataDir: string,
-  language: ScreenLanguage,
+  language: Lang,
   log: Logger,
   say: (line: string) => void,
   restartMs = 3_000,

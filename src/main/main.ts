@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { openAgent } from '../agent/open-agent.js';
 import { installProcessGuard, logProcessWarnings } from '../agent/process-guard.js';
 import { ConfigError, loadConfig, SECRET_ENV_KEYS, terminalIdOf, type LoadedConfig } from '../config.js';
-import { chromiumLocale } from '../domain/screen-locale.js';
+import { chromiumLocale } from '../messages/lang.js';
 import { createConsole, createLogger } from '../log.js';
 import { defaultTerminalId, terminalIdSchema } from '../config-fleet.js';
 import type { ElectronMain } from './electron-api.js';

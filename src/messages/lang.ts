@@ -19,3 +19,20 @@ export function langOfLocale(env: Readonly<Record<string, string | undefined>>):
   if (tag.startsWith('es')) return 'es';
   return 'en';
 }
+
+/**
+ * The other way, for Chromium's own locale (Electron's `--lang`, a browser's LANGUAGE): what the
+ * page's date fields, `navigator.language` and Intl's defaults follow. The screen words its texts
+ * itself; the admin panels' date fields are drawn by Chromium in its locale, so without this a box
+ * set up in English shows 11/03/2026 for the 3rd of November to a Brazilian manager.
+ */
+export function chromiumLocale(lang: Lang): { tag: 'pt-BR' | 'es' | 'en-US'; posix: 'pt_BR' | 'es' | 'en_US' } {
+  switch (lang) {
+    case 'pt-BR':
+      return { tag: 'pt-BR', posix: 'pt_BR' };
+    case 'es':
+      return { tag: 'es', posix: 'es' };
+    case 'en':
+      return { tag: 'en-US', posix: 'en_US' };
+  }
+}

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { kioskBrowserEnv } from '../../src/cli/browser.js';
-import type { ScreenLanguage } from '../../src/domain/screen-locale.js';
+import type { Lang } from '../../src/messages/lang.js';
 import { CHROMIUM_PATH } from '../helpers/kiosk-browser.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -33,7 +33,7 @@ function pageSays(env: NodeJS.ProcessEnv, profile: string): string {
 }
 
 describe('the kiosk browser’s locale', () => {
-  it.each<[ScreenLanguage, string]>([
+  it.each<[Lang, string]>([
     ['pt-BR', 'pt-BR 03/11/2026'],
     ['es', 'es-ES 3/11/2026'],
     ['en', 'en-US 11/3/2026'],
