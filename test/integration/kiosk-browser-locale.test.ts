@@ -4,7 +4,7 @@
  * `navigator.language` and its date format are the screen language's, whatever the box's locale.
  * This is what the admin panels' date fields (Punches, CSV and AFD exports) are drawn in.
  */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,13 +23,27 @@ fs.writeFileSync(page, '<html><body><script>document.body.textContent = navigato
  * a new profile (a profile keeps the languages it first ran with for navigator.language).
  */
 function pageSays(env: NodeJS.ProcessEnv, profile: string): string {
-  const dom = execFileSync(CHROMIUM_PATH, ['--headless', '--no-sandbox', '--disable-gpu', `--user-data-dir=${path.join(t.dir, profile)}`, '--dump-dom', `file://${page}`], {
+  try {
+    return pageSaysOnce(env, profile);
+  } catch (e) {
+    // A headless Chromium that dies at start on a busy box (seen once in a full run) is started
+    // again, as `timeclock start --browser` restarts its browser; a second failure says why.
+    console.warn(`kiosk-browser-locale: ${(e as Error).message}; starting Chromium again`);
+    return pageSaysOnce(env, `${profile}-again`);
+  }
+}
+
+function pageSaysOnce(env: NodeJS.ProcessEnv, profile: string): string {
+  const run = spawnSync(CHROMIUM_PATH, ['--headless', '--no-sandbox', '--disable-gpu', `--user-data-dir=${path.join(t.dir, profile)}`, '--dump-dom', `file://${page}`], {
     env: { ...env, LANG: 'en_US.UTF-8', HOME: t.dir },
     encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 60_000,
   });
-  return /<body>([^<]*)<\/body>/.exec(dom)?.[1]?.trim() ?? dom;
+  const dom = run.stdout ?? '';
+  const says = /<body>([^<]*)<\/body>/.exec(dom)?.[1]?.trim();
+  if (says === undefined) throw new Error(`Chromium exited ${run.status ?? run.signal} without the page: ${run.error?.message ?? ''}\n${(run.stderr ?? '').split('\n').slice(-15).join('\n')}`);
+  return says;
 }
 
 describe('the kiosk browser’s locale', () => {
