@@ -5,6 +5,7 @@
  * rules go by what any server says: the status class, whether the body is the API's (JSON) at all,
  * and what a JSON body says of itself.
  */
+import { describeBody, printable } from './answer-text.js';
 import { errorBodySchema } from './shapes.js';
 
 /**
@@ -44,11 +45,19 @@ export type Answer = {
   location: string | null;
   retryAfter: string | null;
   serverDate: number | null;
+  /** The body, decoded (empty when it could not be read). */
   text: string;
+  /** `Content-Encoding` as sent (the body in `text` is already decoded). */
+  contentEncoding?: string | null;
+  /** The body's length on the wire. */
+  bytes?: number;
+  /** Why the body could not be read (cut off, undecodable, past the deadline); absent when it was. */
+  unreadable?: string | null;
 };
 
-function snippet(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().slice(0, 200);
+/** The start of a body or of a string from the service, printable and bounded: never raw bytes. */
+function snippet(text: string, max = 200): string {
+  return printable(text, max);
 }
 
 /** `<status> <message> (<issues>)` from the API's error body, else the start of the body. */
@@ -58,7 +67,7 @@ export function reasonOf(status: number, body: unknown, text: string): string {
     const issues = parsed.data._issues
       ? ' (' + Object.entries(parsed.data._issues).map(([k, v]) => `${k}: ${v}`).join('; ') + ')'
       : '';
-    return `${status} ${parsed.data._error.message}${issues}`;
+    return printable(`${status} ${parsed.data._error.message}${issues}`, 400);
   }
   const s = snippet(text);
   return s ? `${status} ${s}` : `HTTP ${status}`;
@@ -95,25 +104,41 @@ function failureIn(body: unknown, status: number, text: string): string | null {
 export function classify<T>(a: Answer, mayCreate: boolean, parse: (raw: unknown) => T, what: string): ApiOutcome<T> {
   const { status, serverDate, text } = a;
   if (status >= 300 && status < 400) {
-    return { kind: 'setup', status, reason: `the service answered from another address: ${a.location ?? '(no Location header)'} (HTTP ${status})`, location: a.location, serverDate };
+    const where = a.location === null ? '(no Location header)' : printable(a.location, 200);
+    return { kind: 'setup', status, reason: `the service answered from another address: ${where} (HTTP ${status})`, location: a.location === null ? null : printable(a.location, 500), serverDate };
+  }
+  const success = status >= 200 && status < 300;
+  if (a.unreadable) {
+    const error = `the HTTP ${status} answer to ${what} could not be read: ${printable(a.unreadable, 200)} (${describeBody(a)})`;
+    // A 2xx to a create: the record may well be stored. Look (reconciliation) before any resend.
+    if (mayCreate) return { kind: 'unknown', error: success ? `${error}; the record may be stored` : error };
+    return { kind: 'server_error', status, error, serverDate };
   }
   const body = bodyOf(text);
   const notApi = (): ApiOutcome<T> => ({
     kind: 'setup',
     status,
-    reason: `this address does not look like the API (HTTP ${status}, ${a.contentType ?? 'no content type'}: ${snippet(text).slice(0, 80)})`,
+    reason: `this address does not look like the API (HTTP ${status}, ${describeBody(a)}: ${snippet(text, 80)})`,
     location: null,
     serverDate,
   });
-  if (status >= 200 && status < 300) {
-    if (body.kind === 'other') return notApi();
+  if (success) {
+    if (body.kind === 'other') {
+      const shown = `HTTP ${status}, ${describeBody(a)}: ${snippet(text, 80)}`;
+      // Whatever answered said it took the record: never send it blind a second time.
+      if (mayCreate) return { kind: 'unknown', error: `the answer to ${what} is not the API's JSON (${shown}); the record may be stored` };
+      // A read: JSON that does not parse (cut short, mangled) failed; a page of another kind (a
+      // captive portal's HTML) says the address is not the API's.
+      if (claimsJson(a.contentType)) return { kind: 'server_error', status, error: `the answer to ${what} is not readable JSON (${shown})`, serverDate };
+      return notApi();
+    }
     const raw = body.kind === 'json' ? body.value : undefined;
     const failed = failureIn(raw, status, text);
     if (failed) return { kind: 'refused', status, reason: failed, serverDate };
     try {
       return { kind: 'ok', status, value: parse(raw), serverDate };
     } catch (e) {
-      const error = `unexpected answer to ${what}: ${(e as Error).message}`;
+      const error = `unexpected answer to ${what}: ${printable((e as Error).message, 300)}`;
       return mayCreate ? { kind: 'unknown', error } : { kind: 'server_error', status, error, serverDate };
     }
   }
@@ -132,6 +157,13 @@ export function classify<T>(a: Answer, mayCreate: boolean, parse: (raw: unknown)
   // A 404 page of a proxy or a wrong base path is not the API refusing this punch.
   if (body.kind === 'other') return notApi();
   return { kind: 'refused', status, reason, serverDate };
+}
+
+/** `application/json`, `application/problem+json`… (and no type at all: an API that forgot it). */
+function claimsJson(contentType: string | null): boolean {
+  if (contentType === null) return true;
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || type.endsWith('+json');
 }
 
 /** An outcome in a few words, for logs, status and the admin screen's details. */

@@ -1,5 +1,7 @@
 import { Agent, request } from 'undici';
+import { readBody } from './answer-body.js';
 import { classify, type ApiOutcome } from './classify.js';
+import { connectTimeoutMs, startDeadline } from './deadline.js';
 import {
   BASIC_AUTH_USER,
   buildPunchBody,
@@ -90,7 +92,7 @@ export class ApiClient {
     this.base = new URL(opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
     this.auth = basicAuth(opts.token);
     this.dispatcher = new Agent({
-      connect: { timeout: Math.min(opts.timeoutMs, 10_000) },
+      connect: { timeout: connectTimeoutMs(opts.timeoutMs) },
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
       // Short keep-alive so we rarely write into a socket the server is closing (which would turn
@@ -214,56 +216,66 @@ export class ApiClient {
     if (query) for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
     const mono = this.opts.mono ?? (() => performance.now());
     const sentMono = mono();
-    let res;
+    const deadline = startDeadline(this.opts.timeoutMs);
     try {
-      res = await request(url, {
-        method,
-        dispatcher: this.dispatcher,
-        headers: {
-          authorization: auth,
-          accept: 'application/json',
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        body: body !== undefined ? JSON.stringify(body) : undefined,
-      });
-    } catch (e) {
-      this.opts.onRequest?.(kind, 'error');
-      const code = errorCode(e);
-      if (code && CONNECT_PHASE_CODES.has(code)) return { kind: 'not_sent', error: describe(e) };
-      // Anything after the connection was made: the server may have acted on it. For a GET that
-      // changes nothing, so it is just a failed read.
-      return mayCreate ? { kind: 'unknown', error: describe(e) } : { kind: 'not_sent', error: describe(e) };
-    }
+      let res;
+      try {
+        res = await request(url, {
+          method,
+          dispatcher: this.dispatcher,
+          signal: deadline.signal,
+          headers: {
+            authorization: auth,
+            accept: 'application/json',
+            // What we can read; bodies are decoded whatever arrives (answer-body.ts).
+            'accept-encoding': ACCEPT_ENCODING,
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+          body: body !== undefined ? JSON.stringify(body) : undefined,
+        });
+      } catch (e) {
+        this.opts.onRequest?.(kind, 'error');
+        const error = deadline.expired() ? deadline.error : describe(e);
+        const code = errorCode(e);
+        if (!deadline.expired() && code && CONNECT_PHASE_CODES.has(code)) return { kind: 'not_sent', error };
+        // Anything after the connection was made: the server may have acted on it. For a GET that
+        // changes nothing, so it is just a failed read.
+        return mayCreate ? { kind: 'unknown', error } : { kind: 'not_sent', error };
+      }
 
-    const serverDate = parseDate(res.headers['date']);
-    if (serverDate !== null) this.opts.onServerDate?.(serverDate, sentMono, mono());
-    const status = res.statusCode;
-    this.opts.onRequest?.(kind, status);
-    let text: string;
-    try {
-      text = await res.body.text();
-    } catch (e) {
-      // Cut mid-body (a reset, a body timeout behind a proxy). A create whose status said 2xx was
-      // stored: its body is a courtesy. A read is simply asked again later.
-      if (status >= 200 && status < 300 && mayCreate) text = '';
-      else if (mayCreate) return { kind: 'unknown', error: describe(e) };
-      else return { kind: 'server_error', status, error: `the answer to ${method} /${path} was cut off: ${describe(e)}`, serverDate };
+      const serverDate = parseDate(res.headers['date']);
+      if (serverDate !== null) this.opts.onServerDate?.(serverDate, sentMono, mono());
+      const status = res.statusCode;
+      this.opts.onRequest?.(kind, status);
+      const contentEncoding = headerValue(res.headers['content-encoding']);
+      // Cut mid-body, undecodable, or past the deadline: classify says what that means for this
+      // status (a 2xx to a create is in doubt, never a reason to send again).
+      const reading = await readBody(res.body, contentEncoding);
+      const unreadable = reading.ok ? null : deadline.expired() ? `${deadline.error}, ${reading.bytes} bytes in` : reading.problem;
+      return classify(
+        {
+          status,
+          contentType: headerValue(res.headers['content-type']),
+          location: headerValue(res.headers['location']),
+          retryAfter: headerValue(res.headers['retry-after']),
+          serverDate,
+          text: reading.ok ? reading.text : '',
+          contentEncoding,
+          bytes: reading.bytes,
+          unreadable,
+        },
+        mayCreate,
+        parse,
+        `${method} /${path}`,
+      );
+    } finally {
+      deadline.clear();
     }
-    return classify(
-      {
-        status,
-        contentType: headerValue(res.headers['content-type']),
-        location: headerValue(res.headers['location']),
-        retryAfter: headerValue(res.headers['retry-after']),
-        serverDate,
-        text,
-      },
-      mayCreate,
-      parse,
-      `${method} /${path}`,
-    );
   }
 }
+
+/** Every coding the client decodes (answer-body.ts). */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 function basicAuth(token: string): string {
   return 'Basic ' + Buffer.from(`${BASIC_AUTH_USER}:${token}`).toString('base64');

@@ -7,6 +7,7 @@ import { getTimesheet, selectWorkLeaves } from './self-service-routes.js';
 import type { MockEmployee } from './seed.js';
 import type { MockState, StoredTimeRecord } from './state.js';
 import { applyOddRecord, oddRecordKind } from './variants.js';
+import { postTimesBodyReply } from './wire-variants.js';
 
 const DEFAULT_PAGE_SIZE = 25;
 
@@ -119,6 +120,7 @@ function postTimes(state: MockState, bodyText: string, arrival: number, token: s
   };
   if (emp.external_id !== undefined) rec.employee_external_id = emp.external_id;
   state.records.push(rec);
+  if (v.postTimesBody) return postTimesBodyReply(v.postTimesBody, rec);
   return { status: 201, body: { _id: rec._id, _status: 'OK', _created: rec._created } };
 }
 

@@ -23,6 +23,7 @@ import { errorReply, firstValues, type Reply } from './reply.js';
 import { demoSeed, type MockEmployee, type MockSeed } from './seed.js';
 import { copyEmployee, MockState, rateRuleSchema, type RequestLogEntry, type StoredTimeRecord, type TimeRecordType } from './state.js';
 import { authenticate, isLoopbackHost, readBody, retryAfterHeader, send } from './transport.js';
+import { wireOptions } from './wire-variants.js';
 import type { LeaveInput, MockLeave } from './self-service-state.js';
 import type { ServerVariants } from './variants.js';
 
@@ -111,7 +112,9 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
 
-  const reply = (res: http.ServerResponse, r: Reply, entry: RequestLogEntry | null): void => send(res, r, entry, clock.now());
+  // Control routes (entry null) are the test's own line: no wire variant touches them.
+  const reply = (res: http.ServerResponse, r: Reply, entry: RequestLogEntry | null): void =>
+    send(res, r, entry, clock.now(), entry === null ? {} : wireOptions(state.variants, res.req.method, res.req.url));
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const arrival = clock.now();

@@ -41,6 +41,8 @@ export type RequestLogEntry = {
   fault: FaultKind | null;
   /** Message of an unexpected server error (status 500 without a fault). */
   error?: string;
+  /** The `trickle` variant: body bytes written so far, of the whole (fewer for good: the client hung up). */
+  trickled?: { sent: number; of: number };
 };
 
 export const tokensSchema = z.array(z.string().min(1)).min(1);

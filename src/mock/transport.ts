@@ -3,6 +3,7 @@ import type http from 'node:http';
 import { BASIC_AUTH_USER } from '../api/shapes.js';
 import type { Reply } from './reply.js';
 import type { RequestLogEntry } from './state.js';
+import { compressed, trickle, type WireOptions } from './wire-variants.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -46,12 +47,22 @@ export function retryAfterHeader(format: 'seconds' | 'http-date', at: number, no
   return new Date(Math.ceil(at / 1000) * 1000).toUTCString();
 }
 
-/** Sends `reply` as JSON (or its `raw` text) with a Date header of `now`; records the status in the log entry. */
-export function send(res: http.ServerResponse, reply: Reply, entry: RequestLogEntry | null, now: number): void {
+/**
+ * Sends `reply` as JSON (or its `raw` text) with a Date header of `now`; records the status in the
+ * log entry. `wire`: the wire variants of this answer (compressed, trickled), none by default.
+ */
+export function send(res: http.ServerResponse, reply: Reply, entry: RequestLogEntry | null, now: number, wire: WireOptions = {}): void {
   if (res.destroyed || res.headersSent) return;
-  const payload = Buffer.from(reply.raw ? reply.raw.text : JSON.stringify(reply.body), 'utf8');
+  let payload: Buffer = Buffer.from(reply.raw ? reply.raw.text : JSON.stringify(reply.body), 'utf8');
+  const headers: Record<string, string | number> = { ...reply.headers };
+  // A reply that already says how it is encoded (`postTimesBody: 'bad-gzip'`) is left as it is.
+  if (wire.compress && payload.length > 0 && headers['content-encoding'] === undefined) {
+    payload = compressed(payload, wire.compress);
+    headers['content-encoding'] = wire.compress;
+    headers.vary = 'Accept-Encoding';
+  }
   res.writeHead(reply.status, {
-    ...reply.headers,
+    ...headers,
     'content-type': reply.raw ? reply.raw.contentType : 'application/json',
     'content-length': payload.length,
     date: new Date(now).toUTCString(),
@@ -61,6 +72,10 @@ export function send(res: http.ServerResponse, reply: Reply, entry: RequestLogEn
     // The full length was promised; deliver half of it, then hang up (the `cutBody` variant).
     if (entry) entry.fault = 'cut_body';
     res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => res.destroy());
+    return;
+  }
+  if (wire.trickleBytesPerSecond !== undefined && payload.length > 0) {
+    trickle(res, payload, wire.trickleBytesPerSecond, entry);
     return;
   }
   res.end(payload);

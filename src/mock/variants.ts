@@ -80,6 +80,23 @@ export const serverVariantsSchema = z.strictObject({
   timesheetMalformedDays: z.boolean().optional(),
   /** GET /work-leaves items leave out `approval_info` (not yet defined). */
   leavesWithoutApproval: z.boolean().optional(),
+
+  // What stands between the service and the terminal on the wire (wire-variants.ts).
+  /** Every answer but the control routes' is compressed so, whatever the request's `Accept-Encoding` (nginx `gzip_proxied any`). */
+  compress: z.enum(['gzip', 'deflate', 'br']).optional(),
+  /**
+   * POST /times stores the record, then answers 201 with this body instead of the API's JSON:
+   * plain text, an HTML page, Eve's XML, JSON cut short (complete transfer), a body that claims
+   * gzip and is not, or the JSON cut off mid-transfer (half of it, then the socket is destroyed).
+   */
+  postTimesBody: z.enum(['text', 'html', 'xml', 'truncated-json', 'bad-gzip', 'cut']).optional(),
+  /** Headers at once, then the body at this rate; `only` selects requests as a fault plan's does (default: every API answer). */
+  trickle: z
+    .strictObject({
+      bytesPerSecond: z.number().int().min(1).max(1_000_000),
+      only: z.strictObject({ method: z.string().min(1).optional(), pathPrefix: z.string().startsWith('/').optional() }).optional(),
+    })
+    .optional(),
 });
 
 export type ServerVariants = z.infer<typeof serverVariantsSchema>;
