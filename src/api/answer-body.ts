@@ -12,6 +12,9 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { printable } from './answer-text.js';
 
+/** What the client asks for: every coding it decodes (and it decodes these whatever it asked). */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
 /** Bounds on what one answer may hold, before and after decoding (a roster page is far below). */
 export const MAX_WIRE_BYTES = 64 * 1024 * 1024;
 export const MAX_DECODED_BYTES = 64 * 1024 * 1024;

@@ -24,7 +24,10 @@ export type ApiOutcome<T> =
    * (cut mid-body, not the expected shape): safe to ask again later.
    */
   | { kind: 'server_error'; status: number; error: string; serverDate: number | null }
-  /** The request may have been processed: timeout or reset after sending, 408, 409, 502/504 on a create. */
+  /**
+   * The request may have been processed: timeout, reset or the request deadline after sending,
+   * 408, 409, 502/504 on a create, or a 2xx to a create whose body cannot be read or parsed.
+   */
   | { kind: 'unknown'; error: string }
   /** The service refuses this request as it is (400, 404, 422… with the API's body, or a 2xx whose body says ERR). */
   | { kind: 'refused'; status: number; reason: string; serverDate: number | null }
@@ -34,7 +37,8 @@ export type ApiOutcome<T> =
   | { kind: 'forbidden'; status: number; reason: string; serverDate: number | null }
   /**
    * Not an answer of the API: a redirect (never followed with the token), an HTML page or another
-   * non-JSON body. A set-up problem (base URL, proxy, captive portal), never a verdict on a punch.
+   * non-JSON body (on a create: only with a non-2xx status). A set-up problem (base URL, proxy,
+   * captive portal), never a verdict on a punch.
    */
   | { kind: 'setup'; status: number; reason: string; location: string | null; serverDate: number | null };
 

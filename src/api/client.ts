@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
-import { readBody } from './answer-body.js';
+import { ACCEPT_ENCODING, readBody } from './answer-body.js';
 import { classify, type ApiOutcome } from './classify.js';
-import { connectTimeoutMs, startDeadline } from './deadline.js';
+import { connectTimeoutMs, startDeadline, type Deadline } from './deadline.js';
 import {
   BASIC_AUTH_USER,
   buildPunchBody,
@@ -132,7 +132,8 @@ export class ApiClient {
     const body = buildPunchBody(this.opts.dialect, ref, localDate, localTime);
     return this.call('punch', 'POST', 'times', undefined, body, (raw) => {
       const created = createdSchema.safeParse(raw);
-      // A 2xx means the server took the record; an odd body does not change that.
+      // A 2xx with JSON means the server took the record; JSON of another shape does not change
+      // that. A body that is not JSON at all leaves it in doubt (classify.ts).
       return { remoteId: created.success ? created.data._id : null };
     }, true);
   }
@@ -202,6 +203,7 @@ export class ApiClient {
     });
   }
 
+  /** One request within one deadline (deadline.ts), whose timer is cleared however it ends. */
   private async call<T>(
     kind: RequestKind,
     method: 'GET' | 'POST',
@@ -212,70 +214,80 @@ export class ApiClient {
     mayCreate = false,
     auth = this.auth,
   ): Promise<ApiOutcome<T>> {
-    const url = new URL(path, this.base);
-    if (query) for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-    const mono = this.opts.mono ?? (() => performance.now());
-    const sentMono = mono();
     const deadline = startDeadline(this.opts.timeoutMs);
     try {
-      let res;
-      try {
-        res = await request(url, {
-          method,
-          dispatcher: this.dispatcher,
-          signal: deadline.signal,
-          headers: {
-            authorization: auth,
-            accept: 'application/json',
-            // What we can read; bodies are decoded whatever arrives (answer-body.ts).
-            'accept-encoding': ACCEPT_ENCODING,
-            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          },
-          body: body !== undefined ? JSON.stringify(body) : undefined,
-        });
-      } catch (e) {
-        this.opts.onRequest?.(kind, 'error');
-        const error = deadline.expired() ? deadline.error : describe(e);
-        const code = errorCode(e);
-        if (!deadline.expired() && code && CONNECT_PHASE_CODES.has(code)) return { kind: 'not_sent', error };
-        // Anything after the connection was made: the server may have acted on it. For a GET that
-        // changes nothing, so it is just a failed read.
-        return mayCreate ? { kind: 'unknown', error } : { kind: 'not_sent', error };
-      }
-
-      const serverDate = parseDate(res.headers['date']);
-      if (serverDate !== null) this.opts.onServerDate?.(serverDate, sentMono, mono());
-      const status = res.statusCode;
-      this.opts.onRequest?.(kind, status);
-      const contentEncoding = headerValue(res.headers['content-encoding']);
-      // Cut mid-body, undecodable, or past the deadline: classify says what that means for this
-      // status (a 2xx to a create is in doubt, never a reason to send again).
-      const reading = await readBody(res.body, contentEncoding);
-      const unreadable = reading.ok ? null : deadline.expired() ? `${deadline.error}, ${reading.bytes} bytes in` : reading.problem;
-      return classify(
-        {
-          status,
-          contentType: headerValue(res.headers['content-type']),
-          location: headerValue(res.headers['location']),
-          retryAfter: headerValue(res.headers['retry-after']),
-          serverDate,
-          text: reading.ok ? reading.text : '',
-          contentEncoding,
-          bytes: reading.bytes,
-          unreadable,
-        },
-        mayCreate,
-        parse,
-        `${method} /${path}`,
-      );
+      return await this.exchange(deadline, kind, method, path, query, body, parse, mayCreate, auth);
     } finally {
       deadline.clear();
     }
   }
-}
 
-/** Every coding the client decodes (answer-body.ts). */
-const ACCEPT_ENCODING = 'gzip, deflate, br';
+  private async exchange<T>(
+    deadline: Deadline,
+    kind: RequestKind,
+    method: 'GET' | 'POST',
+    path: string,
+    query: Record<string, string> | undefined,
+    body: unknown,
+    parse: (raw: unknown) => T,
+    mayCreate: boolean,
+    auth: string,
+  ): Promise<ApiOutcome<T>> {
+    const url = new URL(path, this.base);
+    if (query) for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    const mono = this.opts.mono ?? (() => performance.now());
+    const sentMono = mono();
+    let res;
+    try {
+      res = await request(url, {
+        method,
+        dispatcher: this.dispatcher,
+        signal: deadline.signal,
+        headers: {
+          authorization: auth,
+          accept: 'application/json',
+          'accept-encoding': ACCEPT_ENCODING,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+    } catch (e) {
+      this.opts.onRequest?.(kind, 'error');
+      const code = errorCode(e);
+      const error = deadline.expired() ? deadline.error : describe(e);
+      if (!deadline.expired() && code && CONNECT_PHASE_CODES.has(code)) return { kind: 'not_sent', error };
+      // Anything after the connection was made: the server may have acted on it. For a GET that
+      // changes nothing, so it is just a failed read.
+      return mayCreate ? { kind: 'unknown', error } : { kind: 'not_sent', error };
+    }
+
+    const serverDate = parseDate(res.headers['date']);
+    if (serverDate !== null) this.opts.onServerDate?.(serverDate, sentMono, mono());
+    const status = res.statusCode;
+    this.opts.onRequest?.(kind, status);
+    const contentEncoding = headerValue(res.headers['content-encoding']);
+    // Cut mid-body, undecodable, or past the deadline: classify says what that means for this
+    // status (a 2xx to a create is in doubt, never a reason to send again).
+    const reading = await readBody(res.body, contentEncoding);
+    const unreadable = reading.ok ? null : deadline.expired() ? `${deadline.error}, ${reading.bytes} bytes in` : reading.problem;
+    return classify(
+      {
+        status,
+        contentType: headerValue(res.headers['content-type']),
+        location: headerValue(res.headers['location']),
+        retryAfter: headerValue(res.headers['retry-after']),
+        serverDate,
+        text: reading.ok ? reading.text : '',
+        contentEncoding,
+        bytes: reading.bytes,
+        unreadable,
+      },
+      mayCreate,
+      parse,
+      `${method} /${path}`,
+    );
+  }
+}
 
 function basicAuth(token: string): string {
   return 'Basic ' + Buffer.from(`${BASIC_AUTH_USER}:${token}`).toString('base64');
