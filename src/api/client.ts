@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { ACCEPT_ENCODING, readBody } from './answer-body.js';
+import { printable } from './answer-text.js';
 import { classify, type ApiOutcome } from './classify.js';
 import { connectTimeoutMs, startDeadline, type Deadline } from './deadline.js';
 import {
@@ -65,7 +66,7 @@ function errorCode(e: unknown): string | undefined {
 function describe(e: unknown): string {
   const code = errorCode(e);
   const msg = e instanceof Error ? e.message : String(e);
-  return code ? `${code}: ${msg}` : msg;
+  return printable(code ? `${code}: ${msg}` : msg, 300);
 }
 
 function parseDate(h: string | string[] | undefined): number | null {

@@ -33,7 +33,7 @@ export type Deadline = {
 export function startDeadline(timeoutMs: number): Deadline {
   const ms = requestDeadlineMs(timeoutMs);
   const controller = new AbortController();
-  const error = `no complete answer within the request deadline of ${ms} ms (api.timeoutMs ${timeoutMs} ms)`;
+  const error = `the request timed out: no complete answer within ${ms} ms (the deadline from api.timeoutMs ${timeoutMs} ms)`;
   const timer = setTimeout(() => controller.abort(new Error(error)), ms);
   return {
     signal: controller.signal,

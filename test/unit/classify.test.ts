@@ -93,7 +93,7 @@ describe('a 2xx whose body is not readable JSON (issue 23)', () => {
     ['compressed bytes nobody decoded', wire(201, GZIP_AS_TEXT, 'application/json', { contentEncoding: null })],
     ['a body that claims gzip and is not', wire(201, '', 'application/json', { contentEncoding: 'gzip', bytes: 40, unreadable: 'the body could not be decoded: not valid gzip data (incorrect header check)' })],
     ['a body cut off mid-transfer', wire(201, '', 'application/json', { bytes: 12, unreadable: 'cut off after 12 bytes (UND_ERR_SOCKET: other side closed)' })],
-    ['a body past the request deadline', wire(200, '', 'application/json', { bytes: 3, unreadable: 'no complete answer within the request deadline of 900 ms (api.timeoutMs 300 ms), 3 bytes in' })],
+    ['a body past the request deadline', wire(200, '', 'application/json', { bytes: 3, unreadable: 'the request timed out: no complete answer within 900 ms (the deadline from api.timeoutMs 300 ms), 3 bytes in' })],
   ])('%s: a create is in doubt (checked before any resend), a read failed; both say what came, printably', (_what, a) => {
     const onCreate = post(a);
     expect(onCreate).toMatchObject({ kind: 'unknown', error: expect.stringMatching(/the record may be stored$/) });
