@@ -29,10 +29,10 @@ afterEach(() => {
 
 const clock = { now: () => Date.now() };
 const mark = (nsr: number, who: string, minute: string | null, extra: Partial<AuditMark> = {}): AuditMark => ({
-  nsr, minute, employee: { key: `id-${who}`, externalId: who }, problem: null, delivered: true, state: 'sent', ...extra,
+  nsr, minute, employee: { key: `id-${who}`, externalId: who }, problem: null, delivered: true, state: 'sent', where: { zone: 'America/Sao_Paulo' }, ...extra,
 });
 const ok = (times: TimeRecordRead[], skipped = 0): ApiOutcome<TimesReading> => ({ kind: 'ok', status: 200, value: { times, skipped }, serverDate: null });
-const rec = (minute: string, id: string, type: string | null = 'registro externo'): TimeRecordRead => ({ minute, id, type });
+const rec = (minute: string, id: string, type: string | null = 'registro externo'): TimeRecordRead => ({ time: { kind: 'wall', minute }, text: minute, id, type });
 
 /** Answers per employee (external id) from a script, one answer per request, the last repeated. */
 function rig(script: Record<string, ApiOutcome<TimesReading>[]>): { deps: AuditDeps; budget: RateBudget; asked: string[] } {
