@@ -19,8 +19,6 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MINUTE_MS = 60_000;
 
-const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
-
 /** ms of the wall time as if it were UTC, or null when a field is out of range (Feb 30, 24:00, :60). */
 function wallMs(y: number, mo: number, d: number, h: number, mi: number, s: number): number | null {
   if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return null;
@@ -92,10 +90,4 @@ export function recordNamesMinute(t: RecordTime, minute: string, where: WallZone
 export function instantOfWall(minute: string, offsetMinutes: number): number {
   const [y, mo, d, h, mi] = minute.split(/[-T:]/).map(Number) as [number, number, number, number, number];
   return Date.UTC(y, mo - 1, d, h, mi) - offsetMinutes * MINUTE_MS;
-}
-
-/** `±hh:mm` of an offset in minutes (for messages and the mock). */
-export function formatOffset(offsetMinutes: number): string {
-  const abs = Math.abs(offsetMinutes);
-  return `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
