@@ -26,9 +26,10 @@ export type ApiOutcome<T> =
   | { kind: 'server_error'; status: number; error: string; serverDate: number | null }
   /**
    * The request may have been processed: timeout, reset or the request deadline after sending,
-   * 408, 409, 502/504 on a create, or a 2xx to a create whose body cannot be read or parsed.
+   * 408, 409, 502/504 on a create, or a 2xx to a create whose body cannot be read or parsed
+   * (`status`: the answer's, when there was one).
    */
-  | { kind: 'unknown'; error: string }
+  | { kind: 'unknown'; error: string; status?: number }
   /** The service refuses this request as it is (400, 404, 422… with the API's body, or a 2xx whose body says ERR). */
   | { kind: 'refused'; status: number; reason: string; serverDate: number | null }
   /** 401: the token is wrong or revoked. */
@@ -153,7 +154,7 @@ export function classify<T>(a: Answer, mayCreate: boolean, parse: (raw: unknown)
   if (status === 403) return { kind: 'forbidden', status, reason, serverDate };
   // The service may already have it (409), or a gateway gave up waiting for it (408, 502, 504).
   if (status === 408 || status === 409 || status === 502 || status === 504) {
-    if (mayCreate) return { kind: 'unknown', error: reason };
+    if (mayCreate) return { kind: 'unknown', error: reason, status };
     if (status === 409) return { kind: 'refused', status, reason, serverDate };
     return { kind: 'server_error', status, error: reason, serverDate };
   }

@@ -1,13 +1,15 @@
 /**
- * `GET /times` read for reconciliation. The spec shows the record's `time` as `YYYY-MM-DDTHH:MM`,
- * but a server may add seconds or an offset (`2026-11-23T07:31:00-03:00`): the first 16 characters
- * are the minute the terminal sent. A record that cannot be read is skipped, not the whole answer;
- * an answer without a `times` list cannot prove anything and is refused whole.
+ * `GET /times` read for reconciliation and the audit. The spec shows the record's `time` as
+ * `YYYY-MM-DDTHH:MM`; a service that stores instants may write it with seconds and an offset, in
+ * UTC or as an HTTP date (domain/record-time.ts reads each). A record that cannot be read is
+ * counted in `skipped`, not the whole answer: the records read can still show a punch is there,
+ * but such a list cannot show one is not. An answer without a `times` list is refused whole.
  */
-export type TimeRecordRead = { minute: string; id: string | null; type: string | null };
-export type TimesReading = { times: TimeRecordRead[]; skipped: number };
+import { parseRecordTime, type RecordTime } from '../domain/record-time.js';
 
-const MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+/** `text`: the `time` as the service wrote it (for messages). */
+export type TimeRecordRead = { time: RecordTime; text: string; id: string | null; type: string | null };
+export type TimesReading = { times: TimeRecordRead[]; skipped: number };
 
 export function readTimes(raw: unknown): TimesReading {
   const list = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)['times'] : undefined;
@@ -16,14 +18,15 @@ export function readTimes(raw: unknown): TimesReading {
   let skipped = 0;
   for (const item of list) {
     const r = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : null;
-    const time = r?.['time'];
-    if (!r || typeof time !== 'string' || !MINUTE.test(time)) {
+    const text = r?.['time'];
+    const time = typeof text === 'string' ? parseRecordTime(text) : null;
+    if (!r || time === null) {
       skipped++;
       continue;
     }
     const id = r['_id'];
     const type = r['type'];
-    times.push({ minute: time.slice(0, 16), id: typeof id === 'string' ? id : null, type: typeof type === 'string' ? type : null });
+    times.push({ time, text: text as string, id: typeof id === 'string' ? id : null, type: typeof type === 'string' ? type : null });
   }
   return { times, skipped };
 }

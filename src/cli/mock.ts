@@ -32,6 +32,7 @@ const VARIANT_NAMES = [
   'timesheet-without-hours-bank',
   'timesheet-malformed-days',
   'leaves-without-approval',
+  'times-garbage-record',
 ] as const;
 type VariantName = (typeof VARIANT_NAMES)[number];
 /** Names that may be given more than once (their lists add up). */
@@ -48,7 +49,8 @@ type Switch =
   | 'retryAfterDate'
   | 'timesheetWithoutHoursBank'
   | 'timesheetMalformedDays'
-  | 'leavesWithoutApproval';
+  | 'leavesWithoutApproval'
+  | 'timesGarbageRecord';
 const SWITCHES: Partial<Record<VariantName, Switch>> = {
   'omit-links': 'omitLinks',
   'omit-meta': 'omitMeta',
@@ -62,6 +64,7 @@ const SWITCHES: Partial<Record<VariantName, Switch>> = {
   'timesheet-without-hours-bank': 'timesheetWithoutHoursBank',
   'timesheet-malformed-days': 'timesheetMalformedDays',
   'leaves-without-approval': 'leavesWithoutApproval',
+  'times-garbage-record': 'timesGarbageRecord',
 };
 const MAX_INT = 1_000_000_000;
 
@@ -137,7 +140,7 @@ export function parseVariantFlags(flags: readonly string[]): MockVariantFlags {
         variants.nonApi = oneOf(v, value, ['html', 'html-404', 'text'] as const);
         break;
       case 'times-format':
-        variants.timesTimeFormat = oneOf(v, value, ['seconds', 'offset'] as const);
+        variants.timesTimeFormat = oneOf(v, value, ['seconds', 'offset', 'utc-z', 'utc-offset', 'rfc1123'] as const);
         break;
       case 'times-answer':
         variants.timesAnswer = Number(oneOf(v, value, ['404', '400'] as const)) as 404 | 400;

@@ -73,11 +73,11 @@ usage:
                                                            or one a server or a proxy in front of it may give:
                                                            forbid-punches=ID[,ID...], redirect=STATUS:URL,
                                                            non-api=html|html-404|text, conflict-on-duplicate,
-                                                           error-body-on-2xx, times-format=seconds|offset,
-                                                           times-end-exclusive, times-answer=404|400, retry-after-date,
-                                                           timesheet-query=employee-from-to|data-inicio-fim,
+                                                           error-body-on-2xx, times-format=seconds|offset|utc-z|
+                                                           utc-offset|rfc1123, times-end-exclusive, times-answer=404|400,
+                                                           retry-after-date, timesheet-query=employee-from-to|data-inicio-fim,
                                                            timesheet-without-hours-bank, timesheet-malformed-days,
-                                                           leaves-without-approval
+                                                           leaves-without-approval, times-garbage-record
 
 configuration: a JSON file (--config or TIMECLOCK_CONFIG) and the environment:
   TIMECLOCK_API_URL, TIMECLOCK_API_TOKEN, TIMECLOCK_SITE_ID, TIMECLOCK_DATA_DIR,

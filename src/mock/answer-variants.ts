@@ -13,6 +13,7 @@ export const DUPLICATE_RECORD_MESSAGE = 'record already exists';
 export const OUTSIDE_SCHEDULE_MESSAGE = "time outside the employee's schedule";
 /** Offset used by `timesTimeFormat: 'offset'` for an employee without a (valid) time zone. */
 export const DEFAULT_TIMES_OFFSET = '-03:00';
+const DEFAULT_TIMES_OFFSET_MINUTES = -180;
 
 type Redirect = NonNullable<ServerVariants['redirect']>;
 type NonApiKind = NonNullable<ServerVariants['nonApi']>;
@@ -99,24 +100,39 @@ function offsetMinutesAt(instantMs: number, zone: string): number {
 }
 
 /**
- * UTC offset (`±hh:mm`) of the wall time `local` (`YYYY-MM-DDTHH:MM`) in `zone`. A wall time that
- * occurs twice (end of daylight saving) gets the offset of one of them; one that never occurs (a
- * gap) the offset in force before the gap. `DEFAULT_TIMES_OFFSET` when the zone is absent or unknown.
+ * UTC offset (minutes east) of the wall time `local` (`YYYY-MM-DDTHH:MM`) in `zone`. A wall time
+ * that occurs twice (end of daylight saving) gets the offset of one of them (as a service that
+ * stores instants must: it is sent no offset); one that never occurs (a gap) the offset in force
+ * before the gap. That of `DEFAULT_TIMES_OFFSET` when the zone is absent or unknown.
  */
-export function wallTimeOffset(local: string, zone: string | undefined): string {
-  if (zone === undefined || zone === '') return DEFAULT_TIMES_OFFSET;
+export function wallTimeOffsetMinutes(local: string, zone: string | undefined): number {
+  const fallback = DEFAULT_TIMES_OFFSET_MINUTES;
+  if (zone === undefined || zone === '') return fallback;
   const [y, mo, d, h, mi] = local.split(/[-T:]/).map(Number) as [number, number, number, number, number];
   const asUtc = Date.UTC(y, mo - 1, d, h, mi);
-  let minutes: number;
   try {
     const first = offsetMinutesAt(asUtc, zone);
     const second = offsetMinutesAt(asUtc - first * 60_000, zone);
-    minutes = first === second || offsetMinutesAt(asUtc - second * 60_000, zone) !== second ? first : second;
+    return first === second || offsetMinutesAt(asUtc - second * 60_000, zone) !== second ? first : second;
   } catch {
-    return DEFAULT_TIMES_OFFSET;
+    return fallback;
   }
+}
+
+/** `wallTimeOffsetMinutes` as `±hh:mm`. */
+export function wallTimeOffset(local: string, zone: string | undefined): string {
+  const minutes = wallTimeOffsetMinutes(local, zone);
   const abs = Math.abs(minutes);
   return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** The `time` of the `timesGarbageRecord` variant's record: no form a client reads. */
+export const GARBAGE_TIME = 'ontem, 25h61';
+
+/** The instant a stored wall time names in the employee's zone, as ms. */
+function instantOf(stored: string, zone: string | undefined): number {
+  const [y, mo, d, h, mi] = stored.split(/[-T:]/).map(Number) as [number, number, number, number, number];
+  return Date.UTC(y, mo - 1, d, h, mi) - wallTimeOffsetMinutes(stored, zone) * 60_000;
 }
 
 /** A stored `time` (`YYYY-MM-DDTHH:MM`) as GET /times serves it under `timesTimeFormat`. */
@@ -128,5 +144,11 @@ export function timesTime(stored: string, format: TimesFormat | undefined, zone:
       return `${stored}:00`;
     case 'offset':
       return `${stored}:00${wallTimeOffset(stored, zone)}`;
+    case 'utc-z':
+      return `${new Date(instantOf(stored, zone)).toISOString().slice(0, 19)}Z`;
+    case 'utc-offset':
+      return `${new Date(instantOf(stored, zone)).toISOString().slice(0, 19)}+00:00`;
+    case 'rfc1123':
+      return new Date(instantOf(stored, zone)).toUTCString();
   }
 }

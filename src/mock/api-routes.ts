@@ -1,7 +1,7 @@
 /** The API routes under /v2.1: times, employees, sites, timesheets, work leaves and the Eve-style paging they share. */
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, localDatePattern, localDateTimePattern, localTimePattern, objectIdPattern, type Site } from '../api/shapes.js';
-import { DUPLICATE_RECORD_MESSAGE, errorOn2xxReply, FORBIDDEN_PUNCH_MESSAGE, isForbiddenPunch, timesAnswerReply, timesTime } from './answer-variants.js';
+import { DUPLICATE_RECORD_MESSAGE, errorOn2xxReply, GARBAGE_TIME, FORBIDDEN_PUNCH_MESSAGE, isForbiddenPunch, timesAnswerReply, timesTime } from './answer-variants.js';
 import { errorReply, isRecord, issuesOf, parsePositiveInt, type Reply } from './reply.js';
 import { getTimesheet, selectWorkLeaves } from './self-service-routes.js';
 import type { MockEmployee } from './seed.js';
@@ -148,6 +148,7 @@ function getTimes(state: MockState, params: URLSearchParams): Reply {
     .filter((r) => r.employee_id === emp._id && r.time.slice(0, 10) >= start && (v.timesEndExclusive ? r.time.slice(0, 10) < end : r.time.slice(0, 10) <= end))
     .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0))
     .map((r) => ({ _id: r._id, approved: r.approved, type: r.type, time: timesTime(r.time, v.timesTimeFormat, emp.timezone) }));
+  if (v.timesGarbageRecord) times.push({ _id: 'ffffffffffffffffffffffff', approved: false, type: 'registro externo', time: GARBAGE_TIME });
   return { status: 200, body: { employee_id: emp._id, times } };
 }
 

@@ -53,8 +53,12 @@ export const serverVariantsSchema = z.strictObject({
   conflictOnDuplicate: z.boolean().optional(),
   /** POST /times that would store a record answers 200 with an Eve error body (code 422) and stores nothing. */
   errorBodyOn2xx: z.boolean().optional(),
-  /** Form of `time` in GET /times records: as stored (minutes, default), with seconds, or with seconds and the employee's offset. */
-  timesTimeFormat: z.enum(['minutes', 'seconds', 'offset']).optional(),
+  /**
+   * Form of `time` in GET /times records: as stored (minutes, default), with seconds, with seconds and
+   * the employee's offset, or the same instant in UTC (`…T23:27:00Z`, `…T23:27:00+00:00`, RFC 1123
+   * "Sat, 28 Nov 2026 23:27:00 GMT" as Eve writes dates).
+   */
+  timesTimeFormat: z.enum(['minutes', 'seconds', 'offset', 'utc-z', 'utc-offset', 'rfc1123']).optional(),
   /** GET /times leaves out the records of its end date. */
   timesEndExclusive: z.boolean().optional(),
   /** Every GET /times answers this status with an Eve error body. */
@@ -80,6 +84,8 @@ export const serverVariantsSchema = z.strictObject({
   timesheetMalformedDays: z.boolean().optional(),
   /** GET /work-leaves items leave out `approval_info` (not yet defined). */
   leavesWithoutApproval: z.boolean().optional(),
+  /** Every GET /times list ends with one API record whose `time` no client can read (`GARBAGE_TIME`). */
+  timesGarbageRecord: z.boolean().optional(),
 
   // What stands between the service and the terminal on the wire (wire-variants.ts).
   /** Every answer but the control routes' is compressed so, whatever the request's `Accept-Encoding` (nginx `gzip_proxied any`). */

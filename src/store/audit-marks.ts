@@ -1,4 +1,6 @@
 import { parseMark } from '../domain/afd/mark.js';
+import { isValidTimeZone } from '../domain/local-time.js';
+import type { WallZone } from '../domain/record-time.js';
 import type { Db } from './database.js';
 import { JournalReader, type StoredMark } from './journal-read.js';
 
@@ -19,13 +21,21 @@ export type AuditMark = {
   delivered: boolean | null;
   /** The punch's state now; 'pruned' once retention deleted it, 'unresolved' for a capture nobody was found for. */
   state: string;
+  /** The zone `minute` is wall time of: the punch's, else the mark's offset (records with an offset are read in it). */
+  where: WallZone;
 };
 
-type PunchOfMark = { employee_key: string; employee_external_id: string | null; local_date: string; local_time: string; state: string; held_reason: string | null };
+type PunchOfMark = { employee_key: string; employee_external_id: string | null; local_date: string; local_time: string; time_zone: string; state: string; held_reason: string | null };
 
 const MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 /** The 'reanchored' fact's detail: `<date> <time> -> <date> <time> (…)` (store/outbox.ts). */
 const REANCHORED = /-> (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})/;
+
+/** The offset of an AFD date-time (`…:00-0300`), in minutes east of UTC. */
+function markOffset(markedAt: string): number {
+  const z = markedAt.slice(-5);
+  return (z[0] === '-' ? -1 : 1) * (Number(z.slice(1, 3)) * 60 + Number(z.slice(3, 5)));
+}
 
 /**
  * Reads the journal's marks of a date range with what the audit needs of each: the punch row that
@@ -39,7 +49,7 @@ export class AuditMarks {
   constructor(db: Db) {
     this.reader = new JournalReader(db);
     this.stmts = {
-      punch: db.prepare('SELECT employee_key, employee_external_id, local_date, local_time, state, held_reason FROM punches WHERE nsr = ?'),
+      punch: db.prepare('SELECT employee_key, employee_external_id, local_date, local_time, time_zone, state, held_reason FROM punches WHERE nsr = ?'),
       // The roster keeps the CPF as the service wrote it: bare digits or masked.
       byCpf: db.prepare('SELECT id, external_id FROM roster_employees WHERE cpf = ? OR cpf = ? LIMIT 2'),
     };
@@ -52,7 +62,8 @@ export class AuditMarks {
 
   private resolve(m: StoredMark): AuditMark {
     const parsed = parseMark(m.line);
-    if (!parsed.ok) return { nsr: m.nsr, minute: null, employee: null, problem: `the mark cannot be read: ${parsed.problem}`, delivered: null, state: 'unreadable' };
+    if (!parsed.ok) return { nsr: m.nsr, minute: null, employee: null, problem: `the mark cannot be read: ${parsed.problem}`, delivered: null, state: 'unreadable', where: { offsetMinutes: 0 } };
+    const where: WallZone = { offsetMinutes: markOffset(parsed.mark.markedAt) };
     const p = this.stmts.punch.get(m.nsr) as PunchOfMark | undefined;
     if (p) {
       const minute = `${p.local_date}T${p.local_time}`;
@@ -64,6 +75,7 @@ export class AuditMarks {
         // A held punch a person took as delivered is 'sent'; one disputed stays held and is never sent.
         delivered: p.state === 'sent',
         state: p.state === 'held' && p.held_reason ? `held (${p.held_reason})` : p.state,
+        where: isValidTimeZone(p.time_zone) ? { zone: p.time_zone } : where,
       };
     }
     const facts = this.reader.factsOf(m.nsr);
@@ -75,15 +87,15 @@ export class AuditMarks {
     const cpf = parsed.mark.cpf;
     if (cpf === null) {
       const why = state === 'unresolved' ? 'a capture no employee was found for' : 'its punch was pruned and the mark has no CPF';
-      return { nsr: m.nsr, minute, employee: null, problem: `no known employee: ${why}`, delivered, state };
+      return { nsr: m.nsr, minute, employee: null, problem: `no known employee: ${why}`, delivered, state, where };
     }
     const masked = `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
     const found = this.stmts.byCpf.all(cpf, masked) as { id: string; external_id: string | null }[];
     if (found.length !== 1) {
       const why = found.length === 0 ? 'nobody in the roster has its CPF' : 'more than one employee in the roster has its CPF';
-      return { nsr: m.nsr, minute, employee: null, problem: `no known employee: ${state === 'unresolved' ? 'an unresolved capture' : 'its punch was pruned'} and ${why}`, delivered, state };
+      return { nsr: m.nsr, minute, employee: null, problem: `no known employee: ${state === 'unresolved' ? 'an unresolved capture' : 'its punch was pruned'} and ${why}`, delivered, state, where };
     }
     const e = found[0] as { id: string; external_id: string | null };
-    return { nsr: m.nsr, minute, employee: { key: e.id, externalId: e.external_id }, problem: null, delivered, state };
+    return { nsr: m.nsr, minute, employee: { key: e.id, externalId: e.external_id }, problem: null, delivered, state, where };
   }
 }

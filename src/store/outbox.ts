@@ -4,6 +4,7 @@ import { EvidenceJournal } from './evidence-journal.js';
 import { HeldRows } from './held-rows.js';
 import type { HeldReason, InsertOutcome, NewPunch, PunchRow } from './punch-row.js';
 import { PunchTimes } from './punch-times.js';
+import { ABSENT_EVENT, PunchTwins, type SettledTwinRows } from './punch-twins.js';
 import { checkFailed, held, punchFact, punchWriter, rejected, sent, transition, type PunchWriter } from './punch-writer.js';
 
 export type { HeldReason, InsertOutcome, NewPunch, PunchRow } from './punch-row.js';
@@ -21,6 +22,8 @@ export class Outbox {
   private readonly held: HeldRows;
   /** Re-timing after an anchor, deadlines after a clock step (store/punch-times.ts). */
   private readonly times: PunchTimes;
+  /** What reconciliation reads beside the row (store/punch-twins.ts). */
+  private readonly twins: PunchTwins;
 
   /**
    * `db` is the durable (synchronous=FULL) connection: captures and 'sending' go through it, so
@@ -41,6 +44,7 @@ export class Outbox {
     this.lazy = lazyDb === db ? this.durable : punchWriter(lazyDb);
     this.held = new HeldRows(this.durable);
     this.times = new PunchTimes(this.durable, this.lazy);
+    this.twins = new PunchTwins(db);
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO punches (captured_at, local_date, local_time, time_zone, employee_key, employee_external_id,
@@ -171,6 +175,21 @@ export class Outbox {
 
   markInDoubt(id: number, now: number, checkAt: number, error: string): void {
     transition(this.lazy, id, now, 'in_doubt', checkAt, error, false, 'in_doubt');
+  }
+
+  /** A list of the service's records proved it absent: due again at `nextAt`, and remembered (foundAbsent). */
+  markAbsent(id: number, now: number, nextAt: number, error: string): void {
+    transition(this.lazy, id, now, 'pending', nextAt, error, false, ABSENT_EVENT);
+  }
+
+  /** Whether a list said it absent since a person last released it: a 409 now contradicts that list. */
+  foundAbsent(id: number): boolean {
+    return this.twins.foundAbsent(id);
+  }
+
+  /** Sent punches of the same employee, wall minute and zone (a DST fall-back's two 01:45). */
+  settledTwins(p: PunchRow): SettledTwinRows {
+    return this.twins.settled(p);
   }
 
   /** A reconciliation check the service answered without proof either way (a refusal, an unreadable list). */

@@ -2,10 +2,12 @@ import { describeOutcome, type ApiOutcome } from '../api/classify.js';
 import type { EmployeeRef } from '../api/shapes.js';
 import type { TimeRecordRead, TimesReading } from '../api/time-records.js';
 import type { Clock } from '../domain/clock.js';
+import { recordNamesMinute, recordWallMinute, type WallZone } from '../domain/record-time.js';
 import { rateLimitPause } from '../domain/retry-policy.js';
 import type { AuditMark } from '../store/audit-marks.js';
 import { Priority, type RateBudget } from './rate-budget.js';
-import { checkRange, employeeRefOf, isApiRecord } from './reconcile.js';
+import { isApiRecord, isRecordOf } from './record-match.js';
+import { checkRange, employeeRefOf } from './reconcile.js';
 
 /**
  * `timeclock audit compare`: the evidence journal's marks of a date range against what the service
@@ -37,7 +39,7 @@ export type AuditReport = {
   marks: AuditMarkResult[];
   unexplained: Unexplained[];
   counts: AuditCounts;
-  /** Records of the answers that could not be read (no `time` minute): skipped one by one. */
+  /** Records of the answers that could not be read (no `time` of a form we read): skipped one by one. */
   skippedRecords: number;
   /** Stopped (signal) before every request was made. */
   stopped: boolean;
@@ -198,31 +200,36 @@ async function ask(deps: AuditDeps, req: AuditRequest, opts: AuditOptions, sent:
 }
 
 /**
- * Matches the marks of the request's days with the records by minute, one record per mark (two
- * marks of one minute need two records); API records left over on those days are unexplained.
+ * Matches the marks of the request's days with the records (sync/record-match.ts: the punch's wall
+ * minute in its zone, by instant for a record with an offset), one record per mark (two marks of
+ * one minute need two records); API records left over on those days are unexplained, shown at
+ * their wall minute in the zone of the employee's first mark.
  */
 function settle(req: AuditRequest, reading: TimesReading, results: Map<number, AuditMarkResult>, unexplained: Unexplained[]): void {
   const days = new Set(req.days);
-  const free = reading.times.filter((t) => days.has(t.minute.slice(0, 10)));
+  const marksOf = (day: string) => [...(req.group.days.get(day) ?? [])].sort((a, b) => (a.minute as string).localeCompare(b.minute as string) || a.nsr - b.nsr);
+  const zone: WallZone = marksOf(req.days[0] as string)[0]?.where ?? { offsetMinutes: 0 };
+  const free = reading.times.map((t) => ({ t, minute: recordWallMinute(t.time, zone) })).filter((r) => days.has(r.minute.slice(0, 10)));
   const taken = new Set<TimeRecordRead>();
   for (const day of req.days) {
-    const marks = [...(req.group.days.get(day) ?? [])].sort((a, b) => (a.minute as string).localeCompare(b.minute as string) || a.nsr - b.nsr);
-    for (const m of marks) {
+    for (const m of marksOf(day)) {
       const base = { nsr: m.nsr, employee: req.group.label, minute: m.minute, delivered: m.delivered, state: m.state };
-      const rec = free.find((t) => !taken.has(t) && t.minute === m.minute && isApiRecord(t));
+      const sent = { minute: m.minute as string, where: m.where };
+      // Every record of the answer, not only those of the day in the first mark's zone: this mark's own zone decides.
+      const rec = reading.times.find((t) => !taken.has(t) && isRecordOf(t, sent));
       if (rec) {
         taken.add(rec);
         results.set(m.nsr, { ...base, status: 'found', recordId: rec.id, type: rec.type });
       } else if (reading.skipped > 0) {
         results.set(m.nsr, { ...base, status: 'unchecked', reason: `not among the records read, but ${reading.skipped} record(s) of the answer could not be read` });
       } else {
-        const other = free.find((t) => t.minute === m.minute && !isApiRecord(t));
+        const other = reading.times.find((t) => !isApiRecord(t) && recordNamesMinute(t.time, sent.minute, sent.where));
         results.set(m.nsr, { ...base, status: 'missing', note: other ? `the service has a record of type '${other.type}' at that minute` : null });
       }
     }
   }
-  for (const t of free) {
+  for (const { t, minute } of free) {
     if (taken.has(t) || !isApiRecord(t)) continue;
-    unexplained.push({ employee: req.group.label, day: t.minute.slice(0, 10), minute: t.minute, recordId: t.id, type: t.type });
+    unexplained.push({ employee: req.group.label, day: minute.slice(0, 10), minute, recordId: t.id, type: t.type });
   }
 }

@@ -1,4 +1,3 @@
-import type { TimeRecordRead, TimesReading } from '../api/time-records.js';
 import type { Clock, Random } from '../domain/clock.js';
 import { addDays } from '../domain/local-time.js';
 import { backoffDelay, type BackoffOptions } from '../domain/retry-policy.js';
@@ -6,6 +5,7 @@ import type { Logger } from '../log.js';
 import type { Outbox, PunchRow } from '../store/outbox.js';
 import type { EmployeeRef } from '../api/shapes.js';
 import type { DeliveryHealth } from './delivery-health.js';
+import { sentMinuteOf, verdictOf } from './record-match.js';
 import type { TimesApi, UploaderEvent } from './uploader-types.js';
 
 /** Who a punch is for, as the API takes it: the external id when there is one, else the `_id`. */
@@ -20,17 +20,6 @@ export function employeeRefOf(p: Pick<PunchRow, 'employee_external_id' | 'employ
  */
 export function checkRange(p: Pick<PunchRow, 'local_date'>): { start: string; end: string } {
   return { start: addDays(p.local_date, -1), end: addDays(p.local_date, 1) };
-}
-
-/** A record the API made ('registro externo', spec rule 2), or one whose type the server does not say. */
-export function isApiRecord(t: Pick<TimeRecordRead, 'type'>): boolean {
-  return t.type === null || t.type === 'registro externo';
-}
-
-/** The server's record of this punch: same minute (seconds and offsets ignored), a record the API made. */
-export function recordOf(reading: TimesReading, p: Pick<PunchRow, 'local_date' | 'local_time'>): TimeRecordRead | null {
-  const wanted = `${p.local_date}T${p.local_time}`;
-  return reading.times.find((t) => t.minute === wanted && isApiRecord(t)) ?? null;
 }
 
 /** Settles in-doubt punches with `GET /times`, on the uploader's slots and back-off. */
@@ -60,13 +49,15 @@ export class Reconciler {
     this.health.noteAnswer(res, sentAt, now);
     switch (res.kind) {
       case 'ok': {
-        const found = recordOf(res.value, item);
-        if (found) {
-          this.outbox.markSent(item.id, now, found.id, 'reconciled');
+        const verdict = verdictOf(res.value, sentMinuteOf(item), this.outbox.settledTwins(item));
+        if (verdict.kind === 'present') {
+          this.outbox.markSent(item.id, now, verdict.record.id, 'reconciled');
           this.onEvent({ type: 'sent', punchId: item.id });
+        } else if (verdict.kind === 'unproven') {
+          this.checkFailed(item, now, verdict.reason);
         } else {
           // Not there: it never arrived. Due now, so the send follows at once.
-          this.outbox.markPending(item.id, now, now, 'not found on server after unknown outcome');
+          this.outbox.markAbsent(item.id, now, now, 'not found on server after unknown outcome');
         }
         return now;
       }
@@ -94,11 +85,25 @@ export class Reconciler {
     }
   }
 
-  /** An answer that proves nothing either way (a 404, a 400): back off this punch, then hand it over. */
-  private checkFailed(item: PunchRow, now: number, reason: string): void {
+  /**
+   * `POST /times` answered 409 (the service holds a record of this employee at this minute) after
+   * a list of its records said this punch is not there: the two answers disagree, and sending
+   * again would only get another 409. It counts as a check that proved nothing, so after
+   * `maxChecks` a person decides. False (nothing done) when no list has said it absent.
+   */
+  conflictAfterAbsent(item: PunchRow, now: number, reason: string): boolean {
+    if (!this.outbox.foundAbsent(item.id)) return false;
+    this.log.warn('409 for a punch the service\'s list does not show', { punchId: item.id, reason });
+    this.checkFailed(item, now, `409 after a list without it: ${reason}`, (checks) =>
+      `the service answers 409 (it already has a record of this employee at ${item.local_date} ${item.local_time}) but its list of records does not show this punch (${checks} checks): mark it delivered if that record is this punch, else send it again`);
+    return true;
+  }
+
+  /** An answer that proves nothing either way (a 404, a 400, an unreadable record): back off this punch, then hand it over. */
+  private checkFailed(item: PunchRow, now: number, reason: string, heldWhy?: (checks: number) => string): void {
     const checks = item.checks + 1;
     if (checks >= this.opts.maxChecks) {
-      const why = `the service would not say whether it has this punch (${checks} checks, last: ${reason}): send it again or mark it delivered`;
+      const why = heldWhy?.(checks) ?? `the service would not say whether it has this punch (${checks} checks, last: ${reason}): send it again or mark it delivered`;
       this.log.warn('in-doubt punch handed to a person', { punchId: item.id, reason });
       this.outbox.markHeld(item.id, now, 'unverified', why, now);
       this.onEvent({ type: 'held', punchId: item.id, reason: why });

@@ -204,6 +204,8 @@ export class Uploader {
     const now = this.clock.now();
     this.health.noteAnswer(res, sentAt, now);
     if (res.kind === 'forbidden') return this.onForbidden(item, res.reason, now);
+    // A 409 after a list said it absent: counted toward the hand-off, not another turn of POST, 409, GET.
+    if (res.kind === 'unknown' && res.status === 409 && this.reconciler.conflictAfterAbsent(item, now, res.error)) return now;
     recordPunchAnswer(this.answers, item, res, now);
     return now;
   }

@@ -106,6 +106,9 @@ describe('the journal compared with the service', () => {
   it.each<[string, ServerVariants]>([
     ['records with seconds', { timesTimeFormat: 'seconds' }],
     ['records with seconds and an offset', { timesTimeFormat: 'offset' }],
+    ['records in UTC (…Z)', { timesTimeFormat: 'utc-z' }],
+    ['records in UTC (…+00:00)', { timesTimeFormat: 'utc-offset' }],
+    ['records as HTTP dates (RFC 1123)', { timesTimeFormat: 'rfc1123' }],
     ['an end date the server treats as exclusive', { timesEndExclusive: true }],
   ])('%s: every mark found, nothing unexplained', async (_what, variants) => {
     const rig = await auditRig(cleanups, { variants });
@@ -113,6 +116,31 @@ describe('the journal compared with the service', () => {
     const days = daysOf(ps);
     const report = await rig.agent.auditCompare({ from: days[0] as string, to: days[days.length - 1] as string });
     expect(report.counts).toEqual({ marks: 8, found: 8, missing: 0, unchecked: 0, unexplained: 0, missingDelivered: 0, requests: 5 });
+  });
+
+  it('records in UTC and one no client can read: every mark found by its instant, the unreadable record counted, not listed', async () => {
+    const rig = await auditRig(cleanups, { variants: { timesTimeFormat: 'utc-z', timesGarbageRecord: true } });
+    const ps = await threeDays(rig);
+    const days = daysOf(ps);
+    const report = await rig.agent.auditCompare({ from: days[0] as string, to: days[days.length - 1] as string });
+    expect(report.counts).toEqual({ marks: 8, found: 8, missing: 0, unchecked: 0, unexplained: 0, missingDelivered: 0, requests: 5 });
+    expect(report.skippedRecords).toBe(5);
+  });
+
+  it('records as HTTP dates after retention pruned the punches: found by the offset in the mark; a record of another terminal shown at its wall minute', async () => {
+    const rig = await auditRig(cleanups, { variants: { timesTimeFormat: 'rfc1123' } });
+    const ps = await punchAndDeliver(rig, ['1001', '1010']);
+    const elsewhere = rig.mock.addRecord({ employee: '1010', time: `${ps[1]?.localDate}T${other(ps[1]?.localTime ?? '')}` });
+    await rig.agent.stop();
+    const db = openBookkeepingConnection(rig.dir);
+    expect(new RetentionStore(db).pruneDelivered(rig.clock.now() + 1, 100).punches).toBe(2);
+    db.close();
+    const agent = await rig.reopen();
+    const day = ps[0]?.localDate as string;
+    const report = await agent.auditCompare({ from: day, to: day });
+    expect(report.marks.map((m) => [m.state, m.status])).toEqual([['pruned', 'found'], ['pruned', 'found']]);
+    // 1010 is on Manaus time: the service's 'Sat, … GMT' is shown at its wall minute there.
+    expect(report.unexplained).toEqual([{ employee: '1010', day: ps[1]?.localDate, minute: elsewhere.time, recordId: elsewhere._id, type: 'registro externo' }]);
   });
 
   it.each([404, 400] as const)('a service that answers GET /times with %i: every mark unchecked with the reason, none called missing', async (status) => {

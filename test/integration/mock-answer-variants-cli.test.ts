@@ -53,6 +53,10 @@ describe('timeclock mock --variant parser: answer variants', () => {
     ['non-api=html', { nonApi: 'html' }],
     ['non-api=text', { nonApi: 'text' }],
     ['times-format=seconds', { timesTimeFormat: 'seconds' }],
+    ['times-format=utc-z', { timesTimeFormat: 'utc-z' }],
+    ['times-format=utc-offset', { timesTimeFormat: 'utc-offset' }],
+    ['times-format=rfc1123', { timesTimeFormat: 'rfc1123' }],
+    ['times-garbage-record', { timesGarbageRecord: true }],
     ['times-answer=404', { timesAnswer: 404 }],
   ])('%s', (flag, variants) => {
     expect(parseVariantFlags([flag])).toEqual({ variants, notAllowed: [] });

@@ -170,6 +170,36 @@ describe('GET /times answers', () => {
     expect(srv.records().every((r) => /^\d{4}-\d\d-\d\dT\d\d:\d\d$/.test(r.time))).toBe(true);
   });
 
+  it('timesTimeFormat in UTC: the instant of the wall time in the employee zone, as …Z, +00:00 or an HTTP date (RFC 1123)', async () => {
+    const ny: MockEmployee = { _id: objectIdFor('tz', 7101), external_id: '7101', full_name: 'E 7101', active: true, site_ids: [], timezone: 'America/New_York' };
+    const srv = await withRecords(undefined, [ny]);
+    // 01:45 comes twice in New York that night: sent without an offset, both are read one way.
+    for (const time of ['2026-11-01T01:45', '2026-11-01T01:45', '2026-11-01T09:00']) expect((await post(srv, punch('7101', time))).status).toBe(201);
+    srv.setVariants({ timesTimeFormat: 'utc-z' });
+    expect(await timesOf(srv, q('1001', '2026-11-21', '2026-11-22'))).toEqual(['2026-11-21T15:00:00Z', '2026-11-22T20:45:00Z']);
+    expect(await timesOf(srv, q('1010', '2026-11-21', '2026-11-21'))).toEqual(['2026-11-21T11:31:00Z']); // Manaus
+    const nyUtc = await timesOf(srv, q('7101', '2026-11-01', '2026-11-01'));
+    expect(nyUtc[2]).toBe('2026-11-01T14:00:00Z');
+    expect(nyUtc[0]).toBe(nyUtc[1]);
+    expect(['2026-11-01T05:45:00Z', '2026-11-01T06:45:00Z']).toContain(nyUtc[0]);
+    srv.setVariants({ timesTimeFormat: 'utc-offset' });
+    expect(await timesOf(srv, q('1001', '2026-11-21', '2026-11-21'))).toEqual(['2026-11-21T15:00:00+00:00']);
+    srv.setVariants({ timesTimeFormat: 'rfc1123' });
+    expect(await timesOf(srv, q('1001', '2026-11-20', '2026-11-22'))).toEqual(['Fri, 20 Nov 2026 10:31:00 GMT', 'Sat, 21 Nov 2026 15:00:00 GMT', 'Sun, 22 Nov 2026 20:45:00 GMT']);
+    expect(srv.records().every((r) => /^\d{4}-\d\d-\d\dT\d\d:\d\d$/.test(r.time))).toBe(true);
+  });
+
+  it('timesGarbageRecord: every list ends with one API record whose time no client reads, empty lists too', async () => {
+    const srv = await withRecords({ timesGarbageRecord: true, timesTimeFormat: 'utc-z' });
+    const res = await call(srv, 'GET', `/times?${q('1001', '2026-11-21', '2026-11-21')}`);
+    expect((res.json as { times: unknown[] }).times).toEqual([
+      expect.objectContaining({ time: '2026-11-21T15:00:00Z' }),
+      { _id: 'ffffffffffffffffffffffff', approved: false, type: 'registro externo', time: 'ontem, 25h61' },
+    ]);
+    expect(await timesOf(srv, q('1002', '2020-01-01', '2020-01-01'))).toEqual(['ontem, 25h61']);
+    expect(srv.records().some((r) => r.time === 'ontem, 25h61')).toBe(false);
+  });
+
   it('timesEndExclusive: the end date is left out', async () => {
     const srv = await withRecords({ timesEndExclusive: true });
     expect(await timesOf(srv, q('1001', '2026-11-20', '2026-11-22'))).toEqual(['2026-11-20T07:31', '2026-11-21T12:00']);
@@ -243,6 +273,7 @@ describe('PUT /__mock/variants validates the answer variants', () => {
     [{ timesEndExclusive: null }, 'timesEndExclusive'],
     [{ timesAnswer: 500 }, 'timesAnswer'],
     [{ retryAfterDate: 'true' }, 'retryAfterDate'],
+    [{ timesGarbageRecord: 1 }, 'timesGarbageRecord'],
   ])('rejects %j (422 naming %s)', async (body, field) => {
     const srv = await start();
     const res = await call(srv, 'PUT', '/__mock/variants', { control: true, body });

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { realSleep } from '../../src/agent/build-agent.js';
 import type { ApiOutcome } from '../../src/api/classify.js';
 import type { EmployeeRef } from '../../src/api/shapes.js';
-import type { TimeRecordRead, TimesReading } from '../../src/api/time-records.js';
+import { readTimes, type TimeRecordRead, type TimesReading } from '../../src/api/time-records.js';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import type { AuditMark } from '../../src/store/audit-marks.js';
 import { RateSlots } from '../../src/store/rate-slots.js';
@@ -29,10 +29,10 @@ afterEach(() => {
 
 const clock = { now: () => Date.now() };
 const mark = (nsr: number, who: string, minute: string | null, extra: Partial<AuditMark> = {}): AuditMark => ({
-  nsr, minute, employee: { key: `id-${who}`, externalId: who }, problem: null, delivered: true, state: 'sent', ...extra,
+  nsr, minute, employee: { key: `id-${who}`, externalId: who }, problem: null, delivered: true, state: 'sent', where: { zone: 'America/Sao_Paulo' }, ...extra,
 });
 const ok = (times: TimeRecordRead[], skipped = 0): ApiOutcome<TimesReading> => ({ kind: 'ok', status: 200, value: { times, skipped }, serverDate: null });
-const rec = (minute: string, id: string, type: string | null = 'registro externo'): TimeRecordRead => ({ minute, id, type });
+const rec = (minute: string, id: string, type: string | null = 'registro externo'): TimeRecordRead => ({ time: { kind: 'wall', minute }, text: minute, id, type });
 
 /** Answers per employee (external id) from a script, one answer per request, the last repeated. */
 function rig(script: Record<string, ApiOutcome<TimesReading>[]>): { deps: AuditDeps; budget: RateBudget; asked: string[] } {
@@ -65,6 +65,26 @@ describe('comparing marks with the service’s answers', () => {
       [4, 'unchecked', 'no known employee: x'],
     ]);
     expect(r.unexplained).toEqual([{ employee: '1001', day: '2026-03-02', minute: '2026-03-02T12:00', recordId: 'r2', type: null }]);
+  });
+
+  it('records with instants: read in each mark’s zone; two marks of a New York fall-back 01:45 need two records', async () => {
+    const ny = { where: { zone: 'America/New_York' } } as const;
+    const list = (...times: string[]) => ({ kind: 'ok' as const, status: 200, value: readTimes({ times: times.map((time, i) => ({ _id: `r${i}`, type: 'registro externo', time })) }), serverDate: null });
+    const { deps } = rig({
+      '1001': [list('2026-11-01T05:45:00Z', 'Sun, 01 Nov 2026 05:45:00 GMT', '2026-11-01T13:00:00+00:00')],
+      '1002': [list('2026-11-01T06:45:00Z', '2026-11-01T12:00:00Z')],
+    });
+    const marks = [
+      mark(1, '1001', '2026-11-01T01:45', ny), mark(2, '1001', '2026-11-01T01:45', ny), mark(3, '1001', '2026-11-01T08:00', ny),
+      mark(4, '1002', '2026-11-01T01:45', ny), mark(5, '1002', '2026-11-01T01:45', ny),
+    ];
+    const r = await compareWithService(deps, marks, { from: '2026-11-01', to: '2026-11-01' });
+    expect(r.marks.map((m) => [m.nsr, m.status, m.status === 'found' ? m.recordId : null])).toEqual([
+      [1, 'found', 'r0'], [2, 'found', 'r1'], [3, 'found', 'r2'],
+      [4, 'found', 'r0'], [5, 'missing', null],
+    ]);
+    // 12:00Z is 07:00 in New York, a minute no mark has: listed at that wall minute.
+    expect(r.unexplained).toEqual([{ employee: '1002', day: '2026-11-01', minute: '2026-11-01T07:00', recordId: 'r1', type: 'registro externo' }]);
   });
 
   it('an answer with unreadable records proves nothing missing: what is not among the readable ones is unchecked', async () => {
