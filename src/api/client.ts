@@ -1,7 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import { classify, type ApiOutcome } from './classify.js';
 import { buildDispatcher, networkFor, type ApiNetwork } from './dispatcher.js';
-import { beforeServer, networkHint } from './net-errors.js';
+import { beforeServer, networkHint, withoutNodeCaHint } from './net-errors.js';
 import { scrubProxySecrets } from './proxy.js';
 import {
   BASIC_AUTH_USER,
@@ -103,7 +103,7 @@ export class ApiClient {
   private failure(e: unknown): string {
     const route = this.network.route;
     const proxy = route.kind === 'proxy' ? route : null;
-    return scrubProxySecrets(describe(e) + networkHint(e, proxy?.shown ?? null), proxy?.url ?? null);
+    return scrubProxySecrets(withoutNodeCaHint(describe(e)) + networkHint(e, proxy?.shown ?? null), proxy?.url ?? null);
   }
 
   async close(): Promise<void> {

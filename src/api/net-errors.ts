@@ -46,6 +46,14 @@ export const TLS_ADVICE: Record<TlsCause, string> = {
   other: "the service's certificate was refused: check the service's certificate and api.caFile",
 };
 
+/** The same in a few words, for the client's error text (status' last error, logs). */
+export const TLS_WORDS: Record<TlsCause, string> = {
+  untrusted: "untrusted issuer: set api.caFile to the CA's PEM",
+  expired: "certificate expired or not yet valid: check this terminal's date, then the service's certificate",
+  name: 'certificate for another name: check api.baseUrl',
+  other: "certificate refused: check the service's certificate and api.caFile",
+};
+
 export function tlsCauseOf(code: string | undefined): TlsCause | null {
   return code === undefined ? null : (causes.get(code) ?? null);
 }
@@ -81,7 +89,7 @@ export function proxyRefusalStatus(e: unknown): number | null {
 /** What a proxy's refusal of CONNECT means, in a few words. */
 export function proxyRefusalWords(status: number): string {
   if (status === 407) return '407: the proxy wants credentials (user:password in api.proxy or HTTPS_PROXY) or refused the ones given';
-  if (status === 403) return "403: the proxy does not allow this host and port; ask its administrator to allow the API host on 443";
+  if (status === 403) return "403: the proxy does not allow this host and port; ask its administrator to allow the API's host and port";
   return `${status}`;
 }
 
@@ -97,10 +105,15 @@ export function beforeServer(e: unknown, connectCodes: ReadonlySet<string>): boo
  * A few words on a failure of the way to the service, appended to the error's own text: the TLS
  * cause and what to do, or the proxy's refusal; `via` names the proxy when one is in use.
  */
+/** Node's own hint on an untrusted issuer points at --use-system-ca; the terminal's answer is api.caFile. */
+export function withoutNodeCaHint(text: string): string {
+  return text.replace(/; if the root CA is installed locally, try running Node\.js with --use-system-ca/, '');
+}
+
 export function networkHint(e: unknown, via: string | null): string {
   const parts: string[] = [];
   const tls = tlsCodeIn(e);
-  if (tls) parts.push(TLS_ADVICE[tlsCauseOf(tls) ?? 'other']);
+  if (tls) parts.push(TLS_WORDS[tlsCauseOf(tls) ?? 'other']);
   const refused = proxyRefusalStatus(e);
   if (refused !== null) parts.push(`the proxy refused the tunnel (${proxyRefusalWords(refused)})`);
   if (via) parts.push(`via proxy ${via}`);

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { beforeServer, networkHint, TLS_ADVICE, tlsCauseOf } from '../../src/api/net-errors.js';
+import { beforeServer, networkHint, TLS_ADVICE, TLS_WORDS, tlsCauseOf } from '../../src/api/net-errors.js';
 import { noProxyMatches, proxyEnvOf, routeFor, routeWords, scrubProxySecrets, shownProxy } from '../../src/api/proxy.js';
 import { ConfigError, loadConfig, withoutSecrets } from '../../src/config.js';
 import { makeCa } from '../helpers/test-ca.js';
@@ -82,7 +82,7 @@ describe('TLS failures by cause', () => {
     expect(beforeServer(Object.assign(new Error('Proxy response (403) !== 200 when HTTP Tunneling'), { code: 'UND_ERR_ABORTED' }), new Set())).toBe(true);
     expect(beforeServer(Object.assign(new Error('aborted'), { code: 'UND_ERR_ABORTED' }), new Set())).toBe(false);
     expect(beforeServer(Object.assign(new Error('reset'), { code: 'ECONNRESET' }), new Set())).toBe(false);
-    expect(networkHint(wrapped, 'http://***@p:3128')).toBe(` — ${TLS_ADVICE.expired}; via proxy http://***@p:3128`);
+    expect(networkHint(wrapped, 'http://***@p:3128')).toBe(` — ${TLS_WORDS.expired}; via proxy http://***@p:3128`);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * `timeclock doctor [--json] [--config FILE]`: checks a terminal end to end, one line per check.
  * Safe beside a running terminal: it never takes the agent's lock, opens the database read-only,
- * makes one GET of the API and writes nothing. Exit 0 unless a check failed (1); 2 when the
+ * makes one GET of the API (and, through a proxy, one CONNECT tunnel to test the way) and writes nothing. Exit 0 unless a check failed (1); 2 when the
  * configuration cannot be read, as every command.
  */
 import { openCheckedDatabase, type CheckedDatabase } from '../../agent/doctor-reads.js';

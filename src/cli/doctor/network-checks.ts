@@ -33,7 +33,7 @@ export function trustCheck(facts: NetworkFacts | null, now: number): CheckResult
   const extra = t.extraCaCerts ? `, with NODE_EXTRA_CA_CERTS ${t.extraCaCerts}` : '';
   if (!t.caFile) return ok(name, `Node's default CA list (${t.defaultCount} certificates${extra}); no api.caFile`);
   const listed = t.certs.map((c) => `${c.subject}, valid until ${day(c.validTo)}`).join('; ');
-  const head = `api.caFile ${t.caFile}: ${t.certs.length} certificate${t.certs.length === 1 ? '' : 's'} (${listed}) added to Node's ${t.defaultCount}${extra}`;
+  const head = `api.caFile ${t.caFile}: ${t.certs.length} certificate${t.certs.length === 1 ? '' : 's'} (${listed}) added to Node's ${t.defaultCount} default CAs${extra}`;
   const expired = t.certs.find((c) => c.validTo < now);
   if (expired) return warn(name, `${head}; ${expired.subject} expired ${humanMs(now - expired.validTo)} ago: the service's certificates it signed no longer verify (or this terminal's date is wrong)`);
   const early = t.certs.find((c) => c.validFrom > now);
