@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { Socket } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { proxyRefusalWords } from './net-errors.js';
 import { proxyAuthorization, scrubProxySecrets, shownProxy } from './proxy.js';
 
@@ -20,6 +20,9 @@ export function openTunnel(proxy: URL, target: { host: string; port: number }, t
   const authority = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
   const auth = proxyAuthorization(proxy);
   const lib = proxy.protocol === 'https:' ? https : http;
+  const proxyHost = proxy.hostname.replace(/^\[(.*)\]$/, '$1');
+  // The proxy's own name for its certificate (Node would take the Host header, the API's); none for an address.
+  const proxyTls = proxy.protocol === 'https:' ? { servername: isIP(proxyHost) ? '' : proxyHost, ...(ca ? { ca: [...ca] } : {}) } : {};
   return new Promise<TunnelResult>((resolve) => {
     let settled = false;
     const done = (r: TunnelResult, socket?: Socket): void => {
@@ -31,13 +34,13 @@ export function openTunnel(proxy: URL, target: { host: string; port: number }, t
       resolve(r.ok ? r : { ...r, reason: scrubProxySecrets(r.reason, proxy) });
     };
     const req = lib.request({
-      host: proxy.hostname.replace(/^\[(.*)\]$/, '$1'),
+      host: proxyHost,
       port: proxy.port !== '' ? Number(proxy.port) : proxy.protocol === 'https:' ? 443 : 80,
       method: 'CONNECT',
       path: authority,
       headers: { host: authority, ...(auth ? { 'proxy-authorization': auth } : {}) },
       agent: false,
-      ...(proxy.protocol === 'https:' && ca ? { ca: [...ca] } : {}),
+      ...proxyTls,
     });
     const timer = setTimeout(() => done({ ok: false, stage: 'proxy_unreachable', status: null, reason: `proxy ${shown} did not answer CONNECT ${authority} in ${timeoutMs} ms` }), timeoutMs);
     const answered = (status: number, socket?: Socket): void => {

@@ -6,14 +6,19 @@
  */
 import dns from 'node:dns/promises';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/agent.js';
+import { ApiClient } from '../../src/api/client.js';
+import { networkFor } from '../../src/api/dispatcher.js';
+import { apiDialectSchema } from '../../src/api/shapes.js';
+import { routeProbe } from '../../src/sync/liveness.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { testAgent } from '../helpers/agent.js';
 import { runCli, spawnCli, lineMatching } from '../helpers/cli.js';
 import { startConnectProxy, startTlsFront, type ConnectProxy, type TlsFront } from '../helpers/network-edge.js';
-import { makeCa } from '../helpers/test-ca.js';
+import { makeCa, type TestCa } from '../helpers/test-ca.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 
 const HOST = 'api.timeclock.test';
@@ -21,6 +26,7 @@ let mock: MockServer;
 let front: TlsFront;
 let proxy: ConnectProxy;
 let caFile: string;
+let ca: TestCa;
 let apiUrl: string;
 let target: string;
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -33,7 +39,7 @@ function dir(): string {
 
 beforeAll(async () => {
   mock = await startMockServer({ rateLimit: { limit: 600, windowMs: 1_000 } });
-  const ca = makeCa();
+  ca = makeCa();
   front = await startTlsFront(Number(new URL(mock.url).port), ca.issue({ names: [HOST] }));
   proxy = await startConnectProxy({ hosts: { [HOST]: '127.0.0.1' } });
   caFile = path.join(dir(), 'site-ca.pem');
@@ -205,5 +211,43 @@ describe('liveness through the proxy', () => {
     await waitFor(() => agent.status().online === true, 'online again once the proxy allows it', 10_000);
     expect(mock.requests().length).toBe(requests);
     expect(new Set(live.tunnels.map((t) => t.target))).toEqual(new Set([target]));
+  });
+});
+
+describe('the client through the proxy keeps its connection settings', () => {
+  it('an answer that never comes is given up after api.timeoutMs; a POST that went out is in doubt, a GET just failed', async () => {
+    // A service that takes the request and never answers, reachable only through the proxy.
+    const silent = net.createServer((socket) => socket.on('data', () => undefined));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => silent.close(() => r())));
+    const port = (silent.address() as net.AddressInfo).port;
+    const quiet = await startConnectProxy({ hosts: { 'silent.timeclock.test': '127.0.0.1' } });
+    cleanups.push(() => quiet.close());
+    const baseUrl = `http://silent.timeclock.test:${port}/v2.1`;
+    const client = new ApiClient({ baseUrl, token: 'demo-token', timeoutMs: 400, dialect: apiDialectSchema.parse({}), network: networkFor(baseUrl, { proxy: quiet.url }, {}) });
+    cleanups.push(() => client.close());
+    const started = Date.now();
+    const post = await client.postTime({ kind: 'external_id', value: '1001' }, '2026-11-28', '08:00');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(post).toEqual({ kind: 'unknown', error: expect.stringMatching(new RegExp(`UND_ERR_HEADERS_TIMEOUT.*via proxy http://127\\.0\\.0\\.1:${quiet.port}`)) });
+    const get = await client.probe();
+    expect(get).toMatchObject({ kind: 'not_sent', error: expect.stringMatching(/UND_ERR_HEADERS_TIMEOUT/) });
+    expect(quiet.opened()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('an https:// proxy whose certificate is from the site CA: api.caFile is trusted for the proxy too (requests and liveness)', async () => {
+    const inner = await startConnectProxy({ hosts: { [HOST]: '127.0.0.1' } });
+    const tlsProxy = await startTlsFront(inner.port, ca.issue({ names: ['localhost'], ips: ['127.0.0.1'] }));
+    cleanups.push(() => inner.close(), () => tlsProxy.close());
+    const proxyUrl = `https://localhost:${tlsProxy.port}`;
+    const roster = await runCli(['roster', 'sync'], env(dir(), { HTTPS_PROXY: proxyUrl }));
+    expect(roster.stdout).toMatch(/roster: 36 employees/);
+    expect(await routeProbe(apiUrl, networkFor(apiUrl, { caFile }, { https: { value: proxyUrl, from: 'HTTPS_PROXY' } }), 1_000)()).toEqual({ ok: true });
+    // Without the CA file the proxy's own certificate is refused, before any tunnel.
+    const opened = inner.opened();
+    const refused = await routeProbe(apiUrl, networkFor(apiUrl, {}, { https: { value: proxyUrl, from: 'HTTPS_PROXY' } }), 1_000)();
+    expect(refused).toEqual({ ok: false, reason: `proxy ${proxyUrl} unreachable (UNABLE_TO_VERIFY_LEAF_SIGNATURE)` });
+    expect(inner.opened()).toBe(opened);
+    expect(tlsProxy.handshakes()).toBeGreaterThanOrEqual(2);
   });
 });
