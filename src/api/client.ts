@@ -235,7 +235,7 @@ export class ApiClient {
       this.opts.onRequest?.(kind, 'error');
       const code = errorCode(e);
       // A refused certificate or a proxy refusing the tunnel: nothing reached the server either.
-      if ((code && CONNECT_PHASE_CODES.has(code)) || beforeServer(e, CONNECT_PHASE_CODES)) return { kind: 'not_sent', error: this.failure(e) };
+      if ((code && CONNECT_PHASE_CODES.has(code)) || beforeServer(e)) return { kind: 'not_sent', error: this.failure(e) };
       // Anything after the connection was made: the server may have acted on it. For a GET that
       // changes nothing, so it is just a failed read.
       return mayCreate ? { kind: 'unknown', error: this.failure(e) } : { kind: 'not_sent', error: this.failure(e) };

@@ -94,11 +94,13 @@ export function proxyRefusalWords(status: number): string {
 }
 
 /**
- * Whether nothing of the request can have reached the server: a refused certificate (the
- * handshake never finished), the proxy refusing the tunnel, or `connectCodes` (DNS, refused…).
+ * Whether nothing of the request can have reached the server for a reason of the way there: a
+ * refused certificate (the handshake never finished; a reused connection is not verified again),
+ * or the proxy refusing the tunnel or failing its own TLS. DNS and refused connections are the
+ * client's own list.
  */
-export function beforeServer(e: unknown, connectCodes: ReadonlySet<string>): boolean {
-  return tlsCodeIn(e) !== null || proxyRefusalStatus(e) !== null || codesIn(e).some((c) => connectCodes.has(c) || c === 'UND_ERR_PRX_TLS');
+export function beforeServer(e: unknown): boolean {
+  return tlsCodeIn(e) !== null || proxyRefusalStatus(e) !== null || codesIn(e).includes('UND_ERR_PRX_TLS');
 }
 
 /**

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { proxyRefusalWords } from './net-errors.js';
+import { proxyRefusalWords, tlsCauseOf, TLS_WORDS } from './net-errors.js';
 import { proxyAuthorization, scrubProxySecrets, shownProxy } from './proxy.js';
 
 export type TunnelResult =
@@ -53,7 +53,11 @@ export function openTunnel(proxy: URL, target: { host: string; port: number }, t
       res.resume();
       answered(res.statusCode ?? 0);
     });
-    req.once('error', (e: NodeJS.ErrnoException) => done({ ok: false, stage: 'proxy_unreachable', status: null, reason: `proxy ${shown} unreachable (${e.code ?? e.message})` }));
+    req.once('error', (e: NodeJS.ErrnoException) => {
+      const cause = tlsCauseOf(e.code);
+      const why = cause ? `its certificate was refused: ${e.code}, ${TLS_WORDS[cause]}` : (e.code ?? e.message);
+      done({ ok: false, stage: 'proxy_unreachable', status: null, reason: `proxy ${shown} unreachable (${why})` });
+    });
     req.end();
   });
 }

@@ -246,7 +246,7 @@ describe('the client through the proxy keeps its connection settings', () => {
     // Without the CA file the proxy's own certificate is refused, before any tunnel.
     const opened = inner.opened();
     const refused = await routeProbe(apiUrl, networkFor(apiUrl, {}, { https: { value: proxyUrl, from: 'HTTPS_PROXY' } }), 1_000)();
-    expect(refused).toEqual({ ok: false, reason: `proxy ${proxyUrl} unreachable (UNABLE_TO_VERIFY_LEAF_SIGNATURE)` });
+    expect(refused).toEqual({ ok: false, reason: `proxy ${proxyUrl} unreachable (its certificate was refused: UNABLE_TO_VERIFY_LEAF_SIGNATURE, untrusted issuer: set api.caFile to the CA's PEM)` });
     expect(inner.opened()).toBe(opened);
     expect(tlsProxy.handshakes()).toBeGreaterThanOrEqual(2);
   });

@@ -78,10 +78,10 @@ describe('TLS failures by cause', () => {
 
   it('a refused certificate or a refused tunnel is "before the server"; a reset is not', () => {
     const wrapped = Object.assign(new Error('fetch failed'), { cause: Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' }) });
-    expect(beforeServer(wrapped, new Set())).toBe(true);
-    expect(beforeServer(Object.assign(new Error('Proxy response (403) !== 200 when HTTP Tunneling'), { code: 'UND_ERR_ABORTED' }), new Set())).toBe(true);
-    expect(beforeServer(Object.assign(new Error('aborted'), { code: 'UND_ERR_ABORTED' }), new Set())).toBe(false);
-    expect(beforeServer(Object.assign(new Error('reset'), { code: 'ECONNRESET' }), new Set())).toBe(false);
+    expect(beforeServer(wrapped)).toBe(true);
+    expect(beforeServer(Object.assign(new Error('Proxy response (403) !== 200 when HTTP Tunneling'), { code: 'UND_ERR_ABORTED' }))).toBe(true);
+    expect(beforeServer(Object.assign(new Error('aborted'), { code: 'UND_ERR_ABORTED' }))).toBe(false);
+    expect(beforeServer(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))).toBe(false);
     expect(networkHint(wrapped, 'http://***@p:3128')).toBe(` — ${TLS_WORDS.expired}; via proxy http://***@p:3128`);
   });
 });

@@ -20,6 +20,7 @@ export function proxyCheck(facts: NetworkFacts | null): CheckResult {
   const t = facts.tunnel;
   const via = `${route.shown} (from ${route.from})`;
   if (!t || t.ok) return ok(name, `${via}: CONNECT ${facts.target} accepted`);
+  if (t.stage === 'proxy_unreachable' && /certificate was refused/.test(t.reason)) return fail(name, `${t.reason} (from ${route.from})`);
   if (t.stage === 'proxy_unreachable') return fail(name, `${t.reason}: check the proxy's address in ${route.from}, and that this machine may reach it`);
   return fail(name, `${via}: ${t.reason.replace(/^proxy \S+ /, '')}`);
 }
