@@ -17,6 +17,7 @@ import { routeProbe } from '../../src/sync/liveness.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { testAgent } from '../helpers/agent.js';
 import { runCli, spawnCli, lineMatching } from '../helpers/cli.js';
+import { closedPort } from '../helpers/doctor.js';
 import { startConnectProxy, startTlsFront, type ConnectProxy, type TlsFront } from '../helpers/network-edge.js';
 import { makeCa, type TestCa } from '../helpers/test-ca.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
@@ -104,6 +105,18 @@ describe('a site whose only way out is an HTTP proxy', () => {
     const res = await runCli(['roster', 'sync'], { TIMECLOCK_API_URL: mock.url, TIMECLOCK_API_TOKEN: 'demo-token', TIMECLOCK_DATA_DIR: dir(), HTTPS_PROXY: refusing.url, HTTP_PROXY: refusing.url });
     expect(res.stdout).toMatch(/roster: 36 employees/);
     expect(refusing.tunnels).toEqual([]);
+  });
+});
+
+describe('the doctor and a proxy that is not there', () => {
+  it('names the proxy (from HTTPS_PROXY) as unreachable, and the service check points at it', async () => {
+    const gone = await closedPort();
+    const res = await runCli(['doctor', '--json'], env(dir(), { HTTPS_PROXY: `http://127.0.0.1:${gone}` }));
+    const c = Object.fromEntries((JSON.parse(res.stdout) as Array<{ check: string; status: string; detail: string }>).map((l) => [l.check, l]));
+    expect(c['proxy']).toEqual({ check: 'proxy', status: 'fail', detail: `proxy http://127.0.0.1:${gone} unreachable (ECONNREFUSED): check the proxy's address in HTTPS_PROXY, and that this machine may reach it` });
+    expect(c['service']?.status).toBe('fail');
+    expect(c['service']?.detail).toMatch(new RegExp(`^unreachable \\(ECONNREFUSED.*via proxy http://127\\.0\\.0\\.1:${gone}\\): check the proxy line above, then api\\.baseUrl$`));
+    expect(res.code).toBe(1);
   });
 });
 
