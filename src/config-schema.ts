@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { apiDialectSchema, API_VERSION_SEGMENT, MAX_PAGE_SIZE, objectIdPattern } from './api/shapes.js';
+import { parseProxyUrl } from './api/proxy.js';
 import { isValidTimeZone } from './domain/local-time.js';
 import { readerConfigSchema } from './input/reader-config.js';
 import { DEFAULT_WEDGE_OPTIONS, wedgeOptionsSchema } from './input/wedge-detector.js';
@@ -45,6 +46,19 @@ export const configSchema = z
         livenessEveryMs: int(0, 60_000).default(5_000),
         /** Allows http:// to a host other than this machine: the token then travels in clear. */
         allowInsecure: z.boolean().default(false),
+        /**
+         * An HTTP(S) proxy for the API (README "Networks"): wins over HTTPS_PROXY / HTTP_PROXY;
+         * NO_PROXY still applies. May carry user:password, kept like the token (never printed).
+         */
+        proxy: z
+          .string()
+          .superRefine((v, ctx) => {
+            const parsed = parseProxyUrl(v);
+            if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.problem });
+          })
+          .optional(),
+        /** A PEM file of one or more CA certificates trusted for the API besides Node's own (a private CA, a TLS-inspecting proxy). */
+        caFile: z.string().min(1).optional(),
       })
       .strict()
       .superRefine((api, ctx) => {

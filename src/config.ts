@@ -8,6 +8,7 @@ import path from 'node:path';
 import { defaultTerminalId, fleetEnvKeys } from './config-fleet.js';
 import { evidenceEnvKeys } from './config-evidence.js';
 import { configSchema, type Config } from './config-schema.js';
+import { networkEnvKeys, networkProblems, proxyEnvOf, proxyEnvSecrets, type ProxyEnv } from './config-network.js';
 
 export { configSchema, isHttpsOrLoopback, type Config } from './config-schema.js';
 
@@ -47,15 +48,21 @@ export const envKeys: Record<string, string> = {
   TIMECLOCK_LANGUAGE: 'screen.language',
   ...fleetEnvKeys,
   ...evidenceEnvKeys,
+  ...networkEnvKeys,
 };
 
 /** Environment variables that hold secrets: read into the config, never passed to a child process. */
-export const SECRET_ENV_KEYS = ['TIMECLOCK_API_TOKEN', 'TIMECLOCK_AFD_SIGNING_PASSWORD'] as const;
+export const SECRET_ENV_KEYS = ['TIMECLOCK_API_TOKEN', 'TIMECLOCK_AFD_SIGNING_PASSWORD', 'TIMECLOCK_API_PROXY'] as const;
+
+/** The secret variables of `env`: SECRET_ENV_KEYS, and HTTPS_PROXY and the like when they carry user:password. */
+export function secretEnvKeys(env: NodeJS.ProcessEnv): string[] {
+  return [...SECRET_ENV_KEYS, ...proxyEnvSecrets(env)];
+}
 
 /** `env` without the secrets, for a process we start (a browser's renderers must not see the token). */
 export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const copy = { ...env };
-  for (const k of SECRET_ENV_KEYS) delete copy[k];
+  for (const k of secretEnvKeys(env)) delete copy[k];
   return copy;
 }
 
@@ -92,7 +99,15 @@ function hasPath(obj: Record<string, unknown>, dotted: string): boolean {
  * `legacyDataDir`: where an earlier version kept this mode's queue (the per-user directory), set
  * only when the data directory is the default system one: the agent adopts a queue left there.
  */
-export type LoadedConfig = { config: Config; demo: boolean; sources: string[]; dataDirSource: DataDirSource; legacyDataDir: string | null };
+export type LoadedConfig = {
+  config: Config;
+  demo: boolean;
+  sources: string[];
+  dataDirSource: DataDirSource;
+  legacyDataDir: string | null;
+  /** HTTPS_PROXY, HTTP_PROXY, NO_PROXY as loaded: kept here so the secrets can leave the process environment. */
+  proxyEnv: ProxyEnv;
+};
 
 /**
  * Reads the file (if any) and the environment, and validates the result. Errors name the key,
@@ -147,6 +162,7 @@ export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv; syste
     if (chosen.source === 'system') legacyDataDir = path.join(userDataDir(env), demo ? 'demo' : '');
   }
 
+  const fromOf = (key: string, inFile: boolean): string => origin.get(key) ?? (inFile && file ? `file ${file}` : 'not set');
   const result = configSchema.safeParse(raw);
   if (!result.success) {
     throw new ConfigError(
@@ -154,11 +170,15 @@ export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv; syste
         const key = i.path.join('.') || '(root)';
         // Unknown keys can only come from the file; the environment sets known keys only.
         const inFile = i.code === 'unrecognized_keys' || hasPath(fileValues, key);
-        const from = origin.get(key) ?? (inFile && file ? `file ${file}` : 'not set');
         const message = i.code === 'unrecognized_keys' ? `unknown key(s) ${i.keys.join(', ')}` : i.message;
-        return `${key} (from ${from}): ${message}`;
+        return `${key} (from ${fromOf(key, inFile)}): ${message}`;
       }),
     );
   }
-  return { config: result.data, demo, sources, dataDirSource, legacyDataDir };
+  const proxyEnv = proxyEnvOf(env);
+  const network = networkProblems(result.data.api, proxyEnv);
+  if (network.length > 0) {
+    throw new ConfigError(network.map((p) => (p.key === '(environment)' ? p.message : `${p.key} (from ${fromOf(p.key, hasPath(fileValues, p.key))}): ${p.message}`)));
+  }
+  return { config: result.data, demo, sources, dataDirSource, legacyDataDir, proxyEnv };
 }

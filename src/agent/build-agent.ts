@@ -39,6 +39,7 @@ import { type BuildOptions, type Runtime } from './runtime.js';
 import { captureOptionsOf } from './capture-options.js';
 import { buildSelfService } from './build-self-service.js';
 import { livenessJob } from './liveness-job.js';
+import { apiNetworkOf } from './api-network.js';
 
 export { realRuntime, realSleep, systemTimeZone, type BuildOptions, type Runtime } from './runtime.js';
 export { buildIdentityAdmin } from './build-identity-admin.js';
@@ -95,7 +96,9 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   const tokens = rt.tokens ?? new FileTokenStore(config.dataDir);
   const token = startingToken(tokens, config.api.token, demo, db, rt.log);
   const requests = new RequestCounts();
+  const network = apiNetworkOf(config.api, rt);
   const api = new ApiClient({
+    network,
     baseUrl: config.api.baseUrl,
     token: token.token,
     timeoutMs: config.api.timeoutMs,
@@ -235,9 +238,10 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   const readers = buildReaders(config, rt, () => agent);
   const self = buildSelfService({ config, rt, db, api, budget, outbox });
   // The service's host gone or back, told without a request: the screen's online state, and sending at once on return.
-  const liveness = livenessJob(config, rt, (r) => {
+  const liveness = livenessJob(config, network, rt, (r) => {
     agent?.noteContact(r.at, r.reachable);
     if (r.reachable) uploader.wake();
+    else if (r.reason) agent?.noteError(`the service cannot be reached: ${r.reason}`);
   });
   const watches = buildWatches({ config, rt, opts, db, bookkeeping, mono }, () => agent);
   agent = new Agent({

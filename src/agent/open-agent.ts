@@ -48,7 +48,7 @@ export const DEMO_ADMIN_PIN = '2468';
  * API is configured) → agent. Used by the CLI and the Electron main process.
  */
 export async function openAgent(
-  loaded: Pick<LoadedConfig, 'config' | 'demo'> & Partial<Pick<LoadedConfig, 'legacyDataDir'>>,
+  loaded: Pick<LoadedConfig, 'config' | 'demo'> & Partial<Pick<LoadedConfig, 'legacyDataDir' | 'proxyEnv'>>,
   deps: OpenDeps = {},
 ): Promise<Running> {
   const { config, demo } = loaded;
@@ -62,7 +62,7 @@ export async function openAgent(
   const ready = demoSetup ? demoSetup.config : (config as Config & { api: NonNullable<Config['api']> });
   let agent: Agent;
   try {
-    agent = buildAgent(ready, { ...runtime, ...(deps.tokens ? { tokens: deps.tokens } : {}) }, { demo: demoSetup !== null });
+    agent = buildAgent(ready, { ...runtime, ...(deps.tokens ? { tokens: deps.tokens } : {}), ...(loaded.proxyEnv ? { proxyEnv: loaded.proxyEnv } : {}) }, { demo: demoSetup !== null });
   } catch (e) {
     await demoSetup?.mock.close();
     throw e;

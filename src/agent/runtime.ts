@@ -5,6 +5,7 @@ import type { Logger } from '../log.js';
 import type { IntegrityChecker } from '../store/integrity-check.js';
 import type { DriveRoots } from './removable-drives.js';
 import type { TokenStore } from './token-store.js';
+import type { ProxyEnv } from '../api/proxy.js';
 
 /**
  * The outside world the agent runs in; `hid` defaults to node-hid (tests pass a fake). `tokens`:
@@ -12,7 +13,18 @@ import type { TokenStore } from './token-store.js';
  * headless terminal's store; the Electron shell passes its safeStorage one).
  */
 /** `mono`: monotonic ms (default performance.now); tests step it and `clock` independently. */
-export type Runtime = { clock: Clock; mono?: Monotonic; bootId?: string; sleep: Sleep; random: Random; log: Logger; hid?: HidBackend; tokens?: TokenStore };
+export type Runtime = {
+  clock: Clock;
+  mono?: Monotonic;
+  bootId?: string;
+  sleep: Sleep;
+  random: Random;
+  log: Logger;
+  hid?: HidBackend;
+  tokens?: TokenStore;
+  /** HTTPS_PROXY, HTTP_PROXY, NO_PROXY as loaded with the configuration (default: this process's environment). */
+  proxyEnv?: ProxyEnv;
+};
 
 /**
  * `demo`: the embedded demo API; its token is fixed and nothing set on its admin screen reaches a real configuration.

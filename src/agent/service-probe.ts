@@ -4,6 +4,7 @@
  * terminal would use, and this machine's clock read on both sides of it.
  */
 import { ApiClient, type ApiClientOptions, type ApiOutcome } from '../api/client.js';
+import type { ApiNetwork } from '../api/dispatcher.js';
 import type { SiteRecord } from '../api/roster-records.js';
 import type { Clock } from '../domain/clock.js';
 import { FileTokenStore } from '../store/private-file.js';
@@ -47,9 +48,11 @@ export async function probeService(
   siteId: string | null,
   clock: Clock,
   makeApi: DoctorApiFactory,
+  network?: ApiNetwork,
 ): Promise<ServiceProbe> {
   let serverDate: number | null = null;
-  const client = makeApi({ ...api, token: token.token, onServerDate: (d) => (serverDate = d) });
+  // The way the terminal goes (proxy, CA file): what works here works for it.
+  const client = makeApi({ ...api, token: token.token, onServerDate: (d) => (serverDate = d), ...(network ? { network } : {}) });
   const sentAt = clock.now();
   try {
     const outcome = siteId ? await client.getSite(siteId) : await client.probe();

@@ -1,8 +1,11 @@
-import { Agent, request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { ACCEPT_ENCODING, readBody } from './answer-body.js';
 import { printable } from './answer-text.js';
 import { classify, type ApiOutcome } from './classify.js';
-import { connectTimeoutMs, startDeadline, type Deadline } from './deadline.js';
+import { startDeadline, type Deadline } from './deadline.js';
+import { buildDispatcher, networkFor, type ApiNetwork } from './dispatcher.js';
+import { beforeServer, networkHint, withoutNodeCaHint } from './net-errors.js';
+import { scrubProxySecrets } from './proxy.js';
 import {
   BASIC_AUTH_USER,
   buildPunchBody,
@@ -36,6 +39,8 @@ export type ApiClientOptions = {
   mono?: () => number;
   /** Told of every request: its HTTP status, or 'error' when no answer came (the agent counts them for metrics). */
   onRequest?: (kind: RequestKind, status: number | 'error') => void;
+  /** Proxy and CA list (dispatcher.ts `networkFor`); default: the process environment's proxy variables, Node's CAs. */
+  network?: ApiNetwork;
 };
 
 // Errors raised before a byte of the request could reach the server.
@@ -85,23 +90,23 @@ function headerValue(h: string | string[] | undefined): string | null {
  * The token is only ever placed in the Authorization header: it is not in any error text.
  */
 export class ApiClient {
-  private readonly dispatcher: Agent;
+  private readonly dispatcher: Dispatcher;
   private auth: string;
   private readonly base: URL;
+  private readonly network: ApiNetwork;
 
   constructor(private readonly opts: ApiClientOptions) {
     this.base = new URL(opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
     this.auth = basicAuth(opts.token);
-    this.dispatcher = new Agent({
-      connect: { timeout: connectTimeoutMs(opts.timeoutMs) },
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-      // Short keep-alive so we rarely write into a socket the server is closing (which would turn
-      // a harmless retry into an in-doubt punch that costs a reconciliation request).
-      keepAliveTimeout: 2_000,
-      keepAliveMaxTimeout: 10_000,
-      pipelining: 1,
-    });
+    this.network = opts.network ?? networkFor(opts.baseUrl, {});
+    this.dispatcher = buildDispatcher(opts.timeoutMs, this.network);
+  }
+
+  /** What went wrong on the way: the error, its TLS cause or the proxy's refusal, the proxy's name (never its credentials). */
+  private failure(e: unknown): string {
+    const route = this.network.route;
+    const proxy = route.kind === 'proxy' ? route : null;
+    return scrubProxySecrets(withoutNodeCaHint(describe(e)) + networkHint(e, proxy?.shown ?? null), proxy?.url ?? null);
   }
 
   async close(): Promise<void> {
@@ -255,8 +260,9 @@ export class ApiClient {
     } catch (e) {
       this.opts.onRequest?.(kind, 'error');
       const code = errorCode(e);
-      const error = deadline.expired() ? deadline.error : describe(e);
-      if (!deadline.expired() && code && CONNECT_PHASE_CODES.has(code)) return { kind: 'not_sent', error };
+      // A refused certificate or a proxy refusing the tunnel: nothing reached the server either.
+      if (!deadline.expired() && ((code && CONNECT_PHASE_CODES.has(code)) || beforeServer(e))) return { kind: 'not_sent', error: this.failure(e) };
+      const error = deadline.expired() ? deadline.error : this.failure(e);
       // Anything after the connection was made: the server may have acted on it. For a GET that
       // changes nothing, so it is just a failed read.
       return mayCreate ? { kind: 'unknown', error } : { kind: 'not_sent', error };

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { openAgent } from '../agent/open-agent.js';
 import { installProcessGuard, logProcessWarnings } from '../agent/process-guard.js';
-import { ConfigError, loadConfig, SECRET_ENV_KEYS, terminalIdOf, type LoadedConfig } from '../config.js';
+import { ConfigError, loadConfig, secretEnvKeys, terminalIdOf, type LoadedConfig } from '../config.js';
 import { chromiumLocale } from '../messages/lang.js';
 import { createConsole, createLogger } from '../log.js';
 import { defaultTerminalId, terminalIdSchema } from '../config-fleet.js';
@@ -47,7 +47,7 @@ function startKiosk(argv: string[]): void {
   }
   const { config } = loaded;
   // Read into the config: the renderer processes Electron starts inherit the environment.
-  for (const k of SECRET_ENV_KEYS) delete process.env[k];
+  for (const k of secretEnvKeys(process.env)) delete process.env[k];
   const log = createLogger({ level: config.logLevel, fields: { terminal: terminalIdOf(config) } });
   logProcessWarnings(log);
   // Chromium's locale (date fields, Intl defaults) in the site's language, whatever the box's is: read before ready.

@@ -8,6 +8,9 @@
  * real requests (a punch, a roster page), which take precedence when newer.
  */
 import net from 'node:net';
+import type { ApiNetwork } from '../api/dispatcher.js';
+import { defaultPort } from '../api/proxy.js';
+import { openTunnel } from '../api/tunnel.js';
 
 export type ProbeResult = { ok: true } | { ok: false; reason: string };
 export type Probe = () => Promise<ProbeResult>;
@@ -31,6 +34,22 @@ export function tcpProbe(baseUrl: string, timeoutMs: number): Probe {
       socket.once('connect', () => done({ ok: true }));
       socket.once('error', (e: NodeJS.ErrnoException) => done({ ok: false, reason: `${e.code ?? e.message} ${host}:${port}` }));
     });
+}
+
+/**
+ * The probe for the way requests go: through the proxy, a CONNECT tunnel to the API's host and
+ * port, opened and closed (a proxy refusing it or gone: not reachable, the reason naming the
+ * proxy); direct, the TCP connect above.
+ */
+export function routeProbe(baseUrl: string, network: ApiNetwork, timeoutMs: number): Probe {
+  const route = network.route;
+  if (route.kind === 'direct') return tcpProbe(baseUrl, timeoutMs);
+  const url = new URL(baseUrl);
+  const target = { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: defaultPort(url) };
+  return async () => {
+    const r = await openTunnel(route.url, target, timeoutMs, network.ca);
+    return r.ok ? { ok: true } : { ok: false, reason: r.reason };
+  };
 }
 
 export type Reachability = { reachable: boolean; at: number; reason: string | null };

@@ -103,6 +103,8 @@ describe('timeclock doctor on the demo', () => {
     ['data directory', 'ok'],
     ['disk space', 'ok'],
     ['database', 'warn'],
+    ['proxy', 'ok'],
+    ['trust', 'ok'],
     ['service', 'warn'],
     ['site', 'ok'],
     ['roster', 'warn'],

@@ -1,6 +1,9 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LivenessWatch, tcpProbe, type Reachability } from '../../src/sync/liveness.js';
+import { networkFor } from '../../src/api/dispatcher.js';
+import { LivenessWatch, routeProbe, tcpProbe, type Reachability } from '../../src/sync/liveness.js';
+import { closedPort } from '../helpers/doctor.js';
+import { startConnectProxy } from '../helpers/network-edge.js';
 
 /** A real listener on loopback that can go away and come back on the same port. */
 async function listener(port = 0): Promise<{ port: number; close: () => Promise<void> }> {
@@ -49,5 +52,32 @@ describe('knowing the service is gone without a request', () => {
     expect(await watch.check()).toEqual({ reachable: true, at: 21_000, reason: null });
     // Told once per change, not once per probe.
     expect(changes.map((c) => `${c.reachable}@${c.at}`)).toEqual(['true@1000', 'false@11000', 'true@21000']);
+  });
+});
+
+describe('liveness through a proxy: a CONNECT tunnel to the API host, opened and closed', () => {
+  it('open when the proxy tunnels; refused or unreachable names the proxy; without a proxy, the TCP connect', async () => {
+    const api = await listener();
+    open.push(api);
+    const proxy = await startConnectProxy({ hosts: { 'api.site.test': '127.0.0.1' } });
+    open.push(proxy);
+    const baseUrl = `http://api.site.test:${api.port}/v2.1`;
+    const probe = routeProbe(baseUrl, networkFor(baseUrl, { proxy: `http://u:pw-secret@127.0.0.1:${proxy.port}` }, {}), 1_000);
+    expect(await probe()).toEqual({ ok: true });
+    expect(proxy.tunnels).toEqual([{ target: `api.site.test:${api.port}`, authorization: `Basic ${Buffer.from('u:pw-secret').toString('base64')}`, status: 200 }]);
+
+    proxy.refuse = 403;
+    const refused = await probe();
+    expect(refused).toEqual({ ok: false, reason: expect.stringMatching(new RegExp(`^proxy http://\\*\\*\\*@127\\.0\\.0\\.1:${proxy.port} refused CONNECT api\\.site\\.test:${api.port} \\(403`)) });
+    expect(JSON.stringify(refused)).not.toContain('pw-secret');
+
+    const gone = await closedPort();
+    const unreachable = await routeProbe(baseUrl, networkFor(baseUrl, { proxy: `http://127.0.0.1:${gone}` }, {}), 1_000)();
+    expect(unreachable).toEqual({ ok: false, reason: `proxy http://127.0.0.1:${gone} unreachable (ECONNREFUSED)` });
+
+    // NO_PROXY: the direct TCP connect (which here cannot resolve the name the proxy knows).
+    const direct = await routeProbe(baseUrl, networkFor(baseUrl, { proxy: `http://127.0.0.1:${proxy.port}` }, { noProxy: { value: 'site.test', from: 'NO_PROXY' } }), 1_000)();
+    expect(direct).toEqual({ ok: false, reason: expect.stringMatching(/^(ENOTFOUND|EAI_AGAIN) api\.site\.test:/) });
+    expect(proxy.tunnels).toHaveLength(2);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `timeclock doctor [--json] [--config FILE]`: checks a terminal end to end, one line per check.
  * Safe beside a running terminal: it never takes the agent's lock, opens the database read-only,
- * makes one GET of the API and writes nothing. Exit 0 unless a check failed (1); 2 when the
+ * makes one GET of the API (and, through a proxy, one CONNECT tunnel to test the way) and writes nothing. Exit 0 unless a check failed (1); 2 when the
  * configuration cannot be read, as every command.
  */
 import { openCheckedDatabase, type CheckedDatabase } from '../../agent/doctor-reads.js';
@@ -14,6 +14,7 @@ import { Exit, UsageError, type CliOptions } from '../options.js';
 import { browserCheck, configurationCheck, databaseCheck, dataDirCheck, diskSpaceCheck, realFs, versionsCheck, type FsIo } from './local-checks.js';
 import { fail, failed, resultLines, type CheckResult } from './result.js';
 import { clockCheck, probeService, realApi, serviceCheck, siteCheck, tokenInUse, type DoctorApiFactory, type ServiceProbe } from './service-checks.js';
+import { checkNetwork, proxyCheck, trustCheck } from './network-checks.js';
 import { adminPinCheck, rosterCheck, siteFilterOf, siteInForce, type StoredFacts } from './stored-checks.js';
 import { openForRead, readerChecks, realRunner, timeSyncCheck, type CommandRunner } from './system-checks.js';
 
@@ -65,9 +66,12 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
 
   const siteId = siteInForce(facts, config, demo);
   let probe: ServiceProbe | null = null;
+  // The way out first (proxy, CA list): the service check's request goes the same way.
+  const network = config.api ? await checkNetwork(config.api, io.env) : null;
+  out.push(proxyCheck(network), trustCheck(network, io.clock.now()));
   if (config.api) {
     const token = tokenInUse(config.api.token, config.dataDir, facts?.tokenSavedIn ?? null);
-    probe = await probeService(config.api, token, siteId, io.clock, io.api);
+    probe = await probeService(config.api, token, siteId, io.clock, io.api, network?.network);
   }
   out.push(serviceCheck(probe, config.api?.timeoutMs ?? 0));
   out.push(siteCheck(siteId, probe, siteFilterOf(facts, siteId), demo));

@@ -5,6 +5,7 @@
  */
 import { savedFileToken, type ServiceProbe, type SiteFilterCheck } from '../../agent/service-probe.js';
 import { fail, firstLine, humanMs, ok, warn, type CheckResult } from './result.js';
+import { unreachableWords } from './network-checks.js';
 
 // The request itself is the agent's (agent/service-probe.ts); these checks word what it found.
 export { probeService, realApi, type DoctorApi, type DoctorApiFactory, type ServiceProbe } from '../../agent/service-probe.js';
@@ -42,7 +43,7 @@ export function serviceCheck(p: ServiceProbe | null, timeoutMs: number): CheckRe
     case 'rate_limited':
       return warn(name, `reachable, but rate limited (429${o.retryAfterHeader ? `, Retry-After ${o.retryAfterHeader}` : ''}): the token's window is used up; try again later`);
     case 'not_sent':
-      return fail(name, `unreachable (${o.error}): check api.baseUrl, the network, DNS and the firewall`);
+      return fail(name, unreachableWords(o.error));
     case 'unknown':
       return fail(name, `no usable answer within ${timeoutMs} ms (${o.error}): check the network or raise api.timeoutMs`);
     case 'server_error':
