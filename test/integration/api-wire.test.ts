@@ -33,7 +33,7 @@ describe('compressed answers', () => {
     const created = await api.postTime(EMP, '2026-11-21', '08:03');
     expect(created).toMatchObject({ kind: 'ok', value: { remoteId: srv.records()[0]?._id } });
     expect(await api.postTime({ kind: 'external_id', value: '9999' }, '2026-11-21', '08:03')).toMatchObject({ kind: 'refused', status: 404, reason: "404 no active employee with employee_external_id '9999'" });
-    expect(await api.getTimes(EMP, '2026-11-20', '2026-11-22')).toMatchObject({ kind: 'ok', value: { times: [expect.objectContaining({ minute: '2026-11-21T08:03' })] } });
+    expect(await api.getTimes(EMP, '2026-11-20', '2026-11-22')).toMatchObject({ kind: 'ok', value: { times: [expect.objectContaining({ text: '2026-11-21T08:03' })] } });
   });
 });
 
