@@ -12,7 +12,8 @@ import type { TokenStore } from './token-store.js';
  * headless terminal's store; the Electron shell passes its safeStorage one).
  */
 /** `mono`: monotonic ms (default performance.now); tests step it and `clock` independently. */
-export type Runtime = { clock: Clock; mono?: Monotonic; bootId?: string; sleep: Sleep; random: Random; log: Logger; hid?: HidBackend; tokens?: TokenStore };
+/** `host`: the host name shown with the terminal id and announced to the fleet (default os.hostname(); tests pass another). */
+export type Runtime = { clock: Clock; mono?: Monotonic; bootId?: string; sleep: Sleep; random: Random; log: Logger; hid?: HidBackend; tokens?: TokenStore; host?: string };
 
 /**
  * `demo`: the embedded demo API; its token is fixed and nothing set on its admin screen reaches a real configuration.
