@@ -6,6 +6,7 @@
 import type { RedisFault } from '../sync/redis-fault.js';
 import type { RateSharing } from '../sync/shared-window-link.js';
 import type { FleetStatus } from './fleet-status.js';
+import type { AgentStatus } from './status.js';
 
 const faultWords: Record<RedisFault, string> = {
   connecting: 'Redis has not answered since the start',
@@ -52,6 +53,18 @@ export function conflictLine(terminalId: string, fleet: FleetStatus | undefined)
     `terminal id ${terminalId} is also used by ${others}; this one runs on host ${fleet.host} (instance ${fleet.instanceId ?? '?'}). ` +
     'Give each terminal its own id: delete the file terminal-id in the copied data directory and restart it, or set a distinct terminalId'
   );
+}
+
+/**
+ * /healthz's lines after `ok` (issue 24): the shared window's mode and an id conflict, when there is a
+ * fleet to speak of (Redis configured); nothing for a terminal alone, whose answer stays `ok`.
+ */
+export function fleetHealthLines(s: Pick<AgentStatus, 'terminalId' | 'rate' | 'fleet'>): string[] {
+  if (!s.rate || s.rate.shared === 'local') return [];
+  const lines = [`shared window: ${rateModeLine(s.rate)}`];
+  const conflict = conflictLine(s.terminalId, s.fleet);
+  if (conflict) lines.push(`terminal id conflict: ${conflict}`);
+  return lines;
 }
 
 function oneLine(s: string): string {
