@@ -74,7 +74,11 @@ export function ensureTerminalIdFile(dataDir: string): string | null {
   } catch {
     return null;
   } finally {
-    fs.rmSync(tmp, { force: true });
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      /* no directory to leave it in */
+    }
   }
   return readTerminalIdFile(dataDir);
 }
