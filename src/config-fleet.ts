@@ -53,8 +53,9 @@ export const rateLimitSchema = z
     /**
      * With Redis: how often this terminal renews its entry in the account's registry of live
      * terminals (which finds two terminals under one id); an entry expires after three of these.
+     * Default 10 s (agent/shared-rate.ts).
      */
-    announceEveryMs: int(100, 600_000).default(10_000),
+    announceEveryMs: int(100, 600_000).optional(),
   })
   .strict()
   .prefault({});

@@ -39,7 +39,8 @@ export function sharedRateFor(
   log: Logger,
   changed: () => void = () => {},
 ): SharedRate | null {
-  const { redisUrl, redisKey, accountLimit, punchReserve: reserveShare, announceEveryMs } = config.rateLimit;
+  const { redisUrl, redisKey, accountLimit, punchReserve: reserveShare } = config.rateLimit;
+  const announceEveryMs = config.rateLimit.announceEveryMs ?? 10_000;
   if (!redisUrl) return null;
   const keyFor = (t: string) => redisKey ?? defaultRateKey(config.api.baseUrl, t);
   const { terminalId } = self;
