@@ -28,7 +28,7 @@ const faultFix: Record<RedisFault, string> = {
 
 /** One line: where the request slots come from (`rate` is absent when read from the database with no agent running). */
 export function rateModeLine(rate: RateSharing | undefined): string {
-  if (!rate) return 'not known (no agent running)';
+  if (!rate) return 'not known (the running agent did not record it)';
   switch (rate.shared) {
     case 'local':
       return 'this terminal alone (no Redis configured): it adapts to the account\'s limit on 429s';

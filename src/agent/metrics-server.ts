@@ -2,7 +2,9 @@
  * `metrics.listen`: Prometheus metrics (`GET /metrics`) and a health check (`GET /healthz`) on
  * node:http. Read-only and without secrets, but it tells how busy a site is: it binds where the
  * operator said, and says so in the log when that is reachable from the network. A port already
- * taken costs the metrics only: the terminal keeps taking punches.
+ * taken costs the metrics only: the terminal keeps taking punches. /healthz answers `ok` (200) while
+ * punches can be saved, followed (with Redis configured) by a line on the shared window's mode and
+ * one on another live terminal under this id; else 503 and why.
  */
 import http from 'node:http';
 import net from 'node:net';
