@@ -13,7 +13,7 @@ export const terminalIdSchema = z
   .max(63)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be letters, digits, ".", "-" or "_" (it names the terminal in metrics)');
 
-/** The default terminal id: the host name, made to fit the pattern above. */
+/** The host name made to fit the pattern above: the terminal id of earlier versions, and the last resort (config.ts terminalIdOf). */
 export function defaultTerminalId(hostname: string = os.hostname()): string {
   const cleaned = hostname.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 63);
   return cleaned === '' ? 'terminal' : cleaned;
@@ -50,6 +50,12 @@ export const rateLimitSchema = z
      * Redis): a punch taken during a sync is then sent at once. 0 turns the reserve off.
      */
     punchReserve: z.number().min(0).max(0.5).default(0.1),
+    /**
+     * With Redis: how often this terminal renews its entry in the account's registry of live
+     * terminals (which finds two terminals under one id); an entry expires after three of these.
+     * Default 10 s (agent/shared-rate.ts).
+     */
+    announceEveryMs: int(100, 600_000).optional(),
   })
   .strict()
   .prefault({});

@@ -75,7 +75,7 @@ export const configSchema = z
     dataDir: z.string().min(1),
     timezone: z.string().refine(isValidTimeZone, 'is not a known IANA time zone').optional(),
     rateLimit: rateLimitSchema,
-    /** This terminal's name in logs, status and metrics (default: the host name, see terminalIdOf). */
+    /** This terminal's name in logs, status and metrics (default: a random id kept in the data directory, see terminalIdOf). */
     terminalId: terminalIdSchema.optional(),
     /** Prometheus metrics and /healthz (off unless `listen` is set). */
     metrics: metricsSchema,

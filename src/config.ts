@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defaultTerminalId, fleetEnvKeys } from './config-fleet.js';
+import { ensureTerminalIdFile, readTerminalIdFile } from './config-terminal-id.js';
 import { evidenceEnvKeys } from './config-evidence.js';
 import { configSchema, type Config } from './config-schema.js';
 import { networkEnvKeys, networkProblems, proxyEnvOf, proxyEnvSecrets, type ProxyEnv } from './config-network.js';
@@ -27,9 +28,20 @@ export function configWarnings(rate: { limit: number; windowMs: number }): strin
   return out;
 }
 
-/** The terminal's name: configured, or the host name. */
-export function terminalIdOf(config: Pick<Config, 'terminalId'>): string {
-  return config.terminalId ?? defaultTerminalId();
+/**
+ * The terminal's name: configured, else the random id kept in the data directory (made there at the
+ * first call, config-terminal-id.ts); the host name only when that directory cannot be written.
+ */
+export function terminalIdOf(config: Pick<Config, 'terminalId' | 'dataDir'>): string {
+  return config.terminalId ?? ensureTerminalIdFile(config.dataDir) ?? defaultTerminalId();
+}
+
+/**
+ * The same name as read from outside the agent (status, doctor), which write nothing: the host name
+ * names a data directory an earlier version used, which has no id file yet.
+ */
+export function storedTerminalIdOf(config: Pick<Config, 'terminalId' | 'dataDir'>): string {
+  return config.terminalId ?? readTerminalIdFile(config.dataDir) ?? defaultTerminalId();
 }
 
 /** Environment variables operators and tests rely on, and the config key each sets. */

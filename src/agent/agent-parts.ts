@@ -14,6 +14,7 @@ import type { UnresolvedPunches } from '../store/unresolved.js';
 import type { RateBudget } from '../sync/rate-budget.js';
 import type { RosterSync } from '../sync/roster-sync.js';
 import type { Uploader } from '../sync/uploader.js';
+import type { FleetStatus } from './fleet-status.js';
 import type { AfdAdmin } from './afd-admin.js';
 import type { AuditRunner } from './audit-runner.js';
 import type { Capture } from './capture.js';
@@ -57,6 +58,8 @@ export type AgentParts = {
   rosterRefreshMs: number;
   /** This terminal's name in logs, status and metrics. */
   terminalId: string;
+  /** Its host, its instance in the fleet's window, another live terminal under its id (fleet-status.ts). */
+  fleet: () => FleetStatus;
   /** Requests to the service by kind and status, for metrics. */
   requests: RequestCounts;
   /** Null while a punch could be saved, else why not (store/health-probe.ts). */

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { ApiClient } from '../api/client.js';
 import { terminalIdOf, type Config } from '../config.js';
 import { ensureDataDir, openBookkeepingConnection, openDatabase, type BookkeepingDb, type DurableDb } from '../store/database.js';
@@ -40,6 +41,7 @@ import { captureOptionsOf } from './capture-options.js';
 import { buildSelfService } from './build-self-service.js';
 import { livenessJob } from './liveness-job.js';
 import { apiNetworkOf } from './api-network.js';
+import { fleetRecord, type FleetStatus } from './fleet-status.js';
 
 export { realRuntime, realSleep, systemTimeZone, type BuildOptions, type Runtime } from './runtime.js';
 export { buildIdentityAdmin } from './build-identity-admin.js';
@@ -51,6 +53,9 @@ export { buildIdentityAdmin } from './build-identity-admin.js';
 export function buildAgent(config: Config & { api: NonNullable<Config['api']> }, rt: Runtime, opts: BuildOptions = {}): Agent {
   const demo = opts.demo ?? false;
   const lock = lockDataDir(ensureDataDir(config.dataDir));
+  // Made in the data directory at the first start (config-terminal-id.ts), unless configured.
+  const terminalId = terminalIdOf(config);
+  const host = rt.host ?? os.hostname();
   let db: DurableDb;
   let bookkeeping: BookkeepingDb;
   try {
@@ -108,7 +113,10 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     onRequest: (kind, status) => requests.note(kind, status),
   });
   // The demo's API is its own: no fleet to share a window with.
-  const shared = demo ? null : sharedRateFor(config, token.token, rule, rt.clock, rt.sleep, rt.log);
+  // Kept for `timeclock status` in another process; set once the agent exists.
+  let recordFleet = (): void => {};
+  const shared = demo ? null : sharedRateFor(config, { terminalId, host, pid: process.pid }, token.token, rule, rt.clock, rt.sleep, rt.log, () => recordFleet());
+  const fleetNow = (): FleetStatus => ({ host, instanceId: shared?.instanceId ?? null, conflict: shared?.conflict() ?? null });
   const budget = new RateBudget(rateSlots, rt.clock, rt.sleep, rule, shared?.link ?? null, {
     adapt: opts.adaptiveRate ?? true,
     random: rt.random,
@@ -266,7 +274,8 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     admin: new IdentityAdmin(identities, pins, audit, rt.clock),
     readers,
     rosterRefreshMs: config.roster.refreshMs,
-    terminalId: terminalIdOf(config),
+    terminalId,
+    fleet: fleetNow,
     requests,
     storageProblem: () => storageProblem(bookkeeping, config.dataDir, rt.clock.now()),
     integrity: watches.integrity,
@@ -295,5 +304,12 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       lock.release();
     },
   }, stopCtl);
+  recordFleet = () => {
+    const a = agent;
+    if (!a) return;
+    a.safeWrite(fleetRecord, { at: rt.clock.now(), rate: budget.sharing(), fleet: fleetNow() });
+    a.statusChanged();
+  };
+  recordFleet();
   return agent;
 }

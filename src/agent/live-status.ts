@@ -15,6 +15,7 @@ export function liveStatus(p: AgentParts, running: boolean): AgentStatus {
   // The limit in force: below the configured one while it adapts to 429s (sync/adaptive-limit.ts).
   s.rateWindow.limit = p.budget.limit;
   s.rate = p.budget.sharing();
+  s.fleet = p.fleet();
   s.roster.progress = p.rosterSync.progress;
   s.agentRunning = running;
   if (p.readers.length > 0) s.readers = p.readers.map((r) => r.status());

@@ -2,7 +2,9 @@
  * `metrics.listen`: Prometheus metrics (`GET /metrics`) and a health check (`GET /healthz`) on
  * node:http. Read-only and without secrets, but it tells how busy a site is: it binds where the
  * operator said, and says so in the log when that is reachable from the network. A port already
- * taken costs the metrics only: the terminal keeps taking punches.
+ * taken costs the metrics only: the terminal keeps taking punches. /healthz answers `ok` (200) while
+ * punches can be saved, followed (with Redis configured) by a line on the shared window's mode and
+ * one on another live terminal under this id; else 503 and why.
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -10,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.js';
 import type { Agent } from './agent.js';
 import { agentMetrics } from './metrics.js';
+import { fleetHealthLines } from './fleet-words.js';
 
 export type MetricsServerAgent = Pick<Agent, 'status' | 'requestCounts' | 'health'>;
 
@@ -53,7 +56,7 @@ export async function startMetricsServer(opts: { listen: string; agent: MetricsS
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') {
       const h = safely(() => agent.health());
-      return h.ok ? reply(200, 'ok\n') : reply(503, `${h.reason}\n`);
+      return h.ok ? reply(200, ['ok', ...fleetDetails(agent)].join('\n') + '\n') : reply(503, `${h.reason}\n`);
     }
     if (path !== '/metrics') return reply(404, 'not found\n');
     metrics.scrape().then(
@@ -99,6 +102,15 @@ export async function startMetricsServer(opts: { listen: string; agent: MetricsS
         server.closeAllConnections();
       }),
   };
+}
+
+/** The shared window's mode and an id conflict (fleet-words.ts); a status that cannot be read adds nothing. */
+function fleetDetails(agent: MetricsServerAgent): string[] {
+  try {
+    return fleetHealthLines(agent.status());
+  } catch {
+    return [];
+  }
 }
 
 /** A health check that throws is itself the answer: not healthy, and why. */

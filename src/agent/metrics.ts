@@ -83,6 +83,9 @@ export function agentMetrics(agent: MetricsAgent, opts: { processMetrics?: boole
       this.set({ mode: status().rate?.shared ?? 'local' }, 1);
     },
   });
+  gauge('timeclock_terminal_id_conflict', 'Whether another live terminal announces this terminal id in Redis (1: a cloned data directory or a copied config, see status), else 0.', (s) =>
+    s.fleet?.conflict ? 1 : 0,
+  );
   new Gauge({
     name: 'timeclock_build_info',
     help: 'The terminal software version and this terminal id; always 1.',

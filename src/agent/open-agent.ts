@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { terminalIdOf, type Config, type LoadedConfig } from '../config.js';
 import { createLogger, type Logger } from '../log.js';
 import { VERSION } from '../version.js';
@@ -55,7 +56,7 @@ export async function openAgent(
   const terminal = terminalIdOf(config);
   const log = createLogger({ level: config.logLevel, fields: { terminal } });
   // The first line of every run: which build, on which data (a fleet's logs say what runs where).
-  log.info('timeclock-kiosk starting', { version: VERSION, terminal, dataDir: config.dataDir, demo });
+  log.info('timeclock-kiosk starting', { version: VERSION, terminal, host: os.hostname(), dataDir: config.dataDir, demo });
   const runtime = realRuntime(log);
   await adoptLegacyQueue(loaded, runtime.clock, log);
   const demoSetup = demo ? await startDemo(config, log) : null;

@@ -3,7 +3,7 @@
  * the receipt with this terminal's settings. Shared by the agent (result screen, admin lookup) and
  * `timeclock receipt`. A receipt that cannot be built never undoes a punch: it is left out, logged.
  */
-import { terminalIdOf, type Config } from '../config.js';
+import { storedTerminalIdOf, type Config } from '../config.js';
 import type { PunchReceiptView } from '../contract.js';
 import type { PunchResult } from '../domain/punch.js';
 import type { Logger } from '../log.js';
@@ -20,9 +20,10 @@ type Ok = Extract<PunchResult, { ok: true }>;
 /** A punch's answer as the agent gives it: a registered punch with its receipt when the journal has its mark. */
 export type PunchAnswer = Exclude<PunchResult, Ok> | (Ok & { receipt?: PunchReceiptView; day?: PunchDay });
 
-export function receiptSettingsOf(config: Pick<Config, 'terminalId' | 'employer' | 'receipt'>): ReceiptSettings {
+export function receiptSettingsOf(config: Pick<Config, 'terminalId' | 'dataDir' | 'employer' | 'receipt'>): ReceiptSettings {
   return {
-    terminalId: terminalIdOf(config),
+    // Read, never made here: `timeclock receipt` writes nothing; the agent made it at its start.
+    terminalId: storedTerminalIdOf(config),
     employer: { name: config.employer.name, cnpj: config.employer.cnpj, cpf: config.employer.cpf },
     portalUrl: config.receipt.portalUrl,
   };

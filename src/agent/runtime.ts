@@ -13,6 +13,7 @@ import type { ProxyEnv } from '../api/proxy.js';
  * headless terminal's store; the Electron shell passes its safeStorage one).
  */
 /** `mono`: monotonic ms (default performance.now); tests step it and `clock` independently. */
+/** `host`: the host name shown with the terminal id and announced to the fleet (default os.hostname(); tests pass another). */
 export type Runtime = {
   clock: Clock;
   mono?: Monotonic;
@@ -24,6 +25,7 @@ export type Runtime = {
   tokens?: TokenStore;
   /** HTTPS_PROXY, HTTP_PROXY, NO_PROXY as loaded with the configuration (default: this process's environment). */
   proxyEnv?: ProxyEnv;
+  host?: string;
 };
 
 /**

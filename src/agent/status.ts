@@ -13,6 +13,7 @@ import { VERSION } from '../version.js';
 import type { Db } from '../store/database.js';
 import type { SettingsView } from './stored-settings.js';
 import type { RateSharing } from '../sync/shared-window-link.js';
+import type { FleetStatus } from './fleet-status.js';
 import {
   settingKeys,
   type AuthRefusedRecord,
@@ -49,7 +50,7 @@ export function rosterComplete(rec: RosterSyncRecord | null, now: number, refres
 
 export type AgentStatus = {
   version: string;
-  /** This terminal's name in logs, status and metrics (config `terminalId`, else the host name). */
+  /** This terminal's name in logs, status and metrics (config `terminalId`, else a random id kept in its data directory). */
   terminalId: string;
   now: number;
   /** true: the last request reached the service; false: it did not; null: no request yet. */
@@ -101,6 +102,8 @@ export type AgentStatus = {
   agentRunning: boolean;
   /** The token/site/budget in force and where they come from; never the token. */
   settings: SettingsView;
+  /** This terminal's host, its instance in the fleet's window, another live terminal under its id (fleet-status.ts). */
+  fleet?: FleetStatus;
 };
 
 /**

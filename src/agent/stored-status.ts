@@ -2,8 +2,9 @@
  * `timeclock status` from another process: the terminal's status as its database holds it, read
  * beside a running agent (WAL readers) or with none. What the command line prints and nothing more.
  */
+import os from 'node:os';
 import type { Config } from '../config.js';
-import { terminalIdOf } from '../config.js';
+import { storedTerminalIdOf } from '../config.js';
 import { openDatabase } from '../store/database.js';
 import { Identities } from '../store/identities.js';
 import { Outbox } from '../store/outbox.js';
@@ -13,6 +14,7 @@ import { UnresolvedPunches } from '../store/unresolved.js';
 import { readStatus, type AgentStatus } from './status.js';
 import { storedSettingsView } from './stored-settings.js';
 import { runningTerminal } from './terminal-data.js';
+import { storedFleet } from './fleet-status.js';
 
 /**
  * The status of the terminal whose data is in `config.dataDir` (check hasTerminalData first), with
@@ -33,11 +35,15 @@ export function readStoredStatus(config: Config, demo: boolean, now = Date.now()
       rule: settings.rateLimit,
       settings,
       now,
-      terminalId: terminalIdOf(config),
+      terminalId: storedTerminalIdOf(config),
       rosterRefreshMs: config.roster.refreshMs,
       retention: config.retention,
     });
     status.agentRunning = runningTerminal(config.dataDir) !== null;
+    // The window the running agent uses, as it last recorded it; the host is this box's.
+    const fleet = storedFleet(db, status.agentRunning);
+    if (fleet) status.rate = fleet.rate;
+    status.fleet = fleet?.fleet ?? { host: os.hostname(), instanceId: null, conflict: null };
     return status;
   } finally {
     db.close();

@@ -1,4 +1,5 @@
 import type { AgentStatus } from '../agent/status.js';
+import { fleetLines } from './fleet-lines.js';
 import type { PunchResult } from '../domain/punch.js';
 import type { Lang } from '../messages/lang.js';
 import { consoleLine, punchText } from '../messages/punch-text.js';
@@ -46,12 +47,13 @@ export function statusText(s: AgentStatus): string {
   const q = s.queue;
   const lines = [
     `version:       ${s.version}`,
-    `terminal:      ${s.terminalId}`,
+    `terminal:      ${s.terminalId}${s.fleet ? ` on host ${s.fleet.host}` : ''}`,
     `agent:         ${s.agentRunning ? 'running' : 'not running (status from the database)'}`,
     `connection:    ${s.online === null ? 'no request yet' : s.online ? 'online' : 'OFFLINE'}${s.lastContactAt ? ` (since ${ago(s.now - s.lastContactAt)})` : ''}${s.lastAnsweredAt ? `; last answer ${ago(s.now - s.lastAnsweredAt)}` : ''}`,
     `queue:         pending ${q.pending}, sending ${q.sending}, in doubt ${q.in_doubt}, sent ${q.sent}, rejected ${q.rejected}, held ${q.held}`,
     `oldest unsent: ${s.oldestUnsentAgeMs === null ? 'none' : ago(s.oldestUnsentAgeMs)}`,
     `rate window:   ${s.rateWindow.used}/${s.rateWindow.limit} used (per ${s.rateWindow.windowMs / 1000}s)`,
+    ...fleetLines(s, ago),
     `roster:        ${s.roster.size} employees, last sync ${s.roster.lastSync?.lastOkAt ? ago(s.now - s.roster.lastSync.lastOkAt) : 'never'}` +
       (s.roster.lastSync && !s.roster.lastSync.ok ? ` (last attempt failed: ${s.roster.lastSync.error})` : '') +
       (s.roster.progress ? ` (syncing: page ${s.roster.progress.pagesDone}/${s.roster.progress.pagesTotal ?? '?'})` : ''),

@@ -26,7 +26,7 @@ export const readerStatusSchema = z.object({
 export const statusSchema = z.object({
   /** The terminal software's version (package.json). */
   version: z.string(),
-  /** This terminal's name in logs, status and metrics (config `terminalId`, else the host name). */
+  /** This terminal's name in logs, status and metrics (config `terminalId`, else a random id kept in its data directory). */
   terminalId: z.string(),
   now: epochMs,
   online: z.boolean().nullable(),
@@ -55,12 +55,17 @@ export const statusSchema = z.object({
   rateWindow: z.object({ used: count, limit: count, windowMs: z.number() }),
   /**
    * Where the request budget comes from: redis (one window for the account's terminals), fallback-local (Redis is
-   * configured but out of reach: this terminal's own share), local (no Redis). Absent when read from the database alone.
+   * configured but out of reach: this terminal's own share), local (no Redis), joining (just started: nothing is
+   * sent until Redis answers or the own share is chosen). Absent when read from the database with no agent running.
+   * `reason`: why the own share (connecting, unreachable, auth: the password refused, timeout, bad_answer: Redis
+   * answered what the scripts never return, error); `since`: when the mode began.
    */
   rate: z
     .object({
-      shared: z.enum(['redis', 'fallback-local', 'local']),
+      shared: z.enum(['redis', 'fallback-local', 'local', 'joining']),
       redisError: z.object({ at: epochMs, message: z.string() }).nullable(),
+      reason: z.enum(['connecting', 'unreachable', 'auth', 'timeout', 'bad_answer', 'error']).nullable().optional(),
+      since: epochMs.nullable().optional(),
     })
     .optional(),
   roster: z.object({
@@ -178,5 +183,22 @@ export const statusSchema = z.object({
       /** config: the config file or environment; keyring: the OS secret store; file: a file only the kiosk user can read. */
       token: z.object({ source: z.enum(['config', 'keyring', 'file']), setAt: epochMs.nullable(), warning: z.string().nullable() }),
     }),
+  /**
+   * This terminal as one of a fleet: the host it runs on (shown with `terminalId`), its instance in the account's
+   * window in Redis (null without Redis), and other live terminals under its id (a cloned data directory, a copied
+   * config): each needs its own id. Absent from older agents.
+   */
+  fleet: z
+    .object({
+      host: z.string(),
+      instanceId: z.string().nullable(),
+      conflict: z
+        .object({
+          since: epochMs,
+          others: z.array(z.object({ id: z.string(), instance: z.string(), host: z.string(), pid: z.number().int(), startedAt: epochMs })),
+        })
+        .nullable(),
+    })
+    .optional(),
 });
 export type StatusView = z.infer<typeof statusSchema>;

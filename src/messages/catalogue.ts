@@ -10,6 +10,7 @@ import { enAfd } from './en/afd.js';
 import { enAnswers } from './en/answers.js';
 import { enAudit } from './en/audit.js';
 import { enDay } from './en/day.js';
+import { enFleet } from './en/fleet.js';
 import { enPunch } from './en/punch.js';
 import { enPunches } from './en/punches.js';
 import { enKiosk } from './en/kiosk.js';
@@ -20,6 +21,7 @@ import { esAfd } from './es/afd.js';
 import { esAnswers } from './es/answers.js';
 import { esAudit } from './es/audit.js';
 import { esDay } from './es/day.js';
+import { esFleet } from './es/fleet.js';
 import { esPunch } from './es/punch.js';
 import { esPunches } from './es/punches.js';
 import { esKiosk } from './es/kiosk.js';
@@ -31,6 +33,7 @@ import { ptAfd } from './pt-BR/afd.js';
 import { ptAnswers } from './pt-BR/answers.js';
 import { ptAudit } from './pt-BR/audit.js';
 import { ptDay } from './pt-BR/day.js';
+import { ptFleet } from './pt-BR/fleet.js';
 import { ptPunch } from './pt-BR/punch.js';
 import { ptPunches } from './pt-BR/punches.js';
 import { ptKiosk } from './pt-BR/kiosk.js';
@@ -41,15 +44,15 @@ import type { PluralText, Text, Texts } from './text.js';
 export { LANGS, isLang, langOfLocale, type Lang } from './lang.js';
 export type { PluralText, Text } from './text.js';
 
-const en = { ...enAnswers, ...enKiosk, ...enAdmin, ...enRoster, ...enReceipt, ...enAfd, ...enAudit, ...enPunch, ...enPunches, ...enDay };
+const en = { ...enAnswers, ...enKiosk, ...enAdmin, ...enRoster, ...enReceipt, ...enAfd, ...enAudit, ...enPunch, ...enPunches, ...enDay, ...enFleet };
 
 export type MessageKey = keyof typeof en;
 export type Dictionary = Texts<typeof en>;
 
 export const dictionaries: { readonly [L in Lang]: Dictionary } = {
   en,
-  'pt-BR': { ...ptAnswers, ...ptKiosk, ...ptAdmin, ...ptRoster, ...ptReceipt, ...ptAfd, ...ptAudit, ...ptPunch, ...ptPunches, ...ptDay },
-  es: { ...esAnswers, ...esKiosk, ...esAdmin, ...esRoster, ...esReceipt, ...esAfd, ...esAudit, ...esPunch, ...esPunches, ...esDay },
+  'pt-BR': { ...ptAnswers, ...ptKiosk, ...ptAdmin, ...ptRoster, ...ptReceipt, ...ptAfd, ...ptAudit, ...ptPunch, ...ptPunches, ...ptDay, ...ptFleet },
+  es: { ...esAnswers, ...esKiosk, ...esAdmin, ...esRoster, ...esReceipt, ...esAfd, ...esAudit, ...esPunch, ...esPunches, ...esDay, ...esFleet },
 };
 
 export type Params = Readonly<Record<string, string | number>>;

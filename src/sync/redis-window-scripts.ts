@@ -1,8 +1,8 @@
 /**
  * The Lua scripts of the fleet's shared rate window (redis-window.ts runs them with EVALSHA).
- * KEYS[1]: sorted set of slots, member `<terminalId>:<slot id>`, score = the Redis time (ms) at
- * which the slot stops counting. KEYS[2]: sorted set of terminals with punches waiting, member
- * terminal id, score = until when. Every script reads Redis's own clock (TIME), so terminals whose
+ * KEYS[1]: sorted set of slots, member `<terminalId>:<instanceId>:<slot id>`, score = the Redis
+ * time (ms) at which the slot stops counting. KEYS[2]: sorted set of terminals with punches waiting,
+ * member `<terminalId>:<instanceId>`, score = until when. Every script reads Redis's own clock (TIME), so terminals whose
  * clocks are wrong still agree on one window; each runs atomically, so two terminals can never both
  * take the last slot.
  *
@@ -11,7 +11,9 @@
  * serves the punch that comes while none waits: without it a sync fills the whole window in a
  * burst and the next punch waits for that burst to age out, up to a window. A terminal that dies while its mark stands holds roster pages back until
  * the mark expires (at most one window, the request timeout and `holdMs`), never punches.
- * Members are named by terminal id: terminals of one account must have distinct ids.
+ * Members carry the process's random instance id beside the terminal id, so two terminals under one
+ * id (a cloned disk image: the local slot ids of fresh databases start at 1 on each) never share a
+ * member; the registry (ANNOUNCE_LUA) is what tells that two share an id.
  */
 
 /** Shared head: `now` in ms of Redis time; `keep` makes a key outlive every score it holds, and no more. */
@@ -25,7 +27,7 @@ end
 `;
 
 /**
- * ARGV: limit, windowMs, inFlightMs, member, priority (0: a punch), terminalId, holdMs, reserve (the
+ * ARGV: limit, windowMs, inFlightMs, member, priority (0: a punch), `<terminalId>:<instanceId>`, holdMs, reserve (the
  * slots anything but a punch leaves free: the punch reserve, or most of the window for self-service).
  * Returns {1, 0} when the slot was taken, {0, waitMs} when not: the time until a slot frees, or
  * (for anything but a punch) until the earliest punch-waiting mark of any terminal expires.
@@ -87,4 +89,17 @@ for i = 1, #ARGV, 2 do
   end
 end
 return changed
+`;
+
+/**
+ * KEYS[1]: the account's registry of live terminals (a sorted set: member = the terminal's entry, a
+ * JSON text with its id, instance, host, pid and start; score = the Redis time its entry expires).
+ * ARGV: entry, ttlMs. Drops the expired entries, renews this one, and answers every live entry.
+ */
+export const ANNOUNCE_LUA = `${PRELUDE}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local untilMs = now + tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], untilMs, ARGV[1])
+keep(KEYS[1], untilMs)
+return redis.call('ZRANGE', KEYS[1], 0, -1)
 `;

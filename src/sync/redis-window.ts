@@ -1,15 +1,22 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { DEFAULT_SELF_SERVICE_SHARE, fillLimit, type Priority } from './priority.js';
-import { RELEASE_LUA, RESTORE_LUA, TAKE_LUA } from './redis-window-scripts.js';
+import { asBadAnswer, countAnswer, stringsAnswer, takeAnswer } from './redis-answers.js';
+import { ANNOUNCE_LUA, RELEASE_LUA, RESTORE_LUA, TAKE_LUA } from './redis-window-scripts.js';
 import type { HeldSlot, SharedTake, SharedWindow } from './shared-window.js';
 
 export type RedisWindowOptions = {
   url: string;
   /** The sorted set of slots; `<key>:punch-waiting` holds the punch-waiting marks. */
   key: string;
-  /** Names this terminal's slots and its punch-waiting mark. */
+  /** Names this terminal's slots and its punch-waiting mark, with `instanceId`. */
   terminalId: string;
+  /**
+   * Unique to this process (default: random, made here): two terminals under one id (a cloned disk
+   * image, a copied data directory or config) still name their slots apart, so neither overwrites
+   * the other's and the window counts every request.
+   */
+  instanceId?: string;
   /** Requests per window for the whole account. */
   limit: number;
   /** The request timeout: an unanswered slot counts one window plus this, in case its terminal dies. */
@@ -24,13 +31,21 @@ export type RedisWindowOptions = {
   commandTimeoutMs?: number;
   /** Longest pause between reconnection attempts (ioredis reconnects on its own, with back-off). */
   reconnectMaxMs?: number;
+  /** How long a connection attempt may take (default 2 s). */
+  connectTimeoutMs?: number;
 };
+
+/** 8 random bytes in base 36: a process's name in the shared window. */
+export function newInstanceId(): string {
+  return randomBytes(8).readBigUInt64BE().toString(36).padStart(13, '0');
+}
 
 /** The typed view of the scripts that defineCommand adds to the client. */
 type RateCommands = {
-  timeclockRateTake(slots: string, waiting: string, ...argv: (string | number)[]): Promise<[number, number]>;
-  timeclockRateRelease(slots: string, member: string, windowMs: number): Promise<number>;
-  timeclockRateRestore(slots: string, ...argv: (string | number)[]): Promise<number>;
+  timeclockRateTake(slots: string, waiting: string, ...argv: (string | number)[]): Promise<unknown>;
+  timeclockRateRelease(slots: string, member: string, windowMs: number): Promise<unknown>;
+  timeclockRateRestore(slots: string, ...argv: (string | number)[]): Promise<unknown>;
+  timeclockAnnounce(registry: string, member: string, ttlMs: number): Promise<unknown>;
 };
 
 /**
@@ -49,22 +64,27 @@ export class RedisSharedWindow implements SharedWindow {
   private key: string;
   private readonly listeners: ((reachable: boolean, error: string | null) => void)[] = [];
   private lastError: string | null = null;
+  readonly instanceId: string;
+  readonly connectTimeoutMs: number;
 
   constructor(private readonly opts: RedisWindowOptions) {
     this.key = opts.key;
+    this.instanceId = opts.instanceId ?? newInstanceId();
+    this.connectTimeoutMs = opts.connectTimeoutMs ?? 2_000;
     const reconnectMaxMs = opts.reconnectMaxMs ?? 5_000;
     this.redis = new Redis(opts.url, {
       // Fail at once while disconnected (the local share takes over) instead of queueing for later.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       commandTimeout: opts.commandTimeoutMs ?? 500,
-      connectTimeout: 2_000,
+      connectTimeout: this.connectTimeoutMs,
       retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), reconnectMaxMs),
-      connectionName: `timeclock:${opts.terminalId}`,
+      connectionName: `timeclock:${opts.terminalId}:${this.instanceId}`,
     });
     this.redis.defineCommand('timeclockRateTake', { numberOfKeys: 2, lua: TAKE_LUA });
     this.redis.defineCommand('timeclockRateRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
     this.redis.defineCommand('timeclockRateRestore', { numberOfKeys: 1, lua: RESTORE_LUA });
+    this.redis.defineCommand('timeclockAnnounce', { numberOfKeys: 1, lua: ANNOUNCE_LUA });
     this.cmds = this.redis as unknown as RateCommands;
     this.redis.on('ready', () => {
       this.lastError = null;
@@ -94,48 +114,84 @@ export class RedisSharedWindow implements SharedWindow {
     return `${this.key}:punch-waiting`;
   }
 
+  /** The account's registry of live terminals (terminal-registry.ts). */
+  get registryKey(): string {
+    return `${this.key}:terminals`;
+  }
+
   /** Fails with why, rather than with the client's complaint about its disabled offline queue. */
   private ready(): void {
     if (!this.reachable) throw new Error(`Redis not connected (${this.lastError ?? this.redis.status})`);
   }
 
-  private member(slotId: number): string {
-    return `${this.opts.terminalId}:${slotId}`;
+  /** This process: its slots and its punch-waiting mark are named so. */
+  get self(): string {
+    return `${this.opts.terminalId}:${this.instanceId}`;
   }
 
-  async take(priority: Priority, slotId: number, windowMs: number): Promise<SharedTake> {
+  private member(slotId: number): string {
+    return `${this.self}:${slotId}`;
+  }
+
+  /** Runs a command and checks its answer; an error reply is an answer of the wrong kind (redis-answers.ts). */
+  private async call<T>(command: string, run: () => Promise<unknown>, check: (v: unknown) => T): Promise<T> {
     this.ready();
-    const { limit, inFlightMs, terminalId } = this.opts;
-    const [ok, waitMs] = await this.cmds.timeclockRateTake(
-      this.key,
-      this.waitingKey,
-      limit,
-      windowMs,
-      inFlightMs,
-      this.member(slotId),
-      priority,
-      terminalId,
-      this.opts.holdMs ?? 500,
-      // What anything but a punch leaves free (fillLimit): the script takes it as slots to leave.
-      limit - fillLimit(priority, limit, this.opts.punchReserve ?? 0, this.opts.selfServiceShare ?? DEFAULT_SELF_SERVICE_SHARE),
+    let v: unknown;
+    try {
+      v = await run();
+    } catch (e) {
+      throw asBadAnswer(e, command);
+    }
+    return check(v);
+  }
+
+  take(priority: Priority, slotId: number, windowMs: number): Promise<SharedTake> {
+    const { limit, inFlightMs } = this.opts;
+    const holdMs = this.opts.holdMs ?? 500;
+    // A slot frees within a window and the request timeout; a mark expires within that and its hold.
+    const maxWaitMs = 2 * (windowMs + inFlightMs + holdMs) + 1_000;
+    return this.call(
+      'the take script',
+      () =>
+        this.cmds.timeclockRateTake(
+          this.key,
+          this.waitingKey,
+          limit,
+          windowMs,
+          inFlightMs,
+          this.member(slotId),
+          priority,
+          this.self,
+          holdMs,
+          // What anything but a punch leaves free (fillLimit): the script takes it as slots to leave.
+          limit - fillLimit(priority, limit, this.opts.punchReserve ?? 0, this.opts.selfServiceShare ?? DEFAULT_SELF_SERVICE_SHARE),
+        ),
+      (v) => takeAnswer(v, maxWaitMs),
     );
-    return ok === 1 ? { ok: true } : { ok: false, waitMs: Number(waitMs) };
   }
 
   async release(slotId: number, windowMs: number): Promise<void> {
-    this.ready();
-    await this.cmds.timeclockRateRelease(this.key, this.member(slotId), windowMs);
+    await this.call('the release script', () => this.cmds.timeclockRateRelease(this.key, this.member(slotId), windowMs), (v) => countAnswer(v, 'the release script', 1, 1));
   }
 
   async forget(slotId: number): Promise<void> {
-    this.ready();
-    await this.redis.zrem(this.key, this.member(slotId));
+    await this.call('ZREM', () => this.redis.zrem(this.key, this.member(slotId)), (v) => countAnswer(v, 'ZREM', 0, 1));
   }
 
   async restore(slots: readonly HeldSlot[]): Promise<void> {
-    this.ready();
     // Run even with nothing to put back: the answer shows Redis answers again (a rejoin is a probe).
-    await this.cmds.timeclockRateRestore(this.key, ...slots.flatMap((s) => [this.member(s.slotId), Math.ceil(s.countsForMs)]));
+    const argv = slots.flatMap((s) => [this.member(s.slotId), Math.ceil(s.countsForMs)]);
+    await this.call('the restore script', () => this.cmds.timeclockRateRestore(this.key, ...argv), (v) => countAnswer(v, 'the restore script', 0, slots.length));
+  }
+
+  /** Puts `entry` in the account's registry for `ttlMs` (Redis time) and answers every live entry. */
+  announce(entry: string, ttlMs: number): Promise<string[]> {
+    return this.call('the registry script', () => this.cmds.timeclockAnnounce(this.registryKey, entry, ttlMs), (v) => stringsAnswer(v, 'the registry script', 10_000, 1_000));
+  }
+
+  /** Takes `entry` out of the registry (this terminal stops). */
+  async withdraw(entry: string): Promise<void> {
+    await this.call('ZREM', () => this.redis.zrem(this.registryKey, entry), (v) => countAnswer(v, 'ZREM', 0, 1));
   }
 
   onChange(fn: (reachable: boolean, error: string | null) => void): void {
@@ -151,7 +207,7 @@ export class RedisSharedWindow implements SharedWindow {
     this.listeners.length = 0;
     try {
       if (this.reachable) {
-        await this.redis.zrem(this.waitingKey, this.opts.terminalId);
+        await this.redis.zrem(this.waitingKey, this.self);
         await this.redis.quit();
       }
     } catch {

@@ -2,21 +2,35 @@ import type { Clock, Sleep } from '../domain/clock.js';
 import type { Slot } from '../domain/sliding-window.js';
 import type { Logger } from '../log.js';
 import type { Priority } from './priority.js';
+import { BadRedisAnswer } from './redis-answers.js';
+import { faultOf, type RedisFault } from './redis-fault.js';
 import type { HeldSlot, SharedTake, SharedWindow } from './shared-window.js';
 
 /** Where this terminal's slots come from now (status `rate`). */
 export type RateSharing = {
-  /** redis: the account's shared window; fallback-local: Redis is configured but out of reach; local: no Redis. */
-  shared: 'redis' | 'fallback-local' | 'local';
+  /**
+   * redis: the account's shared window; joining: started, Redis not answered yet (nothing is sent
+   * meanwhile, for at most `joinWaitMs`); fallback-local: Redis is configured but out of reach, this
+   * terminal's own share; local: no Redis.
+   */
+  shared: 'redis' | 'joining' | 'fallback-local' | 'local';
   redisError: { at: number; message: string } | null;
+  /** Why the terminal is on its own share (null unless fallback-local). */
+  reason?: RedisFault | null;
+  /** When the current mode began. */
+  since?: number | null;
 };
 
 export type LinkOptions = {
   /** The request timeout: how long past one window an unanswered slot still counts. */
   inFlightMs: number;
-  /** Back-off between attempts after a call failed on a live connection (a timeout). */
+  /** Back-off between attempts after a call failed on a live connection (a timeout, a bad answer). */
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** At start, how long nothing is sent while Redis is still connecting before the own share is chosen. */
+  joinWaitMs?: number;
+  /** The mode, or why the terminal is on its own share, changed (status is recorded). */
+  changed?: () => void;
 };
 
 /** What the link reads from the budget it serves. */
@@ -27,22 +41,33 @@ const LOOK_AGAIN: SharedTake = { ok: false, waitMs: 0 };
 
 /**
  * Decides for the RateBudget which window rules a slot: the fleet's shared one, or (Redis out of
- * reach) this terminal's own share, with the local window running underneath all along. Losing
- * Redis, it sends nothing for one window: the others' requests through Redis still count. On
+ * reach) this terminal's own share, with the local window running underneath all along.
+ *
+ * At start nothing is sent until the window is joined or the own share chosen (Redis refused, or
+ * silent for `joinWaitMs`): a restarted terminal beside busy ones must not spend its share unseen.
+ * Losing Redis, it sends nothing for one window: the others' requests through Redis still count. On
  * reconnecting it first puts back every slot it holds that still counts, then, for one window, takes
  * only what both the shared window and its own share allow: a terminal that has not reconnected yet
  * is still spending its share unseen, and this keeps the fleet within the account meanwhile.
+ *
+ * A Redis that answers what the scripts never return is out of reach too (redis-answers.ts): it
+ * is asked again after a back-off that grows to `retryMaxMs`, and only an answer of the take script
+ * that makes sense ends that outage (a Redis may answer one script right and another wrong).
  */
 export class SharedWindowLink {
-  private mode: 'redis' | 'fallback-local' = 'fallback-local';
+  private mode: 'redis' | 'joining' | 'fallback-local' = 'joining';
+  private since: number;
+  private joinUntil: number;
   private needsRejoin = true;
   private rejoining: Promise<boolean> | null = null;
   /** Counts failures: a rejoin that a failure overtook (the connection dropped meanwhile) does not count. */
   private failures = 0;
   private retryAt = 0;
   private retryPlanned = false;
-  /** The current outage is in the log (once per outage, not per reconnection attempt). */
-  private outageLogged = false;
+  /** An outage is under way and in the log (once per outage, not per reconnection attempt). */
+  private outage: RedisFault | null = null;
+  /** A take answered right since the last join: the shared window really ruled. */
+  private confirmed = false;
   private backoffMs: number;
   private probationUntil = 0;
   /**
@@ -51,6 +76,7 @@ export class SharedWindowLink {
    */
   private holdUntil = 0;
   private error: RateSharing['redisError'] = null;
+  private reason: RedisFault | null = null;
   private budget: BudgetView | null = null;
   private readonly stopped = new AbortController();
 
@@ -62,10 +88,13 @@ export class SharedWindowLink {
     private readonly opts: LinkOptions,
   ) {
     this.backoffMs = opts.retryBaseMs ?? 250;
+    this.since = clock.now();
+    this.joinUntil = this.since + (opts.joinWaitMs ?? 2_500);
     window.onChange((reachable, error) => {
       if (!reachable) return this.fail(error ?? 'Redis unreachable');
-      // Reconnected: rejoin now, not at the next request, so status tells the truth on an idle terminal.
-      this.retryAt = 0;
+      // Reconnected: rejoin now, not at the next request, so status tells the truth on an idle
+      // terminal; after bad answers, not before their back-off (a reconnection does not cure them).
+      if (this.outage !== 'bad_answer') this.retryAt = 0;
       void this.rejoin();
     });
   }
@@ -73,6 +102,8 @@ export class SharedWindowLink {
   attach(budget: BudgetView): void {
     this.budget = budget;
     if (this.window.reachable) void this.rejoin();
+    // Silent Redis at start: the own share is chosen when the wait is over, even with nothing to send.
+    void this.sleep(Math.max(0, this.joinUntil - this.clock.now()), this.stopped.signal).then(() => this.joinTimedOut());
   }
 
   /**
@@ -88,12 +119,22 @@ export class SharedWindowLink {
    * it; else wait `waitMs` (0: look again now, the local share applies from here on).
    */
   async take(priority: Priority, slotId: number, now: number): Promise<SharedTake> {
+    if (this.mode === 'joining') {
+      if (now < this.joinUntil) {
+        void this.rejoin();
+        // The budget is woken when the window is joined or the own share chosen.
+        return { ok: false, waitMs: this.joinUntil - now };
+      }
+      this.joinTimedOut();
+    }
     const shareDecided = !this.fullyShared(now);
     if (this.needsRejoin && !(await this.rejoin())) return shareDecided ? this.ownShare() : LOOK_AGAIN;
     try {
-      return await this.window.take(priority, slotId, this.windowMs());
+      const answer = await this.window.take(priority, slotId, this.windowMs());
+      this.confirm();
+      return answer;
     } catch (e) {
-      this.fail(messageOf(e));
+      this.fail(e);
       return shareDecided ? this.ownShare() : LOOK_AGAIN;
     }
   }
@@ -107,12 +148,12 @@ export class SharedWindowLink {
   /** The answer arrived: the shared slot counts one window from now. Unreachable: the next rejoin restores it. */
   release(slotId: number): void {
     if (!this.inWindow()) return;
-    this.window.release(slotId, this.windowMs()).catch((e: unknown) => this.fail(messageOf(e)));
+    this.window.release(slotId, this.windowMs()).catch((e: unknown) => this.fail(e));
   }
 
   giveBack(slotId: number): void {
     if (!this.inWindow()) return;
-    this.window.forget(slotId).catch((e: unknown) => this.fail(messageOf(e)));
+    this.window.forget(slotId).catch((e: unknown) => this.fail(e));
   }
 
   /** Another account's window (a new token): put this terminal's slots there before taking from it. */
@@ -126,6 +167,7 @@ export class SharedWindowLink {
     if (this.probationUntil > 0) this.probationUntil += ms;
     if (this.holdUntil > 0) this.holdUntil += ms;
     if (this.retryAt > 0) this.retryAt += ms;
+    this.joinUntil += ms;
   }
 
   /** No more attempts (the agent stops; the window is closed after). */
@@ -134,7 +176,7 @@ export class SharedWindowLink {
   }
 
   view(): RateSharing {
-    return { shared: this.mode, redisError: this.error };
+    return { shared: this.mode, redisError: this.error, reason: this.mode === 'fallback-local' ? this.reason : null, since: this.since };
   }
 
   private fullyShared(now: number): boolean {
@@ -147,6 +189,29 @@ export class SharedWindowLink {
 
   private windowMs(): number {
     return this.budget?.windowMs() ?? 60_000;
+  }
+
+  private setMode(mode: SharedWindowLink['mode']): void {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    this.since = this.clock.now();
+    this.opts.changed?.();
+  }
+
+  /** Redis has not answered since the start: the own share from now on (it is still tried in the background). */
+  private joinTimedOut(): void {
+    if (this.mode !== 'joining' || this.stopped.signal.aborted) return;
+    const waited = this.opts.joinWaitMs ?? 2_500;
+    this.fail(this.error?.message ?? `no answer from Redis within ${waited} ms of the start`, 'connecting');
+  }
+
+  /** A take answered right: the shared window rules, and an outage (even of bad answers) is over. */
+  private confirm(): void {
+    if (this.confirmed) return;
+    this.confirmed = true;
+    this.backoffMs = this.opts.retryBaseMs ?? 250;
+    if (this.outage === 'bad_answer') this.log.info('rate window: Redis answers right again; sharing the account window');
+    this.outage = null;
   }
 
   /** Restores held slots into the shared window; true when it now rules. One attempt at a time, none during back-off. */
@@ -168,17 +233,21 @@ export class SharedWindowLink {
       .then(() => {
         if (this.failures !== failures) return false;
         const was = this.mode;
-        this.mode = 'redis';
-        this.outageLogged = false;
+        this.setMode('redis');
         this.needsRejoin = false;
-        this.backoffMs = this.opts.retryBaseMs ?? 250;
+        this.confirmed = false;
         this.probationUntil = this.clock.now() + windowMs;
-        if (was !== 'redis') this.log.info('rate window: sharing the account window in Redis', { restoredSlots: held.length });
+        // After bad answers, the outage ends only with a take answered right (confirm).
+        if (this.outage !== 'bad_answer') {
+          this.outage = null;
+          this.backoffMs = this.opts.retryBaseMs ?? 250;
+          if (was !== 'redis') this.log.info('rate window: sharing the account window in Redis', { restoredSlots: held.length });
+        }
         this.budget?.wake();
         return true;
       })
       .catch((e: unknown) => {
-        this.fail(messageOf(e));
+        this.fail(e);
         return false;
       })
       .finally(() => {
@@ -187,26 +256,33 @@ export class SharedWindowLink {
     return this.rejoining;
   }
 
-  private fail(message: string): void {
+  private fail(e: unknown, fault: RedisFault = faultOf(e)): void {
     if (this.stopped.signal.aborted) return; // the client closing as the agent stops is no outage
+    const message = e instanceof Error ? e.message : String(e);
     const now = this.clock.now();
     this.failures++;
     this.error = { at: now, message };
+    const newReason = this.mode === 'fallback-local' && fault !== this.reason;
+    this.reason = fault;
     this.needsRejoin = true;
-    // A call failed on a live connection (timeout): not again before the back-off. A dropped
-    // connection is retried by the client, and its reconnection ends this wait.
+    // A call failed on a live connection (timeout, bad answer): not again before the back-off. A
+    // dropped connection is retried by the client, and its reconnection ends this wait.
     this.retryAt = now + this.backoffMs;
     this.planRetry();
     this.backoffMs = Math.min(this.backoffMs * 2, this.opts.retryMaxMs ?? 30_000);
-    if (!this.outageLogged) {
-      this.outageLogged = true;
-      this.log.warn('rate window: Redis out of reach, this terminal goes on at its own share', { error: message });
+    const firstOfOutage = this.outage === null;
+    if (firstOfOutage) {
+      this.outage = fault;
+      const words = e instanceof BadRedisAnswer ? `${message}: Redis misbehaves` : 'Redis out of reach';
+      this.log.warn(`rate window: ${words}, this terminal goes on at its own share`, { error: message, reason: fault });
     }
-    if (this.mode === 'redis') {
-      this.mode = 'fallback-local';
-      this.holdUntil = now + this.windowMs();
-      this.budget?.wake();
-    }
+    const was = this.mode;
+    if (was !== 'fallback-local') this.setMode('fallback-local');
+    else if (newReason) this.opts.changed?.();
+    // It ruled (a take answered right, or this is the outage's start): others' slots still count for a window.
+    if (was === 'redis' && (this.confirmed || firstOfOutage)) this.holdUntil = now + this.windowMs();
+    this.confirmed = false;
+    if (was !== 'fallback-local') this.budget?.wake();
   }
 
   /** One attempt after the back-off even if no request comes, so an idle terminal's status tells the truth. */
@@ -220,8 +296,4 @@ export class SharedWindowLink {
       else void this.rejoin();
     });
   }
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

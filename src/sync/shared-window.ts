@@ -8,8 +8,9 @@ export type HeldSlot = { slotId: number; countsForMs: number };
 
 /**
  * One sliding window shared by every terminal of an account (redis-window.ts keeps it in Redis).
- * Slots are named by this terminal and its local slot id. Every call rejects when the window is out
- * of reach (the caller then falls back to its own share); none waits for a reconnection.
+ * Slots are named by this terminal, its process (instance) and its local slot id. Every call
+ * rejects when the window is out of reach or answers what it never should (the caller then falls
+ * back to its own share); none waits for a reconnection.
  */
 export interface SharedWindow {
   /** True while calls can reach the window (connected); false: they would fail at once. */

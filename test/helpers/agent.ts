@@ -35,6 +35,8 @@ export type TestAgentOptions = {
   adaptiveRate?: boolean;
   /** Where the AFD export looks for removable drives (a fake /proc/mounts and /sys). */
   afdDrives?: DriveRoots;
+  /** The host name the terminal says it runs on (the fleet's registry; default the machine's). */
+  host?: string;
 };
 
 /** A real agent (real SQLite file, real HTTP) with test-sized timings. */
@@ -52,7 +54,7 @@ export function testAgent(o: TestAgentOptions): Agent {
   const rt = realRuntime(log);
   return buildAgent(
     config,
-    { ...rt, ...(o.clock ? { clock: o.clock } : {}), ...(o.mono ? { mono: o.mono } : o.clock ? { mono: () => (o.clock as Clock).now() } : {}), ...(o.bootId ? { bootId: o.bootId } : {}), ...(o.sleep ? { sleep: o.sleep } : {}), ...(o.hid ? { hid: o.hid } : {}), ...(o.tokens ? { tokens: o.tokens } : {}) },
+    { ...rt, ...(o.clock ? { clock: o.clock } : {}), ...(o.mono ? { mono: o.mono } : o.clock ? { mono: () => (o.clock as Clock).now() } : {}), ...(o.bootId ? { bootId: o.bootId } : {}), ...(o.sleep ? { sleep: o.sleep } : {}), ...(o.hid ? { hid: o.hid } : {}), ...(o.tokens ? { tokens: o.tokens } : {}), ...(o.host ? { host: o.host } : {}) },
     { demo: o.demo ?? false, ...(o.adaptiveRate === undefined ? {} : { adaptiveRate: o.adaptiveRate }), ...(o.afdDrives ? { afdDrives: o.afdDrives } : {}) },
   );
 }

@@ -1,5 +1,6 @@
 import type { Agent } from '../../src/agent/agent.js';
 import type { Clock } from '../../src/domain/clock.js';
+import type { Logger } from '../../src/log.js';
 import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
 import type { MockServer, RequestLogEntry } from '../../src/mock/mock-server.js';
 import { testAgent } from './agent.js';
@@ -15,22 +16,49 @@ export const ACCOUNT_LIMIT = 10;
 export type FleetRig = { cleanups: (() => Promise<void> | void)[] };
 
 export type TerminalOptions = {
-  terminalId: string;
+  /** Absent: the random id kept in its data directory. */
+  terminalId?: string;
   /** rateLimit.limit: this terminal's own share, used alone or while Redis is out of reach. */
   share: number;
   redisUrl?: string;
   clock?: Clock;
+  /** The host it says it runs on (default the machine's). */
+  host?: string;
+  /** rateLimit.announceEveryMs: how often it renews its entry in the fleet's registry. */
+  announceEveryMs?: number;
+  log?: Logger;
+  /** An existing data directory (a restart); default a fresh one. */
+  dataDir?: string;
 };
 
 /** A started terminal (its roster fetched), stopped by the rig's cleanups. */
 export async function startTerminal(rig: FleetRig, mock: MockServer, o: TerminalOptions): Promise<Agent> {
-  const { dir, cleanup } = tempDir('timeclock-fleet-');
-  rig.cleanups.push(cleanup);
-  const rateLimit = { limit: o.share, windowMs: WINDOW_MS, accountLimit: ACCOUNT_LIMIT, ...(o.redisUrl ? { redisUrl: o.redisUrl } : {}) };
-  const agent = testAgent({ dataDir: dir, mock, ...(o.clock ? { clock: o.clock } : {}), settings: { terminalId: o.terminalId, rateLimit } });
+  const dir = o.dataDir ?? freshDir(rig);
+  const rateLimit = {
+    limit: o.share,
+    windowMs: WINDOW_MS,
+    accountLimit: ACCOUNT_LIMIT,
+    ...(o.redisUrl ? { redisUrl: o.redisUrl } : {}),
+    ...(o.announceEveryMs ? { announceEveryMs: o.announceEveryMs } : {}),
+  };
+  const agent = testAgent({
+    dataDir: dir,
+    mock,
+    ...(o.clock ? { clock: o.clock } : {}),
+    ...(o.host ? { host: o.host } : {}),
+    ...(o.log ? { log: o.log } : {}),
+    settings: { ...(o.terminalId ? { terminalId: o.terminalId } : {}), rateLimit },
+  });
   rig.cleanups.push(() => agent.stop());
   await agent.start({ awaitRosterIfEmpty: true });
   return agent;
+}
+
+/** A fresh data directory, removed by the rig's cleanups. */
+export function freshDir(rig: FleetRig): string {
+  const { dir, cleanup } = tempDir('timeclock-fleet-');
+  rig.cleanups.push(cleanup);
+  return dir;
 }
 
 /** Employees `from`..`from + n - 1` of the generated seed punch on `agent` (badge = external id). */

@@ -20,8 +20,10 @@ export type RedisProcess = {
 
 export const REDIS_SERVER = process.env.TIMECLOCK_REDIS_SERVER ?? '/usr/bin/redis-server';
 
-export async function startRedis(): Promise<RedisProcess> {
+/** `password`: started with requirepass (`url` then has no password in it: add one to connect). */
+export async function startRedis(opts: { password?: string } = {}): Promise<RedisProcess> {
   const port = await freePort();
+  const launch = (p: number) => launchOn(p, opts.password);
   let child: ChildProcess | null = await launch(port);
   return {
     port,
@@ -53,8 +55,8 @@ async function freePort(): Promise<number> {
 }
 
 /** Resolves once the server says it accepts connections; fails with its output otherwise. */
-function launch(port: number): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+function launchOn(port: number, password: string | undefined): Promise<ChildProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...(password ? ['--requirepass', password] : [])];
   const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';

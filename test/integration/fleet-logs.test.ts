@@ -10,7 +10,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultTerminalId } from '../../src/config-fleet.js';
 import { CLI, runCli, spawnCli } from '../helpers/cli.js';
 import { httpGet, sample, scrape } from '../helpers/prom-text.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
@@ -94,18 +93,23 @@ describe('timeclock start with stderr piped', () => {
     expect(lines.find((l) => l.msg.startsWith('ready:'))?.level).toBe('notice');
 
     const text = await runCli(['status'], { TIMECLOCK_DATA_DIR: dir, TIMECLOCK_TERMINAL_ID: 'door-7' });
-    expect(text.stdout).toMatch(/^terminal: +door-7$/m);
+    expect(text.stdout).toMatch(new RegExp(`^terminal: +door-7 on host ${os.hostname()}$`, 'm'));
     const json = await runCli(['status', '--json'], { TIMECLOCK_DATA_DIR: dir, TIMECLOCK_TERMINAL_ID: 'door-7' });
     expect(JSON.parse(json.stdout)).toMatchObject({ terminalId: 'door-7', queue: { sent: 1 } });
   });
 
-  it('without a configured id, the host name names the terminal in logs and status', async () => {
+  it('without a configured id, a random id made at the first start and kept in the data directory names the terminal in logs and status, with the host name', async () => {
     const dir = data();
     const res = await runCli(['start', '--headless'], { TIMECLOCK_DATA_DIR: dir }, '');
     expect(res.code).toBe(0);
-    const host = defaultTerminalId(os.hostname());
-    for (const l of jsonLines(res.stderr)) expect(l.terminal).toBe(host);
-    expect((await runCli(['status'], { TIMECLOCK_DATA_DIR: dir })).stdout).toContain(`\nterminal:      ${host}\n`);
+    const id = fs.readFileSync(path.join(dir, 'terminal-id'), 'utf8').trim();
+    expect(id).toMatch(/^tc-[a-z2-7]{8}$/);
+    for (const l of jsonLines(res.stderr)) expect(l.terminal).toBe(id);
+    expect(jsonLines(res.stderr).find((l) => l.msg === 'timeclock-kiosk starting')).toMatchObject({ host: os.hostname() });
+    expect((await runCli(['status'], { TIMECLOCK_DATA_DIR: dir })).stdout).toContain(`\nterminal:      ${id} on host ${os.hostname()}\n`);
+    // The next start keeps it.
+    const again = await runCli(['start', '--headless'], { TIMECLOCK_DATA_DIR: dir }, '');
+    for (const l of jsonLines(again.stderr)) expect(l.terminal).toBe(id);
   });
 
   it('a metrics port already taken is one error line; the terminal takes and delivers punches without metrics', async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/agent.js';
 import { isLoopbackHost, parseListen, startMetricsServer, type MetricsServer } from '../../src/agent/metrics-server.js';
-import { defaultTerminalId } from '../../src/config-fleet.js';
+import { terminalIdOf } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { DEMO_SITE_ID } from '../../src/mock/seed.js';
@@ -35,7 +35,7 @@ async function metricsRig(opts: { terminalId?: string; listen?: string; dataDir?
     dataDir = t.dir;
   }
   const logs: Log[] = [];
-  const terminal = opts.terminalId ?? defaultTerminalId();
+  const terminal = terminalIdOf({ terminalId: opts.terminalId, dataDir });
   const log = createLogger({ level: 'debug', write: (l) => logs.push(JSON.parse(l) as Log), fields: { terminal } });
   const agent = testAgent({ dataDir, mock, siteId: DEMO_SITE_ID, log, settings: opts.terminalId ? { terminalId: opts.terminalId } : {} });
   cleanups.push(() => agent.stop());
@@ -101,7 +101,7 @@ describe('GET /metrics', () => {
     expect(r.type).toMatch(/^text\/plain; version=0\.0\.4/);
     const s = await scrape(server.origin);
     expect(sample(s, 'timeclock_requests_total', { kind: 'token_check', status: '401' })).toBe(1);
-    expect(sample(s, 'timeclock_build_info', { terminal: defaultTerminalId() })).toBe(1);
+    expect(sample(s, 'timeclock_build_info', { terminal: agent.status().terminalId })).toBe(1);
     for (const secret of ['wrong-token-4711', 'demo-token', ...mock.employees().flatMap((e) => [e.full_name, e.cpf ?? '-'])]) expect(r.text).not.toContain(secret);
     const codes = new Set(mock.employees().flatMap((e) => [e.external_id, e._id]));
     for (const x of s) for (const v of Object.values(x.labels)) expect(codes.has(v), `${x.name} ${v}`).toBe(false);
@@ -198,10 +198,12 @@ describe('where it listens', () => {
 
 describe('terminalId', () => {
   // Log lines: test/integration/fleet-logs.test.ts, where the real CLI builds its logger.
-  it('defaults to the host name in status and metrics; a configured one replaces it', async () => {
+  it('defaults to the random id kept in the data directory (issue 24: host names repeat on cloned images); a configured one replaces it', async () => {
     const plain = await metricsRig();
-    expect(plain.agent.status().terminalId).toBe(defaultTerminalId());
-    expect(sample(await scrape(plain.server.origin), 'timeclock_build_info', { terminal: defaultTerminalId() })).toBe(1);
+    const id = fs.readFileSync(path.join(plain.dataDir, 'terminal-id'), 'utf8').trim();
+    expect(id).toMatch(/^tc-[a-z2-7]{8}$/);
+    expect(plain.agent.status().terminalId).toBe(id);
+    expect(sample(await scrape(plain.server.origin), 'timeclock_build_info', { terminal: id })).toBe(1);
 
     const named = await metricsRig({ terminalId: 'obra-centro-2' });
     expect(named.agent.status().terminalId).toBe('obra-centro-2');

@@ -37,7 +37,8 @@ async function redisNow(): Promise<number> {
 
 /** A terminal's window on a fresh key, connected. */
 async function terminal(terminalId: string, o: Partial<RedisWindowOptions> & { key: string }): Promise<RedisSharedWindow> {
-  const w = new RedisSharedWindow({ url: redis.url, terminalId, limit: 3, inFlightMs: 300, holdMs: 100, ...o });
+  // A fixed instance id, so members read `<terminal>:p:<slot>` (a real terminal's is random, see fleet-ids.test.ts).
+  const w = new RedisSharedWindow({ url: redis.url, terminalId, instanceId: 'p', limit: 3, inFlightMs: 300, holdMs: 100, ...o });
   windows.push(w);
   await waitFor(() => w.reachable, `${terminalId} connected`, 5_000);
   return w;
@@ -60,7 +61,7 @@ describe('the take script', () => {
     for (let id = 1; id <= 3; id++) expect(await a.take(Priority.punch, id, 400)).toEqual({ ok: true });
     const after = await redisNow();
     const s = await scores(key);
-    expect([...s.keys()].sort()).toEqual(['A:1', 'A:2', 'A:3']);
+    expect([...s.keys()].sort()).toEqual(['A:p:1', 'A:p:2', 'A:p:3']);
     for (const score of s.values()) {
       expect(score).toBeGreaterThanOrEqual(before + 700);
       expect(score).toBeLessThanOrEqual(after + 700);
@@ -71,7 +72,7 @@ describe('the take script', () => {
     const earliest = Math.min(...s.values());
     expect(refused.waitMs).toBeGreaterThan(0);
     expect(refused.waitMs).toBeLessThanOrEqual(earliest - before);
-    expect((await scores(key)).has('A:4')).toBe(false);
+    expect((await scores(key)).has('A:p:4')).toBe(false);
     // The key does not outlive what it holds by much.
     const ttl = await raw.pttl(key);
     expect(ttl).toBeGreaterThan(0);
@@ -85,15 +86,15 @@ describe('the take script', () => {
     await a.release(2, 400);
     const at = await redisNow();
     const s = await scores(key);
-    expect(s.get('A:2')).toBeGreaterThanOrEqual(at + 400 - 50);
-    expect(s.get('A:2')).toBeLessThanOrEqual(at + 400);
-    expect(s.get('A:1')).toBeGreaterThan(s.get('A:2') as number); // still in flight: counts longer
+    expect(s.get('A:p:2')).toBeGreaterThanOrEqual(at + 400 - 50);
+    expect(s.get('A:p:2')).toBeLessThanOrEqual(at + 400);
+    expect(s.get('A:p:1')).toBeGreaterThan(s.get('A:p:2') as number); // still in flight: counts longer
     const refused = await a.take(Priority.punch, 4, 400);
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.waitMs).toBeLessThanOrEqual(400); // the released one frees first
     await sleep(450);
     expect(await a.take(Priority.punch, 4, 400)).toEqual({ ok: true });
-    expect([...(await scores(key)).keys()].sort()).toEqual(['A:1', 'A:3', 'A:4']);
+    expect([...(await scores(key)).keys()].sort()).toEqual(['A:p:1', 'A:p:3', 'A:p:4']);
   });
 
   it('terminals share one window: what one holds, the other cannot take', async () => {
@@ -104,7 +105,7 @@ describe('the take script', () => {
     await a.take(Priority.punch, 2, 400);
     expect(await b.take(Priority.punch, 1, 400)).toEqual({ ok: true });
     expect((await b.take(Priority.punch, 2, 400)).ok).toBe(false);
-    expect([...(await scores(key)).keys()].sort()).toEqual(['A:1', 'A:2', 'B:1']);
+    expect([...(await scores(key)).keys()].sort()).toEqual(['A:p:1', 'A:p:2', 'B:p:1']);
   });
 
   it('leaves the punch reserve to punches: roster takes of any terminal stop short of it, punches of any terminal use it', async () => {
@@ -133,7 +134,7 @@ describe('the take script', () => {
     const refusedPunch = await a.take(Priority.punch, 2, 300); // full: A's punch now waits
     expect(refusedPunch.ok).toBe(false);
     const marks = await scores(`${key}:punch-waiting`);
-    expect([...marks.keys()]).toEqual(['A']);
+    expect([...marks.keys()]).toEqual(['A:p']);
     await a.release(1, 300);
     await sleep(320); // B's old roster slot has expired: there is room
     const roster = await b.take(Priority.roster, 2, 300);
@@ -142,7 +143,7 @@ describe('the take script', () => {
     expect(await b.take(Priority.punch, 3, 300)).toEqual({ ok: true }); // punches are not held back by marks
     expect(await a.take(Priority.punch, 2, 300)).toEqual({ ok: true }); // A comes back for its slot
     // After the mark expires (A's wait + hold), roster may go again once there is room.
-    const mark = marks.get('A') as number;
+    const mark = marks.get('A:p') as number;
     await sleep(Math.max(0, mark - (await redisNow())) + 20);
     await a.release(2, 300);
     await b.release(3, 300);
@@ -163,10 +164,10 @@ describe('restore and forget', () => {
       { slotId: 8, countsForMs: 900 },
     ]);
     const s = await scores(key);
-    expect(s.get('A:1')).toBeGreaterThanOrEqual(at + 1_300 - 50);
-    expect(s.get('A:7')).toBeGreaterThanOrEqual(at + 600);
-    expect(s.get('A:7')).toBeLessThanOrEqual(at + 600 + 50);
-    expect(s.get('A:8')).toBeGreaterThanOrEqual(at + 900);
+    expect(s.get('A:p:1')).toBeGreaterThanOrEqual(at + 1_300 - 50);
+    expect(s.get('A:p:7')).toBeGreaterThanOrEqual(at + 600);
+    expect(s.get('A:p:7')).toBeLessThanOrEqual(at + 600 + 50);
+    expect(s.get('A:p:8')).toBeGreaterThanOrEqual(at + 900);
     const b = await terminal('B', { key, limit: 3 });
     expect((await b.take(Priority.punch, 1, 1_000)).ok).toBe(false); // restored slots fill the window
   });

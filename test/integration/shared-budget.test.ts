@@ -45,7 +45,7 @@ type Terminal = { budget: RateBudget; link: SharedWindowLink; window: RedisShare
 function terminal(id: string, key: string, share: number, windowMs = WINDOW_MS): Terminal {
   const { dir, cleanup } = tempDir('timeclock-shared-');
   const db = openDatabase(dir);
-  const window = new RedisSharedWindow({ url: redis.url, key, terminalId: id, limit: ACCOUNT, inFlightMs: 500, reconnectMaxMs: 100 });
+  const window = new RedisSharedWindow({ url: redis.url, key, terminalId: id, instanceId: 'p', limit: ACCOUNT, inFlightMs: 500, reconnectMaxMs: 100 });
   const link = new SharedWindowLink(window, clock, realSleep, silentLogger, { inFlightMs: 500 });
   const budget = new RateBudget(new RateSlots(db), clock, realSleep, { limit: share, windowMs }, link);
   const stop = new AbortController();
@@ -107,7 +107,7 @@ describe('a terminal drawing from the shared window', () => {
     await redis.restart();
     await waitFor(() => shared(a) === 'redis', 'A back in the shared window', 5_000);
     // Redis restarted empty: the three slots that still count were put back under A's names...
-    expect(await members(key)).toEqual(['A:1', 'A:2', 'A:3']);
+    expect(await members(key)).toEqual(['A:p:1', 'A:p:2', 'A:p:3']);
     // ...so another terminal gets only what the account has left.
     const b = terminal('B', key, ACCOUNT, 4_000);
     await waitFor(() => shared(b) === 'redis', 'B sharing the window', 5_000);

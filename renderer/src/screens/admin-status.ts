@@ -9,6 +9,7 @@ import { t } from '../i18n.js';
 import { setupProblemAlert, warningsAlert } from './admin-alerts.js';
 import { present, row, type Panel } from './admin-common.js';
 import { serviceErrorLines } from './admin-waiting.js';
+import { conflictView, terminalText, windowView } from '../fleet-view.js';
 
 export function readersPanel(): Panel {
   const el = h('div', { class: 'panel-body readers-panel' });
@@ -46,8 +47,9 @@ export function connectionPanel(): Panel {
   const setup = setupProblemAlert();
   const warnings = warningsAlert();
   const clock = h('div', { class: 'alert-box', testid: 'clock-warning' });
+  const conflict = idConflictAlert();
   return {
-    el: h('div', { class: 'panel-body connection-panel' }, [setup.el, clock, warnings.el, facts]),
+    el: h('div', { class: 'panel-body connection-panel' }, [setup.el, clock, conflict.el, warnings.el, facts]),
     update(c) {
       const s = c.status;
       setup.update(c);
@@ -55,7 +57,9 @@ export function connectionPanel(): Panel {
       clock.hidden = said === null;
       setText(clock, said ?? '');
       warnings.update(c);
+      conflict.update(c);
       if (!s) return;
+      const shared = windowView(s, c.lang);
       const ago = (at: number): string => t(c.lang, 'conn.ago', { age: formatDuration(s.now - at, c.lang) });
       const online = s.online === true ? 'conn.state.online' : s.online === false ? 'conn.state.offline' : 'conn.state.unknown';
       const online_ = h('span', { class: s.online === true ? 'good' : s.online === false ? 'bad' : 'muted', text: t(c.lang, online) });
@@ -69,7 +73,8 @@ export function connectionPanel(): Panel {
           t(c.lang, 'conn.rateValue', { used: s.rateWindow.used, limit: s.rateWindow.limit, window: formatDuration(s.rateWindow.windowMs, c.lang) }),
           'conn-rate',
         ),
-        row(t(c.lang, 'conn.terminal'), s.terminalId, 'conn-terminal'),
+        shared ? row(t(c.lang, 'fleet.window'), h('span', { class: shared.tone, text: shared.text, data: { mode: shared.mode } }), 'conn-shared-window') : null,
+        row(t(c.lang, 'conn.terminal'), terminalText(s, c.lang), 'conn-terminal'),
         row(t(c.lang, 'conn.version'), s.version, 'conn-version'),
         row(t(c.lang, 'conn.skew'), s.clockSkewMs === null ? t(c.lang, 'conn.unknownValue') : formatSkew(s.clockSkewMs, c.lang), 'conn-skew'),
         row(
@@ -78,6 +83,22 @@ export function connectionPanel(): Panel {
           'conn-unresolved',
         ),
       ]);
+    },
+  };
+}
+
+/** `id-conflict` (role alert, hidden while there is none): another live terminal announces this terminal's id. */
+function idConflictAlert(): Panel {
+  const title = h('h2', { class: 'alert-title' });
+  const body = h('p', { class: 'alert-body', testid: 'id-conflict-text' });
+  const el = h('section', { class: 'alert-box', testid: 'id-conflict', attrs: { hidden: '', role: 'alert' } }, [title, body]);
+  return {
+    el,
+    update(c) {
+      const v = c.status ? conflictView(c.status, c.lang) : null;
+      el.hidden = v === null;
+      setText(title, v?.title ?? '');
+      setText(body, v?.body ?? '');
     },
   };
 }

@@ -16,6 +16,8 @@ import { fail, failed, resultLines, type CheckResult } from './result.js';
 import { clockCheck, probeService, realApi, serviceCheck, siteCheck, tokenInUse, type DoctorApiFactory, type ServiceProbe } from './service-checks.js';
 import { checkNetwork, proxyCheck, trustCheck } from './network-checks.js';
 import { adminPinCheck, rosterCheck, siteFilterOf, siteInForce, type StoredFacts } from './stored-checks.js';
+import { fleetChecks } from './fleet-checks.js';
+import { realRedisProbe, type RedisProber } from '../../agent/redis-probe.js';
 import { openForRead, readerChecks, realRunner, timeSyncCheck, type CommandRunner } from './system-checks.js';
 
 /** Every edge the doctor touches, so each check can be run against stand-ins. */
@@ -26,6 +28,8 @@ export type DoctorIo = {
   /** Read-only, with SQLite's quick_check (agent/doctor-reads.ts). */
   openDb(dataDir: string): CheckedDatabase;
   api: DoctorApiFactory;
+  /** The fleet's Redis (agent/redis-probe.ts), asked only with rateLimit.redisUrl. */
+  redis: RedisProber;
   run: CommandRunner;
   hid(): HidBackend;
   openForRead(path: string): void;
@@ -40,6 +44,7 @@ export function realDoctorIo(): DoctorIo {
     // The explicit full check: quick_check over the whole file, as the agent's background one.
     openDb: openCheckedDatabase,
     api: realApi,
+    redis: realRedisProbe,
     run: realRunner,
     hid: () => new NodeHidBackend(),
     openForRead,
@@ -69,14 +74,17 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
   // The way out first (proxy, CA list): the service check's request goes the same way.
   const network = config.api ? await checkNetwork(config.api, io.env) : null;
   out.push(proxyCheck(network), trustCheck(network, io.clock.now()));
+  let tokenUsed: string | null = null;
   if (config.api) {
     const token = tokenInUse(config.api.token, config.dataDir, facts?.tokenSavedIn ?? null);
+    tokenUsed = token.token;
     probe = await probeService(config.api, token, siteId, io.clock, io.api, network?.network);
   }
   out.push(serviceCheck(probe, config.api?.timeoutMs ?? 0));
   out.push(siteCheck(siteId, probe, siteFilterOf(facts, siteId), demo));
   out.push(rosterCheck(facts, io.clock.now(), config.roster.refreshMs, demo));
   out.push(clockCheck(probe, config.clockSkewThresholdMs, demo));
+  out.push(...(await fleetChecks(config, tokenUsed, demo, io.redis)));
   out.push(await timeSyncCheck(io.run));
   out.push(...(await readerChecks(config.readers, io.hid, io.openForRead)));
   out.push(adminPinCheck(facts, demo));
