@@ -32,6 +32,7 @@ const VARIANT_NAMES = [
   'timesheet-without-hours-bank',
   'timesheet-malformed-days',
   'leaves-without-approval',
+  'long-strings',
 ] as const;
 type VariantName = (typeof VARIANT_NAMES)[number];
 /** Names that may be given more than once (their lists add up). */
@@ -145,6 +146,12 @@ export function parseVariantFlags(flags: readonly string[]): MockVariantFlags {
       case 'timesheet-query':
         variants.timesheetQuery = oneOf(v, value, ['employee-from-to', 'data-inicio-fim'] as const);
         break;
+      case 'long-strings': {
+        const n = wholeNumber(v, value, 1);
+        if (n > 1_000_000) throw new UsageError(`--variant long-strings needs a length from 1 to 1000000 (got '${value}')`);
+        variants.longStrings = n;
+        break;
+      }
     }
   }
   // The hand parser and the schema the server applies must agree.

@@ -6,7 +6,7 @@ import { errorReply, isRecord, issuesOf, parsePositiveInt, type Reply } from './
 import { getTimesheet, selectWorkLeaves } from './self-service-routes.js';
 import type { MockEmployee } from './seed.js';
 import type { MockState, StoredTimeRecord } from './state.js';
-import { applyOddRecord, oddRecordKind } from './variants.js';
+import { applyOddRecord, oddRecordKind, padText } from './variants.js';
 
 const DEFAULT_PAGE_SIZE = 25;
 
@@ -42,7 +42,8 @@ const splitPunchSchema = z.strictObject({
 /** Read shape: everything except the mock-internal fields, rewritten by the `oddRecords` variant. */
 function wireEmployee(state: MockState, e: MockEmployee): Record<string, unknown> {
   const { active: _active, site_ids: _sites, ...fields } = e;
-  const rest = { ...fields, _updated: createdStamp(state.updatedAt(e._id)) };
+  const long = state.variants?.longStrings;
+  const rest = { ...fields, ...(long === undefined ? {} : { full_name: padText(fields.full_name, long) }), _updated: createdStamp(state.updatedAt(e._id)) };
   return state.variants?.oddRecords ? applyOddRecord(rest, oddRecordKind(state.indexOf(e._id))) : rest;
 }
 
@@ -66,7 +67,7 @@ function updatedFilterOf(raw: string): ((updatedMs: number) => boolean) | string
 const STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?([+-]\d{2}:\d{2}|Z)$/;
 
 function wireSite(state: MockState, s: Site): Record<string, unknown> {
-  if (!state.variants?.siteWithoutName) return s;
+  if (!state.variants?.siteWithoutName) return { ...s, name: padText(s.name, state.variants?.longStrings) };
   const { name: _name, ...rest } = s;
   return rest;
 }

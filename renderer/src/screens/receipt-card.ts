@@ -13,9 +13,18 @@ function unitPx(): number {
   return Math.min(window.innerWidth / 100, window.innerHeight / 60);
 }
 
-/** The QR code, dark on white with its quiet zone, `units` of the screen's unit a side at most. */
-export function qrCanvas(r: PunchReceiptView, lang: Lang, units: number): HTMLCanvasElement {
-  const qr = qrOf(r.text);
+/**
+ * The QR code, dark on white with its quiet zone, `units` of the screen's unit a side at most. Null
+ * when no code can hold the text (the agent cuts it to fit: an older agent's, say): the receipt's
+ * rows are still shown, never a broken screen.
+ */
+export function qrCanvas(r: PunchReceiptView, lang: Lang, units: number): HTMLCanvasElement | null {
+  let qr: ReturnType<typeof qrOf>;
+  try {
+    qr = qrOf(r.text);
+  } catch {
+    return null;
+  }
   const scale = qrScale(qr.size, units * unitPx());
   const side = (qr.size + 2 * QR_QUIET) * scale;
   // Drawn at the device's pixel density, so a module is whole pixels on the glass too.
