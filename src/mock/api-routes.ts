@@ -102,9 +102,9 @@ function postTimes(state: MockState, bodyText: string, arrival: number, token: s
   const emp = field === 'employee_id' ? state.employeesById.get(value) : state.byExternal(value);
   if (!emp || !emp.active) return errorReply(404, `no active employee with ${field} '${value}'`);
   // contract_data.allow_external_api_record (spec, employee): only an explicit false refuses.
-  if (emp.contract_data?.allow_external_api_record === false) return errorReply(403, 'external API records are not allowed for this employee');
+  if (emp.contract_data?.allow_external_api_record === false) return errorReply(403, padText('external API records are not allowed for this employee', state.variants?.longStrings));
   const v = state.variants ?? {};
-  if (isForbiddenPunch(v.forbiddenPunches, emp)) return errorReply(403, FORBIDDEN_PUNCH_MESSAGE);
+  if (isForbiddenPunch(v.forbiddenPunches, emp)) return errorReply(403, padText(FORBIDDEN_PUNCH_MESSAGE, v.longStrings));
   if (v.conflictOnDuplicate && state.records.some((r) => r.employee_id === emp._id && r.time === time)) return errorReply(409, DUPLICATE_RECORD_MESSAGE);
   if (v.errorBodyOn2xx) return errorOn2xxReply();
 

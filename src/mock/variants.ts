@@ -83,8 +83,9 @@ export const serverVariantsSchema = z.strictObject({
 
   // Strings of any length (issue 23).
   /**
-   * What people read is this many characters long: employees' `full_name`, the site's `name` and
-   * work leaves' `type`, each padded with itself (padText) in every answer. The stored data is untouched.
+   * What people read is this many characters long: employees' `full_name`, the site's `name`, work
+   * leaves' `type` and the message of a 403 to `POST /times`, each padded with itself (padText) in
+   * every answer. The stored data is untouched.
    */
   longStrings: z.number().int().min(1).max(1_000_000).optional(),
 });
