@@ -50,17 +50,18 @@ const text = serviceText.nullable();
 const withoutUndefined = <T extends Fields>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 function registered(raw: Fields, dropped: string[]): PunchResultView {
+  const shape = punchResultSchema.options[0].shape;
   // Absent (an older agent) stays absent; one that does not fit is "not known" (null).
-  const nsr = raw['nsr'] === undefined ? undefined : part(raw, 'nsr', punchResultSchema.options[0].shape.nsr, null, dropped);
+  const nsr = raw['nsr'] === undefined ? undefined : part(raw, 'nsr', shape.nsr, null, dropped);
   return withoutUndefined({
     ok: true as const,
-    punchId: part(raw, 'punchId', punchResultSchema.options[0].shape.punchId, null, dropped) ?? null,
+    punchId: part(raw, 'punchId', shape.punchId, null, dropped) ?? null,
     nsr,
     employeeName: part(raw, 'employeeName', text, null, dropped) ?? null,
     employeeExternalId: part(raw, 'employeeExternalId', text, null, dropped) ?? null,
-    localDate: part(raw, 'localDate', punchResultSchema.options[0].shape.localDate, '', dropped) ?? '',
-    localTime: part(raw, 'localTime', punchResultSchema.options[0].shape.localTime, '', dropped) ?? '',
-    repeat: part(raw, 'repeat', punchResultSchema.options[0].shape.repeat, false, dropped) ?? false,
+    localDate: part(raw, 'localDate', shape.localDate, '', dropped) ?? '',
+    localTime: part(raw, 'localTime', shape.localTime, '', dropped) ?? '',
+    repeat: part(raw, 'repeat', shape.repeat, false, dropped) ?? false,
     note: part(raw, 'note', punchNoteSchema, undefined, dropped),
     receipt: part(raw, 'receipt', punchReceiptSchema, undefined, dropped),
     day: dayPart(raw, dropped),
