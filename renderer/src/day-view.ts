@@ -4,6 +4,7 @@
  * with when it was read, and a neutral note on a leave today. Pure: no DOM, no clock.
  */
 import type { PunchDayView, PunchResultView } from '../../src/contract.js';
+import { shortText } from './format.js';
 import { t, type Lang, type MessageKey } from './i18n.js';
 
 export type DayChip = {
@@ -32,6 +33,9 @@ export type DayView = {
   /** A neutral note on a leave today (never an error); null when none. */
   leave: string | null;
 };
+
+/** A leave's type inside the note's sentence: any length from the service, shown up to this many characters so the sentence's end stays in sight. */
+export const LEAVE_TYPE_SHOWN = 40;
 
 const MARK: Record<PunchDayView['direction'], MessageKey> = { entry: 'day.mark.entry', exit: 'day.mark.exit' };
 const WORD: Record<PunchDayView['direction'], MessageKey> = { entry: 'day.word.entry', exit: 'day.word.exit' };
@@ -70,7 +74,7 @@ export function dayView(day: PunchDayView, lang: Lang, timeZone: string | undefi
       : day.leave.kind === 'vacation'
         ? t(lang, 'day.vacation')
         : day.leave.type
-          ? t(lang, 'day.leave', { type: day.leave.type })
+          ? t(lang, 'day.leave', { type: shortText(day.leave.type, LEAVE_TYPE_SHOWN) })
           : t(lang, 'day.leaveUntyped');
   return {
     direction: day.direction,

@@ -85,3 +85,17 @@ export function formatSkew(ms: number, lang: Lang): string {
   if (abs < 60_000) return `${sign}${new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(abs / 1000)} s`;
   return `${sign}${formatDuration(abs, lang)}`;
 }
+
+/**
+ * `text` cut to `max` characters with "…" when longer, never ending on half of a surrogate pair:
+ * for text from the service that goes inside a sentence (a leave's type), where a CSS clamp would
+ * hide the sentence's end. Names on their own are shortened by CSS, their whole text kept in the
+ * page. (src/domain/long-text.ts `cutText` is the agent's same rule; the screen cannot import it.)
+ */
+export function shortText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, Math.max(0, end))}…`;
+}

@@ -4,21 +4,25 @@
  * spoken confirmation in the screen's language: the first name and "entry registered", or the
  * refusal's headline. Does nothing where the browser has no speechSynthesis.
  */
+import { shortText } from './format.js';
 import type { ResultView } from './result-view.js';
 import type { Lang } from './i18n.js';
 
 /** The voice's language for the screen's language. */
 export const SPEECH_LANG: Record<Lang, string> = { 'pt-BR': 'pt-BR', es: 'es', en: 'en-US' };
 
-/** What a screen reader is told: the result's lines that have text, in reading order. */
+/** A line read aloud is at most this long: a name from the service may be any length. */
+export const ANNOUNCED_LINE_MAX = 200;
+
+/** What a screen reader is told: the result's lines that have text, in reading order, each at most ANNOUNCED_LINE_MAX characters. */
 export function announcementText(v: Pick<ResultView, 'headline' | 'name' | 'time' | 'message'>, extra: ReadonlyArray<string | null> = []): string {
-  const lines = [v.headline, v.name, v.time, v.message, ...extra].filter((s): s is string => s !== null && s.trim() !== '');
+  const lines = [v.headline, v.name, v.time, v.message, ...extra].filter((s): s is string => s !== null && s.trim() !== '').map((s) => shortText(s.trim(), ANNOUNCED_LINE_MAX));
   return lines.map((s) => (/[.!?…]$/.test(s.trim()) ? s.trim() : `${s.trim()}.`)).join(' ');
 }
 
 /** What is said aloud: "Ana, entrada registrada" (first name, lower-cased headline), or the headline alone. */
 export function speechText(v: Pick<ResultView, 'ok' | 'headline' | 'name'>, lang: Lang): string {
-  const first = v.name.trim().split(/\s+/)[0] ?? '';
+  const first = shortText(v.name.trim().split(/\s+/)[0] ?? '', 40);
   if (!v.ok || first === '') return v.headline;
   return `${first}, ${v.headline.toLocaleLowerCase(lang)}`;
 }

@@ -17,13 +17,25 @@
  *   [CPF do empregador: 123.456.789-09]             employer.cpf
  *   SHA-256: <the record's 64 hex digits, as in the AFD>
  *   [Portal: https://…]                             receipt.portalUrl
+ *
+ * Names of any length (issue 23): the QR code holds at most RECEIPT_QR_MAX_BYTES, so in its text the
+ * worker's name is cut at QR_EMPLOYEE_NAME_MAX characters and the employer's at QR_EMPLOYER_NAME_MAX
+ * (the AFD header's width), each ending in "…" when cut; the portal line is left out when the text
+ * would not fit with it (a link cut short would lead nowhere). The receipt's own fields keep the
+ * names whole: the screen shortens them for display, the journal and the AFD identify the punch.
  */
-import type { PunchReceiptView } from '../contract.js';
+import { RECEIPT_QR_MAX_BYTES, type PunchReceiptView } from '../contract.js';
 import { parseMark } from '../domain/afd/mark.js';
 import { formatCnpj } from '../domain/cnpj.js';
 import { utcOffsetMinutes } from '../domain/local-time.js';
+import { cutText, utf8Length } from '../domain/long-text.js';
 
 export const RECEIPT_TITLE = 'Comprovante de registro';
+
+/** The worker's name in the QR text: longer than any real name, short enough for a phone to read the code. */
+export const QR_EMPLOYEE_NAME_MAX = 120;
+/** The employer's name in the QR text: as wide as the AFD header's field. */
+export const QR_EMPLOYER_NAME_MAX = 150;
 
 /** The punch behind a mark, as captured (null: the punch row is gone, e.g. deleted by retention). */
 export type ReceiptPunch = {
@@ -80,23 +92,25 @@ function whenOf(markedAt: string, punch: ReceiptPunch | null): When {
 /** A value on one line of the QR text: a line break in a name must not start a line of its own. */
 const oneLine = (s: string): string => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 
-/** The receipt's lines, exactly as the QR code carries them (the format is at the top of this file). */
+/** The receipt's lines, exactly as the QR code carries them (the format and the cuts are at the top of this file). */
 export function receiptText(r: Omit<PunchReceiptView, 'text'>): string {
   const [y, m, d] = r.date.split('-');
   const lines = [
     RECEIPT_TITLE,
     `NSR: ${r.nsr}`,
     `Data: ${d}/${m}/${y} ${r.time} UTC${r.utcOffset}`,
-    `Trabalhador: ${r.employeeName ?? (r.punchKept ? 'não identificado' : 'não disponível')}`,
+    `Trabalhador: ${r.employeeName === null ? (r.punchKept ? 'não identificado' : 'não disponível') : cutText(r.employeeName, QR_EMPLOYEE_NAME_MAX)}`,
     `CPF: ${r.cpf ?? 'não cadastrado'}`,
-    `Terminal: ${r.terminalId}`,
-    r.employer.name === null ? null : `Empregador: ${r.employer.name}`,
+    // The configuration keeps it to 63 characters; cut as the names are, should that ever change.
+    `Terminal: ${cutText(r.terminalId, QR_EMPLOYEE_NAME_MAX)}`,
+    r.employer.name === null ? null : `Empregador: ${cutText(r.employer.name, QR_EMPLOYER_NAME_MAX)}`,
     r.employer.cnpj === null ? null : `CNPJ: ${r.employer.cnpj}`,
     r.employer.cpf === null ? null : `CPF do empregador: ${r.employer.cpf}`,
     `SHA-256: ${r.hash}`,
-    r.portalUrl === null ? null : `Portal: ${r.portalUrl}`,
   ];
-  return lines.filter((l): l is string => l !== null).join('\n');
+  const text = lines.filter((l): l is string => l !== null).join('\n');
+  const withPortal = r.portalUrl === null ? text : `${text}\nPortal: ${r.portalUrl}`;
+  return utf8Length(withPortal) <= RECEIPT_QR_MAX_BYTES ? withPortal : text;
 }
 
 /** The receipt of the mark `line` (a type 7 record); throws RangeError when the line is not one. */

@@ -7,6 +7,7 @@
  * not punched out yet, the people most likely to punch next.
  */
 import type { EmployeeRef } from '../api/shapes.js';
+import { DAY_PUNCHES_MAX } from '../contract.js';
 import type { Clock } from '../domain/clock.js';
 import { daySheet, DEFAULT_MAX_SHIFT_MINUTES, type PunchDirection } from '../domain/day-sheet.js';
 import type { LeaveToday } from '../domain/leave-today.js';
@@ -50,6 +51,17 @@ type Wanted = { employee: Employee; date: string };
 const TWO_DAYS_MS = 2 * 86_400_000;
 const QUEUE_MAX = 500;
 
+/**
+ * At most `max` of a day's punches: the new one and those just before it (those after it when it is
+ * early in the list). A service may list any number for a day; the screen's contract takes DAY_PUNCHES_MAX.
+ */
+export function aroundNew<T extends { isNew: boolean }>(punches: readonly T[], max: number): T[] {
+  if (punches.length <= max) return [...punches];
+  const i = Math.max(0, punches.findIndex((p) => p.isNew));
+  const start = Math.min(Math.max(0, i - max + 1), punches.length - max);
+  return punches.slice(start, start + max);
+}
+
 export function employeeRef(e: Employee): EmployeeRef {
   return e.externalId !== null ? { kind: 'external_id', value: e.externalId } : { kind: 'employee_id', value: e.key };
 }
@@ -83,7 +95,7 @@ export class SelfService {
     const sheet = daySheet(local, own, fromService, this.d.opts.maxShiftMinutes);
     return {
       direction: sheet.direction,
-      punches: sheet.punches.map((p) => ({ ...p })),
+      punches: aroundNew(sheet.punches, DAY_PUNCHES_MAX).map((p) => ({ ...p })),
       serviceAt: service && service.day.punches !== null ? service.at : null,
       // The balance is the service's, whatever day it was read on: shown with its time.
       hoursBank: cached && cached.day.hoursBankMinutes !== null ? { minutes: cached.day.hoursBankMinutes, at: cached.at } : null,

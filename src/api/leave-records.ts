@@ -5,6 +5,7 @@
  * yet defined"): `type` reads as null, `approval_info.approved` as null (neither approved nor
  * refused). Unknown members are ignored.
  */
+import { cutText, FIELD_TEXT_MAX } from '../domain/long-text.js';
 import type { PageMeta } from './roster-records.js';
 import { localDatePattern, localTimePattern } from './shapes.js';
 
@@ -40,6 +41,12 @@ function str(v: unknown): string | null {
   return typeof v === 'string' && v.length > 0 ? v : null;
 }
 
+/** A leave's type as people read it, any length, kept to the memory bound (issue 23); null when not defined. */
+function typeOf(v: unknown): string | null {
+  const s = str(v);
+  return s === null ? null : cutText(s, FIELD_TEXT_MAX);
+}
+
 /** An optional HH:MM: absent (or null) is null, anything else unreadable is 'bad'. */
 function timeOf(v: unknown): string | null | 'bad' {
   if (v === undefined || v === null) return null;
@@ -65,7 +72,7 @@ export function readLeave(raw: unknown): LeaveReading {
       id,
       employeeId: str(raw['employee_id']),
       employeeExternalId: str(raw['employee_external_id']),
-      type: str(raw['type']),
+      type: typeOf(raw['type']),
       startDate: start,
       endDate: end,
       startTime,

@@ -2,8 +2,10 @@
  * Reading the roster's answers record by record. The specification does not show the fields of an
  * employee or site read, says an absent field is "not yet defined", and shows no maximum page
  * size: so nothing here fails a page for one record, and every optional field may be absent, null
- * or of an unexpected type (all three read as "not defined"). Unknown members are ignored.
+ * or of an unexpected type (all three read as "not defined"). Unknown members are ignored. Names
+ * are any length (issue 23): kept whole up to the memory bound, cut beyond it.
  */
+import { cutText, FIELD_TEXT_MAX } from '../domain/long-text.js';
 
 /** One employee as the terminal keeps it; null is "not defined by the service". */
 export type EmployeeRecord = {
@@ -42,6 +44,12 @@ function str(v: unknown): string | null {
   return typeof v === 'string' && v.length > 0 ? v : null;
 }
 
+/** Text people read (a name), any length the service sends, kept to the memory bound; ids are never cut. */
+function shownText(v: unknown): string | null {
+  const s = str(v);
+  return s === null ? null : cutText(s, FIELD_TEXT_MAX);
+}
+
 function bool(v: unknown): boolean | null {
   return typeof v === 'boolean' ? v : null;
 }
@@ -78,7 +86,7 @@ export function readEmployee(raw: unknown): RecordReading {
     employee: {
       id,
       externalId,
-      fullName: str(raw['full_name']),
+      fullName: shownText(raw['full_name']),
       cpf: str(raw['cpf']),
       registrationNumber: str(contract['registration_number']),
       timezone: str(raw['timezone']),
@@ -92,5 +100,5 @@ export function readEmployee(raw: unknown): RecordReading {
 /** The site record: every field optional. */
 export function readSite(raw: unknown): SiteRecord | null {
   if (!isObject(raw)) return null;
-  return { id: str(raw['_id']), name: str(raw['name']), timezone: str(raw['timezone']) };
+  return { id: str(raw['_id']), name: shownText(raw['name']), timezone: str(raw['timezone']) };
 }

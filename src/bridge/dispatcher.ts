@@ -9,8 +9,11 @@
 import type { z } from 'zod';
 import { AdminSession, agentHandlers, type AdminPin, type BridgeAgent, type Handlers } from '../agent/bridge-handlers.js';
 import { calls, events, type BridgeError, type CallName, type ErrorCode, type EventName, type EventPayload, type ScreenSettings } from '../contract.js';
+import { SERVICE_TEXT_MAX } from '../contract/common.js';
 import type { Clock } from '../domain/clock.js';
+import { clipStrings } from '../domain/long-text.js';
 import { silentLogger, type Logger } from '../log.js';
+import { salvagePunchEvent, salvagePunchResult } from './punch-fallback.js';
 import { requestIdOf, stampRequestId, withRequestId } from './request-id.js';
 
 /** What every transport is started with, besides its own framing. */
@@ -58,11 +61,27 @@ function issuesOf(error: z.ZodError): Issue[] {
   return error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
 }
 
+const issueLines = (error: z.ZodError): string[] => issuesOf(error).map((i) => `${i.path.join('.')}: ${i.message}`);
+
+/** The calls that answer with a punch's result: when it does not fit, the punch's facts still go back (punch-fallback.ts). */
+const PUNCH_CALLS: ReadonlySet<CallName> = new Set<CallName>(['punch', 'badgeScan', 'answerPin']);
+
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const { agent } = opts;
   const log = opts.log ?? silentLogger;
   const clock = opts.clock ?? { now: () => Date.now() };
   const adminIdleMs = opts.adminIdleMs ?? 120_000;
+
+  /**
+   * Strings from the service are any length: those beyond the memory bound are cut here, before the
+   * check, so the bound can never fail an answer. Said with where, never what.
+   */
+  function clipped(value: unknown, what: Record<string, string>): unknown {
+    const cut: string[] = [];
+    const out = clipStrings(value, SERVICE_TEXT_MAX, cut);
+    if (cut.length > 0) log.warn(`text over ${SERVICE_TEXT_MAX} characters cut for the screen`, { ...what, fields: cut.slice(0, 10).join(', ') });
+    return out;
+  }
   // `adminLogin`, `lock` and `screenSettings` answer for the caller's own session.
   const handlersBySession = new WeakMap<AdminSession, Handlers>();
   const handlersOf = (session: AdminSession): Handlers => {
@@ -91,9 +110,16 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       log.error(`${caller.via} call failed`, { call: name, error: (e as Error).message });
       return refusal('internal', 'the call failed');
     }
-    const checked = spec.output.safeParse(output);
+    const bounded = clipped(output, { call: name });
+    const checked = spec.output.safeParse(bounded);
     if (!checked.success) {
-      log.error(`${caller.via} call answered outside the contract`, { call: name, issues: issuesOf(checked.error).map((i) => `${i.path.join('.')}: ${i.message}`) });
+      // A punch is stored before it is answered: the screen gets its facts, never "not registered".
+      const salvaged = PUNCH_CALLS.has(name) ? salvagePunchResult(bounded) : null;
+      if (salvaged) {
+        log.error(`${caller.via} punch answer outside the contract: sent with what fits`, { call: name, issues: issueLines(checked.error), dropped: salvaged.dropped.join(', ') });
+        return { ok: true, value: salvaged.value };
+      }
+      log.error(`${caller.via} call answered outside the contract`, { call: name, issues: issueLines(checked.error) });
       return refusal('internal', 'the call failed');
     }
     return { ok: true, value: checked.data };
@@ -101,12 +127,15 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
 
   function subscribe(sink: EventSink, o: { statusNow?: boolean } = {}): () => void {
     const forward = <E extends EventName>(name: E, payload: unknown): void => {
-      const checked = (events[name] as z.ZodType).safeParse(name === 'punch' ? stampRequestId(payload) : payload);
-      if (!checked.success) {
-        log.error('agent event outside the contract, not sent', { event: name });
-        return;
+      const bounded = clipped(name === 'punch' ? stampRequestId(payload) : payload, { event: name });
+      const checked = (events[name] as z.ZodType).safeParse(bounded);
+      if (checked.success) return sink(name, checked.data as EventPayload<E>);
+      const salvaged = name === 'punch' ? salvagePunchEvent(bounded) : null;
+      if (salvaged) {
+        log.error('punch event outside the contract: sent with what fits', { event: name, issues: issueLines(checked.error), dropped: salvaged.dropped.join(', ') });
+        return sink(name, salvaged.value as EventPayload<E>);
       }
-      sink(name, checked.data as EventPayload<E>);
+      log.error('agent event outside the contract, not sent', { event: name, issues: issueLines(checked.error) });
     };
     const offs = [agent.on('punch', (p) => forward('punch', p)), agent.on('status', (s) => forward('status', s))];
     if (o.statusNow) {

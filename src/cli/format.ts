@@ -1,13 +1,18 @@
 import type { AgentStatus } from '../agent/status.js';
+import { cutText } from '../domain/long-text.js';
 import { fleetLines } from './fleet-lines.js';
 import type { PunchResult } from '../domain/punch.js';
 import type { Lang } from '../messages/lang.js';
 import { consoleLine, punchText } from '../messages/punch-text.js';
 import { cliLang } from './lang.js';
 
+/** A name on the console's one line per punch: as the receipt's QR code keeps it (`--json` has it whole). */
+export const CONSOLE_NAME_MAX = 120;
+
 /** One line per punch for the headless terminal: what the employee would read on screen, with the receipt's NSR. */
 export function punchLine(r: PunchResult, lang: Lang = cliLang()): string {
-  return consoleLine(lang, r);
+  const name = r.employeeName;
+  return consoleLine(lang, typeof name === 'string' && name.length > CONSOLE_NAME_MAX ? { ...r, employeeName: cutText(name, CONSOLE_NAME_MAX) } : r);
 }
 
 /** "1 mark", "2 marks": the command line's own English lines (the catalogue words what employees and managers read). */

@@ -33,6 +33,7 @@ const VARIANT_NAMES = [
   'timesheet-malformed-days',
   'leaves-without-approval',
   'times-garbage-record',
+  'long-strings',
 ] as const;
 type VariantName = (typeof VARIANT_NAMES)[number];
 /** Names that may be given more than once (their lists add up). */
@@ -148,6 +149,12 @@ export function parseVariantFlags(flags: readonly string[]): MockVariantFlags {
       case 'timesheet-query':
         variants.timesheetQuery = oneOf(v, value, ['employee-from-to', 'data-inicio-fim'] as const);
         break;
+      case 'long-strings': {
+        const n = wholeNumber(v, value, 1);
+        if (n > 1_000_000) throw new UsageError(`--variant long-strings needs a length from 1 to 1000000 (got '${value}')`);
+        variants.longStrings = n;
+        break;
+      }
     }
   }
   // The hand parser and the schema the server applies must agree.

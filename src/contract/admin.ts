@@ -1,7 +1,7 @@
 /** What the admin screen lists (rejected, held, unresolved punches) and what its calls answer. */
 import { z } from 'zod';
 import { adminCodeSchema, adminParamsSchema } from './admin-codes.js';
-import { count, epochMs } from './common.js';
+import { count, epochMs, serviceText } from './common.js';
 import { punchStateSchema } from './punch.js';
 import { rosterSyncOutcomeSchema } from './status.js';
 
@@ -12,13 +12,13 @@ export const rejectedPunchSchema = z.object({
   local_date: z.string(),
   local_time: z.string(),
   time_zone: z.string(),
-  employee_external_id: z.string().nullable(),
-  employee_name: z.string(),
+  employee_external_id: serviceText.nullable(),
+  employee_name: serviceText,
   credential_kind: z.string(),
   state: punchStateSchema,
   attempts: count,
-  last_error: z.string().nullable(),
-  reject_reason: z.string().nullable(),
+  last_error: serviceText.nullable(),
+  reject_reason: serviceText.nullable(),
   clock_flag: z.enum(['skewed', 'jumped_back', 'unanchored']).nullable(),
   updated_at: epochMs,
 });
@@ -38,7 +38,7 @@ const answered = { code: adminCodeSchema, params: adminParamsSchema.optional() }
 export const adminResultSchema = z.object({ ok: z.boolean(), ...answered });
 
 export const enrollResultSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), ...answered, employeeId: z.string(), previousOwner: z.string().nullable() }),
+  z.object({ ok: z.literal(true), ...answered, employeeId: serviceText, previousOwner: serviceText.nullable() }),
   z.object({ ok: z.literal(false), ...answered }),
 ]);
 
@@ -53,5 +53,5 @@ export const unresolvedPunchSchema = z.object({
 
 export const rosterSyncResultSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), employees: count, requests: count, finishedAt: epochMs }),
-  z.object({ ok: z.literal(false), error: z.string(), requests: count, finishedAt: epochMs, outcome: rosterSyncOutcomeSchema.optional() }),
+  z.object({ ok: z.literal(false), error: serviceText, requests: count, finishedAt: epochMs, outcome: rosterSyncOutcomeSchema.optional() }),
 ]);

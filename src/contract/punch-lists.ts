@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { adminParamsSchema } from './admin-codes.js';
-import { calendarDay, count, dayNumber, epochMs, text } from './common.js';
+import { calendarDay, count, dayNumber, epochMs, serviceText, text } from './common.js';
 import { punchStateSchema } from './punch.js';
 
 /** The most punches one waiting list carries (the total says how many there are). */
@@ -20,12 +20,12 @@ export const waitingStateSchema = z.enum(['pending', 'sending', 'in_doubt', 'hel
 /** A punch as the lists show it; `lastError` is the service's own words (or the network's), never translated. */
 const listedPunch = z.object({
   id: z.number().int().positive(),
-  employeeName: z.string(),
-  externalId: z.string().nullable(),
+  employeeName: serviceText,
+  externalId: serviceText.nullable(),
   localDate: z.string(),
   localTime: z.string(),
   attempts: count,
-  lastError: z.string().nullable(),
+  lastError: serviceText.nullable(),
   heldReason: z.string().nullable(),
   nsr: z.number().int().nullable(),
 });
@@ -37,10 +37,10 @@ export type WaitingList = z.infer<typeof waitingListSchema>;
 export const dayPunchSchema = listedPunch.extend({
   state: punchStateSchema,
   sentAt: epochMs.nullable(),
-  rejectReason: z.string().nullable(),
-  remoteId: z.string().nullable(),
+  rejectReason: serviceText.nullable(),
+  remoteId: serviceText.nullable(),
 });
-export const foundEmployeeSchema = z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string() });
+export const foundEmployeeSchema = z.object({ id: serviceText, externalId: serviceText.nullable(), name: serviceText });
 export const employeePunchesSchema = z.object({
   date: calendarDay,
   /** Empty: nobody matched the query. */

@@ -1,7 +1,7 @@
 /** A punch as the screen sees it: its state, why it was kept or refused, its result and the worker's receipt. */
 import { z } from 'zod';
 import { adminCodeSchema, adminParamsSchema } from './admin-codes.js';
-import { epochMs } from './common.js';
+import { epochMs, serviceText } from './common.js';
 
 export const punchStateSchema = z.enum(['pending', 'sending', 'in_doubt', 'sent', 'rejected', 'held']);
 
@@ -31,8 +31,16 @@ export const punchRefusalSchema = z.enum([
 ]);
 
 /**
+ * The most UTF-8 bytes a receipt's QR code carries: the screen draws it at error correction M, whose
+ * largest code (version 40) holds 2,331 bytes. src/agent/receipt.ts cuts the names in the QR text
+ * so that it always fits (a 10,000-character name included).
+ */
+export const RECEIPT_QR_MAX_BYTES = 2_331;
+
+/**
  * The worker's receipt of a punch ("Comprovante de registro", Portaria 671 Art. 79), built by
- * src/agent/receipt.ts, where the QR code's text format is written down.
+ * src/agent/receipt.ts, where the QR code's text format is written down. The names are whole here
+ * (the screen shortens them for display); the QR text cuts them by its own rule.
  */
 export const punchReceiptSchema = z.object({
   nsr: z.string().regex(/^\d{9}$/),
@@ -41,23 +49,26 @@ export const punchReceiptSchema = z.object({
   time: z.string().regex(/^\d{2}:\d{2}:\d{2}$/),
   utcOffset: z.string().regex(/^[+-]\d{2}:\d{2}$/),
   /** Null: a code no roster knew at capture, or the punch is no longer kept (`punchKept`). */
-  employeeName: z.string().nullable(),
+  employeeName: serviceText.nullable(),
   /** False: retention deleted the punch and the journal keeps only its mark: no name, the time to the minute (seconds 00). */
   punchKept: z.boolean(),
   /** Masked (***.456.789-**); null: no CPF registered for the worker. */
   cpf: z.string().nullable(),
-  terminalId: z.string(),
+  terminalId: serviceText,
   /** As configured (CNPJ or CPF formatted); null where the configuration says nothing. */
-  employer: z.object({ name: z.string().nullable(), cnpj: z.string().nullable(), cpf: z.string().nullable() }),
+  employer: z.object({ name: serviceText.nullable(), cnpj: z.string().nullable(), cpf: z.string().nullable() }),
   /** The record's SHA-256 (64 hex digits); screens show its start, the QR code all of it. */
   hash: z.string().regex(/^[0-9a-fA-F]{64}$/),
-  portalUrl: z.string().nullable(),
-  /** Exactly the text the QR code carries (the screen makes the code from it). */
-  text: z.string().max(2_000),
+  portalUrl: serviceText.nullable(),
+  /** Exactly the text the QR code carries (the screen makes the code from it): at most RECEIPT_QR_MAX_BYTES in UTF-8, by the agent's cut. */
+  text: serviceText,
 });
 export type PunchReceiptView = z.infer<typeof punchReceiptSchema>;
 
 const directionSchema = z.enum(['entry', 'exit']);
+
+/** The most punches one day lists beside a result (the agent keeps the new one and those just before it). */
+export const DAY_PUNCHES_MAX = 48;
 
 /**
  * The employee's day beside a punch's result (agent/self-service.ts): entry or exit (a label,
@@ -69,10 +80,11 @@ export const punchDaySchema = z.object({
   direction: directionSchema,
   punches: z
     .array(z.object({ time: z.string().regex(/^\d{2}:\d{2}$/), direction: directionSchema, fromService: z.boolean(), isNew: z.boolean() }))
-    .max(48),
+    .max(DAY_PUNCHES_MAX),
   serviceAt: epochMs.nullable(),
   hoursBank: z.object({ minutes: z.number().int(), at: epochMs }).nullable(),
-  leave: z.object({ kind: z.enum(['vacation', 'other']), type: z.string().max(60).nullable() }).nullable(),
+  /** `type`: the leave's type as the service sent it, any length (the screen shortens it). */
+  leave: z.object({ kind: z.enum(['vacation', 'other']), type: serviceText.nullable() }).nullable(),
 });
 export type PunchDayView = z.infer<typeof punchDaySchema>;
 
@@ -83,8 +95,8 @@ export const punchResultSchema = z.discriminatedUnion('ok', [
     punchId: z.number().int().nullable(),
     /** Its NSR in the evidence journal (Portaria 671); absent from older agents. */
     nsr: z.number().int().positive().nullable().optional(),
-    employeeName: z.string().nullable(),
-    employeeExternalId: z.string().nullable(),
+    employeeName: serviceText.nullable(),
+    employeeExternalId: serviceText.nullable(),
     localDate: z.string(),
     localTime: z.string(),
     repeat: z.boolean(),
@@ -98,8 +110,8 @@ export const punchResultSchema = z.discriminatedUnion('ok', [
     reason: punchRefusalSchema,
     /** The details the refusal's text is filled with (src/messages `refusal.<reason>`): a count, a time, a cause. */
     params: adminParamsSchema.optional(),
-    employeeExternalId: z.string().nullable().optional(),
-    employeeName: z.string().optional(),
+    employeeExternalId: serviceText.nullable().optional(),
+    employeeName: serviceText.optional(),
     /** With `pin_required` after a badge scan: what `answerPin` answers (the screen may not know the badge's code). */
     pinChallenge: z.string().optional(),
     /** With `enrollment`: what became of the badge (the screen words it, as an admin answer). */

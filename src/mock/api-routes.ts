@@ -6,7 +6,7 @@ import { errorReply, isRecord, issuesOf, parsePositiveInt, type Reply } from './
 import { getTimesheet, selectWorkLeaves } from './self-service-routes.js';
 import type { MockEmployee } from './seed.js';
 import type { MockState, StoredTimeRecord } from './state.js';
-import { applyOddRecord, oddRecordKind } from './variants.js';
+import { applyOddRecord, oddRecordKind, padText } from './variants.js';
 import { postTimesBodyReply } from './wire-variants.js';
 
 const DEFAULT_PAGE_SIZE = 25;
@@ -43,7 +43,8 @@ const splitPunchSchema = z.strictObject({
 /** Read shape: everything except the mock-internal fields, rewritten by the `oddRecords` variant. */
 function wireEmployee(state: MockState, e: MockEmployee): Record<string, unknown> {
   const { active: _active, site_ids: _sites, ...fields } = e;
-  const rest = { ...fields, _updated: createdStamp(state.updatedAt(e._id)) };
+  const long = state.variants?.longStrings;
+  const rest = { ...fields, ...(long === undefined ? {} : { full_name: padText(fields.full_name, long) }), _updated: createdStamp(state.updatedAt(e._id)) };
   return state.variants?.oddRecords ? applyOddRecord(rest, oddRecordKind(state.indexOf(e._id))) : rest;
 }
 
@@ -67,7 +68,7 @@ function updatedFilterOf(raw: string): ((updatedMs: number) => boolean) | string
 const STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?([+-]\d{2}:\d{2}|Z)$/;
 
 function wireSite(state: MockState, s: Site): Record<string, unknown> {
-  if (!state.variants?.siteWithoutName) return s;
+  if (!state.variants?.siteWithoutName) return { ...s, name: padText(s.name, state.variants?.longStrings) };
   const { name: _name, ...rest } = s;
   return rest;
 }
@@ -102,9 +103,9 @@ function postTimes(state: MockState, bodyText: string, arrival: number, token: s
   const emp = field === 'employee_id' ? state.employeesById.get(value) : state.byExternal(value);
   if (!emp || !emp.active) return errorReply(404, `no active employee with ${field} '${value}'`);
   // contract_data.allow_external_api_record (spec, employee): only an explicit false refuses.
-  if (emp.contract_data?.allow_external_api_record === false) return errorReply(403, 'external API records are not allowed for this employee');
+  if (emp.contract_data?.allow_external_api_record === false) return errorReply(403, padText('external API records are not allowed for this employee', state.variants?.longStrings));
   const v = state.variants ?? {};
-  if (isForbiddenPunch(v.forbiddenPunches, emp)) return errorReply(403, FORBIDDEN_PUNCH_MESSAGE);
+  if (isForbiddenPunch(v.forbiddenPunches, emp)) return errorReply(403, padText(FORBIDDEN_PUNCH_MESSAGE, v.longStrings));
   if (v.conflictOnDuplicate && state.records.some((r) => r.employee_id === emp._id && r.time === time)) return errorReply(409, DUPLICATE_RECORD_MESSAGE);
   if (v.errorBodyOn2xx) return errorOn2xxReply();
 

@@ -9,7 +9,7 @@ import { errorReply, type Reply } from './reply.js';
 import type { MockEmployee } from './seed.js';
 import type { MockLeave } from './self-service-state.js';
 import type { MockState } from './state.js';
-import type { ServerVariants } from './variants.js';
+import { padText, type ServerVariants } from './variants.js';
 
 type TimesheetNames = ApiDialect['timesheetQuery'];
 
@@ -158,7 +158,9 @@ export function selectWorkLeaves(state: MockState, params: URLSearchParams): Lea
     )
     .sort((a, b) => (a.start_date < b.start_date ? -1 : a.start_date > b.start_date ? 1 : a._id < b._id ? -1 : 1));
   const omitApproval = state.variants?.leavesWithoutApproval === true;
-  const toWire = (l: MockLeave): unknown => {
+  const long = state.variants?.longStrings;
+  const toWire = (stored: MockLeave): unknown => {
+    const l = long === undefined ? stored : { ...stored, type: padText(stored.type, long) };
     if (!omitApproval) return l;
     const { approval_info: _approval, ...rest } = l;
     return rest;

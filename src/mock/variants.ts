@@ -103,6 +103,14 @@ export const serverVariantsSchema = z.strictObject({
       only: z.strictObject({ method: z.string().min(1).optional(), pathPrefix: z.string().startsWith('/').optional() }).optional(),
     })
     .optional(),
+
+  // Strings of any length (issue 23).
+  /**
+   * What people read is this many characters long: employees' `full_name`, the site's `name`, work
+   * leaves' `type` and the message of a 403 to `POST /times`, each padded with itself (padText) in
+   * every answer. The stored data is untouched.
+   */
+  longStrings: z.number().int().min(1).max(1_000_000).optional(),
 });
 
 export type ServerVariants = z.infer<typeof serverVariantsSchema>;
@@ -150,4 +158,14 @@ export function applyOddRecord(wire: Record<string, unknown>, kind: OddRecordKin
       break;
   }
   return wire;
+}
+
+/**
+ * `text` repeated (space between) to exactly `length` characters, never ending in a space; as it is
+ * when already that long, or when `length` is undefined (the `longStrings` variant is off).
+ */
+export function padText(text: string, length: number | undefined): string {
+  if (length === undefined || text.length >= length || text.length === 0) return text;
+  const out = `${text} `.repeat(Math.ceil(length / (text.length + 1))).slice(0, length);
+  return out.endsWith(' ') ? `${out.slice(0, -1)}.` : out;
 }

@@ -107,6 +107,20 @@ describe('IPC bridge', () => {
     expect(punchEvents()[1]).not.toHaveProperty('requestId');
   });
 
+  it('a 10,000-character name from the service (issue 23): the IPC answer and its event say registered, with the NSR and the whole name', async () => {
+    const { call, agent, mock, win } = await setup();
+    mock.setVariants({ longStrings: 10_000 });
+    expect((await agent.syncRoster()).ok).toBe(true);
+    const r = callResultSchema('punch').parse(await call('punch', undefined, { credential: { kind: 'id', value: '1003' }, requestId: 'screen-long' }));
+    if (!r.ok || !r.value.ok) throw new Error(`not registered: ${JSON.stringify(r).slice(0, 300)}`);
+    expect(r.value.nsr).toBeGreaterThan(0);
+    expect(r.value.employeeName?.length).toBe(10_000);
+    expect(r.value.employeeName?.startsWith('Maria Aparecida dos Santos Maria')).toBe(true);
+    const event = win.webContents.sent.filter((s) => s.channel === EVENT_CHANNEL && (s.args[0] as { name: string }).name === 'punch').map((s) => (s.args[0] as { payload: { ok: boolean; nsr?: number; requestId?: string } }).payload);
+    expect(event.map((e) => [e.ok, e.nsr, e.requestId])).toEqual([[true, r.value.nsr, 'screen-long']]);
+    expect(logLines.filter((l) => /outside the contract/.test(l))).toEqual([]);
+  });
+
   it('no answer to any call carries the API token', async () => {
     const { call, agent, win } = await setup();
     await call('adminLogin', undefined, { pin: ADMIN_PIN });

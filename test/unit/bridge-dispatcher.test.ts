@@ -89,14 +89,18 @@ describe('the bridge dispatcher', () => {
     ]);
   });
 
-  it('an answer or event outside the contract is an internal error / not sent, logged without its content', async () => {
+  it('a punch answer or event outside the contract still goes out with what fits (issue 23); any other answer is an internal error; logged without its content', async () => {
     const { d, caller, got, release, lines } = setup();
     release();
-    expect(await d.dispatch('punch', () => ({ input: { credential: { kind: 'id', value: 'bad' } } }), caller)).toEqual(refusal('internal', 'the call failed'));
-    expect(got).toEqual([]);
-    expect(lines.some((l) => l.includes('test call answered outside the contract') && l.includes('"call":"punch"'))).toBe(true);
-    expect(lines.some((l) => l.includes('agent event outside the contract, not sent'))).toBe(true);
+    // The punch is stored: its facts go back, the field that did not fit is left out (punchId: null).
+    const salvaged = { ...result('x'), punchId: null };
+    expect(await d.dispatch('punch', () => ({ input: { credential: { kind: 'id', value: 'bad' } } }), caller)).toEqual({ ok: true, value: salvaged });
+    expect(got).toEqual([{ name: 'punch', payload: salvaged }]);
+    expect(lines.some((l) => l.includes('test punch answer outside the contract: sent with what fits') && l.includes('"call":"punch"') && l.includes('punchId'))).toBe(true);
+    expect(lines.some((l) => l.includes('punch event outside the contract: sent with what fits'))).toBe(true);
+    expect(lines.some((l) => l.includes('not a number'))).toBe(false);
     expect(await d.dispatch('status', () => ({ input: {} }), caller)).toEqual(refusal('internal', 'the call failed'));
+    expect(lines.some((l) => l.includes('test call answered outside the contract') && l.includes('"call":"status"'))).toBe(true);
   });
 
   it('stops forwarding when unsubscribed', async () => {

@@ -4,9 +4,9 @@
  * configuration says nothing, and that its QR code reads back to exactly its text.
  */
 import { describe, expect, it } from 'vitest';
-import { buildReceipt, maskCpf, type ReceiptPunch, type ReceiptSettings } from '../../src/agent/receipt.js';
+import { buildReceipt, maskCpf, QR_EMPLOYEE_NAME_MAX, QR_EMPLOYER_NAME_MAX, type ReceiptPunch, type ReceiptSettings } from '../../src/agent/receipt.js';
 import { Receipts } from '../../src/agent/receipts.js';
-import { punchReceiptSchema } from '../../src/contract.js';
+import { punchReceiptSchema, RECEIPT_QR_MAX_BYTES } from '../../src/contract.js';
 import { cpfFromBase } from '../../src/domain/cpf.js';
 import { normalizeCnpj } from '../../src/domain/cnpj.js';
 import { qrOf, receiptRows } from '../../renderer/src/receipt-view.js';
@@ -127,6 +127,40 @@ describe('the receipt of a punch', () => {
       const qr = qrOf(r.text);
       expect(decodeModules(qr.size, (row, col) => qr.dark(row, col))).toBe(r.text);
     }
+  });
+
+  it('a 10,000-character name (accents, emoji) keeps the receipt whole and its QR code readable: the QR text cuts the names by its rule', () => {
+    // Every kind of character a name may bring: ASCII, 2-byte accents, 3-byte CJK, 4-byte emoji.
+    const long = 'Conceição 李 😀 '.repeat(1_000).slice(0, 10_000);
+    const employer = 'Construtora Ação 😀 '.repeat(600).slice(0, 10_000);
+    const r = buildReceipt(line(), { ...ana, employeeName: long }, { ...full, employer: { name: employer, cnpj: CNPJ } });
+    expect(punchReceiptSchema.safeParse(r).success).toBe(true);
+    // The receipt's fields keep the names whole (the screen shortens them).
+    expect(r.employeeName).toBe(long.trim());
+    expect(r.employer.name).toBe(employer.trim());
+    const lines = r.text.split('\n');
+    const worker = lines.find((l) => l.startsWith('Trabalhador: '))?.slice('Trabalhador: '.length) ?? '';
+    const boss = lines.find((l) => l.startsWith('Empregador: '))?.slice('Empregador: '.length) ?? '';
+    expect(worker.length).toBeLessThanOrEqual(QR_EMPLOYEE_NAME_MAX);
+    expect(worker.endsWith('…')).toBe(true);
+    expect(long.startsWith(worker.slice(0, -1))).toBe(true);
+    expect(boss.length).toBeLessThanOrEqual(QR_EMPLOYER_NAME_MAX);
+    expect(employer.startsWith(boss.slice(0, -1))).toBe(true);
+    // The portal still fits, and every Art. 79 line is there.
+    expect(lines.at(-1)).toBe('Portal: https://portal.example.com.br/ponto');
+    expect(lines).toContain(`SHA-256: ${HASH}`);
+    expect(Buffer.byteLength(r.text, 'utf8')).toBeLessThanOrEqual(RECEIPT_QR_MAX_BYTES);
+    const qr = qrOf(r.text);
+    expect(decodeModules(qr.size, (row, col) => qr.dark(row, col))).toBe(r.text);
+  });
+
+  it('a portal link too long for the QR code is left out of it rather than cut (a cut link leads nowhere)', () => {
+    const portalUrl = `https://portal.example.com.br/${'p'.repeat(3_000)}`;
+    const r = buildReceipt(line(), ana, { ...full, portalUrl });
+    expect(r.text).not.toContain('Portal:');
+    expect(r.text).toContain('SHA-256: ');
+    expect(r.portalUrl).toBe(portalUrl);
+    expect(() => qrOf(r.text)).not.toThrow();
   });
 
   it('refuses a line that is not a type 7 record', () => {

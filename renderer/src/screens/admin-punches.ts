@@ -6,10 +6,10 @@
  */
 import { PUNCH_CSV_MAX_DAYS, type CallOutput } from '../../../src/contract.js';
 import { button, fill, h } from '../dom.js';
-import { formatDateTime, formatShortLocalDate } from '../format.js';
+import { formatDateTime, formatShortLocalDate, shortText } from '../format.js';
 import { t, type Lang } from '../i18n.js';
 import { textInput, type Panel, type Shared } from './admin-common.js';
-import { serviceErrorLines } from './admin-waiting.js';
+import { employeeLabel, serviceErrorLines } from './admin-waiting.js';
 import { DAY, dateInput, downloadButton, exportForm, exporting } from './export-target.js';
 import type { Ctx } from './view.js';
 
@@ -17,17 +17,22 @@ type Found = CallOutput<'findPunches'>;
 
 const dayNumber = (s: string): number => Date.parse(`${s}T00:00:00Z`) / 86_400_000;
 
+/** A name in the list of employees found: any length from the service, shown up to this many characters. */
+const LISTED_NAME_MAX = 80;
+
 
 function foundRows(v: Found, query: string, lang: Lang, ctx: Ctx): Array<HTMLElement> {
   if (v.employees.length === 0) return [h('p', { class: 'warn', testid: 'punches-nobody', text: t(lang, 'punches.nobody', { query }) })];
-  const names = h('p', { class: 'muted', testid: 'punches-employees', text: v.employees.map((e) => (e.externalId ? `${e.name} (${e.externalId})` : e.name)).join(', ') });
+  // Each name shortened inside the list so every id stays in sight; the whole names in the title.
+  const listed = (name: (n: string) => string) => v.employees.map((e) => (e.externalId ? `${name(e.name)} (${e.externalId})` : name(e.name))).join(', ');
+  const names = h('p', { class: 'muted punches-employees', testid: 'punches-employees', text: listed((n) => shortText(n, LISTED_NAME_MAX)), attrs: { title: listed((n) => n) } });
   const more = v.more ? h('p', { class: 'muted', text: t(lang, 'punches.more') }) : null;
   if (v.punches.length === 0) return [names, ...(more ? [more] : []), h('p', { class: 'muted', testid: 'punches-none', text: t(lang, 'punches.none', { date: formatShortLocalDate(v.date, lang) }) })];
   const rows = v.punches.map((p) =>
     h('div', { class: 'found-row', testid: 'found-punch', data: { state: p.state, punchId: String(p.id) } }, [
       h('div', { class: 'wr-head' }, [
         h('span', { class: 'wr-when', text: p.localTime }),
-        h('span', { class: 'wr-name', text: p.externalId ? `${p.employeeName} (${p.externalId})` : p.employeeName }),
+        employeeLabel(p.employeeName, p.externalId),
         h('span', { class: 'wr-state', testid: 'found-state', data: { state: p.state }, text: t(lang, `punches.state.${p.state}`) }),
       ]),
       h('div', { class: 'wr-facts muted' }, [

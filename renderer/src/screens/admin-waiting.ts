@@ -16,6 +16,18 @@ type Waiting = CallOutput<'listWaiting'>;
 const HELD_REASONS: readonly string[] = ['not_allowed', 'forbidden', 'unverified', 'pin_unverified', 'disputed'];
 
 /** A service error as two lines: the sentence in `lang` (when the cause is a common one), the raw text beneath, smaller and muted. */
+/**
+ * An employee as a list row names them: the name, shortened to one line with an ellipsis (styles
+ * 95-long-text.css; the whole of it in the page and its title), and the external id beside it, kept
+ * in sight: the id is what a manager searches by.
+ */
+export function employeeLabel(name: string, externalId: string | null): HTMLElement {
+  return h('span', { class: 'wr-name', attrs: { title: name } }, [
+    h('span', { class: 'wr-name-text', text: name }),
+    externalId ? h('span', { class: 'wr-id', text: ` (${externalId})` }) : null,
+  ]);
+}
+
 export function serviceErrorLines(raw: string, lang: Lang, testid = 'service-error'): HTMLElement {
   const said = serviceErrorText(raw, lang);
   return h('div', { class: 'service-error', testid }, [
@@ -41,7 +53,7 @@ export function waitingSection(ctx: Ctx, sh: Shared): { el: HTMLElement; load():
       w.punches.map((p) =>
         h('div', { class: 'waiting-row', testid: 'waiting-row', data: { punchId: String(p.id), state: p.state } }, [
           h('div', { class: 'wr-head' }, [
-            h('span', { class: 'wr-name', text: p.externalId ? `${p.employeeName} (${p.externalId})` : p.employeeName }),
+            employeeLabel(p.employeeName, p.externalId),
             h('span', { class: 'wr-when', text: `${formatShortLocalDate(p.localDate, lang)} ${p.localTime}` }),
             h('span', { class: 'wr-state', testid: 'waiting-state', text: t(lang, `queue.${p.state}`) }),
           ]),

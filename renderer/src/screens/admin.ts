@@ -5,7 +5,7 @@
  * (admin-queue, admin-roster, admin-status, admin-settings, admin-receipt, admin-afd); what they share is in admin-common.
  */
 import type { CallName, CallResult } from '../../../src/contract.js';
-import { button, fill, h, setData, setText } from '../dom.js';
+import { button, fill, h, setData } from '../dom.js';
 import { t } from '../i18n.js';
 import type { AdminCalls, Panel, Shared, Tone } from './admin-common.js';
 import { queuePanel } from './admin-queue.js';
@@ -31,7 +31,8 @@ export function adminView(ctx: Ctx, calls: AdminCalls, onLock: () => void): Admi
   let last = ctx;
   const message = h('div', { class: 'admin-message', testid: 'admin-message', attrs: { role: 'status', 'aria-live': 'polite' } });
   const notice = (text: string, tone: Tone): void => {
-    setText(message, text);
+    // In a span of its own: the text is clamped to two lines inside the box's padding (95-long-text.css).
+    if (message.textContent !== text) message.replaceChildren(...(text === '' ? [] : [h('span', { class: 'admin-message-text', text })]));
     setData(message, 'tone', tone);
   };
   const shared: Shared = {

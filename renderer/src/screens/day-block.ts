@@ -23,6 +23,7 @@ export function dayBlock(day: PunchDayView, lang: Lang, timeZone: string | undef
     v.chips.length > 0 ? h('ul', { class: 'day-chips', testid: 'day-chips', attrs: { 'aria-label': v.punchesLabel } }, chips.flat()) : null,
     v.legend ? h('div', { class: 'day-legend', testid: 'day-legend' }, [h('span', { class: 'day-dot', attrs: { 'aria-hidden': 'true' } }), h('span', { text: v.legend })]) : null,
     v.bank ? h('div', { class: 'day-bank', testid: 'day-bank', text: v.bank }) : null,
-    v.leave ? h('div', { class: 'day-leave', testid: 'day-leave', attrs: { role: 'note' }, text: v.leave }) : null,
+    // In a span of its own: the note is clamped inside the box's padding (95-long-text.css).
+    v.leave ? h('div', { class: 'day-leave', testid: 'day-leave', attrs: { role: 'note' } }, [h('span', { class: 'day-leave-text', text: v.leave })]) : null,
   ]);
 }

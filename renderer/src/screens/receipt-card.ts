@@ -13,9 +13,18 @@ function unitPx(): number {
   return Math.min(window.innerWidth / 100, window.innerHeight / 60);
 }
 
-/** The QR code, dark on white with its quiet zone, `units` of the screen's unit a side at most. */
-export function qrCanvas(r: PunchReceiptView, lang: Lang, units: number): HTMLCanvasElement {
-  const qr = qrOf(r.text);
+/**
+ * The QR code, dark on white with its quiet zone, `units` of the screen's unit a side at most. Null
+ * when no code can hold the text (the agent cuts it to fit: an older agent's, say): the receipt's
+ * rows are still shown, never a broken screen.
+ */
+export function qrCanvas(r: PunchReceiptView, lang: Lang, units: number): HTMLCanvasElement | null {
+  let qr: ReturnType<typeof qrOf>;
+  try {
+    qr = qrOf(r.text);
+  } catch {
+    return null;
+  }
   const scale = qrScale(qr.size, units * unitPx());
   const side = (qr.size + 2 * QR_QUIET) * scale;
   // Drawn at the device's pixel density, so a module is whole pixels on the glass too.
@@ -43,16 +52,45 @@ export function qrCanvas(r: PunchReceiptView, lang: Lang, units: number): HTMLCa
  */
 export type ReceiptCardOptions = { layout: 'stacked' | 'side'; maxQrUnits: number; heightUnits?: number };
 
-/** A stacked card's height besides the QR code, in screen units (styles.css .receipt): padding, title, gaps, and each row. */
+/** A stacked card's height besides the QR code, in screen units (styles.css .receipt): padding, title, gaps, and each line of a row. */
 const CARD_FIXED_UNITS = 7;
 const ROW_UNITS = 2.3;
+/** A value longer than this may take a second line (rows are clamped to two: styles 95-long-text.css). */
+const ROW_LINE_CHARS = 30;
+const rowLines = (value: string): number => (value.length > ROW_LINE_CHARS ? 2 : 1);
+
+/**
+ * A row's value: clamped to two lines. Beside the code (the admin lookup) a long one opens on a tap,
+ * whole and scrolled inside the card, for the manager or an inspector; on the result screen a tap
+ * closes the result, and the worker reads the start of it (their name is above, the QR code carries it).
+ */
+function valueCell(key: string, value: string, layout: ReceiptCardOptions['layout']): HTMLElement {
+  const dd = h('dd', { testid: `receipt-${key}`, text: value });
+  if (layout !== 'side' || rowLines(value) === 1) return dd;
+  dd.dataset.expanded = 'false';
+  dd.tabIndex = 0;
+  dd.setAttribute('role', 'button');
+  dd.setAttribute('aria-expanded', 'false');
+  const toggle = (): void => {
+    const open = dd.dataset.expanded !== 'true';
+    dd.dataset.expanded = String(open);
+    dd.setAttribute('aria-expanded', String(open));
+  };
+  dd.addEventListener('click', toggle);
+  dd.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      toggle();
+    }
+  });
+  return dd;
+}
 
 export function receiptCard(r: PunchReceiptView, lang: Lang, opts: ReceiptCardOptions): HTMLElement {
   const shown = receiptRows(r, lang);
-  const qrUnits = opts.heightUnits === undefined ? opts.maxQrUnits : Math.min(opts.maxQrUnits, opts.heightUnits - CARD_FIXED_UNITS - shown.length * ROW_UNITS);
-  const rows = shown.map((row) =>
-    h('div', { class: 'receipt-row', data: { key: row.key } }, [h('dt', { text: row.label }), h('dd', { testid: `receipt-${row.key}`, text: row.value })]),
-  );
+  const lines = shown.reduce((n, row) => n + rowLines(row.value), 0);
+  const qrUnits = opts.heightUnits === undefined ? opts.maxQrUnits : Math.min(opts.maxQrUnits, opts.heightUnits - CARD_FIXED_UNITS - lines * ROW_UNITS);
+  const rows = shown.map((row) => h('div', { class: 'receipt-row', data: { key: row.key } }, [h('dt', { text: row.label }), valueCell(row.key, row.value, opts.layout)]));
   // Stacked, the title goes above the code (styles.css); side by side, above the rows.
   return h('section', { class: 'receipt', testid: 'receipt', data: { layout: opts.layout, nsr: r.nsr } }, [
     qrCanvas(r, lang, qrUnits),
