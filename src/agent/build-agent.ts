@@ -39,6 +39,8 @@ import { type BuildOptions, type Runtime } from './runtime.js';
 import { captureOptionsOf } from './capture-options.js';
 import { buildSelfService } from './build-self-service.js';
 import { livenessJob } from './liveness-job.js';
+import { routeGateFor } from './route-memory.js';
+import { ServiceWatch } from './service-watch.js';
 
 export { realRuntime, realSleep, systemTimeZone, type BuildOptions, type Runtime } from './runtime.js';
 export { buildIdentityAdmin } from './build-identity-admin.js';
@@ -95,6 +97,16 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   const tokens = rt.tokens ?? new FileTokenStore(config.dataDir);
   const token = startingToken(tokens, config.api.token, demo, db, rt.log);
   const requests = new RequestCounts();
+  // Whether the service answers, from every request and the liveness check; its return ends delivery's back-off.
+  const service = new ServiceWatch({
+    clock: rt.clock,
+    log: rt.log,
+    changed: (r) => agent?.noteServiceState(r),
+    answered: (at) => agent?.noteAnswered(at),
+    back: (o) => uploaderRef?.serviceBack(o),
+  });
+  // The read routes the service lacks: asked again after a pause, not after every punch.
+  const routes = routeGateFor(db, config.api, rt);
   const api = new ApiClient({
     baseUrl: config.api.baseUrl,
     token: token.token,
@@ -102,7 +114,10 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     dialect: config.api.dialect,
     mono,
     onServerDate: (d, sent, received) => time.noteServerDate(d, sent, received),
-    onRequest: (kind, status) => requests.note(kind, status),
+    onRequest: (kind, status, error) => {
+      requests.note(kind, status);
+      service.request(kind, status, error);
+    },
   });
   // The demo's API is its own: no fleet to share a window with.
   const shared = demo ? null : sharedRateFor(config, token.token, rule, rt.clock, rt.sleep, rt.log);
@@ -136,6 +151,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       needsAnchor: (p) => p.anchored === 0 && p.boot_id === time.bootId && time.current === null,
       reanchor: (p) => (p.anchored === 0 && p.boot_id === time.bootId && time.current !== null ? reanchor() > 0 : false),
     },
+    routes,
   );
   uploaderRef = uploader;
   const rosterSync = new RosterSync(
@@ -161,6 +177,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
         pageSize: config.roster.pageSize,
         fullEveryMs: config.roster.fullEveryMs,
       }),
+      routes,
     },
     rt.log,
     (p) => agent?.noteRosterProgress(p),
@@ -208,7 +225,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       rosterComplete: () => keeper.complete(),
       // Through the agent: recording must never fail a punch (a full disk fails this write too).
       recordError: (message) => agent?.noteError(message),
-      online: () => agent?.isOnline() ?? false,
+      online: () => service.isOnline(),
     },
     captureOptionsOf(config),
   );
@@ -227,18 +244,14 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     shrinkRecheckMs: config.roster.shrinkRecheckMs,
     stopSignal: stopCtl.signal,
     write: (key, value) => agent?.safeWrite(key, value),
-    contact: (at, ok) => agent?.noteContact(at, ok),
     noteError: (message) => agent?.noteError(message),
     changed: () => agent?.statusChanged(),
     released: () => uploader.wake(),
   });
   const readers = buildReaders(config, rt, () => agent);
-  const self = buildSelfService({ config, rt, db, api, budget, outbox });
-  // The service's host gone or back, told without a request: the screen's online state, and sending at once on return.
-  const liveness = livenessJob(config, rt, (r) => {
-    agent?.noteContact(r.at, r.reachable);
-    if (r.reachable) uploader.wake();
-  });
+  const self = buildSelfService({ config, rt, db, api, budget, outbox, routes });
+  // The service's host gone or back, told without a request; looked at every second while the service does not answer.
+  const liveness = livenessJob(config, rt, (r) => service.host(r), () => !service.isOnline());
   const watches = buildWatches({ config, rt, opts, db, bookkeeping, mono }, () => agent);
   agent = new Agent({
     db,

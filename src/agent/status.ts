@@ -24,6 +24,9 @@ import {
   type SiteRecord,
 } from '../store/setting-keys.js';
 import { journalState } from '../store/journal-read.js';
+import { serviceKeys } from '../store/service-records.js';
+import type { AbsentRoute } from '../domain/absent-routes.js';
+import type { ServiceStateRecord } from '../domain/service-state.js';
 import { DEFAULT_RETENTION, deletedEver, fileFigures, type Deleted, type FileFigures, type RetentionPassRecord, type RetentionPolicy } from '../store/retention.js';
 
 /** The records status shows are declared with their settings keys (store/setting-keys.ts). */
@@ -101,6 +104,10 @@ export type AgentStatus = {
   agentRunning: boolean;
   /** The token/site/budget in force and where they come from; never the token. */
   settings: SettingsView;
+  /** Whether the service answers: online, errors (it answers with server errors), offline; null before any request. */
+  service: ServiceStateRecord | null;
+  /** Read routes the service lacks (404, 405, 501): asked again at `nextAt`, once; what the terminal does without them. */
+  absentRoutes: AbsentRoute[];
 };
 
 /**
@@ -188,6 +195,8 @@ export function readStatus(src: StatusSources): AgentStatus {
     journal: journalOf(db),
     agentRunning: false,
     settings: src.settings,
+    service: readSetting(db, serviceKeys.serviceState),
+    absentRoutes: readSetting(db, serviceKeys.absentRoutes)?.routes ?? [],
   };
 }
 

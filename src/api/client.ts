@@ -31,8 +31,8 @@ export type ApiClientOptions = {
    */
   onServerDate?: (serverDate: number, sentMono: number, receivedMono: number) => void;
   mono?: () => number;
-  /** Told of every request: its HTTP status, or 'error' when no answer came (the agent counts them for metrics). */
-  onRequest?: (kind: RequestKind, status: number | 'error') => void;
+  /** Told of every request: its HTTP status, or 'error' when no answer came (with why); the agent counts them for metrics. */
+  onRequest?: (kind: RequestKind, status: number | 'error', error?: string) => void;
 };
 
 // Errors raised before a byte of the request could reach the server.
@@ -227,7 +227,7 @@ export class ApiClient {
         body: body !== undefined ? JSON.stringify(body) : undefined,
       });
     } catch (e) {
-      this.opts.onRequest?.(kind, 'error');
+      this.opts.onRequest?.(kind, 'error', describe(e));
       const code = errorCode(e);
       if (code && CONNECT_PHASE_CODES.has(code)) return { kind: 'not_sent', error: describe(e) };
       // Anything after the connection was made: the server may have acted on it. For a GET that

@@ -3,6 +3,7 @@ import type { PunchResult } from '../domain/punch.js';
 import type { Lang } from '../messages/lang.js';
 import { consoleLine, punchText } from '../messages/punch-text.js';
 import { cliLang } from './lang.js';
+import { absentRouteLines, connectionWord } from './service-lines.js';
 
 /** One line per punch for the headless terminal: what the employee would read on screen, with the receipt's NSR. */
 export function punchLine(r: PunchResult, lang: Lang = cliLang()): string {
@@ -48,7 +49,7 @@ export function statusText(s: AgentStatus): string {
     `version:       ${s.version}`,
     `terminal:      ${s.terminalId}`,
     `agent:         ${s.agentRunning ? 'running' : 'not running (status from the database)'}`,
-    `connection:    ${s.online === null ? 'no request yet' : s.online ? 'online' : 'OFFLINE'}${s.lastContactAt ? ` (since ${ago(s.now - s.lastContactAt)})` : ''}${s.lastAnsweredAt ? `; last answer ${ago(s.now - s.lastAnsweredAt)}` : ''}`,
+    `connection:    ${connectionWord(s)}${s.lastContactAt ? ` (since ${ago(s.now - s.lastContactAt)})` : ''}${s.lastAnsweredAt ? `; last answer ${ago(s.now - s.lastAnsweredAt)}` : ''}`,
     `queue:         pending ${q.pending}, sending ${q.sending}, in doubt ${q.in_doubt}, sent ${q.sent}, rejected ${q.rejected}, held ${q.held}`,
     `oldest unsent: ${s.oldestUnsentAgeMs === null ? 'none' : ago(s.oldestUnsentAgeMs)}`,
     `rate window:   ${s.rateWindow.used}/${s.rateWindow.limit} used (per ${s.rateWindow.windowMs / 1000}s)`,
@@ -69,6 +70,7 @@ export function statusText(s: AgentStatus): string {
   if (s.authRefused) lines.push(`TOKEN REFUSED: ${s.authRefused.reason} (${ago(s.now - s.authRefused.at)}); sending paused, punches are kept`);
   if (s.sendingPaused) lines.push(`sending paused: ${s.sendingPaused.reason} until ${new Date(s.sendingPaused.until).toISOString()}`);
   if (s.setupProblem) lines.push(`SET-UP PROBLEM: ${s.setupProblem.reason} (${ago(s.now - s.setupProblem.at)}); sending backs off, punches are kept — check api.baseUrl`);
+  lines.push(...absentRouteLines(s));
   if (s.queue.held > 0) lines.push(`held:          ${s.queue.held} punches kept and not sent (timeclock held list)`);
   for (const w of s.warnings) lines.push(`warning:       ${w}`);
   if (s.collisions.count > 0) {

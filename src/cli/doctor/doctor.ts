@@ -14,6 +14,7 @@ import { Exit, UsageError, type CliOptions } from '../options.js';
 import { browserCheck, configurationCheck, databaseCheck, dataDirCheck, diskSpaceCheck, realFs, versionsCheck, type FsIo } from './local-checks.js';
 import { fail, failed, resultLines, type CheckResult } from './result.js';
 import { clockCheck, probeService, realApi, serviceCheck, siteCheck, tokenInUse, type DoctorApiFactory, type ServiceProbe } from './service-checks.js';
+import { withAbsentRoutes } from './route-checks.js';
 import { adminPinCheck, rosterCheck, siteFilterOf, siteInForce, type StoredFacts } from './stored-checks.js';
 import { openForRead, readerChecks, realRunner, timeSyncCheck, type CommandRunner } from './system-checks.js';
 
@@ -69,7 +70,7 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
     const token = tokenInUse(config.api.token, config.dataDir, facts?.tokenSavedIn ?? null);
     probe = await probeService(config.api, token, siteId, io.clock, io.api);
   }
-  out.push(serviceCheck(probe, config.api?.timeoutMs ?? 0));
+  out.push(withAbsentRoutes(serviceCheck(probe, config.api?.timeoutMs ?? 0), facts?.absentRoutes, io.clock.now()));
   out.push(siteCheck(siteId, probe, siteFilterOf(facts, siteId), demo));
   out.push(rosterCheck(facts, io.clock.now(), config.roster.refreshMs, demo));
   out.push(clockCheck(probe, config.clockSkewThresholdMs, demo));
