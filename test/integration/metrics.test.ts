@@ -75,18 +75,26 @@ describe('GET /metrics', () => {
     expect(sample(first, 'timeclock_rate_limit_current')).toBe(60);
     expect(Number.isFinite(sample(first, 'timeclock_clock_skew_seconds'))).toBe(true);
 
-    // The service fails every punch: it waits, and the 500s are counted.
+    expect(sample(first, 'timeclock_online')).toBe(1);
+    expect(sample(first, 'timeclock_service_state', { state: 'online' })).toBe(1);
+
+    // The service fails every punch: it waits, and the 500s are counted. A run of them is not
+    // "online" (issue 23: a minute of 503s read as online): the service answers with errors.
     mock.setFaults({ serverError: 1, only: { method: 'POST', pathPrefix: '/times' } });
     expect((await agent.punch({ kind: 'id', value: '1001' })).ok).toBe(true);
-    const waiting = await scrapeUntil(server.origin, (s) => (sample(s, 'timeclock_requests_total', { kind: 'punch', status: '500' }) ?? 0) >= 2, 'two failed sends');
+    const waiting = await scrapeUntil(server.origin, (s) => (sample(s, 'timeclock_requests_total', { kind: 'punch', status: '500' }) ?? 0) >= 3, 'three failed sends');
     expect(unsent(waiting)).toBe(1);
     expect(sample(waiting, 'timeclock_punches', { state: 'sent' })).toBe(0);
     expect(sample(waiting, 'timeclock_oldest_pending_seconds')).toBeGreaterThan(0);
     expect(sample(waiting, 'timeclock_rate_window_used')).toBeGreaterThan(0);
-    expect(sample(waiting, 'timeclock_online')).toBe(1);
+    expect(sample(waiting, 'timeclock_online')).toBe(0);
+    expect(sample(waiting, 'timeclock_service_state', { state: 'errors' })).toBe(1);
+    expect(sample(waiting, 'timeclock_service_state', { state: 'online' })).toBeUndefined();
 
     mock.setFaults(null);
     const delivered = await scrapeUntil(server.origin, (s) => sample(s, 'timeclock_punches', { state: 'sent' }) === 1, 'the punch sent');
+    expect(sample(delivered, 'timeclock_online')).toBe(1);
+    expect(sample(delivered, 'timeclock_service_state', { state: 'online' })).toBe(1);
     expect(unsent(delivered)).toBe(0);
     expect(sample(delivered, 'timeclock_oldest_pending_seconds')).toBe(0);
     expect(sample(delivered, 'timeclock_requests_total', { kind: 'punch', status: '201' })).toBe(1);
