@@ -159,7 +159,9 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     roster,
     budget,
     rt.clock,
-    () => outbox.hasDue(rt.clock.now()),
+    // Roster pages wait while punches are due, not while the punches wait out a back-off: then a
+    // good answer of a roster page is what ends it (agent/service-watch.ts).
+    () => outbox.hasDue(rt.clock.now()) && !uploader.backingOff(),
     {
       siteId,
       pageSize: config.roster.pageSize,

@@ -130,6 +130,11 @@ export class Uploader {
     this.wake();
   }
 
+  /** Whether the queue waits out a back-off now (the service failed): nothing goes before it ends. */
+  backingOff(): boolean {
+    return this.clock.now() < this.health.blockedUntil;
+  }
+
   /** A punch was committed (or a rejected one retried): look now, not at the next timer. */
   wake(): void {
     this.wakeCtl.abort();
