@@ -68,9 +68,9 @@ describe('idle connection line', () => {
 
   it('a service answering with server errors says so, with what waits, in the three languages', () => {
     const service = { state: 'errors' as const, since: 5, reason: 'HTTP 503' };
-    expect(connectionText(status({ online: false, service, unsent: 3 }), 'pt-BR')).toBe('Serviço respondendo com erro — 3 registros aguardando envio');
-    expect(connectionText(status({ online: false, service, unsent: 1 }), 'es')).toBe('Servicio respondiendo con errores — 1 registro esperando envío');
-    expect(connectionText(status({ online: false, service }), 'en')).toBe('Service answering errors — punches are saved here');
+    expect(connectionText(status({ online: false, service, unsent: 3 }), 'pt-BR')).toBe('Serviço com erro — 3 registros aguardando');
+    expect(connectionText(status({ online: false, service, unsent: 1 }), 'es')).toBe('Servicio con errores — 1 registro en espera');
+    expect(connectionText(status({ online: false, service }), 'en')).toBe('Service errors — punches are saved here');
   });
 
   it('with a set-up problem, says so plainly instead', () => {

@@ -158,8 +158,8 @@ describe('online means the service answers', () => {
     }
     const s = r.agent.status();
     expect(s).toMatchObject({ online: false, service: { state: 'errors', reason: 'HTTP 500' }, unsent: 12 });
-    expect(connectionText(s, 'en')).toBe('Service answering errors — 12 punches waiting to be sent');
-    expect(connectionText(s, 'pt-BR')).toBe('Serviço respondendo com erro — 12 registros aguardando envio');
+    expect(connectionText(s, 'en')).toBe('Service errors — 12 punches waiting');
+    expect(connectionText(s, 'pt-BR')).toBe('Serviço com erro — 12 registros aguardando');
     expect(statusText(s)).toMatch(/connection: +SERVICE ANSWERING ERRORS \(HTTP 500\): punches are kept, sending backs off/);
 
     r.mock().setFaults(null);

@@ -3,8 +3,8 @@
  * routes it does not have (the idle line, the admin connection tab, status and doctor).
  */
 export const enService = {
-  'conn.errors': { one: 'Service answering errors — {n} punch waiting to be sent', other: 'Service answering errors — {n} punches waiting to be sent' },
-  'conn.errorsNone': 'Service answering errors — punches are saved here',
+  'conn.errors': { one: 'Service errors — {n} punch waiting', other: 'Service errors — {n} punches waiting' },
+  'conn.errorsNone': 'Service errors — punches are saved here',
   'conn.state.errors': 'answering errors',
   'route.title': 'Not on the service',
   'route.absent': 'The service has no {route} ({status} since {time})',

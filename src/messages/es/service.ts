@@ -2,8 +2,8 @@ import type { Texts } from '../text.js';
 import type { enService } from '../en/service.js';
 
 export const esService: Texts<typeof enService> = {
-  'conn.errors': { one: 'Servicio respondiendo con errores — {n} registro esperando envío', other: 'Servicio respondiendo con errores — {n} registros esperando envío' },
-  'conn.errorsNone': 'Servicio respondiendo con errores — los registros se guardan aquí',
+  'conn.errors': { one: 'Servicio con errores — {n} registro en espera', other: 'Servicio con errores — {n} registros en espera' },
+  'conn.errorsNone': 'Servicio con errores — se guardan aquí',
   'conn.state.errors': 'respondiendo con errores',
   'route.title': 'Ausente en el servicio',
   'route.absent': 'El servicio no tiene {route} ({status} desde {time})',

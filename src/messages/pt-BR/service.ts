@@ -2,8 +2,8 @@ import type { Texts } from '../text.js';
 import type { enService } from '../en/service.js';
 
 export const ptService: Texts<typeof enService> = {
-  'conn.errors': { one: 'Serviço respondendo com erro — {n} registro aguardando envio', other: 'Serviço respondendo com erro — {n} registros aguardando envio' },
-  'conn.errorsNone': 'Serviço respondendo com erro — os registros ficam salvos aqui',
+  'conn.errors': { one: 'Serviço com erro — {n} registro aguardando', other: 'Serviço com erro — {n} registros aguardando' },
+  'conn.errorsNone': 'Serviço com erro — registros salvos aqui',
   'conn.state.errors': 'respondendo com erro',
   'route.title': 'Ausente no serviço',
   'route.absent': 'O serviço não tem {route} ({status} desde {time})',
