@@ -252,8 +252,8 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   });
   const readers = buildReaders(config, rt, () => agent);
   const self = buildSelfService({ config, rt, db, api, budget, outbox, routes });
-  // The service's host gone or back, told without a request; looked at every second while the service does not answer.
-  const liveness = livenessJob(config, rt, (r) => service.host(r), () => !service.isOnline());
+  // The service's host gone or back, told without a request; looked at every second while nothing answers.
+  const liveness = livenessJob(config, rt, (r) => service.host(r), () => service.current?.state === 'offline');
   const watches = buildWatches({ config, rt, opts, db, bookkeeping, mono }, () => agent);
   agent = new Agent({
     db,

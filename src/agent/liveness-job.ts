@@ -1,8 +1,8 @@
 /**
  * Runs the liveness check (sync/liveness.ts) and tells the agent when the service's host goes away
  * or comes back, so the idle screen turns offline with nobody punching and back within seconds of
- * its return (delivery's back-off ends at once then: agent/service-watch.ts). While the service
- * does not answer it looks every second, so its return is seen within a second; otherwise every
+ * its return (delivery's back-off ends at once then: agent/service-watch.ts). While the service is
+ * offline it looks every second, so its return is seen within a second; otherwise every
  * `api.livenessEveryMs`. It waits on the runtime's sleep (tests move that time).
  */
 import type { Config } from '../config.js';
@@ -16,7 +16,7 @@ const FAST_EVERY_MS = 1_000;
 
 export type BackgroundJob = { start(): void; stop(): Promise<void> | void };
 
-/** `fast`: while true (the service does not answer), checks come every second. */
+/** `fast`: while true (nothing answers: the service is offline), checks come every second. */
 export function livenessJob(
   config: Config & { api: NonNullable<Config['api']> },
   rt: Runtime,

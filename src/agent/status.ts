@@ -55,7 +55,7 @@ export type AgentStatus = {
   /** This terminal's name in logs, status and metrics (config `terminalId`, else the host name). */
   terminalId: string;
   now: number;
-  /** true: the last request reached the service; false: it did not; null: no request yet. */
+  /** true: the service answers (`service.state` online); false: it does not, or only with server errors; null: no request yet. */
   online: boolean | null;
   /** When `online` last changed. */
   lastContactAt: number | null;
