@@ -79,6 +79,8 @@ export function connectionText(status: StatusView | null, lang: Lang): string {
   switch (state) {
     case 'online':
       return waiting > 0 ? t(lang, 'conn.onlineSending', { n: waiting }) : t(lang, 'conn.online');
+    case 'errors':
+      return waiting > 0 ? t(lang, 'conn.errors', { n: waiting }) : t(lang, 'conn.errorsNone');
     case 'offline':
       return waiting > 0 ? t(lang, 'conn.offline', { n: waiting }) : t(lang, 'conn.offlineNone');
     case 'paused':

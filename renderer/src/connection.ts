@@ -3,12 +3,13 @@
  */
 import type { StatusView } from '../../src/contract.js';
 
-export type ConnectionState = 'online' | 'offline' | 'paused' | 'setup' | 'unknown';
+export type ConnectionState = 'online' | 'errors' | 'offline' | 'paused' | 'setup' | 'unknown';
 
 /**
  * A set-up problem wins (the service answered from another address or not as the API: nothing
  * goes out until the address is fixed, whatever else is true), then paused sending (the service
- * refused the token or asked to wait), then the last contact's outcome.
+ * refused the token or asked to wait), then whether the service answers: online, answering with
+ * server errors (`service.state` errors: it answers, it cannot take punches now), or offline.
  */
 export function connectionOf(status: StatusView | null): { state: ConnectionState; waiting: number } {
   if (!status) return { state: 'unknown', waiting: 0 };
@@ -16,7 +17,9 @@ export function connectionOf(status: StatusView | null): { state: ConnectionStat
     ? 'setup'
     : status.sendingPaused
       ? 'paused'
-      : status.online === true
+      : status.service?.state === 'errors'
+        ? 'errors'
+        : status.online === true
         ? 'online'
         : status.online === false
           ? 'offline'

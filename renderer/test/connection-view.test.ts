@@ -66,6 +66,13 @@ describe('idle connection line', () => {
     expect(connectionText(null, 'en')).toBe('Connecting…');
   });
 
+  it('a service answering with server errors says so, with what waits, in the three languages', () => {
+    const service = { state: 'errors' as const, since: 5, reason: 'HTTP 503' };
+    expect(connectionText(status({ online: false, service, unsent: 3 }), 'pt-BR')).toBe('Serviço com erro — 3 registros aguardando');
+    expect(connectionText(status({ online: false, service, unsent: 1 }), 'es')).toBe('Servicio con errores — 1 registro en espera');
+    expect(connectionText(status({ online: false, service }), 'en')).toBe('Service errors — punches are saved here');
+  });
+
   it('with a set-up problem, says so plainly instead', () => {
     expect(connectionText(status({ setupProblem: redirect, unsent: 4 }), 'pt-BR')).toBe(
       'Envio pausado: o serviço respondeu de outro endereço (https://sso.example.com/login) — verifique o endereço da API',

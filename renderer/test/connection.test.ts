@@ -21,6 +21,15 @@ describe('connection state', () => {
     expect(connectionOf(status({ setupProblem: null }))).toEqual({ state: 'online', waiting: 0 });
   });
 
+  it('a service answering with server errors is its own state: not online, not "no connection"', () => {
+    const service = { state: 'errors' as const, since: 5, reason: 'HTTP 503' };
+    expect(connectionOf(status({ online: false, service, unsent: 3 }))).toEqual({ state: 'errors', waiting: 3 });
+    expect(isQueued(status({ online: false, service }))).toBe(true);
+    // Paused sending and a set-up problem still come first.
+    expect(connectionOf(status({ online: false, service, sendingPaused: { reason: 'retry_after', until: 10 } })).state).toBe('paused');
+    expect(connectionOf(status({ online: false, service: { state: 'offline', since: 5, reason: null } })).state).toBe('offline');
+  });
+
   it('calls a punch queued unless the terminal is online and sending', () => {
     expect(isQueued(status())).toBe(false);
     expect(isQueued(status({ online: false }))).toBe(true);

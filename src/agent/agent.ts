@@ -1,4 +1,5 @@
 import type { Credential } from '../domain/credential.js';
+import type { ServiceStateRecord } from '../domain/service-state.js';
 import type { PunchResult } from '../domain/punch.js';
 import type { PunchRow } from '../store/outbox.js';
 import type { RosterProgress, SettingKey } from '../store/setting-keys.js';
@@ -167,12 +168,17 @@ export class Agent {
     this.recorder.noteClockError(skewMs, toleranceMs);
   }
 
-  /** A roster sync reached the service or not: the screen can say "online" before the first punch is sent. */
-  noteContact(at: number, ok: boolean): void {
-    this.recorder.contact(ok, at);
+  /** Whether the service answers changed (agent/service-watch.ts, fed by every request and the liveness check). */
+  noteServiceState(r: ServiceStateRecord): void {
+    this.recorder.serviceState(r);
   }
 
-  /** Whether the service answered the last request (false before any answer): a mark's on-line flag. */
+  /** The service answered a request (any status): "last answered" for the connection tab. */
+  noteAnswered(at: number): void {
+    this.recorder.answered(at);
+  }
+
+  /** Whether the service answers now (false before any answer): a mark's on-line flag. */
   isOnline(): boolean {
     return this.recorder.isOnline();
   }

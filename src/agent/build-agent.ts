@@ -42,6 +42,8 @@ import { buildSelfService } from './build-self-service.js';
 import { livenessJob } from './liveness-job.js';
 import { apiNetworkOf } from './api-network.js';
 import { fleetRecord, type FleetStatus } from './fleet-status.js';
+import { routeGateFor } from './route-memory.js';
+import { ServiceWatch } from './service-watch.js';
 
 export { realRuntime, realSleep, systemTimeZone, type BuildOptions, type Runtime } from './runtime.js';
 export { buildIdentityAdmin } from './build-identity-admin.js';
@@ -102,6 +104,16 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   const token = startingToken(tokens, config.api.token, demo, db, rt.log);
   const requests = new RequestCounts();
   const network = apiNetworkOf(config.api, rt);
+  // Whether the service answers, from every request and the liveness check; its return ends delivery's back-off.
+  const service = new ServiceWatch({
+    clock: rt.clock,
+    log: rt.log,
+    changed: (r) => agent?.noteServiceState(r),
+    answered: (at) => agent?.noteAnswered(at),
+    back: (o) => uploaderRef?.serviceBack(o),
+  });
+  // The read routes the service lacks: asked again after a pause, not after every punch.
+  const routes = routeGateFor(db, config.api, rt);
   const api = new ApiClient({
     network,
     baseUrl: config.api.baseUrl,
@@ -110,7 +122,10 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     dialect: config.api.dialect,
     mono,
     onServerDate: (d, sent, received) => time.noteServerDate(d, sent, received),
-    onRequest: (kind, status) => requests.note(kind, status),
+    onRequest: (kind, status, error) => {
+      requests.note(kind, status);
+      service.request(kind, status, error);
+    },
   });
   // The demo's API is its own: no fleet to share a window with.
   // Kept for `timeclock status` in another process; set once the agent exists.
@@ -147,6 +162,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       needsAnchor: (p) => p.anchored === 0 && p.boot_id === time.bootId && time.current === null,
       reanchor: (p) => (p.anchored === 0 && p.boot_id === time.bootId && time.current !== null ? reanchor() > 0 : false),
     },
+    routes,
   );
   uploaderRef = uploader;
   const rosterSync = new RosterSync(
@@ -154,7 +170,9 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     roster,
     budget,
     rt.clock,
-    () => outbox.hasDue(rt.clock.now()),
+    // Roster pages wait while punches are due, not while the punches wait out a back-off: then a
+    // good answer of a roster page is what ends it (agent/service-watch.ts).
+    () => outbox.hasDue(rt.clock.now()) && !uploader.backingOff(),
     {
       siteId,
       pageSize: config.roster.pageSize,
@@ -172,6 +190,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
         pageSize: config.roster.pageSize,
         fullEveryMs: config.roster.fullEveryMs,
       }),
+      routes,
     },
     rt.log,
     (p) => agent?.noteRosterProgress(p),
@@ -219,7 +238,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       rosterComplete: () => keeper.complete(),
       // Through the agent: recording must never fail a punch (a full disk fails this write too).
       recordError: (message) => agent?.noteError(message),
-      online: () => agent?.isOnline() ?? false,
+      online: () => service.isOnline(),
     },
     captureOptionsOf(config),
   );
@@ -238,19 +257,24 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     shrinkRecheckMs: config.roster.shrinkRecheckMs,
     stopSignal: stopCtl.signal,
     write: (key, value) => agent?.safeWrite(key, value),
-    contact: (at, ok) => agent?.noteContact(at, ok),
     noteError: (message) => agent?.noteError(message),
     changed: () => agent?.statusChanged(),
     released: () => uploader.wake(),
   });
   const readers = buildReaders(config, rt, () => agent);
-  const self = buildSelfService({ config, rt, db, api, budget, outbox });
-  // The service's host gone or back, told without a request: the screen's online state, and sending at once on return.
-  const liveness = livenessJob(config, network, rt, (r) => {
-    agent?.noteContact(r.at, r.reachable);
-    if (r.reachable) uploader.wake();
-    else if (r.reason) agent?.noteError(`the service cannot be reached: ${r.reason}`);
-  });
+  const self = buildSelfService({ config, rt, db, api, budget, outbox, routes });
+  // The service's host gone or back, told without a request (through the proxy when one applies);
+  // looked at every second while nothing answers.
+  const liveness = livenessJob(
+    config,
+    network,
+    rt,
+    (r) => {
+      service.host(r);
+      if (!r.reachable && r.reason) agent?.noteError(`the service cannot be reached: ${r.reason}`);
+    },
+    () => service.current?.state === 'offline',
+  );
   const watches = buildWatches({ config, rt, opts, db, bookkeeping, mono }, () => agent);
   agent = new Agent({
     db,

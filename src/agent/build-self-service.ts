@@ -10,6 +10,7 @@ import type { DurableDb } from '../store/database.js';
 import { DayPunches } from '../store/day-punches.js';
 import type { Outbox } from '../store/outbox.js';
 import type { RateBudget } from '../sync/rate-budget.js';
+import type { RouteGate } from '../sync/route-gate.js';
 import { fetchServiceDay, type FetchOutcome } from '../sync/self-service-fetch.js';
 import { PunchDays } from './punch-days.js';
 import type { Runtime } from './runtime.js';
@@ -20,14 +21,14 @@ export type SelfServiceParts = { selfService: SelfService; days: PunchDays; pref
 
 const NEVER_FETCH = async (): Promise<FetchOutcome> => ({ ok: false, reason: 'self-service reads are off', requests: 0, stop: true });
 
-export function buildSelfService(c: { config: Config; rt: Runtime; db: DurableDb; api: ApiClient; budget: RateBudget; outbox: Outbox }): SelfServiceParts {
-  const { config, rt, db, api, budget, outbox } = c;
+export function buildSelfService(c: { config: Config; rt: Runtime; db: DurableDb; api: ApiClient; budget: RateBudget; outbox: Outbox; routes?: RouteGate }): SelfServiceParts {
+  const { config, rt, db, api, budget, outbox, routes } = c;
   const o = config.selfService;
   const selfService = new SelfService({
     fetch: o.enabled
       ? (ref, date, opts) =>
           fetchServiceDay(
-            { api, budget, clock: rt.clock, punchesDue: () => outbox.hasDue(rt.clock.now()), windowMs: () => budget.windowMs, authRetryMs: config.retry.authRetryMs },
+            { api, budget, clock: rt.clock, punchesDue: () => outbox.hasDue(rt.clock.now()), windowMs: () => budget.windowMs, authRetryMs: config.retry.authRetryMs, ...(routes ? { routes } : {}) },
             ref,
             date,
             opts,

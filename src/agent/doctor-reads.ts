@@ -9,6 +9,8 @@ import { hasPin } from '../store/pins.js';
 import { rosterSize } from '../store/roster.js';
 import { settingKeys, type RosterSyncRecord } from '../store/setting-keys.js';
 import { readSetting } from '../store/settings.js';
+import { serviceKeys } from '../store/service-records.js';
+import type { AbsentRoute } from '../domain/absent-routes.js';
 import { ADMIN_PIN_ID } from './identity-admin.js';
 import { storedOverrides, storedSettingsView } from './stored-settings.js';
 
@@ -20,6 +22,8 @@ export type StoredFacts = {
   siteId: string | null;
   /** Where a token saved on the admin screen is kept, if one was. */
   tokenSavedIn: 'keyring' | 'file' | null;
+  /** Read routes the service lacks, as the agent learnt them. */
+  absentRoutes?: AbsentRoute[];
 };
 
 /** The doctor's read-only look at the database; close it when done. */
@@ -37,6 +41,7 @@ export function readStoredFacts(db: ReadOnlyDb, config: Config, demo: boolean): 
     adminPin: hasPin(db, ADMIN_PIN_ID),
     siteId: storedSettingsView(db, config, demo).siteId,
     tokenSavedIn: storedOverrides(db, demo).token?.source ?? null,
+    absentRoutes: readSetting(db, serviceKeys.absentRoutes)?.routes ?? [],
   };
 }
 

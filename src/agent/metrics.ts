@@ -62,7 +62,7 @@ export function agentMetrics(agent: MetricsAgent, opts: { processMetrics?: boole
   gauge('timeclock_database_integrity_ok', "The last background integrity check of the database: 1 passed, 0 damaged; NaN before the first or when it could not run.", (s) =>
     s.integrity?.result === 'ok' ? 1 : s.integrity?.result === 'damaged' ? 0 : NaN,
   );
-  gauge('timeclock_online', 'Whether the last request reached the service (1) or not (0); NaN before the first.', (s) => (s.online === null ? NaN : s.online ? 1 : 0));
+  gauge('timeclock_online', 'Whether the service answers (1) or not (0: no answer, or only server errors); NaN before the first request.', (s) => (s.online === null ? NaN : s.online ? 1 : 0));
   new Gauge({
     name: 'timeclock_reader_connected',
     help: 'Whether each configured badge reader is connected (1) or not (0).',
@@ -86,6 +86,27 @@ export function agentMetrics(agent: MetricsAgent, opts: { processMetrics?: boole
   gauge('timeclock_terminal_id_conflict', 'Whether another live terminal announces this terminal id in Redis (1: a cloned data directory or a copied config, see status), else 0.', (s) =>
     s.fleet?.conflict ? 1 : 0,
   );
+  new Gauge({
+    name: 'timeclock_service_state',
+    help: 'Whether the service answers: 1 for the current state (online; errors: it answers with 5xx; offline: no answer); none before the first request.',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      this.reset();
+      const sv = status().service;
+      if (sv) this.set({ state: sv.state }, 1);
+    },
+  });
+  new Gauge({
+    name: 'timeclock_route_absent',
+    help: 'Read routes the service does not have (404, 405 or 501): 1 each, with the status it answered; asked again once an hour, doubling to a day.',
+    labelNames: ['route', 'status'],
+    registers,
+    collect() {
+      this.reset();
+      for (const a of status().absentRoutes) this.set({ route: a.route, status: String(a.status) }, 1);
+    },
+  });
   new Gauge({
     name: 'timeclock_build_info',
     help: 'The terminal software version and this terminal id; always 1.',

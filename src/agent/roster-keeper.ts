@@ -24,8 +24,6 @@ export type RosterKeeperDeps = {
   stopSignal: AbortSignal;
   /** Bookkeeping writes that never throw (the agent's). */
   write<T>(key: SettingKey<T>, value: T): void;
-  /** The service answered a sync (true: online) or could not be reached (false). */
-  contact(at: number, ok: boolean): void;
   noteError(message: string): void;
   /** Something status shows changed. */
   changed(): void;
@@ -129,7 +127,6 @@ export class RosterKeeper {
     }
     const prev = this.record;
     if (res.outcome === 'applied') {
-      this.d.contact(res.finishedAt, true);
       if (res.site) {
         const known = readSetting(this.d.db, settingKeys.site);
         const id = res.site.id ?? this.d.rosterSync.siteId ?? known?.id ?? '';
@@ -153,17 +150,12 @@ export class RosterKeeper {
     let delay: number;
     let heldShrink: RosterSyncRecord['heldShrink'] = null;
     if (res.outcome === 'shrink_held') {
-      this.d.contact(res.finishedAt, true);
       delay = this.d.shrinkRecheckMs;
       heldShrink = { employees: res.staged, inUse: res.inUse, since: res.heldSince, recheckAt: null };
     } else {
       delay = this.backoff.fail();
-      if (res.outcome === 'incomplete') this.d.contact(res.finishedAt, true);
-      // A failed sync is the terminal's news too: the screen says offline, status says why.
-      if (res.outcome === 'failed') {
-        if (res.reachable !== null) this.d.contact(res.finishedAt, res.reachable);
-        this.d.noteError(`roster sync failed: ${res.error}`);
-      }
+      // A failed sync is the terminal's news too: status says why (whether the service answers is the service watch's).
+      if (res.outcome === 'failed') this.d.noteError(`roster sync failed: ${res.error}`);
     }
     const nextAt = this.scheduling ? this.d.clock.now() + delay : null;
     if (heldShrink) heldShrink.recheckAt = nextAt;

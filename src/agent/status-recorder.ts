@@ -10,6 +10,8 @@ import type { WritableDb } from '../store/database.js';
 import { settingKeys, type RosterProgress, type SettingKey } from '../store/setting-keys.js';
 import { readSetting, writeSetting } from '../store/settings.js';
 import type { UploaderEvent } from '../sync/uploader.js';
+import type { ServiceStateRecord } from '../domain/service-state.js';
+import { serviceKeys } from '../store/service-records.js';
 
 export type StatusRecorderParts = {
   db: WritableDb;
@@ -40,12 +42,10 @@ export class StatusRecorder {
     const now = this.p.clock.now();
     switch (e.type) {
       case 'server_date':
-        // The clock's error is the time source's (every answer anchors it); here: the service answered.
+        // The clock's error is the time source's (every answer anchors it); whether the service answers is the service watch's.
         this.consecutiveFailures = 0;
-        this.contact(true, now);
         return;
       case 'sent':
-        this.contact(true, now);
         if (readSetting(this.p.db, settingKeys.authRefused)) this.safeWrite(settingKeys.authRefused, null);
         return;
       case 'rejected':
@@ -60,7 +60,6 @@ export class StatusRecorder {
         return;
       case 'failed':
         this.consecutiveFailures = e.failures;
-        this.contact(e.reachable, now);
         this.noteError(e.error);
         return;
       case 'held':
@@ -93,21 +92,23 @@ export class StatusRecorder {
     this.p.changed();
   }
 
-  /** Whether the service answered the last request (false before any answer). */
+  /** Whether the service answers now (false before any answer). */
   isOnline(): boolean {
     return this.lastContactOk === true;
   }
 
-  /** The service answered (or not): recorded on a change only. */
-  contact(ok: boolean, now: number): void {
-    // "Last answer" for the connection tab: every answer counts, written at most every 10 s.
-    if (ok && now - this.answeredWrittenAt >= ANSWERED_EVERY_MS) {
-      this.answeredWrittenAt = now;
-      this.safeWrite(settingKeys.lastAnswered, { at: now });
-    }
-    if (this.lastContactOk === ok) return;
-    this.lastContactOk = ok;
-    this.safeWrite(settingKeys.lastContact, { at: now, ok });
+  /** "Last answer" for the connection tab: every HTTP answer counts, written at most every 10 s. */
+  answered(now: number): void {
+    if (now - this.answeredWrittenAt < ANSWERED_EVERY_MS) return;
+    this.answeredWrittenAt = now;
+    this.safeWrite(settingKeys.lastAnswered, { at: now });
+  }
+
+  /** Whether the service answers changed (agent/service-watch.ts): `online` is true only when it answers without server errors. */
+  serviceState(r: ServiceStateRecord): void {
+    this.lastContactOk = r.state === 'online';
+    this.safeWrite(serviceKeys.serviceState, r);
+    this.safeWrite(settingKeys.lastContact, { at: r.since, ok: r.state === 'online' });
     this.p.changed();
   }
 

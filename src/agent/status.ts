@@ -25,6 +25,9 @@ import {
   type SiteRecord,
 } from '../store/setting-keys.js';
 import { journalState } from '../store/journal-read.js';
+import { serviceKeys } from '../store/service-records.js';
+import type { AbsentRoute } from '../domain/absent-routes.js';
+import type { ServiceStateRecord } from '../domain/service-state.js';
 import { DEFAULT_RETENTION, deletedEver, fileFigures, type Deleted, type FileFigures, type RetentionPassRecord, type RetentionPolicy } from '../store/retention.js';
 
 /** The records status shows are declared with their settings keys (store/setting-keys.ts). */
@@ -53,7 +56,7 @@ export type AgentStatus = {
   /** This terminal's name in logs, status and metrics (config `terminalId`, else a random id kept in its data directory). */
   terminalId: string;
   now: number;
-  /** true: the last request reached the service; false: it did not; null: no request yet. */
+  /** true: the service answers (`service.state` online); false: it does not, or only with server errors; null: no request yet. */
   online: boolean | null;
   /** When `online` last changed. */
   lastContactAt: number | null;
@@ -104,6 +107,10 @@ export type AgentStatus = {
   settings: SettingsView;
   /** This terminal's host, its instance in the fleet's window, another live terminal under its id (fleet-status.ts). */
   fleet?: FleetStatus;
+  /** Whether the service answers: online, errors (it answers with server errors), offline; null before any request. */
+  service: ServiceStateRecord | null;
+  /** Read routes the service lacks (404, 405, 501): asked again at `nextAt`, once; what the terminal does without them. */
+  absentRoutes: AbsentRoute[];
 };
 
 /**
@@ -191,6 +198,8 @@ export function readStatus(src: StatusSources): AgentStatus {
     journal: journalOf(db),
     agentRunning: false,
     settings: src.settings,
+    service: readSetting(db, serviceKeys.serviceState),
+    absentRoutes: readSetting(db, serviceKeys.absentRoutes)?.routes ?? [],
   };
 }
 

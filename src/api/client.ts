@@ -37,8 +37,8 @@ export type ApiClientOptions = {
    */
   onServerDate?: (serverDate: number, sentMono: number, receivedMono: number) => void;
   mono?: () => number;
-  /** Told of every request: its HTTP status, or 'error' when no answer came (the agent counts them for metrics). */
-  onRequest?: (kind: RequestKind, status: number | 'error') => void;
+  /** Told of every request: its HTTP status, or 'error' when no answer came (with why); the agent counts them for metrics. */
+  onRequest?: (kind: RequestKind, status: number | 'error', error?: string) => void;
   /** Proxy and CA list (dispatcher.ts `networkFor`); default: the process environment's proxy variables, Node's CAs. */
   network?: ApiNetwork;
 };
@@ -258,11 +258,12 @@ export class ApiClient {
         body: body !== undefined ? JSON.stringify(body) : undefined,
       });
     } catch (e) {
-      this.opts.onRequest?.(kind, 'error');
+      // Never describe(e) alone: a proxy's credentials may be in it (failure() scrubs them).
+      const error = deadline.expired() ? deadline.error : this.failure(e);
+      this.opts.onRequest?.(kind, 'error', error);
       const code = errorCode(e);
       // A refused certificate or a proxy refusing the tunnel: nothing reached the server either.
-      if (!deadline.expired() && ((code && CONNECT_PHASE_CODES.has(code)) || beforeServer(e))) return { kind: 'not_sent', error: this.failure(e) };
-      const error = deadline.expired() ? deadline.error : this.failure(e);
+      if (!deadline.expired() && ((code && CONNECT_PHASE_CODES.has(code)) || beforeServer(e))) return { kind: 'not_sent', error };
       // Anything after the connection was made: the server may have acted on it. For a GET that
       // changes nothing, so it is just a failed read.
       return mayCreate ? { kind: 'unknown', error } : { kind: 'not_sent', error };

@@ -5,6 +5,7 @@ import type { PunchResult } from '../domain/punch.js';
 import type { Lang } from '../messages/lang.js';
 import { consoleLine, punchText } from '../messages/punch-text.js';
 import { cliLang } from './lang.js';
+import { absentRouteLines, connectionWord } from './service-lines.js';
 
 /** A name on the console's one line per punch: as the receipt's QR code keeps it (`--json` has it whole). */
 export const CONSOLE_NAME_MAX = 120;
@@ -54,7 +55,7 @@ export function statusText(s: AgentStatus): string {
     `version:       ${s.version}`,
     `terminal:      ${s.terminalId}${s.fleet ? ` on host ${s.fleet.host}` : ''}`,
     `agent:         ${s.agentRunning ? 'running' : 'not running (status from the database)'}`,
-    `connection:    ${s.online === null ? 'no request yet' : s.online ? 'online' : 'OFFLINE'}${s.lastContactAt ? ` (since ${ago(s.now - s.lastContactAt)})` : ''}${s.lastAnsweredAt ? `; last answer ${ago(s.now - s.lastAnsweredAt)}` : ''}`,
+    `connection:    ${connectionWord(s)}${s.lastContactAt ? ` (since ${ago(s.now - s.lastContactAt)})` : ''}${s.lastAnsweredAt ? `; last answer ${ago(s.now - s.lastAnsweredAt)}` : ''}`,
     `queue:         pending ${q.pending}, sending ${q.sending}, in doubt ${q.in_doubt}, sent ${q.sent}, rejected ${q.rejected}, held ${q.held}`,
     `oldest unsent: ${s.oldestUnsentAgeMs === null ? 'none' : ago(s.oldestUnsentAgeMs)}`,
     `rate window:   ${s.rateWindow.used}/${s.rateWindow.limit} used (per ${s.rateWindow.windowMs / 1000}s)`,
@@ -76,6 +77,7 @@ export function statusText(s: AgentStatus): string {
   if (s.authRefused) lines.push(`TOKEN REFUSED: ${s.authRefused.reason} (${ago(s.now - s.authRefused.at)}); sending paused, punches are kept`);
   if (s.sendingPaused) lines.push(`sending paused: ${s.sendingPaused.reason} until ${new Date(s.sendingPaused.until).toISOString()}`);
   if (s.setupProblem) lines.push(`SET-UP PROBLEM: ${s.setupProblem.reason} (${ago(s.now - s.setupProblem.at)}); sending backs off, punches are kept — check api.baseUrl`);
+  lines.push(...absentRouteLines(s));
   if (s.queue.held > 0) lines.push(`held:          ${s.queue.held} punches kept and not sent (timeclock held list)`);
   for (const w of s.warnings) lines.push(`warning:       ${w}`);
   if (s.collisions.count > 0) {

@@ -200,5 +200,26 @@ export const statusSchema = z.object({
         .nullable(),
     })
     .optional(),
+  /**
+   * Whether the service answers: online; errors (it answers, with server errors: 5xx); offline (no answer, or its
+   * host refuses connections). `online` above is true only when online. Null before any request; absent from older agents.
+   */
+  service: z.object({ state: z.enum(['online', 'errors', 'offline']), since: epochMs, reason: z.string().nullable() }).nullable().optional(),
+  /**
+   * Read routes the service does not have (it answered 404, 405 or 501): each asked again once at `nextAt` (an hour,
+   * doubling to a day while it lasts); what needs it goes without. Absent from older agents.
+   */
+  absentRoutes: z
+    .array(
+      z.object({
+        route: z.enum(['GET /timesheets', 'GET /work-leaves', 'GET /times', 'GET /sites']),
+        status: count,
+        since: epochMs,
+        lastAt: epochMs,
+        nextAt: epochMs,
+        pauses: count,
+      }),
+    )
+    .optional(),
 });
 export type StatusView = z.infer<typeof statusSchema>;

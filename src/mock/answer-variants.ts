@@ -152,3 +152,23 @@ export function timesTime(stored: string, format: TimesFormat | undefined, zone:
       return new Date(instantOf(stored, zone)).toUTCString();
   }
 }
+
+/** Whether the `absentRoutes` variant takes this request's route away (GET only: POST /times is the punch route). */
+export function isAbsentRoute(list: ServerVariants['absentRoutes'], method: string, apiPath: string): boolean {
+  if (method !== 'GET' || !list) return false;
+  return list.some((route) => apiPath === route || apiPath.startsWith(`${route}/`));
+}
+
+/** What a server without the route answers (Flask/Eve's own texts), or a proxy's nginx page. */
+export function absentRouteReply(status: ServerVariants['absentRouteStatus']): Reply {
+  switch (status ?? 404) {
+    case 'html-404':
+      return nonApiReply('html-404');
+    case 405:
+      return errorReply(405, 'The method is not allowed for the requested URL.', undefined, { allow: 'POST, OPTIONS' });
+    case 501:
+      return errorReply(501, 'The server does not support the action requested by the browser.');
+    default:
+      return errorReply(404, 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.');
+  }
+}

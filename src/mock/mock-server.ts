@@ -15,7 +15,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { API_VERSION_SEGMENT, apiDialectSchema, type ApiDialectInput } from '../api/shapes.js';
 import type { Clock } from '../domain/clock.js';
-import { nonApiReply, redirectReply } from './answer-variants.js';
+import { absentRouteReply, isAbsentRoute, nonApiReply, redirectReply } from './answer-variants.js';
 import { apiRoute } from './api-routes.js';
 import { controlRoute } from './control-routes.js';
 import { DEFAULT_SLOW_DELAY_MS, faultApplies, mulberry32, pickFault, type FaultPlan } from './faults.js';
@@ -185,6 +185,8 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
         answer = redirectReply(variants.redirect); // authenticated and counted, then sent elsewhere
       } else if (body.tooLarge) {
         answer = errorReply(413, 'request body too large');
+      } else if (isAbsentRoute(variants?.absentRoutes, method, apiPath)) {
+        answer = absentRouteReply(variants?.absentRouteStatus);
       } else {
         const r = apiRoute(state, apiPath, params, () => body, arrival, token);
         if (!r) answer = errorReply(404, `not found: ${path}`);

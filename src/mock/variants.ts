@@ -8,6 +8,9 @@
  */
 import { z } from 'zod';
 
+/** The read routes the `absentRoutes` variant can take away. */
+export const ABSENT_ROUTES = ['/times', '/timesheets', '/work-leaves', '/sites'] as const;
+
 export const serverVariantsSchema = z.strictObject({
   /** List endpoints serve at most this many items per page, whatever `max_results` asks. */
   pageCap: z.number().int().min(1).optional(),
@@ -111,6 +114,15 @@ export const serverVariantsSchema = z.strictObject({
    * every answer. The stored data is untouched.
    */
   longStrings: z.number().int().min(1).max(1_000_000).optional(),
+
+  // Read routes a deployment (or the gateway in front of it) does not have (answer-variants.ts).
+  /**
+   * GET requests to these routes, and to those under them ('/sites' covers '/sites/{id}'), answer
+   * as a missing route does (`absentRouteStatus`), counted by the rate window; POST /times still works.
+   */
+  absentRoutes: z.array(z.enum(ABSENT_ROUTES)).optional(),
+  /** How an absent route answers: 404 with Eve's body (default), 'html-404' (a proxy's nginx page), 405 (Eve's body and `Allow`) or 501. */
+  absentRouteStatus: z.union([z.literal(404), z.literal(405), z.literal(501), z.literal('html-404')]).optional(),
 });
 
 export type ServerVariants = z.infer<typeof serverVariantsSchema>;

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { PunchState } from '../domain/punch.js';
 import type { DurableDb, WritableDb } from './database.js';
 import { EvidenceJournal } from './evidence-journal.js';
@@ -310,4 +311,12 @@ export class Outbox {
   listRejected(limit = 100): PunchRow[] {
     return this.stmts.rejected.all(limit) as PunchRow[];
   }
+
+  /** The service is back: pending punches a back-off had put off are due now (in-doubt checks keep their times). */
+  pullForward(now: number): number {
+    this.pullForwardStmt ??= this.lazy.db.prepare(`UPDATE punches SET next_attempt_at = @now WHERE state = 'pending' AND next_attempt_at > @now`);
+    return this.pullForwardStmt.run({ now }).changes;
+  }
+
+  private pullForwardStmt: Statement | null = null;
 }

@@ -32,6 +32,12 @@ export class DeliveryHealth {
     this.opts.windowMs = ms;
   }
 
+  /** The service answers again: the queue's back-off ends now; the next request still goes alone until one gets through. */
+  resume(now: number): void {
+    if (this.blockedUntil > now) this.blockedUntil = now;
+    this.backoff.reset();
+  }
+
   clockStepped(ms: number): void {
     if (this.blockedUntil > 0) this.blockedUntil += ms;
   }

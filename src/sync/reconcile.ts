@@ -6,6 +6,7 @@ import type { Outbox, PunchRow } from '../store/outbox.js';
 import type { EmployeeRef } from '../api/shapes.js';
 import type { DeliveryHealth } from './delivery-health.js';
 import { sentMinuteOf, verdictOf } from './record-match.js';
+import { absentReason, type AbsentRoute, type RouteGate } from './route-gate.js';
 import type { TimesApi, UploaderEvent } from './uploader-types.js';
 
 /** Who a punch is for, as the API takes it: the external id when there is one, else the `_id`. */
@@ -34,7 +35,29 @@ export class Reconciler {
     private readonly onEvent: (e: UploaderEvent) => void,
     /** Shared with the uploader: one back-off, one pause, one answer log. */
     private readonly health: DeliveryHealth,
+    /** Read routes the service lacks: GET /times among them, no check can be made. */
+    private readonly routes?: RouteGate,
   ) {}
+
+  /**
+   * Null when a check may ask the service. Else the service lacks GET /times (it is on pause): the
+   * uploader settles the punch with `handOver`, without a request or a slot of the budget.
+   */
+  timesAbsent(): AbsentRoute | null {
+    return this.routes?.held('GET /times') ?? null;
+  }
+
+  /**
+   * No check can be made while the service lacks GET /times: a person decides now (send it again
+   * or mark it delivered), rather than after back-offs that would each ask nothing.
+   */
+  handOver(item: PunchRow, absent: AbsentRoute): void {
+    const now = this.clock.now();
+    const why = `${absentReason(absent)}, so it cannot say whether it has this punch: send it again or mark it delivered`;
+    this.log.warn('in-doubt punch handed to a person', { punchId: item.id, reason: absentReason(absent) });
+    this.outbox.markHeld(item.id, now, 'unverified', why, now);
+    this.onEvent({ type: 'held', punchId: item.id, reason: why });
+  }
 
   /**
    * Before anything is sent again: is the record already on the server? Only a list that could be
@@ -44,9 +67,11 @@ export class Reconciler {
   async check(item: PunchRow): Promise<number> {
     const sentAt = this.clock.now();
     const range = checkRange(item);
-    const res = await this.api.getTimes(employeeRefOf(item), range.start, range.end);
+    const ref = employeeRefOf(item);
+    const res = await this.api.getTimes(ref, range.start, range.end);
     const now = this.clock.now();
     this.health.noteAnswer(res, sentAt, now);
+    this.routes?.noteAnswer('GET /times', `${ref.kind}:${ref.value}`, res);
     switch (res.kind) {
       case 'ok': {
         const verdict = verdictOf(res.value, sentMinuteOf(item), this.outbox.settledTwins(item));

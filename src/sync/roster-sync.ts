@@ -11,6 +11,7 @@ import type { Skipped } from './roster-rows.js';
 import { Priority, type RateBudget } from './rate-budget.js';
 
 import type { RosterApi } from './roster-api.js';
+import { absentReason, type RouteGate } from './route-gate.js';
 
 export type { RosterApi } from './roster-api.js';
 
@@ -54,6 +55,8 @@ export type RosterSyncOptions = {
   inUseSite: () => string | null | undefined;
   /** Refreshes by changes where the service filters on `_updated` (roster-changes.ts); none: always full. */
   changes?: RosterChanges;
+  /** Read routes the service lacks: without GET /sites the roster syncs without the site's name and zone. */
+  routes?: RouteGate;
 };
 
 /**
@@ -185,9 +188,12 @@ export class RosterSync {
     let requests = 0;
     let site: SiteRecord | null = null;
     let siteError: string | null = null;
-    if (siteId) {
+    const sitesAbsent = siteId ? (this.opts.routes?.held('GET /sites') ?? null) : null;
+    if (sitesAbsent) siteError = absentReason(sitesAbsent);
+    else if (siteId) {
       requests++;
       const res = await this.call('site', () => this.api.getSite(siteId), signal);
+      if (res) this.opts.routes?.noteAnswer('GET /sites', siteId, res);
       // The site's name and zone are a comfort; its employees do not depend on them.
       if (!res || res.kind === 'auth') return this.failure(res, requests);
       if (res.kind === 'ok') site = res.value;

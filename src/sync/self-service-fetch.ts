@@ -15,6 +15,7 @@ import type { Clock } from '../domain/clock.js';
 import { wholeDayLeaveOn, type LeaveToday } from '../domain/leave-today.js';
 import { rateLimitPause } from '../domain/retry-policy.js';
 import { Priority, type RateBudget } from './rate-budget.js';
+import { absentReason, type ReadRoute, type RouteGate } from './route-gate.js';
 
 export type SelfServiceApi = {
   getTimesheet(ref: EmployeeRef, startDate: string, endDate: string): Promise<ApiOutcome<TimesheetReading>>;
@@ -29,6 +30,8 @@ export type SelfServiceDeps = {
   punchesDue: () => boolean;
   windowMs: () => number;
   authRetryMs: number;
+  /** Routes the service lacks: not asked while on pause; the day is read from what the others give. */
+  routes?: RouteGate;
 };
 
 /** The service's day of one employee; `null` members were not asked or could not be read. */
@@ -60,32 +63,44 @@ export async function fetchServiceDay(
   opts: { withLeaves: boolean; signal?: AbortSignal },
 ): Promise<FetchOutcome> {
   let requests = 0;
-  const sheet = await ask(deps, opts.signal, () => deps.api.getTimesheet(ref, date, date));
+  const subject = `${ref.kind}:${ref.value}`;
+  const sheet = await ask(deps, 'GET /timesheets', subject, opts.signal, () => deps.api.getTimesheet(ref, date, date));
   requests += sheet.requests;
-  if (!sheet.ok) return { ok: false, reason: sheet.reason, requests, stop: sheet.stop };
+  // A service without timesheets may still have leaves to show: the day goes on without that part.
+  if (!sheet.ok && !sheet.absent) return { ok: false, reason: sheet.reason, requests, stop: sheet.stop };
   const day: ServiceDay = {
     date,
-    punches: horariosOn(sheet.value, date),
-    hoursBankMinutes: sheet.value.hoursBank?.finalBalanceMinutes ?? null,
+    punches: sheet.ok ? horariosOn(sheet.value, date) : null,
+    hoursBankMinutes: sheet.ok ? (sheet.value.hoursBank?.finalBalanceMinutes ?? null) : null,
     leaveRead: false,
     leave: null,
   };
   if (!opts.withLeaves) return { ok: true, day, requests };
-  const leaves = await ask(deps, opts.signal, () => deps.api.getWorkLeaves(ref, date, date, { status: APPROVED }));
+  const leaves = await ask(deps, 'GET /work-leaves', subject, opts.signal, () => deps.api.getWorkLeaves(ref, date, date, { status: APPROVED }));
   requests += leaves.requests;
-  // The timesheet is worth keeping without the leaves: the screen just shows no note.
-  if (!leaves.ok) return leaves.stop ? { ok: false, reason: leaves.reason, requests, stop: true } : { ok: true, day, requests };
+  if (!leaves.ok) {
+    if (leaves.stop) return { ok: false, reason: leaves.reason, requests, stop: true };
+    // The timesheet is worth keeping without the leaves: the screen just shows no note.
+    if (sheet.ok || leaves.absent) return { ok: true, day, requests };
+    return { ok: false, reason: leaves.reason, requests, stop: false };
+  }
   return { ok: true, day: { ...day, leaveRead: true, leave: wholeDayLeaveOn(leaves.value.leaves, date) }, requests };
 }
 
-type Asked<T> = { ok: true; value: T; requests: number } | { ok: false; reason: string; stop: boolean; requests: number };
+/** `absent`: the service lacks the route (on pause, or this answer showed it): nothing to ask again soon. */
+type Asked<T> = { ok: true; value: T; requests: number } | { ok: false; reason: string; stop: boolean; requests: number; absent: boolean };
 
-/** One request through the budget; a 429 pauses everybody (as any caller's does) and is asked again, at most twice. */
-async function ask<T>(deps: SelfServiceDeps, signal: AbortSignal | undefined, call: () => Promise<ApiOutcome<T>>): Promise<Asked<T>> {
+/**
+ * One request through the budget, unless the service lacks the route (then none, and no slot is
+ * taken); a 429 pauses everybody (as any caller's does) and is asked again, at most twice.
+ */
+async function ask<T>(deps: SelfServiceDeps, route: ReadRoute, subject: string, signal: AbortSignal | undefined, call: () => Promise<ApiOutcome<T>>): Promise<Asked<T>> {
   let requests = 0;
+  const paused = deps.routes?.held(route);
+  if (paused) return { ok: false, reason: absentReason(paused), stop: false, requests, absent: true };
   for (let limited = 0; ; ) {
     const ticket = await deps.budget.acquire(Priority.selfService, 'self_service', { ...(signal ? { signal } : {}), standAside: deps.punchesDue });
-    if (!ticket) return { ok: false, reason: 'stopped', stop: true, requests };
+    if (!ticket) return { ok: false, reason: 'stopped', stop: true, requests, absent: false };
     let res: ApiOutcome<T>;
     requests++;
     try {
@@ -93,19 +108,23 @@ async function ask<T>(deps: SelfServiceDeps, signal: AbortSignal | undefined, ca
     } finally {
       deps.budget.release(ticket);
     }
+    deps.routes?.noteAnswer(route, subject, res);
     const now = deps.clock.now();
     switch (res.kind) {
       case 'ok':
         return { ok: true, value: res.value, requests };
       case 'rate_limited':
         deps.budget.pauseUntil(now + rateLimitPause(res.retryAfterHeader, now, deps.windowMs(), res.serverDate), 'retry_after');
-        if (++limited >= 2) return { ok: false, reason: 'the service answered 429 twice', stop: false, requests };
+        if (++limited >= 2) return { ok: false, reason: 'the service answered 429 twice', stop: false, requests, absent: false };
         continue;
       case 'auth':
         deps.budget.pauseUntil(now + deps.authRetryMs, 'auth');
-        return { ok: false, reason: `the service refused the API token: ${res.reason}`, stop: true, requests };
-      default:
-        return { ok: false, reason: describeOutcome(res), stop: false, requests };
+        return { ok: false, reason: `the service refused the API token: ${res.reason}`, stop: true, requests, absent: false };
+      default: {
+        // This answer may have shown the route missing: then it is on pause from now on.
+        const learnt = deps.routes?.absent(route) ?? null;
+        return { ok: false, reason: learnt ? absentReason(learnt) : describeOutcome(res), stop: false, requests, absent: learnt !== null };
+      }
     }
   }
 }

@@ -7,6 +7,7 @@ import { Priority, type RateBudget } from './rate-budget.js';
 import { DeliveryHealth } from './delivery-health.js';
 import { recordPunchAnswer, type AnswerContext } from './punch-answer.js';
 import { employeeRefOf, Reconciler } from './reconcile.js';
+import type { RouteGate } from './route-gate.js';
 import type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
 
 export type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
@@ -40,6 +41,8 @@ export class Uploader {
   private heldCheckedAt = Number.NEGATIVE_INFINITY;
   /** When a probe last showed the token is fine: 403s soon after need no probe of their own. */
   private tokenFineAt = Number.NEGATIVE_INFINITY;
+  /** The read that asks whether the service answers again, while it is out. */
+  private serviceProbe: Promise<void> | null = null;
 
   private readonly opts: UploaderOptions;
 
@@ -54,11 +57,13 @@ export class Uploader {
     private readonly log: Logger,
     private readonly onEvent: (e: UploaderEvent) => void = () => {},
     private readonly anchoring: PunchAnchoring = { needsAnchor: () => false, reanchor: () => false },
+    /** Read routes the service lacks (GET /times: in-doubt punches go to a person without a check). */
+    routes?: RouteGate,
   ) {
     this.opts = { ...opts };
     this.health = new DeliveryHealth(budget, { backoff: opts.backoff, windowMs: opts.windowMs, authRetryMs: opts.authRetryMs }, random, log, onEvent);
     this.heldCheckEveryMs = Math.min(HELD_CHECK_EVERY_MS, opts.heldRetryMs);
-    this.reconciler = new Reconciler(outbox, api, clock, random, this.opts, log, onEvent, this.health);
+    this.reconciler = new Reconciler(outbox, api, clock, random, this.opts, log, onEvent, this.health, routes);
     this.answers = { outbox, health: this.health, log, onEvent, opts: this.opts };
   }
 
@@ -98,6 +103,36 @@ export class Uploader {
   tokenChanged(): void {
     if (this.budget.pause()?.reason === 'auth') this.budget.resume();
     this.wake();
+  }
+
+  /**
+   * The service is back (its host takes connections again, or a request got a good answer): the
+   * back-off ends now and punches it had put off are due at once; the first goes alone, the rest
+   * follow at the full rate once it is through. `probe`: with nothing to send, one cheap read
+   * confirms that the API answers (the screen then says online with nobody punching).
+   */
+  serviceBack(opts: { probe: boolean }): void {
+    if (!this.running) return;
+    const now = this.clock.now();
+    this.health.resume(now);
+    const due = this.outbox.pullForward(now);
+    if (due > 0) this.log.info('the service answers again: punches put off by the back-off are due now', { count: due });
+    if (opts.probe && !this.outbox.hasDue(now) && !this.serviceProbe) {
+      const task = this.probe('service_back')
+        .then(() => undefined, (e: unknown) => this.onStorageError(e))
+        .finally(() => {
+          this.serviceProbe = null;
+          this.tasks.delete(task);
+        });
+      this.serviceProbe = task;
+      this.tasks.add(task);
+    }
+    this.wake();
+  }
+
+  /** Whether the queue waits out a back-off now (the service failed): nothing goes before it ends. */
+  backingOff(): boolean {
+    return this.clock.now() < this.health.blockedUntil;
   }
 
   /** A punch was committed (or a rejected one retried): look now, not at the next timer. */
@@ -146,6 +181,13 @@ export class Uploader {
         const item = this.pick(this.clock.now());
         if (!item) {
           this.budget.giveBack(ticket);
+          continue;
+        }
+        const timesAbsent = item.state === 'in_doubt' ? this.reconciler.timesAbsent() : null;
+        if (timesAbsent) {
+          // Nothing is asked of a route the service lacks: the slot goes back unused.
+          this.budget.giveBack(ticket);
+          this.reconciler.handOver(item, timesAbsent);
           continue;
         }
         this.inFlight.add(item.id);

@@ -25,7 +25,7 @@ afterEach(async () => {
 type Log = Record<string, unknown>;
 type Rig = { mock: MockServer; agent: Agent; server: MetricsServer; logs: Log[]; dataDir: string };
 
-async function metricsRig(opts: { terminalId?: string; listen?: string; dataDir?: string } = {}): Promise<Rig> {
+async function metricsRig(opts: { terminalId?: string; listen?: string; dataDir?: string; settings?: Record<string, unknown> } = {}): Promise<Rig> {
   const mock = await startMockServer({ rateLimit: { limit: 60, windowMs: 1_000 } });
   cleanups.push(() => mock.close());
   let dataDir = opts.dataDir;
@@ -37,7 +37,7 @@ async function metricsRig(opts: { terminalId?: string; listen?: string; dataDir?
   const logs: Log[] = [];
   const terminal = terminalIdOf({ terminalId: opts.terminalId, dataDir });
   const log = createLogger({ level: 'debug', write: (l) => logs.push(JSON.parse(l) as Log), fields: { terminal } });
-  const agent = testAgent({ dataDir, mock, siteId: DEMO_SITE_ID, log, settings: opts.terminalId ? { terminalId: opts.terminalId } : {} });
+  const agent = testAgent({ dataDir, mock, siteId: DEMO_SITE_ID, log, settings: { ...(opts.terminalId ? { terminalId: opts.terminalId } : {}), ...opts.settings } });
   cleanups.push(() => agent.stop());
   await agent.start({ awaitRosterIfEmpty: true });
   const server = await startMetricsServer({ listen: opts.listen ?? '127.0.0.1:0', agent, log, processMetrics: false });
@@ -61,7 +61,8 @@ const unsent = (s: Sample[]) => ['pending', 'sending', 'in_doubt'].reduce((n, st
 
 describe('GET /metrics', () => {
   it('counts punches by state from pending to sent, requests by kind and status, and names build and terminal', async () => {
-    const { mock, agent, server } = await metricsRig({ terminalId: 'door-7' });
+    // No employee's-day reads: their good answers would interleave with the failing punches below.
+    const { mock, agent, server } = await metricsRig({ terminalId: 'door-7', settings: { selfService: { enabled: false } } });
     const first = await scrape(server.origin);
     expect(sample(first, 'timeclock_punches', { state: 'pending' })).toBe(0);
     expect(sample(first, 'timeclock_punches', { state: 'sent' })).toBe(0);
@@ -75,18 +76,26 @@ describe('GET /metrics', () => {
     expect(sample(first, 'timeclock_rate_limit_current')).toBe(60);
     expect(Number.isFinite(sample(first, 'timeclock_clock_skew_seconds'))).toBe(true);
 
-    // The service fails every punch: it waits, and the 500s are counted.
+    expect(sample(first, 'timeclock_online')).toBe(1);
+    expect(sample(first, 'timeclock_service_state', { state: 'online' })).toBe(1);
+
+    // The service fails every punch: it waits, and the 500s are counted. A run of them is not
+    // "online" (issue 23: a minute of 503s read as online): the service answers with errors.
     mock.setFaults({ serverError: 1, only: { method: 'POST', pathPrefix: '/times' } });
     expect((await agent.punch({ kind: 'id', value: '1001' })).ok).toBe(true);
-    const waiting = await scrapeUntil(server.origin, (s) => (sample(s, 'timeclock_requests_total', { kind: 'punch', status: '500' }) ?? 0) >= 2, 'two failed sends');
+    const waiting = await scrapeUntil(server.origin, (s) => (sample(s, 'timeclock_requests_total', { kind: 'punch', status: '500' }) ?? 0) >= 3, 'three failed sends');
     expect(unsent(waiting)).toBe(1);
     expect(sample(waiting, 'timeclock_punches', { state: 'sent' })).toBe(0);
     expect(sample(waiting, 'timeclock_oldest_pending_seconds')).toBeGreaterThan(0);
     expect(sample(waiting, 'timeclock_rate_window_used')).toBeGreaterThan(0);
-    expect(sample(waiting, 'timeclock_online')).toBe(1);
+    expect(sample(waiting, 'timeclock_online')).toBe(0);
+    expect(sample(waiting, 'timeclock_service_state', { state: 'errors' })).toBe(1);
+    expect(sample(waiting, 'timeclock_service_state', { state: 'online' })).toBeUndefined();
 
     mock.setFaults(null);
     const delivered = await scrapeUntil(server.origin, (s) => sample(s, 'timeclock_punches', { state: 'sent' }) === 1, 'the punch sent');
+    expect(sample(delivered, 'timeclock_online')).toBe(1);
+    expect(sample(delivered, 'timeclock_service_state', { state: 'online' })).toBe(1);
     expect(unsent(delivered)).toBe(0);
     expect(sample(delivered, 'timeclock_oldest_pending_seconds')).toBe(0);
     expect(sample(delivered, 'timeclock_requests_total', { kind: 'punch', status: '201' })).toBe(1);

@@ -7,6 +7,7 @@ import { clockWarning } from '../connection-view.js';
 import { formatDateTime, formatDuration, formatSkew } from '../format.js';
 import { t } from '../i18n.js';
 import { setupProblemAlert, warningsAlert } from './admin-alerts.js';
+import { absentRoutesAlert } from './absent-routes-alert.js';
 import { present, row, type Panel } from './admin-common.js';
 import { serviceErrorLines } from './admin-waiting.js';
 import { conflictView, terminalText, windowView } from '../fleet-view.js';
@@ -46,13 +47,15 @@ export function connectionPanel(): Panel {
   const facts = h('dl', { class: 'facts' });
   const setup = setupProblemAlert();
   const warnings = warningsAlert();
+  const absent = absentRoutesAlert();
   const clock = h('div', { class: 'alert-box', testid: 'clock-warning' });
   const conflict = idConflictAlert();
   return {
-    el: h('div', { class: 'panel-body connection-panel' }, [setup.el, clock, conflict.el, warnings.el, facts]),
+    el: h('div', { class: 'panel-body connection-panel' }, [setup.el, clock, conflict.el, warnings.el, absent.el, facts]),
     update(c) {
       const s = c.status;
       setup.update(c);
+      absent.update(c);
       const said = clockWarning(s?.clockSkewMs ?? null, c.lang);
       clock.hidden = said === null;
       setText(clock, said ?? '');
@@ -61,8 +64,9 @@ export function connectionPanel(): Panel {
       if (!s) return;
       const shared = windowView(s, c.lang);
       const ago = (at: number): string => t(c.lang, 'conn.ago', { age: formatDuration(s.now - at, c.lang) });
-      const online = s.online === true ? 'conn.state.online' : s.online === false ? 'conn.state.offline' : 'conn.state.unknown';
-      const online_ = h('span', { class: s.online === true ? 'good' : s.online === false ? 'bad' : 'muted', text: t(c.lang, online) });
+      // Answering with server errors is not online, and not "no connection" either.
+      const state = s.service?.state ?? (s.online === true ? 'online' : s.online === false ? 'offline' : 'unknown');
+      const online_ = h('span', { class: state === 'online' ? 'good' : state === 'unknown' ? 'muted' : 'bad', data: { state }, text: t(c.lang, `conn.state.${state}`) });
       fill(facts, [
         row(t(c.lang, 'conn.title.online'), online_, 'conn-online'),
         row(t(c.lang, 'conn.lastContact'), s.lastContactAt === null ? t(c.lang, 'roster.never') : `${formatDateTime(s.lastContactAt, c.lang, c.timeZone)} (${ago(s.lastContactAt)})`, 'conn-last-contact'),

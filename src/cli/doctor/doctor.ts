@@ -15,6 +15,7 @@ import { browserCheck, configurationCheck, databaseCheck, dataDirCheck, diskSpac
 import { fail, failed, resultLines, type CheckResult } from './result.js';
 import { clockCheck, probeService, realApi, serviceCheck, siteCheck, tokenInUse, type DoctorApiFactory, type ServiceProbe } from './service-checks.js';
 import { checkNetwork, proxyCheck, trustCheck } from './network-checks.js';
+import { withAbsentRoutes } from './route-checks.js';
 import { adminPinCheck, rosterCheck, siteFilterOf, siteInForce, type StoredFacts } from './stored-checks.js';
 import { fleetChecks } from './fleet-checks.js';
 import { realRedisProbe, type RedisProber } from '../../agent/redis-probe.js';
@@ -80,7 +81,7 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
     tokenUsed = token.token;
     probe = await probeService(config.api, token, siteId, io.clock, io.api, network?.network);
   }
-  out.push(serviceCheck(probe, config.api?.timeoutMs ?? 0));
+  out.push(withAbsentRoutes(serviceCheck(probe, config.api?.timeoutMs ?? 0), facts?.absentRoutes, io.clock.now()));
   out.push(siteCheck(siteId, probe, siteFilterOf(facts, siteId), demo));
   out.push(rosterCheck(facts, io.clock.now(), config.roster.refreshMs, demo));
   out.push(clockCheck(probe, config.clockSkewThresholdMs, demo));
