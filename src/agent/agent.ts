@@ -163,8 +163,8 @@ export class Agent {
   }
 
   /** The service's clock anchored the terminal's again: its error is recorded (read by `timeclock status` too). */
-  noteClockError(skewMs: number | null, toleranceMs: number): void {
-    this.recorder.noteClockError(skewMs, toleranceMs);
+  noteClockError(skewMs: number | null, toleranceMs: number, ntp?: 'yes' | 'no' | 'unknown'): void {
+    this.recorder.noteClockError(skewMs, toleranceMs, ntp);
   }
 
   /** A roster sync reached the service or not: the screen can say "online" before the first punch is sent. */

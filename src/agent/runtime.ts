@@ -3,6 +3,7 @@ import type { Clock, Monotonic, Random, Sleep } from '../domain/clock.js';
 import type { HidBackend } from '../input/hid-backend.js';
 import type { Logger } from '../log.js';
 import type { IntegrityChecker } from '../store/integrity-check.js';
+import type { NtpProbe } from './ntp-sync.js';
 import type { DriveRoots } from './removable-drives.js';
 import type { TokenStore } from './token-store.js';
 
@@ -11,8 +12,11 @@ import type { TokenStore } from './token-store.js';
  * where a token set on the admin screen is kept; default a 0600 file in the data directory (the
  * headless terminal's store; the Electron shell passes its safeStorage one).
  */
-/** `mono`: monotonic ms (default performance.now); tests step it and `clock` independently. */
-export type Runtime = { clock: Clock; mono?: Monotonic; bootId?: string; sleep: Sleep; random: Random; log: Logger; hid?: HidBackend; tokens?: TokenStore };
+/**
+ * `mono`: monotonic ms (default performance.now); tests step it and `clock` independently. `ntp`:
+ * whether this machine's clock is NTP-synchronised (default: ask the system, agent/ntp-sync.ts).
+ */
+export type Runtime = { clock: Clock; mono?: Monotonic; bootId?: string; sleep: Sleep; random: Random; log: Logger; hid?: HidBackend; tokens?: TokenStore; ntp?: NtpProbe };
 
 /**
  * `demo`: the embedded demo API; its token is fixed and nothing set on its admin screen reaches a real configuration.
@@ -29,6 +33,8 @@ export type BuildOptions = {
   journal?: { firstAfterMs?: number };
   /** Where the AFD export looks for removable drives (tests: a fake /proc/mounts and /sys). */
   afdDrives?: DriveRoots;
+  /** How often the wall clock is compared with the monotonic one (default every second; 0: only by `checkClock()`, tests on injected time). */
+  clockCheckEveryMs?: number;
 };
 
 export const realSleep: Sleep = (ms, signal) =>

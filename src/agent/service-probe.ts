@@ -28,6 +28,8 @@ export type ServiceProbe = {
   outcome: ApiOutcome<unknown>;
   site: SiteRecord | null;
   serverDate: number | null;
+  /** Without a usable `serverDate`: what the answer's `Date` said (null: none, or no answer). */
+  dateHeader?: string | null;
   sentAt: number;
   receivedAt: number;
 };
@@ -49,13 +51,14 @@ export async function probeService(
   makeApi: DoctorApiFactory,
 ): Promise<ServiceProbe> {
   let serverDate: number | null = null;
-  const client = makeApi({ ...api, token: token.token, onServerDate: (d) => (serverDate = d) });
+  let dateHeader: string | null = null;
+  const client = makeApi({ ...api, token: token.token, onServerDate: (d) => (serverDate = d), onNoServerDate: (h) => (dateHeader = h) });
   const sentAt = clock.now();
   try {
     const outcome = siteId ? await client.getSite(siteId) : await client.probe();
     const receivedAt = clock.now();
     const site = siteId && outcome.kind === 'ok' ? (outcome.value as SiteRecord) : null;
-    return { request: siteId ? `GET /sites/${siteId}` : 'GET /employees', tokenFrom: token.from, outcome, site, serverDate, sentAt, receivedAt };
+    return { request: siteId ? `GET /sites/${siteId}` : 'GET /employees', tokenFrom: token.from, outcome, site, serverDate, dateHeader, sentAt, receivedAt };
   } finally {
     await client.close();
   }

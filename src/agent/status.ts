@@ -20,6 +20,7 @@ import {
   type JournalVerifyRecord,
   type LastError,
   type RosterSyncRecord,
+  type ServiceClockRecord,
   type SetupProblemRecord,
   type SiteRecord,
 } from '../store/setting-keys.js';
@@ -101,6 +102,8 @@ export type AgentStatus = {
   agentRunning: boolean;
   /** The token/site/budget in force and where they come from; never the token. */
   settings: SettingsView;
+  /** What the terminal makes of the service's `Date` (store/setting-keys.ts ServiceClockRecord); null: no answer yet. */
+  serviceClock?: ServiceClockRecord | null;
 };
 
 /**
@@ -188,6 +191,7 @@ export function readStatus(src: StatusSources): AgentStatus {
     journal: journalOf(db),
     agentRunning: false,
     settings: src.settings,
+    serviceClock: readSetting(db, settingKeys.serviceClock),
   };
 }
 

@@ -111,7 +111,7 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
 
-  const reply = (res: http.ServerResponse, r: Reply, entry: RequestLogEntry | null): void => send(res, r, entry, clock.now());
+  const reply = (res: http.ServerResponse, r: Reply, entry: RequestLogEntry | null): void => send(res, r, entry, clock.now(), state.variants?.date);
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const arrival = clock.now();

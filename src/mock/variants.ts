@@ -80,6 +80,18 @@ export const serverVariantsSchema = z.strictObject({
   timesheetMalformedDays: z.boolean().optional(),
   /** GET /work-leaves items leave out `approval_info` (not yet defined). */
   leavesWithoutApproval: z.boolean().optional(),
+
+  // The service's clock as its answers tell it (transport.ts), or a gateway's in front of it.
+  /**
+   * The `Date` header of every answer: missing (none at all), garbage (one no parser reads), or
+   * offset (the mock's clock plus `offsetMs`, which may be negative).
+   */
+  date: z
+    .strictObject({
+      mode: z.enum(['missing', 'garbage', 'offset']),
+      offsetMs: z.number().int().optional(),
+    })
+    .optional(),
 });
 
 export type ServerVariants = z.infer<typeof serverVariantsSchema>;
