@@ -48,10 +48,8 @@ export class AnchoringPolicy implements PunchAnchoring {
       return true;
     }
     // No usable Date: the answers of the punches themselves would bring one back; a probe now and then.
-    const now = this.p.mono();
-    if (now < this.nextProbeAt) return false;
-    this.nextProbeAt = now + this.probeEveryMs;
-    this.probeEveryMs = Math.min(this.probeEveryMs * 2, NO_DATE_MAX_PROBE_MS);
+    if (this.p.mono() < this.nextProbeAt) return false;
+    this.scheduleProbe();
     return true;
   }
 
@@ -59,8 +57,14 @@ export class AnchoringPolicy implements PunchAnchoring {
     if (!this.waiting(p)) return true;
     if (!this.p.time.dateMissing) return false;
     // It just became so: the next probe is a minute away, not now.
-    if (this.nextProbeAt === Number.NEGATIVE_INFINITY) this.nextProbeAt = this.p.mono() + this.probeEveryMs;
+    if (this.nextProbeAt === Number.NEGATIVE_INFINITY) this.scheduleProbe();
     return true;
+  }
+
+  /** The next probe one interval from now; the interval doubles up to NO_DATE_MAX_PROBE_MS. */
+  private scheduleProbe(): void {
+    this.nextProbeAt = this.p.mono() + this.probeEveryMs;
+    this.probeEveryMs = Math.min(this.probeEveryMs * 2, NO_DATE_MAX_PROBE_MS);
   }
 
   reanchor(p: PunchRow): boolean {
