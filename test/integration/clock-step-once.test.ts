@@ -63,6 +63,8 @@ describe('deadlines are shifted once', () => {
     // Captured with the new clock, and failed once: its retry time and the back-off are on the new clock too.
     expect(await agent.punch({ kind: 'id', value: '1001' })).toMatchObject({ ok: true, localTime: '10:00' });
     await time.advanceUntil(() => mock.requests().some((r) => r.fault === 'server_error'), 'the first attempt failed', 5_000);
+    // …and the terminal has recorded it: the punch waits for its retry, written with the new clock.
+    await time.advanceUntil(() => agent.status().queue.sending === 0 && agent.status().queue.pending === 1, 'the retry scheduled', 5_000, 5);
 
     const step = agent.checkClock(); // the watch notices the step now
     expect(Math.round((step ?? 0) / HOUR)).toBe(2);
@@ -78,6 +80,7 @@ describe('deadlines are shifted once', () => {
     mock.setFaults({ serverError: 1, only: { method: 'POST', pathPrefix: '/times' } });
     expect((await agent.punch({ kind: 'id', value: '1002' })).ok).toBe(true);
     await time.advanceUntil(() => mock.requests().some((r) => r.fault === 'server_error'), 'the first attempt failed', 5_000);
+    await time.advanceUntil(() => agent.status().queue.sending === 0 && agent.status().queue.pending === 1, 'the retry scheduled', 5_000, 5);
     time.stepWall(-2 * HOUR);
     clocks.wrongBy = 0;
     expect(Math.round((agent.checkClock() ?? 0) / HOUR)).toBe(-2);
