@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { anchorOf, ANCHOR_TOLERANCE_MS, betterAnchor, readTime, type Anchor, type TimeReading } from '../domain/anchored-time.js';
+import { anchorOf, ANCHOR_TOLERANCE_MS, readTime, type Anchor, type TimeReading } from '../domain/anchored-time.js';
 import type { Clock, Monotonic } from '../domain/clock.js';
-import { AGREEMENT_MS, anchorWhenLocalWins, judgeServerDate, type DateCandidate, type NtpSync, type ServiceClockState } from '../domain/date-plausibility.js';
+import { AGREEMENT_MS, anchorAfter, anchorWhenLocalWins, judgeServerDate, type DateCandidate, type NtpSync, type ServiceClockState } from '../domain/date-plausibility.js';
 import type { WritableDb } from '../store/database.js';
 import { settingKeys, type ServiceClockRecord } from '../store/setting-keys.js';
 import { readSetting, writeSetting } from '../store/settings.js';
@@ -107,7 +107,7 @@ export class TimeSource {
       this.reportService({ state: 'unconfirmed', offsetMs: v.offsetMs, jumpMs: v.jumpMs, ntp }, wall);
     } else {
       this.pending = null;
-      this.setAnchor(v.kind === 'local' ? anchorWhenLocalWins(this.anchor, candidate.anchor, localAt, this.p.boundMs) : betterAnchor(this.anchor, candidate.anchor));
+      this.setAnchor(v.kind === 'local' ? anchorWhenLocalWins(this.anchor, candidate.anchor, localAt, this.p.boundMs) : anchorAfter(this.anchor, candidate));
       this.reportService({ state: v.kind === 'local' ? 'off' : 'ok', offsetMs: v.offsetMs, jumpMs: null, ntp }, wall);
     }
     this.remeasure();

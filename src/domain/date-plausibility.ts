@@ -43,6 +43,15 @@ export type DateJudgeInput = {
 /** Two `Date` headers agree within this (each is good to about ±0.5 s plus half its round trip). */
 export const AGREEMENT_MS = 2 * ANCHOR_TOLERANCE_MS;
 
+/**
+ * How far off a candidate's anchor may be by the way it was measured: the header's half second
+ * (ANCHOR_TOLERANCE_MS covers it) plus half of its exchange, which may be long (a slow hop, a busy
+ * box): a disagreement within this shows nothing about the service's clock.
+ */
+export function uncertaintyOf(c: DateCandidate): number {
+  return Math.max(0, c.receivedMono - c.sentMono) / 2;
+}
+
 /** The anchor's time carried forward to the monotonic reading `mono`. */
 export function predictAt(anchor: Anchor, mono: number): number {
   return anchor.serverMs + (mono - anchor.mono);
@@ -52,10 +61,11 @@ export function judgeServerDate(i: DateJudgeInput): DateJudgement {
   const c = i.candidate.anchor;
   // The service's clock minus this machine's: what status and the metric report.
   const offsetMs = Math.round(c.serverMs - i.localAt);
-  if (i.ntp === 'yes') return Math.abs(offsetMs) > i.boundMs ? { kind: 'local', offsetMs } : { kind: 'anchor', offsetMs };
+  const bound = i.boundMs + uncertaintyOf(i.candidate);
+  if (i.ntp === 'yes') return Math.abs(offsetMs) > bound ? { kind: 'local', offsetMs } : { kind: 'anchor', offsetMs };
   const current = i.current && i.current.bootId === c.bootId ? i.current : null;
   const jumpMs = Math.round(c.serverMs - (current ? predictAt(current, c.mono) : i.localAt));
-  if (Math.abs(jumpMs) <= i.boundMs) return { kind: 'anchor', offsetMs };
+  if (Math.abs(jumpMs) <= bound) return { kind: 'anchor', offsetMs };
   if (i.pending && confirms(i.pending, i.candidate)) return { kind: 'anchor', offsetMs };
   return { kind: 'await_second', offsetMs, jumpMs };
 }
@@ -65,7 +75,18 @@ export function confirms(first: DateCandidate, second: DateCandidate): boolean {
   if (first.anchor.bootId !== second.anchor.bootId) return false;
   // Answers to requests that were out together may come from one cache or one wrong hop: not independent.
   if (second.sentMono < first.receivedMono) return false;
-  return Math.abs(predictAt(first.anchor, second.anchor.mono) - second.anchor.serverMs) <= AGREEMENT_MS;
+  return Math.abs(predictAt(first.anchor, second.anchor.mono) - second.anchor.serverMs) <= AGREEMENT_MS + uncertaintyOf(first) + uncertaintyOf(second);
+}
+
+/**
+ * The anchor to use after an answer that may anchor: the one in force when the candidate agrees
+ * with it within what a `Date` and the candidate's own exchange can tell (a long exchange says
+ * little), else the candidate (betterAnchor's rule for a precise one).
+ */
+export function anchorAfter(current: Anchor | null, candidate: DateCandidate): Anchor {
+  const c = candidate.anchor;
+  if (!current || current.bootId !== c.bootId) return c;
+  return Math.abs(predictAt(current, c.mono) - c.serverMs) > ANCHOR_TOLERANCE_MS + uncertaintyOf(candidate) ? c : current;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { anchorOf } from '../../src/domain/anchored-time.js';
-import { anchorWhenLocalWins, confirms, describeOffset, judgeServerDate, type DateCandidate } from '../../src/domain/date-plausibility.js';
+import { anchorAfter, anchorWhenLocalWins, confirms, describeOffset, judgeServerDate, type DateCandidate } from '../../src/domain/date-plausibility.js';
 import { unanchoredDoubt } from '../../src/domain/unanchored-doubt.js';
 import { oldClockLatest } from '../../src/agent/clock-watch.js';
 
@@ -50,6 +50,16 @@ describe("whether a service's Date may anchor the time", () => {
     expect(anchorWhenLocalWins(null, candidate, T + 10_000, BOUND)).toEqual({ bootId: 'b', serverMs: T + 10_000, mono: 11_000 });
     const wrong = anchorOf('b', T + HOUR, 900, 1_100);
     expect(anchorWhenLocalWins(wrong, candidate, T + 10_000, BOUND)).toEqual({ bootId: 'b', serverMs: T + 10_000, mono: 11_000 });
+  });
+
+  it('an answer whose exchange took long says little: it moves the anchor only beyond its own uncertainty', () => {
+    const current = anchorOf('b', T - 500, 900, 1_100); // the service's T at mono 1000
+    // Sent at 0, answered 120 s later: its anchor sits at 60 s, good to about ±60 s.
+    const slow: DateCandidate = { anchor: anchorOf('b', T + 100_000 - 500, 0, 120_000), sentMono: 0, receivedMono: 120_000 };
+    expect(anchorAfter(current, slow)).toBe(current);
+    const quick = answer(T + 100_000 + 40_000, 100_950); // 40 s off at mono 101_000, measured in 100 ms
+    expect(anchorAfter(current, quick)).toBe(quick.anchor);
+    expect(anchorAfter(null, slow)).toBe(slow.anchor);
   });
 
   it('offsets as people read them', () => {
