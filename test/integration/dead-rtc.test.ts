@@ -40,7 +40,7 @@ describe('a dead RTC', () => {
     const earlier = make('boot-1');
     await earlier.start({ awaitRosterIfEmpty: true });
     expect((await earlier.punch({ kind: 'id', value: '1001' })).ok).toBe(true);
-    await time.advanceUntil(() => first.records().length === 1, 'the first punch delivered', 5_000);
+    await time.advanceUntil(() => earlier.status().queue.sent === 1, 'the first punch delivered', 5_000);
     expect(first.records()[0]?.time).toBe('2026-11-23T10:00');
     await earlier.stop();
     await first.close();
@@ -83,7 +83,7 @@ describe('a dead RTC', () => {
     back.setVariants(null);
     await time.advance(2 * 60_000, 1_000);
     expect((await agent.punch({ kind: 'id', value: '1003' })).ok).toBe(true);
-    await time.advanceUntil(() => back.records().length === 2, 're-timed and delivered', 30_000, 100);
+    await time.advanceUntil(() => agent.status().queue.sent === 3, 're-timed and delivered (and the first boot\'s one)', 30_000, 100);
     expect(agent.status().queue.held).toBe(0);
     expect(back.records().map((r) => r.time).sort()).toEqual(['2026-11-23T10:01', '2026-11-23T10:03']);
   });

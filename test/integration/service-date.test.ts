@@ -66,11 +66,11 @@ describe("the service's Date, within reason", () => {
 
     const first = await agent.punch({ kind: 'id', value: '1001' });
     expect(first).toMatchObject({ ok: true, localDate: '2026-11-23', localTime: '10:00', receipt: { date: '2026-11-23', time: expect.stringMatching(/^10:00:/) } });
-    await time.advanceUntil(() => mock.records().length === 1, 'delivered', 5_000);
+    await time.advanceUntil(() => agent.status().queue.sent === 1, 'delivered', 5_000);
     await time.advance(60_000, 1_000);
     const second = await agent.punch({ kind: 'id', value: '1002' });
     expect(second).toMatchObject({ ok: true, localDate: '2026-11-23', localTime: '10:01' });
-    await time.advanceUntil(() => mock.records().length === 2, 'second delivered', 5_000);
+    await time.advanceUntil(() => agent.status().queue.sent === 2, 'second delivered', 5_000);
     expect(mock.records().map((r) => r.time)).toEqual(['2026-11-23T10:00', '2026-11-23T10:01']);
     // Marked for payroll: the service's clock disagreed and this machine's was kept.
     if (!first.ok || !second.ok) throw new Error('not registered');
@@ -107,7 +107,7 @@ describe("the service's Date, within reason", () => {
     mock.setVariants({ date: { mode: 'offset', offsetMs: 2 * HOUR } }); // the service (or a hop) jumps 2 h ahead
     const before = mock.requests().length;
     expect((await agent.punch({ kind: 'id', value: '1001' })).ok).toBe(true);
-    await time.advanceUntil(() => mock.records().length === 1, 'first delivered', 5_000);
+    await time.advanceUntil(() => agent.status().queue.sent === 1, 'first delivered (its answer read)', 5_000);
     expect(mock.requests()).toHaveLength(before + 1); // one answer with the far Date
     expect(mock.records()[0]?.time).toBe('2026-11-23T10:00');
     expect(agent.status().serviceClock).toMatchObject({ state: 'unconfirmed', ntp: 'no' });
@@ -117,7 +117,7 @@ describe("the service's Date, within reason", () => {
     await time.advance(60_000, 1_000);
     const held = await agent.punch({ kind: 'id', value: '1002' });
     expect(held).toMatchObject({ ok: true, localTime: local(time.clock.now()).time });
-    await time.advanceUntil(() => mock.records().length === 2, 'second delivered', 5_000);
+    await time.advanceUntil(() => agent.status().queue.sent === 2, 'second delivered', 5_000);
     expect(mock.records()[1]?.time).toBe('2026-11-23T10:01');
 
     // Its answer, to a later request, agrees with the first: the service's clock is followed from now on.

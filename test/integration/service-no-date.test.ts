@@ -47,7 +47,7 @@ describe('a service without a usable Date', () => {
 
       const first = await agent.punch({ kind: 'id', value: '1001' });
       expect(first).toMatchObject({ ok: true, localTime: '10:00' });
-      await time.advanceUntil(() => mock.records().length === 1, 'delivered at this clock', 30_000, 100);
+      await time.advanceUntil(() => agent.status().queue.sent === 1, 'delivered at this clock', 30_000, 100);
       expect(mock.records()[0]?.time).toBe('2026-11-23T10:00');
       // Three answers without a usable Date (the probes), then the punch itself.
       expect(mock.requests().filter(isProbe)).toHaveLength(3);
@@ -69,7 +69,7 @@ describe('a service without a usable Date', () => {
         await time.advance(2 * MINUTE, 5_000);
         if (i === 30) firstHour = mock.requests().filter(isProbe).length - probesBefore;
       }
-      await time.advanceUntil(() => mock.records().length === 61, 'all delivered', 60_000, 1_000);
+      await time.advanceUntil(() => agent.status().queue.sent === 61, 'all delivered', 60_000, 1_000);
       const secondHour = mock.requests().filter(isProbe).length - probesBefore - firstHour;
       console.log(`Date ${mode}: probes for the service's time: 3 before the first send, then ${firstHour} in the first hour and ${secondHour} in the second (a punch every 2 min)`);
       // The old pace was one probe per back-off (a second) for as long as it lasted: 3,600 an hour.
