@@ -15,7 +15,7 @@ import type { Agent } from './agent.js';
 import { NtpState, systemNtpProbe } from './ntp-sync.js';
 import { AnchoringPolicy } from './punch-anchoring.js';
 import type { Runtime } from './runtime.js';
-import { reportServiceClock } from './service-clock.js';
+import { ServiceClockReport } from './service-clock.js';
 import { currentBootId, TimeSource } from './time-source.js';
 import type { Monotonic } from '../domain/clock.js';
 
@@ -30,6 +30,12 @@ export function buildTimeParts(
   const ntp = new NtpState(rt.ntp ?? systemNtpProbe, mono, undefined, config.clock.ntpSynchronized);
   // Asked now, in the background: the first answers of the service come after it, as a rule.
   ntp.refresh();
+  const report = new ServiceClockReport({
+    log: rt.log,
+    write: (r) => agent()?.safeWrite(settingKeys.serviceClock, r),
+    noteError: (m) => agent()?.noteError(m),
+    changed: () => agent()?.statusChanged(),
+  });
   const reanchor = () => {
     const a = time.current;
     if (!a) return 0;
@@ -49,19 +55,7 @@ export function buildTimeParts(
       d.uploader()?.wake();
     },
     onSkew: (skew) => agent()?.noteClockError(skew, config.clockSkewThresholdMs, ntp.current()),
-    onServiceClock: (now, before) => {
-      const a = agent();
-      reportServiceClock(
-        {
-          log: rt.log,
-          write: (r) => (a ? a.safeWrite(settingKeys.serviceClock, r) : undefined),
-          noteError: (m) => a?.noteError(m),
-          changed: () => a?.statusChanged(),
-        },
-        now,
-        before,
-      );
-    },
+    onServiceClock: (now, before) => report.note(now, before),
   });
   const anchoring = new AnchoringPolicy({ time, outbox, mono, buildTime: BUILD_TIME, toleranceMs: config.clock.serviceSkewBoundMs, reanchor });
   return { time, anchoring, ntp };
