@@ -87,4 +87,25 @@ describe('a dead RTC', () => {
     expect(agent.status().queue.held).toBe(0);
     expect(back.records().map((r) => r.time).sort()).toEqual(['2026-11-23T10:01', '2026-11-23T10:03']);
   });
+
+  it('a person who sends a held punch as it is vouches for its time: it goes once, and is not held again (injected time)', async () => {
+    const time = new FakeTime(Date.UTC(2000, 0, 1, 2, 0, 0)); // a dead clock from the start: 00:00 in São Paulo
+    const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 60, windowMs: 1_000 }, variants: { date: { mode: 'missing' } } });
+    cleanups.push(() => mock.close());
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const agent = testAgent({ dataDir: t.dir, mock, clock: time.clock, mono: time.mono, sleep: time.sleep, clockCheckEveryMs: 0 });
+    cleanups.push(() => agent.stop());
+    await agent.start({ awaitRosterIfEmpty: true });
+    const punch = await agent.punch({ kind: 'id', value: '1001' });
+    if (!punch.ok || punch.punchId === null) throw new Error('not registered');
+    await time.advanceUntil(() => agent.status().queue.held === 1, 'held for a person', 10_000);
+    // Earlier than this software's build: nothing else is known.
+    expect(agent.listHeld()[0]?.last_error).toMatch(/^captured at 2000-01-01 00:00 .*earlier than 20\d\d-\d\d-\d\d \d\d:\d\d \(the date this software was built\)/);
+    expect(agent.decideHeld(punch.punchId, 'resend', 'manager')).toBe(true);
+    await time.advanceUntil(() => agent.status().queue.sent === 1, 'sent as the person decided', 10_000);
+    await time.advance(5_000, 100);
+    expect(mock.records().map((r) => r.time)).toEqual(['2000-01-01T00:00']);
+    expect(agent.status().queue.held).toBe(0);
+  });
 });
