@@ -24,7 +24,13 @@ function typescript(project) {
   }
 }
 
-if (only !== 'renderer') typescript('tsconfig.json');
+if (only !== 'renderer') {
+  typescript('tsconfig.json');
+  // When this build was made (src/version.ts BUILD_TIME): no punch of it can be older.
+  const epoch = Number(process.env.SOURCE_DATE_EPOCH);
+  const builtAt = new Date(Number.isFinite(epoch) && epoch > 0 ? epoch * 1000 : Date.now()).toISOString();
+  fs.writeFileSync(path.join(root, 'dist/src/build-info.json'), JSON.stringify({ builtAt }) + '\n');
+}
 typescript('renderer/tsconfig.json');
 
 fs.rmSync(out, { recursive: true, force: true });

@@ -189,6 +189,19 @@ export const configSchema = z
     receipt: receiptSchema,
     afd: afdSchema,
     journal: journalSchema,
+    /** The service's clock (README "Networks"): how far its `Date` may be from the time in force, and this machine's NTP state. */
+    clock: z
+      .object({
+        /**
+         * A `Date` further than this from an NTP-synchronised local clock is not used (the local time is kept, the
+         * punches marked, the operator told); from an unsynchronised one, it needs a second answer that agrees.
+         */
+        serviceSkewBoundMs: int(10_000, 7 * 24 * 3_600_000).default(5 * 60_000),
+        /** auto: ask the system (timedatectl, chronyc, ntpstat; w32tm on Windows); yes / no: say it, for a box the terminal cannot ask. */
+        ntpSynchronized: z.enum(['auto', 'yes', 'no']).default('auto'),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

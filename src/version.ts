@@ -17,3 +17,24 @@ function readVersion(): string {
 }
 
 export const VERSION = readVersion();
+
+/**
+ * Before this instant no punch can have been taken by this build: `npm run build` records its time
+ * (SOURCE_DATE_EPOCH when set, for reproducible builds) in build-info.json beside this file. Run
+ * from the sources (tests), the floor below: the first day this rule existed. A wall-clock time
+ * earlier than it is a dead RTC's (domain/unanchored-doubt.ts).
+ */
+const SOURCE_FLOOR = Date.UTC(2026, 0, 1);
+
+function readBuildTime(): number {
+  try {
+    const info = JSON.parse(readFileSync(new URL('./build-info.json', import.meta.url), 'utf8')) as { builtAt?: unknown };
+    const t = typeof info.builtAt === 'string' ? Date.parse(info.builtAt) : NaN;
+    if (Number.isFinite(t)) return Math.max(t, SOURCE_FLOOR);
+  } catch {
+    /* not built: the sources */
+  }
+  return SOURCE_FLOOR;
+}
+
+export const BUILD_TIME = readBuildTime();

@@ -112,3 +112,24 @@ export function clockWarning(skewMs: number | null, lang: Lang): string | null {
   if (skewMs === null || Math.abs(skewMs) <= CLOCK_TOLERANCE_MS) return null;
   return t(lang, skewMs < 0 ? 'conn.clockFast' : 'conn.clockSlow', { by: formatDuration(Math.abs(skewMs), lang) });
 }
+
+/**
+ * What the terminal makes of the service's clock (status `serviceClock`), said plainly when it is
+ * not simply in use: off (this terminal's synchronised clock is kept), no usable Date, or a jump
+ * waiting for a second answer. Null otherwise.
+ */
+export function serviceClockWarning(sc: StatusView['serviceClock'], lang: Lang): string | null {
+  if (!sc) return null;
+  switch (sc.state) {
+    case 'ok':
+      return null;
+    case 'off': {
+      const off = sc.offsetMs ?? 0;
+      return t(lang, off > 0 ? 'conn.serviceClockAhead' : 'conn.serviceClockBehind', { by: formatDuration(Math.abs(off), lang) });
+    }
+    case 'no_date':
+      return t(lang, 'conn.serviceNoDate');
+    case 'unconfirmed':
+      return t(lang, 'conn.serviceUnconfirmed', { by: formatDuration(Math.abs(sc.jumpMs ?? sc.offsetMs ?? 0), lang) });
+  }
+}

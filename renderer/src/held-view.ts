@@ -15,7 +15,9 @@ export type HeldReason = NonNullable<HeldPunch['held_reason']> | 'unknown';
 /**
  * What a person may decide on a held punch:
  * - delivery: the service would not say whether it has the punch (unverified), or refused this
- *   employee (forbidden, also retried by itself): send it again, or mark it as delivered;
+ *   employee (forbidden, also retried by itself), or its time is this terminal's unconfirmed clock
+ *   and cannot be right (clock_unverified: the detail shows the captured time): send it as it is,
+ *   or mark it as delivered (entered by hand on the service);
  * - pin: taken while its employee was locked out after wrong PINs (pin_unverified): confirm it
  *   (it is sent) or dispute it (kept here, never sent, with a reason).
  * A punch held by the employee's contract waits for HR, and a disputed one stays as it is: null.
@@ -41,7 +43,7 @@ export type HeldRowView = {
 };
 
 export function heldDecisionOf(reason: HeldReason): HeldDecisionKind | null {
-  if (reason === 'unverified' || reason === 'forbidden') return 'delivery';
+  if (reason === 'unverified' || reason === 'forbidden' || reason === 'clock_unverified') return 'delivery';
   if (reason === 'pin_unverified') return 'pin';
   return null;
 }

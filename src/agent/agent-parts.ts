@@ -81,6 +81,10 @@ export type AgentParts = {
   /** Started after capture, stopped before sending stops: prefetching employees' days, the liveness check. */
   jobs: BackgroundJob[];
   onClose: () => Promise<void> | void;
+  /** After a step of the wall clock moved the deadlines (clock-watch.ts): the skew is measured again. */
+  timeStepped?: (stepMs: number) => void;
+  /** How often the clock watch looks (default every second; 0: only by `checkClock()`, tests on injected time). */
+  clockCheckEveryMs?: number;
 };
 
 /** /healthz: whether punches can be captured now. */

@@ -164,8 +164,8 @@ export class Agent {
   }
 
   /** The service's clock anchored the terminal's again: its error is recorded (read by `timeclock status` too). */
-  noteClockError(skewMs: number | null, toleranceMs: number): void {
-    this.recorder.noteClockError(skewMs, toleranceMs);
+  noteClockError(skewMs: number | null, toleranceMs: number, ntp?: 'yes' | 'no' | 'unknown'): void {
+    this.recorder.noteClockError(skewMs, toleranceMs, ntp);
   }
 
   /** Whether the service answers changed (agent/service-watch.ts, fed by every request and the liveness check). */

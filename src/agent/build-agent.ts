@@ -17,9 +17,8 @@ import { readSetting, writeSetting } from '../store/settings.js';
 import { UnresolvedPunches } from '../store/unresolved.js';
 import { Agent } from './agent.js';
 import { Capture } from './capture.js';
-import { bootMonotonic, currentBootId, TimeSource } from './time-source.js';
-import { correctedTime } from '../domain/anchored-time.js';
-import { localDateTime } from '../domain/local-time.js';
+import { bootMonotonic } from './time-source.js';
+import { buildTimeParts } from './build-time.js';
 import { RosterKeeper } from './roster-keeper.js';
 import { IdentityAdmin } from './identity-admin.js';
 import { SettingsAdmin, startingToken, storedOverrides } from './settings.js';
@@ -78,24 +77,8 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   const mono = rt.mono ?? bootMonotonic;
   let agent: Agent | null = null;
   let uploaderRef: Uploader | null = null;
-  const reanchor = () => {
-    const a = time.current;
-    if (!a) return 0;
-    const n = outbox.reanchor(time.bootId, (m, wall) => correctedTime(a, m, wall), localDateTime, rt.clock.now());
-    if (n > 0) rt.log.info('punches taken before the first answer of this boot now carry the service\'s time', { count: n });
-    return n;
-  };
-  const time: TimeSource = new TimeSource(
-    db,
-    rt.clock,
-    mono,
-    rt.bootId ?? currentBootId(),
-    () => {
-      reanchor();
-      uploaderRef?.wake();
-    },
-    () => agent?.noteClockError(time.skewMs(), config.clockSkewThresholdMs),
-  );
+  // The service's clock when plausible, the NTP state, and what the uploader asks of a punch's time.
+  const { time, anchoring, ntp } = buildTimeParts(config, rt, { db, outbox, mono, agent: () => agent, uploader: () => uploaderRef });
   // What the admin screen saved wins over the configuration (settings.ts).
   const overrides = storedOverrides(db, demo);
   const rule = overrides.rate ? { limit: overrides.rate.limit, windowMs: overrides.rate.windowMs } : { limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs };
@@ -122,6 +105,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     dialect: config.api.dialect,
     mono,
     onServerDate: (d, sent, received) => time.noteServerDate(d, sent, received),
+    onNoServerDate: (header) => time.noteMissingDate(header),
     onRequest: (kind, status, error) => {
       requests.note(kind, status);
       service.request(kind, status, error);
@@ -156,12 +140,9 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     },
     rt.log,
     (e) => agent?.onUploaderEvent(e),
-    {
-      // A punch of this boot taken before any answer waits for one (a probe fetches it) and is
-      // recomputed on the service's clock before it goes; one of an earlier boot cannot be.
-      needsAnchor: (p) => p.anchored === 0 && p.boot_id === time.bootId && time.current === null,
-      reanchor: (p) => (p.anchored === 0 && p.boot_id === time.bootId && time.current !== null ? reanchor() > 0 : false),
-    },
+    // A punch of this boot taken before any answer waits for one and is recomputed on the service's
+    // clock before it goes; one of an earlier boot (or without a usable Date) goes at its wall time, if it can be true.
+    anchoring,
     routes,
   );
   uploaderRef = uploader;
@@ -315,6 +296,12 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       punchesDue: () => outbox.hasDue(rt.clock.now()), windowMs: () => budget.windowMs, authRetryMs: config.retry.authRetryMs,
       write: (key, value) => agent?.safeWrite(key, value),
     }),
+    // A step of the wall clock: the skew is measured again and NTP's state asked again.
+    timeStepped: () => {
+      ntp.invalidate();
+      time.remeasure();
+    },
+    ...(opts.clockCheckEveryMs !== undefined ? { clockCheckEveryMs: opts.clockCheckEveryMs } : {}),
     onClose: async () => {
       await self.selfService.stop();
       agent?.afd.close();

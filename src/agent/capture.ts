@@ -249,6 +249,8 @@ export class Capture {
   private clockFlag(when: TimeReading): ClockFlag | null {
     // Before the first answer of its boot: the wall clock, recomputed before sending if it can be.
     if (!when.anchored) return 'unanchored';
+    // This machine's synchronised clock was kept against the service's: payroll should know.
+    if (when.serviceClockOff) return 'service_clock_off';
     const at = when.at;
     if (Math.abs(at - when.wall) > this.o.clockSkewThresholdMs) return 'skewed';
     if (at < this.lastCaptureAt - 60_000) return 'jumped_back';

@@ -1,7 +1,8 @@
 /**
  * Watches the wall clock against the monotonic one. A step (NTP correcting a wrong clock, a person
  * setting it) moves every stored deadline with it (retries, rate slots, pauses), so a step back
- * does not stop sending for its length nor a step forward burst.
+ * does not stop sending for its length nor a step forward burst. Deadlines written in the moment
+ * between a step forward and its notice are on the new clock already: they are not moved again.
  */
 import { clockStep, type Clock, type Monotonic } from '../domain/clock.js';
 import type { Logger } from '../log.js';
@@ -21,7 +22,24 @@ export type ClockWatchParts = {
   uploader: Pick<Uploader, 'clockStepped'>;
   noteError: (message: string) => void;
   changed: () => void;
+  /** After a step's deadlines moved: the skew is measured again, NTP's state asked again. */
+  timeStepped?: (stepMs: number) => void;
+  /** How often it looks (default every second; 0: only when `check()` is called, for tests on injected time). */
+  clockCheckEveryMs?: number;
 };
+
+/**
+ * The latest wall reading the clock before a step can have given, when the step is told apart from
+ * readings since (those are at least `prev.wall + step`): only a step forward larger than the time
+ * between the two looks can be. Null: move everything (a step back moves a deadline written in
+ * that instant early, never late).
+ */
+export function oldClockLatest(prev: { wall: number; mono: number }, cur: { wall: number; mono: number }, step: number): number | null {
+  const elapsed = cur.mono - prev.mono;
+  if (step <= elapsed) return null;
+  // Halfway between the old clock's reading now and the new clock's earliest.
+  return prev.wall + elapsed + (step - elapsed) / 2;
+}
 
 export class ClockWatch {
   private seen: { wall: number; mono: number } | null = null;
@@ -31,7 +49,9 @@ export class ClockWatch {
 
   start(): void {
     this.seen = { wall: this.p.clock.now(), mono: this.p.mono() };
-    this.timer = setInterval(() => this.check(), CLOCK_CHECK_MS);
+    const every = this.p.clockCheckEveryMs ?? CLOCK_CHECK_MS;
+    if (every <= 0) return;
+    this.timer = setInterval(() => this.check(), every);
     this.timer.unref();
   }
 
@@ -47,15 +67,17 @@ export class ClockWatch {
     if (!prev) return null;
     const step = clockStep(prev, cur);
     if (step === null) return null;
+    const before = oldClockLatest(prev, cur, step) ?? undefined;
     this.p.log.warn('the wall clock stepped; retries and the rate window move with it', { stepMs: Math.round(step) });
     this.p.noteError(`the system clock stepped by ${Math.round(step / 1000)} s; deadlines adjusted`);
     try {
-      this.p.outbox.shiftDeadlines(step);
+      this.p.outbox.shiftDeadlines(step, before);
     } catch (e) {
       this.p.noteError(`could not move retry times after a clock step: ${(e as Error).message}`);
     }
-    this.p.budget.clockStepped(step);
-    this.p.uploader.clockStepped(step);
+    this.p.budget.clockStepped(step, before);
+    this.p.uploader.clockStepped(step, before);
+    this.p.timeStepped?.(step);
     this.p.changed();
     return step;
   }

@@ -119,6 +119,23 @@ export function agentMetrics(agent: MetricsAgent, opts: { processMetrics?: boole
     },
   });
 
+  gauge(
+    'timeclock_service_clock_offset_seconds',
+    "The service's Date minus this machine's clock at the last answer with a usable Date (a year: the service's clock is a year ahead); NaN without one.",
+    (s) => (s.serviceClock?.offsetMs == null ? NaN : s.serviceClock.offsetMs / 1000),
+  );
+  new Gauge({
+    name: 'timeclock_service_clock_state',
+    help: "What the terminal makes of the service's Date: 1 for the current state (ok: it anchors the time; off: NTP-synchronised local time kept; unconfirmed: a far Date waits for a second answer; no_date: none usable, punches go at this terminal's clock).",
+    labelNames: ['state'],
+    registers,
+    collect() {
+      this.reset();
+      const state = status().serviceClock?.state;
+      if (state) this.set({ state }, 1);
+    },
+  });
+
   function gauge(name: string, help: string, value: (s: AgentStatus) => number): void {
     new Gauge({
       name,

@@ -3,6 +3,7 @@ import type { Clock, Monotonic, Random, Sleep } from '../domain/clock.js';
 import type { HidBackend } from '../input/hid-backend.js';
 import type { Logger } from '../log.js';
 import type { IntegrityChecker } from '../store/integrity-check.js';
+import type { NtpProbe } from './ntp-sync.js';
 import type { DriveRoots } from './removable-drives.js';
 import type { TokenStore } from './token-store.js';
 import type { ProxyEnv } from '../api/proxy.js';
@@ -12,8 +13,11 @@ import type { ProxyEnv } from '../api/proxy.js';
  * where a token set on the admin screen is kept; default a 0600 file in the data directory (the
  * headless terminal's store; the Electron shell passes its safeStorage one).
  */
-/** `mono`: monotonic ms (default performance.now); tests step it and `clock` independently. */
-/** `host`: the host name shown with the terminal id and announced to the fleet (default os.hostname(); tests pass another). */
+/**
+ * `mono`: monotonic ms (default performance.now); tests step it and `clock` independently. `ntp`:
+ * whether this machine's clock is NTP-synchronised (default: ask the system, agent/ntp-sync.ts).
+ * `host`: the host name shown with the terminal id and announced to the fleet (default os.hostname(); tests pass another).
+ */
 export type Runtime = {
   clock: Clock;
   mono?: Monotonic;
@@ -26,6 +30,7 @@ export type Runtime = {
   /** HTTPS_PROXY, HTTP_PROXY, NO_PROXY as loaded with the configuration (default: this process's environment). */
   proxyEnv?: ProxyEnv;
   host?: string;
+  ntp?: NtpProbe;
 };
 
 /**
@@ -43,6 +48,8 @@ export type BuildOptions = {
   journal?: { firstAfterMs?: number };
   /** Where the AFD export looks for removable drives (tests: a fake /proc/mounts and /sys). */
   afdDrives?: DriveRoots;
+  /** How often the wall clock is compared with the monotonic one (default every second; 0: only by `checkClock()`, tests on injected time). */
+  clockCheckEveryMs?: number;
 };
 
 export const realSleep: Sleep = (ms, signal) =>

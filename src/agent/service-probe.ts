@@ -29,6 +29,8 @@ export type ServiceProbe = {
   outcome: ApiOutcome<unknown>;
   site: SiteRecord | null;
   serverDate: number | null;
+  /** Without a usable `serverDate`: what the answer's `Date` said (null: none, or no answer). */
+  dateHeader?: string | null;
   sentAt: number;
   receivedAt: number;
 };
@@ -51,14 +53,15 @@ export async function probeService(
   network?: ApiNetwork,
 ): Promise<ServiceProbe> {
   let serverDate: number | null = null;
+  let dateHeader: string | null = null;
   // The way the terminal goes (proxy, CA file): what works here works for it.
-  const client = makeApi({ ...api, token: token.token, onServerDate: (d) => (serverDate = d), ...(network ? { network } : {}) });
+  const client = makeApi({ ...api, token: token.token, onServerDate: (d) => (serverDate = d), onNoServerDate: (h) => (dateHeader = h), ...(network ? { network } : {}) });
   const sentAt = clock.now();
   try {
     const outcome = siteId ? await client.getSite(siteId) : await client.probe();
     const receivedAt = clock.now();
     const site = siteId && outcome.kind === 'ok' ? (outcome.value as SiteRecord) : null;
-    return { request: siteId ? `GET /sites/${siteId}` : 'GET /employees', tokenFrom: token.from, outcome, site, serverDate, sentAt, receivedAt };
+    return { request: siteId ? `GET /sites/${siteId}` : 'GET /employees', tokenFrom: token.from, outcome, site, serverDate, dateHeader, sentAt, receivedAt };
   } finally {
     await client.close();
   }

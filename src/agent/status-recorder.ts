@@ -79,15 +79,22 @@ export class StatusRecorder {
     }
   }
 
-  /** The service's clock error; said plainly (log and last error) when it is past the tolerance. */
-  noteClockError(skewMs: number | null, toleranceMs: number): void {
+  /**
+   * The system clock's error against the time in force (told on a change only, agent/time-source.ts);
+   * said plainly (log and last error) when it is past the tolerance. An NTP-synchronised clock is
+   * not told to fix NTP: the service's clock, within its bound, is what differs.
+   */
+  noteClockError(skewMs: number | null, toleranceMs: number, ntp: 'yes' | 'no' | 'unknown' = 'unknown'): void {
     if (skewMs === null) return;
     const now = this.p.clock.now();
     this.safeWrite(settingKeys.clockSkew, { at: now, ms: Math.round(skewMs) });
     if (Math.abs(skewMs) > toleranceMs) {
-      const message = `the system clock is ${Math.round(skewMs / -1000)} s off the service's (${skewMs < 0 ? 'fast' : 'slow'}): punches are recorded at the service's time; fix NTP`;
+      const advice = ntp === 'yes' ? "this clock is NTP-synchronised: check the service's clock" : 'fix NTP';
+      const message = `the system clock is ${Math.round(skewMs / -1000)} s off the service's (${skewMs < 0 ? 'fast' : 'slow'}): punches are recorded at the service's time; ${advice}`;
       this.p.log.warn(message, { skewMs: Math.round(skewMs) });
       this.noteError(message);
+    } else {
+      this.p.log.info("the system clock agrees with the time in force", { skewMs: Math.round(skewMs) });
     }
     this.p.changed();
   }

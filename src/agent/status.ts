@@ -21,6 +21,7 @@ import {
   type JournalVerifyRecord,
   type LastError,
   type RosterSyncRecord,
+  type ServiceClockRecord,
   type SetupProblemRecord,
   type SiteRecord,
 } from '../store/setting-keys.js';
@@ -111,6 +112,8 @@ export type AgentStatus = {
   service: ServiceStateRecord | null;
   /** Read routes the service lacks (404, 405, 501): asked again at `nextAt`, once; what the terminal does without them. */
   absentRoutes: AbsentRoute[];
+  /** What the terminal makes of the service's `Date` (store/setting-keys.ts ServiceClockRecord); null: no answer yet. */
+  serviceClock?: ServiceClockRecord | null;
 };
 
 /**
@@ -200,6 +203,7 @@ export function readStatus(src: StatusSources): AgentStatus {
     settings: src.settings,
     service: readSetting(db, serviceKeys.serviceState),
     absentRoutes: readSetting(db, serviceKeys.absentRoutes)?.routes ?? [],
+    serviceClock: readSetting(db, settingKeys.serviceClock),
   };
 }
 

@@ -36,6 +36,8 @@ export type ApiClientOptions = {
    * time is anchored on the service's (agent/time-source.ts), whichever call brought it.
    */
   onServerDate?: (serverDate: number, sentMono: number, receivedMono: number) => void;
+  /** An answer came without a `Date` header, or with one that cannot be read (`header`: what it said, null: none). */
+  onNoServerDate?: (header: string | null) => void;
   mono?: () => number;
   /** Told of every request: its HTTP status, or 'error' when no answer came (with why); the agent counts them for metrics. */
   onRequest?: (kind: RequestKind, status: number | 'error', error?: string) => void;
@@ -271,6 +273,7 @@ export class ApiClient {
 
     const serverDate = parseDate(res.headers['date']);
     if (serverDate !== null) this.opts.onServerDate?.(serverDate, sentMono, mono());
+    else this.opts.onNoServerDate?.(headerValue(res.headers['date']));
     const status = res.statusCode;
     this.opts.onRequest?.(kind, status);
     const contentEncoding = headerValue(res.headers['content-encoding']);

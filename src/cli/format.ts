@@ -1,3 +1,4 @@
+import { serviceClockSentence } from '../agent/service-clock.js';
 import type { AgentStatus } from '../agent/status.js';
 import { cutText } from '../domain/long-text.js';
 import { fleetLines } from './fleet-lines.js';
@@ -71,6 +72,7 @@ export function statusText(s: AgentStatus): string {
         `${r.scans} scans, last ${r.lastScanAt ? ago(s.now - r.lastScanAt) : 'never'}, ${r.errors} dropped, ${r.disconnects} disconnects`,
     ),
     `clock skew:    ${s.clockSkewMs === null ? 'unknown' : Math.abs(s.clockSkewMs) < 1000 ? 'none measurable (within ±1 s of the service)' : `${(s.clockSkewMs / 1000).toFixed(1)}s against the service`}`,
+    ...(s.serviceClock && s.serviceClock.state !== 'ok' ? [`service clock: ${serviceClockSentence(s.serviceClock)} (since ${ago(s.now - s.serviceClock.at)})`] : []),
   ];
   lines.push(...rosterLines(s), ...integrityLines(s), ...journalLines(s), ...retentionLines(s));
   if (s.settings.token.warning) lines.push(`API token:     ${s.settings.token.warning}`);

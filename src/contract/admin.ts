@@ -19,17 +19,18 @@ export const rejectedPunchSchema = z.object({
   attempts: count,
   last_error: serviceText.nullable(),
   reject_reason: serviceText.nullable(),
-  clock_flag: z.enum(['skewed', 'jumped_back', 'unanchored']).nullable(),
+  clock_flag: z.enum(['skewed', 'jumped_back', 'unanchored', 'service_clock_off']).nullable(),
   updated_at: epochMs,
 });
 
 /**
  * A held punch as the admin screen lists it: why (not_allowed: the employee's contract; forbidden:
  * the service answered 403 for this employee; unverified: in doubt and the service would not say,
- * a person decides), with the service's words in `last_error`.
+ * a person decides; clock_unverified: its time is this terminal's clock, never confirmed by the
+ * service, and cannot be true), with the service's words (or the captured time) in `last_error`.
  */
 export const heldPunchSchema = rejectedPunchSchema.extend({
-  held_reason: z.enum(['not_allowed', 'forbidden', 'unverified', 'pin_unverified', 'disputed']).nullable(),
+  held_reason: z.enum(['not_allowed', 'forbidden', 'unverified', 'pin_unverified', 'disputed', 'clock_unverified']).nullable(),
 });
 
 /** What happened, as a code and the details its text is filled with: every screen and the CLI word it from src/messages. */

@@ -221,5 +221,23 @@ export const statusSchema = z.object({
       }),
     )
     .optional(),
+  /**
+   * What the terminal makes of the service's `Date` (issue 23): ok (it anchors the time); off (this machine is
+   * NTP-synchronised and the service's clock is `offsetMs` off, beyond `boundMs`: punches keep the local time and are
+   * marked); unconfirmed (a `Date` `jumpMs` from the time in force waits for a second answer); no_date (answers carry
+   * no usable `Date`: punches are sent at this terminal's clock, marked unanchored). Null: no answer yet; absent from older agents.
+   */
+  serviceClock: z
+    .object({
+      at: epochMs,
+      state: z.enum(['ok', 'off', 'unconfirmed', 'no_date']),
+      offsetMs: z.number().nullable(),
+      jumpMs: z.number().nullable(),
+      ntp: z.enum(['yes', 'no', 'unknown']),
+      boundMs: z.number(),
+      header: z.string().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
 });
 export type StatusView = z.infer<typeof statusSchema>;

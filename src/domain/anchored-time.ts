@@ -14,6 +14,8 @@ export type TimeReading = {
   mono: number;
   bootId: string;
   anchored: boolean;
+  /** The service's clock disagrees with this machine's synchronised one, which was kept (date-plausibility.ts): mark the punch. */
+  serviceClockOff?: boolean;
 };
 
 export function readTime(anchor: Anchor | null, bootId: string, wall: number, mono: number): TimeReading {

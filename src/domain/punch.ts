@@ -64,5 +64,9 @@ export type PunchRefusal =
 /** See src/contract.ts `punchNoteSchema`. */
 export type PunchNote = 'awaiting_roster' | 'unknown_code' | 'held_not_allowed' | 'held_pin_unverified';
 
-/** Clock trouble noticed at capture, kept with the punch for payroll review. */
-export type ClockFlag = 'skewed' | 'jumped_back' | 'unanchored';
+/**
+ * Clock trouble noticed at capture, kept with the punch for payroll review. service_clock_off: the
+ * service's `Date` disagreed with this machine's NTP-synchronised clock by more than the bound; the
+ * local time was kept.
+ */
+export type ClockFlag = 'skewed' | 'jumped_back' | 'unanchored' | 'service_clock_off';

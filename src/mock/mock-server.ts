@@ -114,7 +114,7 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
 
   // Control routes (entry null) are the test's own line: no wire variant touches them.
   const reply = (res: http.ServerResponse, r: Reply, entry: RequestLogEntry | null): void =>
-    send(res, r, entry, clock.now(), entry === null ? {} : wireOptions(state.variants, res.req.method, res.req.url));
+    send(res, r, entry, clock.now(), entry === null ? {} : wireOptions(state.variants, res.req.method, res.req.url), state.variants?.date);
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const arrival = clock.now();

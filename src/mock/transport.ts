@@ -3,6 +3,7 @@ import type http from 'node:http';
 import { BASIC_AUTH_USER } from '../api/shapes.js';
 import type { Reply } from './reply.js';
 import type { RequestLogEntry } from './state.js';
+import type { ServerVariants } from './variants.js';
 import { compressed, trickle, type WireOptions } from './wire-variants.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -47,12 +48,27 @@ export function retryAfterHeader(format: 'seconds' | 'http-date', at: number, no
   return new Date(Math.ceil(at / 1000) * 1000).toUTCString();
 }
 
+/** An unparseable `Date` (the `date: garbage` variant): what a broken gateway has been seen to send. */
+export const GARBAGE_DATE = 'Someday, 32 Foo 20XX 25:61:00 GMT';
+
+/** The `Date` header the `date` variant asks for (null: none at all), else `now`'s. */
+export function dateHeader(now: number, variant?: ServerVariants['date']): string | null {
+  if (!variant) return new Date(now).toUTCString();
+  if (variant.mode === 'missing') return null;
+  if (variant.mode === 'garbage') return GARBAGE_DATE;
+  return new Date(now + (variant.offsetMs ?? 0)).toUTCString();
+}
+
 /**
- * Sends `reply` as JSON (or its `raw` text) with a Date header of `now`; records the status in the
- * log entry. `wire`: the wire variants of this answer (compressed, trickled), none by default.
+ * Sends `reply` as JSON (or its `raw` text) with a Date header of `now` (or as the `date` variant
+ * says); records the status in the log entry. `wire`: the wire variants of this answer
+ * (compressed, trickled), none by default.
  */
-export function send(res: http.ServerResponse, reply: Reply, entry: RequestLogEntry | null, now: number, wire: WireOptions = {}): void {
+export function send(res: http.ServerResponse, reply: Reply, entry: RequestLogEntry | null, now: number, wire: WireOptions = {}, date?: ServerVariants['date']): void {
   if (res.destroyed || res.headersSent) return;
+  const dateValue = dateHeader(now, date);
+  // Node adds a Date of its own unless told not to.
+  if (dateValue === null) res.sendDate = false;
   let payload: Buffer = Buffer.from(reply.raw ? reply.raw.text : JSON.stringify(reply.body), 'utf8');
   const headers: Record<string, string | number> = { ...reply.headers };
   // A reply that already says how it is encoded (`postTimesBody: 'bad-gzip'`) is left as it is.
@@ -65,7 +81,7 @@ export function send(res: http.ServerResponse, reply: Reply, entry: RequestLogEn
     ...headers,
     'content-type': reply.raw ? reply.raw.contentType : 'application/json',
     'content-length': payload.length,
-    date: new Date(now).toUTCString(),
+    ...(dateValue === null ? {} : { date: dateValue }),
   });
   if (entry) entry.status = reply.status;
   if (reply.cut) {

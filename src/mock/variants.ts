@@ -123,6 +123,18 @@ export const serverVariantsSchema = z.strictObject({
   absentRoutes: z.array(z.enum(ABSENT_ROUTES)).optional(),
   /** How an absent route answers: 404 with Eve's body (default), 'html-404' (a proxy's nginx page), 405 (Eve's body and `Allow`) or 501. */
   absentRouteStatus: z.union([z.literal(404), z.literal(405), z.literal(501), z.literal('html-404')]).optional(),
+
+  // The service's clock as its answers tell it (transport.ts), or a gateway's in front of it.
+  /**
+   * The `Date` header of every answer: missing (none at all), garbage (one no parser reads), or
+   * offset (the mock's clock plus `offsetMs`, which may be negative).
+   */
+  date: z
+    .strictObject({
+      mode: z.enum(['missing', 'garbage', 'offset']),
+      offsetMs: z.number().int().optional(),
+    })
+    .optional(),
 });
 
 export type ServerVariants = z.infer<typeof serverVariantsSchema>;

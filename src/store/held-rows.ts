@@ -41,6 +41,8 @@ export class HeldRows {
         `UPDATE punches SET held_reason = 'disputed', last_error = @reason, updated_at = @now WHERE id = @id AND state = 'held'`,
       ),
       heldReasonOf: db.prepare(`SELECT held_reason FROM punches WHERE id = ? AND state = 'held'`),
+      // A person sends a punch held for its unconfirmed time: they vouch for it, it is not doubted again.
+      timeVouched: db.prepare(`UPDATE punches SET anchored = 1 WHERE id = ?`),
     };
   }
 
@@ -99,6 +101,7 @@ export class HeldRows {
       const event = { resend: 'resend_requested', delivered: 'marked_delivered', dispute: 'disputed' }[decision];
       if (changed) {
         this.durable.journal.run(id, now, event, decision === 'dispute' ? `by a person: ${reason}` : 'by a person');
+        if (decision === 'resend' && was === 'clock_unverified') this.stmts.timeVouched.run(id);
         // Sending a punch whose PIN was not verified is the manager confirming it.
         if (decision === 'dispute') punchFact(this.durable, id, now, 'disputed', reason);
         else if (decision === 'delivered') punchFact(this.durable, id, now, 'delivered', 'taken as delivered by a person');

@@ -254,9 +254,9 @@ export class Outbox {
     return this.times.reanchor(bootId, timeOf, localOf, now);
   }
 
-  /** The wall clock stepped by `ms`: every retry time moves with it (a step back must not hold them for hours). */
-  shiftDeadlines(ms: number): void {
-    this.times.shiftDeadlines(ms);
+  /** The wall clock stepped by `ms`: retry times written by `before` move with it (store/punch-times.ts). */
+  shiftDeadlines(ms: number, before?: number): void {
+    this.times.shiftDeadlines(ms, before);
   }
 
   /** At start: a retry scheduled further ahead than `maxAheadMs` (the clock was stepped back meanwhile) is due now. */
@@ -301,6 +301,11 @@ export class Outbox {
 
   latestCaptureAt(): number | null {
     return (this.stmts.latestCapture.get() as { t: number | null }).t;
+  }
+
+  /** The time of the last anchored punch taken before punch `id` (capture order), or null: a time known to be right and earlier. */
+  newestAnchoredBefore(id: number): number | null {
+    return this.times.newestAnchoredBefore(id);
   }
 
   /** The latest punch of an employee (for a repeat window longer than a minute). */

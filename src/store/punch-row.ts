@@ -68,8 +68,11 @@ export type NewPunch = {
  *   (send again, or mark as delivered);
  * - pin_unverified: taken while its employee was locked out after wrong PINs: the manager confirms
  *   (sent) or disputes it;
- * - disputed: a manager disputed it: kept here, never sent, with the reason.
+ * - disputed: a manager disputed it: kept here, never sent, with the reason;
+ * - clock_unverified: its time is this terminal's clock, never confirmed by the service's `Date`,
+ *   and cannot be true (earlier than a time known to be right, or later than now: a dead RTC). A
+ *   person decides; released by itself if its boot's first anchor re-times it.
  */
-export type HeldReason = 'not_allowed' | 'forbidden' | 'unverified' | 'pin_unverified' | 'disputed';
+export type HeldReason = 'not_allowed' | 'forbidden' | 'unverified' | 'pin_unverified' | 'disputed' | 'clock_unverified';
 
 export type InsertOutcome = { inserted: true; id: number; nsr: number } | { inserted: false; existing: PunchRow };

@@ -24,9 +24,18 @@ export class PunchTimes {
            anchored = 1, clock_flag = NULL, updated_at = @now WHERE id = @id AND anchored = 0`,
       ),
       markAnchored: db.prepare(`UPDATE punches SET anchored = 1, updated_at = @now WHERE id = @id`),
+      // Only deadlines written before the step (by the clock the step moved): one written since, with
+      // the new clock, is right already; moving it again would hold its punch for the step's length.
       shiftDeadlines: db.prepare(
-        `UPDATE punches SET next_attempt_at = next_attempt_at + @ms WHERE state IN ('pending','in_doubt','held')`,
+        `UPDATE punches SET next_attempt_at = next_attempt_at + @ms WHERE state IN ('pending','in_doubt','held') AND updated_at <= @before`,
       ),
+      // Re-timed by its boot's first anchor: a punch held because its wall-clock time could not be true goes.
+      releaseClockHeld: db.prepare(
+        `UPDATE punches SET state = 'pending', held_reason = NULL, next_attempt_at = @now, updated_at = @now
+         WHERE id = @id AND state = 'held' AND held_reason = 'clock_unverified'`,
+      ),
+      // Back from the punch by rowid (capture order): the first anchored row ends the walk.
+      newestAnchored: db.prepare('SELECT captured_at AS t FROM punches WHERE id < ? AND anchored = 1 ORDER BY id DESC LIMIT 1'),
       clampDeadlines: db.prepare(
         `UPDATE punches SET next_attempt_at = @now WHERE state IN ('pending','in_doubt') AND next_attempt_at > @latest`,
       ),
@@ -51,15 +60,27 @@ export class PunchTimes {
         this.durable.journal.run(row.id, now, 'reanchored', changed ? `${row.local_date} ${row.local_time} -> ${local.date} ${local.time}` : 'kept: the corrected minute is taken');
         // The mark keeps the time read at capture; the time sent is this one.
         if (changed) punchFact(this.durable, row.id, now, 'reanchored', `${row.local_date} ${row.local_time} -> ${local.date} ${local.time} (the service's clock)`);
+        if (this.stmts.releaseClockHeld.run({ id: row.id, now }).changes > 0) {
+          this.durable.journal.run(row.id, now, 'released', 'its time is now the service\'s');
+          punchFact(this.durable, row.id, now, 'released', 'held for its unconfirmed time: re-timed on the service\'s clock');
+        }
         n += changed;
       }
       return n;
     }).immediate();
   }
 
-  /** The wall clock stepped by `ms`: every retry time moves with it (a step back must not hold them for hours). */
-  shiftDeadlines(ms: number): void {
-    this.lazy.db.transaction(() => this.stmts.shiftDeadlines.run({ ms }))();
+  /**
+   * The wall clock stepped by `ms`: retry times move with it (a step back must not hold them for
+   * hours), those written up to `before` (the old clock's latest reading; default: all) only.
+   */
+  shiftDeadlines(ms: number, before = Number.MAX_SAFE_INTEGER): void {
+    this.lazy.db.transaction(() => this.stmts.shiftDeadlines.run({ ms, before }))();
+  }
+
+  /** The time of the last punch taken on the service's clock (anchored) before punch `id`, or null. */
+  newestAnchoredBefore(id: number): number | null {
+    return (this.stmts.newestAnchored.get(id) as { t: number } | undefined)?.t ?? null;
   }
 
   /** At start: a retry scheduled further ahead than `maxAheadMs` (the clock was stepped back meanwhile) is due now. */

@@ -20,7 +20,10 @@ export class RateSlots {
       forget: db.prepare('DELETE FROM rate_slots WHERE id = ?'),
       prune: db.prepare('DELETE FROM rate_slots WHERE released_at IS NOT NULL AND released_at <= ?'),
       orphans: db.prepare('UPDATE rate_slots SET released_at = ? WHERE released_at IS NULL'),
-      shift: db.prepare('UPDATE rate_slots SET taken_at = taken_at + @ms, released_at = released_at + @ms'),
+      shift: db.prepare(
+        `UPDATE rate_slots SET taken_at = taken_at + CASE WHEN taken_at <= @before THEN @ms ELSE 0 END,
+           released_at = released_at + CASE WHEN released_at <= @before THEN @ms ELSE 0 END`,
+      ),
       clampFuture: db.prepare(
         'UPDATE rate_slots SET taken_at = MIN(taken_at, @now), released_at = MIN(released_at, @now) WHERE taken_at > @now OR released_at > @now',
       ),
@@ -49,9 +52,9 @@ export class RateSlots {
     this.stmts.prune.run(now - windowMs);
   }
 
-  /** The wall clock stepped by `ms`: every slot moves with it, so each keeps its place in the window. */
-  shift(ms: number): void {
-    this.stmts.shift.run({ ms });
+  /** The wall clock stepped by `ms`: every slot time read by `before` moves with it, so each keeps its place in the window. */
+  shift(ms: number, before = Number.MAX_SAFE_INTEGER): void {
+    this.stmts.shift.run({ ms, before });
   }
 
   /**

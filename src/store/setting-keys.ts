@@ -38,6 +38,23 @@ export type ClockSkewRecord = { at: number; ms: number };
 export type AuthRefusedRecord = { at: number; reason: string };
 export type SetupProblemRecord = { at: number; reason: string; location: string | null };
 export type RosterProgress = { pagesDone: number; pagesTotal: number | null };
+/**
+ * What the terminal makes of the service's `Date` (agent/time-source.ts): ok (it anchors the
+ * time), off (this machine is NTP-synchronised and the service is off by more than `boundMs`: the
+ * local time is kept), unconfirmed (a far `Date` waits for a second answer), no_date (answers carry
+ * no usable `Date`: punches go at this terminal's clock). `offsetMs`: the service's clock minus
+ * this machine's at the last answer with a `Date`; `jumpMs`: an unconfirmed one's distance from
+ * the time in force; `header`: what a no_date answer's `Date` said (null: none).
+ */
+export type ServiceClockRecord = {
+  at: number;
+  state: 'ok' | 'off' | 'unconfirmed' | 'no_date';
+  offsetMs: number | null;
+  jumpMs: number | null;
+  ntp: 'yes' | 'no' | 'unknown';
+  boundMs: number;
+  header?: string | null;
+};
 
 /** As sync/roster-rows.ts `Skipped` and sync/roster-sync.ts `SiteFilterCheck`. */
 export type StoredSkipped = { count: number; examples: { position: number; id: string | null; reason: 'no_ids' | 'not_an_object' }[] };
@@ -182,4 +199,17 @@ export const settingKeys = {
   ),
   /** This boot's anchor of the service's clock (agent/time-source.ts). */
   timeAnchor: recordKey<Anchor>('time_anchor', z.looseObject({ bootId: z.string(), serverMs: num, mono: num })),
+  /** What the terminal makes of the service's clock (agent/time-source.ts). */
+  serviceClock: recordKey<ServiceClockRecord>(
+    'service_clock',
+    z.looseObject({
+      at: num,
+      state: z.enum(['ok', 'off', 'unconfirmed', 'no_date']),
+      offsetMs: nullableNumber,
+      jumpMs: nullableNumber,
+      ntp: z.enum(['yes', 'no', 'unknown']),
+      boundMs: num,
+      header: nullableString.optional(),
+    }),
+  ),
 } as const;

@@ -13,6 +13,8 @@ import type { UploaderEvent } from './uploader-types.js';
 export class DeliveryHealth {
   /** The whole queue waits until then after a failure. */
   blockedUntil = 0;
+  /** The wall reading `blockedUntil` was computed from (a step moves only one read before it). */
+  private blockedSetAt = 0;
   /** Set by an answer that did not go through: one request at a time until one does. */
   cautious = false;
   private readonly backoff: Backoff;
@@ -38,8 +40,9 @@ export class DeliveryHealth {
     this.backoff.reset();
   }
 
-  clockStepped(ms: number): void {
-    if (this.blockedUntil > 0) this.blockedUntil += ms;
+  /** The wall clock stepped by `ms`; a back-off computed after `before` is on the new clock already. */
+  clockStepped(ms: number, before = Number.MAX_SAFE_INTEGER): void {
+    if (this.blockedUntil > 0 && this.blockedSetAt <= before) this.blockedUntil += ms;
   }
 
   /** Every answer: the server's clock, the failure count and back-off, a set-up problem or its end. */
@@ -48,6 +51,7 @@ export class DeliveryHealth {
     this.cautious = res.kind !== 'ok' && res.kind !== 'refused' && res.kind !== 'forbidden';
     if (res.kind === 'not_sent' || res.kind === 'server_error' || res.kind === 'unknown' || res.kind === 'setup') {
       this.blockedUntil = now + this.backoff.fail();
+      this.blockedSetAt = now;
       const error = res.kind === 'setup' ? res.reason : res.error;
       this.onEvent({ type: 'failed', failures: this.backoff.failures, error, reachable: res.kind === 'server_error' || res.kind === 'setup' });
       if (res.kind === 'setup') this.onEvent({ type: 'setup', reason: res.reason, location: res.location });

@@ -86,18 +86,19 @@ export class RateBudget {
 
   /**
    * The wall clock stepped by `ms`: slots and the pause move with it, so a step back does not hold
-   * sending for as long as the step, nor a step forward free the window early.
+   * sending for as long as the step, nor a step forward free the window early. Times read after
+   * `before` (the old clock's latest reading) are on the new clock already and stay.
    */
-  clockStepped(ms: number): void {
+  clockStepped(ms: number, before = Number.MAX_SAFE_INTEGER): void {
     for (const s of this.slots) {
-      s.takenAt += ms;
-      if (s.releasedAt !== null) s.releasedAt += ms;
+      if (s.takenAt <= before) s.takenAt += ms;
+      if (s.releasedAt !== null && s.releasedAt <= before) s.releasedAt += ms;
     }
     if (this.pausedUntil > 0) this.pausedUntil += ms;
-    this.lastTakeAt += ms;
+    if (this.lastTakeAt <= before) this.lastTakeAt += ms;
     this.adaptive.clockStepped(ms);
     this.link?.clockStepped(ms);
-    this.persist(() => this.store.shift(ms));
+    this.persist(() => this.store.shift(ms, before));
     this.kick();
   }
 

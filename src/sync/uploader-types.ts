@@ -50,7 +50,16 @@ export type UploaderEvent =
 
 /**
  * Service-anchored time at the uploader's door: a punch taken before the first answer of its boot
- * must not leave with the wall clock's time. `needsAnchor`: no anchor yet (a probe fetches one);
- * `reanchor`: an anchor exists, recompute such punches now (true when this one changed).
+ * must not leave with the wall clock's time. `needsAnchor`: no anchor yet, a probe fetches one now
+ * (while the service sends no usable `Date`, only every few minutes); `mayGo`, after that probe:
+ * the punch goes (anchored now, or at this terminal's clock because the service sends no `Date`)
+ * or waits; `reanchor`: an anchor exists, recompute such punches now (true when this one changed);
+ * `doubt`: why a punch about to go at its wall-clock time cannot have that time (it is held for a
+ * person), or null.
  */
-export type PunchAnchoring = { needsAnchor(p: PunchRow): boolean; reanchor(p: PunchRow): boolean };
+export type PunchAnchoring = {
+  needsAnchor(p: PunchRow): boolean;
+  mayGo(p: PunchRow): boolean;
+  reanchor(p: PunchRow): boolean;
+  doubt(p: PunchRow): string | null;
+};

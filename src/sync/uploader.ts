@@ -56,7 +56,7 @@ export class Uploader {
     opts: UploaderOptions,
     private readonly log: Logger,
     private readonly onEvent: (e: UploaderEvent) => void = () => {},
-    private readonly anchoring: PunchAnchoring = { needsAnchor: () => false, reanchor: () => false },
+    private readonly anchoring: PunchAnchoring = { needsAnchor: () => false, mayGo: () => true, reanchor: () => false, doubt: () => null },
     /** Read routes the service lacks (GET /times: in-doubt punches go to a person without a check). */
     routes?: RouteGate,
   ) {
@@ -83,11 +83,14 @@ export class Uploader {
     await this.loopDone;
   }
 
-  /** The wall clock stepped by `ms` (see Agent.checkClock): the uploader's own deadlines move with it, and it looks now. */
-  clockStepped(ms: number): void {
-    this.health.clockStepped(ms);
-    this.heldCheckedAt += ms;
-    this.tokenFineAt += ms;
+  /**
+   * The wall clock stepped by `ms` (see Agent.checkClock): the uploader's own deadlines move with
+   * it, those read by `before` only (later ones are on the new clock), and it looks now.
+   */
+  clockStepped(ms: number, before = Number.MAX_SAFE_INTEGER): void {
+    this.health.clockStepped(ms, before);
+    if (this.heldCheckedAt <= before) this.heldCheckedAt += ms;
+    if (this.tokenFineAt <= before) this.tokenFineAt += ms;
     this.wake();
   }
 
@@ -240,6 +243,9 @@ export class Uploader {
     this.anchoring.reanchor(item);
     // Taken before the first anchor: read it again, with the time the anchor gave it.
     if (item.anchored === 0) item = this.outbox.get(item.id) ?? item;
+    // Still on the wall clock (an earlier boot, or no usable Date): a time that cannot be true waits for a person.
+    const doubt = item.anchored === 0 ? this.anchoring.doubt(item) : null;
+    if (doubt !== null) return this.holdForClock(item, doubt);
     const sentAt = this.clock.now();
     this.outbox.markSending(item.id, sentAt);
     const res = await this.api.postTime(employeeRefOf(item), item.local_date, item.local_time);
@@ -290,8 +296,8 @@ export class Uploader {
       this.outbox.markPending(item.id, now, now, 'waiting for the service\'s time');
       return now;
     }
-    if (!this.anchoring.needsAnchor(item)) return null;
-    const why = p.res.kind === 'ok' ? 'the service sent no Date header' : describeOutcome(p.res);
+    if (this.anchoring.mayGo(item)) return null;
+    const why = p.res.kind === 'ok' ? 'the service sent no usable Date header' : describeOutcome(p.res);
     this.outbox.markPending(item.id, p.at, Math.max(this.health.blockedUntil, p.at + this.opts.backoff.baseMs), `waiting for the service's time: ${why}`);
     return p.at;
   }
@@ -310,6 +316,16 @@ export class Uploader {
     } finally {
       this.budget.release(ticket, at);
     }
+  }
+
+  /** Its wall-clock time cannot be true (a dead RTC): kept for a person, never delivered as fact. */
+  private holdForClock(item: PunchRow, why: string): number {
+    const now = this.clock.now();
+    this.log.warn("a punch's time is this terminal's clock, never confirmed by the service, and cannot be true: held for a person", { punchId: item.id, why });
+    // Nothing brings it back by itself but a re-timing by its boot's anchor (store/punch-times.ts).
+    this.outbox.markHeld(item.id, now, 'clock_unverified', why, now);
+    this.onEvent({ type: 'held', punchId: item.id, reason: why });
+    return now;
   }
 
   private hold(item: PunchRow, reason: string, now: number): void {

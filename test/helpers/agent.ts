@@ -4,6 +4,7 @@ import { configSchema, type Config } from '../../src/config.js';
 import type { TokenStore } from '../../src/agent/token-store.js';
 import type { DriveRoots } from '../../src/agent/removable-drives.js';
 import type { Clock, Sleep } from '../../src/domain/clock.js';
+import type { NtpSync } from '../../src/domain/date-plausibility.js';
 import type { HidBackend } from '../../src/input/hid-backend.js';
 import { createLogger, silentLogger, type Logger } from '../../src/log.js';
 import type { MockServer, StoredTimeRecord } from '../../src/mock/mock-server.js';
@@ -37,6 +38,10 @@ export type TestAgentOptions = {
   afdDrives?: DriveRoots;
   /** The host name the terminal says it runs on (the fleet's registry; default the machine's). */
   host?: string;
+  /** Whether this machine's clock is NTP-synchronised, as the agent is told (default 'unknown': never the test box's own state). */
+  ntp?: NtpSync;
+  /** How often the clock watch looks (0: only by `agent.checkClock()`, for steps on injected time). */
+  clockCheckEveryMs?: number;
 };
 
 /** A real agent (real SQLite file, real HTTP) with test-sized timings. */
@@ -54,8 +59,13 @@ export function testAgent(o: TestAgentOptions): Agent {
   const rt = realRuntime(log);
   return buildAgent(
     config,
-    { ...rt, ...(o.clock ? { clock: o.clock } : {}), ...(o.mono ? { mono: o.mono } : o.clock ? { mono: () => (o.clock as Clock).now() } : {}), ...(o.bootId ? { bootId: o.bootId } : {}), ...(o.sleep ? { sleep: o.sleep } : {}), ...(o.hid ? { hid: o.hid } : {}), ...(o.tokens ? { tokens: o.tokens } : {}), ...(o.host ? { host: o.host } : {}) },
-    { demo: o.demo ?? false, ...(o.adaptiveRate === undefined ? {} : { adaptiveRate: o.adaptiveRate }), ...(o.afdDrives ? { afdDrives: o.afdDrives } : {}) },
+    { ...rt, ntp: () => o.ntp ?? 'unknown', ...(o.host ? { host: o.host } : {}), ...(o.clock ? { clock: o.clock } : {}), ...(o.mono ? { mono: o.mono } : o.clock ? { mono: () => (o.clock as Clock).now() } : {}), ...(o.bootId ? { bootId: o.bootId } : {}), ...(o.sleep ? { sleep: o.sleep } : {}), ...(o.hid ? { hid: o.hid } : {}), ...(o.tokens ? { tokens: o.tokens } : {}) },
+    {
+      demo: o.demo ?? false,
+      ...(o.adaptiveRate === undefined ? {} : { adaptiveRate: o.adaptiveRate }),
+      ...(o.afdDrives ? { afdDrives: o.afdDrives } : {}),
+      ...(o.clockCheckEveryMs === undefined ? {} : { clockCheckEveryMs: o.clockCheckEveryMs }),
+    },
   );
 }
 

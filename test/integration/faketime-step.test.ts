@@ -36,7 +36,8 @@ describe('the system clock stepped back under a running terminal (libfaketime)',
     const shift = path.join(t.dir, 'faketime');
     fs.writeFileSync(shift, '+2h\n');
     const config = path.join(t.dir, 'config.json');
-    fs.writeFileSync(config, JSON.stringify({ timezone: 'America/Sao_Paulo', retry: { baseMs: 300, maxMs: 600 } }));
+    // The faked clock is 2 h off though the box may be NTP-synchronised: say it is not, so the service's clock wins on any box.
+    fs.writeFileSync(config, JSON.stringify({ timezone: 'America/Sao_Paulo', retry: { baseMs: 300, maxMs: 600 }, clock: { ntpSynchronized: 'no' } }));
     const child = spawnCli(['start', '--headless', '--json', '--config', config], {
       TIMECLOCK_API_URL: mock.url,
       TIMECLOCK_API_TOKEN: 'demo-token',

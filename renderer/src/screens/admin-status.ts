@@ -3,7 +3,7 @@
  * set-up problem and the configuration warnings above its facts, when there are any).
  */
 import { fill, h, setText } from '../dom.js';
-import { clockWarning } from '../connection-view.js';
+import { clockWarning, serviceClockWarning } from '../connection-view.js';
 import { formatDateTime, formatDuration, formatSkew } from '../format.js';
 import { t } from '../i18n.js';
 import { setupProblemAlert, warningsAlert } from './admin-alerts.js';
@@ -56,9 +56,10 @@ export function connectionPanel(): Panel {
       const s = c.status;
       setup.update(c);
       absent.update(c);
-      const said = clockWarning(s?.clockSkewMs ?? null, c.lang);
-      clock.hidden = said === null;
-      setText(clock, said ?? '');
+      // The service's clock (off, no Date…) comes first: then the terminal's own skew means little.
+      const said = [serviceClockWarning(s?.serviceClock, c.lang), clockWarning(s?.clockSkewMs ?? null, c.lang)].filter((x): x is string => x !== null).join(' ');
+      clock.hidden = said === '';
+      setText(clock, said);
       warnings.update(c);
       conflict.update(c);
       if (!s) return;

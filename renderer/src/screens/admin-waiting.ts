@@ -13,7 +13,7 @@ import type { Shared } from './admin-common.js';
 import type { Ctx } from './view.js';
 
 type Waiting = CallOutput<'listWaiting'>;
-const HELD_REASONS: readonly string[] = ['not_allowed', 'forbidden', 'unverified', 'pin_unverified', 'disputed'];
+const HELD_REASONS: readonly string[] = ['not_allowed', 'forbidden', 'unverified', 'pin_unverified', 'disputed', 'clock_unverified'];
 
 /** A service error as two lines: the sentence in `lang` (when the cause is a common one), the raw text beneath, smaller and muted. */
 /**

@@ -5,6 +5,7 @@
  * configuration cannot be read, as every command.
  */
 import { openCheckedDatabase, type CheckedDatabase } from '../../agent/doctor-reads.js';
+import { readNtpSync, type NtpReading } from '../../agent/ntp-sync.js';
 import type { LoadedConfig } from '../../config.js';
 import { ConfigError, loadConfig } from '../../config.js';
 import type { Clock } from '../../domain/clock.js';
@@ -84,7 +85,7 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
   out.push(withAbsentRoutes(serviceCheck(probe, config.api?.timeoutMs ?? 0), facts?.absentRoutes, io.clock.now()));
   out.push(siteCheck(siteId, probe, siteFilterOf(facts, siteId), demo));
   out.push(rosterCheck(facts, io.clock.now(), config.roster.refreshMs, demo));
-  out.push(clockCheck(probe, config.clockSkewThresholdMs, demo));
+  out.push(clockCheck(probe, config.clockSkewThresholdMs, demo, { ntp: await ntpReading(config.clock.ntpSynchronized, io), boundMs: config.clock.serviceSkewBoundMs }));
   out.push(...(await fleetChecks(config, tokenUsed, demo, io.redis)));
   out.push(await timeSyncCheck(io.run));
   out.push(...(await readerChecks(config.readers, io.hid, io.openForRead)));
@@ -92,6 +93,20 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
   out.push(browserCheck(io.env, io.fs));
   out.push(versionsCheck(io.versions));
   return out;
+}
+
+/** This machine's NTP state as the agent would read it, or as the configuration says it. */
+async function ntpReading(configured: 'auto' | 'yes' | 'no', io: DoctorIo): Promise<NtpReading> {
+  if (configured !== 'auto') return { sync: configured, source: 'clock.ntpSynchronized in the configuration' };
+  const exists = (p: string): boolean => {
+    try {
+      io.fs.stat(p);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return readNtpSync({ run: io.run, exists, platform: process.platform });
 }
 
 function print(results: readonly CheckResult[], json: boolean | undefined): void {

@@ -4,6 +4,7 @@
  * a working terminal costs the account's rate window a single request.
  */
 import { savedFileToken, type ServiceProbe, type SiteFilterCheck } from '../../agent/service-probe.js';
+import type { NtpReading } from '../../agent/ntp-sync.js';
 import { fail, firstLine, humanMs, ok, warn, type CheckResult } from './result.js';
 import { unreachableWords } from './network-checks.js';
 
@@ -76,18 +77,40 @@ export function siteCheck(siteId: string | null, p: ServiceProbe | null, filter:
   return filter === 'suspect' ? warn(name, `${label} found; but ${words}`) : ok(name, `${label} found; ${words}`);
 }
 
+/** This machine's NTP state (agent/ntp-sync.ts) and `clock.serviceSkewBoundMs`: who wins a disagreement. */
+export type ClockJudge = { ntp: NtpReading; boundMs: number };
+
+const NTP_WORDS: Record<NtpReading['sync'], string> = { yes: 'NTP-synchronised', no: 'not NTP-synchronised', unknown: 'NTP state unknown' };
+
 /**
  * The service's `Date` (whole seconds, so +500 ms is its most likely value) against the middle of
- * our request; the uncertainty is half a second plus half the round trip.
+ * our request; the uncertainty is half a second plus half the round trip. With `judge`, the verdict
+ * the terminal itself reaches (domain/date-plausibility.ts): this machine's synchronised clock is
+ * kept against a service off by more than the bound; an unsynchronised one follows the service.
  */
-export function clockCheck(p: ServiceProbe | null, thresholdMs: number, demo: boolean): CheckResult {
+export function clockCheck(p: ServiceProbe | null, thresholdMs: number, demo: boolean, judge?: ClockJudge): CheckResult {
   const name = 'clock';
   if (demo) return ok(name, "demo: the embedded mock keeps this machine's time, nothing to compare");
-  if (!p || p.serverDate === null) return warn(name, 'not measured: no answer with a Date header from the service');
+  const ntp = judge ? `; this machine: ${NTP_WORDS[judge.ntp.sync]} (${judge.ntp.source})` : '';
+  if (!p || p.outcome.kind === 'not_sent' || p.outcome.kind === 'unknown') return warn(name, `not measured: no answer from the service${ntp}`);
+  if (p.serverDate === null) {
+    const said = p.dateHeader ? `its Date "${p.dateHeader.slice(0, 60)}" cannot be read` : 'no Date header';
+    return warn(name, `not measured: the service sends no usable Date (${said}): punches are sent at this machine's clock, marked unanchored${ntp}`);
+  }
   const offset = p.serverDate + 500 - (p.sentAt + p.receivedAt) / 2;
   const uncertainty = 500 + (p.receivedAt - p.sentAt) / 2;
   const plusMinus = `±${(uncertainty / 1000).toFixed(1)} s`;
   const how = `this machine is ${humanMs(Math.abs(offset))} ${offset > 0 ? 'behind' : 'ahead of'} the service (${plusMinus})`;
-  if (Math.abs(offset) > thresholdMs) return warn(name, `${how}, more than clockSkewThresholdMs (${humanMs(thresholdMs)}): punches are flagged; fix the time sync`);
-  return ok(name, how);
+  if (judge && Math.abs(offset) > judge.boundMs) {
+    const beyond = `${how}, more than clockSkewThresholdMs (${humanMs(thresholdMs)}) and clock.serviceSkewBoundMs (${humanMs(judge.boundMs)})`;
+    if (judge.ntp.sync === 'yes') {
+      return warn(name, `${beyond}: the service's clock is off by ${humanMs(Math.abs(offset))}; this machine is NTP-synchronised, so the terminal keeps its own time and marks the punches; ask the service's administrator to fix its clock${ntp}`);
+    }
+    return warn(name, `${beyond}: this machine is not known to be synchronised, so the terminal follows the service's clock once a second answer agrees; fix the time sync${ntp}`);
+  }
+  if (Math.abs(offset) > thresholdMs) {
+    const advice = judge?.ntp.sync === 'yes' ? "check the service's clock" : 'fix the time sync';
+    return warn(name, `${how}, more than clockSkewThresholdMs (${humanMs(thresholdMs)}): punches are recorded at the service's time and flagged; ${advice}${ntp}`);
+  }
+  return ok(name, `${how}${ntp}`);
 }
