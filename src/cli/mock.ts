@@ -1,6 +1,6 @@
 import { startMockServer } from '../mock/mock-server.js';
 import { demoSeed, generatedSeed, type MockSeed } from '../mock/seed.js';
-import { serverVariantsSchema, type ServerVariants } from '../mock/variants.js';
+import { ABSENT_ROUTES, serverVariantsSchema, type ServerVariants } from '../mock/variants.js';
 import { Exit, intFlag, UsageError, type CliOptions } from './options.js';
 
 export type MockVariantFlags = {
@@ -34,6 +34,10 @@ const VARIANT_NAMES = [
   'leaves-without-approval',
   'times-garbage-record',
   'long-strings',
+  'compress',
+  'post-times-body',
+  'absent-routes',
+  'date',
 ] as const;
 type VariantName = (typeof VARIANT_NAMES)[number];
 /** Names that may be given more than once (their lists add up). */
@@ -153,6 +157,22 @@ export function parseVariantFlags(flags: readonly string[]): MockVariantFlags {
         const n = wholeNumber(v, value, 1);
         if (n > 1_000_000) throw new UsageError(`--variant long-strings needs a length from 1 to 1000000 (got '${value}')`);
         variants.longStrings = n;
+        break;
+      }
+      case 'compress':
+        variants.compress = oneOf(v, value, ['gzip', 'deflate', 'br'] as const);
+        break;
+      case 'post-times-body':
+        variants.postTimesBody = oneOf(v, value, ['text', 'html', 'xml', 'truncated-json', 'bad-gzip', 'cut'] as const);
+        break;
+      case 'absent-routes':
+        variants.absentRoutes = value.split(',').map((r) => oneOf(v, r, ABSENT_ROUTES));
+        break;
+      case 'date': {
+        const m = /^offset:(-?\d{1,12})$/.exec(value);
+        if (m) variants.date = { mode: 'offset', offsetMs: Number(m[1]) };
+        else if (value === 'missing' || value === 'garbage') variants.date = { mode: value };
+        else throw new UsageError(`--variant date needs missing, garbage or offset:MS (e.g. offset:3600000) (got '${value}')`);
         break;
       }
     }

@@ -58,6 +58,12 @@ describe('timeclock mock --variant parser: answer variants', () => {
     ['times-format=rfc1123', { timesTimeFormat: 'rfc1123' }],
     ['times-garbage-record', { timesGarbageRecord: true }],
     ['times-answer=404', { timesAnswer: 404 }],
+    ['compress=br', { compress: 'br' }],
+    ['post-times-body=truncated-json', { postTimesBody: 'truncated-json' }],
+    ['absent-routes=/timesheets,/sites', { absentRoutes: ['/timesheets', '/sites'] }],
+    ['date=missing', { date: { mode: 'missing' } }],
+    ['date=garbage', { date: { mode: 'garbage' } }],
+    ['date=offset:-3600000', { date: { mode: 'offset', offsetMs: -3_600_000 } }],
   ])('%s', (flag, variants) => {
     expect(parseVariantFlags([flag])).toEqual({ variants, notAllowed: [] });
   });
@@ -83,6 +89,10 @@ describe('timeclock mock --variant parser: answer variants', () => {
     ['times-end-exclusive=yes', /times-end-exclusive takes no value/],
     ['times-answer=500', /times-answer needs one of 404, 400/],
     ['retry-after-date=http-date', /retry-after-date takes no value/],
+    ['compress=zstd', /compress needs one of gzip, deflate, br/],
+    ['absent-routes=/employees', /absent-routes needs one of \/times, \/timesheets/],
+    ['date=tomorrow', /date needs missing, garbage or offset:MS/],
+    ['date=offset:soon', /date needs missing, garbage or offset:MS/],
   ])('rejects %s with one line', (flag, message) => {
     const error = usageErrorOf(() => parseVariantFlags([flag]));
     expect(error.message).toMatch(message);
