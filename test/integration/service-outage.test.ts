@@ -15,7 +15,7 @@ import { generatedSeed } from '../../src/mock/seed.js';
 import { connectionText } from '../../renderer/src/connection-view.js';
 import { recordCounts, testAgent } from '../helpers/agent.js';
 import { FakeTime } from '../helpers/fake-time.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDir, waitFor } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -88,6 +88,9 @@ describe('after an outage', () => {
     const first = (posts(r.mock())[0]?.at as number) - backAt;
     // Before issue 23 it waited out the back-off, grown to up to a minute (9.3 s seen in the fleet soak).
     expect(first).toBeLessThanOrEqual(2_000);
+    // The mock logs the request as it arrives; the terminal reads the answer a moment later (real
+    // I/O: wait for it in real time, no injected time passes).
+    await waitFor(() => r.agent.status().service?.state === 'online', 'online once the answer is read');
     expect(r.agent.status()).toMatchObject({ online: true, service: { state: 'online' } });
 
     await r.time.advanceUntil(() => r.agent.status().queue.sent === 100, 'the backlog delivered', 5 * MINUTE, 100);
