@@ -1,3 +1,4 @@
+import { requestDeadlineMs } from '../api/deadline.js';
 import type { Config } from '../config.js';
 import type { Clock, Sleep } from '../domain/clock.js';
 import { punchReserve, type WindowRule } from '../domain/sliding-window.js';
@@ -52,14 +53,15 @@ export function sharedRateFor(
     limit: accountLimit,
     punchReserve: punchReserve(accountLimit, reserveShare),
     selfServiceShare: config.selfService.maxShare,
-    inFlightMs: config.api.timeoutMs,
+    // A request lasts at most its whole deadline (connect, headers, body), not one phase's timeout.
+    inFlightMs: requestDeadlineMs(config.api.timeoutMs),
     // Reconnect at least twice a window, so the one window of caution after a rejoin (see
     // SharedWindowLink) covers the other terminals' reconnections too.
     reconnectMaxMs: Math.min(5_000, Math.max(100, rule.windowMs / 2)),
     connectTimeoutMs,
   });
   // At start: a connection attempt and the first script's answer before the own share is chosen.
-  const link = new SharedWindowLink(window, clock, sleep, log, { inFlightMs: config.api.timeoutMs, joinWaitMs: connectTimeoutMs + 500, changed });
+  const link = new SharedWindowLink(window, clock, sleep, log, { inFlightMs: requestDeadlineMs(config.api.timeoutMs), joinWaitMs: connectTimeoutMs + 500, changed });
   const registry = new TerminalRegistry(
     window,
     { id: terminalId, instance: window.instanceId, host: self.host, pid: self.pid, startedAt: clock.now() },
