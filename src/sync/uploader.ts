@@ -1,11 +1,10 @@
-import type { ApiOutcome } from '../api/client.js';
-import { describeOutcome } from '../api/classify.js';
 import type { Clock, Random, Sleep } from '../domain/clock.js';
 import type { Logger } from '../log.js';
 import type { Outbox, PunchRow } from '../store/outbox.js';
 import { Priority, type RateBudget } from './rate-budget.js';
 import { DeliveryHealth } from './delivery-health.js';
 import { recordPunchAnswer, type AnswerContext } from './punch-answer.js';
+import { ProbeReads } from './probe-reads.js';
 import { employeeRefOf, Reconciler } from './reconcile.js';
 import type { RouteGate } from './route-gate.js';
 import type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
@@ -14,8 +13,6 @@ export type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from '.
 
 /** How often the loop looks for held punches whose retry is due (more often when they are retried sooner). */
 const HELD_CHECK_EVERY_MS = 30_000;
-/** A probe that found the token fine answers for the 403s of the next minute too. */
-const PROBE_VALID_MS = 60_000;
 
 /**
  * Delivers the outbox to `POST /times`, oldest due punch first, up to `maxInFlight` requests at
@@ -39,8 +36,8 @@ export class Uploader {
   /** A storage error may have left a row in 'sending' with nothing in flight. */
   private needsRecovery = false;
   private heldCheckedAt = Number.NEGATIVE_INFINITY;
-  /** When a probe last showed the token is fine: 403s soon after need no probe of their own. */
-  private tokenFineAt = Number.NEGATIVE_INFINITY;
+  /** The cheap reads: a 403's employee or token, the service's time before a boot's first punch. */
+  private readonly probes: ProbeReads;
   /** The read that asks whether the service answers again, while it is out. */
   private serviceProbe: Promise<void> | null = null;
 
@@ -65,6 +62,7 @@ export class Uploader {
     this.heldCheckEveryMs = Math.min(HELD_CHECK_EVERY_MS, opts.heldRetryMs);
     this.reconciler = new Reconciler(outbox, api, clock, random, this.opts, log, onEvent, this.health, routes);
     this.answers = { outbox, health: this.health, log, onEvent, opts: this.opts };
+    this.probes = new ProbeReads({ outbox, api, budget, clock, health: this.health, log, onEvent, opts: this.opts, anchoring, stopSignal: () => this.stopCtl.signal });
   }
 
   start(): void {
@@ -90,7 +88,7 @@ export class Uploader {
   clockStepped(ms: number, before = Number.MAX_SAFE_INTEGER): void {
     this.health.clockStepped(ms, before);
     if (this.heldCheckedAt <= before) this.heldCheckedAt += ms;
-    if (this.tokenFineAt <= before) this.tokenFineAt += ms;
+    this.probes.clockStepped(ms, before);
     this.wake();
   }
 
@@ -121,7 +119,7 @@ export class Uploader {
     const due = this.outbox.pullForward(now);
     if (due > 0) this.log.info('the service answers again: punches put off by the back-off are due now', { count: due });
     if (opts.probe && !this.outbox.hasDue(now) && !this.serviceProbe) {
-      const task = this.probe('service_back')
+      const task = this.probes.probe('service_back')
         .then(() => undefined, (e: unknown) => this.onStorageError(e))
         .finally(() => {
           this.serviceProbe = null;
@@ -237,7 +235,7 @@ export class Uploader {
     let item = picked;
     if (this.anchoring.needsAnchor(item)) {
       // Any answer with a Date header anchors the clock (the API client tells the time source).
-      const anchoredAt = await this.probeForAnchor(item);
+      const anchoredAt = await this.probes.forAnchor(item);
       if (anchoredAt !== null) return anchoredAt;
     }
     this.anchoring.reanchor(item);
@@ -251,71 +249,11 @@ export class Uploader {
     const res = await this.api.postTime(employeeRefOf(item), item.local_date, item.local_time);
     const now = this.clock.now();
     this.health.noteAnswer(res, sentAt, now);
-    if (res.kind === 'forbidden') return this.onForbidden(item, res.reason, now);
+    if (res.kind === 'forbidden') return this.probes.onForbidden(item, res.reason, now);
     // A 409 after a list said it absent: counted toward the hand-off, not another turn of POST, 409, GET.
     if (res.kind === 'unknown' && res.status === 409 && this.reconciler.conflictAfterAbsent(item, now, res.error)) return now;
     recordPunchAnswer(this.answers, item, res, now);
     return now;
-  }
-
-  /**
-   * A 403 on a punch: that employee, or the token? One cheap read with the same token tells. The
-   * employee's punch is held (retried slowly, and after each roster sync) and everyone else's go on.
-   */
-  private async onForbidden(item: PunchRow, reason: string, now: number): Promise<number> {
-    if (now - this.tokenFineAt < PROBE_VALID_MS) {
-      this.hold(item, reason, now);
-      return now;
-    }
-    const p = await this.probe('probe');
-    if (!p) {
-      this.outbox.markPending(item.id, now, now, reason);
-      return now;
-    }
-    const { res, at } = p;
-    if (res.kind === 'ok' || res.kind === 'refused') {
-      this.tokenFineAt = at;
-      this.hold(item, reason, at);
-    } else if (res.kind === 'auth' || res.kind === 'forbidden') {
-      this.outbox.markPending(item.id, at, at, reason);
-      this.health.authRefused(res.reason, at);
-    } else {
-      this.outbox.markPending(item.id, at, Math.max(this.health.blockedUntil, at), reason);
-    }
-    return at;
-  }
-
-  /**
-   * One cheap read for a `Date` header before the first punch of a boot goes. Returns null when it
-   * anchored the clock (the send goes on), else the time it failed (the punch waits, backed off).
-   */
-  private async probeForAnchor(item: PunchRow): Promise<number | null> {
-    const p = await this.probe('anchor');
-    if (!p) {
-      const now = this.clock.now();
-      this.outbox.markPending(item.id, now, now, 'waiting for the service\'s time');
-      return now;
-    }
-    if (this.anchoring.mayGo(item)) return null;
-    const why = p.res.kind === 'ok' ? 'the service sent no usable Date header' : describeOutcome(p.res);
-    this.outbox.markPending(item.id, p.at, Math.max(this.health.blockedUntil, p.at + this.opts.backoff.baseMs), `waiting for the service's time: ${why}`);
-    return p.at;
-  }
-
-  /** A cheap read with the token in use, on a slot of its own; null when stopping. */
-  private async probe(purpose: string): Promise<{ res: ApiOutcome<unknown>; at: number } | null> {
-    const ticket = await this.budget.acquire(Priority.punch, purpose, { signal: this.stopCtl.signal });
-    if (!ticket) return null;
-    let at: number | undefined;
-    try {
-      const sentAt = this.clock.now();
-      const res = await this.api.probe();
-      at = this.clock.now();
-      this.health.noteAnswer(res, sentAt, at);
-      return { res, at };
-    } finally {
-      this.budget.release(ticket, at);
-    }
   }
 
   /** Its wall-clock time cannot be true (a dead RTC): kept for a person, never delivered as fact. */
@@ -326,12 +264,6 @@ export class Uploader {
     this.outbox.markHeld(item.id, now, 'clock_unverified', why, now);
     this.onEvent({ type: 'held', punchId: item.id, reason: why });
     return now;
-  }
-
-  private hold(item: PunchRow, reason: string, now: number): void {
-    this.log.warn('the service refuses this employee\'s punch (403); held, the others go on', { punchId: item.id, reason });
-    this.outbox.markHeld(item.id, now, 'forbidden', reason, now + this.opts.heldRetryMs);
-    this.onEvent({ type: 'held', punchId: item.id, reason });
   }
 
   private async idle(ms: number): Promise<void> {
