@@ -2,7 +2,8 @@ import type { Agent } from '../../src/agent/agent.js';
 import type { Clock } from '../../src/domain/clock.js';
 import type { Logger } from '../../src/log.js';
 import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
-import type { MockServer, RequestLogEntry } from '../../src/mock/mock-server.js';
+import { startMockServer, type MockServer, type RequestLogEntry } from '../../src/mock/mock-server.js';
+import { generatedSeed } from '../../src/mock/seed.js';
 import { testAgent } from './agent.js';
 import { tempDir } from './temp.js';
 
@@ -55,6 +56,13 @@ export async function startTerminal(rig: FleetRig, mock: MockServer, o: Terminal
 }
 
 /** A fresh data directory, removed by the rig's cleanups. */
+/** The account's service: a mock at ACCOUNT_LIMIT per WINDOW_MS with 100 employees at one site, closed with the rig. */
+export async function accountMock(rig: FleetRig): Promise<MockServer> {
+  const mock = await startMockServer({ seed: generatedSeed({ employees: 100, sites: 1 }), rateLimit: { limit: ACCOUNT_LIMIT, windowMs: WINDOW_MS } });
+  rig.cleanups.push(() => mock.close());
+  return mock;
+}
+
 export function freshDir(rig: FleetRig): string {
   const { dir, cleanup } = tempDir('timeclock-fleet-');
   rig.cleanups.push(cleanup);

@@ -12,11 +12,9 @@ import { statusText } from '../../src/cli/format.js';
 import { terminalIdOf } from '../../src/config.js';
 import { TERMINAL_ID_FILE } from '../../src/config-terminal-id.js';
 import { createLogger } from '../../src/log.js';
-import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
-import { generatedSeed } from '../../src/mock/seed.js';
 import { defaultRateKey } from '../../src/sync/redis-window.js';
 import { recordCounts } from '../helpers/agent.js';
-import { ACCOUNT_LIMIT, freshDir, punchBacklog, serviceView, startTerminal, type FleetRig } from '../helpers/fleet.js';
+import { accountMock, ACCOUNT_LIMIT, freshDir, punchBacklog, serviceView, startTerminal, type FleetRig } from '../helpers/fleet.js';
 import { parseProm, sample } from '../helpers/prom-text.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/temp.js';
@@ -38,12 +36,6 @@ afterEach(async () => {
   await raw.flushall();
 });
 
-async function accountMock(): Promise<MockServer> {
-  const mock = await startMockServer({ seed: generatedSeed({ employees: 100, sites: 1 }), rateLimit: { limit: ACCOUNT_LIMIT, windowMs: 1_000 } });
-  rig.cleanups.push(() => mock.close());
-  return mock;
-}
-
 /** waitFor for a condition that asks Redis. */
 async function waitForAsync(pred: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -61,7 +53,7 @@ function captured(): { lines: Line[]; log: ReturnType<typeof createLogger> } {
 
 describe('three terminals under ONE terminal id, each with a fresh database (a cloned image)', () => {
   it('share the window without overwriting each other\'s slots: no 429, never above the limit, every punch once', async () => {
-    const mock = await accountMock();
+    const mock = await accountMock(rig);
     const agents = await Promise.all(
       [0, 1, 2].map(() => startTerminal(rig, mock, { terminalId: 'clone', share: ACCOUNT_LIMIT, redisUrl: redis.url })),
     );
@@ -84,7 +76,7 @@ describe('three terminals under ONE terminal id, each with a fresh database (a c
 
 describe('the fleet\'s registry of live terminals', () => {
   it('two live terminals under one id: both report it, naming the other\'s host and instance, in status, metrics and the log (once)', async () => {
-    const mock = await accountMock();
+    const mock = await accountMock(rig);
     const one = captured();
     const two = captured();
     const a = await startTerminal(rig, mock, { terminalId: 'caixa-1', share: 5, redisUrl: redis.url, host: 'loja-norte', announceEveryMs: 200, log: one.log });
@@ -112,7 +104,7 @@ describe('the fleet\'s registry of live terminals', () => {
   });
 
   it('distinct ids: no conflict on either', async () => {
-    const mock = await accountMock();
+    const mock = await accountMock(rig);
     const a = await startTerminal(rig, mock, { terminalId: 'caixa-1', share: 5, redisUrl: redis.url, announceEveryMs: 200 });
     const b = await startTerminal(rig, mock, { terminalId: 'caixa-2', share: 5, redisUrl: redis.url, announceEveryMs: 200 });
     await waitFor(() => a.status().rate?.shared === 'redis' && b.status().rate?.shared === 'redis', 'both sharing', 5_000);
@@ -128,7 +120,7 @@ describe('the fleet\'s registry of live terminals', () => {
   });
 
   it('a data directory copied to another box carries its random id along: the registry finds the two', async () => {
-    const mock = await accountMock();
+    const mock = await accountMock(rig);
     const original = freshDir(rig);
     const a = await startTerminal(rig, mock, { share: 5, redisUrl: redis.url, host: 'box-a', announceEveryMs: 200, dataDir: original });
     const id = a.status().terminalId;

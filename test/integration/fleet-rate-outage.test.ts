@@ -6,10 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/agent.js';
 import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
-import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
-import { generatedSeed } from '../../src/mock/seed.js';
 import { recordCounts } from '../helpers/agent.js';
-import { ACCOUNT_LIMIT, apiRequests, pause, punchBacklog, serviceView, startTerminal, WINDOW_MS, type FleetRig } from '../helpers/fleet.js';
+import { accountMock, ACCOUNT_LIMIT, apiRequests, pause, punchBacklog, serviceView, startTerminal, WINDOW_MS, type FleetRig } from '../helpers/fleet.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/temp.js';
 
@@ -24,18 +22,12 @@ afterEach(async () => {
   await redis.stop();
 });
 
-async function accountMock(): Promise<MockServer> {
-  const mock = await startMockServer({ seed: generatedSeed({ employees: 100, sites: 1 }), rateLimit: { limit: ACCOUNT_LIMIT, windowMs: WINDOW_MS } });
-  rig.cleanups.push(() => mock.close());
-  return mock;
-}
-
 const sent = (agents: Agent[]) => agents.reduce((n, a) => n + a.status().queue.sent, 0);
 const sharing = (agents: Agent[], mode: 'redis' | 'fallback-local') => () => agents.every((a) => a.status().rate?.shared === mode);
 
 describe('Redis killed mid-drain', () => {
   it('each terminal goes on at its own share and says so; Redis back on the same port: they rejoin without a burst', async () => {
-    const mock = await accountMock();
+    const mock = await accountMock(rig);
     const share = ACCOUNT_LIMIT / 2;
     const agents = [
       await startTerminal(rig, mock, { terminalId: 'A', share, redisUrl: redis.url }),
@@ -71,7 +63,7 @@ describe('Redis killed mid-drain', () => {
 
 describe('a terminal whose clock is an hour off', () => {
   it('still shares the one window correctly: the window runs on Redis time', async () => {
-    const mock = await accountMock();
+    const mock = await accountMock(rig);
     const hourAhead = { now: () => Date.now() + 3_600_000 };
     const agents = [
       await startTerminal(rig, mock, { terminalId: 'wrong-clock', share: ACCOUNT_LIMIT, redisUrl: redis.url, clock: hourAhead }),

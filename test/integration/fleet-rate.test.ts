@@ -5,10 +5,8 @@
  */
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/agent.js';
-import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
-import { generatedSeed } from '../../src/mock/seed.js';
 import { recordCounts } from '../helpers/agent.js';
-import { ACCOUNT_LIMIT, apiRequests, pause, punchBacklog, serviceView, startTerminal, WINDOW_MS, type FleetRig } from '../helpers/fleet.js';
+import { accountMock, ACCOUNT_LIMIT, apiRequests, pause, punchBacklog, serviceView, startTerminal, WINDOW_MS, type FleetRig } from '../helpers/fleet.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/temp.js';
 
@@ -25,19 +23,13 @@ afterEach(async () => {
   while (rig.cleanups.length) await rig.cleanups.pop()?.();
 });
 
-async function accountMock(): Promise<MockServer> {
-  const mock = await startMockServer({ seed: generatedSeed({ employees: 100, sites: 1 }), rateLimit: { limit: ACCOUNT_LIMIT, windowMs: WINDOW_MS } });
-  rig.cleanups.push(() => mock.close());
-  return mock;
-}
-
 const allSent = (agents: Agent[], each: number) => () => agents.every((a) => a.status().queue.sent === each);
 
 describe.each([2, 3])('%i terminals, each configured with the whole account limit, with a backlog of punches', (n) => {
   const each = Math.ceil(36 / n);
 
   it('share one window in Redis: no 429, never more than the account limit in any window, every punch once', async () => {
-    const mock = await accountMock();
+    const mock = await accountMock(rig);
     const agents = await Promise.all(
       Array.from({ length: n }, (_, i) => startTerminal(rig, mock, { terminalId: `T${i}`, share: ACCOUNT_LIMIT, redisUrl: redis.url })),
     );
@@ -63,7 +55,7 @@ describe.each([2, 3])('%i terminals, each configured with the whole account limi
 
 describe('the same fleet without Redis (the control)', () => {
   it('two terminals each at the whole limit overrun the account: the test above can fail', async () => {
-    const mock = await accountMock();
+    const mock = await accountMock(rig);
     const agents = [
       await startTerminal(rig, mock, { terminalId: 'T0', share: ACCOUNT_LIMIT }),
       await startTerminal(rig, mock, { terminalId: 'T1', share: ACCOUNT_LIMIT }),
@@ -77,7 +69,7 @@ describe('the same fleet without Redis (the control)', () => {
 
 describe('punches of every terminal before roster pages of any', () => {
   it('while terminal A has punches waiting, terminal B\'s roster sync gets no slot', async () => {
-    const mock = await accountMock();
+    const mock = await accountMock(rig);
     const a = await startTerminal(rig, mock, { terminalId: 'A', share: ACCOUNT_LIMIT, redisUrl: redis.url });
     const b = await startTerminal(rig, mock, { terminalId: 'B', share: ACCOUNT_LIMIT, redisUrl: redis.url });
     await waitFor(() => [a, b].every((x) => x.status().rate?.shared === 'redis'), 'both in the shared window', 5_000);

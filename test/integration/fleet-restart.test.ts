@@ -8,12 +8,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
-import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
-import { generatedSeed } from '../../src/mock/seed.js';
 import { DB_FILE_NAME } from '../../src/store/database.js';
 import { recordCounts } from '../helpers/agent.js';
 import { closedPort } from '../helpers/doctor.js';
-import { ACCOUNT_LIMIT, freshDir, pause, punchBacklog, serviceView, startTerminal, WINDOW_MS, type FleetRig } from '../helpers/fleet.js';
+import { accountMock, ACCOUNT_LIMIT, freshDir, pause, punchBacklog, serviceView, startTerminal, WINDOW_MS, type FleetRig } from '../helpers/fleet.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/temp.js';
 
@@ -30,12 +28,6 @@ afterEach(async () => {
   while (rig.cleanups.length) await rig.cleanups.pop()?.();
 });
 
-async function accountMock(): Promise<MockServer> {
-  const mock = await startMockServer({ seed: generatedSeed({ employees: 100, sites: 1 }), rateLimit: { limit: ACCOUNT_LIMIT, windowMs: WINDOW_MS } });
-  rig.cleanups.push(() => mock.close());
-  return mock;
-}
-
 /** The slots a terminal took (each one request), from its database: when. */
 function slotsTaken(dataDir: string, since: number): number[] {
   const db = new Database(path.join(dataDir, DB_FILE_NAME), { readonly: true });
@@ -48,7 +40,7 @@ function slotsTaken(dataDir: string, since: number): number[] {
 
 describe('a terminal restarted beside busy ones', () => {
   it('sends nothing before it has joined the shared window: no 429, never above the limit', async () => {
-    const mock = await accountMock();
+    const mock = await accountMock(rig);
     // Each configured with the whole account limit: a terminal that sent at its share unseen would overrun the account.
     const busy = await Promise.all(['A', 'B'].map((id) => startTerminal(rig, mock, { terminalId: id, share: ACCOUNT_LIMIT, redisUrl: redis.url })));
     const dir = freshDir(rig);
@@ -82,7 +74,7 @@ describe('a terminal restarted beside busy ones', () => {
   });
 
   it('with Redis unreachable it chooses its own share at once and says why; nothing went out before', async () => {
-    const mock = await accountMock();
+    const mock = await accountMock(rig);
     const lines: { level: string; msg: string; reason?: string; at: number }[] = [];
     const log = createLogger({ level: 'info', write: (l) => lines.push({ ...(JSON.parse(l) as { level: string; msg: string; reason?: string }), at: Date.now() }) });
     const dir = freshDir(rig);
