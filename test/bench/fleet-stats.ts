@@ -27,20 +27,26 @@ export type FleetFigures = {
   /** Windows from the first punch to the last delivery, the last counted whole. */
   windows: number;
   use: number;
-  /** Use a perfect limiter (no round trip, nothing but punches) gets from the same arrivals. */
+  /** Use a perfect limiter (no round trip, nothing but punches) gets from the same arrivals, after the same requests before the first punch. */
   idealUse: number;
+  /** windowMs ÷ the median of a[i + limit] − a[i] over admitted arrivals: how fast slots come back while a backlog lasts (1 = perfect). */
+  drainRate: number | null;
   spreadMs: number;
   terminals: TerminalStats[];
 };
 
 /**
- * Windows a sliding window needs for these punches: each goes at its arrival or when the punch
- * `limit` before it has left the window, whichever is later. From the first arrival to the last send.
+ * Windows a sliding window needs for these punches: each goes at its arrival or when the request
+ * `limit` before it has left the window, whichever is later. `prior`: requests already in the window
+ * at the first punch (the roster syncs of a cold start). From the first arrival to the last send.
  */
-export function idealWindows(arrivals: readonly number[], rule: WindowRule): number {
+export function idealWindows(arrivals: readonly number[], rule: WindowRule, prior: readonly number[] = []): number {
   const t = [...arrivals].sort((a, b) => a - b);
-  const sent: number[] = [];
-  for (let i = 0; i < t.length; i++) sent.push(Math.max(t[i] as number, i >= rule.limit ? (sent[i - rule.limit] as number) + rule.windowMs : 0));
+  const sent: number[] = [...prior].sort((a, b) => a - b);
+  for (const a of t) {
+    const i = sent.length;
+    sent.push(Math.max(a, i >= rule.limit ? (sent[i - rule.limit] as number) + rule.windowMs : 0));
+  }
   return ((sent[sent.length - 1] as number) - (t[0] as number)) / rule.windowMs + 1;
 }
 
@@ -70,6 +76,16 @@ export function longestWait(captured: readonly number[], tapped: readonly Tapped
   }
   if (pending > 0) longest = Math.max(longest, end - since);
   return longest;
+}
+
+/** windowMs ÷ median over i of t[i + limit] − t[i] (as drain.bench's slot reuse); null with too few arrivals. */
+export function drainRate(arrivals: readonly number[], rule: WindowRule): number | null {
+  const t = [...arrivals].sort((a, b) => a - b);
+  const gaps: number[] = [];
+  for (let i = 0; i + rule.limit < t.length; i++) gaps.push((t[i + rule.limit] as number) - (t[i] as number));
+  if (gaps.length === 0) return null;
+  gaps.sort((a, b) => a - b);
+  return rule.windowMs / (gaps[Math.floor((gaps.length - 1) / 2)] as number);
 }
 
 const isPost = (r: { method: string; path: string }) => r.method === 'POST' && r.path.endsWith('/times');
@@ -105,7 +121,11 @@ export function fleetFigures(o: { rule: WindowRule; requests: RequestLogEntry[];
     refusedShare: span.length > 0 ? refused / span.length : 0,
     windows,
     use: admitted / (rule.limit * windows),
-    idealUse: punches.length / (rule.limit * idealWindows(punches, rule)),
+    idealUse: punches.length / (rule.limit * idealWindows(punches, rule, o.requests.filter((r) => r.counted && r.at < first && r.at > first - rule.windowMs).map((r) => r.at))),
+    drainRate: drainRate(
+      span.filter((r) => r.counted).map((r) => r.at),
+      rule,
+    ),
     spreadMs: Math.max(...done) - Math.min(...done),
     terminals,
   };
