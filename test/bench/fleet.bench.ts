@@ -54,10 +54,15 @@ const PUNCH_WINDOWS = 5;
 /** ... arriving over this many windows from the shift change. */
 const ARRIVAL_WINDOWS = 2.5;
 const DRAIN_WINDOWS = 30;
+/**
+ * BENCH_FLEET_DEMAND=skewed: the first terminal (the main entrance) gets half the punches, the others
+ * share the rest evenly; default even. Even demand is what a split share is best at.
+ */
+const SKEWED = process.env.BENCH_FLEET_DEMAND === 'skewed';
 const SITE_ID = objectIdFor('gen-site', 0);
 const GOALS = { alone: { use: 0.98, refused: 0 }, redis: { use: 0.95, refused: 0.01 }, 'redis-cloned': { use: 0.95, refused: 0.01 }, adaptive: { use: 0.9, refused: 0.05 } } as const;
 
-export type FleetRun = { mode: Mode; n: number; rule: WindowRule; each: number; figures: FleetFigures; delivered: number; duplicates: number; timedOut: boolean; startMs: number; limitsAtEnd: number[] };
+export type FleetRun = { mode: Mode; n: number; rule: WindowRule; each: number[]; figures: FleetFigures; delivered: number; duplicates: number; timedOut: boolean; startMs: number; limitsAtEnd: number[] };
 
 const DATA_ROOT = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
 
@@ -88,21 +93,28 @@ async function waitUntil(pred: () => boolean, ms: number): Promise<boolean> {
   return true;
 }
 
+/** Punches per terminal: the fleet's total, evenly or skewed (SKEWED). */
+function demand(n: number, total: number): number[] {
+  if (!SKEWED || n === 1) return Array.from({ length: n }, () => Math.floor(total / n));
+  const rest = Math.floor(total / 2 / (n - 1));
+  return [total - rest * (n - 1), ...Array.from({ length: n - 1 }, () => rest)];
+}
+
 /** Each terminal's arrival offsets (ms from the shift change): uniform over the arrival windows, seeded. */
-function arrivals(n: number, each: number, rule: WindowRule): number[][] {
-  return Array.from({ length: n }, (_, i) => {
+function arrivals(each: number[], rule: WindowRule): number[][] {
+  return each.map((count, i) => {
     const rnd = mulberry32(1_000 + i);
-    return Array.from({ length: each }, () => Math.floor(rnd() * ARRIVAL_WINDOWS * rule.windowMs)).sort((a, b) => a - b);
+    return Array.from({ length: count }, () => Math.floor(rnd() * ARRIVAL_WINDOWS * rule.windowMs)).sort((a, b) => a - b);
   });
 }
 
 /** People badging at terminal `i` at their times; resolves with when each punch was committed. */
-async function badge(agent: Agent, i: number, each: number, offsets: number[], t0: number): Promise<number[]> {
+async function badge(agent: Agent, i: number, from: number, offsets: number[], t0: number): Promise<number[]> {
   const at: number[] = [];
-  for (let k = 0; k < each; k++) {
+  for (let k = 0; k < offsets.length; k++) {
     const wait = t0 + (offsets[k] as number) - Date.now();
     if (wait > 0) await sleep(wait);
-    const r = await agent.punch({ kind: 'badge', value: String(100000 + i * each + k) });
+    const r = await agent.punch({ kind: 'badge', value: String(100000 + from + k) });
     if (!r.ok) throw new Error(`punch ${i}/${k} not registered: ${JSON.stringify(r)}`);
     at.push(Date.now());
   }
@@ -110,9 +122,11 @@ async function badge(agent: Agent, i: number, each: number, offsets: number[], t
 }
 
 export async function fleetRun(n: number, mode: Mode, rule: WindowRule, redis: RedisProcess | null): Promise<FleetRun> {
-  const each = Math.floor((PUNCH_WINDOWS * rule.limit) / n);
+  const each = demand(n, PUNCH_WINDOWS * rule.limit);
+  const total = each.reduce((a, b) => a + b, 0);
+  const firstOf = each.map((_, i) => each.slice(0, i).reduce((a, b) => a + b, 0));
   const share = Math.floor(rule.limit / n);
-  const mock: MockProcess = await startMockProcess({ employees: n * each, rule });
+  const mock: MockProcess = await startMockProcess({ employees: total, rule });
   const dirs: TempDir[] = [];
   const taps: TerminalTap[] = [];
   const agents: Agent[] = [];
@@ -131,12 +145,12 @@ export async function fleetRun(n: number, mode: Mode, rule: WindowRule, redis: R
     // Cold: all switched on together, each syncing its roster at start.
     const started = Date.now();
     await Promise.all(agents.map((a) => a.start()));
-    if (!(await waitUntil(() => agents.every((a) => a.status().roster.size >= n * each), DRAIN_WINDOWS * rule.windowMs))) throw new Error('rosters not in');
+    if (!(await waitUntil(() => agents.every((a) => a.status().roster.size >= total), DRAIN_WINDOWS * rule.windowMs))) throw new Error('rosters not in');
     const startMs = Date.now() - started;
     const t0 = Date.now();
-    const offsets = arrivals(n, each, rule);
-    const captured = await Promise.all(agents.map((a, i) => badge(a, i, each, offsets[i] as number[], t0)));
-    const timedOut = !(await waitUntil(() => agents.every((a) => a.status().queue.sent === each), DRAIN_WINDOWS * rule.windowMs));
+    const offsets = arrivals(each, rule);
+    const captured = await Promise.all(agents.map((a, i) => badge(a, i, firstOf[i] as number, offsets[i] as number[], t0)));
+    const timedOut = !(await waitUntil(() => agents.every((a, i) => a.status().queue.sent === each[i]), DRAIN_WINDOWS * rule.windowMs));
     const limitsAtEnd = agents.map((a) => a.status().rateWindow.limit);
     await sleep(200); // the taps note the last answers' ends
     const records = await mock.records();
@@ -176,7 +190,7 @@ function fleetRow(r: FleetRun, baseline: FleetRun | undefined): Cell[] {
     s1(Math.max(...f.terminals.map((t) => t.doneAfterMs))),
     s1(f.spreadMs),
     lo === hi ? String(lo) : `${lo}–${hi}`,
-    r.delivered === r.n * r.each && r.duplicates === 0 && !r.timedOut ? 'yes' : `NO (${r.delivered}, ${r.duplicates} dup${r.timedOut ? ', timed out' : ''})`,
+    r.delivered === r.each.reduce((a, b) => a + b, 0) && r.duplicates === 0 && !r.timedOut ? 'yes' : `NO (${r.delivered}, ${r.duplicates} dup${r.timedOut ? ', timed out' : ''})`,
   ];
 }
 
@@ -221,7 +235,7 @@ export async function benchFleet(): Promise<Result> {
   const baselineOf = (r: FleetRun) => runs.find((b) => b.mode === 'split' && b.n === r.n && b.rule.windowMs === r.rule.windowMs);
   return {
     name: 'fleet',
-    title: `fleet, cold start and a shift change: ${PUNCH_WINDOWS} windows of punches over ${ARRIVAL_WINDOWS} windows, ${SIZES.join(' and ')} terminals on one token, ${LIMIT} per ${WINDOWS_MS.map((w) => `${w / 1000} s`).join(' / ')} (real clock)`,
+    title: `fleet, cold start and a shift change: ${PUNCH_WINDOWS} windows of punches (${SKEWED ? 'half at the first terminal' : 'even'}) over ${ARRIVAL_WINDOWS} windows, ${SIZES.join(' and ')} terminals on one token, ${LIMIT} per ${WINDOWS_MS.map((w) => `${w / 1000} s`).join(' / ')} (real clock)`,
     tables: [
       {
         title: 'per fleet (the mock\'s log, from the first punch to the last delivery)',
