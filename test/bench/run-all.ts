@@ -38,8 +38,8 @@ export const benches: Bench[] = [
   { name: 'self-service', run: async () => (await import('./self-service.bench.js')).benchSelfService() },
 ];
 
-/** The whole run is bounded; a bench that hangs past this is a bug to report, not to wait for. */
-const RUN_LIMIT_MS = 900_000;
+/** The whole run is bounded (the fleet bench alone takes about 12 minutes); a bench that hangs past this is a bug to report, not to wait for. */
+const RUN_LIMIT_MS = 1_800_000;
 
 function projectRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));

@@ -28,14 +28,32 @@ const fix: Record<RedisFault, string> = {
   error: 'check the Redis log',
 };
 
-/** The two lines (redis, terminal id), or none without Redis or in the demo. */
+/** The two lines (redis, terminal id); without Redis one line when configured at a share of the account, else none; none in the demo. */
 export async function fleetChecks(config: Config, token: string | null, demo: boolean, probe: RedisProber): Promise<CheckResult[]> {
   const url = config.rateLimit.redisUrl;
+  if (!url && !demo && config.api) return withoutRedis(config);
   if (!url || demo || !config.api || token === null) return [];
   const terminalId = storedTerminalIdOf(config);
   const key = config.rateLimit.redisKey ?? defaultRateKey(config.api.baseUrl, token);
   const found = await probe(url, { key, terminalId, timeoutMs: 2_000 });
   return [redisCheck(url, found), terminalIdCheck(terminalId, config.dataDir, found)];
+}
+
+/**
+ * A terminal configured at a share of the account's limit has others beside it: without a shared
+ * window a share another terminal leaves idle is lost, and adapting from 429s cannot find it without
+ * refusals (the fleet bench: half a shift change's punches at one of 10 terminals, 0.37 of what a
+ * perfect limiter gets on split shares, 0.36 adapting, 0.99 with Redis). Redis is the set-up to use.
+ */
+function withoutRedis(config: Config): CheckResult[] {
+  const { limit, accountLimit } = config.rateLimit;
+  if (limit >= accountLimit) return [];
+  return [
+    warn(
+      'redis',
+      `none: this terminal sends at its own share, ${limit} of the account's ${accountLimit} a window, so what the others leave unused is lost to it; set rateLimit.redisUrl so the account's terminals share one window`,
+    ),
+  ];
 }
 
 function redisCheck(url: string, p: RedisProbe): CheckResult {
