@@ -4,8 +4,8 @@
  * every terminal's people badge through the capture path (`agent.punch`) at random times over the
  * first ARRIVAL_WINDOWS windows, twice the account's limit per window for the fleet, so a backlog
  * forms and the limit is what decides. Against a mock in a process of its own, with its Retry-After
- * in whole seconds; the self-service reads the agent makes after punches go to the mock, which serves
- * them (main has no `absentRoutes` variant yet, so they are answered 200, not 404). Modes:
+ * in whole seconds; the employee's-day reads the agent makes after punches meet routes the mock
+ * does not have (`absent-routes=/timesheets,/work-leaves`: 404, as a service without them answers). Modes:
  *   alone        — one terminal at the whole limit, no Redis (item 8: its drain rate, never a 429);
  *   split        — each terminal at floor(limit / N), no Redis: never a 429, never the whole limit
  *                  (the baseline of the same run);
@@ -126,7 +126,7 @@ export async function fleetRun(n: number, mode: Mode, rule: WindowRule, redis: R
   const total = each.reduce((a, b) => a + b, 0);
   const firstOf = each.map((_, i) => each.slice(0, i).reduce((a, b) => a + b, 0));
   const share = Math.floor(rule.limit / n);
-  const mock: MockProcess = await startMockProcess({ employees: total, rule });
+  const mock: MockProcess = await startMockProcess({ employees: total, rule, variants: ['absent-routes=/timesheets,/work-leaves'] });
   const dirs: TempDir[] = [];
   const taps: TerminalTap[] = [];
   const agents: Agent[] = [];
@@ -254,7 +254,7 @@ export async function benchFleet(): Promise<Result> {
       'start s = switch-on to every roster in (the roster syncs share the account too); longest wait = punches captured and undelivered while the terminal sent no POST /times; done = first punch to its last delivery',
       `drain ÷ limit = window ÷ the median of a[i + ${LIMIT}] − a[i] over admitted arrivals (how fast a slot comes back while the backlog lasts; 1 for a perfect limiter, whatever the arrivals)`,
       'use of share = a terminal\'s requests not answered 429 ÷ (limit / N × the fleet\'s windows)',
-      `the mock's Retry-After is whole seconds (at a 3 s window a 429 pauses a third of a window or more); self-service reads are served by the mock (200), not absent`,
+      `the mock's Retry-After is whole seconds (at a 3 s window a 429 pauses a third of a window or more); the employee's-day reads meet routes the mock does not have (404: GET /timesheets, /work-leaves)`,
       `each terminal: its own data dir on ${DATA_ROOT}, default configuration but rateLimit (split: floor(${LIMIT} / N); adaptive: ${LIMIT}; redis: the shared window, floor(${LIMIT} / N) as fallback) and terminalId (T<i>, or 'kiosk' on every one for redis-cloned)`,
       'the machine is shared with other work: timings are noisy, compare within a run',
     ],
