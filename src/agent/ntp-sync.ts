@@ -12,6 +12,7 @@
  * `ttlMs`, and at once after a step of the wall clock (setting the clock clears the kernel's flag).
  */
 import { execFile } from 'node:child_process';
+import { withoutSecrets } from '../config.js';
 import fs from 'node:fs';
 import type { NtpSync } from '../domain/date-plausibility.js';
 import type { Monotonic } from '../domain/clock.js';
@@ -33,7 +34,8 @@ const STEP_TIMEOUT_MS = 3_000;
 
 export const realCommandRun: CommandRun = (cmd, args, timeoutMs) =>
   new Promise((resolve) => {
-    execFile(cmd, args, { timeout: timeoutMs, encoding: 'utf8', windowsHide: true }, (error, stdout) => {
+    // Without the token and the other secrets: a clock query has no use for them.
+    execFile(cmd, args, { timeout: timeoutMs, encoding: 'utf8', windowsHide: true, env: withoutSecrets(process.env) }, (error, stdout) => {
       const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
       const spawnError = error && typeof error.code === 'string' ? (error as NodeJS.ErrnoException) : null;
       resolve({ code, stdout: String(stdout), error: spawnError });

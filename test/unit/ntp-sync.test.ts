@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NtpState, readNtpSync, type CommandRun, type NtpReadIo } from '../../src/agent/ntp-sync.js';
+import { NtpState, readNtpSync, realCommandRun, type CommandRun, type NtpReadIo } from '../../src/agent/ntp-sync.js';
 import { dateHeader, GARBAGE_DATE } from '../../src/mock/transport.js';
 
 /** A box with these tools answering these outputs (exit 0), the others absent. */
@@ -66,5 +66,25 @@ describe("the mock's date variant", () => {
     expect(dateHeader(now, { mode: 'garbage' })).toBe(GARBAGE_DATE);
     expect(Number.isNaN(Date.parse(GARBAGE_DATE))).toBe(true);
     expect(dateHeader(now, { mode: 'offset', offsetMs: -3_600_000 })).toBe('Mon, 23 Nov 2026 12:00:20 GMT');
+  });
+});
+
+describe('the clock query a child process makes', () => {
+  it('is started without the API token, the signing password or proxy credentials in its environment', async () => {
+    const saved = { ...process.env };
+    process.env['TIMECLOCK_API_TOKEN'] = 'tok-must-not-leak';
+    process.env['TIMECLOCK_AFD_SIGNING_PASSWORD'] = 'pw-must-not-leak';
+    process.env['HTTPS_PROXY'] = 'http://user:cred-must-not-leak@proxy.example:3128';
+    try {
+      const r = await realCommandRun('env', [], 3_000);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('PATH=');
+      expect(r.stdout).not.toMatch(/must-not-leak/);
+    } finally {
+      for (const k of ['TIMECLOCK_API_TOKEN', 'TIMECLOCK_AFD_SIGNING_PASSWORD', 'HTTPS_PROXY']) {
+        if (saved[k] === undefined) delete process.env[k];
+        else process.env[k] = saved[k];
+      }
+    }
   });
 });
