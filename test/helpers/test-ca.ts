@@ -29,8 +29,12 @@ function rsaKeys(): { privatePem: string; publicKey: forge.pki.PublicKey; privat
 }
 
 function serial(): string {
-  // Positive (high bit clear), 16 bytes.
-  return '0' + crypto.randomBytes(15).toString('hex');
+  // 16 bytes, the first in 0x01..0x7f: positive (high bit clear) and minimal in DER. The old '0' +
+  // 30 hex digits was an odd-length hex string that forge turns into a leading 0x00 byte: not
+  // minimal DER whenever the next byte is below 0x80.
+  const bytes = crypto.randomBytes(16);
+  bytes[0] = (bytes[0] as number) & 0x7f || 0x01;
+  return bytes.toString('hex');
 }
 
 function build(
