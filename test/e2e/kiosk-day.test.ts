@@ -7,6 +7,7 @@
  * leaves the screen in any of them. Screenshots: test-artifacts/screenshots/day-*.png.
  */
 import type { Page } from 'playwright-core';
+import { expectFits } from '../helpers/screen-fit.js';
 import { describe, expect, it } from 'vitest';
 import { screenshotPath, startKioskRig, TEST_SCREEN, wedgeBurst, type KioskRig } from '../helpers/kiosk-browser.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
@@ -31,30 +32,6 @@ const WORDS: Record<Lang, { entry: string; exit: string; bank: RegExp; vacation:
   en: { entry: 'Entry registered', exit: 'Exit registered', bank: /^Hours bank: \+12h30 \(as of \d{2}\/\d{2} \d{2}:\d{2}\)$/, vacation: 'You are on vacation today; the punch was registered.', elsewhere: 'registered elsewhere' },
 };
 
-type FitGlobals = {
-  document: { querySelectorAll(s: string): ArrayLike<{ getBoundingClientRect(): { x: number; y: number; width: number; height: number }; className: unknown; tagName: string }>; documentElement: { scrollWidth: number; scrollHeight: number } };
-  innerWidth: number;
-  innerHeight: number;
-};
-
-/** Every drawn element of the screen inside the viewport, and nothing to scroll. */
-async function expectFits(page: Page, what: string): Promise<void> {
-  const out = await page.evaluate(() => {
-    const w = globalThis as unknown as FitGlobals;
-    const bad: string[] = [];
-    const all = w.document.querySelectorAll('#app *');
-    for (let i = 0; i < all.length; i++) {
-      const el = all[i];
-      if (!el) continue;
-      const b = el.getBoundingClientRect();
-      if (b.width === 0 || b.height === 0) continue;
-      if (b.x < -0.5 || b.y < -0.5 || b.x + b.width > w.innerWidth + 0.5 || b.y + b.height > w.innerHeight + 0.5) bad.push(`${el.tagName}.${String(el.className)} ${JSON.stringify(b)}`);
-    }
-    if (w.document.documentElement.scrollWidth > w.innerWidth || w.document.documentElement.scrollHeight > w.innerHeight) bad.push('the page scrolls');
-    return bad;
-  });
-  expect(out, `${what}: outside the screen`).toEqual([]);
-}
 
 /** Font sizes in px of the clock (idle) or the result's time, and the largest other text on the screen. */
 async function timeIsLargest(page: Page, timeSelector: string): Promise<void> {
