@@ -2,7 +2,7 @@ import { request, type Dispatcher } from 'undici';
 import { ACCEPT_ENCODING, readBody } from './answer-body.js';
 import { printable } from './answer-text.js';
 import { classify, type ApiOutcome } from './classify.js';
-import { startDeadline, type Deadline } from './deadline.js';
+import { startDeadline } from './deadline.js';
 import { buildDispatcher, networkFor, type ApiNetwork } from './dispatcher.js';
 import { beforeServer, networkHint, withoutNodeCaHint } from './net-errors.js';
 import { scrubProxySecrets } from './proxy.js';
@@ -224,79 +224,65 @@ export class ApiClient {
   ): Promise<ApiOutcome<T>> {
     const deadline = startDeadline(this.opts.timeoutMs);
     try {
-      return await this.exchange(deadline, kind, method, path, query, body, parse, mayCreate, auth);
+      const url = new URL(path, this.base);
+      if (query) for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+      const mono = this.opts.mono ?? (() => performance.now());
+      const sentMono = mono();
+      let res;
+      try {
+        res = await request(url, {
+          method,
+          dispatcher: this.dispatcher,
+          signal: deadline.signal,
+          headers: {
+            authorization: auth,
+            accept: 'application/json',
+            'accept-encoding': ACCEPT_ENCODING,
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+          body: body !== undefined ? JSON.stringify(body) : undefined,
+        });
+      } catch (e) {
+        // Never describe(e) alone: a proxy's credentials may be in it (failure() scrubs them).
+        const error = deadline.expired() ? deadline.error : this.failure(e);
+        this.opts.onRequest?.(kind, 'error', error);
+        const code = errorCode(e);
+        // A refused certificate or a proxy refusing the tunnel: nothing reached the server either.
+        if (!deadline.expired() && ((code && CONNECT_PHASE_CODES.has(code)) || beforeServer(e))) return { kind: 'not_sent', error };
+        // Anything after the connection was made: the server may have acted on it. For a GET that
+        // changes nothing, so it is just a failed read.
+        return mayCreate ? { kind: 'unknown', error } : { kind: 'not_sent', error };
+      }
+
+      const serverDate = parseDate(res.headers['date']);
+      if (serverDate !== null) this.opts.onServerDate?.(serverDate, sentMono, mono());
+      else this.opts.onNoServerDate?.(headerValue(res.headers['date']));
+      const status = res.statusCode;
+      this.opts.onRequest?.(kind, status);
+      const contentEncoding = headerValue(res.headers['content-encoding']);
+      // Cut mid-body, undecodable, or past the deadline: classify says what that means for this
+      // status (a 2xx to a create is in doubt, never a reason to send again).
+      const reading = await readBody(res.body, contentEncoding);
+      const unreadable = reading.ok ? null : deadline.expired() ? `${deadline.error}, ${reading.bytes} bytes in` : reading.problem;
+      return classify(
+        {
+          status,
+          contentType: headerValue(res.headers['content-type']),
+          location: headerValue(res.headers['location']),
+          retryAfter: headerValue(res.headers['retry-after']),
+          serverDate,
+          text: reading.ok ? reading.text : '',
+          contentEncoding,
+          bytes: reading.bytes,
+          unreadable,
+        },
+        mayCreate,
+        parse,
+        `${method} /${path}`,
+      );
     } finally {
       deadline.clear();
     }
-  }
-
-  private async exchange<T>(
-    deadline: Deadline,
-    kind: RequestKind,
-    method: 'GET' | 'POST',
-    path: string,
-    query: Record<string, string> | undefined,
-    body: unknown,
-    parse: (raw: unknown) => T,
-    mayCreate: boolean,
-    auth: string,
-  ): Promise<ApiOutcome<T>> {
-    const url = new URL(path, this.base);
-    if (query) for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-    const mono = this.opts.mono ?? (() => performance.now());
-    const sentMono = mono();
-    let res;
-    try {
-      res = await request(url, {
-        method,
-        dispatcher: this.dispatcher,
-        signal: deadline.signal,
-        headers: {
-          authorization: auth,
-          accept: 'application/json',
-          'accept-encoding': ACCEPT_ENCODING,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        body: body !== undefined ? JSON.stringify(body) : undefined,
-      });
-    } catch (e) {
-      // Never describe(e) alone: a proxy's credentials may be in it (failure() scrubs them).
-      const error = deadline.expired() ? deadline.error : this.failure(e);
-      this.opts.onRequest?.(kind, 'error', error);
-      const code = errorCode(e);
-      // A refused certificate or a proxy refusing the tunnel: nothing reached the server either.
-      if (!deadline.expired() && ((code && CONNECT_PHASE_CODES.has(code)) || beforeServer(e))) return { kind: 'not_sent', error };
-      // Anything after the connection was made: the server may have acted on it. For a GET that
-      // changes nothing, so it is just a failed read.
-      return mayCreate ? { kind: 'unknown', error } : { kind: 'not_sent', error };
-    }
-
-    const serverDate = parseDate(res.headers['date']);
-    if (serverDate !== null) this.opts.onServerDate?.(serverDate, sentMono, mono());
-    else this.opts.onNoServerDate?.(headerValue(res.headers['date']));
-    const status = res.statusCode;
-    this.opts.onRequest?.(kind, status);
-    const contentEncoding = headerValue(res.headers['content-encoding']);
-    // Cut mid-body, undecodable, or past the deadline: classify says what that means for this
-    // status (a 2xx to a create is in doubt, never a reason to send again).
-    const reading = await readBody(res.body, contentEncoding);
-    const unreadable = reading.ok ? null : deadline.expired() ? `${deadline.error}, ${reading.bytes} bytes in` : reading.problem;
-    return classify(
-      {
-        status,
-        contentType: headerValue(res.headers['content-type']),
-        location: headerValue(res.headers['location']),
-        retryAfter: headerValue(res.headers['retry-after']),
-        serverDate,
-        text: reading.ok ? reading.text : '',
-        contentEncoding,
-        bytes: reading.bytes,
-        unreadable,
-      },
-      mayCreate,
-      parse,
-      `${method} /${path}`,
-    );
   }
 }
 
