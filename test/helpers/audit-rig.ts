@@ -29,7 +29,13 @@ export type AuditRig = {
 export type RigOptions = { variants?: ServerVariants; rate?: { limit: number; windowMs: number }; settings?: Record<string, unknown> };
 
 export async function auditRig(cleanups: Array<() => Promise<void> | void>, o: RigOptions = {}): Promise<AuditRig> {
-  let offset = 0;
+  // The next 15:00 UTC (noon in São Paulo, 11:00 in Manaus): every employee's punch falls on the
+  // same local day whatever the hour the tests run at (at 03:00 UTC São Paulo is past midnight
+  // while Manaus is not). Ahead of now, so never before the build's date.
+  const DAY = 86_400_000;
+  const realNow = Date.now();
+  const fifteen = Math.floor(realNow / DAY) * DAY + 15 * 3_600_000;
+  let offset = (fifteen > realNow ? fifteen : fifteen + DAY) - realNow;
   const clock = { now: () => Date.now() + offset };
   const rate = o.rate ?? { limit: 60, windowMs: 1_000 };
   const mock = await startMockServer({ seed: demoSeed(), rateLimit: rate, clock, ...(o.variants ? { variants: o.variants } : {}) });
