@@ -1,5 +1,5 @@
 /**
- * Electron entry (`electron dist/src/main/main.js [--config file] [--windowed]`): config → demo
+ * Electron entry (`electron dist/src/main/main.js [--config file] [--windowed] [--dev-tools]`): config → demo
  * mock or API → agent → kiosk window + IPC, as `timeclock start` does headless. With `--cli`, the
  * command line instead (cli-mode.ts). The only file that loads the real `electron` module, at
  * runtime, so the rest of the tree builds without it.
@@ -71,6 +71,7 @@ function startKiosk(argv: string[]): void {
     preloadPath: fileURLToPath(new URL('./preload.cjs', import.meta.url)),
     rendererDir: fileURLToPath(new URL('../../renderer/', import.meta.url)),
     kiosk: !argv.includes('--windowed') && process.env.TIMECLOCK_WINDOWED !== '1',
+    devTools: argv.includes('--dev-tools') || process.env.TIMECLOCK_DEV_TOOLS === '1',
     startAgent,
     log,
   });

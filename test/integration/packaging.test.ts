@@ -128,7 +128,7 @@ describe('npm run dist:dir against a stand-in Electron', () => {
     expect(buildOutput).toMatch(/native modules load in the packaged runtime \(node [\d.]+, ABI \d+\): SQLite 3\.\d+\.\d+, \d+ HID device\(s\) visible/);
   });
 
-  it('sets the fuses: no Node mode, no NODE_OPTIONS or --inspect, app code only from app.asar', async () => {
+  it('sets the fuses: no Node mode, no NODE_OPTIONS or --inspect, app code only from app.asar, no extra file:// rights', async () => {
     const { readFuses } = (await import(path.join(ROOT, 'scripts/dist/after-pack.mjs'))) as { readFuses(exe: string): Promise<Record<string, string>> };
     expect(await readFuses(path.join(unpacked, 'timeclock-kiosk'))).toMatchObject({
       RunAsNode: 'off',
@@ -137,6 +137,7 @@ describe('npm run dist:dir against a stand-in Electron', () => {
       EnableEmbeddedAsarIntegrityValidation: 'on',
       OnlyLoadAppFromAsar: 'on',
       EnableCookieEncryption: 'on',
+      GrantFileProtocolExtraPrivileges: 'off',
     });
   });
 
