@@ -86,6 +86,17 @@ export class ConfigError extends Error {
 }
 
 import { defaultDataDir, userDataDir, type DataDirSource } from './data-dir.js';
+import { EnvFileError, withEnvFile } from './config-env-file.js';
+
+/** The environment with TIMECLOCK_ENV_FILE's settings under it; a bad file is a configuration error. */
+function envWithFile(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  try {
+    return withEnvFile(env);
+  } catch (e) {
+    if (e instanceof EnvFileError) throw new ConfigError([e.message]);
+    throw e;
+  }
+}
 export { SYSTEM_DATA_DIR, userDataDir, defaultDataDir, type DataDirSource } from './data-dir.js';
 
 function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
@@ -127,7 +138,7 @@ export type LoadedConfig = {
  * `systemDataDir`: the system data directory to prefer (tests pass their own).
  */
 export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv; systemDataDir?: string } = {}): LoadedConfig {
-  const env = opts.env ?? process.env;
+  const env = envWithFile(opts.env ?? process.env);
   const file = opts.file ?? env.TIMECLOCK_CONFIG;
   const raw: Record<string, unknown> = {};
   const origin = new Map<string, string>();
