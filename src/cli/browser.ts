@@ -15,7 +15,12 @@ import type { Logger } from '../log.js';
 import { withoutSecrets } from '../config.js';
 import { chromiumLocale, type Lang } from '../messages/lang.js';
 
-/** Flags for a browser that nobody sits in front of with a mouse. */
+/**
+ * Flags for a browser that nobody sits in front of with a mouse. Chromium has no switch that turns
+ * DevTools off (`--disable-dev-tools` is not one: Chromium ignores it); its policy
+ * DeveloperToolsAvailability=2 does, with printing and guest profiles off too: the package ships
+ * resources/system/chromium-policy.json for /etc/chromium/policies/managed/ (README, "Security").
+ */
 export function kioskBrowserArgs(url: string, profileDir: string, language: Lang): string[] {
   return [
     '--kiosk',

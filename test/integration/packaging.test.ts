@@ -142,7 +142,7 @@ describe('npm run dist:dir against a stand-in Electron', () => {
   });
 
   it('ships the command-line wrapper, the session program, the units, the udev rule and the example config as resources', () => {
-    for (const f of ['bin/timeclock', 'bin/timeclock-kiosk-session', 'system/timeclock-kiosk.service', 'system/timeclock-kiosk-cage.service', 'system/60-timeclock-readers.rules', 'system/config.example.json', 'system/timeclock-kiosk.desktop']) {
+    for (const f of ['bin/timeclock', 'bin/timeclock-kiosk-session', 'system/timeclock-kiosk.service', 'system/timeclock-kiosk-cage.service', 'system/60-timeclock-readers.rules', 'system/config.example.json', 'system/timeclock-kiosk.desktop', 'system/chromium-policy.json']) {
       expect(fs.existsSync(path.join(unpacked, 'resources', f)), f).toBe(true);
     }
     expect(fs.statSync(path.join(unpacked, 'resources/bin/timeclock')).mode & 0o111).not.toBe(0);
