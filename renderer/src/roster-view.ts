@@ -31,7 +31,7 @@ export function nextSyncText(nextSyncAt: number | null, now: number, lang: Lang,
   return t(lang, 'roster.nextSyncAt', { time, age: formatDuration(nextSyncAt - now, lang) });
 }
 
-export type SiteFilterView = { state: 'verified' | 'suspect' | 'unknown'; value: string; warning: string | null };
+export type SiteFilterView = { state: NonNullable<Roster['siteFilter']>; value: string; warning: string | null };
 
 /** The site filter's check; null without a site. `warning`: the suspect case, said in full. */
 export function siteFilterView(sf: Roster['siteFilter'], lang: Lang): SiteFilterView | null {

@@ -23,6 +23,7 @@ import { QueueAdmin } from './queue-admin.js';
 import { flushQueue, type FlushOptions, type FlushOutcome } from './queue-flush.js';
 import type { PunchAnswer } from './receipts.js';
 import type { RequestCount } from './request-counts.js';
+import { CaptureCounts, type CaptureCount } from './capture-counts.js';
 import { ScanGate } from './scan-gate.js';
 import { liveStatus } from './live-status.js';
 import type { AgentStatus } from './status.js';
@@ -48,6 +49,8 @@ export class Agent {
   private readonly enrollArm: EnrollArm;
   private readonly pinChallenge: PinChallenge;
   private readonly queue: QueueAdmin;
+  /** Punches captured since start by outcome, and those refused for want of storage (metrics, status). */
+  private readonly captures = new CaptureCounts();
 
   /** `stopCtl`: aborted by `stop()`; the parts built with its signal (the roster keeper) stop with it. */
   constructor(
@@ -120,6 +123,7 @@ export class Agent {
   }
 
   private answer(r: PunchResult): PunchAnswer {
+    this.captures.note(r, this.p.clock.now());
     const a = this.p.days.attach(this.p.receipts.attach(r));
     this.events.emit('punch', a);
     this.events.statusSoon();
@@ -290,9 +294,16 @@ export class Agent {
     return this.p.requests.list();
   }
 
+  /** Punches captured since start, by outcome (registered, repeat, a kept punch's note, a refusal's reason). */
+  captureCounts(): CaptureCount[] {
+    return this.captures.list();
+  }
+
   /** The stored status with the parts' live state (live-status.ts). */
   status(): AgentStatus {
-    return liveStatus(this.p, !this.stopping);
+    const s = liveStatus(this.p, !this.stopping);
+    s.storage = { ...s.storage, refused: this.captures.storageRefusals() };
+    return s;
   }
 
   /**

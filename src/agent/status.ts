@@ -14,6 +14,7 @@ import type { Db } from '../store/database.js';
 import type { SettingsView } from './stored-settings.js';
 import type { RateSharing } from '../sync/shared-window-link.js';
 import type { FleetStatus } from './fleet-status.js';
+import { storageOf, type StorageStatus } from './storage-status.js';
 import {
   settingKeys,
   type AuthRefusedRecord,
@@ -29,7 +30,7 @@ import { journalState } from '../store/journal-read.js';
 import { serviceKeys } from '../store/service-records.js';
 import type { AbsentRoute } from '../domain/absent-routes.js';
 import type { ServiceStateRecord } from '../domain/service-state.js';
-import { DEFAULT_RETENTION, deletedEver, fileFigures, type Deleted, type FileFigures, type RetentionPassRecord, type RetentionPolicy } from '../store/retention.js';
+import { DEFAULT_RETENTION, deletedEver, fileFigures, lastDeliveryAt, type Deleted, type FileFigures, type RetentionPassRecord, type RetentionPolicy } from '../store/retention.js';
 
 /** The records status shows are declared with their settings keys (store/setting-keys.ts). */
 export type {
@@ -114,6 +115,10 @@ export type AgentStatus = {
   absentRoutes: AbsentRoute[];
   /** What the terminal makes of the service's `Date` (store/setting-keys.ts ServiceClockRecord); null: no answer yet. */
   serviceClock?: ServiceClockRecord | null;
+  /** When a punch was last delivered (still in the database); null: none. */
+  lastDeliveryAt: number | null;
+  /** Free space for the data directory and punches refused for want of it (storage-status.ts). */
+  storage: StorageStatus;
 };
 
 /**
@@ -204,6 +209,8 @@ export function readStatus(src: StatusSources): AgentStatus {
     service: readSetting(db, serviceKeys.serviceState),
     absentRoutes: readSetting(db, serviceKeys.absentRoutes)?.routes ?? [],
     serviceClock: readSetting(db, settingKeys.serviceClock),
+    lastDeliveryAt: lastDeliveryAt(db),
+    storage: storageOf(db.name),
   };
 }
 

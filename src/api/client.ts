@@ -211,6 +211,15 @@ export class ApiClient {
     });
   }
 
+  countSites(): Promise<ApiOutcome<number | null>> {
+    return this.call('site', 'GET', 'sites', { max_results: '2', page: '1' }, undefined, (raw) => {
+      const r = readPage(raw);
+      if (!r.ok) throw new Error(r.error);
+      // Without a total, a page of at most one item with room for two is the whole list.
+      return r.meta.total ?? (r.items.length <= 1 ? r.items.length : null);
+    });
+  }
+
   /** One request within one deadline (deadline.ts), whose timer is cleared however it ends. */
   private async call<T>(
     kind: RequestKind,

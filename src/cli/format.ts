@@ -74,7 +74,7 @@ export function statusText(s: AgentStatus): string {
     `clock skew:    ${s.clockSkewMs === null ? 'unknown' : Math.abs(s.clockSkewMs) < 1000 ? 'none measurable (within ±1 s of the service)' : `${(s.clockSkewMs / 1000).toFixed(1)}s against the service`}`,
     ...(s.serviceClock && s.serviceClock.state !== 'ok' ? [`service clock: ${serviceClockSentence(s.serviceClock)} (since ${ago(s.now - s.serviceClock.at)})`] : []),
   ];
-  lines.push(...rosterLines(s), ...integrityLines(s), ...journalLines(s), ...retentionLines(s));
+  lines.push(...storageLines(s), ...rosterLines(s), ...integrityLines(s), ...journalLines(s), ...retentionLines(s));
   if (s.settings.token.warning) lines.push(`API token:     ${s.settings.token.warning}`);
   if (s.authRefused) lines.push(`TOKEN REFUSED: ${s.authRefused.reason} (${ago(s.now - s.authRefused.at)}); sending paused, punches are kept`);
   if (s.sendingPaused) lines.push(`sending paused: ${s.sendingPaused.reason} until ${new Date(s.sendingPaused.until).toISOString()}`);
@@ -135,6 +135,16 @@ function retentionLines(s: AgentStatus): string[] {
   if (r.file.autoVacuum !== 'incremental') {
     lines.push('               made by an earlier version: space freed is reused, not given back; `timeclock data compact` (terminal stopped) shrinks it and converts it once');
   }
+  return lines;
+}
+
+/** A full disk refuses punches: said here, not only by doctor and the log (each line only when it applies). */
+function storageLines(s: AgentStatus): string[] {
+  const st = s.storage;
+  if (!st) return [];
+  const lines: string[] = [];
+  if (st.low && st.freeBytes !== null) lines.push(`DISK LOW:      ${Math.floor(st.freeBytes / 1_000_000)} MB free for the data directory: free space now, punches need it`);
+  if (st.refused) lines.push(`NOT SAVED:     ${st.refused.count} punches refused since the agent started: ${st.refused.why} (last ${ago(s.now - st.refused.lastAt)})`);
   return lines;
 }
 

@@ -105,9 +105,10 @@ export const statusSchema = z.object({
     heldShrink: z.object({ employees: count, inUse: count, since: epochMs, recheckAt: epochMs.nullable() }).nullable(),
     /**
      * With a site configured: verified (the service's site total is below the account's), suspect (the same
-     * total with and without the filter: the service may ignore it), unknown (no totals to compare).
+     * total with and without the filter on an account of several sites: the service may ignore it), unknown (no totals
+     * to compare), one_site (the same totals on an account with one site: nothing to filter, as expected).
      */
-    siteFilter: z.enum(['verified', 'suspect', 'unknown']).nullable(),
+    siteFilter: z.enum(['verified', 'suspect', 'unknown', 'one_site']).nullable(),
     /** Employees whose contract does not allow API records (allow_external_api_record false): their punches are held. */
     notAllowed: z.object({
       count,
@@ -238,6 +239,19 @@ export const statusSchema = z.object({
       header: z.string().nullable().optional(),
     })
     .nullable()
+    .optional(),
+  /** When a punch was last delivered (among those still in the database); null: none. Absent from older agents. */
+  lastDeliveryAt: epochMs.nullable().optional(),
+  /**
+   * Free bytes for the data directory (null: unknown), whether that is low (under 500 MB), and the punches a running
+   * agent refused since its start because they could not be saved (a full disk): how many, the last one's time, why.
+   */
+  storage: z
+    .object({
+      freeBytes: z.number().nonnegative().nullable(),
+      low: z.boolean(),
+      refused: z.object({ count, lastAt: epochMs, why: z.string() }).nullable(),
+    })
     .optional(),
 });
 export type StatusView = z.infer<typeof statusSchema>;

@@ -239,6 +239,20 @@ export class Pins {
       this.lastFailureAt.set(employeeId, now);
     } else this.lastFailureAt.delete(employeeId);
 
+    try {
+      return this.record(employeeId, match, now);
+    } catch {
+      // A full disk (or a read-only file) must not lock the manager out of the screen that says so:
+      // the answer stands on what can still be read; the in-memory throttle above still slows guessing.
+      const again = lockState(currentAttempts(this.attempts(employeeId), now), now);
+      if (again.locked && again.until !== null) return { ok: false, reason: 'locked', until: again.until };
+      if (match) return { ok: true };
+      return { ok: false, reason: 'wrong', remaining: Math.max(0, this.policy.maxFailures - currentAttempts(this.attempts(employeeId), now).failures - 1) };
+    }
+  }
+
+  /** The attempt's outcome, written with its audit line in one transaction (it throws when the disk is full). */
+  private record(employeeId: string, match: boolean, now: number): PinCheck {
     return this.db.transaction((): PinCheck => {
       // Read again: another connection (or process) may have counted a failure meanwhile.
       const state = currentAttempts(this.attempts(employeeId), now);

@@ -85,6 +85,8 @@ export type KioskRigOptions = {
   livenessEveryMs?: number;
   /** What the screen is told (language, wedge timing...); default TEST_SCREEN. */
   screen?: ScreenSettings;
+  /** Where the data directory goes (a small tmpfs, to fill it); default a temporary directory. */
+  dataDir?: string;
 };
 
 /**
@@ -119,7 +121,7 @@ export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRi
     // testAgent's settings replace its `api` whole: the liveness interval goes in with the rest of it.
     const api = opts.livenessEveryMs === undefined ? {} : { api: { baseUrl: apiUrl, token: API_TOKEN, timeoutMs: 1_000, livenessEveryMs: opts.livenessEveryMs } };
     const agent = testAgent({
-      dataDir: path.join(t.dir, 'data'),
+      dataDir: opts.dataDir ?? path.join(t.dir, 'data'),
       mock: { url: apiUrl },
       token: API_TOKEN,
       rateLimit: { limit: 60, windowMs: 60_000 },

@@ -15,6 +15,7 @@ import { startMockServer, type MockServer } from '../../src/mock/mock-server.js'
 import { DEMO_SITE_ID } from '../../src/mock/seed.js';
 import { testAgent } from '../helpers/agent.js';
 import { httpGet, sample, scrape, type Sample } from '../helpers/prom-text.js';
+import { statusText } from '../../src/cli/format.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -67,10 +68,15 @@ describe('GET /metrics', () => {
     expect(sample(first, 'timeclock_punches', { state: 'pending' })).toBe(0);
     expect(sample(first, 'timeclock_punches', { state: 'sent' })).toBe(0);
     expect(sample(first, 'timeclock_roster_employees')).toBe(36);
-    expect(sample(first, 'timeclock_roster_age_seconds')).toBeGreaterThanOrEqual(0);
-    expect(sample(first, 'timeclock_roster_age_seconds')).toBeLessThan(60);
+    const syncedAt = sample(first, 'timeclock_roster_last_sync_timestamp_seconds') ?? NaN;
+    expect(Math.abs(agent.status().now / 1000 - syncedAt)).toBeLessThan(60);
+    expect(sample(first, 'timeclock_last_delivery_timestamp_seconds')).toBeNaN();
+    expect(sample(first, 'timeclock_oldest_pending_timestamp_seconds')).toBeNaN();
+    expect(sample(first, 'timeclock_unresolved_punches')).toBe(0);
+    expect(sample(first, 'timeclock_disk_free_bytes')).toBeGreaterThan(0);
     expect(sample(first, 'timeclock_requests_total', { kind: 'roster', status: '200' })).toBeGreaterThanOrEqual(1);
-    expect(sample(first, 'timeclock_requests_total', { kind: 'site', status: '200' })).toBe(1);
+    // The site, and the account's sites (one: the same totals with and without the filter are expected).
+    expect(sample(first, 'timeclock_requests_total', { kind: 'site', status: '200' })).toBe(2);
     expect(sample(first, 'timeclock_build_info', { version: agent.status().version, terminal: 'door-7' })).toBe(1);
     expect(sample(first, 'timeclock_rate_shared', { mode: 'local' })).toBe(1); // no Redis configured: its own window
     expect(sample(first, 'timeclock_rate_limit_current')).toBe(60);
@@ -86,7 +92,10 @@ describe('GET /metrics', () => {
     const waiting = await scrapeUntil(server.origin, (s) => (sample(s, 'timeclock_requests_total', { kind: 'punch', status: '500' }) ?? 0) >= 3, 'three failed sends');
     expect(unsent(waiting)).toBe(1);
     expect(sample(waiting, 'timeclock_punches', { state: 'sent' })).toBe(0);
-    expect(sample(waiting, 'timeclock_oldest_pending_seconds')).toBeGreaterThan(0);
+    // The punch's own time, not an age: the same value scrape after scrape while it waits.
+    const taken = sample(waiting, 'timeclock_oldest_pending_timestamp_seconds') ?? NaN;
+    expect(Math.abs(taken - (agent.status().now - (agent.status().oldestUnsentAgeMs ?? NaN)) / 1000)).toBeLessThan(1);
+    expect(sample(waiting, 'timeclock_punches_captured_total', { outcome: 'registered' })).toBe(1);
     expect(sample(waiting, 'timeclock_rate_window_used')).toBeGreaterThan(0);
     expect(sample(waiting, 'timeclock_online')).toBe(0);
     expect(sample(waiting, 'timeclock_service_state', { state: 'errors' })).toBe(1);
@@ -97,7 +106,10 @@ describe('GET /metrics', () => {
     expect(sample(delivered, 'timeclock_online')).toBe(1);
     expect(sample(delivered, 'timeclock_service_state', { state: 'online' })).toBe(1);
     expect(unsent(delivered)).toBe(0);
-    expect(sample(delivered, 'timeclock_oldest_pending_seconds')).toBe(0);
+    expect(sample(delivered, 'timeclock_oldest_pending_timestamp_seconds')).toBeNaN();
+    const lastDelivery = sample(delivered, 'timeclock_last_delivery_timestamp_seconds') ?? NaN;
+    expect(lastDelivery).toBeGreaterThanOrEqual(taken);
+    expect(lastDelivery).toBeLessThanOrEqual(agent.status().now / 1000);
     expect(sample(delivered, 'timeclock_requests_total', { kind: 'punch', status: '201' })).toBe(1);
   });
 
@@ -165,6 +177,17 @@ describe('GET /healthz', () => {
     expect(full.status).toBe(503);
     expect(full.text).toMatch(/^disk full: \d+ KiB free for .*\n$/);
     expect(full.text.trim().split('\n')).toHaveLength(1);
+    // Punches that cannot be saved are shown where the manager looks, not only in the log.
+    let refused = 0;
+    for (let i = 0; i < 30 && refused < 2; i++) if (!(await agent.punch({ kind: 'id', value: '1003' })).ok) refused++;
+    expect(refused).toBe(2);
+    const st = agent.status();
+    expect(st.storage).toMatchObject({ low: true, refused: { count: 2, why: 'the disk is full', lastAt: st.now } });
+    expect(statusText(st)).toMatch(/DISK LOW: +0 MB free/);
+    expect(statusText(st)).toMatch(/NOT SAVED: +2 punches refused since the agent started: the disk is full/);
+    const m = await scrape(server.origin);
+    expect(sample(m, 'timeclock_punches_captured_total', { outcome: 'storage_failed' })).toBe(2);
+    expect(sample(m, 'timeclock_disk_free_bytes')).toBeLessThan(64 * 1024);
     fs.rmSync(filler);
     expect(await httpGet(`${server.origin}/healthz`)).toMatchObject({ status: 200, text: 'ok\n' });
     expect((await agent.punch({ kind: 'id', value: '1004' })).ok).toBe(true);

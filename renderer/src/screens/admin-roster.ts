@@ -157,7 +157,7 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
         row(t(c.lang, 'roster.lastSync'), last, 'roster-last-sync'),
         ro.lastSync && !ro.lastSync.ok && ro.lastSync.lastOkAt !== null ? row(t(c.lang, 'roster.lastOk'), when(ro.lastSync.lastOkAt)) : null,
         row(t(c.lang, 'roster.nextSync'), nextSyncText(ro.nextSyncAt, s.now, c.lang, c.timeZone), 'roster-next-sync'),
-        sf ? row(t(c.lang, 'roster.siteFilter'), h('span', { class: sf.state === 'suspect' ? 'warn' : sf.state === 'verified' ? 'good' : 'muted', text: sf.value }), 'roster-site-filter') : null,
+        sf ? row(t(c.lang, 'roster.siteFilter'), h('span', { class: sf.state === 'suspect' ? 'warn' : sf.state === 'verified' || sf.state === 'one_site' ? 'good' : 'muted', text: sf.value }), 'roster-site-filter') : null,
         row(t(c.lang, 'roster.enrolled'), String(ro.enrolledBadges), 'roster-enrolled'),
       ]),
     );

@@ -31,6 +31,8 @@ export const enAdmin = {
   'queue.paused': 'Sending paused',
   'queue.pausedRetryAfter': 'the service asked to wait, until {time}',
   'queue.pausedAuth': 'the service refused the API token (since {time})',
+  'storage.refused': { one: 'Disk full: {n} punch could not be saved (the last at {time}). Free space on the terminal now.', other: 'Disk full: {n} punches could not be saved (the last at {time}). Free space on the terminal now.' },
+  'storage.low': 'Little free space on the terminal: {mb} MB. Punches need room: free some space soon.',
   'queue.authRefused': 'API token refused',
   'queue.notPaused': 'no',
   'queue.rejectedList': 'Rejected punches',

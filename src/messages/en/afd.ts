@@ -20,7 +20,7 @@ export const enAfd = {
   'afd.export': 'Export AFD',
   'afd.exporting': 'Exporting…',
   'afd.signedNote': 'Files are signed with the employer’s certificate: a .p7s file goes beside each one.',
-  'afd.unsignedNote': 'No signing certificate is configured (afd.signingKey): files are exported unsigned.',
+  'afd.unsignedNote': 'No signing certificate is configured: files are exported unsigned. Ask the technician to install the certificate.',
   'afd.missing': 'The AFD names the employer: set {keys} in the configuration first.',
   'afd.badRange': 'Choose a start and an end date, the start not after the end.',
   'afd.pickTarget': 'Choose where to save the file.',

@@ -25,7 +25,7 @@ export const enAnswers = {
   'answer.token_saved': 'API token saved ({store}); the service accepted it and sending resumes.',
   'answer.token_saved_unchecked': 'API token saved ({store}), not checked: the service could not be reached ({reason}); it is used from now on.',
   'answer.token_invalid': 'The token must not be empty, longer than {max} characters, or contain spaces or line breaks; nothing was changed.',
-  'answer.token_demo': 'Demo mode: the demo always uses its own token, so nothing was saved. Configure the real API (api.baseUrl) and set the token again there.',
+  'answer.token_demo': 'Demo mode: the demo always uses its own token, so nothing was saved. Configure the real API address and set the token again there.',
   'answer.token_refused': 'The service refused this token ({reason}); it was not saved and the current token stays in use.',
   'answer.token_save_failed': 'The token could not be saved ({error}); nothing was changed.',
   'answer.site_set': 'Site set to {name} ({siteId}); its roster is being fetched, the current roster stays in use until the new one is complete.',

@@ -17,7 +17,7 @@ export const esAfd: Texts<typeof enAfd> = {
   'afd.export': 'Exportar AFD',
   'afd.exporting': 'Exportando…',
   'afd.signedNote': 'Los archivos se firman con el certificado del empleador: cada uno va acompañado de un archivo .p7s.',
-  'afd.unsignedNote': 'No hay certificado de firma configurado (afd.signingKey): los archivos se exportan sin firma.',
+  'afd.unsignedNote': 'No hay certificado de firma configurado: los archivos se exportan sin firma. Pida al técnico responsable que instale el certificado.',
   'afd.missing': 'El AFD identifica al empleador: defina antes {keys} en la configuración.',
   'afd.badRange': 'Elija la fecha inicial y la final; la inicial no puede ser posterior a la final.',
   'afd.pickTarget': 'Elija dónde guardar el archivo.',

@@ -17,7 +17,7 @@ export const ptAfd: Texts<typeof enAfd> = {
   'afd.export': 'Exportar AFD',
   'afd.exporting': 'Exportando…',
   'afd.signedNote': 'Os arquivos são assinados com o certificado do empregador: um arquivo .p7s acompanha cada um.',
-  'afd.unsignedNote': 'Nenhum certificado de assinatura configurado (afd.signingKey): os arquivos saem sem assinatura.',
+  'afd.unsignedNote': 'Nenhum certificado de assinatura configurado: os arquivos saem sem assinatura. Peça ao responsável técnico para instalar o certificado.',
   'afd.missing': 'O AFD identifica o empregador: defina {keys} na configuração antes.',
   'afd.badRange': 'Escolha a data inicial e a final, a inicial não depois da final.',
   'afd.pickTarget': 'Escolha onde salvar o arquivo.',
