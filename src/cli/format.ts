@@ -1,6 +1,8 @@
 import { serviceClockSentence } from '../agent/service-clock.js';
 import type { AgentStatus } from '../agent/status.js';
 import { cutText } from '../domain/long-text.js';
+import { chooseTimeZone } from '../domain/local-time.js';
+import { localWhen } from '../domain/when-text.js';
 import { fleetLines } from './fleet-lines.js';
 import type { PunchResult } from '../domain/punch.js';
 import type { Lang } from '../messages/lang.js';
@@ -50,8 +52,19 @@ export function ago(ms: number | null): string {
   return `${Math.floor(s / 86_400)}d ${Math.floor((s % 86_400) / 3600)}h ago`;
 }
 
-export function statusText(s: AgentStatus): string {
+/**
+ * An instant of status in the site's wall time with how far from now: "01:45 (in 5 h 59 min)".
+ * The zone: the site's, else the configured one, else this machine's.
+ */
+function whenIn(s: AgentStatus, zone: string | undefined): (at: number) => string {
+  const z = chooseTimeZone([s.site?.timezone, zone, Intl.DateTimeFormat().resolvedOptions().timeZone]);
+  const lang = cliLang();
+  return (at) => localWhen(at, s.now, z, lang);
+}
+
+export function statusText(s: AgentStatus, zone?: string): string {
   const q = s.queue;
+  const when = whenIn(s, zone);
   const lines = [
     `version:       ${s.version}`,
     `terminal:      ${s.terminalId}${s.fleet ? ` on host ${s.fleet.host}` : ''}`,
@@ -74,10 +87,10 @@ export function statusText(s: AgentStatus): string {
     `clock skew:    ${s.clockSkewMs === null ? 'unknown' : Math.abs(s.clockSkewMs) < 1000 ? 'none measurable (within ±1 s of the service)' : `${(s.clockSkewMs / 1000).toFixed(1)}s against the service`}`,
     ...(s.serviceClock && s.serviceClock.state !== 'ok' ? [`service clock: ${serviceClockSentence(s.serviceClock)} (since ${ago(s.now - s.serviceClock.at)})`] : []),
   ];
-  lines.push(...storageLines(s), ...rosterLines(s), ...integrityLines(s), ...journalLines(s), ...retentionLines(s));
+  lines.push(...storageLines(s), ...rosterLines(s, when), ...integrityLines(s), ...journalLines(s), ...retentionLines(s));
   if (s.settings.token.warning) lines.push(`API token:     ${s.settings.token.warning}`);
   if (s.authRefused) lines.push(`TOKEN REFUSED: ${s.authRefused.reason} (${ago(s.now - s.authRefused.at)}); sending paused, punches are kept`);
-  if (s.sendingPaused) lines.push(`sending paused: ${s.sendingPaused.reason} until ${new Date(s.sendingPaused.until).toISOString()}`);
+  if (s.sendingPaused) lines.push(`sending paused: ${s.sendingPaused.reason} until ${when(s.sendingPaused.until)}`);
   if (s.setupProblem) lines.push(`SET-UP PROBLEM: ${s.setupProblem.reason} (${ago(s.now - s.setupProblem.at)}); sending backs off, punches are kept — check api.baseUrl`);
   lines.push(...absentRouteLines(s));
   if (s.queue.held > 0) lines.push(`held:          ${s.queue.held} punches kept and not sent (timeclock held list)`);
@@ -149,10 +162,9 @@ function storageLines(s: AgentStatus): string[] {
 }
 
 /** What a manager must know about the roster beyond its size: each line only when it applies. */
-function rosterLines(s: AgentStatus): string[] {
+function rosterLines(s: AgentStatus, at: (t: number) => string): string[] {
   const r = s.roster;
   const lines: string[] = [];
-  const at = (t: number) => new Date(t).toISOString();
   if (!r.complete) lines.push('EMPLOYEE LIST: none complete yet — unknown codes are kept and matched when one arrives (none is refused)');
   if (r.nextSyncAt !== null) lines.push(`next sync:     ${at(r.nextSyncAt)}${r.refreshBy === 'changes' ? ' (changes only: the service filters on _updated)' : ''}`);
   if (r.heldShrink) {

@@ -24,11 +24,13 @@ import { runDoctor } from './doctor/doctor.js';
 import { runAudit } from './audit.js';
 import { runJournal } from './journal.js';
 import { runReceipt } from './receipt.js';
+import { commandHelp, commandNames, unknownCommandLine } from './help.js';
 
 const USAGE = `timeclock — time-clock terminal agent
 
 usage:
-  timeclock --version                                      the version of this terminal software
+  timeclock help [COMMAND]                                 this page, or one command's usage with examples (also: COMMAND --help)
+  timeclock version                                        the version of this terminal software (also: --version)
   timeclock start [--headless] [--json] [--config FILE]   run the kiosk (demo on the embedded mock API when no API is configured)
         [--print-punches]                                  under a service, print each punch (off: names and times are personal data, LGPD)
         [--browser PATH]                                   also show the kiosk screen in that browser (e.g. /usr/bin/chromium), kiosk mode
@@ -91,15 +93,18 @@ async function dispatch(argv: string[]): Promise<number> {
   try {
     parsed = parseCli(argv);
   } catch (e) {
-    process.stderr.write(`timeclock: ${(e as Error).message}\n\n${USAGE}\n`);
+    // A bad flag of a known command: that command's usage, not the whole page.
+    const own = argv[0] && !argv[0].startsWith('-') ? commandHelp(USAGE, argv[0]) : null;
+    process.stderr.write(`timeclock: ${(e as Error).message}\n\n${own ?? USAGE}\n`);
     return Exit.usage;
   }
   const [command, sub] = parsed.positionals;
   const opts = parsed.values;
-  if (opts.version) {
+  if (opts.version || command === 'version') {
     process.stdout.write(`timeclock-kiosk ${VERSION}\n`);
     return Exit.ok;
   }
+  if (command === 'help' || (opts.help && command)) return printHelp(command === 'help' ? sub : command);
   if (opts.help || !command) {
     process.stdout.write(USAGE + '\n');
     return command || opts.help ? Exit.ok : Exit.usage;
@@ -143,9 +148,24 @@ async function dispatch(argv: string[]): Promise<number> {
     case 'held':
       return runPunches(opts, command, parsed.positionals.slice(1));
     default:
-      process.stderr.write(`timeclock: unknown command '${command}'\n\n${USAGE}\n`);
+      process.stderr.write(unknownCommandLine(USAGE, command) + '\n');
       return Exit.usage;
   }
+}
+
+/** `timeclock help [COMMAND]`, `timeclock COMMAND --help`: the whole page, or one command's (help.ts). */
+function printHelp(topic: string | undefined): number {
+  if (topic === undefined || topic === 'help') {
+    process.stdout.write(`${USAGE}\n\ncommands: ${commandNames(USAGE).join(', ')}; timeclock help COMMAND for one of them\n`);
+    return Exit.ok;
+  }
+  const own = commandHelp(USAGE, topic);
+  if (own === null) {
+    process.stderr.write(unknownCommandLine(USAGE, topic) + '\n');
+    return Exit.usage;
+  }
+  process.stdout.write(own + '\n');
+  return Exit.ok;
 }
 
 /** Runs one command line; resolves with its exit code (never rejects). */
