@@ -63,8 +63,11 @@ export const envKeys: Record<string, string> = {
   ...networkEnvKeys,
 };
 
-/** Environment variables that hold secrets: read into the config, never passed to a child process. */
-export const SECRET_ENV_KEYS = ['TIMECLOCK_API_TOKEN', 'TIMECLOCK_AFD_SIGNING_PASSWORD', 'TIMECLOCK_API_PROXY'] as const;
+/**
+ * Environment variables that hold secrets: read into the config, never passed to a child process.
+ * The Redis URL may carry a password (redis://:password@host), so it is one whatever it holds.
+ */
+export const SECRET_ENV_KEYS = ['TIMECLOCK_API_TOKEN', 'TIMECLOCK_AFD_SIGNING_PASSWORD', 'TIMECLOCK_API_PROXY', 'TIMECLOCK_RATE_REDIS_URL'] as const;
 
 /** The secret variables of `env`: SECRET_ENV_KEYS, and HTTPS_PROXY and the like when they carry user:password. */
 export function secretEnvKeys(env: NodeJS.ProcessEnv): string[] {

@@ -16,6 +16,7 @@ import type { AuditLog } from '../store/audit-log.js';
 import type { Db } from '../store/database.js';
 import { JournalReader } from '../store/journal-read.js';
 import { AfdExportError, afdHeaderPlan, afdZone, exportAfd, type AfdExportResult } from './afd-export.js';
+import { ExportTargetError, exportFolder } from './export-file.js';
 import { PunchAdmin } from './punch-lists.js';
 import { DEFAULT_DRIVE_ROOTS, listRemovableDrives, type DriveRoots } from './removable-drives.js';
 
@@ -89,12 +90,12 @@ export class AfdAdmin {
         // One folder per period: exports of other periods (same Annex name) on the drive are kept.
         const folder = `AFD_${i.from}_${i.to}`;
         const dir = path.join(drive.path, folder);
-        await fs.promises.mkdir(dir, { recursive: true });
+        await exportFolder(dir);
         r = await exportAfd(this.reader, this.d.config, { ...base, dir });
         where = { kind: 'drive', label: drive.label, folder };
       } else {
         const dir = path.join(this.downloadDir, randomBytes(8).toString('hex'));
-        await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+        await exportFolder(dir, 0o700);
         r = await exportAfd(this.reader, this.d.config, { ...base, dir });
         where = { kind: 'download' };
       }
@@ -118,6 +119,10 @@ export class AfdAdmin {
       if (e instanceof AfdExportError) {
         this.d.log.warn('AFD export refused', { code: e.code, error: e.message });
         return { ok: false, code: e.code, params: e.params };
+      }
+      if (e instanceof ExportTargetError) {
+        this.d.log.warn('AFD export refused', { code: 'target_unsafe', error: e.message });
+        return { ok: false, code: 'target_unsafe', params: { file: path.basename(e.file) } };
       }
       this.d.log.error('AFD export failed', { error: (e as Error).message });
       return { ok: false, code: 'write_failed', params: { error: (e as NodeJS.ErrnoException).code ?? (e as Error).message } };

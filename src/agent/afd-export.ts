@@ -3,13 +3,13 @@
  * and our choices: docs/afd-layout.md): header from the configured employer, the type 7 lines
  * exactly as sealed, trailer, signature line. Streamed: the marks are read a page at a time and
  * the event loop gets a turn between pages, so the running agent keeps taking punches during a
- * long export. Written as ISO 8859-1 with CR LF, atomically (temp file, fsync, rename, fsync of the
- * directory), under the Annex's file name; with `afd.signingKey`, the detached CAdES `.p7s` of
- * exactly those bytes (hashed as they are written) beside it. Shared by the agent (admin screen)
+ * long export. Written as ISO 8859-1 with CR LF, atomically and never through a planted link or over
+ * a folder (agent/export-file.ts: temp file, fsync, rename, fsync of the directory), under the
+ * Annex's file name; with `afd.signingKey`, the detached CAdES `.p7s` of exactly those bytes
+ * (hashed as they are written) beside it. Shared by the agent (admin screen)
  * and `timeclock afd export`.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Config } from '../config.js';
@@ -25,11 +25,12 @@ import type { JournalReader } from '../store/journal-read.js';
 import { settingKeys } from '../store/setting-keys.js';
 import { readSetting } from '../store/settings.js';
 import { loadAfdSigner, SigningKeyError } from './afd-signature.js';
+import { checkExportTarget, ExportFile, ExportTargetError, removeExported, syncDir } from './export-file.js';
 
 export { AFD_MAX_DAYS };
 const PAGE_SIZE = 1_000;
 
-export type AfdErrorCode = 'bad_range' | 'employer_missing' | 'config_invalid' | 'signing_failed' | 'exists' | 'journal_invalid' | 'write_failed';
+export type AfdErrorCode = 'bad_range' | 'employer_missing' | 'config_invalid' | 'signing_failed' | 'exists' | 'journal_invalid' | 'write_failed' | 'target_unsafe';
 
 /** Why an export was refused or failed; `params` are the details a screen words in its language. */
 export class AfdExportError extends Error {
@@ -120,32 +121,37 @@ export async function exportAfd(reader: JournalReader, config: AfdConfig, req: A
   const fileName = req.fileName ?? plan.fileName;
   const file = path.join(req.dir, fileName);
   const p7s = `${file}.p7s`;
-  if (!req.replace) {
-    for (const f of [file, p7s]) if (fs.existsSync(f)) throw new AfdExportError(`${f} already exists: move it away or choose another place`, 'exists', { file: f });
-  }
   const local = localDateTime(req.now.getTime(), req.zone);
   const generatedAt = afdDateTime(local.date, local.time, utcOffsetMinutes(req.now.getTime(), req.zone));
-  const stamp = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  const tmp = path.join(req.dir, `.${fileName}.${stamp}.tmp`);
-  const tmpP7s = `${tmp}.p7s`;
+  const opened: ExportFile[] = [];
   try {
-    const written = await writeAfd(reader, tmp, { ...plan.header, generatedAt }, signer !== null, req);
+    // Both names checked before anything is written: a link or a folder under either is refused.
+    for (const f of [file, p7s]) await checkExportTarget(f, req.replace ?? false);
+    const afd = await ExportFile.create(file, { replace: req.replace ?? false });
+    opened.push(afd);
+    const written = await writeAfd(reader, afd, { ...plan.header, generatedAt }, signer !== null, req);
+    await afd.finish();
     let signedBy: string | null = null;
     if (signer) {
-      await writeDurably(tmpP7s, signer.signDigest(written.sha256, req.now));
+      const sig = await ExportFile.create(p7s, { replace: req.replace ?? false });
+      opened.push(sig);
+      await sig.write(signer.signDigest(written.sha256, req.now));
       // The signature first, an older file of that name gone before it: a file that says "signed"
       // is never there without its .p7s, nor beside another file's.
-      await fs.promises.rm(file, { force: true });
-      await fs.promises.rename(tmpP7s, p7s);
+      await removeExported(file);
+      await sig.place();
       signedBy = signer.subject;
     }
-    await fs.promises.rename(tmp, file);
-    if (!signer) await fs.promises.rm(p7s, { force: true }); // an earlier export's signature does not sign this file
+    await afd.place();
+    if (!signer) await removeExported(p7s); // an earlier export's signature does not sign this file
     await syncDir(req.dir);
     return { file, p7s: signer ? p7s : null, marks: written.marks, firstNsr: written.firstNsr, lastNsr: written.lastNsr, bytes: written.bytes, layoutVersion: plan.header.layoutVersion ?? '003', signer: signedBy };
   } catch (err) {
-    await Promise.all([tmp, tmpP7s].map((f) => fs.promises.rm(f, { force: true }).catch(() => undefined)));
+    await Promise.all(opened.map((f) => f.discard()));
     if (err instanceof AfdExportError) throw err;
+    if (err instanceof ExportTargetError) {
+      throw new AfdExportError(err.message, err.code === 'exists' ? 'exists' : 'target_unsafe', { file: path.basename(err.file) });
+    }
     const code = (err as NodeJS.ErrnoException).code;
     throw new AfdExportError(`could not write ${file}: ${(err as Error).message}`, 'write_failed', { error: code ?? (err as Error).message });
   }
@@ -164,47 +170,41 @@ function signerOf(config: AfdConfig, now: Date) {
 type Written = { marks: number; firstNsr: number | null; lastNsr: number | null; bytes: number; /** Of the bytes written, for the signature. */ sha256: Buffer };
 
 /** Header, the marks page by page (a turn of the event loop between pages), trailer, signature line; fsynced and hashed as written. */
-async function writeAfd(reader: JournalReader, tmp: string, header: HeaderFields, signed: boolean, req: AfdExportRequest): Promise<Written> {
-  const fh = await fs.promises.open(tmp, 'wx');
+async function writeAfd(reader: JournalReader, out: ExportFile, header: HeaderFields, signed: boolean, req: AfdExportRequest): Promise<Written> {
   let bytes = 0;
   const hash = createHash('sha256');
   const put = async (text: string): Promise<void> => {
     const buf = Buffer.from(text, 'latin1');
     hash.update(buf);
-    await fh.write(buf);
+    await out.write(buf);
     bytes += buf.length;
   };
-  try {
-    await put(buildHeader(header) + CRLF);
-    const counts = noCounts();
-    const pageSize = req.pageSize ?? PAGE_SIZE;
-    const bounds = await rangeBounds(reader, req.from, req.to);
-    let first: number | null = null;
-    let last = 0;
-    for (;;) {
-      const page = reader.marksInDates(req.from, req.to, last, pageSize, bounds);
-      let text = '';
-      for (const m of page) {
-        // What buildAfd checks, a page at a time: a type 7 line, NSRs increasing.
-        const parsed = parseMark(m.line);
-        if (!parsed.ok || parsed.mark.nsr !== m.nsr || m.nsr <= last) {
-          throw new AfdExportError(`the journal's mark NSR ${m.nsr} is not a type 7 record in order (${parsed.ok ? 'NSR out of order' : parsed.problem})`, 'journal_invalid', { nsr: String(m.nsr) });
-        }
-        first ??= m.nsr;
-        last = m.nsr;
-        counts[7]++;
-        text += m.line + CRLF;
+  await put(buildHeader(header) + CRLF);
+  const counts = noCounts();
+  const pageSize = req.pageSize ?? PAGE_SIZE;
+  const bounds = await rangeBounds(reader, req.from, req.to);
+  let first: number | null = null;
+  let last = 0;
+  for (;;) {
+    const page = reader.marksInDates(req.from, req.to, last, pageSize, bounds);
+    let text = '';
+    for (const m of page) {
+      // What buildAfd checks, a page at a time: a type 7 line, NSRs increasing.
+      const parsed = parseMark(m.line);
+      if (!parsed.ok || parsed.mark.nsr !== m.nsr || m.nsr <= last) {
+        throw new AfdExportError(`the journal's mark NSR ${m.nsr} is not a type 7 record in order (${parsed.ok ? 'NSR out of order' : parsed.problem})`, 'journal_invalid', { nsr: String(m.nsr) });
       }
-      if (text) await put(text);
-      if (page.length < pageSize) break;
-      await nextTurn();
+      first ??= m.nsr;
+      last = m.nsr;
+      counts[7]++;
+      text += m.line + CRLF;
     }
-    await put(buildTrailer(counts) + CRLF + signatureLine(signed) + CRLF);
-    await fh.sync();
-    return { marks: counts[7], firstNsr: first, lastNsr: first === null ? null : last, bytes, sha256: hash.digest() };
-  } finally {
-    await fh.close();
+    if (text) await put(text);
+    if (page.length < pageSize) break;
+    await nextTurn();
   }
+  await put(buildTrailer(counts) + CRLF + signatureLine(signed) + CRLF);
+  return { marks: counts[7], firstNsr: first, lastNsr: first === null ? null : last, bytes, sha256: hash.digest() };
 }
 
 /** The range's first and last NSR, a day at a time with a turn of the event loop every few weeks (years of marks stay responsive). */
@@ -218,26 +218,4 @@ async function rangeBounds(reader: JournalReader, from: string, to: string): Pro
   return bounds;
 }
 
-async function writeDurably(file: string, data: Buffer): Promise<void> {
-  const fh = await fs.promises.open(file, 'wx');
-  try {
-    await fh.write(data);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
-/** The renames reach the disk (a removable drive may be pulled right after). Some filesystems cannot fsync a directory: then the file's own fsync is what there is. */
-export async function syncDir(dir: string): Promise<void> {
-  let fh: fs.promises.FileHandle | null = null;
-  try {
-    fh = await fs.promises.open(dir, 'r');
-    await fh.sync();
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'EINVAL' && code !== 'EISDIR' && code !== 'EPERM' && code !== 'ENOTSUP') throw err;
-  } finally {
-    await fh?.close();
-  }
-}
+export { syncDir };

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AfdExportError, checkAfdRange } from '../agent/afd-export.js';
 import { verifyAfdText } from '../agent/journal-snapshot.js';
+import { withoutSecrets } from '../config.js';
 import { parseHeader } from '../domain/afd/header.js';
 import { openJournalReadOnly } from './journal-db.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
@@ -107,7 +108,7 @@ function checkSignature(file: string, says: ReturnType<typeof verifyAfdText>['si
   try {
     const signer = path.join(tmp, 'signer.pem');
     // -noverify: the signer's certificate is not checked against a CA (the ICP-Brasil roots are not on this machine).
-    const r = spawnSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', p7s, '-content', file, '-noverify', '-signer', signer, '-out', path.join(tmp, 'out')], { encoding: 'utf8' });
+    const r = spawnSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', p7s, '-content', file, '-noverify', '-signer', signer, '-out', path.join(tmp, 'out')], { encoding: 'utf8', env: withoutSecrets(process.env) });
     if (r.error) return { ok: true, text: `not checked (${(r.error as NodeJS.ErrnoException).code === 'ENOENT' ? 'openssl is not installed' : r.error.message})` };
     if (r.status !== 0) return { ok: false, text: `${p7s} does NOT match this file (openssl cms -verify: ${(r.stderr || r.stdout).trim().split('\n')[0]})` };
     let subject = '';

@@ -10,7 +10,7 @@ import { Exit, type CliOptions } from './options.js';
 import { openAgent } from './setup.js';
 import { DEMO_ADMIN_PIN } from '../agent/open-agent.js';
 import { installProcessGuard, logProcessWarnings } from '../agent/process-guard.js';
-import { terminalIdOf } from '../config.js';
+import { terminalIdOf, type LoadedConfig } from '../config.js';
 import { createConsole } from '../log.js';
 import { serviceNotifier, serviceStatusText } from '../agent/service-notify.js';
 
@@ -32,8 +32,8 @@ function noStandardInput(): boolean {
  * line on standard output. Messages for people go to standard error, so `--json` output stays
  * machine-readable: `timeclock: …` on a terminal, log lines (JSON) anywhere else.
  */
-export async function runHeadless(opts: CliOptions): Promise<number> {
-  const run = await openAgent(opts, { metrics: true });
+export async function runHeadless(opts: CliOptions, loaded?: LoadedConfig): Promise<number> {
+  const run = await openAgent(opts, { metrics: true }, loaded);
   const say = createConsole({ fields: { terminal: terminalIdOf(run.config) } });
   if (!opts.headless) say('Electron runtime not installed: running headless (type or scan codes here).');
   installProcessGuard(run.log, (m) => run.agent.noteError(m));

@@ -32,6 +32,8 @@ usage:
   timeclock help [COMMAND]                                 this page, or one command's usage with examples (also: COMMAND --help)
   timeclock version                                        the version of this terminal software (also: --version)
   timeclock start [--headless] [--json] [--config FILE]   run the kiosk (demo on the embedded mock API when no API is configured)
+        [--demo]                                           the demo even though a config file is given (one that names no API is refused
+                                                           without it); its data never goes into the configured data directory
         [--print-punches]                                  under a service, print each punch (off: names and times are personal data, LGPD)
         [--browser PATH]                                   also show the kiosk screen in that browser (e.g. /usr/bin/chromium), kiosk mode
   timeclock status [--json] [--config FILE]                queue, connection, rate window, roster

@@ -35,6 +35,7 @@ export const afdErrorCodeSchema = z.enum([
   'drive_unknown',
   'drive_read_only',
   'busy',
+  'target_unsafe',
 ]);
 
 export const afdExportResultSchema = z.discriminatedUnion('ok', [

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { openAgent } from '../agent/open-agent.js';
 import { installProcessGuard, logProcessWarnings } from '../agent/process-guard.js';
 import { ConfigError, loadConfig, secretEnvKeys, terminalIdOf, type LoadedConfig } from '../config.js';
+import { startConfig } from '../config-demo.js';
 import { chromiumLocale } from '../messages/lang.js';
 import { createConsole, createLogger } from '../log.js';
 import { defaultTerminalId, terminalIdSchema } from '../config-fleet.js';
@@ -37,7 +38,8 @@ function startKiosk(argv: string[]): void {
   let loaded: LoadedConfig;
   try {
     const file = argValue(argv, '--config');
-    loaded = loadConfig(file === undefined ? {} : { file });
+    // A config file that names no API starts nothing but the demo asked for (config-demo.ts).
+    loaded = startConfig(loadConfig(file === undefined ? {} : { file }), { file, demo: argv.includes('--demo'), env: process.env });
   } catch (e) {
     // `timeclock: …` on a terminal, a JSON log line under a service.
     const terminal = terminalIdSchema.safeParse(process.env.TIMECLOCK_TERMINAL_ID).data ?? defaultTerminalId();

@@ -50,4 +50,5 @@ export const enAfd = {
   'afd.error.drive_unknown': 'That drive is not there any more; look again.',
   'afd.error.drive_read_only': 'The drive {drive} is read-only.',
   'afd.error.busy': 'Another export is under way; wait for it to end.',
+  'afd.error.target_unsafe': 'Something that is not a file is already there under the name {file} (a link or a folder): nothing was written. Remove it or use another drive.',
 } as const satisfies Record<string, Text>;

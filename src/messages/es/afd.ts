@@ -47,4 +47,5 @@ export const esAfd: Texts<typeof enAfd> = {
   'afd.error.drive_unknown': 'Esa memoria USB ya no está conectada; busque de nuevo.',
   'afd.error.drive_read_only': 'La memoria USB {drive} está protegida contra escritura.',
   'afd.error.busy': 'Hay otra exportación en curso; espere a que termine.',
+  'afd.error.target_unsafe': 'Ya hay en el lugar del archivo {file} algo que no es un archivo (un enlace o una carpeta): no se grabó nada. Quítelo o use otra memoria USB.',
 };

@@ -47,4 +47,5 @@ export const ptAfd: Texts<typeof enAfd> = {
   'afd.error.drive_unknown': 'Esse pendrive não está mais conectado; procure de novo.',
   'afd.error.drive_read_only': 'O pendrive {drive} está protegido contra gravação.',
   'afd.error.busy': 'Outra exportação está em andamento; aguarde o fim dela.',
+  'afd.error.target_unsafe': 'Já existe no lugar do arquivo {file} algo que não é um arquivo (um atalho ou uma pasta): nada foi gravado. Remova-o ou use outro pendrive.',
 };
