@@ -7,8 +7,9 @@
  * Who may ask: only a page loaded from this very origin that knows the session token handed out
  * at start. Host must be ours (a DNS-rebinding page sends its own name), Origin, when sent, must be
  * ours (another site's page), and every API request carries the token (`x-kiosk-token`, or `?t=`
- * for the event stream, which EventSource cannot give headers). No token, PIN or request body is
- * ever logged.
+ * for the event stream, which EventSource cannot give headers). Admin calls also need the admin
+ * session of the browser asking: the PIN login sets a cookie only that browser holds
+ * (admin-cookie.ts). No token, cookie, PIN or request body is ever logged.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -20,6 +21,7 @@ import { silentLogger } from '../log.js';
 import { createDispatcher, type Caller, type DispatcherOptions, type Issue } from '../bridge/dispatcher.js';
 import { readStatic } from './static-files.js';
 import { serveAfdDownload } from './afd-download.js';
+import { AdminSessions, clearAdminCookie, setAdminCookie } from './admin-cookie.js';
 
 export type WebBridgeOptions = DispatcherOptions & {
   /** Loopback only: an IPv4 address in 127.0.0.0/8 or ::1. Anything else is refused. */
@@ -68,9 +70,8 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
   const token = randomBytes(32).toString('hex');
   const tokenDigest = sha256(token);
   const dispatcher = createDispatcher(opts);
-  // One admin session per session token, as the IPC bridge keeps one per window.
-  const session = dispatcher.newSession();
-  const caller: Caller = { session, via: 'web bridge' };
+  // One admin session per browser (its cookie), as the IPC bridge keeps one per window.
+  const sessions = new AdminSessions(() => dispatcher.newSession());
   const streams = new Set<http.ServerResponse>();
 
   let hostPort = '';
@@ -112,14 +113,24 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
     if (pathname.startsWith(AFD_DOWNLOAD_PATH)) {
       const afd = opts.agent.afd;
       const id = pathname.slice(AFD_DOWNLOAD_PATH.length);
-      return serveAfdDownload(req, res, id, { take: (i) => afd.takeDownload(i), adminOk: () => session.touch(), headers: SECURITY_HEADERS, sendError });
+      return serveAfdDownload(req, res, id, { take: (i) => afd.takeDownload(i), adminOk: () => sessions.of(req.headers.cookie).touch(), headers: SECURITY_HEADERS, sendError });
     }
     const name = pathname.slice('/api/'.length);
     if (!isCallName(name)) return sendError(res, 'not_found', 'no such call');
     if (req.method !== 'POST') return sendError(res, 'bad_request', 'use POST', { status: 405, headers: { allow: 'POST' } });
+    const cookie = req.headers.cookie;
+    const login = name === 'adminLogin';
+    const session = login ? sessions.forLogin() : sessions.of(cookie);
+    const caller: Caller = { session, via: 'web bridge' };
     const a = await dispatcher.dispatch(name, () => readJson(req), caller);
     if ('refused' in a) return sendError(res, a.refused.code, a.refused.message, a.refused);
-    sendJson(res, a.ok ? 200 : STATUS_OF[a.error.code], a);
+    const headers: Record<string, string> = {};
+    if (login || name === 'adminLogout' || name === 'lock') {
+      // A login, a logout or a lock ends the session this browser had; a login that opened one sets its own.
+      sessions.drop(cookie);
+      headers['set-cookie'] = login && session.isOpen() ? setAdminCookie(sessions.keep(session)) : clearAdminCookie();
+    }
+    sendJson(res, a.ok ? 200 : STATUS_OF[a.error.code], a, headers);
   }
 
   function eventStream(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -172,6 +183,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
     origin,
     token,
     close: async () => {
+      sessions.endAll();
       for (const res of streams) res.end();
       streams.clear();
       await new Promise<void>((resolve) => {
