@@ -7,8 +7,8 @@
 import type { CallOutput } from '../contract.js';
 import type { Clock } from '../domain/clock.js';
 
-/** What the PIN check says: right, wrong, or refused unchecked because the PIN store holds a lockout until `lockedUntil`. */
-export type AdminPinCheck = { ok: true } | { ok: false; lockedUntil?: number };
+/** What the PIN check says: right, wrong, or refused unchecked because the PIN store holds a lockout for `lockedForMs` more. */
+export type AdminPinCheck = { ok: true } | { ok: false; lockedForMs?: number };
 
 /**
  * The manager's PIN: `isSet` false means none was ever set (the keypad says how to set one); without
@@ -73,7 +73,7 @@ export class AdminSession {
     if (!check.ok) {
       this.expiresAt = null;
       // The PIN store's lockout (kept across restarts): the PIN was not even checked, so it is not "wrong".
-      if (check.lockedUntil !== undefined && check.lockedUntil > now) return locked(check.lockedUntil - now);
+      if (check.lockedForMs !== undefined && check.lockedForMs > 0) return locked(check.lockedForMs);
       // The store counts, and `timeclock pin unlock` clears its count: a second, in-memory one here would outlive the unlock.
       if (ownLockout) return { ok: false, code: 'wrong_pin' };
       this.guard.failures += 1;

@@ -132,9 +132,9 @@ export class IdentityAdmin {
   async checkAdminPin(pin: string): Promise<AdminPinCheck> {
     const r = await this.pins.verify(ADMIN_PIN_ID, pin);
     if (r.ok) return { ok: true };
-    if (r.reason === 'locked' && r.until !== undefined) return { ok: false, lockedUntil: r.until };
+    if (r.reason === 'locked' && r.until !== undefined) return { ok: false, lockedForMs: r.until - this.clock.now() };
     // Throttled: the PIN was not checked either; a short lock, not "wrong".
-    if (r.reason === 'throttled' && r.waitMs !== undefined) return { ok: false, lockedUntil: this.clock.now() + r.waitMs };
+    if (r.reason === 'throttled' && r.waitMs !== undefined) return { ok: false, lockedForMs: r.waitMs };
     return { ok: false };
   }
 
