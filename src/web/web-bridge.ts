@@ -16,12 +16,13 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { AFD_DOWNLOAD_PATH, isCallName, KIOSK_CSP, type ErrorCode } from '../contract.js';
+import { AFD_DOWNLOAD_PATH, isCallName, KIOSK_CSP, SCREEN_CODE_PATH, screenCodeRequestSchema, type ErrorCode } from '../contract.js';
 import { silentLogger } from '../log.js';
 import { createDispatcher, type Caller, type DispatcherOptions, type Issue } from '../bridge/dispatcher.js';
 import { readStatic } from './static-files.js';
 import { serveAfdDownload } from './afd-download.js';
 import { AdminSessions, clearAdminCookie, setAdminCookie } from './admin-cookie.js';
+import { OneTimeCodes } from './one-time-codes.js';
 
 export type WebBridgeOptions = DispatcherOptions & {
   /** Loopback only: an IPv4 address in 127.0.0.0/8 or ::1. Anything else is refused. */
@@ -39,6 +40,10 @@ export type WebBridge = {
   origin: string;
   token: string;
   close(): Promise<void>;
+  /** The page's address without any credential: what a log may say. */
+  address: string;
+  /** The page with a new one-time code instead of the token, for a browser's command line (screen-code.ts). */
+  urlWithCode(): string;
 };
 
 const MAX_BODY = 64 * 1024;
@@ -73,6 +78,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
   // One admin session per browser (its cookie), as the IPC bridge keeps one per window.
   const sessions = new AdminSessions(() => dispatcher.newSession());
   const streams = new Set<http.ServerResponse>();
+  const codes = new OneTimeCodes(opts.clock ?? { now: () => Date.now() });
 
   let hostPort = '';
   let origin = '';
@@ -109,6 +115,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
       if (req.method !== 'GET') return sendError(res, 'bad_request', 'use GET', { status: 405, headers: { allow: 'GET' } });
       return eventStream(req, res);
     }
+    if (pathname === SCREEN_CODE_PATH) return exchangeCode(req, res);
     if (!tokenOk(req.headers['x-kiosk-token'])) return sendError(res, 'unauthorized', 'missing or wrong token');
     if (pathname.startsWith(AFD_DOWNLOAD_PATH)) {
       const afd = opts.agent.afd;
@@ -131,6 +138,17 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
       headers['set-cookie'] = login && session.isOpen() ? setAdminCookie(sessions.keep(session)) : clearAdminCookie();
     }
     sendJson(res, a.ok ? 200 : STATUS_OF[a.error.code], a, headers);
+  }
+
+  /** A one-time code (from the browser's `/?c=`) for the page token: once, within its time, and never logged. */
+  async function exchangeCode(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return sendError(res, 'bad_request', 'use POST', { status: 405, headers: { allow: 'POST' } });
+    const framed = await readJson(req);
+    if ('refused' in framed) return sendError(res, framed.refused.code, framed.refused.message, framed.refused);
+    const asked = screenCodeRequestSchema.safeParse(framed.input);
+    if (!asked.success) return sendError(res, 'bad_request', 'expected {"code": <32 hex digits>}');
+    if (!codes.take(asked.data.code)) return sendError(res, 'forbidden', 'unknown, used or expired code');
+    sendJson(res, 200, { ok: true, token });
   }
 
   function eventStream(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -182,6 +200,8 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
     url: `${origin}/?t=${token}`,
     origin,
     token,
+    address: `${origin}/`,
+    urlWithCode: () => `${origin}/?c=${codes.issue()}`,
     close: async () => {
       sessions.endAll();
       for (const res of streams) res.end();
