@@ -13,6 +13,18 @@ import { installProcessGuard, logProcessWarnings } from '../agent/process-guard.
 import { terminalIdOf, type LoadedConfig } from '../config.js';
 import { createConsole } from '../log.js';
 import { serviceNotifier, serviceStatusText } from '../agent/service-notify.js';
+import { publishScreenAddress } from '../agent/screen-address.js';
+import type { Say } from '../log.js';
+
+/** The address for `timeclock screen-url`; a data directory that refuses the file costs only that command. */
+function publishScreenAddressOrSay(dataDir: string, url: string, say: Say): (() => void) | null {
+  try {
+    return publishScreenAddress(dataDir, url);
+  } catch (e) {
+    say(`cannot keep the screen address for 'timeclock screen-url': ${(e as Error).message}`, 'warn');
+    return null;
+  }
+}
 
 /** How long after a "type your PIN" the next typed line is that PIN (the agent's challenge lasts as long). */
 const PIN_ANSWER_MS = 60_000;
@@ -39,6 +51,7 @@ export async function runHeadless(opts: CliOptions, loaded?: LoadedConfig): Prom
   installProcessGuard(run.log, (m) => run.agent.noteError(m));
   logProcessWarnings(run.log);
   let bridge: WebBridge | null = null;
+  let unpublish: (() => void) | null = null;
   let browser: KioskBrowser | null = null;
   // Under systemd (Type=notify): READY=1, the watchdog's pings, STOPPING=1. Inert elsewhere.
   const notify = serviceNotifier({
@@ -56,6 +69,7 @@ export async function runHeadless(opts: CliOptions, loaded?: LoadedConfig): Prom
     stopping = true;
     const told = notify.stopping();
     browser?.stop();
+    unpublish?.();
     await bridge?.close();
     await run.shutdown();
     await told;
@@ -72,7 +86,7 @@ export async function runHeadless(opts: CliOptions, loaded?: LoadedConfig): Prom
     await stop();
     throw e;
   }
-  // The kiosk screen over loopback: `chromium --kiosk <url>` (the URL carries the session token).
+  // The kiosk screen over loopback: `chromium --kiosk <url>` (the URL carries the session token: see below where it is shown).
   bridge = await startWebBridge({
     agent: run.agent,
     host: '127.0.0.1',
@@ -92,9 +106,14 @@ export async function runHeadless(opts: CliOptions, loaded?: LoadedConfig): Prom
   }
   say(`data: ${run.config.dataDir}; roster ${st.roster.size} employees; ${st.unsent} punches waiting`);
   for (const w of st.warnings) say(`warning: ${w}`, 'warn');
-  say(`kiosk screen: ${bridge.url}  (e.g. chromium --kiosk '${bridge.url}')`);
+  const screen = bridge;
+  unpublish = publishScreenAddressOrSay(run.config.dataDir, screen.url, say);
+  // The token is a live credential for the bridge: shown to a person at a terminal, never written to a log (the journal, a shipper).
+  const personReading = process.stdout.isTTY === true && process.stderr.isTTY === true;
+  if (personReading) say(`kiosk screen: ${screen.url}  (e.g. chromium --kiosk '${screen.url}')`);
+  else say(`kiosk screen: ${screen.address}  (with its token: timeclock screen-url)`);
   if (opts.browser) {
-    browser = runKioskBrowser(opts.browser, bridge.url, run.config.dataDir, run.config.screen.language, run.log, say);
+    browser = runKioskBrowser(opts.browser, () => screen.urlWithCode(), run.config.dataDir, run.config.screen.language, run.log, say);
     say(`kiosk screen shown in ${opts.browser}`);
   }
   if (notify.active) notify.ready(serviceStatusText(run.agent.status()));

@@ -25,6 +25,7 @@ import { runAudit } from './audit.js';
 import { runJournal } from './journal.js';
 import { runReceipt } from './receipt.js';
 import { commandHelp, commandNames, unknownCommandLine } from './help.js';
+import { runScreenUrl } from './screen-url.js';
 
 const USAGE = `timeclock — time-clock terminal agent
 
@@ -66,6 +67,9 @@ usage:
   timeclock unenroll badge <code>                          remove a badge
   timeclock pin set <employee>                             set an employee's PIN (read from standard input)
   timeclock pin clear <employee>                           remove an employee's PIN
+  timeclock pin unlock                                     lift the manager PIN's lockout after wrong PINs (audited)
+  timeclock screen-url [--config FILE]                     the running terminal's kiosk screen address with its token
+                                                           (the log has it without); for the terminal's user and root
   timeclock hid list [--json]                              attached HID devices (ids for the config and the udev rule)
   timeclock hid replay <file> [--config FILE]              decode a capture with the configured reader's decoder
   timeclock hid record <file> [--seconds N]                write a capture from the configured reader, for support
@@ -146,6 +150,8 @@ async function dispatch(argv: string[]): Promise<number> {
       return runReceipt(opts, parsed.positionals.slice(1));
     case 'afd':
       return runAfd(opts, parsed.positionals.slice(1));
+    case 'screen-url':
+      return runScreenUrl(opts, parsed.positionals.slice(1));
     case 'rejected':
     case 'held':
       return runPunches(opts, command, parsed.positionals.slice(1));

@@ -45,7 +45,8 @@ export const calls = {
   screenSettings: { input: empty, output: screenSettingsSchema, admin: false },
   adminLogin: {
     input: z.strictObject({ pin }),
-    output: z.object({ ok: z.boolean(), code: adminLoginCodeSchema, expiresAt: epochMs.optional() }),
+    /** `lockedForMs` with `too_many`: how long login stays locked (the screen says "locked for N min", never "wrong PIN"). */
+    output: z.object({ ok: z.boolean(), code: adminLoginCodeSchema, expiresAt: epochMs.optional(), lockedForMs: z.number().int().positive().max(7 * 24 * 3_600_000).optional() }),
     admin: false,
   },
   /** Ends the admin session; harmless without one. */

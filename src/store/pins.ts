@@ -174,6 +174,22 @@ export class Pins {
     })();
   }
 
+  /**
+   * Clears an employee's wrong-PIN count and lock (`timeclock pin unlock` for the manager's), audited
+   * with who asked. True when a lock was in force.
+   */
+  unlock(employeeId: string, by: string): boolean {
+    const now = this.clock.now();
+    return this.db.transaction((): boolean => {
+      const before = this.attempts(employeeId);
+      const wasLocked = lockState(before, now).locked;
+      this.stmts.deleteAttempts.run(employeeId);
+      this.lastFailureAt.delete(employeeId);
+      this.audit.record(now, 'pin_unlocked', employeeId, `${wasLocked ? 'lock lifted' : 'not locked'} (${before.failures} wrong PINs in a row cleared) by ${by}`);
+      return wasLocked;
+    })();
+  }
+
   has(employeeId: string): boolean {
     return this.stmts.hasPin.get(employeeId) !== undefined;
   }

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { callResultSchema } from '../../src/contract.js';
 import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
 import { agentWithRenderer } from '../helpers/bridge-setup.js';
+import { keepCookie } from '../helpers/web-bridge-rig.js';
 
 const API_TOKEN = 'api-token-receipt-3b7e';
 const ADMIN_PIN = '736251';
@@ -16,15 +17,22 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
+/** The admin cookie the manager's login set, kept as the kiosk's browser keeps it. */
+const jar = new Map<string, string>();
+
 function call(b: WebBridge, name: string, body: unknown): Promise<{ status: number; body: unknown }> {
   const u = new URL(b.origin);
   const data = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const headers = { 'content-type': 'application/json', 'x-kiosk-token': b.token, origin: b.origin };
+    const kept = jar.get(b.origin);
+    const headers = { 'content-type': 'application/json', 'x-kiosk-token': b.token, origin: b.origin, ...(kept ? { cookie: kept } : {}) };
     const req = http.request({ host: u.hostname, port: u.port, method: 'POST', path: `/api/${name}`, headers }, (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown }));
+      res.on('end', () => {
+        keepCookie(jar, b.origin, res);
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown });
+      });
     });
     req.on('error', reject);
     req.end(data);

@@ -111,4 +111,5 @@ export const enAdmin = {
   'settings.badBudget': 'Requests must be 1 to 10000 and the window 1 to 3600 seconds.',
   'common.yes': 'yes',
   'common.dash': '—',
+  'admin.lockedFor': 'Locked for {n} min after too many wrong PINs. To unlock now, on the terminal: timeclock pin unlock',
 } as const satisfies Record<string, Text>;

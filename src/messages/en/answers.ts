@@ -47,4 +47,6 @@ export const enAnswers = {
   'answer.held_not_held': 'Punch {id} is not held (any more); nothing was changed.',
   'answer.held_disputed': 'Punch {id} disputed: it stays kept on this terminal and will not be sent.',
   'answer.held_reason_required': 'Write the reason for the dispute.',
+  'answer.admin_pin_unlocked': 'Manager PIN unlocked: the wrong-PIN count is cleared and the admin screen takes the PIN again now.',
+  'answer.admin_pin_not_locked': 'The manager PIN was not locked; the wrong-PIN count is cleared.',
 } as const satisfies AnswerTexts;

@@ -109,4 +109,5 @@ export const esAdmin: Texts<typeof enAdmin> = {
   'settings.badBudget': 'Solicitudes de 1 a 10000 y ventana de 1 a 3600 segundos.',
   'common.yes': 'sí',
   'common.dash': '—',
+  'admin.lockedFor': 'Bloqueado por {n} min tras demasiados PIN incorrectos. Para desbloquear ya, en el terminal: timeclock pin unlock',
 };

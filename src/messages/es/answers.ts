@@ -44,4 +44,6 @@ export const esAnswers: Texts<typeof enAnswers> = {
   'answer.held_not_held': 'El registro {id} no está (ya) retenido; no se cambió nada.',
   'answer.held_disputed': 'Registro {id} impugnado: queda guardado en este terminal y no se enviará.',
   'answer.held_reason_required': 'Escriba el motivo de la impugnación.',
+  'answer.admin_pin_unlocked': 'PIN del encargado desbloqueado: el conteo de PIN incorrectos se borró y la pantalla de administración acepta el PIN desde ya.',
+  'answer.admin_pin_not_locked': 'El PIN del encargado no estaba bloqueado; el conteo de PIN incorrectos se borró.',
 };

@@ -109,4 +109,5 @@ export const ptAdmin: Texts<typeof enAdmin> = {
   'settings.badBudget': 'Requisições de 1 a 10000 e janela de 1 a 3600 segundos.',
   'common.yes': 'sim',
   'common.dash': '—',
+  'admin.lockedFor': 'Bloqueado por {n} min após muitos PINs incorretos. Para liberar já, no terminal: timeclock pin unlock',
 };

@@ -44,4 +44,6 @@ export const ptAnswers: Texts<typeof enAnswers> = {
   'answer.held_not_held': 'O registro {id} não está (mais) retido; nada foi alterado.',
   'answer.held_disputed': 'Registro {id} contestado: fica guardado neste terminal e não será enviado.',
   'answer.held_reason_required': 'Escreva o motivo da contestação.',
+  'answer.admin_pin_unlocked': 'PIN do gestor liberado: a contagem de PINs incorretos foi zerada e a tela de administração aceita o PIN desde já.',
+  'answer.admin_pin_not_locked': 'O PIN do gestor não estava bloqueado; a contagem de PINs incorretos foi zerada.',
 };
