@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MissingRuntimeError, electronVersion, resolveElectronDist } from './dist/electron-runtime.mjs';
 import { stageApp } from './dist/stage-app.mjs';
+import { stageDebLayout } from './dist/deb-layout.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -44,6 +45,8 @@ try {
   const version = electronVersion(root);
   const electronDist = resolveElectronDist(root);
   const app = stageApp(root, buildDir);
+  // The deb's own files (units, rules, links, /etc, docs), owned by dpkg: scripts/dist/deb-layout.mjs.
+  const debFpmArgs = stageDebLayout(root, path.join(buildDir, 'deb'));
   // electron-builder is CommonJS; loaded here so a missing runtime is reported before it starts.
   const { build, Platform } = await import('electron-builder');
   const outputs = await build({
@@ -54,6 +57,7 @@ try {
       electronDist,
       electronVersion: version,
       directories: { app, output: releaseDir, buildResources: 'assets' },
+      deb: { fpm: debFpmArgs },
     },
   });
   const unpacked = path.join(releaseDir, 'linux-unpacked');
