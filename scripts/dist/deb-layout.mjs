@@ -18,6 +18,7 @@ export const PACKAGE_FILES = {
   '/usr/lib/udev/rules.d/61-timeclock-usb-drives.rules': 'assets/61-timeclock-usb-drives.rules',
   '/usr/lib/sysusers.d/timeclock-kiosk.conf': 'assets/deb/timeclock-kiosk.sysusers',
   '/usr/lib/tmpfiles.d/timeclock-kiosk.conf': 'assets/deb/timeclock-kiosk.tmpfiles',
+  '/usr/share/polkit-1/rules.d/60-timeclock-kiosk.rules': 'assets/60-timeclock-kiosk.polkit.rules',
   '/usr/share/xsessions/timeclock-kiosk.desktop': 'assets/timeclock-kiosk.desktop',
   '/usr/share/doc/timeclock-kiosk/copyright': 'assets/deb/copyright',
   '/usr/share/lintian/overrides/timeclock-kiosk': 'assets/deb/lintian-overrides',
