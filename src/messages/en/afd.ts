@@ -50,4 +50,9 @@ export const enAfd = {
   'afd.error.drive_unknown': 'That drive is not there any more; look again.',
   'afd.error.drive_read_only': 'The drive {drive} is read-only.',
   'afd.error.busy': 'Another export is under way; wait for it to end.',
+  // After an export to a drive: unmounting it (bridge call unmountDrive) so it can be pulled out.
+  'afd.unmount': 'Remove the drive safely',
+  'afd.unmounting': 'Removing…',
+  'afd.unmounted': 'You can pull out the drive {label} now.',
+  'afd.error.unmount_failed': 'The drive {drive} could not be removed safely ({error}). Wait a moment and try again, or shut the terminal down before pulling it out.',
 } as const satisfies Record<string, Text>;

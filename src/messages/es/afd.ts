@@ -47,4 +47,8 @@ export const esAfd: Texts<typeof enAfd> = {
   'afd.error.drive_unknown': 'Esa memoria USB ya no está conectada; busque de nuevo.',
   'afd.error.drive_read_only': 'La memoria USB {drive} está protegida contra escritura.',
   'afd.error.busy': 'Hay otra exportación en curso; espere a que termine.',
+  'afd.unmount': 'Retirar el pendrive con seguridad',
+  'afd.unmounting': 'Retirando…',
+  'afd.unmounted': 'Ya puede sacar el pendrive {label}.',
+  'afd.error.unmount_failed': 'No se pudo retirar el pendrive {drive} con seguridad ({error}). Espere un momento y vuelva a intentarlo, o apague el terminal antes de sacarlo.',
 };

@@ -47,4 +47,8 @@ export const ptAfd: Texts<typeof enAfd> = {
   'afd.error.drive_unknown': 'Esse pendrive não está mais conectado; procure de novo.',
   'afd.error.drive_read_only': 'O pendrive {drive} está protegido contra gravação.',
   'afd.error.busy': 'Outra exportação está em andamento; aguarde o fim dela.',
+  'afd.unmount': 'Remover o pendrive com segurança',
+  'afd.unmounting': 'Removendo…',
+  'afd.unmounted': 'Pode tirar o pendrive {label} agora.',
+  'afd.error.unmount_failed': 'Não foi possível remover o pendrive {drive} com segurança ({error}). Aguarde um pouco e tente de novo, ou desligue o terminal antes de tirá-lo.',
 };
