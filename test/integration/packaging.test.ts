@@ -234,7 +234,7 @@ describe('the deb, assembled from electron-builder\'s fpm arguments', () => {
     // Electron's own libraries, what the native modules load (readelf -d on both .node files),
     // libc, and what the maintainer scripts and the USB drive unit run.
     expect(values('-d')).toEqual(expect.arrayContaining(['libc6', 'libgtk-3-0', 'libnss3', 'libudev1', 'libusb-1.0-0', 'libstdc++6', 'libgcc-s1', 'systemd', 'init-system-helpers (>= 1.62)']));
-    expect(values('--deb-recommends')).toEqual(['cage']);
+    expect(values('--deb-recommends')).toEqual(['cage', 'polkitd']);
     // The scripts are ours, unchanged by electron-builder's macro expansion.
     expect(scripts.postinst).toBe(fs.readFileSync('assets/deb/postinst', 'utf8'));
     expect(scripts.prerm).toBe(fs.readFileSync('assets/deb/prerm', 'utf8'));
