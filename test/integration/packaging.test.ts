@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDeb, type FpmRecord } from '../helpers/deb-build.js';
 import { makeStandInElectron } from '../helpers/stand-in-electron.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -185,40 +186,14 @@ describe('the after-pack check', () => {
 });
 
 describe('the deb, assembled from electron-builder\'s fpm arguments', () => {
-  // electron-builder runs fpm (a Ruby program it downloads from GitHub; Debian has none) with
-  // everything the deb holds. In its place, test/helpers/fpm-stand-in.mjs does with those
-  // arguments what fpm does and builds the package with dpkg-deb, then lintian reads it.
+  // electron-builder's deb step with an fpm stand-in that builds the package with dpkg-deb
+  // (test/helpers/deb-build.ts), then dpkg-deb and lintian read it.
   let deb: string;
-  let record: { args: string[]; scripts: Record<string, string> };
+  let record: FpmRecord;
   const dpkg = (...a: string[]) => execFileSync('dpkg-deb', a, { encoding: 'utf8' });
 
   beforeAll(async () => {
-    const recordFile = path.join(work.dir, 'fpm.json');
-    const fpm = path.join(work.dir, 'fpm-stand-in');
-    fs.writeFileSync(fpm, `#!/bin/sh\nexec '${process.execPath}' '${path.join(ROOT, 'test/helpers/fpm-stand-in.mjs')}' "$@"\n`, { mode: 0o755 });
-    const { stageDebLayout } = (await import(path.join(ROOT, 'scripts/dist/deb-layout.mjs'))) as { stageDebLayout(root: string, dir: string): string[] };
-    const { build, Platform } = (await import('electron-builder')) as typeof import('electron-builder');
-    const saved = { CUSTOM_FPM_PATH: process.env.CUSTOM_FPM_PATH, FPM_RECORD: process.env.FPM_RECORD };
-    process.env.CUSTOM_FPM_PATH = fpm;
-    process.env.FPM_RECORD = recordFile;
-    try {
-      const outputs = await build({
-        projectDir: ROOT,
-        prepackaged: unpacked,
-        targets: Platform.LINUX.createTarget(['deb']),
-        config: {
-          extends: path.join(ROOT, 'electron-builder.yml'),
-          electronVersion: ELECTRON_VERSION,
-          directories: { app: path.join(work.dir, 'build/app'), output: path.join(work.dir, 'deb-out'), buildResources: 'assets' },
-          deb: { fpm: stageDebLayout(ROOT, path.join(work.dir, 'build/deb')) },
-        },
-      });
-      deb = outputs.find((f) => f.endsWith('.deb')) ?? '';
-    } finally {
-      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    record = JSON.parse(fs.readFileSync(recordFile, 'utf8')) as typeof record;
+    ({ deb, record } = await buildDeb({ root: ROOT, unpacked, work: work.dir, electronVersion: ELECTRON_VERSION }));
   }, 180_000);
 
   it('is asked for with the maintainer, homepage, dependencies, our scripts verbatim, the app under /opt and its menu entry', () => {
