@@ -252,7 +252,7 @@ describe('the package’s pieces for USB drives', () => {
     try {
       const stick = path.join(t.dir, 'media', 'timeclock', 'sdb1');
       fs.mkdirSync(stick, { recursive: true });
-      fs.mkdirSync(path.join(t.dir, 'sys', 'sdb'));
+      fs.mkdirSync(path.join(t.dir, 'sys', 'sdb'), { recursive: true });
       fs.writeFileSync(path.join(t.dir, 'sys', 'sdb', 'removable'), '1\n');
       const roots = { mounts: path.join(t.dir, 'mounts'), sysBlock: path.join(t.dir, 'sys'), mountRoots: [path.join(t.dir, 'media')] };
       fs.writeFileSync(roots.mounts, `/dev/sda1 / ext4 rw 0 0\n/dev/sdb1 ${stick} vfat rw,nosuid 0 0\n`);

@@ -186,7 +186,7 @@ export function unmountButton(sh: Shared, drivePath: string, testid: string, rel
       if (v.ok) sh.notice(t(sh.lang, 'afd.unmounted', { label: v.label }), 'ok');
       else {
         b.disabled = v.code === 'drive_unknown';
-        sh.notice(t(sh.lang, `afd.error.${v.code}`, v.params), 'error');
+        sh.notice(t(sh.lang, v.code === 'unmount_failed' ? 'afd.unmountFailed' : 'afd.error.drive_unknown', v.params), 'error');
       }
       reload();
     });

@@ -54,5 +54,5 @@ export const enAfd = {
   'afd.unmount': 'Remove the drive safely',
   'afd.unmounting': 'Removing…',
   'afd.unmounted': 'You can pull out the drive {label} now.',
-  'afd.error.unmount_failed': 'The drive {drive} could not be removed safely ({error}). Wait a moment and try again, or shut the terminal down before pulling it out.',
+  'afd.unmountFailed': 'The drive {drive} could not be removed safely ({error}). Wait a moment and try again, or shut the terminal down before pulling it out.',
 } as const satisfies Record<string, Text>;

@@ -50,5 +50,5 @@ export const esAfd: Texts<typeof enAfd> = {
   'afd.unmount': 'Retirar el pendrive con seguridad',
   'afd.unmounting': 'Retirando…',
   'afd.unmounted': 'Ya puede sacar el pendrive {label}.',
-  'afd.error.unmount_failed': 'No se pudo retirar el pendrive {drive} con seguridad ({error}). Espere un momento y vuelva a intentarlo, o apague el terminal antes de sacarlo.',
+  'afd.unmountFailed': 'No se pudo retirar el pendrive {drive} con seguridad ({error}). Espere un momento y vuelva a intentarlo, o apague el terminal antes de sacarlo.',
 };

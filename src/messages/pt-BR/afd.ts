@@ -50,5 +50,5 @@ export const ptAfd: Texts<typeof enAfd> = {
   'afd.unmount': 'Remover o pendrive com segurança',
   'afd.unmounting': 'Removendo…',
   'afd.unmounted': 'Pode tirar o pendrive {label} agora.',
-  'afd.error.unmount_failed': 'Não foi possível remover o pendrive {drive} com segurança ({error}). Aguarde um pouco e tente de novo, ou desligue o terminal antes de tirá-lo.',
+  'afd.unmountFailed': 'Não foi possível remover o pendrive {drive} com segurança ({error}). Aguarde um pouco e tente de novo, ou desligue o terminal antes de tirá-lo.',
 };
