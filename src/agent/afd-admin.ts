@@ -19,6 +19,7 @@ import { AfdExportError, afdHeaderPlan, afdZone, exportAfd, type AfdExportResult
 import { ExportTargetError, exportFolder } from './export-file.js';
 import { PunchAdmin } from './punch-lists.js';
 import { DEFAULT_DRIVE_ROOTS, listRemovableDrives, type DriveRoots } from './removable-drives.js';
+import { unmountDrive, type UnmountAnswer } from './unmount-drive.js';
 
 /** How long an exported file waits for its download before it is deleted. */
 export const DOWNLOAD_TTL_MS = 10 * 60_000;
@@ -129,6 +130,14 @@ export class AfdAdmin {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** Unmounts a listed drive so it can be pulled out (src/agent/unmount-drive.ts). */
+  async unmount(wanted: string): Promise<UnmountAnswer> {
+    const r = await unmountDrive(wanted, this.d.drives ?? DEFAULT_DRIVE_ROOTS);
+    if (r.ok) this.d.log.info('drive unmounted', { drive: r.label });
+    else this.d.log.warn('drive not unmounted', { code: r.code, ...r.params });
+    return r;
   }
 
   /** Registers an exported file for one download; it is deleted after DOWNLOAD_TTL_MS if nobody fetches it. */

@@ -107,5 +107,6 @@ export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen:
     listWaiting: () => agent.afd.punches.waiting(),
     findPunches: (i) => agent.afd.punches.find(i),
     exportPunchesCsv: (i) => agent.afd.punches.exportCsv(i),
+    unmountDrive: (i) => agent.afd.unmount(i.path),
   };
 }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { adminResultSchema, enrollResultSchema, heldPunchSchema, rejectedPunchSchema, rosterSyncResultSchema, unresolvedPunchSchema } from './admin.js';
 import { adminLoginCodeSchema } from './admin-codes.js';
-import { AFD_MAX_DAYS, AUDIT_MAX_DAYS, afdExportResultSchema, afdTargetsSchema, auditStateSchema, auditSummarySchema } from './afd-audit.js';
+import { AFD_MAX_DAYS, AUDIT_MAX_DAYS, afdExportResultSchema, afdTargetsSchema, auditStateSchema, auditSummarySchema, unmountDriveResultSchema } from './afd-audit.js';
 import { calendarDay, dayNumber, epochMs, text } from './common.js';
 import { punchEventSchema, punchReceiptSchema, punchResultSchema, requestIdSchema } from './punch.js';
 import { employeePunchesSchema, exportPunchesInput, findPunchesInput, punchCsvResultSchema, waitingListSchema } from './punch-lists.js';
@@ -127,6 +127,8 @@ export const calls = {
   findPunches: { input: findPunchesInput, output: employeePunchesSchema, admin: true },
   /** The punches dated from..to (inclusive, at most PUNCH_CSV_MAX_DAYS) as CSV, on a listed removable drive or for download (web bridge). */
   exportPunchesCsv: { input: exportPunchesInput, output: punchCsvResultSchema, admin: true },
+  /** Unmounts a listed removable drive (after an export) so it can be pulled out safely. */
+  unmountDrive: { input: z.strictObject({ path: text(4096).min(1) }), output: unmountDriveResultSchema, admin: true },
 } as const satisfies Record<string, CallSpec>;
 
 export type CallName = keyof typeof calls;

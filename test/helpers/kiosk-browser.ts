@@ -3,6 +3,7 @@
  * file, the web bridge serving the built renderer (dist/renderer, made by scripts/build.mjs), and
  * Debian's Chromium driven by playwright-core. Shared by the end-to-end tests and the screen bench.
  */
+import type { DriveRoots } from '../../src/agent/removable-drives.js';
 import { kioskBrowserEnv } from '../../src/cli/browser.js';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -87,6 +88,8 @@ export type KioskRigOptions = {
   screen?: ScreenSettings;
   /** Where the data directory goes (a small tmpfs, to fill it); default a temporary directory. */
   dataDir?: string;
+  /** Where the agent looks for removable drives (a fake /proc/mounts and /sys); default the machine's. */
+  afdDrives?: DriveRoots;
 };
 
 /**
@@ -128,6 +131,7 @@ export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRi
       retry: { baseMs: 100, maxMs: 500 },
       ...(opts.settings || opts.livenessEveryMs !== undefined ? { settings: { ...opts.settings, ...api } } : {}),
       siteId: opts.siteId ?? DEMO_SITE_ID,
+      ...(opts.afdDrives ? { afdDrives: opts.afdDrives } : {}),
     });
     cleanups.push(() => agent.stop());
     await agent.start({ awaitRosterIfEmpty: true });

@@ -114,6 +114,7 @@ describe('timeclock doctor on the demo', () => {
     ['admin PIN', 'ok'],
     ['browser', 'warn'],
     ['versions', 'ok'],
+    ['USB drives', 'ok'],
   ];
 
   it('passes (exit 0) on an empty data directory with no API, saying it is the demo', async () => {

@@ -166,6 +166,7 @@ describe('IPC bridge', () => {
       exportAfd: { from: '2026-03-02', to: '2026-03-02', target: { kind: 'download' } },
       findPunches: { employee: '1003' },
       exportPunchesCsv: { from: '2026-03-02', to: '2026-03-02', target: { kind: 'download' } },
+      unmountDrive: { path: '/media/timeclock/no-such-drive' },
     };
     const answers: string[] = [];
     for (const name of callNames.filter((n) => n !== 'lock' && n !== 'adminLogout')) {

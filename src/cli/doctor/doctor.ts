@@ -21,6 +21,8 @@ import { adminPinCheck, rosterCheck, siteFilterOf, siteInForce, type StoredFacts
 import { fleetChecks } from './fleet-checks.js';
 import { realRedisProbe, type RedisProber } from '../../agent/redis-probe.js';
 import { openForRead, readerChecks, realRunner, timeSyncCheck, type CommandRunner } from './system-checks.js';
+import { drivesCheck } from './drive-checks.js';
+import { DEFAULT_DRIVE_ROOTS, type DriveRoots } from '../../agent/removable-drives.js';
 
 /** Every edge the doctor touches, so each check can be run against stand-ins. */
 export type DoctorIo = {
@@ -36,6 +38,8 @@ export type DoctorIo = {
   hid(): HidBackend;
   openForRead(path: string): void;
   versions: NodeJS.ProcessVersions;
+  /** Where removable drives are looked for (default: /proc/mounts, /sys/block, /media, /run/media, /mnt). */
+  drives?: DriveRoots;
 };
 
 export function realDoctorIo(): DoctorIo {
@@ -92,6 +96,7 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
   out.push(adminPinCheck(facts, demo));
   out.push(browserCheck(io.env, io.fs));
   out.push(versionsCheck(io.versions));
+  out.push(await drivesCheck(io.drives ?? DEFAULT_DRIVE_ROOTS));
   return out;
 }
 

@@ -51,4 +51,9 @@ export const enAfd = {
   'afd.error.drive_read_only': 'The drive {drive} is read-only.',
   'afd.error.busy': 'Another export is under way; wait for it to end.',
   'afd.error.target_unsafe': 'Something that is not a file is already there under the name {file} (a link or a folder): nothing was written. Remove it or use another drive.',
+  // After an export to a drive: unmounting it (bridge call unmountDrive) so it can be pulled out.
+  'afd.unmount': 'Remove the drive safely',
+  'afd.unmounting': 'Removing…',
+  'afd.unmounted': 'You can pull out the drive {label} now.',
+  'afd.unmountFailed': 'The drive {drive} could not be removed safely ({error}). Wait a moment and try again, or shut the terminal down before pulling it out.',
 } as const satisfies Record<string, Text>;

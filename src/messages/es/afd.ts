@@ -48,4 +48,8 @@ export const esAfd: Texts<typeof enAfd> = {
   'afd.error.drive_read_only': 'La memoria USB {drive} está protegida contra escritura.',
   'afd.error.busy': 'Hay otra exportación en curso; espere a que termine.',
   'afd.error.target_unsafe': 'Ya hay en el lugar del archivo {file} algo que no es un archivo (un enlace o una carpeta): no se grabó nada. Quítelo o use otra memoria USB.',
+  'afd.unmount': 'Retirar el pendrive con seguridad',
+  'afd.unmounting': 'Retirando…',
+  'afd.unmounted': 'Ya puede sacar el pendrive {label}.',
+  'afd.unmountFailed': 'No se pudo retirar el pendrive {drive} con seguridad ({error}). Espere un momento y vuelva a intentarlo, o apague el terminal antes de sacarlo.',
 };

@@ -48,4 +48,8 @@ export const ptAfd: Texts<typeof enAfd> = {
   'afd.error.drive_read_only': 'O pendrive {drive} está protegido contra gravação.',
   'afd.error.busy': 'Outra exportação está em andamento; aguarde o fim dela.',
   'afd.error.target_unsafe': 'Já existe no lugar do arquivo {file} algo que não é um arquivo (um atalho ou uma pasta): nada foi gravado. Remova-o ou use outro pendrive.',
+  'afd.unmount': 'Remover o pendrive com segurança',
+  'afd.unmounting': 'Removendo…',
+  'afd.unmounted': 'Pode tirar o pendrive {label} agora.',
+  'afd.unmountFailed': 'Não foi possível remover o pendrive {drive} com segurança ({error}). Aguarde um pouco e tente de novo, ou desligue o terminal antes de tirá-lo.',
 };
