@@ -1,9 +1,10 @@
 import { COLLECTOR_DEVICE, MARK_BODY_LENGTH, sealMark } from '../domain/afd/mark.js';
 import { restoredDetail } from '../domain/journal-fact.js';
-import { judgeReservation, nextReservation, type Judgement, type Sidecar } from '../domain/nsr-reservation.js';
+import { furthestCopy, highWater, judgeReservation, nextReservation, type Judgement, type Sidecar, type SidecarCopy } from '../domain/nsr-reservation.js';
 import type { WritableDb } from './database.js';
 import { JournalFacts, sha256Latin1 } from './journal-facts.js';
 import { NSR_BLOCK, readSidecar, sidecarPathFor, writeSidecar } from './journal-nsr.js';
+import { mirrorFileFor } from './nsr-mirror.js';
 import { afdInstant, cpfForMark, markedAt } from './mark-fields.js';
 
 /**
@@ -36,6 +37,11 @@ export type MarkInput = {
 export type JournalOptions = {
   /** The sidecar file; default `journal-nsr.json` beside the database, none for an in-memory one. */
   sidecar?: string | null;
+  /**
+   * A directory outside the data directory where a copy of the sidecar is kept too
+   * (store/nsr-mirror.ts): a restore of the whole data directory does not roll it back. Null: none.
+   */
+  mirrorDir?: string | null;
   /** Something the operator should know (a restore, a missing or foreign sidecar); never throws. */
   warn?: (message: string) => void;
   /** The instant of a journal event (a restore recognised). */
@@ -58,6 +64,10 @@ export class EvidenceJournal {
    * that value (its transaction may not commit), so a rollback never looks like a restore.
    */
   private unsettled: number | null = null;
+  /** The mirror could not be written: said once, not at every block. */
+  private mirrorFailed = false;
+  /** The last restore recognised by this process (status and doctor say it). */
+  lastRestore: { from: number; to: number; where: string } | null = null;
 
   constructor(
     readonly db: WritableDb,
@@ -195,12 +205,15 @@ export class EvidenceJournal {
   /** Brings the sidecar and the database into agreement; inside a write transaction. */
   private reconcile(meta: Meta, next: number): Judgement {
     if (this.sidecar === null) return { kind: 'consistent' };
-    const read = readSidecar(this.sidecar);
-    if (read.problem) this.warn(read.problem);
-    const j = judgeReservation(read.sidecar, { journalId: meta.journal_id, reservedTo: meta.reserved_to, nextNsr: next });
+    const copies = this.readCopies(meta.journal_id);
+    const chosen = furthestCopy(copies, meta.journal_id);
+    const j = judgeReservation(chosen.sidecar, { journalId: meta.journal_id, reservedTo: meta.reserved_to, nextNsr: next });
     const fromDb: Sidecar = { journalId: meta.journal_id, reservedTo: meta.reserved_to, pending: null, lastGiven: null };
+    const read = { sidecar: chosen.sidecar };
     switch (j.kind) {
       case 'consistent':
+        // A copy behind the others (lost, or put back with the data directory) is brought level.
+        if (chosen.sidecar && copies.some((c) => c.sidecar === null || highWater(c.sidecar) !== highWater(chosen.sidecar as Sidecar))) this.write(chosen.sidecar);
         break;
       case 'missing':
         if (next > 1) this.warn('the NSR sidecar (journal-nsr.json) was missing: written again from the database; a restore before now cannot be recognised');
@@ -220,7 +233,8 @@ export class EvidenceJournal {
         break;
       case 'restored': {
         this.stmts.restored.run({ floor: j.to + 1, to: j.to });
-        const why = 'the database is older than the NSR reservation in journal-nsr.json (put back from a copy?): these NSRs may have been given and are never given again';
+        this.lastRestore = { from: j.from, to: j.to, where: chosen.where };
+        const why = `the database is older than the NSR reservation in ${chosen.where} (put back from a copy?): these NSRs may have been given and are never given again`;
         this.facts.append(j.from, this.o.now?.() ?? Date.now(), 'restored', restoredDetail(j.from, j.to, why));
         this.warn(`the database was put back from an older copy: NSRs ${j.from}-${j.to} may have been given since; the next NSR is ${j.to + 1}`);
         this.write({ journalId: meta.journal_id, reservedTo: j.to, pending: null, lastGiven: null });
@@ -240,6 +254,26 @@ export class EvidenceJournal {
     this.stmts.reserve.run(to);
   }
 
+  /** The mirror's file for this journal, or null when there is no mirror. */
+  private mirrorFile(journalId: string): string | null {
+    return this.o.mirrorDir ? mirrorFileFor(this.o.mirrorDir, journalId) : null;
+  }
+
+  /** The sidecar beside the database, then the mirror's copy (each unreadable one said and taken as absent). */
+  private readCopies(journalId: string): SidecarCopy[] {
+    const copies: SidecarCopy[] = [];
+    for (const [file, where] of [
+      [this.sidecar, 'journal-nsr.json'],
+      [this.mirrorFile(journalId), `the NSR mirror ${this.o.mirrorDir ?? ''}`],
+    ] as const) {
+      if (file === null) continue;
+      const read = readSidecar(file);
+      if (read.problem) this.warn(read.problem);
+      copies.push({ sidecar: read.sidecar, where });
+    }
+    return copies;
+  }
+
   /** A sidecar that cannot be written must not stop a punch: said loudly, and the database's reservation goes on alone. */
   private write(s: Sidecar): void {
     if (this.sidecar === null) return;
@@ -247,6 +281,15 @@ export class EvidenceJournal {
       writeSidecar(this.sidecar, s);
     } catch (e) {
       this.warn(`the NSR sidecar could not be written (${(e as Error).message}): NSRs are reserved in the database only until it can`);
+    }
+    const mirror = this.mirrorFile(s.journalId);
+    if (mirror === null) return;
+    try {
+      writeSidecar(mirror, s);
+      this.mirrorFailed = false;
+    } catch (e) {
+      if (!this.mirrorFailed) this.warn(`the NSR mirror ${mirror} could not be written (${(e as Error).message}): a restore of the data directory may not be recognised until it can`);
+      this.mirrorFailed = true;
     }
   }
 
