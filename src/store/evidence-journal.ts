@@ -1,10 +1,11 @@
+import { buildClockRecord } from '../domain/afd/clock-record.js';
 import { COLLECTOR_DEVICE, MARK_BODY_LENGTH, sealMark } from '../domain/afd/mark.js';
 import { restoredDetail } from '../domain/journal-fact.js';
 import { furthestCopy, highWater, judgeReservation, nextReservation, type Judgement, type Sidecar, type SidecarCopy } from '../domain/nsr-reservation.js';
 import type { WritableDb } from './database.js';
 import { JournalFacts, sha256Latin1 } from './journal-facts.js';
-import { NSR_BLOCK, readSidecar, sidecarPathFor, writeSidecar } from './journal-nsr.js';
-import { mirrorFileFor } from './nsr-mirror.js';
+import { headPathFor, NSR_BLOCK, readSidecar, sidecarPathFor, writeHead, writeSidecar } from './journal-nsr.js';
+import { mirrorFileFor, mirrorHeadFileFor } from './nsr-mirror.js';
 import { afdInstant, cpfForMark, markedAt } from './mark-fields.js';
 
 /**
@@ -66,6 +67,9 @@ export class EvidenceJournal {
   private unsettled: number | null = null;
   /** The mirror could not be written: said once, not at every block. */
   private mirrorFailed = false;
+  /** A mark was appended since the chain's head was last written outside the database. */
+  private headDirty = false;
+  private headFailed = false;
   /** The last restore recognised by this process (status and doctor say it). */
   lastRestore: { from: number; to: number; where: string } | null = null;
 
@@ -84,6 +88,7 @@ export class EvidenceJournal {
       ),
       reserve: db.prepare('UPDATE journal_meta SET reserved_to = ? WHERE one = 1'),
       restored: db.prepare('UPDATE journal_meta SET nsr_floor = @floor, reserved_to = MAX(reserved_to, @to) WHERE one = 1'),
+      floor: db.prepare('UPDATE journal_meta SET nsr_floor = MAX(nsr_floor, ?) WHERE one = 1'),
     };
   }
 
@@ -153,12 +158,29 @@ export class EvidenceJournal {
       sha256Latin1,
     );
     this.stmts.insert.run(m.nsr, sealed.line, m.punchId ?? null, m.unresolvedId ?? null, m.localDate, m.recordedAt);
+    this.headDirty = true;
     return { nsr: m.nsr, line: sealed.line };
+  }
+
+  /**
+   * The AFD type 4 record ("ajuste do relógio") after marks sealed on a clock found wrong
+   * (`before`: the terminal's clock now, `after`: the service's): an NSR of its own from the one
+   * sequence, kept as a 'clock_adjusted' fact, which the facts' chain seals. In the caller's write
+   * transaction (settle() after it); the NSR it took.
+   */
+  appendClockAdjustment(a: { before: number; after: number; zone: string; at: number; corrects: readonly number[] }): number {
+    const nsr = this.reserveNsr();
+    const line = buildClockRecord({ nsr, before: afdInstant(a.before, a.zone), after: afdInstant(a.after, a.zone) });
+    this.facts.append(nsr, a.at, 'clock_adjusted', `${line} corrects NSR ${a.corrects.join(',')}`);
+    this.stmts.floor.run(nsr + 1);
+    return nsr;
   }
 
   /** After the transaction of a raise ended: the sidecar says what the database holds (step 3). */
   settle(): void {
-    if (this.unsettled === null || this.db.inTransaction) return;
+    if (this.db.inTransaction) return;
+    if (this.headDirty) this.writeHead();
+    if (this.unsettled === null) return;
     this.unsettled = null;
     try {
       this.db.transaction(() => this.reconcile(this.meta(), this.nextOf(this.meta(), this.last()))).immediate();
@@ -252,6 +274,28 @@ export class EvidenceJournal {
     this.unsettled = committed;
     this.o.afterSidecarWrite?.();
     this.stmts.reserve.run(to);
+  }
+
+  /**
+   * The chain's head (last NSR and hash, as committed) beside the sidecar and in the mirror, so a
+   * rewritten and re-hashed tail no longer matches what was recorded outside the database
+   * (store/journal-verify.ts). Never fails a punch.
+   */
+  private writeHead(): void {
+    this.headDirty = false;
+    const file = headPathFor(this.db.name);
+    if (file === null || this.sidecar === null) return;
+    try {
+      const last = this.last();
+      if (last === null) return;
+      const head = { journalId: this.meta().journal_id, nsr: last.nsr, hash: last.hash };
+      writeHead(file, head);
+      if (this.o.mirrorDir) writeHead(mirrorHeadFileFor(this.o.mirrorDir, head.journalId), head);
+      this.headFailed = false;
+    } catch (e) {
+      if (!this.headFailed) this.warn(`the journal's head could not be recorded outside the database: ${(e as Error).message}`);
+      this.headFailed = true;
+    }
   }
 
   /** The mirror's file for this journal, or null when there is no mirror. */
