@@ -1,11 +1,11 @@
 import { buildClockRecord } from '../domain/afd/clock-record.js';
 import { COLLECTOR_DEVICE, MARK_BODY_LENGTH, sealMark } from '../domain/afd/mark.js';
 import { restoredDetail } from '../domain/journal-fact.js';
-import { furthestCopy, highWater, judgeReservation, nextReservation, type Judgement, type Sidecar, type SidecarCopy } from '../domain/nsr-reservation.js';
+import { furthestCopy, highWater, judgeReservation, nextReservation, type Judgement, type Sidecar } from '../domain/nsr-reservation.js';
 import type { WritableDb } from './database.js';
 import { JournalFacts, sha256Latin1 } from './journal-facts.js';
-import { headPathFor, NSR_BLOCK, readSidecar, sidecarPathFor, writeHead, writeSidecar } from './journal-nsr.js';
-import { mirrorFileFor, mirrorHeadFileFor } from './nsr-mirror.js';
+import { JournalCopies } from './journal-copies.js';
+import { NSR_BLOCK, sidecarPathFor } from './journal-nsr.js';
 import { afdInstant, cpfForMark, markedAt } from './mark-fields.js';
 
 /**
@@ -65,11 +65,10 @@ export class EvidenceJournal {
    * that value (its transaction may not commit), so a rollback never looks like a restore.
    */
   private unsettled: number | null = null;
-  /** The mirror could not be written: said once, not at every block. */
-  private mirrorFailed = false;
+  /** The sidecar, its mirror and the chain's head outside the database. */
+  private readonly copies: JournalCopies;
   /** A mark was appended since the chain's head was last written outside the database. */
   private headDirty = false;
-  private headFailed = false;
   /** The last restore recognised by this process (status and doctor say it). */
   lastRestore: { from: number; to: number; where: string } | null = null;
 
@@ -80,6 +79,7 @@ export class EvidenceJournal {
     this.facts = new JournalFacts(db);
     this.sidecar = o.sidecar === undefined ? sidecarPathFor(db.name) : o.sidecar;
     this.block = o.block ?? NSR_BLOCK;
+    this.copies = new JournalCopies(this.sidecar, o.mirrorDir ?? null, (m) => this.warn(m));
     this.stmts = {
       meta: db.prepare('SELECT journal_id, reserved_to, nsr_floor FROM journal_meta WHERE one = 1'),
       last: db.prepare('SELECT nsr, line FROM journal_marks ORDER BY nsr DESC LIMIT 1'),
@@ -227,7 +227,7 @@ export class EvidenceJournal {
   /** Brings the sidecar and the database into agreement; inside a write transaction. */
   private reconcile(meta: Meta, next: number): Judgement {
     if (this.sidecar === null) return { kind: 'consistent' };
-    const copies = this.readCopies(meta.journal_id);
+    const copies = this.copies.read(meta.journal_id);
     const chosen = furthestCopy(copies, meta.journal_id);
     const j = judgeReservation(chosen.sidecar, { journalId: meta.journal_id, reservedTo: meta.reserved_to, nextNsr: next });
     const fromDb: Sidecar = { journalId: meta.journal_id, reservedTo: meta.reserved_to, pending: null, lastGiven: null };
@@ -276,65 +276,20 @@ export class EvidenceJournal {
     this.stmts.reserve.run(to);
   }
 
-  /**
-   * The chain's head (last NSR and hash, as committed) beside the sidecar and in the mirror, so a
-   * rewritten and re-hashed tail no longer matches what was recorded outside the database
-   * (store/journal-verify.ts). Never fails a punch.
-   */
+  /** The chain's head after a commit (store/journal-copies.ts); never fails a punch. */
   private writeHead(): void {
     this.headDirty = false;
-    const file = headPathFor(this.db.name);
-    if (file === null || this.sidecar === null) return;
-    try {
-      const last = this.last();
-      if (last === null) return;
-      const head = { journalId: this.meta().journal_id, nsr: last.nsr, hash: last.hash };
-      writeHead(file, head);
-      if (this.o.mirrorDir) writeHead(mirrorHeadFileFor(this.o.mirrorDir, head.journalId), head);
-      this.headFailed = false;
-    } catch (e) {
-      if (!this.headFailed) this.warn(`the journal's head could not be recorded outside the database: ${(e as Error).message}`);
-      this.headFailed = true;
-    }
-  }
-
-  /** The mirror's file for this journal, or null when there is no mirror. */
-  private mirrorFile(journalId: string): string | null {
-    return this.o.mirrorDir ? mirrorFileFor(this.o.mirrorDir, journalId) : null;
-  }
-
-  /** The sidecar beside the database, then the mirror's copy (each unreadable one said and taken as absent). */
-  private readCopies(journalId: string): SidecarCopy[] {
-    const copies: SidecarCopy[] = [];
-    for (const [file, where] of [
-      [this.sidecar, 'journal-nsr.json'],
-      [this.mirrorFile(journalId), `the NSR mirror ${this.o.mirrorDir ?? ''}`],
-    ] as const) {
-      if (file === null) continue;
-      const read = readSidecar(file);
-      if (read.problem) this.warn(read.problem);
-      copies.push({ sidecar: read.sidecar, where });
-    }
-    return copies;
-  }
-
-  /** A sidecar that cannot be written must not stop a punch: said loudly, and the database's reservation goes on alone. */
-  private write(s: Sidecar): void {
     if (this.sidecar === null) return;
     try {
-      writeSidecar(this.sidecar, s);
+      const last = this.last();
+      if (last !== null) this.copies.writeHead({ journalId: this.meta().journal_id, nsr: last.nsr, hash: last.hash });
     } catch (e) {
-      this.warn(`the NSR sidecar could not be written (${(e as Error).message}): NSRs are reserved in the database only until it can`);
+      this.warn(`the journal's head could not be read: ${(e as Error).message}`);
     }
-    const mirror = this.mirrorFile(s.journalId);
-    if (mirror === null) return;
-    try {
-      writeSidecar(mirror, s);
-      this.mirrorFailed = false;
-    } catch (e) {
-      if (!this.mirrorFailed) this.warn(`the NSR mirror ${mirror} could not be written (${(e as Error).message}): a restore of the data directory may not be recognised until it can`);
-      this.mirrorFailed = true;
-    }
+  }
+
+  private write(s: Sidecar): void {
+    this.copies.write(s);
   }
 
   private warn(message: string): void {
