@@ -114,6 +114,8 @@ describe('timeclock doctor on the demo', () => {
     ['admin PIN', 'ok'],
     ['browser', 'warn'],
     ['versions', 'ok'],
+    ['time zone', 'ok'],
+    ['NSR numbering', 'ok'],
   ];
 
   it('passes (exit 0) on an empty data directory with no API, saying it is the demo', async () => {
