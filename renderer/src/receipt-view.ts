@@ -37,7 +37,7 @@ function correctedRow(r: PunchReceiptView, lang: Lang): ReceiptRow | null {
     const adj = c.adjustmentNsr ? ` (${t(lang, 'receipt.adjustment', { nsr: c.adjustmentNsr })})` : '';
     return { key: 'corrected', label: t(lang, 'receipt.corrected'), value: `${formatShortLocalDate(c.date, lang)} ${c.time} UTC${c.utcOffset}${adj}` };
   }
-  return r.timeToConfirm ? { key: 'time-to-confirm', label: t(lang, 'receipt.corrected'), value: t(lang, 'receipt.timeToConfirm') } : null;
+  return r.timeToConfirm ? { key: 'time-to-confirm', label: t(lang, 'receipt.when'), value: t(lang, 'receipt.timeToConfirm') } : null;
 }
 
 /** A QR code's modules: `size` a side, `dark(row, col)`. */
