@@ -59,6 +59,12 @@ export const journalSchema = z
   .object({
     /** The evidence journal's chain is checked again this often (and once at start), in the background. */
     verifyEveryMs: int(60_000, 30 * 24 * 3_600_000).default(24 * 3_600_000),
+    /**
+     * A directory OUTSIDE the data directory where the NSR reservation and the chain's head are
+     * copied (a restore of the data directory does not roll them back). Default: /var/lib/timeclock-kiosk-nsr
+     * when it exists (the package makes it); "" turns the mirror off.
+     */
+    nsrMirrorPath: z.string().optional(),
   })
   .strict()
   .prefault({});

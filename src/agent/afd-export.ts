@@ -183,12 +183,18 @@ async function writeAfd(reader: JournalReader, out: ExportFile, header: HeaderFi
   const counts = noCounts();
   const pageSize = req.pageSize ?? PAGE_SIZE;
   const bounds = await rangeBounds(reader, req.from, req.to);
+  // Type 4 records (a clock found wrong after marks were sealed on it) go in NSR order between the marks.
+  const adjustments = bounds === null ? [] : reader.clockRecords(bounds.lo, bounds.hi);
   let first: number | null = null;
   let last = 0;
   for (;;) {
     const page = reader.marksInDates(req.from, req.to, last, pageSize, bounds);
     let text = '';
     for (const m of page) {
+      while (adjustments[0] !== undefined && adjustments[0].nsr < m.nsr) {
+        text += (adjustments.shift() as { line: string }).line + CRLF;
+        counts[4]++;
+      }
       // What buildAfd checks, a page at a time: a type 7 line, NSRs increasing.
       const parsed = parseMark(m.line);
       if (!parsed.ok || parsed.mark.nsr !== m.nsr || m.nsr <= last) {
@@ -202,6 +208,10 @@ async function writeAfd(reader: JournalReader, out: ExportFile, header: HeaderFi
     if (text) await put(text);
     if (page.length < pageSize) break;
     await nextTurn();
+  }
+  if (adjustments.length > 0) {
+    await put(adjustments.map((a) => a.line + CRLF).join(''));
+    counts[4] += adjustments.length;
   }
   await put(buildTrailer(counts) + CRLF + signatureLine(signed) + CRLF);
   return { marks: counts[7], firstNsr: first, lastNsr: first === null ? null : last, bytes, sha256: hash.digest() };

@@ -176,6 +176,7 @@ export class Capture {
       localTime: local.time,
       repeat: false,
       ...(held === 'pin_unverified' ? { note: 'held_pin_unverified' as const } : held ? { note: 'held_not_allowed' as const } : {}),
+      ...(when.anchored ? {} : { timeToConfirm: true as const }),
     };
   }
 
@@ -189,6 +190,7 @@ export class Capture {
       localDate: row.local_date,
       localTime: row.local_time,
       repeat: true,
+      ...(row.anchored === 0 ? { timeToConfirm: true as const } : {}),
     };
   }
 
@@ -213,6 +215,7 @@ export class Capture {
       localTime: local.time,
       repeat: false,
       note,
+      ...(when.anchored ? {} : { timeToConfirm: true as const }),
     };
   }
 

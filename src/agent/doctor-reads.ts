@@ -10,6 +10,7 @@ import { rosterSize } from '../store/roster.js';
 import { settingKeys, type RosterSyncRecord } from '../store/setting-keys.js';
 import { readSetting } from '../store/settings.js';
 import { serviceKeys } from '../store/service-records.js';
+import { journalGuardKeys, type JournalGuardRecord, type JournalRestoreRecord } from '../store/journal-guard-keys.js';
 import type { AbsentRoute } from '../domain/absent-routes.js';
 import { ADMIN_PIN_ID } from './identity-admin.js';
 import { storedOverrides, storedSettingsView } from './stored-settings.js';
@@ -24,6 +25,11 @@ export type StoredFacts = {
   tokenSavedIn: 'keyring' | 'file' | null;
   /** Read routes the service lacks, as the agent learnt them. */
   absentRoutes?: AbsentRoute[];
+  /** The site's zone as the last sync stored it (null: not known). */
+  siteZone?: string | null;
+  /** The last restore of the data directory the journal recognised, and its mirror outside it. */
+  journalRestore?: JournalRestoreRecord | null;
+  journalGuard?: JournalGuardRecord | null;
 };
 
 /** The doctor's read-only look at the database; close it when done. */
@@ -42,6 +48,9 @@ export function readStoredFacts(db: ReadOnlyDb, config: Config, demo: boolean): 
     siteId: storedSettingsView(db, config, demo).siteId,
     tokenSavedIn: storedOverrides(db, demo).token?.source ?? null,
     absentRoutes: readSetting(db, serviceKeys.absentRoutes)?.routes ?? [],
+    siteZone: readSetting(db, settingKeys.site)?.timezone ?? null,
+    journalRestore: readSetting(db, journalGuardKeys.restore),
+    journalGuard: readSetting(db, journalGuardKeys.guard),
   };
 }
 

@@ -11,6 +11,7 @@ import { openDatabase, type ReadOnlyDb } from '../store/database.js';
 import { sha256Latin1 } from '../store/journal-facts.js';
 import { JournalReader, journalState } from '../store/journal-read.js';
 import { verifyJournal, type JournalVerification } from '../store/journal-verify.js';
+import { nsrMirrorDir } from './open-journal.js';
 import { afdZone, exportAfd, type AfdExportRequest, type AfdExportResult } from './afd-export.js';
 import { journalReceiptSource } from './receipt-source.js';
 import { Receipts, receiptSettingsOf } from './receipts.js';
@@ -29,7 +30,7 @@ export class JournalSnapshot {
 
   /** Recomputes both chains; names the first record that does not match. */
   verify(): Promise<JournalVerification> {
-    return verifyJournal(this.db);
+    return verifyJournal(this.db, { mirrorDir: nsrMirrorDir(this.config) });
   }
 
   /** A punch's receipt by its NSR; null when there is none (what went wrong, if anything, goes to `log`). */

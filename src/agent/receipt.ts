@@ -45,7 +45,15 @@ export type ReceiptPunch = {
   timeZone: string | null;
   /** Null: a code no roster knew at capture. */
   employeeName: string | null;
+  /** The punch's local date and time now (re-timed when the terminal learnt its clock or zone was wrong); absent: as sealed. */
+  localDate?: string;
+  localTime?: string;
+  /** False: timed by the terminal's clock, not yet confirmed by the service. */
+  anchored?: boolean;
 };
+
+/** What the journal says of a correction: the type 4 record's NSR, and (punch row gone) the minute the 'reanchored' fact moved it to. */
+export type ReceiptCorrection = { adjustmentNsr: number | null; movedTo: { date: string; time: string } | null };
 
 export type ReceiptSettings = {
   terminalId: string;
@@ -89,6 +97,36 @@ function whenOf(markedAt: string, punch: ReceiptPunch | null): When {
   return sameMinute ? fromInstant : fromLine;
 }
 
+type Corrected = NonNullable<PunchReceiptView['corrected']>;
+
+/**
+ * The right time when it is not the sealed one: the punch row's local time in its zone (what the
+ * service received), or, once retention let the row go, the minute a 'reanchored' fact names.
+ */
+function correctedOf(markedAt: string, punch: ReceiptPunch | null, c: ReceiptCorrection | null): Corrected | null {
+  const adjustmentNsr = c?.adjustmentNsr == null ? null : String(c.adjustmentNsr).padStart(9, '0');
+  const lineOffset = `${markedAt.slice(19, 22)}:${markedAt.slice(22, 24)}`;
+  if (punch?.localDate !== undefined && punch.localTime !== undefined && punch.timeZone !== null) {
+    const offset = utcOffsetMinutes(punch.capturedAt, punch.timeZone);
+    if (punch.localDate === markedAt.slice(0, 10) && punch.localTime === markedAt.slice(11, 16) && offsetText(offset) === lineOffset) return null;
+    const iso = new Date(punch.capturedAt + offset * 60_000).toISOString();
+    const seconds = iso.slice(11, 16) === punch.localTime ? iso.slice(16, 19) : ':00';
+    return { date: punch.localDate, time: `${punch.localTime}${seconds}`, utcOffset: offsetText(offset), adjustmentNsr };
+  }
+  if (punch === null && c?.movedTo) return { date: c.movedTo.date, time: `${c.movedTo.time}:00`, utcOffset: lineOffset, adjustmentNsr };
+  return null;
+}
+
+/** The QR line of a correction, or of a time not confirmed yet. */
+function correctionLine(r: Pick<PunchReceiptView, 'corrected' | 'timeToConfirm'>): string | null {
+  const c = r.corrected;
+  if (c) {
+    const [y, m, d] = c.date.split('-');
+    return `Horário corrigido: ${d}/${m}/${y} ${c.time} UTC${c.utcOffset}${c.adjustmentNsr ? ` (ajuste do relógio, NSR ${c.adjustmentNsr})` : ''}`;
+  }
+  return r.timeToConfirm ? 'Horário a confirmar: relógio do terminal ainda não conferido com o serviço' : null;
+}
+
 /** A value on one line of the QR text: a line break in a name must not start a line of its own. */
 const oneLine = (s: string): string => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 
@@ -99,6 +137,7 @@ export function receiptText(r: Omit<PunchReceiptView, 'text'>): string {
     RECEIPT_TITLE,
     `NSR: ${r.nsr}`,
     `Data: ${d}/${m}/${y} ${r.time} UTC${r.utcOffset}`,
+    correctionLine(r),
     `Trabalhador: ${r.employeeName === null ? (r.punchKept ? 'não identificado' : 'não disponível') : cutText(r.employeeName, QR_EMPLOYEE_NAME_MAX)}`,
     `CPF: ${r.cpf ?? 'não cadastrado'}`,
     // The configuration keeps it to 63 characters; cut as the names are, should that ever change.
@@ -114,7 +153,7 @@ export function receiptText(r: Omit<PunchReceiptView, 'text'>): string {
 }
 
 /** The receipt of the mark `line` (a type 7 record); throws RangeError when the line is not one. */
-export function buildReceipt(line: string, punch: ReceiptPunch | null, settings: ReceiptSettings): PunchReceiptView {
+export function buildReceipt(line: string, punch: ReceiptPunch | null, settings: ReceiptSettings, correction: ReceiptCorrection | null = null): PunchReceiptView {
   const parsed = parseMark(line);
   if (!parsed.ok) throw new RangeError(`not a type 7 record: ${parsed.problem}`);
   const mark = parsed.mark;
@@ -136,6 +175,8 @@ export function buildReceipt(line: string, punch: ReceiptPunch | null, settings:
     },
     hash: mark.hash,
     portalUrl: settings.portalUrl === undefined ? null : oneLine(settings.portalUrl),
+    corrected: correctedOf(mark.markedAt, punch, correction),
+    ...(punch?.anchored === false ? { timeToConfirm: true } : {}),
   };
   const text = receiptText(fields);
   return { ...fields, text };

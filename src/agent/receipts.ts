@@ -7,11 +7,11 @@ import { storedTerminalIdOf, type Config } from '../config.js';
 import type { PunchReceiptView } from '../contract.js';
 import type { PunchResult } from '../domain/punch.js';
 import type { Logger } from '../log.js';
-import { buildReceipt, type ReceiptPunch, type ReceiptSettings } from './receipt.js';
+import { buildReceipt, type ReceiptCorrection, type ReceiptPunch, type ReceiptSettings } from './receipt.js';
 import type { PunchDay } from './self-service.js';
 
 /** A mark as the journal keeps it: its type 7 line, and the punch it records when that is still here. */
-export type ReceiptEvidence = { line: string; punch: ReceiptPunch | null };
+export type ReceiptEvidence = { line: string; punch: ReceiptPunch | null; correction?: ReceiptCorrection | null };
 
 /** What receipts need of the evidence journal. */
 export type ReceiptSource = { byNsr(nsr: number): ReceiptEvidence | null };
@@ -40,7 +40,7 @@ export class Receipts {
   byNsr(nsr: number): PunchReceiptView | null {
     try {
       const evidence = this.source.byNsr(nsr);
-      return evidence ? buildReceipt(evidence.line, evidence.punch, this.settings) : null;
+      return evidence ? buildReceipt(evidence.line, evidence.punch, this.settings, evidence.correction ?? null) : null;
     } catch (e) {
       this.log.warn('no receipt for this NSR', { nsr, error: (e as Error).message });
       return null;

@@ -27,6 +27,7 @@ import {
   type SiteRecord,
 } from '../store/setting-keys.js';
 import { journalState } from '../store/journal-read.js';
+import { journalGuardKeys, type JournalGuardRecord, type JournalRestoreRecord } from '../store/journal-guard-keys.js';
 import { serviceKeys } from '../store/service-records.js';
 import type { AbsentRoute } from '../domain/absent-routes.js';
 import type { ServiceStateRecord } from '../domain/service-state.js';
@@ -134,7 +135,15 @@ export type RetentionStatus = RetentionPolicy & {
   file: Omit<FileFigures, 'pageSize'>;
 };
 
-export type JournalStatus = { journalId: string; nextNsr: number; lastVerify: JournalVerifyRecord | null };
+export type JournalStatus = {
+  journalId: string;
+  nextNsr: number;
+  lastVerify: JournalVerifyRecord | null;
+  /** The last restore of the data directory recognised at a start (the NSR gap it left), or null. */
+  lastRestore?: JournalRestoreRecord | null;
+  /** Where the NSR reservation is mirrored outside the data directory (null: nowhere), and why it could not be written. */
+  guard?: JournalGuardRecord | null;
+};
 
 export type StatusSources = {
   db: Db;
@@ -224,7 +233,7 @@ function collisionsOf(outbox: Outbox): AgentStatus['collisions'] {
 
 function journalOf(db: Db): JournalStatus | null {
   const state = journalState(db);
-  return state && { ...state, lastVerify: readSetting(db, settingKeys.journalVerify) };
+  return state && { ...state, lastVerify: readSetting(db, settingKeys.journalVerify), lastRestore: readSetting(db, journalGuardKeys.restore), guard: readSetting(db, journalGuardKeys.guard) };
 }
 
 function retentionOf(db: Db, policy: RetentionPolicy, sentHere: number): RetentionStatus {

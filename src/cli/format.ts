@@ -122,6 +122,13 @@ function integrityLines(s: AgentStatus): string[] {
 function journalLines(s: AgentStatus): string[] {
   const j = s.journal;
   if (!j) return [];
+  const r = j.lastRestore;
+  // A restore of the data directory recognised at a start: said beside whatever the chains say.
+  const restored = r ? [`JOURNAL RESTORED ${ago(s.now - r.at)}: the data directory was put back from an older copy; NSRs ${r.from}-${r.to} are skipped (seen in ${r.where})`] : [];
+  return [...restored, ...verifyLines(s, j)];
+}
+
+function verifyLines(s: AgentStatus, j: NonNullable<AgentStatus['journal']>): string[] {
   const v = j.lastVerify;
   if (!v) return [`journal:       next NSR ${j.nextNsr}; not verified yet (the terminal checks it ${s.agentRunning ? 'shortly' : 'after it starts'})`];
   const when = `${ago(s.now - v.at)}, ${counted(v.marks, 'mark')}, ${counted(v.facts, 'fact')}`;

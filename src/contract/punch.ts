@@ -62,6 +62,22 @@ export const punchReceiptSchema = z.object({
   portalUrl: serviceText.nullable(),
   /** Exactly the text the QR code carries (the screen makes the code from it): at most RECEIPT_QR_MAX_BYTES in UTF-8, by the agent's cut. */
   text: serviceText,
+  /**
+   * The time the terminal learnt later was the right one (its clock was wrong, or the worker's zone
+   * was not known yet), as the service received it; `adjustmentNsr`: the AFD type 4 record that
+   * says so. The date and time above stay what the mark sealed. Absent or null: none.
+   */
+  corrected: z
+    .object({
+      date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+      time: z.string().regex(/^\d{2}:\d{2}:\d{2}$/),
+      utcOffset: z.string().regex(/^[+-]\d{2}:\d{2}$/),
+      adjustmentNsr: z.string().regex(/^\d{9}$/).nullable(),
+    })
+    .nullable()
+    .optional(),
+  /** Timed by the terminal's own clock, not yet confirmed by the service ("horário a confirmar"). */
+  timeToConfirm: z.boolean().optional(),
 });
 export type PunchReceiptView = z.infer<typeof punchReceiptSchema>;
 
@@ -104,6 +120,8 @@ export const punchResultSchema = z.discriminatedUnion('ok', [
     /** The worker's receipt, when the evidence journal has this punch's mark. */
     receipt: punchReceiptSchema.optional(),
     day: punchDaySchema.optional(),
+    /** Timed by the terminal's own clock before the service confirmed it: the screen says "horário a confirmar". */
+    timeToConfirm: z.boolean().optional(),
   }),
   z.object({
     ok: z.literal(false),

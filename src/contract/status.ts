@@ -172,6 +172,10 @@ export const statusSchema = z.object({
           ms: z.number(),
         })
         .nullable(),
+      /** The last restore of the data directory recognised at a start: NSRs from..to may have been given before it and are skipped. */
+      lastRestore: z.object({ at: epochMs, from: z.number().int(), to: z.number().int(), where: z.string() }).nullable().optional(),
+      /** The NSR mirror outside the data directory (null: none, a restore of the whole directory is not recognised). */
+      guard: z.object({ mirror: z.string().nullable(), mirrorProblem: z.string().nullable() }).nullable().optional(),
     })
     .nullable()
     .optional(),

@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import { clockAdjustedLine } from '../domain/journal-fact.js';
 import { parseFactRow, type StoredFact } from './journal-facts.js';
 
 /** A mark as stored: the AFD type 7 line exactly as written, and what it belongs to. */
@@ -67,6 +68,10 @@ export class JournalReader {
         'SELECT * FROM journal_marks WHERE nsr > @after AND nsr <= @hi AND +local_date >= @from AND +local_date <= @to ORDER BY nsr LIMIT @limit',
       ),
       factsOf: db.prepare('SELECT * FROM journal_facts INDEXED BY journal_facts_by_nsr WHERE nsr = ? ORDER BY seq'),
+      clockRecords: db.prepare(
+        "SELECT nsr, detail FROM journal_facts INDEXED BY journal_facts_by_nsr WHERE nsr >= ? AND nsr <= ? AND event = 'clock_adjusted' ORDER BY nsr",
+      ),
+      nextMark: db.prepare('SELECT MIN(nsr) AS nsr FROM journal_marks WHERE nsr > ?'),
     };
   }
 
@@ -109,6 +114,16 @@ export class JournalReader {
       if (page.length < pageSize) return;
       after = (page[page.length - 1] as StoredMark).nsr;
     }
+  }
+
+  /**
+   * The AFD type 4 records ("ajuste do relógio") of NSRs `lo`..`hi`, and those right after `hi`
+   * before the next mark (an adjustment follows the marks it corrects), in NSR order.
+   */
+  clockRecords(lo: number, hi: number): { nsr: number; line: string }[] {
+    const next = (this.stmts.nextMark.get(hi) as { nsr: number | null }).nsr;
+    const rows = this.stmts.clockRecords.all(lo, next === null ? Number.MAX_SAFE_INTEGER : next - 1) as { nsr: number; detail: string }[];
+    return rows.map((r) => ({ nsr: r.nsr, line: clockAdjustedLine(r.detail) })).filter((r): r is { nsr: number; line: string } => r.line !== null);
   }
 
   factsOf(nsr: number): StoredFact[] {

@@ -115,6 +115,8 @@ describe('timeclock doctor on the demo', () => {
     ['browser', 'warn'],
     ['versions', 'ok'],
     ['USB drives', 'ok'],
+    ['time zone', 'ok'],
+    ['NSR numbering', 'ok'],
   ];
 
   it('passes (exit 0) on an empty data directory with no API, saying it is the demo', async () => {

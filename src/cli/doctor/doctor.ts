@@ -19,6 +19,8 @@ import { checkNetwork, proxyCheck, trustCheck } from './network-checks.js';
 import { withAbsentRoutes } from './route-checks.js';
 import { adminPinCheck, rosterCheck, siteFilterOf, siteInForce, type StoredFacts } from './stored-checks.js';
 import { fleetChecks } from './fleet-checks.js';
+import { nsrGuardCheck, timeZoneCheck } from './evidence-checks.js';
+import { systemTimeZone } from '../../agent/runtime.js';
 import { realRedisProbe, type RedisProber } from '../../agent/redis-probe.js';
 import { openForRead, readerChecks, realRunner, timeSyncCheck, type CommandRunner } from './system-checks.js';
 import { drivesCheck } from './drive-checks.js';
@@ -40,6 +42,8 @@ export type DoctorIo = {
   versions: NodeJS.ProcessVersions;
   /** Where removable drives are looked for (default: /proc/mounts, /sys/block, /media, /run/media, /mnt). */
   drives?: DriveRoots;
+  /** This machine's time zone (default: the runtime's). */
+  systemZone?: () => string;
 };
 
 export function realDoctorIo(): DoctorIo {
@@ -97,6 +101,7 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
   out.push(browserCheck(io.env, io.fs));
   out.push(versionsCheck(io.versions));
   out.push(await drivesCheck(io.drives ?? DEFAULT_DRIVE_ROOTS));
+  out.push(timeZoneCheck(config, facts, (io.systemZone ?? systemTimeZone)(), demo), nsrGuardCheck(facts));
   return out;
 }
 
