@@ -15,13 +15,6 @@ export class FakeTime {
 
   constructor(private wallMs: number) {}
 
-  /**
-   * When set, each step of `advance` also waits, in real time, until this holds (say: no request
-   * under way for long). Then a request takes as much injected time as the predicate allows, not
-   * as much as real I/O took on a loaded machine (steps run on while it is under way).
-   */
-  quietWhen: (() => boolean) | null = null;
-
   readonly clock: Clock = { now: () => this.wallMs };
   readonly mono = (): number => this.monoMs;
 
@@ -47,16 +40,6 @@ export class FakeTime {
       this.monoMs += d;
       for (const s of this.sleepers.filter((x) => x.at <= this.monoMs)) s.resolve();
       await settle();
-      await this.untilQuiet();
-    }
-  }
-
-  private async untilQuiet(): Promise<void> {
-    if (!this.quietWhen) return;
-    const since = performance.now();
-    while (!this.quietWhen()) {
-      if (performance.now() - since > QUIET_WAIT_MS) throw new Error(`not quiet within ${QUIET_WAIT_MS} ms of real time (quietWhen)`);
-      await settle();
     }
   }
 
@@ -73,9 +56,6 @@ export class FakeTime {
     this.wallMs += ms;
   }
 }
-
-/** Real time a step may wait for quiet: a request that takes longer is stuck, not slow. */
-const QUIET_WAIT_MS = 30_000;
 
 /** A few real milliseconds for loopback requests and their callbacks to run. */
 function settle(): Promise<void> {
