@@ -17,6 +17,9 @@ import { readSetting, writeSetting } from '../store/settings.js';
 import { UnresolvedPunches } from '../store/unresolved.js';
 import { Agent } from './agent.js';
 import { Capture } from './capture.js';
+import { EmployerCache } from '../store/employers.js';
+import { EmployerSync } from '../sync/employer-sync.js';
+import { employerChainOf } from './employers.js';
 import { bootMonotonic } from './time-source.js';
 import { buildTimeParts } from './build-time.js';
 import { RosterKeeper } from './roster-keeper.js';
@@ -220,10 +223,20 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       // Through the agent: recording must never fail a punch (a full disk fails this write too).
       recordError: (message) => agent?.noteError(message),
       online: () => service.isOnline(),
+      employerChain: employerChainOf(new EmployerCache(db), config.employer),
     },
     captureOptionsOf(config),
   );
   const stopCtl = new AbortController();
+  const employerSync = new EmployerSync({
+    api,
+    db: bookkeeping,
+    budget,
+    clock: rt.clock,
+    log: rt.log,
+    punchesDue: () => outbox.hasDue(rt.clock.now()),
+    windowMs: () => budget.windowMs,
+  });
   // Built after capture, which asks it (through the closure above) whether the roster is complete.
   const keeper: RosterKeeper = new RosterKeeper({
     db,
@@ -241,6 +254,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     noteError: (message) => agent?.noteError(message),
     changed: () => agent?.statusChanged(),
     released: () => uploader.wake(),
+    employers: () => void employerSync.run(stopCtl.signal).catch((e: unknown) => rt.log.warn('employer read failed', { error: (e as Error).message })),
   });
   const readers = buildReaders(config, rt, () => agent);
   const self = buildSelfService({ config, rt, db, api, budget, outbox, routes });

@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import { openDatabase, type ReadOnlyDb } from '../store/database.js';
 import { sha256Latin1 } from '../store/journal-facts.js';
 import { JournalReader, journalState } from '../store/journal-read.js';
+import { EmployerCache } from '../store/employers.js';
 import { verifyJournal, type JournalVerification } from '../store/journal-verify.js';
 import { afdZone, exportAfd, type AfdExportRequest, type AfdExportResult } from './afd-export.js';
 import { journalReceiptSource } from './receipt-source.js';
@@ -39,7 +40,7 @@ export class JournalSnapshot {
 
   /** The marks of `from`..`to` as an AFD file (agent/afd-export.ts), in the site's zone. */
   exportAfd(req: Omit<AfdExportRequest, 'zone'>): Promise<AfdExportResult> {
-    return exportAfd(new JournalReader(this.db), this.config, { ...req, zone: afdZone(this.db, this.config) });
+    return exportAfd(new JournalReader(this.db), this.config, { ...req, zone: afdZone(this.db, this.config) }, new EmployerCache(this.db));
   }
 
   close(): void {

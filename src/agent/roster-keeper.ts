@@ -29,6 +29,8 @@ export type RosterKeeperDeps = {
   changed(): void;
   /** Held punches were released: wake the uploader. */
   released(): void;
+  /** A roster was applied: read the employers it names (sync/employer-sync.ts), never awaited. */
+  employers?: () => void;
 };
 
 /**
@@ -201,6 +203,7 @@ export class RosterKeeper {
   }
 
   private afterRosterChanged(now: number): void {
+    this.d.employers?.();
     try {
       const p = this.d.outbox.applyApiPermissions(now);
       if (p.held > 0 || p.released > 0) this.d.log.info('punches held or released by allow_external_api_record', p);

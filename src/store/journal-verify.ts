@@ -37,7 +37,7 @@ function stepper(fixed: number | undefined): Stepper {
   return s;
 }
 
-type MarkRow = { nsr: number; line: unknown };
+type MarkRow = { nsr: number; line: unknown; chain: unknown };
 type FactRow = { seq: number; nsr: number; at: number; event: unknown; detail: unknown; hash: unknown; has_mark: number };
 type PunchRef = { id: number; nsr: number | null; mark: number | null; owner: number | null };
 
@@ -63,7 +63,7 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
   const t0 = performance.now();
   const step = stepper(o.chunk);
   const stmts = {
-    marks: db.prepare('SELECT nsr, line FROM journal_marks WHERE nsr > ? ORDER BY nsr LIMIT ?'),
+    marks: db.prepare('SELECT nsr, line, chain FROM journal_marks WHERE nsr > ? ORDER BY nsr LIMIT ?'),
     facts: db.prepare(
       'SELECT f.seq, f.nsr, f.at, f.event, f.detail, f.hash, m.nsr IS NOT NULL AS has_mark FROM journal_facts f LEFT JOIN journal_marks m ON m.nsr = f.nsr WHERE f.seq > ? ORDER BY f.seq LIMIT ?',
     ),
@@ -91,10 +91,14 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
 
   let marks = 0;
   let prev: { nsr: number; hash: string } | null = null;
+  // Each employer's marks chain among themselves (migration 12); NSRs are one sequence.
+  const lastOfChain = new Map<string, { nsr: number; hash: string }>();
   await walk(step, (after, n) => stmts.marks.all(after, n) as MarkRow[], (r) => r.nsr, (r) => {
     marks++;
-    found.marks ??= checkMark(r, prev, gaps);
+    const chain = typeof r.chain === 'string' ? r.chain : '';
+    found.marks ??= checkMark(r, prev, lastOfChain.get(chain) ?? null, gaps);
     prev = { nsr: r.nsr, hash: typeof r.line === 'string' ? r.line.slice(MARK_BODY_LENGTH) : '' };
+    lastOfChain.set(chain, prev);
   }, stopped);
 
   for (const [stmt, what] of [[stmts.punches, 'punch'], [stmts.unresolved, 'unresolved capture']] as const) {
@@ -105,7 +109,7 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
   return { ok: firstProblem === null, marks, facts, firstProblem, ms: Math.round(performance.now() - t0) };
 }
 
-function checkMark(r: MarkRow, prev: { nsr: number; hash: string } | null, gaps: ReadonlyMap<number, number>): JournalProblem | null {
+function checkMark(r: MarkRow, prev: { nsr: number } | null, prevInChain: { nsr: number; hash: string } | null, gaps: ReadonlyMap<number, number>): JournalProblem | null {
   const nsr = r.nsr;
   if (typeof r.line !== 'string') return { nsr, message: `NSR ${nsr}: the record is not text` };
   const parsed = parseMark(r.line);
@@ -116,8 +120,8 @@ function checkMark(r: MarkRow, prev: { nsr: number; hash: string } | null, gaps:
     const to = gaps.get(expected);
     if (to === undefined || to !== nsr - 1) return { nsr, message: `NSRs ${expected}-${nsr - 1} are missing before NSR ${nsr} (deleted?), and no restore explains them` };
   }
-  if (!markHashMatches(r.line, prev?.hash ?? '', sha256Latin1)) {
-    return { nsr, message: `NSR ${nsr}: hash does not match (this record, or the hash of NSR ${prev?.nsr ?? '-'} before it, was changed)` };
+  if (!markHashMatches(r.line, prevInChain?.hash ?? '', sha256Latin1)) {
+    return { nsr, message: `NSR ${nsr}: hash does not match (this record, or the hash of NSR ${prevInChain?.nsr ?? '-'} before it, was changed)` };
   }
   return null;
 }
