@@ -31,6 +31,7 @@ import { storageProblem } from '../store/health-probe.js';
 import { RequestCounts } from './request-counts.js';
 import { Receipts, receiptSettingsOf } from './receipts.js';
 import { journalReceiptSource } from './receipt-source.js';
+import { ReceiptFiles } from './receipt-files.js';
 import { AfdAdmin } from './afd-admin.js';
 import { AuditRunner } from './audit-runner.js';
 import { AuditMarks } from '../store/audit-marks.js';
@@ -300,7 +301,12 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     integrity: watches.integrity,
     retention: watches.retention,
     journal: watches.journal,
-    receipts: new Receipts(journalReceiptSource(db), receiptSettingsOf(config), rt.log),
+    receipts: new Receipts(
+      journalReceiptSource(db),
+      () => receiptSettingsOf(config, db),
+      rt.log,
+      new ReceiptFiles({ dataDir: config.dataDir, keepHours: config.receipt.keepHours, afd: config.afd, now: () => rt.clock.now(), log: rt.log }),
+    ),
     afd: new AfdAdmin({ db, config, clock: rt.clock, log: rt.log, audit, ...(opts.afdDrives ? { drives: opts.afdDrives } : {}) }),
     // Its reads wait while punches are due, like roster pages (sync/audit-compare.ts).
     days: self.days,

@@ -19,11 +19,12 @@ export function journalReceiptSource(db: Db): ReceiptSource {
       const mark = journal.mark(nsr);
       if (!mark) return null;
       const p = punchByNsr.get(nsr) as PunchFacts | undefined;
-      if (p) return { line: mark.line, punch: { capturedAt: p.captured_at, timeZone: p.time_zone, employeeName: p.employee_name } };
+      const chain = mark.chain;
+      if (p) return { line: mark.line, punch: { capturedAt: p.captured_at, timeZone: p.time_zone, employeeName: p.employee_name }, chain };
       const u = mark.unresolvedId === null ? undefined : (unresolvedById.get(mark.unresolvedId) as { captured_at: number } | undefined);
-      if (u) return { line: mark.line, punch: { capturedAt: u.captured_at, timeZone: null, employeeName: null } };
+      if (u) return { line: mark.line, punch: { capturedAt: u.captured_at, timeZone: null, employeeName: null }, chain };
       // Retention let the punch go (the journal is kept): the sealed line alone.
-      return { line: mark.line, punch: null };
+      return { line: mark.line, punch: null, chain };
     },
   };
 }

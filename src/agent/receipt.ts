@@ -30,7 +30,8 @@ import { formatCnpj } from '../domain/cnpj.js';
 import { utcOffsetMinutes } from '../domain/local-time.js';
 import { cutText, utf8Length } from '../domain/long-text.js';
 
-export const RECEIPT_TITLE = 'Comprovante de registro';
+/** Art. 79's title, word for word. */
+export const RECEIPT_TITLE = 'Comprovante de Registro de Ponto do Trabalhador';
 
 /** The worker's name in the QR text: longer than any real name, short enough for a phone to read the code. */
 export const QR_EMPLOYEE_NAME_MAX = 120;
@@ -51,7 +52,20 @@ export type ReceiptSettings = {
   terminalId: string;
   employer: { name?: string | undefined; cnpj?: string | undefined; cpf?: string | undefined };
   portalUrl?: string | undefined;
+  /** The configured CNO or CAEPF (employer.cno). */
+  cno?: string | undefined;
+  /** The REP-P's INPI registration (employer.repRegistration). */
+  repRegistration?: string | undefined;
+  /** The place of work: `receipt.workplace`, else the site's name as the service gave it. */
+  workplace?: string | undefined;
+  /** The employer a mark's chain names (agent/employers.ts); absent or null: the configured one. */
+  employerOf?: (chain: string) => { name: string | null; kind: 'cnpj' | 'cpf'; id: string } | null;
 };
+
+/** The QR link of a receipt on the portal: the NSR and the record's hash, which the portal looks the receipt up by. */
+export function portalLink(portalUrl: string, nsr: string, hash: string): string {
+  return `${portalUrl}${portalUrl.includes('?') ? '&' : '?'}nsr=${nsr}&sha256=${hash}`;
+}
 
 /** ***.456.789-**: enough for the worker to recognise, not enough to use (LGPD). */
 export function maskCpf(cpf: string): string {
@@ -93,19 +107,23 @@ function whenOf(markedAt: string, punch: ReceiptPunch | null): When {
 const oneLine = (s: string): string => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 
 /** The receipt's lines, exactly as the QR code carries them (the format and the cuts are at the top of this file). */
-export function receiptText(r: Omit<PunchReceiptView, 'text'>): string {
+export function receiptText(r: Omit<PunchReceiptView, 'text' | 'qrText'>): string {
   const [y, m, d] = r.date.split('-');
   const lines = [
     RECEIPT_TITLE,
     `NSR: ${r.nsr}`,
     `Data: ${d}/${m}/${y} ${r.time} UTC${r.utcOffset}`,
     `Trabalhador: ${r.employeeName === null ? (r.punchKept ? 'não identificado' : 'não disponível') : cutText(r.employeeName, QR_EMPLOYEE_NAME_MAX)}`,
-    `CPF: ${r.cpf ?? 'não cadastrado'}`,
-    // The configuration keeps it to 63 characters; cut as the names are, should that ever change.
-    `Terminal: ${cutText(r.terminalId, QR_EMPLOYEE_NAME_MAX)}`,
+    // The worker's own copy carries the whole CPF (the screen shows `cpf`, masked).
+    `CPF: ${r.cpfFull ?? r.cpf ?? 'não cadastrado'}`,
     r.employer.name === null ? null : `Empregador: ${cutText(r.employer.name, QR_EMPLOYER_NAME_MAX)}`,
     r.employer.cnpj === null ? null : `CNPJ: ${r.employer.cnpj}`,
     r.employer.cpf === null ? null : `CPF do empregador: ${r.employer.cpf}`,
+    r.cno ? `CNO/CAEPF: ${r.cno}` : null,
+    r.workplace ? `Local de trabalho: ${cutText(r.workplace, QR_EMPLOYER_NAME_MAX)}` : null,
+    r.repRegistration ? `REP-P (registro INPI): ${r.repRegistration}` : null,
+    // The configuration keeps it to 63 characters; cut as the names are, should that ever change.
+    `Terminal: ${cutText(r.terminalId, QR_EMPLOYEE_NAME_MAX)}`,
     `SHA-256: ${r.hash}`,
   ];
   const text = lines.filter((l): l is string => l !== null).join('\n');
@@ -113,14 +131,20 @@ export function receiptText(r: Omit<PunchReceiptView, 'text'>): string {
   return utf8Length(withPortal) <= RECEIPT_QR_MAX_BYTES ? withPortal : text;
 }
 
-/** The receipt of the mark `line` (a type 7 record); throws RangeError when the line is not one. */
-export function buildReceipt(line: string, punch: ReceiptPunch | null, settings: ReceiptSettings): PunchReceiptView {
+/** The receipt of the mark `line` (a type 7 record, of employer chain `chain`); throws RangeError when the line is not one. */
+export function buildReceipt(line: string, punch: ReceiptPunch | null, settings: ReceiptSettings, chain = ''): PunchReceiptView {
   const parsed = parseMark(line);
   if (!parsed.ok) throw new RangeError(`not a type 7 record: ${parsed.problem}`);
   const mark = parsed.mark;
   const rawName = punch?.employeeName ?? null;
   const name = rawName === null ? null : oneLine(rawName);
-  const employerName = settings.employer.name === undefined ? null : oneLine(settings.employer.name);
+  // The worker's own employer when the mark was sealed for one (issue 26), else the configured one.
+  const own = chain === '' ? null : (settings.employerOf?.(chain) ?? null);
+  const configured = own === null;
+  const rawEmployerName = configured ? settings.employer.name : (own.name ?? undefined);
+  const employerName = rawEmployerName === undefined ? null : oneLine(rawEmployerName);
+  const employerCnpj = configured ? settings.employer.cnpj : own.kind === 'cnpj' ? own.id : undefined;
+  const employerCpf = configured ? settings.employer.cpf : own.kind === 'cpf' ? own.id : undefined;
   const fields = {
     nsr: line.slice(0, 9),
     ...whenOf(mark.markedAt, punch),
@@ -131,12 +155,19 @@ export function buildReceipt(line: string, punch: ReceiptPunch | null, settings:
     employer: {
       name: employerName === '' ? null : employerName,
       // The config validated both (config-evidence.ts); a CNPJ and a CPF together are refused there.
-      cnpj: settings.employer.cnpj === undefined ? null : formatCnpj(settings.employer.cnpj),
-      cpf: settings.employer.cpf === undefined ? null : formatCpf(settings.employer.cpf),
+      cnpj: employerCnpj === undefined ? null : formatCnpj(employerCnpj),
+      cpf: employerCpf === undefined ? null : formatCpf(employerCpf),
     },
     hash: mark.hash,
     portalUrl: settings.portalUrl === undefined ? null : oneLine(settings.portalUrl),
+    cpfFull: mark.cpf === null ? null : formatCpf(mark.cpf),
+    // The CNO/CAEPF is the configured site's registration: a subcontractor's receipt names it too (the place).
+    cno: settings.cno ?? null,
+    repRegistration: settings.repRegistration ?? null,
+    workplace: settings.workplace === undefined || oneLine(settings.workplace) === '' ? null : oneLine(settings.workplace),
   };
   const text = receiptText(fields);
-  return { ...fields, text };
+  // With a portal, the QR code carries only the link (a small code a phone reads at a metre); else the whole text.
+  const qrText = fields.portalUrl === null ? text : portalLink(fields.portalUrl, fields.nsr, fields.hash);
+  return { ...fields, text, qrText };
 }

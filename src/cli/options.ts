@@ -26,6 +26,7 @@ const optionSpecs = {
   from: { type: 'string' },
   to: { type: 'string' },
   out: { type: 'string' },
+  pdf: { type: 'boolean' },
 } as const;
 
 export function parseCli(argv: string[]) {

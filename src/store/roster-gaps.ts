@@ -2,7 +2,7 @@
  * Workers whose punches the evidence cannot fully name (issue 26), listed before they punch:
  * without a CPF (their marks carry twelve zeros), and without an employer of their own (a payment
  * source the service does not know or that has not been read yet; none at all is roster health's: their receipts and AFD fall
- * back to the configured employer). Read through partial indexes (migration 12): the cost is the
+ * back to the configured employer). Read through partial indexes (migration 12; SQLite picks them: their names change with each roster swap): the cost is the
  * few listed, not the roster.
  */
 import type { Db } from './database.js';
@@ -22,19 +22,19 @@ const employee = (r: Row): GapEmployee => ({ id: r.id, externalId: r.external_id
 
 export function rosterGaps(db: Db, limit = 20): RosterGaps {
   try {
-    const noCpfCount = (db.prepare('SELECT COUNT(*) AS n FROM roster_employees INDEXED BY roster_no_cpf WHERE cpf IS NULL').get() as { n: number }).n;
-    const noCpf = (db.prepare('SELECT id, external_id, full_name FROM roster_employees INDEXED BY roster_no_cpf WHERE cpf IS NULL ORDER BY full_name LIMIT ?').all(limit) as Row[]).map(employee);
+    const noCpfCount = (db.prepare('SELECT COUNT(*) AS n FROM roster_employees WHERE cpf IS NULL').get() as { n: number }).n;
+    const noCpf = (db.prepare('SELECT id, external_id, full_name FROM roster_employees WHERE cpf IS NULL ORDER BY full_name LIMIT ?').all(limit) as Row[]).map(employee);
     // Payment sources the cache cannot name: few (a site has few employers), each looked up by index.
     const sources = db
       .prepare(
         `SELECT p.payment_source AS id, e.missing AS missing, e.id IS NULL AS unread
-         FROM (SELECT DISTINCT payment_source FROM roster_employees INDEXED BY roster_by_payment_source WHERE payment_source IS NOT NULL) p
+         FROM (SELECT DISTINCT payment_source FROM roster_employees WHERE payment_source IS NOT NULL) p
          LEFT JOIN employers e ON e.id = p.payment_source`,
       )
       .all() as { id: string; missing: number | null; unread: number }[];
     const bad = sources.filter((s) => s.unread || s.missing);
-    const byId = db.prepare('SELECT id, external_id, full_name FROM roster_employees INDEXED BY roster_by_payment_source WHERE payment_source = ? ORDER BY full_name LIMIT ?');
-    const countOf = db.prepare('SELECT COUNT(*) AS n FROM roster_employees INDEXED BY roster_by_payment_source WHERE payment_source = ?');
+    const byId = db.prepare('SELECT id, external_id, full_name FROM roster_employees WHERE payment_source = ? ORDER BY full_name LIMIT ?');
+    const countOf = db.prepare('SELECT COUNT(*) AS n FROM roster_employees WHERE payment_source = ?');
     let count = 0;
     const employees: RosterGaps['noEmployer']['employees'] = [];
     for (const s of bad) {
@@ -47,7 +47,7 @@ export function rosterGaps(db: Db, limit = 20): RosterGaps {
     return { noCpf: { count: noCpfCount, employees: noCpf }, noEmployer: { count, employees } };
   } catch (e) {
     // A database of an older schema (read-only, not migrated yet): nothing known.
-    if (/no such (table|index)/.test((e as Error).message)) return { noCpf: { count: 0, employees: [] }, noEmployer: { count: 0, employees: [] } };
+    if (/no such table/.test((e as Error).message)) return { noCpf: { count: 0, employees: [] }, noEmployer: { count: 0, employees: [] } };
     throw e;
   }
 }
