@@ -168,6 +168,7 @@ export function buildReceipt(line: string, punch: ReceiptPunch | null, settings:
   };
   const text = receiptText(fields);
   // With a portal, the QR code carries only the link (a small code a phone reads at a metre); else the whole text.
-  const qrText = fields.portalUrl === null ? text : portalLink(fields.portalUrl, fields.nsr, fields.hash);
+  const link = fields.portalUrl === null ? null : portalLink(fields.portalUrl, fields.nsr, fields.hash);
+  const qrText = link !== null && utf8Length(link) <= RECEIPT_QR_MAX_BYTES ? link : text;
   return { ...fields, text, qrText };
 }
