@@ -1,24 +1,30 @@
 /**
- * The worker's receipt of a punch ("Comprovante de registro", Portaria 671 Art. 79): built from the
- * evidence journal's type 7 line, the punch as captured and the configuration. Its text is what the
- * QR code the screens draw carries: the whole receipt, the full hash included.
+ * The worker's receipt of a punch ("Comprovante de Registro de Ponto do Trabalhador", Portaria 671
+ * Art. 79 and 80): built from the evidence journal's type 7 line, the punch as captured, the
+ * employer the mark was sealed for and the configuration. `text` is the worker's own copy (the CPF
+ * whole); the screen shows `cpf` masked. The QR code carries `qrText`: with `receipt.portalUrl`,
+ * the link `<portal>?nsr=<NSR>&sha256=<hash>` (a small code a phone reads at a metre); else the text.
+ * The PDF of the same receipt: receipt-pdf.ts.
  *
- * The QR text (UTF-8, lines joined by "\n", no line break at the end; a line in [] only when known):
+ * The text (UTF-8, lines joined by "\n", no line break at the end; a line in [] only when known):
  *
- *   Comprovante de registro
+ *   Comprovante de Registro de Ponto do Trabalhador
  *   NSR: 000000042
  *   Data: 14/03/2026 07:58:31 UTC-03:00
  *   Trabalhador: Ana Paula Ferreira da Silva        ("não identificado": a code no roster knew;
  *                                                    "não disponível": retention deleted the punch, the mark is kept)
- *   CPF: ***.456.789-**                             ("não cadastrado": no CPF known)
+ *   CPF: 123.456.789-09                             ("não cadastrado": no CPF known)
+ *   [Empregador: Construtora Exemplo Ltda]          the worker's employer (issue 26), else employer.name
+ *   [CNPJ: 12.345.678/0001-95]                      its CNPJ, or instead
+ *   [CPF do empregador: 123.456.789-09]             its CPF
+ *   [CNO/CAEPF: 12345678901234]                     employer.cno
+ *   [Local de trabalho: Obra Centro — São Paulo]    receipt.workplace, else the site's name from the service
+ *   [REP-P (registro INPI): 5120230012345]          employer.repRegistration
  *   Terminal: obra-centro-01
- *   [Empregador: Construtora Exemplo Ltda]          employer.name
- *   [CNPJ: 12.345.678/0001-95]                      employer.cnpj, or instead
- *   [CPF do empregador: 123.456.789-09]             employer.cpf
  *   SHA-256: <the record's 64 hex digits, as in the AFD>
  *   [Portal: https://…]                             receipt.portalUrl
  *
- * Names of any length (issue 23): the QR code holds at most RECEIPT_QR_MAX_BYTES, so in its text the
+ * Names of any length (issue 23): the text holds at most RECEIPT_QR_MAX_BYTES, so in it the
  * worker's name is cut at QR_EMPLOYEE_NAME_MAX characters and the employer's at QR_EMPLOYER_NAME_MAX
  * (the AFD header's width), each ending in "…" when cut; the portal line is left out when the text
  * would not fit with it (a link cut short would lead nowhere). The receipt's own fields keep the

@@ -38,7 +38,7 @@ export const punchRefusalSchema = z.enum([
 export const RECEIPT_QR_MAX_BYTES = 2_331;
 
 /**
- * The worker's receipt of a punch ("Comprovante de registro", Portaria 671 Art. 79), built by
+ * The worker's receipt of a punch ("Comprovante de Registro de Ponto do Trabalhador", Portaria 671 Art. 79), built by
  * src/agent/receipt.ts, where the QR code's text format is written down. The names are whole here
  * (the screen shortens them for display); the QR text cuts them by its own rule.
  */
