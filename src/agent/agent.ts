@@ -217,6 +217,11 @@ export class Agent {
     return res;
   }
 
+  /** Settles once the employers the last roster names were read (sync/employer-sync.ts), or could not be. */
+  employersRead(): Promise<void> {
+    return this.p.keeper.employersSettled();
+  }
+
   /** Applies a roster sync held because it would shrink the roster by more than half. */
   confirmRosterShrink(): AdminResult {
     return this.p.keeper.confirmShrink();

@@ -255,7 +255,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     noteError: (message) => agent?.noteError(message),
     changed: () => agent?.statusChanged(),
     released: () => uploader.wake(),
-    employers: () => void employerSync.run(stopCtl.signal).catch((e: unknown) => rt.log.warn('employer read failed', { error: (e as Error).message })),
+    employers: () => employerSync.run(stopCtl.signal).catch((e: unknown) => rt.log.warn('employer read failed', { error: (e as Error).message })),
   });
   const readers = buildReaders(config, rt, () => agent);
   const self = buildSelfService({ config, rt, db, api, budget, outbox, routes });

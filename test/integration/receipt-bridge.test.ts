@@ -34,7 +34,8 @@ function call(b: WebBridge, name: string, body: unknown): Promise<{ status: numb
 describe('the receipt through the web bridge', () => {
   it('comes with a registered punch, and the manager (only) finds the same one by its NSR', async () => {
     const { agent, root } = await agentWithRenderer(cleanups, API_TOKEN, { 'index.html': '<!doctype html>' }, () => ({
-      settings: { terminalId: 'obra-centro-01', employer: { name: 'Construtora Exemplo Ltda' } },
+      // The CNPJ the mock's employer of 1002 has (issue 26): the receipt names the configured employer whether or not the employer was read yet.
+      settings: { terminalId: 'obra-centro-01', employer: { name: 'Construtora Exemplo Ltda', cnpj: '11222333000181' } },
     }));
     const bridge = await startWebBridge({ agent, host: '127.0.0.1', port: 0, rendererDir: root, adminPin: { verify: async (pin) => pin === ADMIN_PIN } });
     cleanups.push(() => bridge.close());
@@ -42,7 +43,7 @@ describe('the receipt through the web bridge', () => {
     const punched = callResultSchema('punch').parse((await call(bridge, 'punch', { credential: { kind: 'id', value: '1002' } })).body);
     if (!punched.ok || !punched.value.ok || !punched.value.receipt) throw new Error(`no receipt with the punch: ${JSON.stringify(punched)}`);
     const receipt = punched.value.receipt;
-    expect(receipt).toMatchObject({ employeeName: 'João Carlos de Oliveira', terminalId: 'obra-centro-01', employer: { name: 'Construtora Exemplo Ltda', cnpj: null, cpf: null } });
+    expect(receipt).toMatchObject({ employeeName: 'João Carlos de Oliveira', terminalId: 'obra-centro-01', employer: { name: 'Construtora Exemplo Ltda', cnpj: '11.222.333/0001-81', cpf: null } });
     expect(receipt.text).toContain(`NSR: ${receipt.nsr}\n`);
     expect(receipt.text).toContain(`SHA-256: ${receipt.hash}`);
     const nsr = Number(receipt.nsr);
