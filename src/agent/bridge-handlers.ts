@@ -32,6 +32,7 @@ export type BridgeAgent = Pick<
   | 'setSite'
   | 'setRateBudget'
   | 'receipt'
+  | 'receiptPdf'
   | 'afd'
   | 'auditCompare'
   | 'auditCompareState'
@@ -167,5 +168,6 @@ export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen:
     listWaiting: () => agent.afd.punches.waiting(),
     findPunches: (i) => agent.afd.punches.find(i),
     exportPunchesCsv: (i) => agent.afd.punches.exportCsv(i),
+    receiptPdf: (i) => agent.receiptPdf(i.nsr),
   };
 }

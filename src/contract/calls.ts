@@ -126,6 +126,12 @@ export const calls = {
   findPunches: { input: findPunchesInput, output: employeePunchesSchema, admin: true },
   /** The punches dated from..to (inclusive, at most PUNCH_CSV_MAX_DAYS) as CSV, on a listed removable drive or for download (web bridge). */
   exportPunchesCsv: { input: exportPunchesInput, output: punchCsvResultSchema, admin: true },
+  /** A punch's PDF receipt (Art. 80) and its detached signature, base64, by NSR; null: no mark with that NSR. */
+  receiptPdf: {
+    input: z.strictObject({ nsr: z.number().int().min(1).max(999_999_999) }),
+    output: z.object({ fileName: z.string().regex(/^comprovante-\d{9}\.pdf$/), pdf: z.string().max(1_000_000), p7s: z.string().max(100_000).nullable() }).nullable(),
+    admin: true,
+  },
 } as const satisfies Record<string, CallSpec>;
 
 export type CallName = keyof typeof calls;

@@ -52,6 +52,7 @@ const CALLS = [
   'listWaiting',
   'findPunches',
   'exportPunchesCsv',
+  'receiptPdf',
 ] as const satisfies readonly CallName[];
 const EVENTS: readonly string[] = ['punch', 'status'] satisfies readonly EventName[];
 

@@ -148,6 +148,6 @@ describe('timeclock doctor on the demo', () => {
     // Issue 26: the demo's 1035 has no employer, listed before they punch.
     expect(lines.filter((l) => l.status !== 'ok').map((l) => l.check)).toEqual(['configuration', 'service', 'roster evidence']);
     expect(byCheck(lines)['roster']?.detail).toMatch(/^36 employees/);
-    expect(byCheck(lines)['roster evidence']?.detail).toMatch(/1 without an employer of their own, so receipts and AFD name the configured employer \(none is configured: set employer.name and employer.cnpj\): Eliane Conceição Reis/);
+    expect(byCheck(lines)['roster evidence']?.detail).toMatch(/1 without an employer of their own, so receipts and AFD name the configured employer \(none is configured: set employer.name and employer.cnpj\): Rosângela Prado Miranda/);
   });
 });

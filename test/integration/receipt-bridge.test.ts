@@ -2,7 +2,11 @@
  * The receipt through the web bridge, as the screens get it: with the punch's answer, and from the
  * admin-only `receipt` call by NSR (validated: 1 to 999999999; an NSR the journal lacks is null).
  */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callResultSchema } from '../../src/contract.js';
 import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
@@ -53,6 +57,19 @@ describe('the receipt through the web bridge', () => {
     const found = callResultSchema('receipt').parse((await call(bridge, 'receipt', { nsr })).body);
     expect(found).toEqual({ ok: true, value: receipt });
     expect(callResultSchema('receipt').parse((await call(bridge, 'receipt', { nsr: nsr + 1000 })).body)).toEqual({ ok: true, value: null });
+    // Issue 26: its PDF for the admin screen's download, the text a PDF reader finds in it; the worker's whole CPF.
+    const pdf = callResultSchema('receiptPdf').parse((await call(bridge, 'receiptPdf', { nsr })).body);
+    if (!pdf.ok || !pdf.value) throw new Error(`no PDF: ${JSON.stringify(pdf)}`);
+    expect(pdf.value.fileName).toBe(`comprovante-${receipt.nsr}.pdf`);
+    const file = path.join(os.tmpdir(), `receipt-bridge-${process.pid}.pdf`);
+    cleanups.push(() => fs.rmSync(file, { force: true }));
+    fs.writeFileSync(file, Buffer.from(pdf.value.pdf, 'base64'));
+    const text = execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+    expect(text).toContain('Comprovante de Registro de Ponto do Trabalhador');
+    expect(text).toContain(`NSR ${receipt.nsr}`);
+    expect(text).toContain(`CPF: ${receipt.cpfFull}`);
+    expect(pdf.value.p7s).toBeNull(); // no afd.signingKey
+    expect(callResultSchema('receiptPdf').parse((await call(bridge, 'receiptPdf', { nsr: nsr + 1000 })).body)).toEqual({ ok: true, value: null });
     for (const bad of [{ nsr: 0 }, { nsr: 1_000_000_000 }, { nsr: 1.5 }, { nsr: String(nsr) }, {}, { nsr, extra: 1 }]) {
       expect(await call(bridge, 'receipt', bad), JSON.stringify(bad)).toMatchObject({ status: 400, body: { ok: false, error: { code: 'bad_request' } } });
     }

@@ -27,4 +27,5 @@ export const enReceipt = {
   'receipt.notFound': 'No punch with NSR {nsr} on this terminal.',
   'receipt.found': 'Receipt of NSR {nsr}: {name}.',
   'receipt.lookupHint': 'The NSR is on the worker’s receipt and on each punch of the AFD file.',
+  'receipt.downloadPdf': 'Download PDF',
 } as const satisfies Record<string, Text>;

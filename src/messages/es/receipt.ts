@@ -23,4 +23,5 @@ export const esReceipt: Texts<typeof enReceipt> = {
   'receipt.notFound': 'Ningún registro con NSR {nsr} en este terminal.',
   'receipt.found': 'Comprobante del NSR {nsr}: {name}.',
   'receipt.lookupHint': 'El NSR figura en el comprobante del empleado y en cada registro del archivo AFD.',
+  'receipt.downloadPdf': 'Descargar PDF',
 };

@@ -23,4 +23,5 @@ export const ptReceipt: Texts<typeof enReceipt> = {
   'receipt.notFound': 'Nenhum registro com NSR {nsr} neste terminal.',
   'receipt.found': 'Comprovante do NSR {nsr}: {name}.',
   'receipt.lookupHint': 'O NSR está no comprovante do trabalhador e em cada marcação do arquivo AFD.',
+  'receipt.downloadPdf': 'Baixar PDF',
 };
