@@ -1,8 +1,11 @@
 /**
  * Each worker's own employer (issue 26): the payment sources the roster names, read with
  * `GET /payment-sources/{id}` into the employers cache (store/employers.ts). Run after each roster
- * sync, one request at a time at the lowest priority (Priority.selfService: only while the window
- * is nearly empty) and standing aside while punches are due, so it never delays a punch. A failed
+ * sync, one request at a time, below the roster's own pages (Priority.audit: the punch reserve kept
+ * free, sync/priority.ts) and standing aside while punches are due, so it never delays a punch. Not
+ * at the self-service level: that goes only while the window is nearly empty, and a roster sync
+ * leaves it fuller than that for up to a window, so a worker would punch before their employer is
+ * known (and be sealed under the configured one). A failed
  * read leaves the cache as it was; a 404 records the employer as missing (its workers fall back to
  * the configured employer, listed in roster health).
  */
@@ -55,7 +58,7 @@ export class EmployerSync {
     const ids = this.cache.due(now - (this.d.refreshMs ?? 24 * 3_600_000), this.d.maxReads ?? 200);
     for (const id of ids) {
       if (signal?.aborted) break;
-      const ticket = await this.d.budget.acquire(Priority.selfService, 'employer', { signal, standAside: this.d.punchesDue });
+      const ticket = await this.d.budget.acquire(Priority.audit, 'employer', { signal, standAside: this.d.punchesDue });
       if (!ticket) break;
       let res: ApiOutcome<EmployerRecord>;
       try {
