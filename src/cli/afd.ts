@@ -17,6 +17,7 @@ import { AfdExportError, checkAfdRange } from '../agent/afd-export.js';
 import { verifyAfdText } from '../agent/journal-snapshot.js';
 import { withoutSecrets } from '../config.js';
 import { parseHeader } from '../domain/afd/header.js';
+import { marksWithoutCpf } from '../domain/afd/no-cpf.js';
 import { openJournalReadOnly } from './journal-db.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
@@ -60,9 +61,12 @@ export async function runAfdExport(opts: CliOptions): Promise<number> {
       return Exit.ok;
     }
     const nsr = (n: number | null): string => String(n).padStart(9, '0');
-    const range = r.firstNsr === null ? 'no marks in these days' : `${r.marks} mark${r.marks === 1 ? '' : 's'}, NSR ${nsr(r.firstNsr)} to ${nsr(r.lastNsr)}`;
-    process.stdout.write(`wrote ${r.file}\n  ${from} to ${to}: ${range}; ${r.bytes} bytes; layout ${r.layoutVersion}\n`);
-    process.stdout.write(r.p7s ? `  signed: ${r.p7s} (${r.signer})\n` : '  not signed (afd.signingKey is not set): its last line says ARQUIVO_NAO_ASSINADO\n');
+    for (const f of [r, ...(r.others ?? [])]) {
+      const range = f.firstNsr === null ? 'no marks in these days' : `${f.marks} mark${f.marks === 1 ? '' : 's'}, NSR ${nsr(f.firstNsr)} to ${nsr(f.lastNsr)}`;
+      process.stdout.write(`wrote ${f.file}\n  employer ${f.employerId ?? ''}, ${from} to ${to}: ${range}; ${f.bytes} bytes; layout ${f.layoutVersion}\n`);
+      process.stdout.write(f.p7s ? `  signed: ${f.p7s} (${f.signer})\n` : '  not signed (afd.signingKey is not set): its last line says ARQUIVO_NAO_ASSINADO\n');
+    }
+    for (const w of r.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
     return Exit.ok;
   } catch (e) {
     if (!(e instanceof AfdExportError)) throw e;
@@ -91,6 +95,7 @@ export function runAfdVerify(file: string): number {
   const chain = v.chain === null ? 'no type 7 records' : v.chain.kind === 'from-start' ? 'hash chain checked from its start' : `hash chain anchored at line ${v.chain.line} (NSR ${v.chain.nsr})`;
   out.push(v.ok ? `valid: ${v.lines} lines, ${v.counts[7]} marks (type 7); ${chain}` : `INVALID: line ${v.firstProblem?.line}: ${v.firstProblem?.message}`);
   for (const w of v.warnings) out.push(`warning: ${w}`);
+  for (const nsr of marksWithoutCpf(bytes.toString('latin1'))) out.push(`warning: NSR ${String(nsr).padStart(9, '0')} has no CPF (twelve zeros): whose punch it is cannot be read from this file`);
   const sig = checkSignature(file, v.signature);
   out.push(`signature: ${sig.text}`);
   process.stdout.write(`${file}\n${out.map((l) => `  ${l}\n`).join('')}`);
