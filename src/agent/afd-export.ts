@@ -24,7 +24,8 @@ import type { Db } from '../store/database.js';
 import type { JournalReader } from '../store/journal-read.js';
 import { settingKeys } from '../store/setting-keys.js';
 import { readSetting } from '../store/settings.js';
-import { loadAfdSigner, SigningKeyError } from './afd-signature.js';
+import { loadAfdSigner, SigningKeyError, type AfdSigner } from './afd-signature.js';
+import { signerConcerns } from './afd-signer-check.js';
 
 export { AFD_MAX_DAYS };
 const PAGE_SIZE = 1_000;
@@ -111,6 +112,8 @@ export type AfdExportResult = {
   layoutVersion: LayoutVersion;
   /** The signing certificate's subject, when signed. */
   signer: string | null;
+  /** What makes the file weaker evidence than it should be: unsigned, a signer nobody vouches for, no developer id. */
+  warnings: string[];
 };
 
 export async function exportAfd(reader: JournalReader, config: AfdConfig, req: AfdExportRequest): Promise<AfdExportResult> {
@@ -142,13 +145,22 @@ export async function exportAfd(reader: JournalReader, config: AfdConfig, req: A
     await fs.promises.rename(tmp, file);
     if (!signer) await fs.promises.rm(p7s, { force: true }); // an earlier export's signature does not sign this file
     await syncDir(req.dir);
-    return { file, p7s: signer ? p7s : null, marks: written.marks, firstNsr: written.firstNsr, lastNsr: written.lastNsr, bytes: written.bytes, layoutVersion: plan.header.layoutVersion ?? '003', signer: signedBy };
+    return { file, p7s: signer ? p7s : null, marks: written.marks, firstNsr: written.firstNsr, lastNsr: written.lastNsr, bytes: written.bytes, layoutVersion: plan.header.layoutVersion ?? '003', signer: signedBy, warnings: exportWarnings(config, signer) };
   } catch (err) {
     await Promise.all([tmp, tmpP7s].map((f) => fs.promises.rm(f, { force: true }).catch(() => undefined)));
     if (err instanceof AfdExportError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new AfdExportError(`could not write ${file}: ${(err as Error).message}`, 'write_failed', { error: code ?? (err as Error).message });
   }
+}
+
+/** Said with every export; the file is written all the same (the evidence of punches is never withheld for want of a key). */
+export function exportWarnings(config: AfdConfig, signer: AfdSigner | null): string[] {
+  const warnings: string[] = [];
+  if (!signer) warnings.push('the file is not signed (afd.signingKey is not set): a REP-P\'s AFD is signed with an ICP-Brasil certificate, and `timeclock afd verify` refuses it without --allow-unsigned');
+  else warnings.push(...signerConcerns(signer.certificate));
+  if (!config.afd.developerCnpj) warnings.push('no developer id: afd.developerCnpj is not set, so the header\'s developer CNPJ is fourteen zeros');
+  return warnings;
 }
 
 function signerOf(config: AfdConfig, now: Date) {

@@ -26,6 +26,8 @@ const optionSpecs = {
   from: { type: 'string' },
   to: { type: 'string' },
   out: { type: 'string' },
+  'allow-unsigned': { type: 'boolean' },
+  strict: { type: 'boolean' },
 } as const;
 
 export function parseCli(argv: string[]) {
