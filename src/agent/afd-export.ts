@@ -15,6 +15,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Config } from '../config.js';
 import { AFD_MAX_DAYS } from '../contract.js';
 import { afdFileName, CRLF } from '../domain/afd/export.js';
+import { INPI_RULE, normalizeInpiRegistration } from '../domain/afd/inpi.js';
 import { buildHeader, type HeaderFields, type LayoutVersion, type TaxId } from '../domain/afd/header.js';
 import { afdDateTime, parseMark } from '../domain/afd/mark.js';
 import { buildTrailer, noCounts, signatureLine } from '../domain/afd/trailer.js';
@@ -64,9 +65,10 @@ export function afdHeaderPlan(config: AfdConfig, from: string, to: string): AfdH
     throw new AfdExportError(`the AFD header names the employer: set ${missing.join(' and ')} in the configuration`, 'employer_missing', { keys: missing.join(', ') });
   }
   const employer: TaxId = e.cnpj ? { kind: 'cnpj', id: e.cnpj } : { kind: 'cpf', id: e.cpf as string };
-  const rep = e.repRegistration ?? null;
-  if (rep !== null && !/^\d{1,17}$/.test(rep)) {
-    throw new AfdExportError(`employer.repRegistration is the INPI registration, up to 17 digits (got "${rep}")`, 'config_invalid', { key: 'employer.repRegistration' });
+  // The configuration's rule again (a config built in code skips the schema): one rule, never a number accepted at start and refused here.
+  const rep = e.repRegistration === undefined ? null : normalizeInpiRegistration(e.repRegistration);
+  if (e.repRegistration !== undefined && rep === null) {
+    throw new AfdExportError(`employer.repRegistration is ${INPI_RULE} (got "${e.repRegistration}")`, 'config_invalid', { key: 'employer.repRegistration' });
   }
   const developer: TaxId | null = config.afd.developerCnpj ? { kind: 'cnpj', id: config.afd.developerCnpj } : null;
   // "004" is the gov.br revision (2026-07-31) that made the CNPJ fields alphanumeric; a file that
