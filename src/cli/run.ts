@@ -24,6 +24,7 @@ import { runDoctor } from './doctor/doctor.js';
 import { runAudit } from './audit.js';
 import { runJournal } from './journal.js';
 import { runReceipt } from './receipt.js';
+import { endQuietlyOnClosedStdout } from './quiet-epipe.js';
 
 const USAGE = `timeclock — time-clock terminal agent
 
@@ -151,6 +152,7 @@ async function dispatch(argv: string[]): Promise<number> {
 
 /** Runs one command line; resolves with its exit code (never rejects). */
 export async function runCli(argv: string[]): Promise<number> {
+  endQuietlyOnClosedStdout();
   const fail = failureWriter(argv);
   try {
     return await dispatch(argv);

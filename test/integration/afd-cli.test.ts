@@ -11,7 +11,7 @@ import { buildTrailer, noCounts } from '../../src/domain/afd/trailer.js';
 import { verifyAfd } from '../../src/domain/afd/verify.js';
 import { sha256Latin1 } from '../../src/store/journal-facts.js';
 import { ANNEX_NAME, EMPLOYER, makeP12, punchedTerminal, writeConfig } from '../helpers/afd.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -208,6 +208,21 @@ describe('timeclock afd export / verify', () => {
     const f = await v(noSigLine, '--allow-unsigned');
     expect(f.stdout).toContain('warning: no signature checked (none: the file has no signature line after its trailer); accepted because of --allow-unsigned');
     expect(f.code).toBe(0);
+  });
+
+  it('ends quietly when the reader of its output goes away (afd export | head): the file written, no stack trace, exit 0', async () => {
+    const file = path.join(outDir('piped'), 'agosto.txt');
+    const child = spawnCli(['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', file, '--config', config('plain')], env);
+    // The reader closes before the command writes a line (as `head -1` does after its first).
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+    expect(stderr).toContain('timeclock: warning: the file is not signed');
+    expect(code).toBe(0);
+    expect(verifyAfd(fs.readFileSync(file, 'latin1'), sha256Latin1)).toMatchObject({ ok: true, counts: { 7: 4 } });
   });
 
   it('refuses without the employer in the configuration, naming the keys; bad dates are a usage error', async () => {
