@@ -15,6 +15,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Config } from '../config.js';
 import { AFD_MAX_DAYS } from '../contract.js';
 import { afdFileName, CRLF } from '../domain/afd/export.js';
+import { INPI_RULE, normalizeInpiRegistration } from '../domain/afd/inpi.js';
 import { buildHeader, type HeaderFields, type LayoutVersion, type TaxId } from '../domain/afd/header.js';
 import { afdDateTime, parseMark } from '../domain/afd/mark.js';
 import { buildTrailer, noCounts, signatureLine } from '../domain/afd/trailer.js';
@@ -24,7 +25,8 @@ import type { Db } from '../store/database.js';
 import type { JournalReader } from '../store/journal-read.js';
 import { settingKeys } from '../store/setting-keys.js';
 import { readSetting } from '../store/settings.js';
-import { loadAfdSigner, SigningKeyError } from './afd-signature.js';
+import { loadAfdSigner, SigningKeyError, type AfdSigner } from './afd-signature.js';
+import { signerConcerns } from './afd-signer-check.js';
 import { checkExportTarget, ExportFile, ExportTargetError, removeExported, syncDir } from './export-file.js';
 
 export { AFD_MAX_DAYS };
@@ -64,9 +66,10 @@ export function afdHeaderPlan(config: AfdConfig, from: string, to: string): AfdH
     throw new AfdExportError(`the AFD header names the employer: set ${missing.join(' and ')} in the configuration`, 'employer_missing', { keys: missing.join(', ') });
   }
   const employer: TaxId = e.cnpj ? { kind: 'cnpj', id: e.cnpj } : { kind: 'cpf', id: e.cpf as string };
-  const rep = e.repRegistration ?? null;
-  if (rep !== null && !/^\d{1,17}$/.test(rep)) {
-    throw new AfdExportError(`employer.repRegistration is the INPI registration, up to 17 digits (got "${rep}")`, 'config_invalid', { key: 'employer.repRegistration' });
+  // The configuration's rule again (a config built in code skips the schema): one rule, never a number accepted at start and refused here.
+  const rep = e.repRegistration === undefined ? null : normalizeInpiRegistration(e.repRegistration);
+  if (e.repRegistration !== undefined && rep === null) {
+    throw new AfdExportError(`employer.repRegistration is ${INPI_RULE} (got "${e.repRegistration}")`, 'config_invalid', { key: 'employer.repRegistration' });
   }
   const developer: TaxId | null = config.afd.developerCnpj ? { kind: 'cnpj', id: config.afd.developerCnpj } : null;
   // "004" is the gov.br revision (2026-07-31) that made the CNPJ fields alphanumeric; a file that
@@ -112,6 +115,8 @@ export type AfdExportResult = {
   layoutVersion: LayoutVersion;
   /** The signing certificate's subject, when signed. */
   signer: string | null;
+  /** What makes the file weaker evidence than it should be: unsigned, a signer nobody vouches for, no developer id. */
+  warnings: string[];
 };
 
 export async function exportAfd(reader: JournalReader, config: AfdConfig, req: AfdExportRequest): Promise<AfdExportResult> {
@@ -145,7 +150,7 @@ export async function exportAfd(reader: JournalReader, config: AfdConfig, req: A
     await afd.place();
     if (!signer) await removeExported(p7s); // an earlier export's signature does not sign this file
     await syncDir(req.dir);
-    return { file, p7s: signer ? p7s : null, marks: written.marks, firstNsr: written.firstNsr, lastNsr: written.lastNsr, bytes: written.bytes, layoutVersion: plan.header.layoutVersion ?? '003', signer: signedBy };
+    return { file, p7s: signer ? p7s : null, marks: written.marks, firstNsr: written.firstNsr, lastNsr: written.lastNsr, bytes: written.bytes, layoutVersion: plan.header.layoutVersion ?? '003', signer: signedBy, warnings: exportWarnings(config, signer) };
   } catch (err) {
     await Promise.all(opened.map((f) => f.discard()));
     if (err instanceof AfdExportError) throw err;
@@ -155,6 +160,15 @@ export async function exportAfd(reader: JournalReader, config: AfdConfig, req: A
     const code = (err as NodeJS.ErrnoException).code;
     throw new AfdExportError(`could not write ${file}: ${(err as Error).message}`, 'write_failed', { error: code ?? (err as Error).message });
   }
+}
+
+/** Said with every export; the file is written all the same (the evidence of punches is never withheld for want of a key). */
+export function exportWarnings(config: AfdConfig, signer: AfdSigner | null): string[] {
+  const warnings: string[] = [];
+  if (!signer) warnings.push('the file is not signed (afd.signingKey is not set): a REP-P\'s AFD is signed with an ICP-Brasil certificate, and `timeclock afd verify` refuses it without --allow-unsigned');
+  else warnings.push(...signerConcerns(signer.certificate));
+  if (!config.afd.developerCnpj) warnings.push('no developer id: afd.developerCnpj is not set, so the header\'s developer CNPJ is fourteen zeros');
+  return warnings;
 }
 
 function signerOf(config: AfdConfig, now: Date) {

@@ -27,6 +27,8 @@ const optionSpecs = {
   to: { type: 'string' },
   out: { type: 'string' },
   demo: { type: 'boolean' },
+  'allow-unsigned': { type: 'boolean' },
+  strict: { type: 'boolean' },
 } as const;
 
 export function parseCli(argv: string[]) {
