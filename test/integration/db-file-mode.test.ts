@@ -57,3 +57,22 @@ describe('timeclock.sqlite mode', () => {
     }
   });
 });
+
+describe('export files mode', () => {
+  it('an export is written 0600 under umask 0 in a world-readable folder (it holds CPFs and names)', async () => {
+    const { ExportFile } = await import('../../src/agent/export-file.js');
+    const dir = path.join(tmp.dir, 'exports');
+    fs.mkdirSync(dir, { mode: 0o777 });
+    fs.chmodSync(dir, 0o777);
+    const file = path.join(dir, 'AFD.txt');
+    const old = process.umask(0);
+    try {
+      const out = await ExportFile.create(file);
+      await out.write(Buffer.from('x'));
+      await out.place();
+    } finally {
+      process.umask(old);
+    }
+    expect(modeOf(file)).toBe('600');
+  });
+});
