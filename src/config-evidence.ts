@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { isValidCpf } from './domain/cpf.js';
 import { normalizeCnpj } from './domain/cnpj.js';
+import { INPI_RULE, normalizeInpiRegistration } from './domain/afd/inpi.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -28,8 +29,15 @@ export const employerSchema = z
     cpf: cpfSchema.optional(),
     /** CNO or CAEPF, when the employer has one (14 digits). */
     cno: z.string().regex(/^\d{14}$/, 'must be 14 digits').optional(),
-    /** The REP-P's registration number (INPI), when the employer registered this terminal as one (17 characters at most). */
-    repRegistration: z.string().trim().min(1).max(17).optional(),
+    /** The REP-P's registration number (INPI), when the employer registered this terminal as one; kept as digits (src/domain/afd/inpi.ts, the export's rule too). */
+    repRegistration: z
+      .string()
+      .transform((s, ctx) => {
+        const n = normalizeInpiRegistration(s);
+        if (n === null) ctx.addIssue({ code: 'custom', message: `is not ${INPI_RULE}` });
+        return n ?? s;
+      })
+      .optional(),
   })
   .strict()
   .refine((e) => !(e.cnpj && e.cpf), { message: 'set cnpj or cpf, not both', path: ['cpf'] })

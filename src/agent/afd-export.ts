@@ -15,6 +15,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Config } from '../config.js';
 import { AFD_MAX_DAYS } from '../contract.js';
 import { afdFileName, CRLF } from '../domain/afd/export.js';
+import { INPI_RULE, normalizeInpiRegistration } from '../domain/afd/inpi.js';
 import { buildHeader, type HeaderFields, type LayoutVersion, type TaxId } from '../domain/afd/header.js';
 import { afdDateTime, parseMark } from '../domain/afd/mark.js';
 import { buildTrailer, noCounts, signatureLine } from '../domain/afd/trailer.js';
@@ -25,7 +26,8 @@ import type { EmployerCache, Employer } from '../store/employers.js';
 import type { JournalReader, StoredMark } from '../store/journal-read.js';
 import { settingKeys } from '../store/setting-keys.js';
 import { readSetting } from '../store/settings.js';
-import { loadAfdSigner, SigningKeyError } from './afd-signature.js';
+import { loadAfdSigner, SigningKeyError, type AfdSigner } from './afd-signature.js';
+import { signerConcerns } from './afd-signer-check.js';
 import { employerOfChain } from './employers.js';
 import { checkExportTarget, ExportFile, ExportTargetError, removeExported, syncDir } from './export-file.js';
 
@@ -70,9 +72,10 @@ export function afdHeaderPlan(config: AfdConfig, from: string, to: string, own: 
     throw new AfdExportError(`the AFD header names the employer: set ${missing.join(' and ')} in the configuration`, 'employer_missing', { keys: missing.join(', ') });
   }
   const employer: TaxId = e.cnpj ? { kind: 'cnpj', id: e.cnpj } : { kind: 'cpf', id: e.cpf as string };
-  const rep = e.repRegistration ?? null;
-  if (rep !== null && !/^\d{1,17}$/.test(rep)) {
-    throw new AfdExportError(`employer.repRegistration is the INPI registration, up to 17 digits (got "${rep}")`, 'config_invalid', { key: 'employer.repRegistration' });
+  // The configuration's rule again (a config built in code skips the schema): one rule, never a number accepted at start and refused here.
+  const rep = e.repRegistration === undefined ? null : normalizeInpiRegistration(e.repRegistration);
+  if (e.repRegistration !== undefined && rep === null) {
+    throw new AfdExportError(`employer.repRegistration is ${INPI_RULE} (got "${e.repRegistration}")`, 'config_invalid', { key: 'employer.repRegistration' });
   }
   const developer: TaxId | null = config.afd.developerCnpj ? { kind: 'cnpj', id: config.afd.developerCnpj } : null;
   // "004" is the gov.br revision (2026-07-31) that made the CNPJ fields alphanumeric; a file that
@@ -125,8 +128,8 @@ export type AfdExportResult = {
   noCpf?: number[];
   /** The files of the workers' other employers (issue 26): one AFD per employer, each a whole chain. */
   others?: AfdExportResult[];
-  /** What the person exporting should know (marks without a CPF, employers not read yet). */
-  warnings?: string[];
+  /** What the person exporting should know: marks without a CPF, employers not read yet, and what makes the file weaker evidence than it should be (unsigned, a signer nobody vouches for, no developer id). */
+  warnings: string[];
 };
 
 /**
@@ -149,7 +152,7 @@ export async function exportAfd(reader: JournalReader, config: AfdConfig, req: A
     const fileName = req.fileName === undefined ? plan.fileName : withSuffix(req.fileName, plan.header.employer.id);
     others.push(await exportChain(reader, config, { ...req, fileName }, chain, own, bounds, true));
   }
-  const warnings = [...(main.warnings ?? []), ...others.flatMap((o) => o.warnings ?? [])];
+  const warnings = [...new Set([...main.warnings, ...others.flatMap((o) => o.warnings)])];
   return { ...main, others, warnings };
 }
 
@@ -204,10 +207,10 @@ async function exportChain(
     if (!signer) await removeExported(p7s); // an earlier export's signature does not sign this file
     await syncDir(req.dir);
     const employerId = plan.header.employer.id;
-    const warnings = written.noCpf.length === 0 ? [] : [`${path.basename(file)}: ${written.noCpf.length} mark${written.noCpf.length === 1 ? '' : 's'} without a CPF (twelve zeros): NSR ${written.noCpf.map(nsr9).join(', ')}`];
+    const noCpfWarnings = written.noCpf.length === 0 ? [] : [`${path.basename(file)}: ${written.noCpf.length} mark${written.noCpf.length === 1 ? '' : 's'} without a CPF (twelve zeros): NSR ${written.noCpf.map(nsr9).join(', ')}`];
     return {
       file, p7s: signer ? p7s : null, marks: written.marks, firstNsr: written.firstNsr, lastNsr: written.lastNsr, bytes: written.bytes,
-      layoutVersion: plan.header.layoutVersion ?? '003', signer: signedBy, employerId, noCpf: written.noCpf, warnings,
+      layoutVersion: plan.header.layoutVersion ?? '003', signer: signedBy, employerId, noCpf: written.noCpf, warnings: [...noCpfWarnings, ...exportWarnings(config, signer)],
     };
   } catch (err) {
     await Promise.all(opened.map((f) => f.discard()));
@@ -218,6 +221,15 @@ async function exportChain(
     const code = (err as NodeJS.ErrnoException).code;
     throw new AfdExportError(`could not write ${file}: ${(err as Error).message}`, 'write_failed', { error: code ?? (err as Error).message });
   }
+}
+
+/** Said with every export; the file is written all the same (the evidence of punches is never withheld for want of a key). */
+export function exportWarnings(config: AfdConfig, signer: AfdSigner | null): string[] {
+  const warnings: string[] = [];
+  if (!signer) warnings.push('the file is not signed (afd.signingKey is not set): a REP-P\'s AFD is signed with an ICP-Brasil certificate, and `timeclock afd verify` refuses it without --allow-unsigned');
+  else warnings.push(...signerConcerns(signer.certificate));
+  if (!config.afd.developerCnpj) warnings.push('no developer id: afd.developerCnpj is not set, so the header\'s developer CNPJ is fourteen zeros');
+  return warnings;
 }
 
 function signerOf(config: AfdConfig, now: Date) {

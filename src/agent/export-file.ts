@@ -84,12 +84,13 @@ export class ExportFile {
 
   /**
    * Checks the target (checkExportTarget) and creates the temporary file. `replace`: a regular
-   * file of that name is replaced at `place()`. `mode` is the new file's (the umask applies).
+   * file of that name is replaced at `place()`. `mode` is the new file's (the umask applies);
+   * 0600 unless said: an export holds CPFs and names, for its owner alone whatever the folder's mode.
    */
   static async create(file: string, o: { replace?: boolean; mode?: number } = {}): Promise<ExportFile> {
     await checkExportTarget(file, o.replace ?? false);
     const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
-    const fh = await fs.promises.open(tmp, NEW_FILE, o.mode ?? 0o666);
+    const fh = await fs.promises.open(tmp, NEW_FILE, o.mode ?? 0o600);
     return new ExportFile(file, tmp, fh);
   }
 

@@ -28,6 +28,8 @@ const optionSpecs = {
   out: { type: 'string' },
   demo: { type: 'boolean' },
   pdf: { type: 'boolean' },
+  'allow-unsigned': { type: 'boolean' },
+  strict: { type: 'boolean' },
 } as const;
 
 export function parseCli(argv: string[]) {

@@ -26,6 +26,7 @@ import { runJournal } from './journal.js';
 import { runReceipt } from './receipt.js';
 import { commandHelp, commandNames, unknownCommandLine } from './help.js';
 import { runScreenUrl } from './screen-url.js';
+import { endQuietlyOnClosedStdout } from './quiet-epipe.js';
 
 const USAGE = `timeclock — time-clock terminal agent
 
@@ -59,10 +60,12 @@ usage:
   timeclock journal verify [--json] [--config FILE]        recompute the evidence journal's hash chains; names the first record that
                                                            does not match (exit 1); safe beside a running terminal
   timeclock receipt <NSR> [--json] [--config FILE]         a punch's receipt (comprovante) again, by its NSR
+        [--pdf [--out FILE]]                               --pdf: its signed PDF (kept receipt.keepHours) written to FILE
   timeclock afd export --from YYYY-MM-DD --to YYYY-MM-DD  the evidence journal's marks of those days as an AFD (Portaria 671), signed when
         [--out DIR|FILE] [--json] [--config FILE]          afd.signingKey is set; DIR keeps the Annex's file name (default: here)
   timeclock afd verify FILE                                check an AFD file (layout, CRCs, hash chain) and FILE.p7s (with openssl);
-                                                           exit 1 when it is not valid
+        [--allow-unsigned] [--strict]                      exit 1 when it is not valid or not signed (--allow-unsigned: a warning);
+                                                           --strict: a self-signed or non-ICP-Brasil signer is an error too
   timeclock enroll badge <code> <employee>                 link a badge to an employee (external id, registration number or CPF)
   timeclock unenroll badge <code>                          remove a badge
   timeclock pin set <employee>                             set an employee's PIN (read from standard input)
@@ -178,6 +181,7 @@ function printHelp(topic: string | undefined): number {
 
 /** Runs one command line; resolves with its exit code (never rejects). */
 export async function runCli(argv: string[]): Promise<number> {
+  endQuietlyOnClosedStdout();
   const fail = failureWriter(argv);
   try {
     return await dispatch(argv);

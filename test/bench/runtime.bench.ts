@@ -31,6 +31,7 @@ type Run = { entry: string; peakBytes: number; endBytes: number; syncMs: number;
 /** A copy of the packaged app's layout: dist/src, package.json, node_modules with a stand-in electron. */
 function packagedLayout(dir: string): string {
   fs.cpSync(path.resolve('dist/src'), path.join(dir, 'dist/src'), { recursive: true });
+  fs.cpSync(path.resolve('dist/renderer'), path.join(dir, 'dist/renderer'), { recursive: true });
   fs.copyFileSync('package.json', path.join(dir, 'package.json'));
   const modules = path.join(dir, 'node_modules');
   fs.mkdirSync(modules);
@@ -56,6 +57,8 @@ async function runOne(args: string[], env: NodeJS.ProcessEnv, entry: string): Pr
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   // Each punch prints one line on standard output (not a service: --print-punches is on).
+  // A child that ended early shows as its exit in `until`, not as an EPIPE here.
+  child.stdin?.on('error', () => undefined);
   const punched = (): number => out.split('\n').filter((l) => l.trim() !== '').length;
   const until = async (ok: () => boolean, what: string, ms: number): Promise<void> => {
     const end = Date.now() + ms;

@@ -5,7 +5,6 @@
  * the web bridge. Space freed: the next punch registers, the count of refused ones stays (those
  * workers must be seen to). Screenshot in test-artifacts/screenshots/.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,7 +12,7 @@ import { screenshotPath } from '../helpers/kiosk-browser.js';
 import { punch, scriptProblems, SMALL, text } from '../helpers/kiosk-delivery.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
 import { dismissResult, openAdmin, pressKeys, waitScreen } from '../helpers/screen-actions.js';
-import { tempDir } from '../helpers/temp.js';
+import { fillDisk, smallDisk } from '../helpers/small-disk.js';
 
 const rigs = kioskRigPerTest();
 const cleanups: Array<() => void> = [];
@@ -21,38 +20,13 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()?.();
 });
 
-function smallDisk(): string {
-  const t = tempDir('timeclock-full-');
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4096k', 'tmpfs', t.dir]);
-  } catch (e) {
-    throw new Error(`this test mounts a small tmpfs and needs root (CI runs as root): ${(e as Error).message}`);
-  }
-  cleanups.push(() => {
-    execFileSync('umount', ['-l', t.dir]);
-    fs.rmSync(t.dir, { recursive: true, force: true });
-  });
-  return t.dir;
-}
-
-function fill(file: string): void {
-  const fd = fs.openSync(file, 'w');
-  try {
-    for (;;) fs.writeSync(fd, Buffer.alloc(16 * 1024));
-  } catch (e) {
-    expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC');
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 describe('a full disk on the admin screen (Chromium, web bridge)', () => {
   it('punches refused for want of space are counted with the last time on the queue tab, with the free space', async () => {
-    const disk = smallDisk();
+    const disk = smallDisk(cleanups);
     const r = await rigs.start({ dataDir: path.join(disk, 'data') });
     const { page, problems } = await r.open(SMALL);
     await punch(page, '1001', 'keypad');
-    fill(path.join(disk, 'filler'));
+    fillDisk(path.join(disk, 'filler'));
 
     let refused = 0;
     for (let i = 0; i < 20 && refused < 2; i++) {

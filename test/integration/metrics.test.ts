@@ -2,7 +2,6 @@
  * `metrics.listen` (issue 14): Prometheus metrics and /healthz served by a real agent (real SQLite
  * file) against the real mock API, over real sockets on loopback.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -15,6 +14,7 @@ import { startMockServer, type MockServer } from '../../src/mock/mock-server.js'
 import { DEMO_SITE_ID } from '../../src/mock/seed.js';
 import { testAgent } from '../helpers/agent.js';
 import { httpGet, sample, scrape, type Sample } from '../helpers/prom-text.js';
+import { fillDisk, smallDisk } from '../helpers/small-disk.js';
 import { statusText } from '../../src/cli/format.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 
@@ -152,27 +152,11 @@ describe('GET /healthz', () => {
   });
 
   it('503 "disk full" when the data directory\'s filesystem fills (a real small tmpfs), 200 again when space is back', async () => {
-    const fsDir = tempDir().dir;
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4096k', 'tmpfs', fsDir]);
-    } catch (e) {
-      throw new Error(`this test mounts a small tmpfs and needs root (CI runs as root): ${(e as Error).message}`);
-    }
-    cleanups.push(() => {
-      execFileSync('umount', ['-l', fsDir]);
-      fs.rmSync(fsDir, { recursive: true, force: true });
-    });
+    const fsDir = smallDisk(cleanups);
     const { server, agent } = await metricsRig({ dataDir: path.join(fsDir, 'data') });
     expect(await httpGet(`${server.origin}/healthz`)).toMatchObject({ status: 200, text: 'ok\n' });
     const filler = path.join(fsDir, 'filler');
-    const fd = fs.openSync(filler, 'w');
-    try {
-      for (;;) fs.writeSync(fd, Buffer.alloc(16 * 1024));
-    } catch (e) {
-      expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC');
-    } finally {
-      fs.closeSync(fd);
-    }
+    fillDisk(filler);
     const full = await httpGet(`${server.origin}/healthz`);
     expect(full.status).toBe(503);
     expect(full.text).toMatch(/^disk full: \d+ KiB free for .*\n$/);

@@ -66,8 +66,16 @@ describe('a USB drive on a loop device, mounted by the unit, written by the expo
   let roots: DriveRoots;
   let agent: Agent;
   let bridge: WebBridge;
+  // The admin session is this client's cookie (issue 25), kept as a browser keeps it.
+  let cookie = '';
   const call = async (callName: string, input: unknown = {}): Promise<{ status: number; body: { ok: boolean; value?: Record<string, unknown>; error?: { code: string } } }> => {
-    const res = await fetch(`${bridge.origin}/api/${callName}`, { method: 'POST', headers: { 'x-kiosk-token': bridge.token, 'content-type': 'application/json' }, body: JSON.stringify(input) });
+    const res = await fetch(`${bridge.origin}/api/${callName}`, {
+      method: 'POST',
+      headers: { 'x-kiosk-token': bridge.token, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(input),
+    });
+    const set = res.headers.getSetCookie().find((c) => c.startsWith('kiosk-admin='));
+    if (set) cookie = set.split(';')[0] ?? '';
     return { status: res.status, body: (await res.json()) as { ok: boolean; value?: Record<string, unknown>; error?: { code: string } } };
   };
   const mounted = () => fs.readFileSync('/proc/mounts', 'utf8').split('\n').some((l) => l.split(' ')[1] === drivePath);
