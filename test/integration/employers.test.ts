@@ -154,10 +154,12 @@ describe('each worker’s own employer', () => {
       expect(verifyAfd(f.text, sha256Latin1)).toMatchObject({ ok: true, chain: { kind: 'from-start' }, counts: { 7: f.marks.length } });
     }
 
-    const v = await cli(() => runAfd({}, ['verify', path.join(out, ANNEX_NAME)]));
+    // Unsigned (no signing key here): valid only when the caller accepts that (issue 26 item 6).
+    expect((await cli(() => runAfd({}, ['verify', path.join(out, ANNEX_NAME)]))).code).toBe(1);
+    const v = await cli(() => runAfd({ 'allow-unsigned': true }, ['verify', path.join(out, ANNEX_NAME)]));
     expect(v.code).toBe(0);
     expect(v.stdout).toContain(`warning: NSR ${nsr9('1034')} has no CPF (twelve zeros)`);
-    const vs = await cli(() => runAfd({}, ['verify', path.join(out, SUB_NAME)]));
+    const vs = await cli(() => runAfd({ 'allow-unsigned': true }, ['verify', path.join(out, SUB_NAME)]));
     expect(vs.code).toBe(0);
     expect(vs.stdout).not.toContain('has no CPF');
     expect(vs.stdout).toContain('employer CNPJ 11444777000161');
