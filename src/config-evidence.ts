@@ -47,9 +47,13 @@ export const receiptSchema = z
   .object({
     /** The service's employee portal: the receipt's QR code carries this link too (Art. 80). */
     portalUrl: z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL').optional(),
+    /** The place of work the receipt names (Art. 79), e.g. "Obra Centro - Rua X, 100 - São Paulo/SP"; absent: the site's name from the service. */
+    workplace: z.string().trim().min(1).max(300).optional(),
+    /** Each punch's PDF receipt is kept at least this long in the data directory (Art. 80 asks 48 h), then pruned. */
+    keepHours: int(48, 24 * 366).default(48),
   })
   .strict()
-  .default({});
+  .prefault({});
 
 export const afdSchema = z
   .object({

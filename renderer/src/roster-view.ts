@@ -110,6 +110,25 @@ export type HealthView =
   | { ok: true; text: string }
   | { ok: false; counts: string; timeZone: string | null; employees: { id: string; name: string; missing: string }[] };
 
+export type EvidenceGapsView = { lines: string[]; employees: { id: string; name: string; missing: string }[] } | null;
+
+/**
+ * Issue 26, before they punch: workers without a CPF (the AFD shows zeros for them) and those whose
+ * employer the service does not name (receipts and AFD use the configured one). Null when none.
+ */
+export function evidenceGapsView(hl: Roster['health'], lang: Lang): EvidenceGapsView {
+  const ev = hl.evidence;
+  if (!ev || ev.noCpf.count + ev.noEmployer.count === 0) return null;
+  const name = (e: { name: string; externalId: string | null }) => (e.externalId ? `${e.name} (${e.externalId})` : e.name);
+  return {
+    lines: [ev.noCpf.count > 0 ? t(lang, 'roster.noCpf', { n: ev.noCpf.count }) : null, ev.noEmployer.count > 0 ? t(lang, 'roster.noOwnEmployer', { n: ev.noEmployer.count }) : null].filter((l): l is string => l !== null),
+    employees: [
+      ...ev.noCpf.employees.map((e) => ({ id: e.id, name: name(e), missing: t(lang, 'roster.missingCpf') })),
+      ...ev.noEmployer.employees.map((e) => ({ id: e.id, name: name(e), missing: t(lang, e.reason === 'unread' ? 'roster.employerUnread' : 'roster.employerUnknown') })),
+    ],
+  };
+}
+
 /** Incomplete employee records: counts (the time zone's only when some are bad) and who lacks what. */
 export function healthView(hl: Roster['health'], lang: Lang): HealthView {
   if (hl.employees.length === 0 && hl.missingEmployer === 0 && hl.missingWorkSchedule === 0 && hl.badTimeZone === 0) return { ok: true, text: t(lang, 'roster.healthOk') };

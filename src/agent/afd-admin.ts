@@ -15,6 +15,7 @@ import type { Logger } from '../log.js';
 import type { AuditLog } from '../store/audit-log.js';
 import type { Db } from '../store/database.js';
 import { JournalReader } from '../store/journal-read.js';
+import { EmployerCache } from '../store/employers.js';
 import { AfdExportError, afdHeaderPlan, afdZone, exportAfd, type AfdExportResult } from './afd-export.js';
 import { ExportTargetError, exportFolder } from './export-file.js';
 import { PunchAdmin } from './punch-lists.js';
@@ -92,17 +93,19 @@ export class AfdAdmin {
         const folder = `AFD_${i.from}_${i.to}`;
         const dir = path.join(drive.path, folder);
         await exportFolder(dir);
-        r = await exportAfd(this.reader, this.d.config, { ...base, dir });
+        r = await exportAfd(this.reader, this.d.config, { ...base, dir }, new EmployerCache(this.d.db));
         where = { kind: 'drive', label: drive.label, folder };
       } else {
         const dir = path.join(this.downloadDir, randomBytes(8).toString('hex'));
         await exportFolder(dir, 0o700);
-        r = await exportAfd(this.reader, this.d.config, { ...base, dir });
+        r = await exportAfd(this.reader, this.d.config, { ...base, dir }, new EmployerCache(this.d.db));
         where = { kind: 'download' };
       }
       const downloads = where.kind === 'download' ? { file: this.offer(r.file, 'text/plain; charset=iso-8859-1'), p7s: r.p7s ? this.offer(r.p7s, 'application/pkcs7-signature') : null } : null;
       const fileName = path.basename(r.file);
-      const detail = `${i.from}..${i.to}: ${r.marks} marks, ${r.bytes} bytes, ${r.signer ? 'signed' : 'unsigned'}, ${where.kind === 'drive' ? `drive ${where.label}` : 'download'}`;
+      const more = (r.others ?? []).map((o) => `${path.basename(o.file)} ${o.marks} marks`);
+      const detail = `${i.from}..${i.to}: ${r.marks} marks, ${r.bytes} bytes, ${r.signer ? 'signed' : 'unsigned'}, ${where.kind === 'drive' ? `drive ${where.label}` : 'download'}${more.length ? `; other employers: ${more.join(', ')}` : ''}`;
+      for (const w of r.warnings ?? []) this.d.log.warn('AFD export', { warning: w });
       this.d.audit.record(this.d.clock.now(), 'afd_exported', null, detail);
       this.d.log.info('AFD exported', { from: i.from, to: i.to, marks: r.marks, bytes: r.bytes, signed: r.signer !== null, target: where.kind, ms: Date.now() - started });
       return {

@@ -22,11 +22,13 @@ import { buildTrailer, noCounts, signatureLine } from '../domain/afd/trailer.js'
 import { isAfdDate } from '../domain/afd/fields.js';
 import { addDays, chooseTimeZone, localDateTime, utcOffsetMinutes } from '../domain/local-time.js';
 import type { Db } from '../store/database.js';
-import type { JournalReader } from '../store/journal-read.js';
+import type { EmployerCache, Employer } from '../store/employers.js';
+import type { JournalReader, StoredMark } from '../store/journal-read.js';
 import { settingKeys } from '../store/setting-keys.js';
 import { readSetting } from '../store/settings.js';
 import { loadAfdSigner, SigningKeyError, type AfdSigner } from './afd-signature.js';
 import { signerConcerns } from './afd-signer-check.js';
+import { employerOfChain } from './employers.js';
 import { checkExportTarget, ExportFile, ExportTargetError, removeExported, syncDir } from './export-file.js';
 
 export { AFD_MAX_DAYS };
@@ -58,10 +60,14 @@ export function checkAfdRange(from: string, to: string): void {
 
 export type AfdHeaderPlan = { header: Omit<HeaderFields, 'generatedAt'>; fileName: string };
 
-/** The header's fixed part and the Annex's file name from the configuration; refuses what cannot be written, naming the keys. */
-export function afdHeaderPlan(config: AfdConfig, from: string, to: string): AfdHeaderPlan {
-  const e = config.employer;
-  const missing = [...(e.name ? [] : ['employer.name']), ...(e.cnpj || e.cpf ? [] : ['employer.cnpj (or employer.cpf)'])];
+/**
+ * The header's fixed part and the Annex's file name from the configuration (or, for a worker's own
+ * employer, `own`: that employer's tax id and name, the rest configured); refuses what cannot be
+ * written, naming the keys.
+ */
+export function afdHeaderPlan(config: AfdConfig, from: string, to: string, own: Employer | null = null): AfdHeaderPlan {
+  const e = own === null ? config.employer : { ...config.employer, name: own.name ?? undefined, cnpj: own.kind === 'cnpj' ? own.id : undefined, cpf: own.kind === 'cpf' ? own.id : undefined };
+  const missing = [...(e.name ? [] : [own ? `the name of employer ${own.id} (not read from the service yet)` : 'employer.name']), ...(e.cnpj || e.cpf ? [] : ['employer.cnpj (or employer.cpf)'])];
   if (missing.length > 0) {
     throw new AfdExportError(`the AFD header names the employer: set ${missing.join(' and ')} in the configuration`, 'employer_missing', { keys: missing.join(', ') });
   }
@@ -76,7 +82,8 @@ export function afdHeaderPlan(config: AfdConfig, from: string, to: string): AfdH
   // carries an alphanumeric CNPJ under "003" claims a layout whose CNPJ field is N (docs/afd-layout.md).
   const alphanumeric = [employer, developer].some((t) => t?.kind === 'cnpj' && /[A-Z]/.test(t.id));
   const layoutVersion: LayoutVersion = alphanumeric ? '004' : '003';
-  const header = { employer, cnoOrCaepf: e.cno ?? null, employerName: e.name as string, repRegistration: rep, firstDate: from, lastDate: to, developer, layoutVersion };
+  // The CNO/CAEPF configured is the configured employer's site registration, not a subcontractor's.
+  const header = { employer, cnoOrCaepf: own === null ? (e.cno ?? null) : null, employerName: e.name as string, repRegistration: rep, firstDate: from, lastDate: to, developer, layoutVersion };
   try {
     // Built once here so a name ISO 8859-1 cannot carry is refused before any file is touched.
     buildHeader({ ...header, generatedAt: '2000-01-01T00:00:00+0000' });
@@ -115,13 +122,56 @@ export type AfdExportResult = {
   layoutVersion: LayoutVersion;
   /** The signing certificate's subject, when signed. */
   signer: string | null;
-  /** What makes the file weaker evidence than it should be: unsigned, a signer nobody vouches for, no developer id. */
+  /** The employer's CNPJ or CPF in its header. */
+  employerId?: string;
+  /** Each mark without a CPF (twelve zeros in the AFD), by NSR: an inspector cannot tell whose it is. */
+  noCpf?: number[];
+  /** The files of the workers' other employers (issue 26): one AFD per employer, each a whole chain. */
+  others?: AfdExportResult[];
+  /** What the person exporting should know: marks without a CPF, employers not read yet, and what makes the file weaker evidence than it should be (unsigned, a signer nobody vouches for, no developer id). */
   warnings: string[];
 };
 
-export async function exportAfd(reader: JournalReader, config: AfdConfig, req: AfdExportRequest): Promise<AfdExportResult> {
+/**
+ * The marks of the range as one AFD per employer: the configured employer's file where `req`
+ * says (always written, even without marks), and one beside it for each other employer whose
+ * workers punched in the range (its Annex name; with a chosen file name, the employer's CNPJ/CPF
+ * is added before the extension). `employers`: the cache that names them (null: none known).
+ */
+export async function exportAfd(reader: JournalReader, config: AfdConfig, req: AfdExportRequest, employers: EmployerCache | null = null): Promise<AfdExportResult> {
   checkAfdRange(req.from, req.to);
-  const plan = afdHeaderPlan(config, req.from, req.to);
+  const bounds = await rangeBounds(reader, req.from, req.to);
+  const chains = reader.chainsInDates(req.from, req.to, bounds).filter((c) => c !== '');
+  const plans = chains.map((chain) => {
+    const own = employerOfChain(chain, employers, config.employer);
+    return { chain, own, plan: afdHeaderPlan(config, req.from, req.to, own) };
+  });
+  const main = await exportChain(reader, config, req, '', null, bounds, chains.length > 0);
+  const others: AfdExportResult[] = [];
+  for (const { chain, own, plan } of plans) {
+    const fileName = req.fileName === undefined ? plan.fileName : withSuffix(req.fileName, plan.header.employer.id);
+    others.push(await exportChain(reader, config, { ...req, fileName }, chain, own, bounds, true));
+  }
+  const warnings = [...new Set([...main.warnings, ...others.flatMap((o) => o.warnings)])];
+  return { ...main, others, warnings };
+}
+
+/** "julho.txt" → "julho-11444777000161.txt". */
+function withSuffix(fileName: string, id: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return dot > 0 ? `${fileName.slice(0, dot)}-${id}${fileName.slice(dot)}` : `${fileName}-${id}`;
+}
+
+async function exportChain(
+  reader: JournalReader,
+  config: AfdConfig,
+  req: AfdExportRequest,
+  chain: string,
+  own: Employer | null,
+  bounds: { lo: number; hi: number } | null,
+  byChain: boolean,
+): Promise<AfdExportResult> {
+  const plan = afdHeaderPlan(config, req.from, req.to, own);
   const signer = signerOf(config, req.now);
   const fileName = req.fileName ?? plan.fileName;
   const file = path.join(req.dir, fileName);
@@ -134,7 +184,13 @@ export async function exportAfd(reader: JournalReader, config: AfdConfig, req: A
     for (const f of [file, p7s]) await checkExportTarget(f, req.replace ?? false);
     const afd = await ExportFile.create(file, { replace: req.replace ?? false });
     opened.push(afd);
-    const written = await writeAfd(reader, afd, { ...plan.header, generatedAt }, signer !== null, req);
+    const marks: MarkPages = byChain
+      ? (after, n) => reader.chainMarksInDates(chain, req.from, req.to, after, n, bounds)
+      : (after, n) => reader.marksInDates(req.from, req.to, after, n, bounds);
+    // Type 4 records are the terminal's clock, not one employer's: every employer's file carries
+    // those of the range (docs/evidence-journal.md, "Employer chains and clock records").
+    const adjustments = bounds === null ? [] : reader.clockRecords(bounds.lo, bounds.hi);
+    const written = await writeAfd(marks, adjustments, afd, { ...plan.header, generatedAt }, signer !== null, req);
     await afd.finish();
     let signedBy: string | null = null;
     if (signer) {
@@ -150,7 +206,12 @@ export async function exportAfd(reader: JournalReader, config: AfdConfig, req: A
     await afd.place();
     if (!signer) await removeExported(p7s); // an earlier export's signature does not sign this file
     await syncDir(req.dir);
-    return { file, p7s: signer ? p7s : null, marks: written.marks, firstNsr: written.firstNsr, lastNsr: written.lastNsr, bytes: written.bytes, layoutVersion: plan.header.layoutVersion ?? '003', signer: signedBy, warnings: exportWarnings(config, signer) };
+    const employerId = plan.header.employer.id;
+    const noCpfWarnings = written.noCpf.length === 0 ? [] : [`${path.basename(file)}: ${written.noCpf.length} mark${written.noCpf.length === 1 ? '' : 's'} without a CPF (twelve zeros): NSR ${written.noCpf.map(nsr9).join(', ')}`];
+    return {
+      file, p7s: signer ? p7s : null, marks: written.marks, firstNsr: written.firstNsr, lastNsr: written.lastNsr, bytes: written.bytes,
+      layoutVersion: plan.header.layoutVersion ?? '003', signer: signedBy, employerId, noCpf: written.noCpf, warnings: [...noCpfWarnings, ...exportWarnings(config, signer)],
+    };
   } catch (err) {
     await Promise.all(opened.map((f) => f.discard()));
     if (err instanceof AfdExportError) throw err;
@@ -181,10 +242,22 @@ function signerOf(config: AfdConfig, now: Date) {
   }
 }
 
-type Written = { marks: number; firstNsr: number | null; lastNsr: number | null; bytes: number; /** Of the bytes written, for the signature. */ sha256: Buffer };
+type Written = { marks: number; firstNsr: number | null; lastNsr: number | null; bytes: number; /** Of the bytes written, for the signature. */ sha256: Buffer; noCpf: number[] };
+
+const nsr9 = (n: number): string => String(n).padStart(9, '0');
+
+/** A page of the marks to write, after NSR `after`. */
+type MarkPages = (after: number, n: number) => StoredMark[];
 
 /** Header, the marks page by page (a turn of the event loop between pages), trailer, signature line; fsynced and hashed as written. */
-async function writeAfd(reader: JournalReader, out: ExportFile, header: HeaderFields, signed: boolean, req: AfdExportRequest): Promise<Written> {
+async function writeAfd(
+  pages: MarkPages,
+  clockRecords: readonly { nsr: number; line: string }[],
+  out: ExportFile,
+  header: HeaderFields,
+  signed: boolean,
+  req: AfdExportRequest,
+): Promise<Written> {
   let bytes = 0;
   const hash = createHash('sha256');
   const put = async (text: string): Promise<void> => {
@@ -196,13 +269,13 @@ async function writeAfd(reader: JournalReader, out: ExportFile, header: HeaderFi
   await put(buildHeader(header) + CRLF);
   const counts = noCounts();
   const pageSize = req.pageSize ?? PAGE_SIZE;
-  const bounds = await rangeBounds(reader, req.from, req.to);
   // Type 4 records (a clock found wrong after marks were sealed on it) go in NSR order between the marks.
-  const adjustments = bounds === null ? [] : reader.clockRecords(bounds.lo, bounds.hi);
+  const adjustments = [...clockRecords];
+  const noCpf: number[] = [];
   let first: number | null = null;
   let last = 0;
   for (;;) {
-    const page = reader.marksInDates(req.from, req.to, last, pageSize, bounds);
+    const page = pages(last, pageSize);
     let text = '';
     for (const m of page) {
       while (adjustments[0] !== undefined && adjustments[0].nsr < m.nsr) {
@@ -216,6 +289,7 @@ async function writeAfd(reader: JournalReader, out: ExportFile, header: HeaderFi
       }
       first ??= m.nsr;
       last = m.nsr;
+      if (parsed.mark.cpf === null) noCpf.push(m.nsr);
       counts[7]++;
       text += m.line + CRLF;
     }
@@ -228,7 +302,7 @@ async function writeAfd(reader: JournalReader, out: ExportFile, header: HeaderFi
     counts[4] += adjustments.length;
   }
   await put(buildTrailer(counts) + CRLF + signatureLine(signed) + CRLF);
-  return { marks: counts[7], firstNsr: first, lastNsr: first === null ? null : last, bytes, sha256: hash.digest() };
+  return { marks: counts[7], firstNsr: first, lastNsr: first === null ? null : last, bytes, sha256: hash.digest(), noCpf };
 }
 
 /** The range's first and last NSR, a day at a time with a turn of the event loop every few weeks (years of marks stay responsive). */

@@ -135,6 +135,15 @@ export class Agent {
     return this.p.receipts.byNsr(nsr);
   }
 
+  /** A punch's PDF receipt and its signature, base64 (admin screen): the copy kept since the punch, else made now. */
+  receiptPdf(nsr: number): { fileName: string; pdf: string; p7s: string | null } | null {
+    const receipt = this.p.receipts.byNsr(nsr);
+    const files = this.p.receipts.files;
+    if (!receipt || !files) return null;
+    const b = files.bytesOf(receipt);
+    return { fileName: `comprovante-${receipt.nsr}.pdf`, pdf: b.pdf.toString('base64'), p7s: b.p7s ? b.p7s.toString('base64') : null };
+  }
+
   /** The journal's marks dated from..to against the service's records, at the lowest priority (audit-runner.ts). */
   auditCompare(range: AuditRange, opts: AuditRunOptions = {}): Promise<AuditReport> {
     return this.p.auditor.run(range, opts);
@@ -219,6 +228,11 @@ export class Agent {
     const res = await this.p.keeper.sync();
     this.noteRosterProgress(null);
     return res;
+  }
+
+  /** Settles once the employers the last roster names were read (sync/employer-sync.ts), or could not be. */
+  employersRead(): Promise<void> {
+    return this.p.keeper.employersSettled();
   }
 
   /** Applies a roster sync held because it would shrink the roster by more than half. */

@@ -34,6 +34,7 @@ export type BridgeAgent = Pick<
   | 'setSite'
   | 'setRateBudget'
   | 'receipt'
+  | 'receiptPdf'
   | 'afd'
   | 'auditCompare'
   | 'auditCompareState'
@@ -108,5 +109,6 @@ export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen:
     findPunches: (i) => agent.afd.punches.find(i),
     exportPunchesCsv: (i) => agent.afd.punches.exportCsv(i),
     unmountDrive: (i) => agent.afd.unmount(i.path),
+    receiptPdf: (i) => agent.receiptPdf(i.nsr),
   };
 }

@@ -50,6 +50,8 @@ export type CaptureDeps = {
   recordError: (message: string) => void;
   /** Whether the service answered the terminal's last request: the mark's on-line flag (Portaria 671). */
   online: () => boolean;
+  /** The employer chain of a worker's marks from their payment source (agent/employers.ts); absent: the configured employer's. */
+  employerChain?: (paymentSource: string | null) => string;
 };
 
 /** How a punch of a known employee is committed (see Capture.commit). */
@@ -159,6 +161,7 @@ export class Capture {
         cpf: employee.cpf,
         online: this.d.online(),
         nsr: o.nsr ?? null,
+        chain: this.d.employerChain?.(employee.payment_source) ?? '',
       });
     } catch (e) {
       return this.storageFailed(e, employee.external_id ?? employee.id);

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { openDatabase, type ReadOnlyDb } from '../store/database.js';
 import { hasPin } from '../store/pins.js';
 import { rosterSize } from '../store/roster.js';
+import { rosterGaps, type RosterGaps } from '../store/roster-gaps.js';
 import { settingKeys, type RosterSyncRecord } from '../store/setting-keys.js';
 import { readSetting } from '../store/settings.js';
 import { serviceKeys } from '../store/service-records.js';
@@ -30,6 +31,8 @@ export type StoredFacts = {
   /** The last restore of the data directory the journal recognised, and its mirror outside it. */
   journalRestore?: JournalRestoreRecord | null;
   journalGuard?: JournalGuardRecord | null;
+  /** Workers whose punches the evidence cannot fully name (store/roster-gaps.ts), and those without any payment source. */
+  evidenceGaps?: RosterGaps & { noPaymentSource: { count: number; names: string[] } };
 };
 
 /** The doctor's read-only look at the database; close it when done. */
@@ -38,6 +41,12 @@ export type CheckedDatabase = {
   facts(config: Config, demo: boolean): StoredFacts;
   close(): void;
 };
+
+/** Workers the roster gives no payment source (the doctor reads the whole roster; status keeps a count). */
+function withoutPaymentSource(db: ReadOnlyDb): { count: number; names: string[] } {
+  const rows = db.prepare('SELECT full_name FROM roster_employees WHERE payment_source IS NULL ORDER BY full_name').pluck().all() as string[];
+  return { count: rows.length, names: rows.slice(0, 10) };
+}
 
 /** Reads only: every reader here takes a read-only connection (the doctor's). */
 export function readStoredFacts(db: ReadOnlyDb, config: Config, demo: boolean): StoredFacts {
@@ -51,6 +60,7 @@ export function readStoredFacts(db: ReadOnlyDb, config: Config, demo: boolean): 
     siteZone: readSetting(db, settingKeys.site)?.timezone ?? null,
     journalRestore: readSetting(db, journalGuardKeys.restore),
     journalGuard: readSetting(db, journalGuardKeys.guard),
+    evidenceGaps: { ...rosterGaps(db), noPaymentSource: withoutPaymentSource(db) },
   };
 }
 

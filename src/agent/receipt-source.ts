@@ -28,14 +28,15 @@ export function journalReceiptSource(db: Db): ReceiptSource {
       const to = moved === null ? null : MOVED.exec(moved);
       const adj = moved === null ? null : ADJUSTMENT.exec(moved);
       const correction = { adjustmentNsr: adj ? Number(adj[1]) : null, movedTo: to ? { date: to[1] as string, time: to[2] as string } : null };
+      const chain = mark.chain;
       if (p) {
         const punch = { capturedAt: p.captured_at, timeZone: p.time_zone, employeeName: p.employee_name, localDate: p.local_date, localTime: p.local_time, anchored: p.anchored === 1 };
-        return { line: mark.line, punch, correction };
+        return { line: mark.line, punch, correction, chain };
       }
       const u = mark.unresolvedId === null ? undefined : (unresolvedById.get(mark.unresolvedId) as { captured_at: number } | undefined);
-      if (u) return { line: mark.line, punch: { capturedAt: u.captured_at, timeZone: null, employeeName: null } };
+      if (u) return { line: mark.line, punch: { capturedAt: u.captured_at, timeZone: null, employeeName: null }, chain };
       // Retention let the punch go (the journal is kept): the sealed line, and a correction the facts name.
-      return { line: mark.line, punch: null, correction };
+      return { line: mark.line, punch: null, correction, chain };
     },
   };
 }

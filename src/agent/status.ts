@@ -7,6 +7,7 @@ import type { Identities } from '../store/identities.js';
 import type { NotAllowed, Roster, RosterHealth } from '../store/roster.js';
 import type { SiteFilterCheck, Skipped } from '../sync/roster-sync.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
+import { rosterGaps, type RosterGaps } from '../store/roster-gaps.js';
 import { readSetting } from '../store/settings.js';
 import { configWarnings } from '../config.js';
 import { VERSION } from '../version.js';
@@ -84,7 +85,7 @@ export type AgentStatus = {
     size: number;
     lastSync: RosterSyncRecord | null;
     progress: { pagesDone: number; pagesTotal: number | null } | null;
-    health: RosterHealth;
+    health: RosterHealth & { evidence?: RosterGaps };
     enrolledBadges: number;
     complete: boolean;
     skipped: Skipped | null;
@@ -196,7 +197,7 @@ export function readStatus(src: StatusSources): AgentStatus {
       size: rosterSummary.size,
       lastSync: sync,
       progress: readSetting(db, settingKeys.rosterProgress),
-      health: { ...rosterSummary.health, employees: rosterSummary.health.employees.slice(0, 20) },
+      health: { ...rosterSummary.health, employees: rosterSummary.health.employees.slice(0, 20), evidence: rosterGaps(db) },
       enrolledBadges: src.identities.enrollmentCount(),
       complete: rosterComplete(sync, now, src.rosterRefreshMs),
       skipped: sync?.skipped ?? null,

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { signerConcerns } from '../agent/afd-signer-check.js';
 import { verifyAfdText } from '../agent/journal-snapshot.js';
 import { parseHeader } from '../domain/afd/header.js';
+import { marksWithoutCpf } from '../domain/afd/no-cpf.js';
 import { Exit } from './options.js';
 
 export type AfdVerifyOptions = { allowUnsigned: boolean; strict: boolean };
@@ -49,6 +50,7 @@ export function runAfdVerify(file: string, opts: AfdVerifyOptions = { allowUnsig
   const chain = v.chain === null ? 'no type 7 records' : v.chain.kind === 'from-start' ? 'hash chain checked from its start' : `hash chain anchored at line ${v.chain.line} (NSR ${v.chain.nsr})`;
   out.push(v.ok ? `valid: ${v.lines} lines, ${v.counts[7]} marks (type 7); ${chain}` : `INVALID: line ${v.firstProblem?.line}: ${v.firstProblem?.message}`);
 
+  for (const nsr of marksWithoutCpf(text)) warnings.push(`NSR ${String(nsr).padStart(9, '0')} has no CPF (twelve zeros): whose punch it is cannot be read from this file`);
   const sig = checkSignature(file, v.signature);
   if (sig.state === 'mismatch') errors.push('the signature does not match the file');
   if (sig.state === 'unsigned') {

@@ -56,9 +56,11 @@ export async function runAfdExport(opts: CliOptions): Promise<number> {
       return Exit.ok;
     }
     const nsr = (n: number | null): string => String(n).padStart(9, '0');
-    const range = r.firstNsr === null ? 'no marks in these days' : `${r.marks} mark${r.marks === 1 ? '' : 's'}, NSR ${nsr(r.firstNsr)} to ${nsr(r.lastNsr)}`;
-    process.stdout.write(`wrote ${r.file}\n  ${from} to ${to}: ${range}; ${r.bytes} bytes; layout ${r.layoutVersion}\n`);
-    process.stdout.write(r.p7s ? `  signed: ${r.p7s} (${r.signer})\n` : '  not signed (afd.signingKey is not set): its last line says ARQUIVO_NAO_ASSINADO\n');
+    for (const f of [r, ...(r.others ?? [])]) {
+      const range = f.firstNsr === null ? 'no marks in these days' : `${f.marks} mark${f.marks === 1 ? '' : 's'}, NSR ${nsr(f.firstNsr)} to ${nsr(f.lastNsr)}`;
+      process.stdout.write(`wrote ${f.file}\n  employer ${f.employerId ?? ''}, ${from} to ${to}: ${range}; ${f.bytes} bytes; layout ${f.layoutVersion}\n`);
+      process.stdout.write(f.p7s ? `  signed: ${f.p7s} (${f.signer})\n` : '  not signed (afd.signingKey is not set): its last line says ARQUIVO_NAO_ASSINADO\n');
+    }
     return Exit.ok;
   } catch (e) {
     if (!(e instanceof AfdExportError)) throw e;

@@ -203,6 +203,19 @@ function rosterLines(s: AgentStatus, at: (t: number) => string): string[] {
       ...h.employees.map((e) => `                 ${e.name}${e.externalId ? ` (${e.externalId})` : ''}: missing ${e.missing.join(' and ')}`),
     );
   }
+  const ev = h.evidence;
+  if (ev && ev.noCpf.count > 0) {
+    lines.push(
+      `no CPF:        ${ev.noCpf.count} worker${ev.noCpf.count === 1 ? '' : 's'} without a CPF: their punches are kept, the AFD shows twelve zeros for them:`,
+      ...ev.noCpf.employees.map((e) => `                 ${e.name}${e.externalId ? ` (${e.externalId})` : ''}`),
+    );
+  }
+  if (ev && ev.noEmployer.count > 0) {
+    lines.push(
+      `no employer:   ${ev.noEmployer.count} worker${ev.noEmployer.count === 1 ? '' : 's'} whose employer the service does not name: receipts and AFD use the configured employer:`,
+      ...ev.noEmployer.employees.map((e) => `                 ${e.name}${e.externalId ? ` (${e.externalId})` : ''}: ${e.reason === 'unread' ? 'employer not read yet' : 'the service has no such employer'}`),
+    );
+  }
   if (s.unresolved.count > 0) {
     lines.push(`unmatched:     ${s.unresolved.count} punches of unknown codes kept (oldest ${s.unresolved.oldestAt === null ? 'n/a' : ago(s.now - s.unresolved.oldestAt)}), matched at the next roster sync`);
   }

@@ -18,7 +18,7 @@ const EXAMPLES: Record<string, string[]> = {
   settings: ['timeclock settings show', 'timeclock settings reset'],
   data: ['timeclock data adopt --from ~/.local/share/timeclock-kiosk', 'timeclock data compact'],
   journal: ['timeclock journal verify'],
-  receipt: ['timeclock receipt 000000042', 'timeclock receipt 000000042 --json'],
+  receipt: ['timeclock receipt 000000042', 'timeclock receipt 000000042 --json', 'timeclock receipt 000000042 --pdf --out /media/timeclock-usb/comprovante.pdf'],
   afd: ['timeclock afd export --from 2026-11-01 --to 2026-11-30 --out /media/timeclock-usb', 'timeclock afd verify AFD00000000000000000.txt'],
   enroll: ['timeclock enroll badge 0012345678 1001'],
   unenroll: ['timeclock unenroll badge 0012345678'],

@@ -27,6 +27,7 @@ const optionSpecs = {
   to: { type: 'string' },
   out: { type: 'string' },
   demo: { type: 'boolean' },
+  pdf: { type: 'boolean' },
   'allow-unsigned': { type: 'boolean' },
   strict: { type: 'boolean' },
 } as const;

@@ -60,6 +60,7 @@ usage:
   timeclock journal verify [--json] [--config FILE]        recompute the evidence journal's hash chains; names the first record that
                                                            does not match (exit 1); safe beside a running terminal
   timeclock receipt <NSR> [--json] [--config FILE]         a punch's receipt (comprovante) again, by its NSR
+        [--pdf [--out FILE]]                               --pdf: its signed PDF (kept receipt.keepHours) written to FILE
   timeclock afd export --from YYYY-MM-DD --to YYYY-MM-DD  the evidence journal's marks of those days as an AFD (Portaria 671), signed when
         [--out DIR|FILE] [--json] [--config FILE]          afd.signingKey is set; DIR keeps the Annex's file name (default: here)
   timeclock afd verify FILE                                check an AFD file (layout, CRCs, hash chain) and FILE.p7s (with openssl);

@@ -129,6 +129,12 @@ export const calls = {
   exportPunchesCsv: { input: exportPunchesInput, output: punchCsvResultSchema, admin: true },
   /** Unmounts a listed removable drive (after an export) so it can be pulled out safely. */
   unmountDrive: { input: z.strictObject({ path: text(4096).min(1) }), output: unmountDriveResultSchema, admin: true },
+  /** A punch's PDF receipt (Art. 80) and its detached signature, base64, by NSR; null: no mark with that NSR. */
+  receiptPdf: {
+    input: z.strictObject({ nsr: z.number().int().min(1).max(999_999_999) }),
+    output: z.object({ fileName: z.string().regex(/^comprovante-\d{9}\.pdf$/), pdf: z.string().max(1_000_000), p7s: z.string().max(100_000).nullable() }).nullable(),
+    admin: true,
+  },
 } as const satisfies Record<string, CallSpec>;
 
 export type CallName = keyof typeof calls;

@@ -95,6 +95,20 @@ export const statusSchema = z.object({
           missing: z.array(z.enum(['work_schedule', 'employer', 'timezone'])),
         }),
       ),
+      /**
+       * Issue 26, before they punch: workers without a CPF (their marks carry twelve zeros) and
+       * workers whose employer the service does not know or that was not read yet (receipts and AFD
+       * fall back to the configured employer). Absent from older agents.
+       */
+      evidence: z
+        .object({
+          noCpf: z.object({ count, employees: z.array(z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string() })) }),
+          noEmployer: z.object({
+            count,
+            employees: z.array(z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string(), reason: z.enum(['unknown', 'unread']) })),
+          }),
+        })
+        .optional(),
     }),
     enrolledBadges: count,
     /** False: no complete employee list (never synced, or the last sync failed and the list is older than its refresh interval). */

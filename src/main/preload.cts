@@ -53,6 +53,7 @@ const CALLS = [
   'findPunches',
   'exportPunchesCsv',
   'unmountDrive',
+  'receiptPdf',
 ] as const satisfies readonly CallName[];
 const EVENTS: readonly string[] = ['punch', 'status'] satisfies readonly EventName[];
 

@@ -33,6 +33,8 @@ export type MarkInput = {
   online: boolean;
   punchId?: number | null;
   unresolvedId?: number | null;
+  /** The employer's chain (store/employers.ts chainOf); '' or absent: the configured employer's. */
+  chain?: string;
 };
 
 export type JournalOptions = {
@@ -83,8 +85,9 @@ export class EvidenceJournal {
     this.stmts = {
       meta: db.prepare('SELECT journal_id, reserved_to, nsr_floor FROM journal_meta WHERE one = 1'),
       last: db.prepare('SELECT nsr, line FROM journal_marks ORDER BY nsr DESC LIMIT 1'),
+      lastOfChain: db.prepare('SELECT line FROM journal_marks WHERE chain = ? ORDER BY nsr DESC LIMIT 1'),
       insert: db.prepare(
-        'INSERT INTO journal_marks (nsr, line, punch_id, unresolved_id, local_date, written_at) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT INTO journal_marks (nsr, line, punch_id, unresolved_id, local_date, written_at, chain) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       reserve: db.prepare('UPDATE journal_meta SET reserved_to = ? WHERE one = 1'),
       restored: db.prepare('UPDATE journal_meta SET nsr_floor = @floor, reserved_to = MAX(reserved_to, @to) WHERE one = 1'),
@@ -144,6 +147,10 @@ export class EvidenceJournal {
     const expected = this.nextOf(meta, last);
     if (m.nsr !== expected || expected > meta.reserved_to) throw new Error(`NSR ${m.nsr} is not the next reserved one (${expected}): reserveNsr() first, in the same transaction`);
     const marked = markedAt(m.localDate, m.localTime, m.at, m.zone);
+    // Each employer's marks chain among themselves (migration 12): its AFD is then a whole chain.
+    const chain = m.chain ?? '';
+    const previous = this.stmts.lastOfChain.get(chain) as { line: unknown } | undefined;
+    const previousHash = typeof previous?.line === 'string' ? previous.line.slice(MARK_BODY_LENGTH) : '';
     const sealed = sealMark(
       {
         nsr: m.nsr,
@@ -154,10 +161,10 @@ export class EvidenceJournal {
         collector: COLLECTOR_DEVICE,
         online: m.online,
       },
-      last?.hash ?? '',
+      previousHash,
       sha256Latin1,
     );
-    this.stmts.insert.run(m.nsr, sealed.line, m.punchId ?? null, m.unresolvedId ?? null, m.localDate, m.recordedAt);
+    this.stmts.insert.run(m.nsr, sealed.line, m.punchId ?? null, m.unresolvedId ?? null, m.localDate, m.recordedAt, chain);
     this.headDirty = true;
     return { nsr: m.nsr, line: sealed.line };
   }

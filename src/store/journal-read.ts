@@ -11,6 +11,8 @@ export type StoredMark = {
   unresolvedId: number | null;
   localDate: string;
   writtenAt: number;
+  /** The employer chain it was sealed in (store/employers.ts): '' the configured employer's. */
+  chain: string;
 };
 
 export function parseMarkRow(raw: unknown): StoredMark | null {
@@ -20,7 +22,7 @@ export function parseMarkRow(raw: unknown): StoredMark | null {
   const intOrNull = (x: unknown): x is number | null => x === null || int(x);
   const { nsr, line, punch_id, unresolved_id, local_date, written_at } = r;
   if (!int(nsr) || typeof line !== 'string' || !intOrNull(punch_id) || !intOrNull(unresolved_id) || typeof local_date !== 'string' || !int(written_at)) return null;
-  return { nsr, line, punchId: punch_id, unresolvedId: unresolved_id, localDate: local_date, writtenAt: written_at };
+  return { nsr, line, punchId: punch_id, unresolvedId: unresolved_id, localDate: local_date, writtenAt: written_at, chain: typeof r['chain'] === 'string' ? r['chain'] : '' };
 }
 
 /**
@@ -67,6 +69,10 @@ export class JournalReader {
       inDates: db.prepare(
         'SELECT * FROM journal_marks WHERE nsr > @after AND nsr <= @hi AND +local_date >= @from AND +local_date <= @to ORDER BY nsr LIMIT @limit',
       ),
+      inDatesOfChain: db.prepare(
+        'SELECT * FROM journal_marks WHERE nsr > @after AND nsr <= @hi AND +local_date >= @from AND +local_date <= @to AND +chain = @chain ORDER BY nsr LIMIT @limit',
+      ),
+      chainsIn: db.prepare('SELECT DISTINCT chain FROM journal_marks WHERE nsr >= @lo AND nsr <= @hi AND +local_date >= @from AND +local_date <= @to'),
       factsOf: db.prepare('SELECT * FROM journal_facts INDEXED BY journal_facts_by_nsr WHERE nsr = ? ORDER BY seq'),
       clockRecords: db.prepare(
         "SELECT nsr, detail FROM journal_facts INDEXED BY journal_facts_by_nsr WHERE nsr >= ? AND nsr <= ? AND event = 'clock_adjusted' ORDER BY nsr",
@@ -103,6 +109,19 @@ export class JournalReader {
     if (bounds === null) return [];
     const after = Math.max(afterNsr, bounds.lo - 1);
     return marks(this.stmts.inDates.all({ after, hi: bounds.hi, from, to, limit }) as unknown[]);
+  }
+
+  /** One page of one employer chain's marks dated `from`..`to` (the AFD of that employer). */
+  chainMarksInDates(chain: string, from: string, to: string, afterNsr: number, limit: number, bounds: { lo: number; hi: number } | null): StoredMark[] {
+    if (bounds === null) return [];
+    const after = Math.max(afterNsr, bounds.lo - 1);
+    return marks(this.stmts.inDatesOfChain.all({ after, hi: bounds.hi, from, to, chain, limit }) as unknown[]);
+  }
+
+  /** The employer chains with marks dated `from`..`to`, sorted ('' first: the configured employer's). */
+  chainsInDates(from: string, to: string, bounds: { lo: number; hi: number } | null): string[] {
+    if (bounds === null) return [];
+    return (this.stmts.chainsIn.all({ ...bounds, from, to }) as { chain: string }[]).map((r) => r.chain).sort();
   }
 
   /** Every mark dated `from`..`to` in NSR order, a page at a time (the export streams them). */

@@ -45,7 +45,7 @@ function stepper(fixed: number | undefined): Stepper {
   return s;
 }
 
-type MarkRow = { nsr: number; line: unknown };
+type MarkRow = { nsr: number; line: unknown; chain: unknown };
 type FactRow = { seq: number; nsr: number; at: number; event: unknown; detail: unknown; hash: unknown; has_mark: number };
 type PunchRef = { id: number; nsr: number | null; mark: number | null; owner: number | null };
 
@@ -73,7 +73,7 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
   const stmts = {
     // Each mark with the punch row that carries its NSR (while retention keeps it) and that employee's CPF in the roster.
     marks: db.prepare(
-      `SELECT m.nsr, m.line, p.id AS punch_id, p.local_date, p.local_time, p.captured_at, p.employee_key, r.cpf AS roster_cpf
+      `SELECT m.nsr, m.line, m.chain, p.id AS punch_id, p.local_date, p.local_time, p.captured_at, p.employee_key, r.cpf AS roster_cpf
        FROM journal_marks m LEFT JOIN punches p ON p.nsr = m.nsr LEFT JOIN roster_employees r ON r.id = p.employee_key
        WHERE m.nsr > ? ORDER BY m.nsr LIMIT ?`,
     ),
@@ -115,10 +115,14 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
   let marks = 0;
   let prev: { nsr: number; hash: string } | null = null;
   const hashes = new Map<number, string>();
+  // Each employer's marks chain among themselves (migration 12); NSRs are one sequence.
+  const lastOfChain = new Map<string, { nsr: number; hash: string }>();
   await walk(step, (after, n) => stmts.marks.all(after, n) as (MarkRow & MarkPunchRow)[], (r) => r.nsr, (r) => {
     marks++;
-    found.marks ??= checkMark(r, prev, gaps) ?? checkMarkAgainstPunch(r, moves.get(r.nsr) ?? null);
+    const chain = typeof r.chain === 'string' ? r.chain : '';
+    found.marks ??= checkMark(r, prev, lastOfChain.get(chain) ?? null, gaps) ?? checkMarkAgainstPunch(r, moves.get(r.nsr) ?? null);
     prev = { nsr: r.nsr, hash: typeof r.line === 'string' ? r.line.slice(MARK_BODY_LENGTH) : '' };
+    lastOfChain.set(chain, prev);
     for (const h of heads) if (h.head.nsr === r.nsr) hashes.set(r.nsr, prev.hash);
   }, stopped);
   if (!stopped()) for (const h of heads) found.marks ??= checkHead(h, hashes.get(h.head.nsr) ?? null, (prev as { nsr: number } | null)?.nsr ?? 0, gaps);
@@ -131,7 +135,7 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
   return { ok: firstProblem === null, marks, facts, firstProblem, ms: Math.round(performance.now() - t0) };
 }
 
-function checkMark(r: MarkRow, prev: { nsr: number; hash: string } | null, gaps: ReadonlyMap<number, number>): JournalProblem | null {
+function checkMark(r: MarkRow, prev: { nsr: number } | null, prevInChain: { nsr: number; hash: string } | null, gaps: ReadonlyMap<number, number>): JournalProblem | null {
   const nsr = r.nsr;
   if (typeof r.line !== 'string') return { nsr, message: `NSR ${nsr}: the record is not text` };
   const parsed = parseMark(r.line);
@@ -142,8 +146,9 @@ function checkMark(r: MarkRow, prev: { nsr: number; hash: string } | null, gaps:
   let next = expected;
   for (let to = gaps.get(next); to !== undefined && next < nsr; to = gaps.get(next)) next = to + 1;
   if (nsr !== next) return { nsr, message: `NSRs ${expected}-${nsr - 1} are missing before NSR ${nsr} (deleted?), and no restore explains them` };
-  if (!markHashMatches(r.line, prev?.hash ?? '', sha256Latin1)) {
-    return { nsr, message: `NSR ${nsr}: hash does not match (this record, or the hash of NSR ${prev?.nsr ?? '-'} before it, was changed)` };
+  // The hash chains within the mark's employer chain; NSR continuity is across all of them.
+  if (!markHashMatches(r.line, prevInChain?.hash ?? '', sha256Latin1)) {
+    return { nsr, message: `NSR ${nsr}: hash does not match (this record, or the hash of NSR ${prevInChain?.nsr ?? '-'} before it, was changed)` };
   }
   return null;
 }

@@ -19,7 +19,7 @@ import { checkNetwork, proxyCheck, trustCheck } from './network-checks.js';
 import { withAbsentRoutes } from './route-checks.js';
 import { adminPinCheck, rosterCheck, siteFilterOf, siteInForce, type StoredFacts } from './stored-checks.js';
 import { fleetChecks } from './fleet-checks.js';
-import { nsrGuardCheck, timeZoneCheck } from './evidence-checks.js';
+import { nsrGuardCheck, rosterEvidenceCheck, timeZoneCheck } from './evidence-checks.js';
 import { systemTimeZone } from '../../agent/runtime.js';
 import { realRedisProbe, type RedisProber } from '../../agent/redis-probe.js';
 import { openForRead, readerChecks, realRunner, timeSyncCheck, type CommandRunner } from './system-checks.js';
@@ -93,6 +93,7 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
   out.push(withAbsentRoutes(serviceCheck(probe, config.api?.timeoutMs ?? 0), facts?.absentRoutes, io.clock.now()));
   out.push(siteCheck(siteId, probe, siteFilterOf(facts, siteId), demo));
   out.push(rosterCheck(facts, io.clock.now(), config.roster.refreshMs, demo));
+  out.push(rosterEvidenceCheck(facts, Boolean(config.employer.cnpj || config.employer.cpf)));
   out.push(clockCheck(probe, config.clockSkewThresholdMs, demo, { ntp: await ntpReading(config.clock.ntpSynchronized, io), boundMs: config.clock.serviceSkewBoundMs }));
   out.push(...(await fleetChecks(config, tokenUsed, demo, io.redis)));
   out.push(await timeSyncCheck(io.run));

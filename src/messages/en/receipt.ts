@@ -31,4 +31,5 @@ export const enReceipt = {
   'receipt.adjustment': 'clock adjustment, NSR {nsr}',
   'receipt.timeToConfirm': 'Time to be confirmed (the terminal’s clock was not yet checked against the service)',
   'result.timeToConfirm': 'time to be confirmed',
+  'receipt.downloadPdf': 'Download PDF',
 } as const satisfies Record<string, Text>;

@@ -65,4 +65,9 @@ export const enRoster = {
   'roster.notAllowedHeld': { one: '{n} held', other: '{n} held' },
   'roster.healthTimeZone': '{n} with an unusable time zone (the site’s is used)',
   'roster.missingTimeZone': 'unusable time zone',
+  'roster.noCpf': { one: '{n} without a CPF: their punches are kept, the AFD shows zeros for the CPF', other: '{n} without a CPF: their punches are kept, the AFD shows zeros for the CPF' },
+  'roster.noOwnEmployer': { one: '{n} without an employer the service names: receipts and AFD use the configured employer', other: '{n} without an employer the service names: receipts and AFD use the configured employer' },
+  'roster.missingCpf': 'no CPF',
+  'roster.employerUnread': 'employer not read yet',
+  'roster.employerUnknown': 'employer unknown to the service',
 } as const satisfies Record<string, Text>;

@@ -27,4 +27,5 @@ export const esReceipt: Texts<typeof enReceipt> = {
   'receipt.adjustment': 'ajuste del reloj, NSR {nsr}',
   'receipt.timeToConfirm': 'Hora por confirmar (el reloj del terminal aún no fue verificado con el servicio)',
   'result.timeToConfirm': 'hora por confirmar',
+  'receipt.downloadPdf': 'Descargar PDF',
 };

@@ -63,4 +63,9 @@ export const esRoster: Texts<typeof enRoster> = {
   'roster.notAllowedHeld': { one: '{n} retenido', other: '{n} retenidos' },
   'roster.healthTimeZone': '{n} con zona horaria no válida (se usa la de la sede)',
   'roster.missingTimeZone': 'zona horaria no válida',
+  'roster.noCpf': { one: '{n} sin CPF: sus registros se guardan, el AFD muestra ceros en lugar del CPF', other: '{n} sin CPF: sus registros se guardan, el AFD muestra ceros en lugar del CPF' },
+  'roster.noOwnEmployer': { one: '{n} sin empleador conocido por el servicio: comprobante y AFD usan el empleador configurado', other: '{n} sin empleador conocido por el servicio: comprobante y AFD usan el empleador configurado' },
+  'roster.missingCpf': 'sin CPF',
+  'roster.employerUnread': 'empleador aún no leído',
+  'roster.employerUnknown': 'empleador desconocido por el servicio',
 };

@@ -27,4 +27,5 @@ export const ptReceipt: Texts<typeof enReceipt> = {
   'receipt.adjustment': 'ajuste do relógio, NSR {nsr}',
   'receipt.timeToConfirm': 'Horário a confirmar (relógio do terminal ainda não conferido com o serviço)',
   'result.timeToConfirm': 'horário a confirmar',
+  'receipt.downloadPdf': 'Baixar PDF',
 };

@@ -63,4 +63,9 @@ export const ptRoster: Texts<typeof enRoster> = {
   'roster.notAllowedHeld': { one: '{n} retido', other: '{n} retidos' },
   'roster.healthTimeZone': '{n} com fuso horário inválido (usa-se o do local)',
   'roster.missingTimeZone': 'fuso horário inválido',
+  'roster.noCpf': { one: '{n} sem CPF: seus registros são guardados, mas o AFD mostra zeros no lugar do CPF', other: '{n} sem CPF: seus registros são guardados, mas o AFD mostra zeros no lugar do CPF' },
+  'roster.noOwnEmployer': { one: '{n} sem empregador conhecido do serviço: comprovante e AFD usam o empregador configurado', other: '{n} sem empregador conhecido do serviço: comprovante e AFD usam o empregador configurado' },
+  'roster.missingCpf': 'sem CPF',
+  'roster.employerUnread': 'empregador ainda não lido',
+  'roster.employerUnknown': 'empregador desconhecido do serviço',
 };
