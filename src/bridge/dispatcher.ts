@@ -1,5 +1,5 @@
 /**
- * One dispatcher for every bridge call and event (DESIGN.md "Layers"): the input checked against
+ * One dispatcher for every bridge call and event (docs/DESIGN.md "Floors"): the input checked against
  * src/contract.ts, the admin gate, the call through the agent's handlers, the answer checked
  * against the contract, and every agent event checked before it leaves. The transports (Electron
  * IPC in src/main/ipc-bridge.ts, loopback HTTP in src/web/web-bridge.ts) keep only who is asking
