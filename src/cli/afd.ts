@@ -2,7 +2,7 @@
  * `timeclock afd export --from YYYY-MM-DD --to YYYY-MM-DD [--out DIR|FILE] [--json]`: the journal's
  * marks of those days as an AFD (src/agent/afd-export.ts). Reads the database read-only, so it works
  * beside a running terminal. `--out` a directory (default: the current one) keeps the Annex's file
- * name; any other path is the file's name. An existing file is never replaced.
+ * name with the terminal's id; any other path is the file's name. An existing file is never replaced.
  *
  * `timeclock afd verify FILE [--allow-unsigned] [--strict]`: src/cli/afd-verify.ts.
  */
