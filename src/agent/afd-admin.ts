@@ -118,6 +118,7 @@ export class AfdAdmin {
         signed: r.signer !== null,
         where,
         downloads,
+        terminal: base.terminal,
       };
     } catch (e) {
       if (e instanceof AfdExportError) {

@@ -41,6 +41,7 @@ describe('AFD export on the admin screen (Chromium, web bridge)', () => {
     await page.waitForSelector('[data-testid=afd-download-file]');
     expect(await text(page, 'admin-message')).toBe('AFD pronto, marcações: 1. Baixe-o abaixo.');
     expect(await text(page, 'afd-file')).toBe(ANNEX_NAME);
+    expect(await text(page, 'afd-terminal')).toContain(TERMINAL); // each terminal numbers its own NSRs
     expect(await text(page, 'afd-marks')).toBe('1');
     await page.screenshot({ path: screenshotPath('admin-afd-800x480') });
 

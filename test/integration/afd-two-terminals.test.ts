@@ -132,7 +132,7 @@ describe('two terminals of one employer, exporting the same day', () => {
   it('the admin screen export names the terminal in the file it offers', async () => {
     for (const t of [NORTE, SUL]) {
       const r = await (agents[t.id] as Agent).afd.export({ from: DAY, to: DAY, target: { kind: 'download' } });
-      expect(r).toMatchObject({ ok: true, fileName: t.name, firstNsr: 1 });
+      expect(r).toMatchObject({ ok: true, fileName: t.name, firstNsr: 1, terminal: t.id });
     }
   });
 });
