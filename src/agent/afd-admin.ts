@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { terminalIdOf, type Config } from '../config.js';
 import type { AfdExportAnswer, CallInput, CallOutput } from '../contract.js';
 import type { Clock } from '../domain/clock.js';
 import { localDateTime } from '../domain/local-time.js';
@@ -30,7 +30,7 @@ export type AfdDownload = { file: string; name: string; contentType: string; byt
 
 export type AfdAdminDeps = {
   db: Db;
-  config: Pick<Config, 'employer' | 'afd' | 'timezone' | 'dataDir'>;
+  config: Pick<Config, 'employer' | 'afd' | 'timezone' | 'dataDir' | 'terminalId'>;
   clock: Clock;
   log: Logger;
   audit: AuditLog;
@@ -81,7 +81,7 @@ export class AfdAdmin {
     const started = Date.now();
     try {
       const now = new Date(this.d.clock.now());
-      const base = { from: i.from, to: i.to, zone: this.zone(), now, replace: true };
+      const base = { from: i.from, to: i.to, zone: this.zone(), now, replace: true, terminal: terminalIdOf(this.d.config) };
       let r: AfdExportResult;
       let where: Extract<AfdExportAnswer, { ok: true }>['where'];
       if (i.target.kind === 'drive') {
@@ -104,10 +104,10 @@ export class AfdAdmin {
       const downloads = where.kind === 'download' ? { file: this.offer(r.file, 'text/plain; charset=iso-8859-1'), p7s: r.p7s ? this.offer(r.p7s, 'application/pkcs7-signature') : null } : null;
       const fileName = path.basename(r.file);
       const more = (r.others ?? []).map((o) => `${path.basename(o.file)} ${o.marks} marks`);
-      const detail = `${i.from}..${i.to}: ${r.marks} marks, ${r.bytes} bytes, ${r.signer ? 'signed' : 'unsigned'}, ${where.kind === 'drive' ? `drive ${where.label}` : 'download'}${more.length ? `; other employers: ${more.join(', ')}` : ''}`;
+      const detail = `terminal ${base.terminal}, ${i.from}..${i.to}: ${r.marks} marks, ${r.bytes} bytes, ${r.signer ? 'signed' : 'unsigned'}, ${where.kind === 'drive' ? `drive ${where.label}` : 'download'}${more.length ? `; other employers: ${more.join(', ')}` : ''}`;
       for (const w of r.warnings ?? []) this.d.log.warn('AFD export', { warning: w });
       this.d.audit.record(this.d.clock.now(), 'afd_exported', null, detail);
-      this.d.log.info('AFD exported', { from: i.from, to: i.to, marks: r.marks, bytes: r.bytes, signed: r.signer !== null, target: where.kind, ms: Date.now() - started });
+      this.d.log.info('AFD exported', { terminal: base.terminal, from: i.from, to: i.to, marks: r.marks, bytes: r.bytes, signed: r.signer !== null, target: where.kind, ms: Date.now() - started });
       return {
         ok: true,
         fileName,
@@ -118,6 +118,7 @@ export class AfdAdmin {
         signed: r.signer !== null,
         where,
         downloads,
+        terminal: base.terminal,
       };
     } catch (e) {
       if (e instanceof AfdExportError) {

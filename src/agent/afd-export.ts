@@ -63,9 +63,9 @@ export type AfdHeaderPlan = { header: Omit<HeaderFields, 'generatedAt'>; fileNam
 /**
  * The header's fixed part and the Annex's file name from the configuration (or, for a worker's own
  * employer, `own`: that employer's tax id and name, the rest configured); refuses what cannot be
- * written, naming the keys.
+ * written, naming the keys. `terminal`: the terminal that makes the file, in its name.
  */
-export function afdHeaderPlan(config: AfdConfig, from: string, to: string, own: Employer | null = null): AfdHeaderPlan {
+export function afdHeaderPlan(config: AfdConfig, from: string, to: string, own: Employer | null = null, terminal: string | null = null): AfdHeaderPlan {
   const e = own === null ? config.employer : { ...config.employer, name: own.name ?? undefined, cnpj: own.kind === 'cnpj' ? own.id : undefined, cpf: own.kind === 'cpf' ? own.id : undefined };
   const missing = [...(e.name ? [] : [own ? `the name of employer ${own.id} (not read from the service yet)` : 'employer.name']), ...(e.cnpj || e.cpf ? [] : ['employer.cnpj (or employer.cpf)'])];
   if (missing.length > 0) {
@@ -90,7 +90,7 @@ export function afdHeaderPlan(config: AfdConfig, from: string, to: string, own: 
   } catch (err) {
     throw new AfdExportError(`the AFD header cannot be written from the configuration: ${(err as Error).message}`, 'config_invalid', { key: 'employer' });
   }
-  return { header, fileName: afdFileName(rep, employer.id) };
+  return { header, fileName: afdFileName(rep, employer.id, terminal) };
 }
 
 /** The site's zone (as the roster sync recorded it), else the configured one, else the system's. */
@@ -102,8 +102,14 @@ export type AfdExportRequest = {
   from: string;
   to: string;
   dir: string;
-  /** Default: the Annex's name. */
+  /** Default: the Annex's name with the terminal's id. */
   fileName?: string;
+  /**
+   * The terminal (REP-P installation, docs/evidence-journal.md "Who the REP-P is") whose journal
+   * this is: named in the file's name, so two terminals' files, whose NSRs are two sequences, are
+   * never taken for one another. Null only where no terminal made it (a journal built in a test).
+   */
+  terminal: string | null;
   /** Replace a file of that name (and its .p7s); otherwise an existing one is an error. */
   replace?: boolean;
   /** The zone the generation time is written in. */
@@ -124,6 +130,8 @@ export type AfdExportResult = {
   signer: string | null;
   /** The employer's CNPJ or CPF in its header. */
   employerId?: string;
+  /** The terminal that made it (its journal, its NSR sequence), as its name says. */
+  terminal?: string | null;
   /** Each mark without a CPF (twelve zeros in the AFD), by NSR: an inspector cannot tell whose it is. */
   noCpf?: number[];
   /** The files of the workers' other employers (issue 26): one AFD per employer, each a whole chain. */
@@ -144,7 +152,7 @@ export async function exportAfd(reader: JournalReader, config: AfdConfig, req: A
   const chains = reader.chainsInDates(req.from, req.to, bounds).filter((c) => c !== '');
   const plans = chains.map((chain) => {
     const own = employerOfChain(chain, employers, config.employer);
-    return { chain, own, plan: afdHeaderPlan(config, req.from, req.to, own) };
+    return { chain, own, plan: afdHeaderPlan(config, req.from, req.to, own, req.terminal) };
   });
   const main = await exportChain(reader, config, req, '', null, bounds, chains.length > 0);
   const others: AfdExportResult[] = [];
@@ -171,7 +179,7 @@ async function exportChain(
   bounds: { lo: number; hi: number } | null,
   byChain: boolean,
 ): Promise<AfdExportResult> {
-  const plan = afdHeaderPlan(config, req.from, req.to, own);
+  const plan = afdHeaderPlan(config, req.from, req.to, own, req.terminal);
   const signer = signerOf(config, req.now);
   const fileName = req.fileName ?? plan.fileName;
   const file = path.join(req.dir, fileName);
@@ -210,7 +218,7 @@ async function exportChain(
     const noCpfWarnings = written.noCpf.length === 0 ? [] : [`${path.basename(file)}: ${written.noCpf.length} mark${written.noCpf.length === 1 ? '' : 's'} without a CPF (twelve zeros): NSR ${written.noCpf.map(nsr9).join(', ')}`];
     return {
       file, p7s: signer ? p7s : null, marks: written.marks, firstNsr: written.firstNsr, lastNsr: written.lastNsr, bytes: written.bytes,
-      layoutVersion: plan.header.layoutVersion ?? '003', signer: signedBy, employerId, noCpf: written.noCpf, warnings: [...noCpfWarnings, ...exportWarnings(config, signer)],
+      layoutVersion: plan.header.layoutVersion ?? '003', signer: signedBy, employerId, terminal: req.terminal, noCpf: written.noCpf, warnings: [...noCpfWarnings, ...exportWarnings(config, signer)],
     };
   } catch (err) {
     await Promise.all(opened.map((f) => f.discard()));

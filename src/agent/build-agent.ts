@@ -223,7 +223,6 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       rosterComplete: () => keeper.complete(),
       // Through the agent: recording must never fail a punch (a full disk fails this write too).
       recordError: (message) => agent?.noteError(message),
-      online: () => service.isOnline(),
       employerChain: employerChainOf(new EmployerCache(db), config.employer),
     },
     captureOptionsOf(config),

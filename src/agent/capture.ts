@@ -48,8 +48,6 @@ export type CaptureDeps = {
    */
   rosterComplete: () => boolean;
   recordError: (message: string) => void;
-  /** Whether the service answered the terminal's last request: the mark's on-line flag (Portaria 671). */
-  online: () => boolean;
   /** The employer chain of a worker's marks from their payment source (agent/employers.ts); absent: the configured employer's. */
   employerChain?: (paymentSource: string | null) => string;
 };
@@ -159,7 +157,6 @@ export class Capture {
         heldReason: held,
         mayRepeatLocalMinute: localMinuteMayRepeat(at, zone, local),
         cpf: employee.cpf,
-        online: this.d.online(),
         nsr: o.nsr ?? null,
         chain: this.d.employerChain?.(employee.payment_source) ?? '',
       });
@@ -204,7 +201,7 @@ export class Capture {
     const local = localDateTime(now, zone);
     let kept;
     try {
-      kept = this.d.unresolved.add(when, code, kind, { zone, online: this.d.online() });
+      kept = this.d.unresolved.add(when, code, kind, { zone });
     } catch (e) {
       return this.storageFailed(e, null);
     }

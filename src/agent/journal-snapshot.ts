@@ -3,7 +3,7 @@
  * export`): the data directory's database opened read-only, a snapshot beside a running terminal,
  * nothing taken over. The command line reaches the journal only through here.
  */
-import type { Config } from '../config.js';
+import { storedTerminalIdOf, type Config } from '../config.js';
 import type { PunchReceiptView } from '../contract.js';
 import { verifyAfd } from '../domain/afd/verify.js';
 import type { Logger } from '../log.js';
@@ -49,8 +49,10 @@ export class JournalSnapshot {
   }
 
   /** The marks of `from`..`to` as an AFD file (agent/afd-export.ts), in the site's zone. */
-  exportAfd(req: Omit<AfdExportRequest, 'zone'>): Promise<AfdExportResult> {
-    return exportAfd(new JournalReader(this.db), this.config, { ...req, zone: afdZone(this.db, this.config) }, new EmployerCache(this.db));
+  exportAfd(req: Omit<AfdExportRequest, 'zone' | 'terminal'>): Promise<AfdExportResult> {
+    // The id the running terminal keeps in its data directory (read, never made here: read-only).
+    const terminal = storedTerminalIdOf(this.config);
+    return exportAfd(new JournalReader(this.db), this.config, { ...req, zone: afdZone(this.db, this.config), terminal }, new EmployerCache(this.db));
   }
 
   close(): void {

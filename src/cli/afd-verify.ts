@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { signerConcerns } from '../agent/afd-signer-check.js';
 import { verifyAfdText } from '../agent/journal-snapshot.js';
+import { terminalOfAfdFileName } from '../domain/afd/export.js';
 import { parseHeader } from '../domain/afd/header.js';
 import { marksWithoutCpf } from '../domain/afd/no-cpf.js';
 import { Exit } from './options.js';
@@ -47,6 +48,8 @@ export function runAfdVerify(file: string, opts: AfdVerifyOptions = { allowUnsig
     out.push(`employer ${h.employer.kind.toUpperCase()} ${h.employer.id}, ${h.firstDate} to ${h.lastDate}, layout ${h.layoutVersion}`);
     if (h.developer === null || /^0+$/.test(h.developer.id)) warnings.push("the header's developer id is zeros: the REP-P's developer is not named");
   }
+  const terminal = terminalOfAfdFileName(path.basename(file));
+  if (terminal) out.push(`terminal ${terminal} (from the file's name): the NSRs are that terminal's own sequence`);
   const chain = v.chain === null ? 'no type 7 records' : v.chain.kind === 'from-start' ? 'hash chain checked from its start' : `hash chain anchored at line ${v.chain.line} (NSR ${v.chain.nsr})`;
   out.push(v.ok ? `valid: ${v.lines} lines, ${v.counts[7]} marks (type 7); ${chain}` : `INVALID: line ${v.firstProblem?.line}: ${v.firstProblem?.message}`);
 

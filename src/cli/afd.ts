@@ -2,7 +2,7 @@
  * `timeclock afd export --from YYYY-MM-DD --to YYYY-MM-DD [--out DIR|FILE] [--json]`: the journal's
  * marks of those days as an AFD (src/agent/afd-export.ts). Reads the database read-only, so it works
  * beside a running terminal. `--out` a directory (default: the current one) keeps the Annex's file
- * name; any other path is the file's name. An existing file is never replaced.
+ * name with the terminal's id; any other path is the file's name. An existing file is never replaced.
  *
  * `timeclock afd verify FILE [--allow-unsigned] [--strict]`: src/cli/afd-verify.ts.
  */
@@ -59,6 +59,8 @@ export async function runAfdExport(opts: CliOptions): Promise<number> {
     for (const f of [r, ...(r.others ?? [])]) {
       const range = f.firstNsr === null ? 'no marks in these days' : `${f.marks} mark${f.marks === 1 ? '' : 's'}, NSR ${nsr(f.firstNsr)} to ${nsr(f.lastNsr)}`;
       process.stdout.write(`wrote ${f.file}\n  employer ${f.employerId ?? ''}, ${from} to ${to}: ${range}; ${f.bytes} bytes; layout ${f.layoutVersion}\n`);
+      // Each terminal numbers its own NSRs (docs/evidence-journal.md, "Who the REP-P is"): say whose these are.
+      if (f.terminal) process.stdout.write(`  terminal ${f.terminal}: its own NSR sequence, named in the file's name\n`);
       process.stdout.write(f.p7s ? `  signed: ${f.p7s} (${f.signer})\n` : '  not signed (afd.signingKey is not set): its last line says ARQUIVO_NAO_ASSINADO\n');
     }
     return Exit.ok;

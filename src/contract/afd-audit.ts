@@ -54,6 +54,8 @@ export const afdExportResultSchema = z.discriminatedUnion('ok', [
     ]),
     /** One-time ids for AFD_DOWNLOAD_PATH (download target only). */
     downloads: z.object({ file: downloadId, p7s: downloadId.nullable() }).nullable(),
+    /** The terminal that made it (each numbers its own NSRs; also in the file name). */
+    terminal: z.string(),
   }),
   z.object({ ok: z.literal(false), code: afdErrorCodeSchema, params: adminParamsSchema }),
 ]);

@@ -1,5 +1,5 @@
 import { buildClockRecord } from '../domain/afd/clock-record.js';
-import { COLLECTOR_DEVICE, MARK_BODY_LENGTH, sealMark } from '../domain/afd/mark.js';
+import { collectedOnline, COLLECTOR_DEVICE, MARK_BODY_LENGTH, sealMark } from '../domain/afd/mark.js';
 import { restoredDetail } from '../domain/journal-fact.js';
 import { furthestCopy, highWater, judgeReservation, nextReservation, type Judgement, type Sidecar } from '../domain/nsr-reservation.js';
 import type { WritableDb } from './database.js';
@@ -29,8 +29,6 @@ export type MarkInput = {
   recordedAt: number;
   /** The worker's CPF as the roster has it (any mask), or null when not known at capture. */
   cpf: string | null;
-  /** Whether the service was reachable at capture. */
-  online: boolean;
   punchId?: number | null;
   unresolvedId?: number | null;
   /** The employer's chain (store/employers.ts chainOf); '' or absent: the configured employer's. */
@@ -159,7 +157,8 @@ export class EvidenceJournal {
         // A live capture is recorded as it is marked: the same instant, the same local time.
         recordedAt: m.recordedAt === m.at ? marked : afdInstant(m.recordedAt, m.zone),
         collector: COLLECTOR_DEVICE,
-        online: m.online,
+        // On-line: recorded in the journal as it was taken; off-line: journalled later (the upgrade's backfill).
+        online: collectedOnline(m.at, m.recordedAt),
       },
       previousHash,
       sha256Latin1,

@@ -70,7 +70,7 @@ export function backfillJournal(journal: EvidenceJournal, o: BackfillOptions): B
         const zone = row.time_zone ?? o.unresolvedZone;
         const local = row.local_date !== null && row.local_time !== null ? { date: row.local_date, time: row.local_time } : localDateTime(row.captured_at, zone);
         journal.appendMark({
-          nsr, at: row.captured_at, localDate: local.date, localTime: local.time, zone, recordedAt: o.now, cpf: row.cpf, online: false,
+          nsr, at: row.captured_at, localDate: local.date, localTime: local.time, zone, recordedAt: o.now, cpf: row.cpf,
           ...(row.kind === 'p' ? { punchId: row.id } : { unresolvedId: row.id }),
         });
         (row.kind === 'p' ? stmts.punch : stmts.unresolved).run(nsr, row.id);

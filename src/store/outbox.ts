@@ -122,7 +122,7 @@ export class Outbox {
         if (p.nsr == null) {
           this.journal.appendMark({
             nsr, at: p.capturedAt, localDate: p.localDate, localTime: p.localTime, zone: p.timeZone,
-            recordedAt: p.capturedAt, cpf: p.cpf ?? null, online: p.online ?? false, punchId: row.id, chain: p.chain ?? '',
+            recordedAt: p.capturedAt, cpf: p.cpf ?? null, punchId: row.id, chain: p.chain ?? '',
           });
         }
         this.durable.journal.run(row.id, p.capturedAt, 'captured', `${p.credentialKind} ${p.timeZone}${p.clockFlag ? ` clock:${p.clockFlag}` : ''}`);

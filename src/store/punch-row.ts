@@ -53,8 +53,6 @@ export type NewPunch = {
   time?: { wall: number; mono: number; bootId: string; anchored: boolean };
   /** The worker's CPF for the mark (absent or null: not known, twelve zeros). */
   cpf?: string | null;
-  /** Whether the service was reachable at capture (the mark's on-line flag; absent: off-line). */
-  online?: boolean;
   /** The NSR of the unresolved capture this punch is (its mark exists already): no new mark. */
   nsr?: number | null;
   /** The employer chain its mark joins (store/employers.ts chainOf); absent: the configured employer's. */

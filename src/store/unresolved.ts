@@ -17,7 +17,7 @@ export type UnresolvedPunch = {
 };
 
 /** What the mark of an unresolved capture needs: the zone its local time is read in, and whether the service was reachable. */
-export type UnresolvedMark = { zone: string; online: boolean };
+export type UnresolvedMark = { zone: string };
 
 /**
  * Punches of credentials the roster did not know, kept under the accept-and-resolve policy until
@@ -44,13 +44,13 @@ export class UnresolvedPunches {
   }
 
   /** Keeps a capture with its mark (CPF not known: twelve zeros), in one transaction; its id and NSR. */
-  add(when: { at: number; mono: number; bootId: string; anchored: boolean }, code: string, kind: string, mark: UnresolvedMark = { zone: 'UTC', online: false }): { id: number; nsr: number } {
+  add(when: { at: number; mono: number; bootId: string; anchored: boolean }, code: string, kind: string, mark: UnresolvedMark = { zone: 'UTC' }): { id: number; nsr: number } {
     const tx = this.db.transaction(() => {
       const nsr = this.journal.reserveNsr();
       const id = (this.stmts.insert.get(when.at, code, kind, when.mono, when.bootId, when.anchored ? 1 : 0, nsr) as { id: number }).id;
       const local = localDateTime(when.at, mark.zone);
       this.journal.appendMark({
-        nsr, at: when.at, localDate: local.date, localTime: local.time, zone: mark.zone, recordedAt: when.at, cpf: null, online: mark.online, unresolvedId: id,
+        nsr, at: when.at, localDate: local.date, localTime: local.time, zone: mark.zone, recordedAt: when.at, cpf: null, unresolvedId: id,
       });
       return { id, nsr };
     });

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { verifyAfd } from '../../src/domain/afd/verify.js';
 import { sha256Latin1 } from '../../src/store/journal-facts.js';
-import { ANNEX_NAME, EMPLOYER } from '../helpers/afd.js';
+import { EMPLOYER, TERMINAL, TERMINAL_NAME as ANNEX_NAME } from '../helpers/afd.js';
 import { screenshotPath } from '../helpers/kiosk-browser.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
 import { openAdmin } from '../helpers/screen-actions.js';
@@ -24,7 +24,7 @@ const today = (): string => new Intl.DateTimeFormat('en-CA', { timeZone: 'Americ
 
 describe('AFD export on the admin screen (Chromium, web bridge)', () => {
   it('exports this month so far as a download: the file is the Annex’s, with the punch, and verifies', async () => {
-    const r = await rigs.start({ settings: { employer: EMPLOYER } });
+    const r = await rigs.start({ settings: { employer: EMPLOYER, terminalId: TERMINAL } });
     expect((await r.agent.punch({ kind: 'id', value: '1001' })).ok).toBe(true);
     const { page, problems } = await r.open(SMALL);
     await openAdmin(page, 'queue');
@@ -41,6 +41,7 @@ describe('AFD export on the admin screen (Chromium, web bridge)', () => {
     await page.waitForSelector('[data-testid=afd-download-file]');
     expect(await text(page, 'admin-message')).toBe('AFD pronto, marcações: 1. Baixe-o abaixo.');
     expect(await text(page, 'afd-file')).toBe(ANNEX_NAME);
+    expect(await text(page, 'afd-terminal')).toContain(TERMINAL); // each terminal numbers its own NSRs
     expect(await text(page, 'afd-marks')).toBe('1');
     await page.screenshot({ path: screenshotPath('admin-afd-800x480') });
 
@@ -76,7 +77,7 @@ describe('AFD export on the admin screen (Chromium, web bridge)', () => {
       fs.mkdirSync(path.join(t.dir, 'sys', 'sdb'), { recursive: true });
       fs.writeFileSync(path.join(t.dir, 'sys', 'sdb', 'removable'), '1\n');
       fs.writeFileSync(path.join(t.dir, 'mounts'), `/dev/sda1 / ext4 rw 0 0\n/dev/sdb1 ${stick} vfat rw,nosuid 0 0\n`);
-      const r = await rigs.start({ settings: { employer: EMPLOYER }, afdDrives: { mounts: path.join(t.dir, 'mounts'), sysBlock: path.join(t.dir, 'sys'), mountRoots: [path.join(t.dir, 'media')] } });
+      const r = await rigs.start({ settings: { employer: EMPLOYER, terminalId: TERMINAL }, afdDrives: { mounts: path.join(t.dir, 'mounts'), sysBlock: path.join(t.dir, 'sys'), mountRoots: [path.join(t.dir, 'media')] } });
       expect((await r.agent.punch({ kind: 'id', value: '1001' })).ok).toBe(true);
       const { page, problems } = await r.open(SMALL);
       await openAdmin(page, 'queue');

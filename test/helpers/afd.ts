@@ -16,7 +16,11 @@ import { testAgent } from './agent.js';
 
 export const ZONE = 'America/Sao_Paulo';
 export const EMPLOYER = { name: 'RELOJOARIA SÃO JOÃO LTDA', cnpj: '11.222.333/0001-81', cno: '12345678901234', repRegistration: '5120230012345' };
+/** The Annex's bare name: a journal no terminal made (exportAfd with `terminal: null`). */
 export const ANNEX_NAME = 'AFD0000512023001234511222333000181REP_P.txt';
+/** The terminal of the terminals these helpers start (`terminalId`), and the name its exports get. */
+export const TERMINAL = 'caixa-01';
+export const TERMINAL_NAME = 'AFD0000512023001234511222333000181REP_P-caixa-01.txt';
 
 /** The instant of a local date and time in São Paulo (UTC-3, no DST since 2019). */
 export const spInstant = (date: string, time: string): number => Date.parse(`${date}T${time}:00-03:00`);
@@ -33,7 +37,7 @@ export async function punchedTerminal(
   const clock = { t: spInstant(punches[0]?.date ?? '2026-08-03', '07:00'), now: () => clock.t };
   const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 60, windowMs: 1_000 }, clock });
   cleanups.push(() => mock.close());
-  const agent = testAgent({ dataDir, mock, clock, settings: { employer: EMPLOYER, ...more.settings }, ...(more.afdDrives ? { afdDrives: more.afdDrives } : {}) });
+  const agent = testAgent({ dataDir, mock, clock, settings: { employer: EMPLOYER, terminalId: TERMINAL, ...more.settings }, ...(more.afdDrives ? { afdDrives: more.afdDrives } : {}) });
   cleanups.push(() => agent.stop());
   await agent.start({ awaitRosterIfEmpty: true });
   for (const p of punches) {
@@ -55,7 +59,7 @@ export function journalWith(dataDir: string, marks: ReadonlyArray<{ date: string
         for (const m of marks.slice(i, i + 5_000)) {
           const at = spInstant(m.date, m.time);
           const nsr = journal.reserveNsr(5_000);
-          journal.appendMark({ nsr, at, localDate: m.date, localTime: m.time, zone: ZONE, recordedAt: at, cpf: m.cpf, online: true });
+          journal.appendMark({ nsr, at, localDate: m.date, localTime: m.time, zone: ZONE, recordedAt: at, cpf: m.cpf });
         }
       }).immediate();
       journal.settle();

@@ -64,7 +64,7 @@ export function fillDelivered(db: Db, o: { punches: number; employees: number; j
         punch.run(at, date, time, keyOf(e), String(10_000 + e), `Employee ${e}`, at, `srv-${n}`, sentAt, sentAt, Math.floor(at / 60_000), nsr).lastInsertRowid,
       );
       if (o.evidence && nsr !== null) {
-        o.evidence.appendMark({ nsr, at, localDate: date, localTime: time, zone: 'America/Sao_Paulo', recordedAt: at, cpf: null, online: true, punchId: id });
+        o.evidence.appendMark({ nsr, at, localDate: date, localTime: time, zone: 'America/Sao_Paulo', recordedAt: at, cpf: null, punchId: id });
         o.evidence.facts.append(nsr, sentAt, 'delivered', `srv-${String(n).padStart(20, '0')}`); // as long as a service _id
       }
       if (o.journal) {

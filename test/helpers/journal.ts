@@ -15,7 +15,7 @@ export function journalPunch(i: number, extra: Partial<NewPunch> = {}): NewPunch
   const local = localDateTime(at, ZONE);
   return {
     capturedAt: at, localDate: local.date, localTime: local.time, timeZone: ZONE, employeeKey: `E${i}`, employeeExternalId: `X${i}`,
-    employeeName: `Employee ${i}`, credentialKind: 'badge', clockFlag: null, cpf: '529.982.247-25', online: true, ...extra,
+    employeeName: `Employee ${i}`, credentialKind: 'badge', clockFlag: null, cpf: '529.982.247-25', ...extra,
   };
 }
 

@@ -18,7 +18,7 @@ import { AuditLog } from '../../src/store/audit-log.js';
 import { openDatabase } from '../../src/store/database.js';
 import { sha256Latin1 } from '../../src/store/journal-facts.js';
 import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
-import { ANNEX_NAME, punchedTerminal } from '../helpers/afd.js';
+import { punchedTerminal, TERMINAL_NAME as ANNEX_NAME } from '../helpers/afd.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 import { keepCookie } from '../helpers/web-bridge-rig.js';
 

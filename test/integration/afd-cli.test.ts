@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTrailer, noCounts } from '../../src/domain/afd/trailer.js';
 import { verifyAfd } from '../../src/domain/afd/verify.js';
 import { sha256Latin1 } from '../../src/store/journal-facts.js';
-import { ANNEX_NAME, EMPLOYER, makeP12, punchedTerminal, writeConfig } from '../helpers/afd.js';
+import { EMPLOYER, makeP12, punchedTerminal, TERMINAL, TERMINAL_NAME as ANNEX_NAME, writeConfig } from '../helpers/afd.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -22,7 +22,7 @@ let apiUrl = '';
 
 /** A configuration file for the CLI on the test's data directory, with `more` over it. */
 const config = (name: string, more: Record<string, unknown> = {}): string =>
-  writeConfig(path.join(tmp.dir, `${name}.json`), { dataDir, api: { baseUrl: apiUrl, token: 'demo-token' }, timezone: 'America/Sao_Paulo', employer: EMPLOYER, ...more });
+  writeConfig(path.join(tmp.dir, `${name}.json`), { dataDir, api: { baseUrl: apiUrl, token: 'demo-token' }, timezone: 'America/Sao_Paulo', employer: EMPLOYER, terminalId: TERMINAL, ...more });
 
 const outDir = (name: string): string => {
   const d = path.join(tmp.dir, name);

@@ -53,7 +53,7 @@ afterAll(() => {
 describe('exportAfd', () => {
   it('writes exactly what buildAfd writes for the range’s marks, a small page at a time, and it verifies', async () => {
     const dir = out('exact');
-    const r = await exportAfd(reader, settings(EMPLOYER), { from: '2026-08-02', to: '2026-08-03', dir, zone: ZONE, now: NOW, pageSize: 7 });
+    const r = await exportAfd(reader, settings(EMPLOYER), { from: '2026-08-02', to: '2026-08-03', dir, zone: ZONE, terminal: null, now: NOW, pageSize: 7 });
     expect(r).toMatchObject({ file: path.join(dir, ANNEX_NAME), p7s: null, marks: 200, firstNsr: 101, lastNsr: 300, layoutVersion: '003', signer: null });
     const marks = reader.marksInDates('2026-08-02', '2026-08-03', 0, 1_000).map((m) => m.line);
     const expected = buildAfd({
@@ -89,7 +89,7 @@ describe('exportAfd', () => {
         turns++;
       }
     })();
-    const r = await exportAfd(reader, settings(EMPLOYER), { from: '2026-08-01', to: '2026-09-01', dir: out('long'), zone: ZONE, now: NOW, pageSize: 100 });
+    const r = await exportAfd(reader, settings(EMPLOYER), { from: '2026-08-01', to: '2026-09-01', dir: out('long'), zone: ZONE, terminal: null, now: NOW, pageSize: 100 });
     running = false;
     await ticker;
     expect(r.marks).toBe(2_510);
@@ -98,13 +98,13 @@ describe('exportAfd', () => {
   });
 
   it('writes an employer CPF as kind 2 and names the file with it; an alphanumeric CNPJ makes the layout "004"', async () => {
-    const cpf = await exportAfd(reader, settings({ name: 'MARIA DA SILVA', cpf: '529.982.247-25' }), { from: '2026-09-01', to: '2026-09-01', dir: out('cpf'), zone: ZONE, now: NOW });
+    const cpf = await exportAfd(reader, settings({ name: 'MARIA DA SILVA', cpf: '529.982.247-25' }), { from: '2026-09-01', to: '2026-09-01', dir: out('cpf'), zone: ZONE, terminal: null, now: NOW });
     expect(path.basename(cpf.file)).toBe('AFD0000000000000000052998224725REP_P.txt');
     const header = fs.readFileSync(cpf.file, 'latin1').slice(0, 302);
     expect(header.slice(10, 25)).toBe('200052998224725');
     expect(header.slice(250, 253)).toBe('003');
 
-    const alnum = await exportAfd(reader, settings({ name: 'NOVA LTDA', cnpj: '12.ABC.345/01DE-35' }), { from: '2026-09-01', to: '2026-09-01', dir: out('alnum'), zone: ZONE, now: NOW });
+    const alnum = await exportAfd(reader, settings({ name: 'NOVA LTDA', cnpj: '12.ABC.345/01DE-35' }), { from: '2026-09-01', to: '2026-09-01', dir: out('alnum'), zone: ZONE, terminal: null, now: NOW });
     expect(alnum.layoutVersion).toBe('004');
     const text = fs.readFileSync(alnum.file, 'latin1');
     expect(text.slice(10, 25)).toBe('112ABC34501DE35');
@@ -114,7 +114,7 @@ describe('exportAfd', () => {
 
   it('refuses what the header cannot carry and a key that cannot sign, writing nothing', async () => {
     const dir = out('refused');
-    const fail = (config: AfdConfig) => exportAfd(reader, config, { from: '2026-09-01', to: '2026-09-01', dir, zone: ZONE, now: NOW });
+    const fail = (config: AfdConfig) => exportAfd(reader, config, { from: '2026-09-01', to: '2026-09-01', dir, zone: ZONE, terminal: null, now: NOW });
     await expect(fail(settings({ cnpj: '11222333000181' }))).rejects.toMatchObject({ code: 'employer_missing', params: { keys: 'employer.name' } });
     // A bad INPI number is refused when the configuration is read (one rule, src/domain/afd/inpi.ts);
     // a configuration built in code without the schema meets the same rule at export.
@@ -133,10 +133,10 @@ describe('exportAfd', () => {
   it('with a key: the file and its .p7s; an unsigned export over it takes the old .p7s away', async () => {
     const dir = out('resign');
     const { p12 } = makeP12(out('keys2'), 'certa');
-    const signed = await exportAfd(reader, settings(EMPLOYER, { signingKey: p12, signingKeyPassword: 'certa' }), { from: '2026-09-01', to: '2026-09-01', dir, zone: ZONE, now: NOW });
+    const signed = await exportAfd(reader, settings(EMPLOYER, { signingKey: p12, signingKeyPassword: 'certa' }), { from: '2026-09-01', to: '2026-09-01', dir, zone: ZONE, terminal: null, now: NOW });
     expect(signed.p7s).toBe(`${signed.file}.p7s`);
     expect(fs.readdirSync(dir).sort()).toEqual([ANNEX_NAME, `${ANNEX_NAME}.p7s`]);
-    const plain = await exportAfd(reader, settings(EMPLOYER), { from: '2026-09-01', to: '2026-09-01', dir, zone: ZONE, now: NOW, replace: true });
+    const plain = await exportAfd(reader, settings(EMPLOYER), { from: '2026-09-01', to: '2026-09-01', dir, zone: ZONE, terminal: null, now: NOW, replace: true });
     expect(plain.p7s).toBeNull();
     expect(fs.readdirSync(dir)).toEqual([ANNEX_NAME]);
   });

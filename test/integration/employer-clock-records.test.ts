@@ -45,7 +45,7 @@ describe('per-employer AFD files and type 4 clock records', () => {
 
     const out = path.join(dir, 'out');
     fs.mkdirSync(out);
-    const r = await exportAfd(j.reader, { employer: { name: EMPLOYER.name, cnpj: '11222333000181' }, afd: {} }, { from: '2026-03-02', to: '2026-03-02', dir: out, zone: ZONE, now: new Date(BASE + 3_600_000) }, new EmployerCache(j.db));
+    const r = await exportAfd(j.reader, { employer: { name: EMPLOYER.name, cnpj: '11222333000181' }, afd: {} }, { from: '2026-03-02', to: '2026-03-02', dir: out, zone: ZONE, terminal: null, now: new Date(BASE + 3_600_000) }, new EmployerCache(j.db));
     const files = [r, ...(r.others ?? [])];
     expect(files.map((f) => f.employerId)).toEqual(['11222333000181', SUB]);
     const nsrTypes = (file: string) =>

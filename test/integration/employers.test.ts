@@ -23,14 +23,16 @@ import { openDatabase } from '../../src/store/database.js';
 import { EmployerCache } from '../../src/store/employers.js';
 import { sha256Latin1 } from '../../src/store/journal-facts.js';
 import { verifyJournal } from '../../src/store/journal-verify.js';
-import { ANNEX_NAME, EMPLOYER, spInstant } from '../helpers/afd.js';
+import { EMPLOYER, spInstant } from '../helpers/afd.js';
 import { testAgent } from '../helpers/agent.js';
 import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir('timeclock-employers-');
 const dataDir = path.join(tmp.dir, 'data');
 const cleanups: Array<() => Promise<void> | void> = [];
-const SUB_NAME = 'AFD0000512023001234511444777000161REP_P.txt';
+// The terminal's id ends each name (docs/evidence-journal.md, "Who the REP-P is").
+const ANNEX_NAME = 'AFD0000512023001234511222333000181REP_P-obra-centro-01.txt';
+const SUB_NAME = 'AFD0000512023001234511444777000161REP_P-obra-centro-01.txt';
 let agent: Agent;
 let mock: MockServer;
 const clock = { t: spInstant('2026-08-03', '07:00'), now: () => clock.t };
@@ -124,7 +126,7 @@ describe('each worker’s own employer', () => {
     const out = path.join(tmp.dir, 'out');
     fs.mkdirSync(out);
     const config = path.join(tmp.dir, 'config.json');
-    fs.writeFileSync(config, JSON.stringify({ dataDir, employer: EMPLOYER, timezone: 'America/Sao_Paulo' }));
+    fs.writeFileSync(config, JSON.stringify({ dataDir, employer: EMPLOYER, timezone: 'America/Sao_Paulo', terminalId: 'obra-centro-01' }));
     const opts: CliOptions = { config, from: '2026-08-01', to: '2026-08-31', out };
     const r = await cli(() => runAfd(opts, ['export']));
     expect(r.code).toBe(0);

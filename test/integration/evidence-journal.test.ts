@@ -55,11 +55,11 @@ describe('the evidence journal: one mark per punch, NSR 1, 2, 3…', () => {
     const j = open(dir());
     punchRange(j.outbox, 0, 1);
     const unresolved = new UnresolvedPunches(j.db, j.journal);
-    const kept = unresolved.add({ at: BASE + 3_600_000, mono: 0, bootId: 'b', anchored: true }, 'NEW-1', 'badge', { zone: 'America/Sao_Paulo', online: false });
+    const kept = unresolved.add({ at: BASE + 3_600_000, mono: 0, bootId: 'b', anchored: true }, 'NEW-1', 'badge', { zone: 'America/Sao_Paulo' });
     expect(kept.nsr).toBe(2);
     const line = j.reader.mark(2)?.line ?? '';
     expect(line.slice(34, 46)).toBe('000000000000');
-    expect(line[72]).toBe('1'); // off-line
+    expect(line[72]).toBe('0'); // recorded in the journal as it was taken: on-line (the terminal is the REP-P, docs/evidence-journal.md)
     punchRange(j.outbox, 1, 2); // another punch meanwhile: NSR 3
 
     const row = unresolved.all()[0];

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/agent.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
-import { ANNEX_NAME, EMPLOYER, makeP12, spInstant, writeConfig } from '../helpers/afd.js';
+import { EMPLOYER, makeP12, spInstant, TERMINAL, TERMINAL_NAME as ANNEX_NAME, writeConfig } from '../helpers/afd.js';
 import { testAgent } from '../helpers/agent.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
@@ -90,7 +90,7 @@ beforeAll(async () => {
     dataDir,
     mock,
     clock,
-    settings: { employer: EMPLOYER, afd: { signingKey: p12, signingKeyPassword: 'senha' } },
+    settings: { employer: EMPLOYER, terminalId: TERMINAL, afd: { signingKey: p12, signingKeyPassword: 'senha' } },
     afdDrives: { mounts: path.join(root, 'mounts'), sysBlock: path.join(root, 'sys', 'block'), mountRoots: [path.join(root, 'media')] },
   });
   cleanups.push(() => agent.stop());
@@ -190,7 +190,7 @@ describe('exports on a drive someone prepared', () => {
   it('timeclock afd export --out: a link or a directory at the path is refused (exit 1, saying what it is), the file it points at unchanged', async () => {
     const out = path.join(tmp.dir, 'out');
     fs.mkdirSync(out);
-    const config = writeConfig(path.join(tmp.dir, 'afd-config.json'), { employer: EMPLOYER });
+    const config = writeConfig(path.join(tmp.dir, 'afd-config.json'), { employer: EMPLOYER, terminalId: TERMINAL });
     const env = { TIMECLOCK_DATA_DIR: dataDir, TIMECLOCK_CONFIG: config, HOME: tmp.dir };
     const link = path.join(out, 'march.txt');
     fs.symlinkSync(victim, link);

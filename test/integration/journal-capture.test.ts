@@ -59,7 +59,7 @@ describe('every punch the agent takes gets its mark, and its answer carries the 
     try {
       const line = (nsr: number) => reader.mark(nsr)?.line ?? '';
       expect(line(1).slice(34, 46)).toBe(`0${mock.employees().find((e) => e.external_id === '1001')?.cpf}`);
-      expect(line(1)[72]).toBe('0'); // the service had answered: on-line
+      expect(line(1)[72]).toBe('0'); // recorded in the journal as it was taken: on-line
       expect(line(3).slice(34, 46)).toBe('000000000000');
       const facts = (nsr: number) => reader.factsOf(nsr).map((f) => `${f.event}: ${f.detail}`);
       const delivered = (ext: string) => mock.records().find((r) => r.employee_external_id === ext)?._id;

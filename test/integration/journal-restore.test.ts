@@ -172,10 +172,13 @@ describe('punches from before the journal (an upgraded terminal)', () => {
     expect(lines.map((l) => l.slice(10, 34))).toEqual(['2026-03-02T08:00:00-0300', '2026-03-02T08:01:00-0300', '2026-03-02T08:02:00-0300']);
     expect(lines.map((l) => l.slice(46, 70))).toEqual(Array(3).fill('2026-06-01T12:30:00-0300'));
     expect(lines.map((l) => l.slice(34, 46))).toEqual(['000000000000', '000000000000', '052998224725']);
+    // Reached the journal after they were taken: off-line (docs/evidence-journal.md, "Who the REP-P is").
+    expect(lines.map((l) => l[72])).toEqual(['1', '1', '1']);
     expect(events(j, 'backfilled')).toEqual([{ nsr: 1, detail: '1-3: 3 punches taken before the evidence journal existed, journalled at upgrade' }]);
     expect(await verifyJournal(j.db)).toMatchObject({ ok: true, marks: 3, facts: 1 });
 
     expect(backfillJournal(j.journal, { now: upgradeAt + 1, unresolvedZone: 'UTC' }).marks).toBe(0);
     expect(punchRange(j.outbox, 10, 11)).toEqual([4]);
+    expect(j.reader.mark(4)?.line[72]).toBe('0'); // a capture is recorded as it is taken: on-line
   });
 });

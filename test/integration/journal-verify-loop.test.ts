@@ -22,7 +22,7 @@ describe('verifying a big journal', () => {
       for (let i = 0; i < MARKS; i++) {
         const nsr = j.journal.reserveNsr(MARKS - i - 1);
         const at = BASE + i * 60_000;
-        j.journal.appendMark({ nsr, at, localDate: '2026-03-02', localTime: '08:00', zone: ZONE, recordedAt: at, cpf: null, online: true });
+        j.journal.appendMark({ nsr, at, localDate: '2026-03-02', localTime: '08:00', zone: ZONE, recordedAt: at, cpf: null });
       }
     }).immediate();
     j.journal.settle();

@@ -26,7 +26,7 @@ import { drivesCheck } from '../../src/cli/doctor/drive-checks.js';
 import { verifyAfd } from '../../src/domain/afd/verify.js';
 import { sha256Latin1 } from '../../src/store/journal-facts.js';
 import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
-import { ANNEX_NAME, punchedTerminal } from '../helpers/afd.js';
+import { punchedTerminal, TERMINAL_NAME as ANNEX_NAME } from '../helpers/afd.js';
 import { tempDir } from '../helpers/temp.js';
 
 const UNIT = path.resolve('assets/timeclock-kiosk-usb@.service');

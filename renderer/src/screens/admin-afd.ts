@@ -33,6 +33,7 @@ export function afdPanel(ctx: Ctx, sh: Shared): Panel {
     const nsr = (n: number | null): string => String(n).padStart(9, '0');
     const rows = [
       row(t(lang, 'afd.result.file'), d.fileName, 'afd-file'),
+      row(t(lang, 'afd.result.terminal'), t(lang, 'afd.result.terminalValue', { terminal: d.terminal }), 'afd-terminal'),
       row(t(lang, 'afd.result.marks'), String(d.marks), 'afd-marks'),
       row(t(lang, 'afd.result.nsr'), d.firstNsr === null ? t(lang, 'afd.result.none') : t(lang, 'afd.result.nsrRange', { first: nsr(d.firstNsr), last: nsr(d.lastNsr) })),
       row(t(lang, 'afd.result.signed'), t(lang, d.signed ? 'afd.result.signedYes' : 'afd.result.signedNo'), 'afd-signed'),

@@ -35,12 +35,26 @@ export function buildAfd(e: AfdExport): string {
 }
 
 /**
- * The Annex's name for a REP-P's file: "AFD" + INPI registration + employer CNPJ/CPF + "REP_P".
- * It gives no separators and no extension; we add none and ".txt". Without a registration, the
- * 17 zeros the header carries. `employerId` is the 14-character CNPJ or the 11-digit CPF.
+ * The Annex's name for a REP-P's file: "AFD" + INPI registration + employer CNPJ/CPF + "REP_P",
+ * then, when given, "-" and the terminal that made it. The Annex gives no separators and no
+ * extension; we add ".txt". Without a registration, the 17 zeros the header carries.
+ * `employerId` is the 14-character CNPJ or the 11-digit CPF. The terminal: every terminal is an
+ * installation of the REP-P with its own NSR sequence (docs/evidence-journal.md, "Who the REP-P
+ * is"), so two terminals' files of one employer differ in their name as REP-C files differ by
+ * the device's manufacturing number; the Annex's part stays the name's start.
  */
-export function afdFileName(repRegistration: string | null, employerId: string): string {
+export function afdFileName(repRegistration: string | null, employerId: string, terminal: string | null = null): string {
   if (repRegistration !== null && !/^\d{1,17}$/.test(repRegistration)) throw new RangeError(`an INPI registration is up to 17 digits: "${repRegistration}"`);
   if (!/^([0-9A-Z]{12}\d{2}|\d{11})$/.test(employerId)) throw new RangeError(`not a bare CNPJ or CPF: "${employerId}"`);
-  return `AFD${(repRegistration ?? '').padStart(17, '0')}${employerId}REP_P.txt`;
+  if (terminal !== null && !TERMINAL_IN_NAME.test(terminal)) throw new RangeError(`not a terminal id: "${terminal}"`);
+  return `AFD${(repRegistration ?? '').padStart(17, '0')}${employerId}REP_P${terminal === null ? '' : `-${terminal}`}.txt`;
+}
+
+/** A terminal id as the configuration allows it (config-fleet.ts terminalIdSchema). */
+const TERMINAL_IN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+/** The terminal an AFD file name of ours names ("AFD…REP_P-<terminal>.txt"), or null (the Annex's bare name, or another system's). */
+export function terminalOfAfdFileName(fileName: string): string | null {
+  const m = /^AFD\d{17}(?:[0-9A-Z]{12}\d{2}|\d{11})REP_P-([A-Za-z0-9][A-Za-z0-9._-]{0,62})\.txt$/.exec(fileName);
+  return m?.[1] ?? null;
 }

@@ -10,7 +10,7 @@
  *   035-046    12  the worker's CPF, zero-padded to 12
  *   047-070    24  date and time the record was written, same format
  *   071-072     2  collector: 01 mobile app, 02 browser, 03 desktop app, 04 electronic device, 05 other
- *   073-073     1  0 on-line, 1 off-line
+ *   073-073     1  0 on-line, 1 off-line (collectedOnline below)
  *   074-137    64  SHA-256 of fields 1-7 of this record followed by field 8 of the previous type 7
  *
  * Our choices where the text is silent (docs/evidence-journal.md): lowercase hex; the first record
@@ -39,6 +39,18 @@ export type MarkFields = {
 };
 
 export type Mark = MarkFields & { hash: string; line: string };
+
+/**
+ * Field 7 under our reading of who the REP-P is (docs/evidence-journal.md, "Who the REP-P is"):
+ * the program on this terminal is the REP-P and its reader and keypad are its collector, so a
+ * mark is on-line when the REP-P recorded it in its ARP (the journal) as it was taken, and
+ * off-line when it reached the journal later (Annex IX item 5: "enviadas posteriormente"), as the
+ * punches of an older version journalled at the upgrade. Whether the T&A service answered is no
+ * part of it: the service is not the REP-P. Instants in UTC ms.
+ */
+export function collectedOnline(markedAtMs: number, recordedAtMs: number): boolean {
+  return recordedAtMs === markedAtMs;
+}
 
 /** AAAA-MM-ddThh:mm:00ZZZZZ from a local date, a local HH:MM and the zone's offset in minutes. */
 export function afdDateTime(localDate: string, localTime: string, offsetMinutes: number): string {

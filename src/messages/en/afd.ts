@@ -36,6 +36,8 @@ export const enAfd = {
   'afd.result.signedNo': 'no',
   'afd.result.where': 'Saved to',
   'afd.result.folder': '{label}, folder {folder}',
+  'afd.result.terminal': 'Terminal',
+  'afd.result.terminalValue': '{terminal} (its own NSR sequence, named in the file name)',
   'afd.downloadFile': 'Download the AFD file',
   'afd.downloadP7s': 'Download the signature (.p7s)',
   'afd.downloaded': 'Downloaded: {file}',

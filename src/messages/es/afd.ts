@@ -33,6 +33,8 @@ export const esAfd: Texts<typeof enAfd> = {
   'afd.result.signedNo': 'no',
   'afd.result.where': 'Guardado en',
   'afd.result.folder': '{label}, carpeta {folder}',
+  'afd.result.terminal': 'Terminal',
+  'afd.result.terminalValue': '{terminal} (secuencia de NSR propia, en el nombre del archivo)',
   'afd.downloadFile': 'Descargar el archivo AFD',
   'afd.downloadP7s': 'Descargar la firma (.p7s)',
   'afd.downloaded': 'Descargado: {file}',

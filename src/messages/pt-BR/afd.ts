@@ -33,6 +33,8 @@ export const ptAfd: Texts<typeof enAfd> = {
   'afd.result.signedNo': 'não',
   'afd.result.where': 'Salvo em',
   'afd.result.folder': '{label}, pasta {folder}',
+  'afd.result.terminal': 'Terminal',
+  'afd.result.terminalValue': '{terminal} (sequência de NSR própria, no nome do arquivo)',
   'afd.downloadFile': 'Baixar o arquivo AFD',
   'afd.downloadP7s': 'Baixar a assinatura (.p7s)',
   'afd.downloaded': 'Baixado: {file}',
