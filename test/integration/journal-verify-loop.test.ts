@@ -27,18 +27,23 @@ describe('verifying a big journal', () => {
     }).immediate();
     j.journal.settle();
 
+    // How often the event loop got a turn while verifying: an immediate that re-arms itself runs once a
+    // turn. Counted, not timed (the stall in ms is the journal bench's figure, not a test's).
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
     const delay = monitorEventLoopDelay({ resolution: 5 });
-    let ticks = 0;
-    const ticker = setInterval(() => ticks++, 10);
     delay.enable();
     const v = await verifyJournal(j.db);
     delay.disable();
-    clearInterval(ticker);
-    const maxMs = delay.max / 1e6;
-    console.log(`verify ${MARKS} marks: ${v.ms} ms in all; event loop delay max ${maxMs.toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms; ${ticks} timer ticks meanwhile`);
+    counting = false;
+    console.log(`verify ${MARKS} marks: ${v.ms} ms in all; event loop delay max ${(delay.max / 1e6).toFixed(1)} ms; ${turns} turns of the loop meanwhile`);
     expect(v).toMatchObject({ ok: true, marks: MARKS, facts: 0, firstProblem: null });
-    // Timers ran during the check (it yields between chunks); a generous bound, not a benchmark.
-    expect(ticks).toBeGreaterThan(0);
-    expect(maxMs).toBeLessThan(250);
+    // Chunks are at most 10,000 rows, the loop free between them: at least one turn per chunk.
+    expect(turns).toBeGreaterThanOrEqual(MARKS / 10_000);
   });
 });
