@@ -6,7 +6,6 @@ import { lockDataDir } from '../store/lock.js';
 import { Outbox } from '../store/outbox.js';
 import { RateSlots } from '../store/rate-slots.js';
 import { Roster } from '../store/roster.js';
-import { RateBudget } from '../sync/rate-budget.js';
 import { AuditLog } from '../store/audit-log.js';
 import { Identities } from '../store/identities.js';
 import { settingKeys } from '../store/setting-keys.js';
@@ -125,13 +124,9 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   let recordFleet = (): void => {};
   const shared = demo ? null : sharedRateFor(config, { terminalId, host, pid: process.pid }, token.token, rule, rt.clock, rt.sleep, rt.log, () => recordFleet());
   const fleetNow = (): FleetStatus => ({ host, instanceId: shared?.instanceId ?? null, conflict: shared?.conflict() ?? null });
-  const budget = new RateBudget(rateSlots, rt.clock, rt.sleep, rule, shared?.link ?? null, {
-    adapt: opts.adaptiveRate ?? true,
-    random: rt.random,
-    onCut: (limit, was) => rt.log.info('429 from the service: this terminal\'s request limit cut', { limit, was, windowMs: budget.windowMs }),
-  }, config.rateLimit.punchReserve, config.selfService.maxShare);
 
-  const { uploader, rosterSync } = buildDelivery({ config, rt, db, outbox, roster, api, budget, rule, siteId, anchoring, routes, recorder });
+  // The one request budget (shared with the fleet's window when there is one), delivery and the roster sync.
+  const { budget, uploader, rosterSync } = buildDelivery({ config, rt, opts, db, outbox, roster, rateSlots, link: shared?.link ?? null, api, rule, siteId, anchoring, routes, recorder });
   const identities = new Identities(db);
   const unresolved = new UnresolvedPunches(db, journal);
   const audit = new AuditLog(db);
@@ -246,7 +241,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     identities,
     unresolved,
     audit,
-    admin: new IdentityAdmin(identities, pins, audit, rt.clock),
+    admin: new IdentityAdmin({ identities, pins, audit, clock: rt.clock }),
     readers,
     rosterRefreshMs: config.roster.refreshMs,
     terminalId,
@@ -256,12 +251,12 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     integrity: watches.integrity,
     retention: watches.retention,
     journal: watches.journal,
-    receipts: new Receipts(
-      journalReceiptSource(db),
-      () => receiptSettingsOf(config, db),
-      rt.log,
-      new ReceiptFiles({ dataDir: config.dataDir, keepHours: config.receipt.keepHours, afd: config.afd, now: () => rt.clock.now(), log: rt.log }),
-    ),
+    receipts: new Receipts({
+      source: journalReceiptSource(db),
+      settings: () => receiptSettingsOf(config, db),
+      log: rt.log,
+      files: new ReceiptFiles({ dataDir: config.dataDir, keepHours: config.receipt.keepHours, afd: config.afd, now: () => rt.clock.now(), log: rt.log }),
+    }),
     afd,
     // Its reads wait while punches are due, like roster pages (sync/audit-compare.ts).
     days: self.days,

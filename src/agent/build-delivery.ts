@@ -1,6 +1,7 @@
 /**
- * Delivery as build-agent.ts wires it: the uploader (punches to `POST /times`) and the roster sync
- * (the service's employees to the lookup), both reporting to the status recorder built before them.
+ * Delivery as build-agent.ts wires it: the request budget every call draws from, the uploader
+ * (punches to `POST /times`) and the roster sync (the service's employees to the lookup), the last
+ * two reporting to the status recorder built before them.
  */
 import type { ApiClient } from '../api/client.js';
 import type { Config } from '../config.js';
@@ -10,31 +11,50 @@ import type { Outbox } from '../store/outbox.js';
 import type { Roster } from '../store/roster.js';
 import { settingKeys } from '../store/setting-keys.js';
 import { readSetting, writeSetting } from '../store/settings.js';
-import type { RateBudget } from '../sync/rate-budget.js';
+import { RateBudget } from '../sync/rate-budget.js';
+import type { RateSlots } from '../store/rate-slots.js';
+import type { SharedWindowLink } from '../sync/shared-window-link.js';
 import type { RouteGate } from '../sync/route-gate.js';
 import { RosterChanges } from '../sync/roster-changes.js';
 import { RosterSync } from '../sync/roster-sync.js';
 import { Uploader, type PunchAnchoring } from '../sync/uploader.js';
-import type { Runtime } from './runtime.js';
+import type { BuildOptions, Runtime } from './runtime.js';
 import type { StatusRecorder } from './status-recorder.js';
 
-export type DeliveryParts = { uploader: Uploader; rosterSync: RosterSync };
+export type DeliveryParts = { budget: RateBudget; uploader: Uploader; rosterSync: RosterSync };
 
 export function buildDelivery(d: {
   config: Config & { api: NonNullable<Config['api']> };
   rt: Runtime;
+  opts: BuildOptions;
   db: DurableDb;
   outbox: Outbox;
   roster: Roster;
+  rateSlots: RateSlots;
+  /** The fleet's shared window (Redis), or null: this terminal's own. */
+  link: SharedWindowLink | null;
   api: ApiClient;
-  budget: RateBudget;
   rule: WindowRule;
   siteId: string | null;
   anchoring: PunchAnchoring;
   routes: RouteGate;
   recorder: StatusRecorder;
 }): DeliveryParts {
-  const { config, rt, db, outbox, roster, api, budget, rule, routes, recorder } = d;
+  const { config, rt, db, outbox, roster, api, rule, routes, recorder } = d;
+  const budget: RateBudget = new RateBudget({
+    store: d.rateSlots,
+    clock: rt.clock,
+    sleep: rt.sleep,
+    rule,
+    link: d.link,
+    adaptive: {
+      adapt: d.opts.adaptiveRate ?? true,
+      random: rt.random,
+      onCut: (limit, was) => rt.log.info('429 from the service: this terminal\'s request limit cut', { limit, was, windowMs: budget.windowMs }),
+    },
+    reserveShare: config.rateLimit.punchReserve,
+    selfServiceShare: config.selfService.maxShare,
+  });
   const uploader = new Uploader({
     outbox,
     api,
@@ -88,5 +108,5 @@ export function buildDelivery(d: {
     log: rt.log,
     onProgress: (p) => recorder.noteRosterProgress(p),
   });
-  return { uploader, rosterSync };
+  return { budget, uploader, rosterSync };
 }

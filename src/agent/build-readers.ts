@@ -28,17 +28,17 @@ export function buildReaders(config: Config, rt: Runtime, scans: ScanInlet, sink
   const hid = rt.hid ?? new NodeHidBackend();
   const readers: HidReader[] = config.readers.map(
     (c) =>
-      new HidReader(
-        { name: c.name, match: c.match, reconnectMs: c.reconnectMs },
-        hid,
-        decoderFor(c),
-        transformFor(c),
-        rt.clock,
-        rt.sleep,
-        rt.log,
-        (code) => scans.scanned(code, `hid:${c.name}`),
-        () => sink.noteReaders(readers.map((r) => r.status())),
-      ),
+      new HidReader({
+        opts: { name: c.name, match: c.match, reconnectMs: c.reconnectMs },
+        backend: hid,
+        decoder: decoderFor(c),
+        transform: transformFor(c),
+        clock: rt.clock,
+        sleep: rt.sleep,
+        log: rt.log,
+        onScan: (code) => scans.scanned(code, `hid:${c.name}`),
+        onStatus: () => sink.noteReaders(readers.map((r) => r.status())),
+      }),
   );
   return readers;
 }

@@ -26,7 +26,7 @@ export function buildTimeParts(
   d: { db: DurableDb; outbox: Outbox; mono: Monotonic; recorder: StatusRecorder; wake: () => void },
 ): TimeParts {
   const { db, outbox, mono, recorder } = d;
-  const ntp = new NtpState(rt.ntp ?? systemNtpProbe, mono, undefined, config.clock.ntpSynchronized);
+  const ntp = new NtpState({ probe: rt.ntp ?? systemNtpProbe, mono, configured: config.clock.ntpSynchronized });
   // Asked now, in the background: the first answers of the service come after it, as a rule.
   ntp.refresh();
   const report = new ServiceClockReport({

@@ -91,8 +91,7 @@ export class RosterSync {
   progress: RosterSyncProgress | null = null;
 
   constructor(private readonly d: RosterSyncDeps) {
-    const { opts } = d;
-    this.opts = { ...opts };
+    this.opts = { ...d.opts };
   }
 
   get siteId(): string | null {

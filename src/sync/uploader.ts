@@ -81,7 +81,7 @@ export class Uploader {
     this.sleep = d.sleep;
     this.log = log;
     this.opts = { ...opts };
-    this.health = new DeliveryHealth(budget, { backoff: opts.backoff, windowMs: opts.windowMs, authRetryMs: opts.authRetryMs }, random, log, onEvent);
+    this.health = new DeliveryHealth({ budget, opts: { backoff: opts.backoff, windowMs: opts.windowMs, authRetryMs: opts.authRetryMs }, random, log, onEvent });
     this.heldCheckEveryMs = Math.min(HELD_CHECK_EVERY_MS, opts.heldRetryMs);
     this.reconciler = new Reconciler({ outbox, api, clock, random, opts: this.opts, log, onEvent, health: this.health, ...(routes ? { routes } : {}) });
     this.answers = { outbox, health: this.health, log, onEvent, opts: this.opts };
