@@ -85,14 +85,8 @@ function scrypt(pin: string, salt: Buffer, params: ScryptParams): Promise<Buffer
   });
 }
 
-/** What the PIN store is built from. */
-export type PinsDeps = {
-  db: WritableDb;
-  clock: Clock;
-  policy: PinPolicy;
-  audit: AuditLog;
-  opts?: PinsOptions;
-};
+/** What the PIN store is built from, with its options. */
+export type PinsDeps = PinsOptions & { db: WritableDb; clock: Clock; policy: PinPolicy; audit: AuditLog };
 
 /**
  * Employees' PINs, the second factor after their ID. Only scrypt hashes with a per-employee
@@ -117,13 +111,13 @@ export class Pins {
   private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly d: PinsDeps) {
-    const { db, policy, opts = {} } = d;
+    const { db, policy } = d;
     if (!isInt(policy.maxFailures, 1, Number.MAX_SAFE_INTEGER) || !isInt(policy.lockoutMs, 0, Number.MAX_SAFE_INTEGER)) {
       throw new Error(`invalid PIN policy: maxFailures must be an integer >= 1 and lockoutMs an integer >= 0`);
     }
-    this.throttle = opts.throttle ?? DEFAULT_THROTTLE;
-    this.attemptDelay = opts.attemptDelay ?? attemptDelayMs;
-    const params = opts.scryptParams ?? DEFAULT_SCRYPT_PARAMS;
+    this.throttle = d.throttle ?? DEFAULT_THROTTLE;
+    this.attemptDelay = d.attemptDelay ?? attemptDelayMs;
+    const params = d.scryptParams ?? DEFAULT_SCRYPT_PARAMS;
     if (!validScryptParams(params)) {
       throw new Error(
         `invalid scrypt parameters ${JSON.stringify(params)}: N must be a power of two (2..2^22), r 1..32, p 1..16, keylen 16..64`,

@@ -64,16 +64,12 @@ export class RateBudget {
   private readonly adaptive: AdaptiveLimit;
 
   private rule: WindowRule;
-  private readonly link: SharedWindowLink | null;
-  private readonly reserveShare: number;
-  private readonly selfServiceShare: number;
+  private readonly d: Required<RateBudgetDeps>;
 
-  constructor(private readonly d: RateBudgetDeps) {
-    const { store, clock, rule, link = null, adaptive = {} } = d;
+  constructor(deps: RateBudgetDeps) {
+    const d = (this.d = { link: null, adaptive: {}, reserveShare: 0, selfServiceShare: DEFAULT_SELF_SERVICE_SHARE, ...deps });
+    const { store, clock, rule, link, adaptive } = d;
     this.rule = rule;
-    this.link = link;
-    this.reserveShare = d.reserveShare ?? 0;
-    this.selfServiceShare = d.selfServiceShare ?? DEFAULT_SELF_SERVICE_SHARE;
     const now = clock.now();
     this.adaptive = new AdaptiveLimit(rule, adaptive);
     store.clampFuture(now);
@@ -111,7 +107,7 @@ export class RateBudget {
     if (this.pausedUntil > 0) this.pausedUntil += ms;
     if (this.lastTakeAt <= before) this.lastTakeAt += ms;
     this.adaptive.clockStepped(ms);
-    this.link?.clockStepped(ms);
+    this.d.link?.clockStepped(ms);
     this.persist(() => this.d.store.shift(ms, before));
     this.kick();
   }
@@ -154,7 +150,7 @@ export class RateBudget {
     const s = this.slots.find((x) => x.id === ticket.id);
     if (s) s.releasedAt = at;
     this.persist(() => this.d.store.release(ticket.id, at));
-    this.link?.release(ticket.id);
+    this.d.link?.release(ticket.id);
     this.kick();
   }
 
@@ -162,7 +158,7 @@ export class RateBudget {
   giveBack(ticket: SlotTicket): void {
     this.slots = this.slots.filter((x) => x.id !== ticket.id);
     this.persist(() => this.d.store.forget(ticket.id));
-    this.link?.giveBack(ticket.id);
+    this.d.link?.giveBack(ticket.id);
     this.kick();
   }
 
@@ -221,7 +217,7 @@ export class RateBudget {
 
   /** Whether the slots come from the fleet's window in Redis, from this terminal's share meanwhile, or only from it. */
   sharing(): RateSharing {
-    return this.link?.view() ?? { shared: 'local', redisError: null };
+    return this.d.link?.view() ?? { shared: 'local', redisError: null };
   }
 
   private kick(): void {
@@ -256,8 +252,8 @@ export class RateBudget {
         }
         this.slots = this.slots.filter((s) => s.releasedAt === null || s.releasedAt + this.rule.windowMs > now);
         const share = this.adaptive.current(now);
-        const shareLimit = this.link ? this.link.localLimit(share, now) : share;
-        const limit = fillLimit(head.priority, shareLimit, punchReserve(shareLimit, this.reserveShare), this.selfServiceShare);
+        const shareLimit = this.d.link ? this.d.link.localLimit(share, now) : share;
+        const limit = fillLimit(head.priority, shareLimit, punchReserve(shareLimit, this.d.reserveShare), this.d.selfServiceShare);
         let wait = msUntilFreeSlot(this.slots, now, { limit, windowMs: this.rule.windowMs });
         // Once cut, requests are spread over the window (see adaptive-rate.ts); not while Redis's window rules.
         const spacing = Number.isFinite(shareLimit) ? this.adaptive.spacingMs(now) : 0;
@@ -266,7 +262,7 @@ export class RateBudget {
           // Keep the persisted log short; what no longer counts is of no use to a restart.
           if (++this.takes % 100 === 0) this.persist(() => this.d.store.prune(now, this.rule.windowMs));
           const id = this.persist(() => this.d.store.take(now, head.purpose)) ?? this.unsavedId--;
-          if (this.link && !(await this.sharedAgrees(this.link, head, id, now))) continue;
+          if (this.d.link && !(await this.sharedAgrees(this.d.link, head, id, now))) continue;
           this.slots.push({ id, takenAt: now, releasedAt: null });
           this.lastTakeAt = now;
           this.waiters.splice(this.waiters.indexOf(head), 1);
