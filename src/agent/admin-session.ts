@@ -31,15 +31,30 @@ export class LoginGuard {
   lockedUntil = 0;
 }
 
+/** What an admin session is built from (bridge/dispatcher.ts). */
+export type AdminSessionDeps = {
+  adminPin: AdminPin | null;
+  idleMs: number;
+  clock: Clock;
+  /** Failed logins, shared by every session of one bridge (default: this session alone). */
+  guard?: LoginGuard;
+};
+
 export class AdminSession {
   private expiresAt: number | null = null;
 
-  constructor(
-    private readonly adminPin: AdminPin | null,
-    private readonly idleMs: number,
-    private readonly clock: Clock,
-    private readonly guard: LoginGuard = new LoginGuard(),
-  ) {}
+  private readonly adminPin: AdminPin | null;
+  private readonly idleMs: number;
+  private readonly clock: Clock;
+  /** Failed logins, shared by every session of one bridge (default: this session alone). */
+  private readonly guard: LoginGuard;
+
+  constructor(d: AdminSessionDeps) {
+    this.adminPin = d.adminPin;
+    this.idleMs = d.idleMs;
+    this.clock = d.clock;
+    this.guard = d.guard ?? new LoginGuard();
+  }
 
   /** False: no admin PIN verifier, so login is always refused. */
   get enabled(): boolean {

@@ -28,6 +28,9 @@ import type { RequestCounts } from './request-counts.js';
 import type { RetentionWatch } from './retention-watch.js';
 import type { RosterKeeper } from './roster-keeper.js';
 import type { SettingsAdmin } from './settings.js';
+import type { ScanInlet } from './build-readers.js';
+import type { AgentEventHub } from './status-events.js';
+import type { StatusRecorder } from './status-recorder.js';
 
 export type AgentParts = {
   /** The durable connection: punches, and the status the agent records. */
@@ -85,6 +88,12 @@ export type AgentParts = {
   timeStepped?: (stepMs: number) => void;
   /** How often the clock watch looks (default every second; 0: only by `checkClock()`, tests on injected time). */
   clockCheckEveryMs?: number;
+  /** What the parts report for status, built before them and handed to each (status-recorder.ts). */
+  recorder: StatusRecorder;
+  /** The punch and coalesced status events; the agent tells it how to read its status. */
+  events: AgentEventHub;
+  /** The readers' scans: the agent connects its scan gate and PIN challenge to it. */
+  scans: ScanInlet;
 };
 
 /** /healthz: whether punches can be captured now. */

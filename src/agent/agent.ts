@@ -1,12 +1,9 @@
 import type { Credential } from '../domain/credential.js';
-import type { ServiceStateRecord } from '../domain/service-state.js';
 import type { PunchResult } from '../domain/punch.js';
 import type { PunchRow } from '../store/outbox.js';
-import type { RosterProgress, SettingKey } from '../store/setting-keys.js';
 import type { UnresolvedPunch } from '../store/unresolved.js';
 import type { AuditReport } from '../sync/audit-compare.js';
 import type { RosterSyncResult } from '../sync/roster-sync.js';
-import type { UploaderEvent } from '../sync/uploader.js';
 import type { AuditState, PunchReceiptView } from '../contract.js';
 import type { AfdAdmin } from './afd-admin.js';
 import { startParts, stopParts, type StartOptions } from './agent-lifecycle.js';
@@ -27,8 +24,7 @@ import { CaptureCounts, type CaptureCount } from './capture-counts.js';
 import { ScanGate } from './scan-gate.js';
 import { liveStatus } from './live-status.js';
 import type { AgentStatus } from './status.js';
-import { AgentEventHub, type AgentEvents } from './status-events.js';
-import { StatusRecorder } from './status-recorder.js';
+import type { AgentEvents } from './status-events.js';
 
 export type { AgentParts, Health } from './agent-parts.js';
 export type { AgentEvents } from './status-events.js';
@@ -42,8 +38,6 @@ export type { FlushOutcome } from './queue-flush.js';
 export class Agent {
   private stopping = false;
   private readonly stopCtl: AbortController;
-  private readonly events: AgentEventHub;
-  private readonly recorder: StatusRecorder;
   private readonly clockWatch: ClockWatch;
   private readonly scans: ScanGate;
   private readonly enrollArm: EnrollArm;
@@ -52,16 +46,19 @@ export class Agent {
   /** Punches captured since start by outcome, and those refused for want of storage (metrics, status). */
   private readonly captures = new CaptureCounts();
 
-  /** `stopCtl`: aborted by `stop()`; the parts built with its signal (the roster keeper) stop with it. */
+  /**
+   * `stopCtl`: aborted by `stop()`; the parts built with its signal (the roster keeper) stop with it.
+   * The status recorder and the event hub come built (`p.recorder`, `p.events`): the parts report to them.
+   */
   constructor(
     private readonly p: AgentParts,
     stopCtl = new AbortController(),
   ) {
     this.stopCtl = stopCtl;
-    this.events = new AgentEventHub(() => this.status(), p.log);
-    const changed = (): void => this.events.statusSoon();
-    this.recorder = new StatusRecorder({ db: p.db, clock: p.clock, log: p.log, readers: p.readers, changed });
-    this.clockWatch = new ClockWatch({ ...p, noteError: (m) => this.noteError(m), changed });
+    p.events.statusFrom(() => this.status());
+    p.scans.connect((code, source) => void this.scanned(code, source));
+    const changed = (): void => p.events.statusSoon();
+    this.clockWatch = new ClockWatch({ ...p, noteError: (m) => p.recorder.noteError(m), changed });
     this.scans = new ScanGate(p.clock);
     this.enrollArm = new EnrollArm(p.clock, p.admin);
     this.pinChallenge = new PinChallenge(p.clock);
@@ -69,18 +66,18 @@ export class Agent {
   }
 
   on<K extends keyof AgentEvents>(event: K, fn: (e: AgentEvents[K]) => void): () => void {
-    return this.events.on(event, fn);
+    return this.p.events.on(event, fn);
   }
 
   /** Recovers what a previous run left mid-send, starts delivery and the roster schedule (agent-lifecycle.ts). */
   start(opts: StartOptions = {}): Promise<void> {
-    return startParts(this.p, this.clockWatch, () => this.noteRosterProgress(null), opts);
+    return startParts(this.p, this.clockWatch, () => this.p.recorder.noteRosterProgress(null), opts);
   }
 
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    this.events.stop();
+    this.p.events.stop();
     this.stopCtl.abort();
     await stopParts(this.p, this.clockWatch);
   }
@@ -125,8 +122,8 @@ export class Agent {
   private answer(r: PunchResult): PunchAnswer {
     this.captures.note(r, this.p.clock.now());
     const a = this.p.days.attach(this.p.receipts.attach(r));
-    this.events.emit('punch', a);
-    this.events.statusSoon();
+    this.p.events.emit('punch', a);
+    this.p.events.statusSoon();
     return a;
   }
 
@@ -170,55 +167,11 @@ export class Agent {
     return this.enrollArm.arm(employeeQuery, timeoutMs);
   }
 
-  // ---- status bookkeeping (status-recorder.ts; called by the uploader, the time source, the parts) ----
+  // ---- status bookkeeping (the parts report to p.recorder themselves) ---------------------------
 
-  onUploaderEvent(e: UploaderEvent): void {
-    this.recorder.onUploaderEvent(e);
-  }
-
-  /** The service's clock anchored the terminal's again: its error is recorded (read by `timeclock status` too). */
-  noteClockError(skewMs: number | null, toleranceMs: number, ntp?: 'yes' | 'no' | 'unknown'): void {
-    this.recorder.noteClockError(skewMs, toleranceMs, ntp);
-  }
-
-  /** Whether the service answers changed (agent/service-watch.ts, fed by every request and the liveness check). */
-  noteServiceState(r: ServiceStateRecord): void {
-    this.recorder.serviceState(r);
-  }
-
-  /** The service answered a request (any status): "last answered" for the connection tab. */
-  noteAnswered(at: number): void {
-    this.recorder.answered(at);
-  }
-
-  /** Whether the service answers now (false before any answer): a mark's on-line flag. */
-  isOnline(): boolean {
-    return this.recorder.isOnline();
-  }
-
-  /** Records the last error for status; never throws. */
+  /** Records the last error for status; never throws (the process guard of the CLI and the Electron shell). */
   noteError(message: string): void {
-    this.recorder.noteError(message);
-  }
-
-  /** Bookkeeping that never throws, for the agent's own parts. */
-  safeWrite<T>(key: SettingKey<T>, value: T): void {
-    this.recorder.safeWrite(key, value);
-  }
-
-  /** Reader state, kept where `timeclock status` in another process can read it. */
-  noteReaders(): void {
-    this.recorder.noteReaders();
-  }
-
-  /** Roster sync progress, kept where `timeclock status` in another process can read it. */
-  noteRosterProgress(p: RosterProgress | null): void {
-    this.recorder.noteRosterProgress(p);
-  }
-
-  /** Status changed outside the usual events (a settings change). */
-  statusChanged(): void {
-    this.events.statusSoon();
+    this.p.recorder.noteError(message);
   }
 
   // ---- roster ----------------------------------------------------------------------------------
@@ -226,7 +179,7 @@ export class Agent {
   /** A sync now (admin screen, CLI); the schedule goes on from its outcome. */
   async syncRoster(): Promise<RosterSyncResult> {
     const res = await this.p.keeper.sync();
-    this.noteRosterProgress(null);
+    this.p.recorder.noteRosterProgress(null);
     return res;
   }
 
@@ -325,6 +278,6 @@ export class Agent {
    * (token refused, service unreachable), or after `maxWaitMs` (queue-flush.ts).
    */
   flush(opts: FlushOptions = {}): Promise<FlushOutcome> {
-    return flushQueue({ ...this.p, blockedBy: (limit) => this.recorder.blockedBy(limit) }, opts);
+    return flushQueue({ ...this.p, blockedBy: (limit) => this.p.recorder.blockedBy(limit) }, opts);
   }
 }

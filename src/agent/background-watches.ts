@@ -1,7 +1,6 @@
 /**
  * The agent's background checks, built together: the database's integrity, retention passes and
- * the evidence journal's verification. They record through the agent, which exists only once
- * they are built: `sink` is looked up at each call.
+ * the evidence journal's verification. They record through the status recorder, built before them.
  */
 import type { Config } from '../config.js';
 import type { Monotonic } from '../domain/clock.js';
@@ -16,7 +15,7 @@ import { nsrMirrorDir } from './open-journal.js';
 import { RETENTION_EVERY_MS, RETENTION_FIRST_AFTER_MS, RetentionWatch } from './retention-watch.js';
 import type { BuildOptions, Runtime } from './runtime.js';
 
-/** What the watches record through (the agent's bookkeeping, which never throws). */
+/** What the watches record through (the status recorder's bookkeeping, which never throws). */
 export type WatchSink = {
   safeWrite<T>(key: SettingKey<T>, value: T): void;
   noteError(message: string): void;
@@ -27,7 +26,7 @@ export type Watches = { integrity: IntegrityWatch; retention: RetentionWatch; jo
 
 export function buildWatches(
   c: { config: Config; rt: Runtime; opts: BuildOptions; db: DurableDb; bookkeeping: BookkeepingDb; mono: Monotonic },
-  sink: () => WatchSink | null,
+  sink: WatchSink,
 ): Watches {
   const { config, rt, opts, db, bookkeeping, mono } = c;
   const integrity = new IntegrityWatch({
@@ -36,9 +35,9 @@ export function buildWatches(
     mono,
     log: rt.log,
     check: opts.integrity?.check ?? checkIntegrityInWorker,
-    write: (record) => sink()?.safeWrite(settingKeys.integrity, record),
-    noteError: (message) => sink()?.noteError(message),
-    changed: () => sink()?.statusChanged(),
+    write: (record) => sink.safeWrite(settingKeys.integrity, record),
+    noteError: (message) => sink.noteError(message),
+    changed: () => sink.statusChanged(),
     firstAfterMs: opts.integrity?.firstAfterMs ?? INTEGRITY_FIRST_AFTER_MS,
     everyMs: opts.integrity?.everyMs ?? INTEGRITY_EVERY_MS,
   });
@@ -50,8 +49,8 @@ export function buildWatches(
     mono,
     log: rt.log,
     checkpointer: () => checkpointInWorker(config.dataDir),
-    write: (record) => sink()?.safeWrite(settingKeys.retentionPass, record),
-    changed: () => sink()?.statusChanged(),
+    write: (record) => sink.safeWrite(settingKeys.retentionPass, record),
+    changed: () => sink.statusChanged(),
     firstAfterMs: opts.retention?.firstAfterMs ?? RETENTION_FIRST_AFTER_MS,
     everyMs: opts.retention?.everyMs ?? RETENTION_EVERY_MS,
   });
@@ -59,9 +58,9 @@ export function buildWatches(
     db,
     clock: rt.clock,
     log: rt.log,
-    write: (record) => sink()?.safeWrite(settingKeys.journalVerify, record),
-    noteError: (message) => sink()?.noteError(message),
-    changed: () => sink()?.statusChanged(),
+    write: (record) => sink.safeWrite(settingKeys.journalVerify, record),
+    noteError: (message) => sink.noteError(message),
+    changed: () => sink.statusChanged(),
     firstAfterMs: opts.journal?.firstAfterMs ?? JOURNAL_FIRST_AFTER_MS,
     everyMs: config.journal.verifyEveryMs,
     mirrorDir: nsrMirrorDir(config),

@@ -6,14 +6,10 @@ import { lockDataDir } from '../store/lock.js';
 import { Outbox } from '../store/outbox.js';
 import { RateSlots } from '../store/rate-slots.js';
 import { Roster } from '../store/roster.js';
-import { RateBudget } from '../sync/rate-budget.js';
-import { RosterChanges } from '../sync/roster-changes.js';
-import { RosterSync } from '../sync/roster-sync.js';
-import { Uploader } from '../sync/uploader.js';
 import { AuditLog } from '../store/audit-log.js';
 import { Identities } from '../store/identities.js';
 import { settingKeys } from '../store/setting-keys.js';
-import { readSetting, writeSetting } from '../store/settings.js';
+import { readSetting } from '../store/settings.js';
 import { UnresolvedPunches } from '../store/unresolved.js';
 import { Agent } from './agent.js';
 import { Capture } from './capture.js';
@@ -47,13 +43,18 @@ import { apiNetworkOf } from './api-network.js';
 import { fleetRecord, type FleetStatus } from './fleet-status.js';
 import { routeGateFor } from './route-memory.js';
 import { ServiceWatch } from './service-watch.js';
+import { buildDelivery } from './build-delivery.js';
+import { ScanInlet } from './build-readers.js';
+import { AgentEventHub } from './status-events.js';
+import { StatusRecorder } from './status-recorder.js';
 
 export { realRuntime, realSleep, systemTimeZone, type BuildOptions, type Runtime } from './runtime.js';
 export { buildIdentityAdmin } from './build-identity-admin.js';
 
 /**
- * Builds the agent in one explicit order: lock → database → stores → API client → budget →
- * uploader and roster sync → agent. Nothing connects on import; everything is passed in.
+ * Builds the agent in one explicit order: lock → database → status recorder and event hub → stores →
+ * API client → budget → uploader and roster sync → agent. Nothing connects on import; everything is
+ * passed in, and every part that reports is handed the status recorder (nothing calls up into the agent).
  */
 export function buildAgent(config: Config & { api: NonNullable<Config['api']> }, rt: Runtime, opts: BuildOptions = {}): Agent {
   const demo = opts.demo ?? false;
@@ -70,6 +71,9 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     lock.release();
     throw e;
   }
+  // Status first: the parts below report to these as they are built and run; the agent receives them.
+  const events = new AgentEventHub(rt.log);
+  const recorder = new StatusRecorder({ db, clock: rt.clock, log: rt.log, changed: () => events.statusSoon() });
   const journal = openJournal(db, config, rt);
   const outbox = new Outbox(db, bookkeeping, journal);
   const roster = new Roster(db);
@@ -79,10 +83,9 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   void roster.reclaim();
   const rateSlots = new RateSlots(bookkeeping);
   const mono = rt.mono ?? bootMonotonic;
-  let agent: Agent | null = null;
-  let uploaderRef: Uploader | null = null;
   // The service's clock when plausible, the NTP state, and what the uploader asks of a punch's time.
-  const { time, anchoring, ntp } = buildTimeParts(config, rt, { db, outbox, mono, agent: () => agent, uploader: () => uploaderRef });
+  // The first answer of this boot wakes delivery (the uploader is built below, before any request goes).
+  const { time, anchoring, ntp } = buildTimeParts(config, rt, { db, outbox, mono, recorder, wake: () => uploader.wake() });
   // What the admin screen saved wins over the configuration (settings.ts).
   const overrides = storedOverrides(db, demo);
   const rule = overrides.rate ? { limit: overrides.rate.limit, windowMs: overrides.rate.windowMs } : { limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs };
@@ -95,9 +98,10 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   const service = new ServiceWatch({
     clock: rt.clock,
     log: rt.log,
-    changed: (r) => agent?.noteServiceState(r),
-    answered: (at) => agent?.noteAnswered(at),
-    back: (o) => uploaderRef?.serviceBack(o),
+    changed: (r) => recorder.serviceState(r),
+    answered: (at) => recorder.answered(at),
+    // The uploader is built below, before any request goes.
+    back: (o) => uploader.serviceBack(o),
   });
   // The read routes the service lacks: asked again after a pause, not after every punch.
   const routes = routeGateFor(db, config.api, rt);
@@ -116,70 +120,13 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     },
   });
   // The demo's API is its own: no fleet to share a window with.
-  // Kept for `timeclock status` in another process; set once the agent exists.
+  // Kept for `timeclock status` in another process; set once the parts below exist.
   let recordFleet = (): void => {};
   const shared = demo ? null : sharedRateFor(config, { terminalId, host, pid: process.pid }, token.token, rule, rt.clock, rt.sleep, rt.log, () => recordFleet());
   const fleetNow = (): FleetStatus => ({ host, instanceId: shared?.instanceId ?? null, conflict: shared?.conflict() ?? null });
-  const budget = new RateBudget(rateSlots, rt.clock, rt.sleep, rule, shared?.link ?? null, {
-    adapt: opts.adaptiveRate ?? true,
-    random: rt.random,
-    onCut: (limit, was) => rt.log.info('429 from the service: this terminal\'s request limit cut', { limit, was, windowMs: budget.windowMs }),
-  }, config.rateLimit.punchReserve, config.selfService.maxShare);
 
-  const uploader = new Uploader(
-    outbox,
-    api,
-    budget,
-    rt.clock,
-    rt.sleep,
-    rt.random,
-    {
-      backoff: { baseMs: config.retry.baseMs, maxMs: config.retry.maxMs },
-      inDoubtGraceMs: config.retry.inDoubtGraceMs ?? 2 * config.api.timeoutMs,
-      authRetryMs: config.retry.authRetryMs,
-      windowMs: rule.windowMs,
-      maxInFlight: config.upload.maxInFlight,
-      heldRetryMs: config.retry.heldRetryMs,
-      maxChecks: config.retry.maxChecks,
-    },
-    rt.log,
-    (e) => agent?.onUploaderEvent(e),
-    // A punch of this boot taken before any answer waits for one and is recomputed on the service's
-    // clock before it goes; one of an earlier boot (or without a usable Date) goes at its wall time, if it can be true.
-    anchoring,
-    routes,
-  );
-  uploaderRef = uploader;
-  const rosterSync = new RosterSync(
-    api,
-    roster,
-    budget,
-    rt.clock,
-    // Roster pages wait while punches are due, not while the punches wait out a back-off: then a
-    // good answer of a roster page is what ends it (agent/service-watch.ts).
-    () => outbox.hasDue(rt.clock.now()) && !uploader.backingOff(),
-    {
-      siteId,
-      pageSize: config.roster.pageSize,
-      windowMs: rule.windowMs,
-      authRetryMs: config.retry.authRetryMs,
-      shrinkRecheckMs: config.roster.shrinkRecheckMs,
-      inUseSite: () => {
-        const rec = readSetting(db, settingKeys.rosterSync);
-        return rec && 'siteId' in rec ? rec.siteId : undefined;
-      },
-      changes: new RosterChanges({
-        api,
-        roster,
-        memo: { read: () => readSetting(db, settingKeys.rosterChanges), write: (m) => writeSetting(db, settingKeys.rosterChanges, m) },
-        pageSize: config.roster.pageSize,
-        fullEveryMs: config.roster.fullEveryMs,
-      }),
-      routes,
-    },
-    rt.log,
-    (p) => agent?.noteRosterProgress(p),
-  );
+  // The one request budget (shared with the fleet's window when there is one), delivery and the roster sync.
+  const { budget, uploader, rosterSync } = buildDelivery({ config, rt, opts, db, outbox, roster, rateSlots, link: shared?.link ?? null, api, rule, siteId, anchoring, routes, recorder });
   const identities = new Identities(db);
   const unresolved = new UnresolvedPunches(db, journal);
   const audit = new AuditLog(db);
@@ -203,8 +150,9 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       },
       applySite: (id) => rosterSync.setSiteId(id),
       tokenChanged: () => uploader.tokenChanged(),
-      syncRoster: () => void agent?.syncRoster(),
-      changed: () => agent?.statusChanged(),
+      // The keeper is built below; a settings change comes later than that.
+      syncRoster: () => void keeper.sync().then(() => recorder.noteRosterProgress(null)),
+      changed: () => recorder.statusChanged(),
     },
     { siteId, rule, token: token.view },
   );
@@ -221,8 +169,8 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       siteTimeZone: readSetting(db, settingKeys.site)?.timezone ?? null,
       committed: () => uploader.wake(),
       rosterComplete: () => keeper.complete(),
-      // Through the agent: recording must never fail a punch (a full disk fails this write too).
-      recordError: (message) => agent?.noteError(message),
+      // Through the recorder: recording must never fail a punch (a full disk fails this write too).
+      recordError: (message) => recorder.noteError(message),
       employerChain: employerChainOf(new EmployerCache(db), config.employer),
     },
     captureOptionsOf(config),
@@ -250,13 +198,14 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     retry: { baseMs: config.roster.retryBaseMs, maxMs: config.roster.retryMaxMs },
     shrinkRecheckMs: config.roster.shrinkRecheckMs,
     stopSignal: stopCtl.signal,
-    write: (key, value) => agent?.safeWrite(key, value),
-    noteError: (message) => agent?.noteError(message),
-    changed: () => agent?.statusChanged(),
+    write: (key, value) => recorder.safeWrite(key, value),
+    noteError: (message) => recorder.noteError(message),
+    changed: () => recorder.statusChanged(),
     released: () => uploader.wake(),
     employers: () => employerSync.run(stopCtl.signal).catch((e: unknown) => rt.log.warn('employer read failed', { error: (e as Error).message })),
   });
-  const readers = buildReaders(config, rt, () => agent);
+  const scans = new ScanInlet();
+  const readers = buildReaders(config, rt, scans, recorder);
   const self = buildSelfService({ config, rt, db, api, budget, outbox, routes });
   // The service's host gone or back, told without a request (through the proxy when one applies);
   // looked at every second while nothing answers.
@@ -266,12 +215,13 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     rt,
     (r) => {
       service.host(r);
-      if (!r.reachable && r.reason) agent?.noteError(`the service cannot be reached: ${r.reason}`);
+      if (!r.reachable && r.reason) recorder.noteError(`the service cannot be reached: ${r.reason}`);
     },
     () => service.current?.state === 'offline',
   );
-  const watches = buildWatches({ config, rt, opts, db, bookkeeping, mono }, () => agent);
-  agent = new Agent({
+  const watches = buildWatches({ config, rt, opts, db, bookkeeping, mono }, recorder);
+  const afd = new AfdAdmin({ db, config, clock: rt.clock, log: rt.log, audit, ...(opts.afdDrives ? { drives: opts.afdDrives } : {}) });
+  const agent = new Agent({
     db,
     outbox,
     roster,
@@ -290,7 +240,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     identities,
     unresolved,
     audit,
-    admin: new IdentityAdmin(identities, pins, audit, rt.clock),
+    admin: new IdentityAdmin({ identities, pins, audit, clock: rt.clock }),
     readers,
     rosterRefreshMs: config.roster.refreshMs,
     terminalId,
@@ -300,20 +250,20 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     integrity: watches.integrity,
     retention: watches.retention,
     journal: watches.journal,
-    receipts: new Receipts(
-      journalReceiptSource(db),
-      () => receiptSettingsOf(config, db),
-      rt.log,
-      new ReceiptFiles({ dataDir: config.dataDir, keepHours: config.receipt.keepHours, afd: config.afd, now: () => rt.clock.now(), log: rt.log }),
-    ),
-    afd: new AfdAdmin({ db, config, clock: rt.clock, log: rt.log, audit, ...(opts.afdDrives ? { drives: opts.afdDrives } : {}) }),
+    receipts: new Receipts({
+      source: journalReceiptSource(db),
+      settings: () => receiptSettingsOf(config, db),
+      log: rt.log,
+      files: new ReceiptFiles({ dataDir: config.dataDir, keepHours: config.receipt.keepHours, afd: config.afd, now: () => rt.clock.now(), log: rt.log }),
+    }),
+    afd,
     // Its reads wait while punches are due, like roster pages (sync/audit-compare.ts).
     days: self.days,
     jobs: [...(self.prefetch ? [self.prefetch] : []), ...(liveness ? [liveness] : [])],
     auditor: new AuditRunner({
       db, marks: new AuditMarks(db), api, budget, clock: rt.clock, log: rt.log, stopSignal: stopCtl.signal,
       punchesDue: () => outbox.hasDue(rt.clock.now()), windowMs: () => budget.windowMs, authRetryMs: config.retry.authRetryMs,
-      write: (key, value) => agent?.safeWrite(key, value),
+      write: (key, value) => recorder.safeWrite(key, value),
     }),
     // A step of the wall clock: the skew is measured again and NTP's state asked again.
     timeStepped: () => {
@@ -321,9 +271,12 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       time.remeasure();
     },
     ...(opts.clockCheckEveryMs !== undefined ? { clockCheckEveryMs: opts.clockCheckEveryMs } : {}),
+    recorder,
+    events,
+    scans,
     onClose: async () => {
       await self.selfService.stop();
-      agent?.afd.close();
+      afd.close();
       settingsStop.abort();
       await shared?.close();
       await api.close();
@@ -335,10 +288,8 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     },
   }, stopCtl);
   recordFleet = () => {
-    const a = agent;
-    if (!a) return;
-    a.safeWrite(fleetRecord, { at: rt.clock.now(), rate: budget.sharing(), fleet: fleetNow() });
-    a.statusChanged();
+    recorder.safeWrite(fleetRecord, { at: rt.clock.now(), rate: budget.sharing(), fleet: fleetNow() });
+    recorder.statusChanged();
   };
   recordFleet();
   return agent;

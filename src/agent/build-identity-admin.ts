@@ -13,10 +13,10 @@ import type { Runtime } from './runtime.js';
 export function buildIdentityAdmin(config: Config, rt: Runtime): { admin: IdentityAdmin; close(): void } {
   const db = openDatabase(config.dataDir);
   const audit = new AuditLog(db);
-  return { admin: new IdentityAdmin(new Identities(db), pinStore(db, config, rt, audit), audit, rt.clock), close: () => db.close() };
+  return { admin: new IdentityAdmin({ identities: new Identities(db), pins: pinStore(db, config, rt, audit), audit, clock: rt.clock }), close: () => db.close() };
 }
 
 /** The PIN store with the configured lockout, for the agent and the command line. */
 export function pinStore(db: WritableDb, config: Config, rt: Runtime, audit: AuditLog): Pins {
-  return new Pins(db, rt.clock, { maxFailures: config.pin.maxFailures, lockoutMs: config.pin.lockoutMs }, audit);
+  return new Pins({ db, clock: rt.clock, policy: { maxFailures: config.pin.maxFailures, lockoutMs: config.pin.lockoutMs }, audit });
 }

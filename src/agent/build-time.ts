@@ -1,7 +1,7 @@
 /**
  * The terminal's time as build-agent.ts wires it: the NTP state, the time source (the service's
  * clock when plausible), what it reports (skew, the service's clock) and the uploader's questions
- * about a punch's time. The agent and the uploader are reached through getters: built later.
+ * about a punch's time. It reports to the status recorder; `wake` wakes delivery (the uploader, built later).
  */
 import { correctedTime } from '../domain/anchored-time.js';
 import { localDateTime } from '../domain/local-time.js';
@@ -9,9 +9,8 @@ import type { Config } from '../config.js';
 import type { DurableDb } from '../store/database.js';
 import type { Outbox } from '../store/outbox.js';
 import { settingKeys } from '../store/setting-keys.js';
-import type { Uploader } from '../sync/uploader.js';
 import { BUILD_TIME } from '../version.js';
-import type { Agent } from './agent.js';
+import type { StatusRecorder } from './status-recorder.js';
 import { NtpState, systemNtpProbe } from './ntp-sync.js';
 import { AnchoringPolicy } from './punch-anchoring.js';
 import type { Runtime } from './runtime.js';
@@ -24,17 +23,17 @@ export type TimeParts = { time: TimeSource; anchoring: AnchoringPolicy; ntp: Ntp
 export function buildTimeParts(
   config: Pick<Config, 'clock' | 'clockSkewThresholdMs'>,
   rt: Runtime,
-  d: { db: DurableDb; outbox: Outbox; mono: Monotonic; agent: () => Agent | null; uploader: () => Uploader | null },
+  d: { db: DurableDb; outbox: Outbox; mono: Monotonic; recorder: StatusRecorder; wake: () => void },
 ): TimeParts {
-  const { db, outbox, mono, agent } = d;
-  const ntp = new NtpState(rt.ntp ?? systemNtpProbe, mono, undefined, config.clock.ntpSynchronized);
+  const { db, outbox, mono, recorder } = d;
+  const ntp = new NtpState({ probe: rt.ntp ?? systemNtpProbe, mono, configured: config.clock.ntpSynchronized });
   // Asked now, in the background: the first answers of the service come after it, as a rule.
   ntp.refresh();
   const report = new ServiceClockReport({
     log: rt.log,
-    write: (r) => agent()?.safeWrite(settingKeys.serviceClock, r),
-    noteError: (m) => agent()?.noteError(m),
-    changed: () => agent()?.statusChanged(),
+    write: (r) => recorder.safeWrite(settingKeys.serviceClock, r),
+    noteError: (m) => recorder.noteError(m),
+    changed: () => recorder.statusChanged(),
   });
   const reanchor = () => {
     const a = time.current;
@@ -54,9 +53,9 @@ export function buildTimeParts(
     boundMs: config.clock.serviceSkewBoundMs,
     onFirstAnchor: () => {
       reanchor();
-      d.uploader()?.wake();
+      d.wake();
     },
-    onSkew: (skew) => agent()?.noteClockError(skew, config.clockSkewThresholdMs, ntp.current()),
+    onSkew: (skew) => recorder.noteClockError(skew, config.clockSkewThresholdMs, ntp.current()),
     onServiceClock: (now, before) => report.note(now, before),
   });
   const anchoring = new AnchoringPolicy({ time, outbox, mono, buildTime: BUILD_TIME, toleranceMs: config.clock.serviceSkewBoundMs, reanchor });

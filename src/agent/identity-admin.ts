@@ -44,17 +44,30 @@ export type PinAdmin = {
  */
 export const ADMIN_PIN_ID = 'admin:terminal';
 
+/** What identity administration is built from (build-agent.ts, build-identity-admin.ts). */
+export type IdentityAdminDeps = {
+  identities: Identities;
+  pins: PinAdmin;
+  audit: AuditLog;
+  clock: Clock;
+};
+
 /**
  * Enrollment and PIN administration. Used by the agent (admin screen) and by the CLI, which may
  * run beside a live terminal: it needs only the database, not the agent's lock or the network.
  */
 export class IdentityAdmin {
-  constructor(
-    private readonly identities: Identities,
-    private readonly pins: PinAdmin,
-    private readonly audit: AuditLog,
-    private readonly clock: Clock,
-  ) {}
+  private readonly identities: Identities;
+  private readonly pins: PinAdmin;
+  private readonly audit: AuditLog;
+  private readonly clock: Clock;
+
+  constructor(d: IdentityAdminDeps) {
+    this.identities = d.identities;
+    this.pins = d.pins;
+    this.audit = d.audit;
+    this.clock = d.clock;
+  }
 
   /** An employee by external id, registration number, CPF (masked or not) or API _id. */
   findEmployee(query: string): RosterEmployee | null {

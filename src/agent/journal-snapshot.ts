@@ -37,7 +37,7 @@ export class JournalSnapshot {
 
   /** A punch's receipt by its NSR; null when there is none (what went wrong, if anything, goes to `log`). */
   receipt(nsr: number, log: Pick<Logger, 'warn'>): PunchReceiptView | null {
-    return new Receipts(journalReceiptSource(this.db), receiptSettingsOf(this.config, this.db), log).byNsr(nsr);
+    return new Receipts({ source: journalReceiptSource(this.db), settings: receiptSettingsOf(this.config, this.db), log }).byNsr(nsr);
   }
 
   /** A punch's PDF receipt and its signature by NSR (the copy kept since the punch, else made now); null: no such mark. */

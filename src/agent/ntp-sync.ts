@@ -77,6 +77,16 @@ async function windowsSync(io: NtpReadIo): Promise<NtpReading> {
 /** The real probe: the system's answer, 'unknown' when asking failed. */
 export const systemNtpProbe: NtpProbe = () => readNtpSync(realNtpIo).then((r) => r.sync, () => 'unknown' as const);
 
+/** What the NTP state is built from. */
+export type NtpStateDeps = {
+  probe: NtpProbe;
+  mono: Monotonic;
+  /** How long an answer is used before the probe runs again. */
+  ttlMs?: number;
+  /** A configured answer replaces the probe. */
+  configured?: 'auto' | 'yes' | 'no';
+};
+
 /**
  * The cached answer, read on every answer of the service (so never a command on that path): the
  * probe runs in the background when the answer is older than `ttlMs` or after `invalidate()`.
@@ -87,12 +97,16 @@ export class NtpState {
   private askedAt = Number.NEGATIVE_INFINITY;
   private asking = false;
 
-  constructor(
-    private readonly probe: NtpProbe,
-    private readonly mono: Monotonic,
-    private readonly ttlMs = 10 * 60_000,
-    configured: 'auto' | 'yes' | 'no' = 'auto',
-  ) {
+  private readonly probe: NtpProbe;
+  private readonly mono: Monotonic;
+  /** How long an answer is used before the probe runs again. */
+  private readonly ttlMs: number;
+
+  constructor(d: NtpStateDeps) {
+    const { configured = 'auto' } = d;
+    this.probe = d.probe;
+    this.mono = d.mono;
+    this.ttlMs = d.ttlMs ?? 10 * 60_000;
     if (configured !== 'auto') {
       this.value = configured;
       this.askedAt = Number.POSITIVE_INFINITY;

@@ -49,15 +49,30 @@ function siteName(db: Db): string | undefined {
   }
 }
 
+/** What the receipts are read from. */
+export type ReceiptsDeps = {
+  source: ReceiptSource;
+  /** A function: read at each receipt (the site's name arrives with the first roster sync). */
+  settings: ReceiptSettings | (() => ReceiptSettings);
+  log: Pick<Logger, 'warn'>;
+  /** Where each punch's PDF receipt is kept (Art. 80); none: no files (tests, the read-only CLI). */
+  files?: ReceiptFiles | null;
+};
+
 export class Receipts {
-  constructor(
-    private readonly source: ReceiptSource,
-    /** A function: read at each receipt (the site's name arrives with the first roster sync). */
-    private readonly settings: ReceiptSettings | (() => ReceiptSettings),
-    private readonly log: Pick<Logger, 'warn'>,
-    /** Where each punch's PDF receipt is kept (Art. 80); none: no files (tests, the read-only CLI). */
-    readonly files: ReceiptFiles | null = null,
-  ) {}
+  private readonly source: ReceiptSource;
+  /** A function: read at each receipt (the site's name arrives with the first roster sync). */
+  private readonly settings: ReceiptSettings | (() => ReceiptSettings);
+  private readonly log: Pick<Logger, 'warn'>;
+  /** Where each punch's PDF receipt is kept (Art. 80); none: no files (tests, the read-only CLI). */
+  readonly files: ReceiptFiles | null;
+
+  constructor(d: ReceiptsDeps) {
+    this.source = d.source;
+    this.settings = d.settings;
+    this.log = d.log;
+    this.files = d.files ?? null;
+  }
 
   private current(): ReceiptSettings {
     return typeof this.settings === 'function' ? this.settings() : this.settings;

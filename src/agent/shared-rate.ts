@@ -61,15 +61,15 @@ export function sharedRateFor(
     connectTimeoutMs,
   });
   // At start: a connection attempt and the first script's answer before the own share is chosen.
-  const link = new SharedWindowLink(window, clock, sleep, log, { inFlightMs: requestDeadlineMs(config.api.timeoutMs), joinWaitMs: connectTimeoutMs + 500, changed });
-  const registry = new TerminalRegistry(
-    window,
-    { id: terminalId, instance: window.instanceId, host: self.host, pid: self.pid, startedAt: clock.now() },
+  const link = new SharedWindowLink({ window, clock, sleep, log, opts: { inFlightMs: requestDeadlineMs(config.api.timeoutMs), joinWaitMs: connectTimeoutMs + 500, changed } });
+  const registry = new TerminalRegistry({
+    store: window,
+    self: { id: terminalId, instance: window.instanceId, host: self.host, pid: self.pid, startedAt: clock.now() },
     clock,
     sleep,
     log,
-    { everyMs: announceEveryMs, ttlMs: 3 * announceEveryMs, changed },
-  );
+    opts: { everyMs: announceEveryMs, ttlMs: 3 * announceEveryMs, changed },
+  });
   // Announced as soon as Redis answers (a conflict shows within a renewal), then on schedule.
   window.onChange((reachable) => {
     if (reachable) void registry.announceNow();

@@ -19,11 +19,16 @@ export class AgentEventHub {
   private readonly listeners: { [K in keyof AgentEvents]: Set<Listener<K>> } = { punch: new Set(), status: new Set() };
   private stopped = false;
   private statusTimer: NodeJS.Timeout | null = null;
+  /** What a `status` event carries: the agent's status, told by the agent once it is built. */
+  private status: (() => AgentStatus) | null = null;
 
-  constructor(
-    private readonly status: () => AgentStatus,
-    private readonly log: Logger,
-  ) {}
+  /** Built right after the databases open, before the parts that report through it (build-agent.ts). */
+  constructor(private readonly log: Logger) {}
+
+  /** The agent's status, read when a coalesced `status` event goes out. */
+  statusFrom(status: () => AgentStatus): void {
+    this.status = status;
+  }
 
   on<K extends keyof AgentEvents>(event: K, fn: Listener<K>): () => void {
     (this.listeners[event] as Set<Listener<K>>).add(fn);
@@ -35,7 +40,7 @@ export class AgentEventHub {
     if (this.stopped || this.statusTimer || this.listeners.status.size === 0) return;
     this.statusTimer = setTimeout(() => {
       this.statusTimer = null;
-      if (this.stopped) return;
+      if (this.stopped || !this.status) return;
       try {
         this.emit('status', this.status());
       } catch (e) {

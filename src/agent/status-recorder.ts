@@ -4,7 +4,7 @@
  * reads the same. Bookkeeping never throws: a full disk must not take capture down with it.
  */
 import type { Clock } from '../domain/clock.js';
-import type { HidReader } from '../input/hid-reader.js';
+import type { ReaderStatus } from '../domain/reader-status.js';
 import type { Logger } from '../log.js';
 import type { WritableDb } from '../store/database.js';
 import { settingKeys, type RosterProgress, type SettingKey } from '../store/setting-keys.js';
@@ -17,7 +17,6 @@ export type StatusRecorderParts = {
   db: WritableDb;
   clock: Clock;
   log: Logger;
-  readers: HidReader[];
   /** Something status shows changed (the agent's coalesced `status` event). */
   changed: () => void;
 };
@@ -25,6 +24,10 @@ export type StatusRecorderParts = {
 /** How stale "the service last answered at" may be: one settings write per this, not one per answer. */
 const ANSWERED_EVERY_MS = 10_000;
 
+/**
+ * Built right after the databases open and handed to every part that reports (build-agent.ts):
+ * the uploader, roster sync, time source, capture, roster keeper, audit runner, liveness, watches.
+ */
 export class StatusRecorder {
   private consecutiveFailures = 0;
   /** A set-up problem is on record (kept in memory so each answer need not read it back). */
@@ -133,8 +136,14 @@ export class StatusRecorder {
     }
   }
 
-  noteReaders(): void {
-    this.safeWrite(settingKeys.readers, this.p.readers.map((r) => r.status()));
+  /** Reader state, kept where `timeclock status` in another process can read it. */
+  noteReaders(states: ReaderStatus[]): void {
+    this.safeWrite(settingKeys.readers, states);
+    this.p.changed();
+  }
+
+  /** Status changed outside the usual events (a settings change, a background check's result). */
+  statusChanged(): void {
     this.p.changed();
   }
 

@@ -191,8 +191,7 @@ export class ApiClient {
     }
   }
 
-  /** A page of active employees, of this site when `siteId` is given (null: the whole account). */
-  /** `changedSince` (ms, service time): only employees whose `_updated` is at or after that minute. */
+  /** Active employees, a page: of `siteId` (null: all sites); with `changedSince` (ms, service time), `_updated` from that minute. */
   getEmployeesPage(page: number, maxResults: number, siteId: string | null, changedSince?: number): Promise<ApiOutcome<EmployeePage>> {
     const query: Record<string, string> = { max_results: String(maxResults), page: String(page) };
     if (siteId) query[this.opts.dialect.siteFilterParam] = siteId;

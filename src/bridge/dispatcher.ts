@@ -153,5 +153,5 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
 
   // One count of wrong manager PINs for every client of this bridge: a new client is not a new allowance.
   const guard = new LoginGuard();
-  return { newSession: () => new AdminSession(opts.adminPin, adminIdleMs, clock, guard), dispatch, subscribe };
+  return { newSession: () => new AdminSession({ adminPin: opts.adminPin, idleMs: adminIdleMs, clock, guard }), dispatch, subscribe };
 }

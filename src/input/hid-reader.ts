@@ -30,6 +30,19 @@ export function describeDevice(d: HidDeviceInfo): string {
   return `${hex4(d.vendorId)}:${hex4(d.productId)}${d.product ? ` ${d.product}` : ''}${d.path ? ` (${d.path})` : ''}`;
 }
 
+/** What a HID reader is built from (agent/build-readers.ts). */
+export type HidReaderDeps = {
+  opts: { name: string; match: ReaderMatch; reconnectMs: number };
+  backend: HidBackend;
+  decoder: ReportDecoder;
+  transform: CodeTransform;
+  clock: Clock;
+  sleep: Sleep;
+  log: ReaderLog;
+  onScan: (code: string) => void;
+  onStatus?: (s: ReaderStatus) => void;
+};
+
 /**
  * One configured HID reader. node-hid has no plug events and enumerating is costly, so: open the
  * device when it is there; an error on the open handle means it was unplugged — close it, say so,
@@ -43,17 +56,27 @@ export class HidReader {
   private readonly st: ReaderStatus;
   private lastReportAt = 0;
 
-  constructor(
-    private readonly opts: { name: string; match: ReaderMatch; reconnectMs: number },
-    private readonly backend: HidBackend,
-    private readonly decoder: ReportDecoder,
-    private readonly transform: CodeTransform,
-    private readonly clock: Clock,
-    private readonly sleep: Sleep,
-    private readonly log: ReaderLog,
-    private readonly onScan: (code: string) => void,
-    private readonly onStatus: (s: ReaderStatus) => void = () => {},
-  ) {
+  private readonly opts: { name: string; match: ReaderMatch; reconnectMs: number };
+  private readonly backend: HidBackend;
+  private readonly decoder: ReportDecoder;
+  private readonly transform: CodeTransform;
+  private readonly clock: Clock;
+  private readonly sleep: Sleep;
+  private readonly log: ReaderLog;
+  private readonly onScan: (code: string) => void;
+  private readonly onStatus: (s: ReaderStatus) => void;
+
+  constructor(d: HidReaderDeps) {
+    const { opts } = d;
+    this.opts = opts;
+    this.backend = d.backend;
+    this.decoder = d.decoder;
+    this.transform = d.transform;
+    this.clock = d.clock;
+    this.sleep = d.sleep;
+    this.log = d.log;
+    this.onScan = d.onScan;
+    this.onStatus = d.onStatus ?? (() => {});
     this.st = { name: opts.name, connected: false, device: null, connectedSince: null, lastScanAt: null, scans: 0, errors: 0, disconnects: 0, lastDisconnectAt: null, lastError: null };
   }
 

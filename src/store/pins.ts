@@ -85,6 +85,9 @@ function scrypt(pin: string, salt: Buffer, params: ScryptParams): Promise<Buffer
   });
 }
 
+/** What the PIN store is built from, with its options. */
+export type PinsDeps = PinsOptions & { db: WritableDb; clock: Clock; policy: PinPolicy; audit: AuditLog };
+
 /**
  * Employees' PINs, the second factor after their ID. Only scrypt hashes with a per-employee
  * random salt are stored (never the PIN); checks compare in constant time. Wrong PINs count per
@@ -107,19 +110,14 @@ export class Pins {
   private readonly attemptDelay: (failures: number) => number;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly db: WritableDb,
-    private readonly clock: Clock,
-    private readonly policy: PinPolicy,
-    private readonly audit: AuditLog,
-    opts: PinsOptions = {},
-  ) {
+  constructor(private readonly d: PinsDeps) {
+    const { db, policy } = d;
     if (!isInt(policy.maxFailures, 1, Number.MAX_SAFE_INTEGER) || !isInt(policy.lockoutMs, 0, Number.MAX_SAFE_INTEGER)) {
       throw new Error(`invalid PIN policy: maxFailures must be an integer >= 1 and lockoutMs an integer >= 0`);
     }
-    this.throttle = opts.throttle ?? DEFAULT_THROTTLE;
-    this.attemptDelay = opts.attemptDelay ?? attemptDelayMs;
-    const params = opts.scryptParams ?? DEFAULT_SCRYPT_PARAMS;
+    this.throttle = d.throttle ?? DEFAULT_THROTTLE;
+    this.attemptDelay = d.attemptDelay ?? attemptDelayMs;
+    const params = d.scryptParams ?? DEFAULT_SCRYPT_PARAMS;
     if (!validScryptParams(params)) {
       throw new Error(
         `invalid scrypt parameters ${JSON.stringify(params)}: N must be a power of two (2..2^22), r 1..32, p 1..16, keylen 16..64`,
@@ -155,21 +153,21 @@ export class Pins {
     const salt = crypto.randomBytes(PIN_SALT_BYTES);
     const hash = await scrypt(pin, salt, this.params);
     const stored: StoredParams = { alg: 'scrypt', ...this.params };
-    const now = this.clock.now();
-    this.db.transaction(() => {
+    const now = this.d.clock.now();
+    this.d.db.transaction(() => {
       this.stmts.upsertPin.run(employeeId, salt, hash, JSON.stringify(stored), now);
       this.stmts.deleteAttempts.run(employeeId);
-      this.audit.record(now, 'pin_set', employeeId, `scrypt N=${this.params.N} r=${this.params.r} p=${this.params.p}`);
+      this.d.audit.record(now, 'pin_set', employeeId, `scrypt N=${this.params.N} r=${this.params.r} p=${this.params.p}`);
     })();
   }
 
   /** Removes an employee's PIN (and their attempt count); false when there was none. */
   clear(employeeId: string): boolean {
-    const now = this.clock.now();
-    return this.db.transaction((): boolean => {
+    const now = this.d.clock.now();
+    return this.d.db.transaction((): boolean => {
       const removed = this.stmts.deletePin.run(employeeId).changes > 0;
       this.stmts.deleteAttempts.run(employeeId);
-      if (removed) this.audit.record(now, 'pin_cleared', employeeId, null);
+      if (removed) this.d.audit.record(now, 'pin_cleared', employeeId, null);
       return removed;
     })();
   }
@@ -179,13 +177,13 @@ export class Pins {
    * with who asked. True when a lock was in force.
    */
   unlock(employeeId: string, by: string): boolean {
-    const now = this.clock.now();
-    return this.db.transaction((): boolean => {
+    const now = this.d.clock.now();
+    return this.d.db.transaction((): boolean => {
       const before = this.attempts(employeeId);
       const wasLocked = lockState(before, now).locked;
       this.stmts.deleteAttempts.run(employeeId);
       this.lastFailureAt.delete(employeeId);
-      this.audit.record(now, 'pin_unlocked', employeeId, `${wasLocked ? 'lock lifted' : 'not locked'} (${before.failures} wrong PINs in a row cleared) by ${by}`);
+      this.d.audit.record(now, 'pin_unlocked', employeeId, `${wasLocked ? 'lock lifted' : 'not locked'} (${before.failures} wrong PINs in a row cleared) by ${by}`);
       return wasLocked;
     })();
   }
@@ -220,12 +218,12 @@ export class Pins {
   }
 
   private async check(employeeId: string, pin: string): Promise<PinCheck> {
-    const now = this.clock.now();
+    const now = this.d.clock.now();
     this.forgetOldFailures(now);
 
     const waitMs = throttleWait(this.recentFailures, now, this.throttle);
     if (waitMs > 0) {
-      this.audit.record(now, 'pin_throttled', employeeId, `too many wrong PINs on this terminal; wait ${waitMs} ms`);
+      this.d.audit.record(now, 'pin_throttled', employeeId, `too many wrong PINs on this terminal; wait ${waitMs} ms`);
       return { ok: false, reason: 'throttled', waitMs };
     }
 
@@ -236,7 +234,7 @@ export class Pins {
     const last = this.lastFailureAt.get(employeeId);
     const delay = last === undefined ? 0 : last + this.attemptDelay(currentAttempts(attempts, now).failures) - now;
     if (delay > 0) {
-      this.audit.record(now, 'pin_throttled', employeeId, `wrong PINs in a row for this employee; wait ${delay} ms`);
+      this.d.audit.record(now, 'pin_throttled', employeeId, `wrong PINs in a row for this employee; wait ${delay} ms`);
       return { ok: false, reason: 'throttled', waitMs: delay };
     }
 
@@ -244,7 +242,7 @@ export class Pins {
     if (!row) {
       await scrypt(pin, this.dummySalt, this.params);
       this.recentFailures.push(now);
-      this.audit.record(now, 'pin_no_pin', employeeId, 'no PIN set for this employee');
+      this.d.audit.record(now, 'pin_no_pin', employeeId, 'no PIN set for this employee');
       return { ok: false, reason: 'no_pin' };
     }
 
@@ -263,26 +261,26 @@ export class Pins {
       const again = lockState(currentAttempts(this.attempts(employeeId), now), now);
       if (again.locked && again.until !== null) return { ok: false, reason: 'locked', until: again.until };
       if (match) return { ok: true };
-      return { ok: false, reason: 'wrong', remaining: Math.max(0, this.policy.maxFailures - currentAttempts(this.attempts(employeeId), now).failures - 1) };
+      return { ok: false, reason: 'wrong', remaining: Math.max(0, this.d.policy.maxFailures - currentAttempts(this.attempts(employeeId), now).failures - 1) };
     }
   }
 
   /** The attempt's outcome, written with its audit line in one transaction (it throws when the disk is full). */
   private record(employeeId: string, match: boolean, now: number): PinCheck {
-    return this.db.transaction((): PinCheck => {
+    return this.d.db.transaction((): PinCheck => {
       // Read again: another connection (or process) may have counted a failure meanwhile.
       const state = currentAttempts(this.attempts(employeeId), now);
       const again = lockState(state, now);
       if (again.locked && again.until !== null) return this.refuseLocked(employeeId, now, again.until);
       if (match) {
         this.save(employeeId, afterSuccess());
-        this.audit.record(now, 'pin_ok', employeeId, null);
+        this.d.audit.record(now, 'pin_ok', employeeId, null);
         return { ok: true };
       }
-      const next = afterFailure(state, now, this.policy);
+      const next = afterFailure(state, now, this.d.policy);
       this.save(employeeId, next);
       if (next.lockedUntil !== null) {
-        this.audit.record(
+        this.d.audit.record(
           now,
           'pin_locked',
           employeeId,
@@ -290,13 +288,13 @@ export class Pins {
         );
         return { ok: false, reason: 'locked', until: next.lockedUntil };
       }
-      this.audit.record(now, 'pin_wrong', employeeId, `wrong PIN ${next.failures} of ${this.policy.maxFailures} in a row`);
-      return { ok: false, reason: 'wrong', remaining: Math.max(0, this.policy.maxFailures - next.failures) };
+      this.d.audit.record(now, 'pin_wrong', employeeId, `wrong PIN ${next.failures} of ${this.d.policy.maxFailures} in a row`);
+      return { ok: false, reason: 'wrong', remaining: Math.max(0, this.d.policy.maxFailures - next.failures) };
     })();
   }
 
   private refuseLocked(employeeId: string, now: number, until: number): PinCheck {
-    this.audit.record(now, 'pin_refused_locked', employeeId, `locked until ${new Date(until).toISOString()}`);
+    this.d.audit.record(now, 'pin_refused_locked', employeeId, `locked until ${new Date(until).toISOString()}`);
     return { ok: false, reason: 'locked', until };
   }
 

@@ -11,29 +11,17 @@
  */
 import { readCpf } from '../domain/cpf.js';
 import type { Db } from './database.js';
+import type { PunchRow } from './punch-row.js';
 
-export type ListedPunchRow = {
-  id: number;
-  captured_at: number;
-  local_date: string;
-  local_time: string;
-  time_zone: string;
-  employee_key: string;
-  employee_external_id: string | null;
-  employee_name: string;
-  state: 'pending' | 'sending' | 'in_doubt' | 'sent' | 'rejected' | 'held';
-  attempts: number;
-  last_error: string | null;
-  reject_reason: string | null;
-  held_reason: string | null;
-  remote_id: string | null;
-  sent_at: number | null;
-  nsr: number | null;
-};
+/** The columns the lists read: a punch row without the uploader's and the clock's bookkeeping. */
+const LISTED = [
+  'id', 'captured_at', 'local_date', 'local_time', 'time_zone', 'employee_key', 'employee_external_id', 'employee_name',
+  'state', 'attempts', 'last_error', 'reject_reason', 'held_reason', 'remote_id', 'sent_at', 'nsr',
+] as const satisfies ReadonlyArray<keyof PunchRow>;
+export type ListedPunchRow = Pick<PunchRow, (typeof LISTED)[number]>;
 export type FoundEmployee = { id: string; external_id: string | null; full_name: string };
 
-const COLUMNS =
-  'id, captured_at, local_date, local_time, time_zone, employee_key, employee_external_id, employee_name, state, attempts, last_error, reject_reason, held_reason, remote_id, sent_at, nsr';
+const COLUMNS = LISTED.join(', ');
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 /** A local date lies within this of its UTC midnight in every zone (UTC-12 to UTC+14), and then some. */

@@ -45,6 +45,17 @@ const SUMMARY_LISTED = 50;
 export type Counts = { size: number; schedule: number; employer: number; zone: number; notAllowed: number };
 export const NO_COUNTS: Counts = { size: 0, schedule: 0, employer: 0, zone: 0, notAllowed: 0 };
 
+/** The columns that make an employee count as unfit or not allowed (Roster's `counts` query counts the same in SQL). */
+export type Fitness = { work_schedule: string | null; payment_source: string | null; timezone_invalid: string | null; allow_api_record: number | null };
+
+/** Moves the counts by one employee: `sign` 1 when it comes in, -1 when it goes. */
+export function countFitness(c: Omit<Counts, 'size'>, f: Fitness, sign: 1 | -1 = 1): void {
+  c.schedule += f.work_schedule === null ? sign : 0;
+  c.employer += f.payment_source === null ? sign : 0;
+  c.zone += f.timezone_invalid !== null ? sign : 0;
+  c.notAllowed += f.allow_api_record === 0 ? sign : 0;
+}
+
 /** The summary of a roster with counts `c`, its first unfit employees listed by `unfit` (by name). */
 export function summaryOf(c: Counts, unfit: { all(limit: number): unknown[] }): RosterSummary {
   type Row = { id: string; external_id: string | null; full_name: string; no_schedule: number; no_employer: number; bad_zone: number };

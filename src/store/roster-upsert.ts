@@ -1,17 +1,9 @@
 import type { WritableDb } from './database.js';
 import type { RosterEmployee } from './roster-employee.js';
+import { countFitness, type Fitness } from './roster-summary.js';
 
 /** How a write moved the roster's summary counts (see Roster.applyChanges). */
 export type CountsDelta = { size: number; schedule: number; employer: number; zone: number; notAllowed: number };
-
-type Fitness = { work_schedule: string | null; payment_source: string | null; timezone_invalid: string | null; allow_api_record: number | null };
-
-const contribution = (f: Fitness): Omit<CountsDelta, 'size'> => ({
-  schedule: f.work_schedule === null ? 1 : 0,
-  employer: f.payment_source === null ? 1 : 0,
-  zone: f.timezone_invalid !== null ? 1 : 0,
-  notAllowed: f.allow_api_record === 0 ? 1 : 0,
-});
 
 /**
  * Writes changed employees into the roster in use, in place (a refresh by changes, a few rows, not
@@ -31,21 +23,14 @@ export function upsertEmployees(db: WritableDb, employees: readonly RosterEmploy
        payment_source = excluded.payment_source, allow_api_record = excluded.allow_api_record, timezone_invalid = excluded.timezone_invalid`,
   );
   const d: CountsDelta = { size: 0, schedule: 0, employer: 0, zone: 0, notAllowed: 0 };
-  const add = (f: Fitness, sign: 1 | -1) => {
-    const c = contribution(f);
-    d.schedule += sign * c.schedule;
-    d.employer += sign * c.employer;
-    d.zone += sign * c.zone;
-    d.notAllowed += sign * c.notAllowed;
-  };
   for (const e of employees) {
     const held = e.external_id === null ? undefined : (owner.get(e.external_id) as { id: string } | undefined);
     const row = { ...e, external_id: held && held.id !== e.id ? null : e.external_id };
     const before = old.get(e.id) as Fitness | undefined;
-    if (before) add(before, -1);
+    if (before) countFitness(d, before, -1);
     else d.size++;
     write.run(row);
-    add(row, 1);
+    countFitness(d, row);
   }
   return d;
 }

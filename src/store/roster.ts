@@ -1,7 +1,7 @@
 import type { Db, WritableDb } from './database.js';
 import type { RosterEmployee } from './roster-employee.js';
 import { reclaimStep, relaxedCommits, retireStaging, swapTables } from './roster-tables.js';
-import { NO_COUNTS, SUMMARY_KEY, summaryOf, type Counts, type NotAllowed, type RosterHealth, type RosterSummary } from './roster-summary.js';
+import { countFitness, NO_COUNTS, SUMMARY_KEY, summaryOf, type Counts, type NotAllowed, type RosterHealth, type RosterSummary } from './roster-summary.js';
 import { upsertEmployees } from './roster-upsert.js';
 import { readSetting, writeSetting } from './settings.js';
 
@@ -94,10 +94,7 @@ export class Roster {
         const taken = e.external_id !== null && this.stmts.stageHasExternal.get(e.external_id) !== undefined;
         if (this.stmts.stageInsert.run({ ...e, external_id: taken ? null : e.external_id }).changes === 0) continue;
         added++;
-        c.schedule += e.work_schedule === null ? 1 : 0;
-        c.employer += e.payment_source === null ? 1 : 0;
-        c.zone += e.timezone_invalid !== null ? 1 : 0;
-        c.notAllowed += e.allow_api_record === 0 ? 1 : 0;
+        countFitness(c, e);
       }
       c.size += added;
       this.stmts.stagedWrite.run(STAGED_KEY, JSON.stringify(c));

@@ -5,6 +5,15 @@ import type { Logger } from '../log.js';
 import type { RateBudget } from './rate-budget.js';
 import type { UploaderEvent } from './uploader-types.js';
 
+/** What delivery's health is built from (the uploader's parts). */
+export type DeliveryHealthDeps = {
+  budget: RateBudget;
+  opts: { backoff: BackoffOptions; windowMs: number; authRetryMs: number };
+  random: Random;
+  log: Logger;
+  onEvent: (e: UploaderEvent) => void;
+};
+
 /**
  * What every answer of delivery (sends, probes, reconciliation checks) says about the road to the
  * service, kept in one place: the failures in a row and the back-off the whole queue waits out,
@@ -19,13 +28,17 @@ export class DeliveryHealth {
   cautious = false;
   private readonly backoff: Backoff;
 
-  constructor(
-    private readonly budget: RateBudget,
-    private readonly opts: { backoff: BackoffOptions; windowMs: number; authRetryMs: number },
-    random: Random,
-    private readonly log: Logger,
-    private readonly onEvent: (e: UploaderEvent) => void,
-  ) {
+  private readonly budget: RateBudget;
+  private readonly opts: { backoff: BackoffOptions; windowMs: number; authRetryMs: number };
+  private readonly log: Logger;
+  private readonly onEvent: (e: UploaderEvent) => void;
+
+  constructor(d: DeliveryHealthDeps) {
+    const { opts, random } = d;
+    this.budget = d.budget;
+    this.opts = opts;
+    this.log = d.log;
+    this.onEvent = d.onEvent;
     this.backoff = new Backoff(opts.backoff, random);
   }
 

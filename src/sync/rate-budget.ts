@@ -24,6 +24,21 @@ type Waiter = {
 
 export type PauseReason = 'retry_after' | 'auth';
 
+/** What the request budget is built from. */
+export type RateBudgetDeps = {
+  store: RateSlots;
+  clock: Clock;
+  sleep: Sleep;
+  rule: WindowRule;
+  /** The fleet's shared window (Redis); null: this terminal's own. */
+  link?: SharedWindowLink | null;
+  adaptive?: AdaptiveOptions;
+  /** Share of the window roster traffic leaves free for punches (see punchReserve); 0: none. */
+  reserveShare?: number;
+  /** The self-service reads go only while the whole window is below this share of the limit, so a shift change finds it nearly empty. */
+  selfServiceShare?: number;
+};
+
 /**
  * The one sliding-window budget every API call of the terminal draws from. Slots are persisted
  * (see RateSlots) and held from send until one window after the response; callers queue by
@@ -48,18 +63,13 @@ export class RateBudget {
   private lastTakeAt = Number.NEGATIVE_INFINITY;
   private readonly adaptive: AdaptiveLimit;
 
-  constructor(
-    private readonly store: RateSlots,
-    private readonly clock: Clock,
-    private readonly sleep: Sleep,
-    private rule: WindowRule,
-    private readonly link: SharedWindowLink | null = null,
-    adaptive: AdaptiveOptions = {},
-    /** Share of the window roster traffic leaves free for punches (see punchReserve); 0: none. */
-    private readonly reserveShare = 0,
-    /** The self-service reads go only while the whole window is below this share of the limit, so a shift change finds it nearly empty. */
-    private readonly selfServiceShare = DEFAULT_SELF_SERVICE_SHARE,
-  ) {
+  private rule: WindowRule;
+  private readonly d: Required<RateBudgetDeps>;
+
+  constructor(deps: RateBudgetDeps) {
+    const d = (this.d = { link: null, adaptive: {}, reserveShare: 0, selfServiceShare: DEFAULT_SELF_SERVICE_SHARE, ...deps });
+    const { store, clock, rule, link, adaptive } = d;
+    this.rule = rule;
     const now = clock.now();
     this.adaptive = new AdaptiveLimit(rule, adaptive);
     store.clampFuture(now);
@@ -76,7 +86,7 @@ export class RateBudget {
   setRule(rule: WindowRule): void {
     if (rule.windowMs > this.rule.windowMs) {
       const known = new Set(this.slots.map((s) => s.id));
-      const stored = this.persist(() => this.store.live(this.clock.now(), rule.windowMs)) ?? [];
+      const stored = this.persist(() => this.d.store.live(this.d.clock.now(), rule.windowMs)) ?? [];
       for (const s of stored) if (!known.has(s.id)) this.slots.push(s);
     }
     this.rule = { limit: rule.limit, windowMs: rule.windowMs };
@@ -97,8 +107,8 @@ export class RateBudget {
     if (this.pausedUntil > 0) this.pausedUntil += ms;
     if (this.lastTakeAt <= before) this.lastTakeAt += ms;
     this.adaptive.clockStepped(ms);
-    this.link?.clockStepped(ms);
-    this.persist(() => this.store.shift(ms, before));
+    this.d.link?.clockStepped(ms);
+    this.persist(() => this.d.store.shift(ms, before));
     this.kick();
   }
 
@@ -136,19 +146,19 @@ export class RateBudget {
   }
 
   /** The response arrived (or the request failed) at `at`: the slot counts one more window. */
-  release(ticket: SlotTicket, at = this.clock.now()): void {
+  release(ticket: SlotTicket, at = this.d.clock.now()): void {
     const s = this.slots.find((x) => x.id === ticket.id);
     if (s) s.releasedAt = at;
-    this.persist(() => this.store.release(ticket.id, at));
-    this.link?.release(ticket.id);
+    this.persist(() => this.d.store.release(ticket.id, at));
+    this.d.link?.release(ticket.id);
     this.kick();
   }
 
   /** Nothing was sent on this slot after all: give it back. */
   giveBack(ticket: SlotTicket): void {
     this.slots = this.slots.filter((x) => x.id !== ticket.id);
-    this.persist(() => this.store.forget(ticket.id));
-    this.link?.giveBack(ticket.id);
+    this.persist(() => this.d.store.forget(ticket.id));
+    this.d.link?.giveBack(ticket.id);
     this.kick();
   }
 
@@ -169,7 +179,7 @@ export class RateBudget {
   pauseUntil(at: number, reason: PauseReason): void {
     if (reason === 'retry_after') {
       // Answers within the last window, and not before the last pause ended.
-      const now = this.clock.now();
+      const now = this.d.clock.now();
       const since = this.pausedUntil;
       const count = this.slots.filter((s) => s.releasedAt !== null && s.releasedAt > now - this.rule.windowMs && s.releasedAt >= since).length;
       this.adaptive.rateLimited(now, this.sharing().shared, { count, since }, at - now);
@@ -193,21 +203,21 @@ export class RateBudget {
   }
 
   pause(): { until: number; reason: PauseReason } | null {
-    return this.pausedUntil > this.clock.now() && this.pauseReason ? { until: this.pausedUntil, reason: this.pauseReason } : null;
+    return this.pausedUntil > this.d.clock.now() && this.pauseReason ? { until: this.pausedUntil, reason: this.pauseReason } : null;
   }
 
   inUse(): number {
-    return slotsInUse(this.slots, this.clock.now(), this.rule.windowMs);
+    return slotsInUse(this.slots, this.d.clock.now(), this.rule.windowMs);
   }
 
   /** The limit in force now: the configured one, or less after 429s (see AdaptiveLimit). */
   get limit(): number {
-    return this.adaptive.current(this.clock.now());
+    return this.adaptive.current(this.d.clock.now());
   }
 
   /** Whether the slots come from the fleet's window in Redis, from this terminal's share meanwhile, or only from it. */
   sharing(): RateSharing {
-    return this.link?.view() ?? { shared: 'local', redisError: null };
+    return this.d.link?.view() ?? { shared: 'local', redisError: null };
   }
 
   private kick(): void {
@@ -223,7 +233,7 @@ export class RateBudget {
         this.wake = new AbortController();
         this.dropAborted();
         if (this.waiters.length === 0) return;
-        const now = this.clock.now();
+        const now = this.d.clock.now();
         const paused = now < this.pausedUntil;
         // A refused token stops everything but the check of a new one; a 429 stops everything.
         const head = paused
@@ -242,17 +252,17 @@ export class RateBudget {
         }
         this.slots = this.slots.filter((s) => s.releasedAt === null || s.releasedAt + this.rule.windowMs > now);
         const share = this.adaptive.current(now);
-        const shareLimit = this.link ? this.link.localLimit(share, now) : share;
-        const limit = fillLimit(head.priority, shareLimit, punchReserve(shareLimit, this.reserveShare), this.selfServiceShare);
+        const shareLimit = this.d.link ? this.d.link.localLimit(share, now) : share;
+        const limit = fillLimit(head.priority, shareLimit, punchReserve(shareLimit, this.d.reserveShare), this.d.selfServiceShare);
         let wait = msUntilFreeSlot(this.slots, now, { limit, windowMs: this.rule.windowMs });
         // Once cut, requests are spread over the window (see adaptive-rate.ts); not while Redis's window rules.
         const spacing = Number.isFinite(shareLimit) ? this.adaptive.spacingMs(now) : 0;
         if (wait !== null && spacing > 0) wait = Math.max(wait, Math.ceil(this.lastTakeAt + spacing - now));
         if (wait === 0) {
           // Keep the persisted log short; what no longer counts is of no use to a restart.
-          if (++this.takes % 100 === 0) this.persist(() => this.store.prune(now, this.rule.windowMs));
-          const id = this.persist(() => this.store.take(now, head.purpose)) ?? this.unsavedId--;
-          if (this.link && !(await this.sharedAgrees(this.link, head, id, now))) continue;
+          if (++this.takes % 100 === 0) this.persist(() => this.d.store.prune(now, this.rule.windowMs));
+          const id = this.persist(() => this.d.store.take(now, head.purpose)) ?? this.unsavedId--;
+          if (this.d.link && !(await this.sharedAgrees(this.d.link, head, id, now))) continue;
           this.slots.push({ id, takenAt: now, releasedAt: null });
           this.lastTakeAt = now;
           this.waiters.splice(this.waiters.indexOf(head), 1);
@@ -282,15 +292,15 @@ export class RateBudget {
    */
   private async sharedAgrees(link: SharedWindowLink, head: Waiter, id: number, now: number): Promise<boolean> {
     const answer = await link.take(head.priority, id, now);
-    const eligible = !head.signal?.aborted && (this.clock.now() >= this.pausedUntil || (this.pauseReason === 'auth' && head.duringAuthPause));
+    const eligible = !head.signal?.aborted && (this.d.clock.now() >= this.pausedUntil || (this.pauseReason === 'auth' && head.duringAuthPause));
     if (answer.ok && eligible) return true;
-    this.persist(() => this.store.forget(id));
+    this.persist(() => this.d.store.forget(id));
     if (answer.ok) link.giveBack(id);
     else if (answer.waitMs > 0) await this.idle(answer.waitMs);
     return false;
   }
 
   private async idle(ms: number): Promise<void> {
-    if (!this.wake.signal.aborted) await this.sleep(ms, this.wake.signal);
+    if (!this.wake.signal.aborted) await this.d.sleep(ms, this.wake.signal);
   }
 }

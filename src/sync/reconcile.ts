@@ -23,21 +23,44 @@ export function checkRange(p: Pick<PunchRow, 'local_date'>): { start: string; en
   return { start: addDays(p.local_date, -1), end: addDays(p.local_date, 1) };
 }
 
+/** What the reconciler is built from (the uploader's own parts). */
+export type ReconcilerDeps = {
+  outbox: Outbox;
+  api: Pick<TimesApi, 'getTimes'>;
+  clock: Clock;
+  random: Random;
+  opts: { backoff: BackoffOptions; maxChecks: number };
+  log: Logger;
+  onEvent: (e: UploaderEvent) => void;
+  /** Shared with the uploader: one back-off, one pause, one answer log. */
+  health: DeliveryHealth;
+  /** Read routes the service lacks: GET /times among them, no check can be made. */
+  routes?: RouteGate;
+};
+
 /** Settles in-doubt punches with `GET /times`, on the uploader's slots and back-off. */
 export class Reconciler {
-  constructor(
-    private readonly outbox: Outbox,
-    private readonly api: Pick<TimesApi, 'getTimes'>,
-    private readonly clock: Clock,
-    private readonly random: Random,
-    private readonly opts: { backoff: BackoffOptions; maxChecks: number },
-    private readonly log: Logger,
-    private readonly onEvent: (e: UploaderEvent) => void,
-    /** Shared with the uploader: one back-off, one pause, one answer log. */
-    private readonly health: DeliveryHealth,
-    /** Read routes the service lacks: GET /times among them, no check can be made. */
-    private readonly routes?: RouteGate,
-  ) {}
+  private readonly outbox: Outbox;
+  private readonly api: Pick<TimesApi, 'getTimes'>;
+  private readonly clock: Clock;
+  private readonly random: Random;
+  private readonly opts: { backoff: BackoffOptions; maxChecks: number };
+  private readonly log: Logger;
+  private readonly onEvent: (e: UploaderEvent) => void;
+  private readonly health: DeliveryHealth;
+  private readonly routes: RouteGate | undefined;
+
+  constructor(d: ReconcilerDeps) {
+    this.outbox = d.outbox;
+    this.api = d.api;
+    this.clock = d.clock;
+    this.random = d.random;
+    this.opts = d.opts;
+    this.log = d.log;
+    this.onEvent = d.onEvent;
+    this.health = d.health;
+    this.routes = d.routes;
+  }
 
   /**
    * Null when a check may ask the service. Else the service lacks GET /times (it is on pause): the

@@ -60,6 +60,18 @@ export type RosterSyncOptions = {
   routes?: RouteGate;
 };
 
+/** What the roster sync is built from (agent/build-delivery.ts). */
+export type RosterSyncDeps = {
+  api: RosterApi;
+  roster: Roster;
+  budget: RateBudget;
+  clock: Clock;
+  punchesDue: () => boolean;
+  opts: RosterSyncOptions;
+  log: Logger;
+  onProgress?: (p: RosterSyncProgress) => void;
+};
+
 /**
  * Fetches every page of this site's active employees into a staging table (one page in memory at
  * a time) and swaps it in as the cached roster in one transaction. Paging follows what the server
@@ -78,17 +90,8 @@ export class RosterSync {
   private acceptShrink = false;
   progress: RosterSyncProgress | null = null;
 
-  constructor(
-    private readonly api: RosterApi,
-    private readonly roster: Roster,
-    private readonly budget: RateBudget,
-    private readonly clock: Clock,
-    private readonly punchesDue: () => boolean,
-    opts: RosterSyncOptions,
-    private readonly log: Logger,
-    private readonly onProgress: (p: RosterSyncProgress) => void = () => {},
-  ) {
-    this.opts = { ...opts };
+  constructor(private readonly d: RosterSyncDeps) {
+    this.opts = { ...d.opts };
   }
 
   get siteId(): string | null {
@@ -125,8 +128,8 @@ export class RosterSync {
       return 'later';
     }
     this.heldShrink = null;
-    const n = this.roster.commitStaging();
-    this.log.info('smaller roster applied on a manager\'s confirmation', { employees: n });
+    const n = this.d.roster.commitStaging();
+    this.d.log.info('smaller roster applied on a manager\'s confirmation', { employees: n });
     return n;
   }
 
@@ -161,26 +164,26 @@ export class RosterSync {
 
   private async call<T>(purpose: string, fn: () => Promise<ApiOutcome<T>>, signal?: AbortSignal): Promise<ApiOutcome<T> | null> {
     if (signal?.aborted) return null;
-    const ticket = await this.budget.acquire(Priority.roster, purpose, { signal, standAside: this.punchesDue });
+    const ticket = await this.d.budget.acquire(Priority.roster, purpose, { signal, standAside: this.d.punchesDue });
     if (!ticket) return null;
     try {
       return await fn();
     } finally {
-      this.budget.release(ticket);
+      this.d.budget.release(ticket);
     }
   }
 
   private failed(error: string, requests: number, outcome: 'failed' | 'cancelled' = 'failed', reachable: boolean | null = null): RosterSyncResult {
-    if (outcome === 'failed') this.log.warn('roster sync failed; the previous roster stays in use', { error });
-    return { ok: false, outcome, error, requests, finishedAt: this.clock.now(), reachable };
+    if (outcome === 'failed') this.d.log.warn('roster sync failed; the previous roster stays in use', { error });
+    return { ok: false, outcome, error, requests, finishedAt: this.d.clock.now(), reachable };
   }
 
   /** A request that did not come back with an answer to use: pauses what the service asked for. */
   private failure(res: ApiOutcome<unknown> | null, requests: number): RosterSyncResult {
-    const now = this.clock.now();
+    const now = this.d.clock.now();
     if (!res) return this.failed('cancelled', requests, 'cancelled');
-    if (res.kind === 'rate_limited') this.budget.pauseUntil(now + rateLimitPause(res.retryAfterHeader, now, this.opts.windowMs, res.serverDate), 'retry_after');
-    if (res.kind === 'auth') this.budget.pauseUntil(now + this.opts.authRetryMs, 'auth');
+    if (res.kind === 'rate_limited') this.d.budget.pauseUntil(now + rateLimitPause(res.retryAfterHeader, now, this.opts.windowMs, res.serverDate), 'retry_after');
+    if (res.kind === 'auth') this.d.budget.pauseUntil(now + this.opts.authRetryMs, 'auth');
     return this.failed(describeOutcome(res), requests, 'failed', res.kind !== 'not_sent' && res.kind !== 'unknown');
   }
 
@@ -193,7 +196,7 @@ export class RosterSync {
     if (sitesAbsent) siteError = absentReason(sitesAbsent);
     else if (siteId) {
       requests++;
-      const res = await this.call('site', () => this.api.getSite(siteId), signal);
+      const res = await this.call('site', () => this.d.api.getSite(siteId), signal);
       if (res) this.opts.routes?.noteAnswer('GET /sites', siteId, res);
       // The site's name and zone are a comfort; its employees do not depend on them.
       if (!res || res.kind === 'auth') return this.failure(res, requests);
@@ -205,11 +208,11 @@ export class RosterSync {
     if (changes) return changes;
     requests += this.lastChangeRequests;
 
-    this.roster.beginStaging();
+    this.d.roster.beginStaging();
     if (this.heldShrink) this.heldShrink.staged = false;
     const read = await stageAllPages({
-      fetch: (page) => this.call('roster', () => this.api.getEmployeesPage(page, pageSize, siteId), signal),
-      stage: (rows) => this.roster.stagePage(rows),
+      fetch: (page) => this.call('roster', () => this.d.api.getEmployeesPage(page, pageSize, siteId), signal),
+      stage: (rows) => this.d.roster.stagePage(rows),
       progress: (p) => this.setProgress(gen, p),
     });
     requests += read.requests;
@@ -220,29 +223,29 @@ export class RosterSync {
 
     let siteFilter: SiteFilterCheck | null = null;
     if (siteId && !problem) {
-      const check = await checkSiteFilter(this.api, lastTotal, (fn) => this.call('roster', fn, signal));
+      const check = await checkSiteFilter(this.d.api, lastTotal, (fn) => this.call('roster', fn, signal));
       siteFilter = check.result;
       requests += check.requests;
     }
-    if (skipped.count > 0) this.log.warn('roster records skipped: the terminal cannot use them', { count: skipped.count, first: skipped.examples.slice(0, 3) });
+    if (skipped.count > 0) this.d.log.warn('roster records skipped: the terminal cannot use them', { count: skipped.count, first: skipped.examples.slice(0, 3) });
     const fetched = { requests, skipped, siteFilter, site, siteError };
-    const staged = this.roster.stagedSize();
-    const inUse = this.roster.size();
+    const staged = this.d.roster.stagedSize();
+    const inUse = this.d.roster.size();
     this.setProgress(gen, { pagesDone: pages, pagesTotal: pages });
 
     if (problem) {
       // Something beats nothing: a terminal with no roster at all takes what arrived.
       const partial = inUse === 0 && staged > 0;
-      if (partial) this.roster.commitStaging();
-      this.log.warn('roster sync incomplete; it will be tried again', { problem, staged, inUse, partial });
-      return { ...fetched, ok: false, outcome: 'incomplete', error: problem, partial, finishedAt: this.clock.now() };
+      if (partial) this.d.roster.commitStaging();
+      this.d.log.warn('roster sync incomplete; it will be tried again', { problem, staged, inUse, partial });
+      return { ...fetched, ok: false, outcome: 'incomplete', error: problem, partial, finishedAt: this.d.clock.now() };
     }
     // Asked before anything is applied, so that the result follows the swap at once.
     const probe = this.opts.changes ? await this.opts.changes.probe(siteId, lastTotal, (fn) => this.call('roster', fn, signal)) : { honoured: false, requests: 0 };
     requests += probe.requests;
     fetched.requests = requests;
     if (gen !== this.gen) return this.failed('cancelled', requests, 'cancelled');
-    const now = this.clock.now();
+    const now = this.d.clock.now();
     const inUseSite = this.opts.inUseSite();
     const sameSite = inUseSite === undefined || inUseSite === siteId;
     if (inUse > 0 && staged * 2 < inUse && sameSite && !this.acceptShrink) {
@@ -251,16 +254,16 @@ export class RosterSync {
       if (!held || now - held.since < this.opts.shrinkRecheckMs) {
         this.heldShrink = { since: held?.since ?? now, gen, staged: true };
         const error = `the new roster has ${staged} employees, less than half of the ${inUse} in use: held until a later sync agrees or a manager confirms`;
-        this.log.warn('roster sync held: it would shrink the roster by more than half', { staged, inUse });
+        this.d.log.warn('roster sync held: it would shrink the roster by more than half', { staged, inUse });
         return { ...fetched, ok: false, outcome: 'shrink_held', error, staged, inUse, heldSince: this.heldShrink.since, finishedAt: now };
       }
     }
     this.heldShrink = null;
     this.acceptShrink = false;
-    const employees = this.roster.commitStaging();
+    const employees = this.d.roster.commitStaging();
     this.opts.changes?.fullApplied(siteId, startedAt, skipped.count, probe.honoured);
-    this.log.info('roster synced', { employees, listed: read.listed, requests, skipped: skipped.count });
-    return { ...fetched, ok: true, outcome: 'applied', employees, siteId, finishedAt: this.clock.now() };
+    this.d.log.info('roster synced', { employees, listed: read.listed, requests, skipped: skipped.count });
+    return { ...fetched, ok: true, outcome: 'applied', employees, siteId, finishedAt: this.d.clock.now() };
   }
 
   private lastChangeRequests = 0;
@@ -277,13 +280,13 @@ export class RosterSync {
     if (r.kind === 'failed') return this.failure(r.res, requests);
     if (r.kind === 'full') {
       this.lastChangeRequests = r.requests;
-      if (r.requests > 0) this.log.info('roster: a full sync', { why: r.why });
+      if (r.requests > 0) this.d.log.info('roster: a full sync', { why: r.why });
       return null;
     }
     if (gen !== this.gen) return this.failed('cancelled', requests, 'cancelled');
-    this.log.info('roster refreshed by its changes', { changed: r.changed, employees: r.employees, requests });
+    this.d.log.info('roster refreshed by its changes', { changed: r.changed, employees: r.employees, requests });
     const fetched = { requests, skipped: r.skipped, siteFilter: null, site, siteError };
-    return { ...fetched, ok: true, outcome: 'applied', employees: r.employees, siteId: this.opts.siteId, changed: r.changed, finishedAt: this.clock.now() };
+    return { ...fetched, ok: true, outcome: 'applied', employees: r.employees, siteId: this.opts.siteId, changed: r.changed, finishedAt: this.d.clock.now() };
   }
 
   /**
@@ -293,6 +296,6 @@ export class RosterSync {
   private setProgress(gen: number, p: RosterSyncProgress): void {
     if (gen !== this.gen) return; // a cancelled sync of the old site
     this.progress = p;
-    this.onProgress(p);
+    this.d.onProgress?.(p);
   }
 }

@@ -39,6 +39,15 @@ export type BudgetView = { wake(): void; held(): readonly (Slot & { id: number }
 const TAKEN: SharedTake = { ok: true };
 const LOOK_AGAIN: SharedTake = { ok: false, waitMs: 0 };
 
+/** What the link to the shared window is built from (agent/shared-rate.ts). */
+export type SharedWindowLinkDeps = {
+  window: SharedWindow;
+  clock: Clock;
+  sleep: Sleep;
+  log: Logger;
+  opts: LinkOptions;
+};
+
 /**
  * Decides for the RateBudget which window rules a slot: the fleet's shared one, or (Redis out of
  * reach) this terminal's own share, with the local window running underneath all along.
@@ -80,13 +89,8 @@ export class SharedWindowLink {
   private budget: BudgetView | null = null;
   private readonly stopped = new AbortController();
 
-  constructor(
-    private readonly window: SharedWindow,
-    private readonly clock: Clock,
-    private readonly sleep: Sleep,
-    private readonly log: Logger,
-    private readonly opts: LinkOptions,
-  ) {
+  constructor(private readonly d: SharedWindowLinkDeps) {
+    const { window, clock, opts } = d;
     this.backoffMs = opts.retryBaseMs ?? 250;
     this.since = clock.now();
     this.joinUntil = this.since + (opts.joinWaitMs ?? 2_500);
@@ -101,9 +105,9 @@ export class SharedWindowLink {
 
   attach(budget: BudgetView): void {
     this.budget = budget;
-    if (this.window.reachable) void this.rejoin();
+    if (this.d.window.reachable) void this.rejoin();
     // Silent Redis at start: the own share is chosen when the wait is over, even with nothing to send.
-    void this.sleep(Math.max(0, this.joinUntil - this.clock.now()), this.stopped.signal).then(() => this.joinTimedOut());
+    void this.d.sleep(Math.max(0, this.joinUntil - this.d.clock.now()), this.stopped.signal).then(() => this.joinTimedOut());
   }
 
   /**
@@ -130,7 +134,7 @@ export class SharedWindowLink {
     const shareDecided = !this.fullyShared(now);
     if (this.needsRejoin && !(await this.rejoin())) return shareDecided ? this.ownShare() : LOOK_AGAIN;
     try {
-      const answer = await this.window.take(priority, slotId, this.windowMs());
+      const answer = await this.d.window.take(priority, slotId, this.windowMs());
       this.confirm();
       return answer;
     } catch (e) {
@@ -141,19 +145,19 @@ export class SharedWindowLink {
 
   /** The local share decides, once the hold after losing Redis is over. */
   private ownShare(): SharedTake {
-    const wait = this.holdUntil - this.clock.now();
+    const wait = this.holdUntil - this.d.clock.now();
     return wait > 0 ? { ok: false, waitMs: wait } : TAKEN;
   }
 
   /** The answer arrived: the shared slot counts one window from now. Unreachable: the next rejoin restores it. */
   release(slotId: number): void {
     if (!this.inWindow()) return;
-    this.window.release(slotId, this.windowMs()).catch((e: unknown) => this.fail(e));
+    this.d.window.release(slotId, this.windowMs()).catch((e: unknown) => this.fail(e));
   }
 
   giveBack(slotId: number): void {
     if (!this.inWindow()) return;
-    this.window.forget(slotId).catch((e: unknown) => this.fail(e));
+    this.d.window.forget(slotId).catch((e: unknown) => this.fail(e));
   }
 
   /** Another account's window (a new token): put this terminal's slots there before taking from it. */
@@ -194,14 +198,14 @@ export class SharedWindowLink {
   private setMode(mode: SharedWindowLink['mode']): void {
     if (mode === this.mode) return;
     this.mode = mode;
-    this.since = this.clock.now();
-    this.opts.changed?.();
+    this.since = this.d.clock.now();
+    this.d.opts.changed?.();
   }
 
   /** Redis has not answered since the start: the own share from now on (it is still tried in the background). */
   private joinTimedOut(): void {
     if (this.mode !== 'joining' || this.stopped.signal.aborted) return;
-    const waited = this.opts.joinWaitMs ?? 2_500;
+    const waited = this.d.opts.joinWaitMs ?? 2_500;
     this.fail(this.error?.message ?? `no answer from Redis within ${waited} ms of the start`, 'connecting');
   }
 
@@ -209,8 +213,8 @@ export class SharedWindowLink {
   private confirm(): void {
     if (this.confirmed) return;
     this.confirmed = true;
-    this.backoffMs = this.opts.retryBaseMs ?? 250;
-    if (this.outage === 'bad_answer') this.log.info('rate window: Redis answers right again; sharing the account window');
+    this.backoffMs = this.d.opts.retryBaseMs ?? 250;
+    if (this.outage === 'bad_answer') this.d.log.info('rate window: Redis answers right again; sharing the account window');
     this.outage = null;
   }
 
@@ -219,16 +223,16 @@ export class SharedWindowLink {
     if (!this.needsRejoin) return Promise.resolve(true);
     if (this.stopped.signal.aborted) return Promise.resolve(false);
     if (this.rejoining) return this.rejoining;
-    if (!this.budget || !this.window.reachable || this.clock.now() < this.retryAt) return Promise.resolve(false);
-    const now = this.clock.now();
+    if (!this.budget || !this.d.window.reachable || this.d.clock.now() < this.retryAt) return Promise.resolve(false);
+    const now = this.d.clock.now();
     const windowMs = this.windowMs();
     const failures = this.failures;
     // Durations on this terminal's clock, so its error does not matter; in flight: as if just sent.
     const held: HeldSlot[] = this.budget
       .held()
-      .map((s) => ({ slotId: s.id, countsForMs: s.releasedAt === null ? windowMs + this.opts.inFlightMs : s.releasedAt + windowMs - now }))
+      .map((s) => ({ slotId: s.id, countsForMs: s.releasedAt === null ? windowMs + this.d.opts.inFlightMs : s.releasedAt + windowMs - now }))
       .filter((s) => s.countsForMs > 0);
-    this.rejoining = this.window
+    this.rejoining = this.d.window
       .restore(held)
       .then(() => {
         if (this.failures !== failures) return false;
@@ -236,12 +240,12 @@ export class SharedWindowLink {
         this.setMode('redis');
         this.needsRejoin = false;
         this.confirmed = false;
-        this.probationUntil = this.clock.now() + windowMs;
+        this.probationUntil = this.d.clock.now() + windowMs;
         // After bad answers, the outage ends only with a take answered right (confirm).
         if (this.outage !== 'bad_answer') {
           this.outage = null;
-          this.backoffMs = this.opts.retryBaseMs ?? 250;
-          if (was !== 'redis') this.log.info('rate window: sharing the account window in Redis', { restoredSlots: held.length });
+          this.backoffMs = this.d.opts.retryBaseMs ?? 250;
+          if (was !== 'redis') this.d.log.info('rate window: sharing the account window in Redis', { restoredSlots: held.length });
         }
         this.budget?.wake();
         return true;
@@ -259,7 +263,7 @@ export class SharedWindowLink {
   private fail(e: unknown, fault: RedisFault = faultOf(e)): void {
     if (this.stopped.signal.aborted) return; // the client closing as the agent stops is no outage
     const message = e instanceof Error ? e.message : String(e);
-    const now = this.clock.now();
+    const now = this.d.clock.now();
     this.failures++;
     this.error = { at: now, message };
     const newReason = this.mode === 'fallback-local' && fault !== this.reason;
@@ -269,16 +273,16 @@ export class SharedWindowLink {
     // dropped connection is retried by the client, and its reconnection ends this wait.
     this.retryAt = now + this.backoffMs;
     this.planRetry();
-    this.backoffMs = Math.min(this.backoffMs * 2, this.opts.retryMaxMs ?? 30_000);
+    this.backoffMs = Math.min(this.backoffMs * 2, this.d.opts.retryMaxMs ?? 30_000);
     const firstOfOutage = this.outage === null;
     if (firstOfOutage) {
       this.outage = fault;
       const words = e instanceof BadRedisAnswer ? `${message}: Redis misbehaves` : 'Redis out of reach';
-      this.log.warn(`rate window: ${words}, this terminal goes on at its own share`, { error: message, reason: fault });
+      this.d.log.warn(`rate window: ${words}, this terminal goes on at its own share`, { error: message, reason: fault });
     }
     const was = this.mode;
     if (was !== 'fallback-local') this.setMode('fallback-local');
-    else if (newReason) this.opts.changed?.();
+    else if (newReason) this.d.opts.changed?.();
     // It ruled (a take answered right, or this is the outage's start): others' slots still count for a window.
     if (was === 'redis' && (this.confirmed || firstOfOutage)) this.holdUntil = now + this.windowMs();
     this.confirmed = false;
@@ -289,10 +293,10 @@ export class SharedWindowLink {
   private planRetry(): void {
     if (this.retryPlanned) return;
     this.retryPlanned = true;
-    void this.sleep(Math.max(0, this.retryAt - this.clock.now()), this.stopped.signal).then(() => {
+    void this.d.sleep(Math.max(0, this.retryAt - this.d.clock.now()), this.stopped.signal).then(() => {
       this.retryPlanned = false;
       if (this.stopped.signal.aborted || !this.needsRejoin) return;
-      if (this.clock.now() < this.retryAt) this.planRetry();
+      if (this.d.clock.now() < this.retryAt) this.planRetry();
       else void this.rejoin();
     });
   }

@@ -40,6 +40,16 @@ export function parseEntry(text: string): TerminalEntry | null {
   }
 }
 
+/** What the terminal registry is built from (agent/shared-rate.ts). */
+export type TerminalRegistryDeps = {
+  store: RegistryStore;
+  self: TerminalEntry;
+  clock: Clock;
+  sleep: Sleep;
+  log: Logger;
+  opts: { everyMs: number; ttlMs: number; changed?: () => void };
+};
+
 export class TerminalRegistry {
   private readonly entry: string;
   private current: IdConflict | null = null;
@@ -47,14 +57,21 @@ export class TerminalRegistry {
   private readonly stopped = new AbortController();
   private announcing: Promise<void> | null = null;
 
-  constructor(
-    private readonly store: RegistryStore,
-    private readonly self: TerminalEntry,
-    private readonly clock: Clock,
-    private readonly sleep: Sleep,
-    private readonly log: Logger,
-    private readonly opts: { everyMs: number; ttlMs: number; changed?: () => void },
-  ) {
+  private readonly store: RegistryStore;
+  private readonly self: TerminalEntry;
+  private readonly clock: Clock;
+  private readonly sleep: Sleep;
+  private readonly log: Logger;
+  private readonly opts: { everyMs: number; ttlMs: number; changed?: () => void };
+
+  constructor(d: TerminalRegistryDeps) {
+    const { self } = d;
+    this.store = d.store;
+    this.self = self;
+    this.clock = d.clock;
+    this.sleep = d.sleep;
+    this.log = d.log;
+    this.opts = d.opts;
     // Fixed member text: each renewal rescores the same entry.
     this.entry = JSON.stringify(self);
   }

@@ -11,6 +11,24 @@ import type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from '.
 
 export type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
 
+/** What the uploader is built from (build-delivery.ts). */
+export type UploaderDeps = {
+  outbox: Outbox;
+  api: TimesApi;
+  budget: RateBudget;
+  clock: Clock;
+  sleep: Sleep;
+  random: Random;
+  opts: UploaderOptions;
+  log: Logger;
+  /** Delivery bookkeeping: the status recorder in the agent. */
+  onEvent?: (e: UploaderEvent) => void;
+  /** A punch of this boot taken before any answer waits for one (agent/punch-anchoring.ts); none: every punch goes. */
+  anchoring?: PunchAnchoring;
+  /** Read routes the service lacks (GET /times: in-doubt punches go to a person without a check). */
+  routes?: RouteGate;
+};
+
 /** How often the loop looks for held punches whose retry is due (more often when they are retried sooner). */
 const HELD_CHECK_EVERY_MS = 30_000;
 
@@ -43,24 +61,29 @@ export class Uploader {
 
   private readonly opts: UploaderOptions;
 
-  constructor(
-    private readonly outbox: Outbox,
-    private readonly api: TimesApi,
-    private readonly budget: RateBudget,
-    private readonly clock: Clock,
-    private readonly sleep: Sleep,
-    random: Random,
-    opts: UploaderOptions,
-    private readonly log: Logger,
-    private readonly onEvent: (e: UploaderEvent) => void = () => {},
-    private readonly anchoring: PunchAnchoring = { needsAnchor: () => false, mayGo: () => true, reanchor: () => false, doubt: () => null },
-    /** Read routes the service lacks (GET /times: in-doubt punches go to a person without a check). */
-    routes?: RouteGate,
-  ) {
+  private readonly outbox: Outbox;
+  private readonly api: TimesApi;
+  private readonly budget: RateBudget;
+  private readonly clock: Clock;
+  private readonly sleep: Sleep;
+  private readonly log: Logger;
+  private readonly onEvent: (e: UploaderEvent) => void;
+  private readonly anchoring: PunchAnchoring;
+
+  constructor(d: UploaderDeps) {
+    const { outbox, api, budget, clock, random, opts, log, routes } = d;
+    const onEvent = (this.onEvent = d.onEvent ?? (() => {}));
+    const anchoring = (this.anchoring = d.anchoring ?? { needsAnchor: () => false, mayGo: () => true, reanchor: () => false, doubt: () => null });
+    this.outbox = outbox;
+    this.api = api;
+    this.budget = budget;
+    this.clock = clock;
+    this.sleep = d.sleep;
+    this.log = log;
     this.opts = { ...opts };
-    this.health = new DeliveryHealth(budget, { backoff: opts.backoff, windowMs: opts.windowMs, authRetryMs: opts.authRetryMs }, random, log, onEvent);
+    this.health = new DeliveryHealth({ budget, opts: { backoff: opts.backoff, windowMs: opts.windowMs, authRetryMs: opts.authRetryMs }, random, log, onEvent });
     this.heldCheckEveryMs = Math.min(HELD_CHECK_EVERY_MS, opts.heldRetryMs);
-    this.reconciler = new Reconciler(outbox, api, clock, random, this.opts, log, onEvent, this.health, routes);
+    this.reconciler = new Reconciler({ outbox, api, clock, random, opts: this.opts, log, onEvent, health: this.health, ...(routes ? { routes } : {}) });
     this.answers = { outbox, health: this.health, log, onEvent, opts: this.opts };
     this.probes = new ProbeReads({ outbox, api, budget, clock, health: this.health, log, onEvent, opts: this.opts, anchoring, stopSignal: () => this.stopCtl.signal });
   }

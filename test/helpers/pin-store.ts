@@ -49,7 +49,7 @@ export function pinStores(): { setup(opts?: Opts): Setup; open(dir: string, cloc
       if (db.open) db.close();
     });
     const audit = new AuditLog(db);
-    const pins = new Pins(db, clock, POLICY, audit, { scryptParams: opts.scryptParams ?? FAST, throttle: opts.throttle ?? NO_THROTTLE, attemptDelay: opts.attemptDelay ?? (() => 0) });
+    const pins = new Pins({ db, clock, policy: POLICY, audit, scryptParams: opts.scryptParams ?? FAST, throttle: opts.throttle ?? NO_THROTTLE, attemptDelay: opts.attemptDelay ?? (() => 0) });
     return { dir, db, clock, audit, pins };
   }
 

@@ -35,7 +35,7 @@ export function writersRefuseReaders(reader: ReadOnlyDb, audit: AuditLog): void 
   // @ts-expect-error enrolling a badge writes
   new Identities(reader);
   // @ts-expect-error PINs and their failures are written
-  new Pins(reader, { now: () => 0 }, { maxFailures: 5, lockoutMs: 1_000 }, audit);
+  new Pins({ db: reader, clock: { now: () => 0 }, policy: { maxFailures: 5, lockoutMs: 1_000 }, audit });
   // @ts-expect-error the evidence journal appends marks
   new EvidenceJournal(reader);
   // @ts-expect-error and facts

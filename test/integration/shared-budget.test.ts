@@ -46,8 +46,8 @@ function terminal(id: string, key: string, share: number, windowMs = WINDOW_MS):
   const { dir, cleanup } = tempDir('timeclock-shared-');
   const db = openDatabase(dir);
   const window = new RedisSharedWindow({ url: redis.url, key, terminalId: id, instanceId: 'p', limit: ACCOUNT, inFlightMs: 500, reconnectMaxMs: 100 });
-  const link = new SharedWindowLink(window, clock, realSleep, silentLogger, { inFlightMs: 500 });
-  const budget = new RateBudget(new RateSlots(db), clock, realSleep, { limit: share, windowMs }, link);
+  const link = new SharedWindowLink({ window, clock, sleep: realSleep, log: silentLogger, opts: { inFlightMs: 500 } });
+  const budget = new RateBudget({ store: new RateSlots(db), clock, sleep: realSleep, rule: { limit: share, windowMs }, link });
   const stop = new AbortController();
   cleanups.push(async () => {
     stop.abort();

@@ -52,7 +52,7 @@ afterEach(async () => {
 });
 
 function budget(rule: WindowRule, opts: AdaptiveOptions = {}, link: SharedWindowLink | null = null): RateBudget {
-  return new RateBudget(new RateSlots(db), time.clock, time.sleep, rule, link, opts);
+  return new RateBudget({ store: new RateSlots(db), clock: time.clock, sleep: time.sleep, rule, link, adaptive: opts });
 }
 
 /** A fleet window that grants every slot, reachable until `drop()`. */
@@ -169,7 +169,7 @@ describe('RateBudget adapting to 429s (no shared window)', () => {
 describe('AdaptiveLimit and the shared window', () => {
   it('a RateBudget on the fleet window in Redis does not cut on a 429; once Redis is out of reach it does', async () => {
     const window = new OpenWindow();
-    const link = new SharedWindowLink(window, time.clock, time.sleep, silentLogger, { inFlightMs: 500 });
+    const link = new SharedWindowLink({ window, clock: time.clock, sleep: time.sleep, log: silentLogger, opts: { inFlightMs: 500 } });
     const b = budget({ limit: 20, windowMs: W }, {}, link);
     await new Promise((r) => setImmediate(r)); // the link joins the window
     expect(b.sharing().shared).toBe('redis');

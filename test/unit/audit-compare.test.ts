@@ -36,7 +36,7 @@ const rec = (minute: string, id: string, type: string | null = 'registro externo
 
 /** Answers per employee (external id) from a script, one answer per request, the last repeated. */
 function rig(script: Record<string, ApiOutcome<TimesReading>[]>): { deps: AuditDeps; budget: RateBudget; asked: string[] } {
-  const budget = new RateBudget(new RateSlots(db), clock, realSleep, { limit: 100, windowMs: 1_000 }, null, { adapt: false });
+  const budget = new RateBudget({ store: new RateSlots(db), clock, sleep: realSleep, rule: { limit: 100, windowMs: 1_000 }, adaptive: { adapt: false } });
   const asked: string[] = [];
   const api = {
     getTimes: async (ref: EmployeeRef, start: string, end: string): Promise<ApiOutcome<TimesReading>> => {

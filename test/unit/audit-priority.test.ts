@@ -53,7 +53,7 @@ afterEach(async () => {
 });
 
 function budget(limit: number, reserveShare = 0): RateBudget {
-  return new RateBudget(new RateSlots(db), time.clock, time.sleep, { limit, windowMs: 1_000 }, null, { adapt: false }, reserveShare);
+  return new RateBudget({ store: new RateSlots(db), clock: time.clock, sleep: time.sleep, rule: { limit, windowMs: 1_000 }, adaptive: { adapt: false }, reserveShare });
 }
 
 function acquire(b: RateBudget, priority: Priority, purpose: string, order: string[], standAside?: () => boolean): Promise<SlotTicket | null> {
@@ -117,7 +117,7 @@ describe('planning the audit’s requests', () => {
 
 describe('the self-service priority (the employee’s day)', () => {
   it('goes only while the window is nearly empty: with 20 slots and a tenth for it, the third read waits while a punch still goes at once', async () => {
-    const b = new RateBudget(new RateSlots(db), time.clock, time.sleep, { limit: 20, windowMs: 1_000 }, null, { adapt: false }, 0, 0.1);
+    const b = new RateBudget({ store: new RateSlots(db), clock: time.clock, sleep: time.sleep, rule: { limit: 20, windowMs: 1_000 }, adaptive: { adapt: false }, reserveShare: 0, selfServiceShare: 0.1 });
     const order: string[] = [];
     for (const n of [1, 2, 3]) void acquire(b, Priority.selfService, `self${n}`, order);
     await turns(10);
@@ -128,7 +128,7 @@ describe('the self-service priority (the employee’s day)', () => {
   });
 
   it('counts every slot in the window, not only its own: after 2 punches, no read until they leave the window', async () => {
-    const b = new RateBudget(new RateSlots(db), time.clock, time.sleep, { limit: 20, windowMs: 1_000 }, null, { adapt: false }, 0, 0.1);
+    const b = new RateBudget({ store: new RateSlots(db), clock: time.clock, sleep: time.sleep, rule: { limit: 20, windowMs: 1_000 }, adaptive: { adapt: false }, reserveShare: 0, selfServiceShare: 0.1 });
     const order: string[] = [];
     for (const p of ['p1', 'p2']) b.release((await b.acquire(Priority.punch, p, { signal: stop.signal })) as SlotTicket, 0);
     await acquire(b, Priority.selfService, 'self', order);

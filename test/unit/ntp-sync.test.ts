@@ -41,7 +41,7 @@ describe("this machine's NTP state", () => {
     let mono = 0;
     let calls = 0;
     let answer: 'yes' | 'no' = 'yes';
-    const s = new NtpState(() => (calls++, answer), () => mono, 60_000);
+    const s = new NtpState({ probe: () => (calls++, answer), mono: () => mono, ttlMs: 60_000 });
     expect(s.current()).toBe('yes');
     answer = 'no';
     mono = 30_000;
@@ -51,7 +51,7 @@ describe("this machine's NTP state", () => {
     mono = 200_000;
     s.current();
     expect(calls).toBe(3);
-    const fixed = new NtpState(() => (calls++, 'yes'), () => mono, 60_000, 'no');
+    const fixed = new NtpState({ probe: () => (calls++, 'yes'), mono: () => mono, ttlMs: 60_000, configured: 'no' });
     mono = 10_000_000;
     expect(fixed.current()).toBe('no');
     expect(calls).toBe(3);

@@ -65,7 +65,7 @@ afterEach(async () => {
 
 /** `adapt` false: a 429 neither cuts the limit nor spaces requests (tests of pausing alone). */
 function budget(rule: WindowRule, database: Db = db, adapt = true): RateBudget {
-  return new RateBudget(new RateSlots(database), time.clock, time.sleep, rule, null, { adapt });
+  return new RateBudget({ store: new RateSlots(database), clock: time.clock, sleep: time.sleep, rule, adaptive: { adapt } });
 }
 
 /** Acquires and records when (fake time) the slot was granted. */

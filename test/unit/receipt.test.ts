@@ -214,7 +214,7 @@ describe('receipts by NSR', () => {
   const source = {
     byNsr: (nsr: number) => (nsr === 42 ? { line: line(), punch: ana } : nsr === 7 ? { line: 'garbage', punch: null } : null),
   };
-  const receipts = new Receipts(source, full, log);
+  const receipts = new Receipts({ source, settings: full, log });
   const ok = { ok: true as const, punchId: 1, nsr: null as number | null, employeeName: 'Ana', employeeExternalId: '1001', localDate: '2026-03-14', localTime: '07:58', repeat: false };
 
   it('adds the receipt to a registered punch that names its NSR, and to nothing else', () => {
