@@ -11,6 +11,6 @@ if (unsupported !== null) {
   process.exit(2);
 }
 const { runCli } = await import('./cli/run.js');
-runCli(process.argv.slice(2)).then((code) => {
+void runCli(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });

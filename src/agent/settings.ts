@@ -48,7 +48,6 @@ const MAX_TOKEN_LENGTH = 512;
 function tokenProblem(token: string): string | null {
   if (token.length === 0) return 'the token is empty';
   if (token.length > MAX_TOKEN_LENGTH) return `the token is longer than ${MAX_TOKEN_LENGTH} characters`;
-  // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001f\u007f]/.test(token)) return 'the token must not contain spaces, line breaks or control characters';
   return null;
 }

@@ -42,7 +42,7 @@ export function clipStrings(value: unknown, max: number, cut: string[] = [], pat
     let copy: unknown[] | null = null;
     value.forEach((item, i) => {
       const next = clipStrings(item, max, cut, `${path}${path ? '.' : ''}${i}`, depth + 1);
-      if (next !== item) (copy ??= [...value])[i] = next;
+      if (next !== item) (copy ??= [...(value as unknown[])])[i] = next;
     });
     return copy ?? value;
   }

@@ -107,7 +107,7 @@ export async function compareWithService(deps: AuditDeps, marks: Iterable<AuditM
       results.set(m.nsr, { ...base, status: 'unchecked', reason: m.problem ?? 'no known employee' });
       continue;
     }
-    const g = groups.get(m.employee.key) ?? { ref: employeeRefOf({ employee_key: m.employee.key, employee_external_id: m.employee.externalId }), label: base.employee ?? m.employee.key, days: new Map() };
+    const g = groups.get(m.employee.key) ?? { ref: employeeRefOf({ employee_key: m.employee.key, employee_external_id: m.employee.externalId }), label: base.employee ?? m.employee.key, days: new Map<string, AuditMark[]>() };
     groups.set(m.employee.key, g);
     const day = m.minute.slice(0, 10);
     g.days.set(day, [...(g.days.get(day) ?? []), m]);

@@ -31,7 +31,7 @@ function paramValues(text: string): string[] {
     if (Array.isArray(x)) x.forEach(walk);
     else if (x !== null && typeof x === 'object') {
       for (const [k, v] of Object.entries(x)) {
-        if (k === 'params' && v !== null && typeof v === 'object') out.push(...Object.values(v).map(String));
+        if (k === 'params' && v !== null && typeof v === 'object') out.push(...Object.values(v as Record<string, unknown>).map(String));
         walk(v);
       }
     }

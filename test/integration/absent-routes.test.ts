@@ -97,7 +97,7 @@ describe('a service without GET /timesheets', () => {
 
     const s = r.agent.status();
     // Dated by the answers (within the 5 s steps this test moves time by).
-    const within = (at: number) => expect.toSatisfy((v: number) => v >= start + at && v <= start + at + 5_000);
+    const within = (at: number): unknown => expect.toSatisfy((v: number) => v >= start + at && v <= start + at + 5_000);
     expect(s.absentRoutes).toEqual([{ route: 'GET /timesheets', status: 404, since: within(sheets[0] as number), lastAt: within(sheets[2] as number), nextAt: expect.any(Number), pauses: 2 }]);
     expect(s.absentRoutes[0]?.nextAt).toBe((s.absentRoutes[0]?.lastAt as number) + 2 * HOUR);
     // Whether the service answers is not what a missing route says: it does, and delivery is healthy.

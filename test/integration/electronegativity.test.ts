@@ -12,7 +12,7 @@ import { tempDir } from '../helpers/temp.js';
 const CLI = path.resolve('node_modules/@doyensec/electronegativity/dist/index.js');
 /** Runs it with its HTTP client set never to retry (see the file: a crash under Node 22 and later). */
 const OFFLINE = path.resolve('test/helpers/electronegativity-offline.cjs');
-const ELECTRON_VERSION = JSON.parse(fs.readFileSync('package.json', 'utf8')).devDependencies.electron as string;
+const ELECTRON_VERSION = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['electron'] as string;
 
 /** Findings we have looked at, and why they stay. */
 const EXPLAINED: Record<string, string> = {

@@ -123,7 +123,7 @@ describe('NSRs are never given twice, also after a restore', () => {
     expect(c.judged).toEqual({ kind: 'foreign', sidecarJournalId: 'f'.repeat(32) });
     expect(c.warnings.join('\n')).toMatch(/belongs to another journal/);
     expect(punchRange(c.outbox, 2, 3)).toEqual([3]);
-    expect(JSON.parse(fs.readFileSync(sidecarOf(d), 'utf8')).journalId).toBe(id);
+    expect((JSON.parse(fs.readFileSync(sidecarOf(d), 'utf8')) as { journalId: string }).journalId).toBe(id);
   });
 });
 

@@ -108,7 +108,7 @@ describe('the screen address and its token (issue 25)', () => {
     const token = url.searchParams.get('t') ?? '';
     expect(token).toMatch(/^[0-9a-f]{64}$/);
     // Standard error is a pipe (a journal, a log shipper): the address, no token.
-    expect(JSON.parse(line).msg).toBe(`kiosk screen: ${url.origin}/  (with its token: timeclock screen-url)`);
+    expect((JSON.parse(line) as { msg: string }).msg).toBe(`kiosk screen: ${url.origin}/  (with its token: timeclock screen-url)`);
     const file = path.join(dataDir, 'screen-url');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(url.href).toBe(`${url.origin}/?t=${token}`);

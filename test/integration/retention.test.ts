@@ -141,7 +141,7 @@ describe('RetentionStore', () => {
   it('finds old delivered punches by index and their journal rows by punch, never by a pass over the tables', () => {
     const db = openDatabase(data());
     cleanups.push(() => void db.close());
-    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array(sql.split('?').length - 1).fill(0)) as { detail: string }[]).map((r) => r.detail).join(' / ');
+    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(Array(sql.split('?').length - 1).fill(0) as number[])) as { detail: string }[]).map((r) => r.detail).join(' / ');
     expect(plan(`SELECT id FROM punches INDEXED BY punches_sent_at WHERE state = 'sent' AND sent_at < ? ORDER BY sent_at LIMIT ?`)).toMatch(/^SEARCH punches USING (COVERING )?INDEX punches_sent_at \(sent_at<\?\)$/);
     expect(plan(`DELETE FROM punch_journal WHERE punch_id = ? AND EXISTS (SELECT 1 FROM punches WHERE id = ? AND state = 'sent')`)).toMatch(
       /^SEARCH punch_journal USING (COVERING )?INDEX punch_journal_punch \(punch_id=\?\) \/ (CORRELATED )?SCALAR SUBQUERY \d+ \/ SEARCH punches USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
