@@ -8,6 +8,9 @@
 import crypto, { webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { chainHeadText, parseChainHead, type ChainHead } from '../domain/afd/chain-head.js';
+
+export type { ChainHead } from '../domain/afd/chain-head.js';
 
 const OID = {
   data: '1.2.840.113549.1.7.1',
@@ -24,9 +27,8 @@ const OID = {
  * `journal=<32 hex>;employer=<CNPJ/CPF or "">;nsr=<NSR>;sha256=<64 hex>`.
  */
 export const CHAIN_HEAD_OID = '2.25.243251970244115435620407249902463124322';
-
-/** The last mark of an employer's chain in the journal when the file was exported (its NSR and its hash). */
-export type ChainHead = { journalId: string; employerId: string; nsr: number; hash: string };
+/** The same as asn1js names it when it reads it back (an arc beyond 2^53 is written in hex there). */
+const CHAIN_HEAD_TYPE = new asn1js.ObjectIdentifier({ value: CHAIN_HEAD_OID }).getValue();
 
 type EngineCrypto = ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'];
 const engine = new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as EngineCrypto });
@@ -42,16 +44,6 @@ export function cadesKey(key: crypto.KeyObject): Promise<webcrypto.CryptoKey> {
     return webcrypto.subtle.importKey('pkcs8', pkcs8, { name: 'ECDSA', namedCurve: curve }, false, ['sign']) as Promise<webcrypto.CryptoKey>;
   }
   return webcrypto.subtle.importKey('pkcs8', pkcs8, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']) as Promise<webcrypto.CryptoKey>;
-}
-
-export function chainHeadText(h: ChainHead): string {
-  return `journal=${h.journalId};employer=${h.employerId};nsr=${h.nsr};sha256=${h.hash.toLowerCase()}`;
-}
-
-/** The chain head in our attribute's text, or null when it is not one. */
-export function parseChainHead(text: string): ChainHead | null {
-  const m = /^journal=([0-9a-f]{32});employer=([0-9A-Z]{0,14});nsr=([1-9]\d{0,8});sha256=([0-9a-f]{64})$/.exec(text);
-  return m ? { journalId: m[1] as string, employerId: m[2] as string, nsr: Number(m[3]), hash: m[4] as string } : null;
 }
 
 const bytes = (b: Buffer): ArrayBuffer => new Uint8Array(b).buffer;
@@ -107,7 +99,7 @@ export function chainHeadOf(p7s: Buffer): ChainHead | null {
     if (info.contentType !== OID.signedData) return null;
     const signed = new pkijs.SignedData({ schema: info.content });
     for (const a of signed.signerInfos[0]?.signedAttrs?.attributes ?? []) {
-      if (a.type !== CHAIN_HEAD_OID) continue;
+      if (a.type !== CHAIN_HEAD_TYPE && a.type !== CHAIN_HEAD_OID) continue;
       const v = a.values[0];
       return v instanceof asn1js.Utf8String ? parseChainHead(v.getValue()) : null;
     }
