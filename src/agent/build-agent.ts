@@ -70,7 +70,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     lock.release();
     throw e;
   }
-  const journal = openJournal(db, config, rt);
+  const journal = openJournal(db, config, rt, opts.fleetNsr ?? null);
   const outbox = new Outbox(db, bookkeeping, journal);
   const roster = new Roster(db);
   // A roster stored by a version without summaries: computed once here, then at each swap.
@@ -331,6 +331,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       bookkeeping.close();
       // A clean stop: the sidecar learns the last NSR given (a copy taken during this run is then recognised).
       journal.close();
+      await journal.closeOutside();
       db.close();
       lock.release();
     },

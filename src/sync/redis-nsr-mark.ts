@@ -8,27 +8,36 @@ import { Redis } from 'ioredis';
  * a script compares and sets in one step, so a late or repeated write never lowers it.
  */
 export const NSR_MARK_LUA = `
-local current = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
-local wanted = tonumber(ARGV[1])
-if wanted > current then
-  redis.call('SET', KEYS[1], ARGV[1])
-  return wanted
+local fields = { 'reserved', 'given' }
+for i, field in ipairs(fields) do
+  local wanted = tonumber(ARGV[i])
+  if wanted and wanted > (tonumber(redis.call('HGET', KEYS[1], field)) or 0) then
+    redis.call('HSET', KEYS[1], field, ARGV[i])
+  end
 end
-return current
+return redis.call('HMGET', KEYS[1], 'reserved', 'given')
 `;
+
+/** The two high-water marks of a journal: the NSRs reserved (a block ahead) and the last NSR given to a mark. */
+export type NsrMark = { reserved: number; given: number };
 
 export function nsrMarkKey(journalId: string): string {
   if (!/^[0-9a-f]{32}$/.test(journalId)) throw new RangeError(`not a journal id: ${journalId}`);
   return `timeclock:nsr:${journalId}`;
 }
 
-type MarkCommands = { timeclockNsrMark(key: string, wanted: number): Promise<unknown> };
+type MarkCommands = { timeclockNsrMark(key: string, reserved: number, given: number): Promise<unknown> };
 
-/** The reply as a whole NSR, or what is wrong with it. */
+/** A field of the reply as a whole NSR (absent: 0), or what is wrong with it. */
 function wholeNsr(v: unknown): number {
-  const n = typeof v === 'string' ? Number(v) : v;
+  const n = v === null || v === undefined ? 0 : typeof v === 'string' ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new Error(`Redis answered ${JSON.stringify(v)} for an NSR mark`);
   return n;
+}
+
+function markOf(v: unknown): NsrMark {
+  if (!Array.isArray(v) || v.length !== 2) throw new Error(`Redis answered ${JSON.stringify(v)} for an NSR mark`);
+  return { reserved: wholeNsr(v[0]), given: wholeNsr(v[1]) };
 }
 
 function client(url: string, connectTimeoutMs: number, offlineQueue: boolean): Redis {
@@ -50,7 +59,7 @@ function client(url: string, connectTimeoutMs: number, offlineQueue: boolean): R
  * why) when Redis cannot be asked within `timeoutMs`. Never waits longer: a terminal starts
  * without Redis.
  */
-export async function readNsrMark(url: string, journalId: string, timeoutMs = 2_000): Promise<number | null> {
+export async function readNsrMark(url: string, journalId: string, timeoutMs = 2_000): Promise<NsrMark | null> {
   const redis = client(url, timeoutMs, true);
   let lastError = '';
   redis.on('error', (e: Error) => {
@@ -59,12 +68,13 @@ export async function readNsrMark(url: string, journalId: string, timeoutMs = 2_
   let timer: NodeJS.Timeout | undefined;
   try {
     const answer = await Promise.race([
-      redis.get(nsrMarkKey(journalId)),
+      redis.hmget(nsrMarkKey(journalId), 'reserved', 'given'),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms${lastError ? ` (${lastError})` : ''}`)), timeoutMs);
       }),
     ]);
-    return answer === null ? null : wholeNsr(answer);
+    const mark = markOf(answer);
+    return mark.reserved === 0 && mark.given === 0 ? null : mark;
   } finally {
     clearTimeout(timer);
     redis.disconnect();
@@ -78,9 +88,10 @@ export async function readNsrMark(url: string, journalId: string, timeoutMs = 2_
  */
 export class RedisNsrMark {
   private readonly redis: Redis;
-  private readonly wanted = new Map<string, number>();
-  private readonly sent = new Map<string, number>();
-  private sending = false;
+  /** Per journal id: the highest values wanted and not yet confirmed by Redis. */
+  private readonly wanted = new Map<string, NsrMark>();
+  private readonly sent = new Map<string, NsrMark>();
+  private sending: Promise<void> | null = null;
   private failing = false;
   private closed = false;
 
@@ -90,40 +101,49 @@ export class RedisNsrMark {
   ) {
     this.redis = client(url, 2_000, false);
     this.redis.on('error', () => {
-      /* the 'close' and the next send say it; without a listener ioredis prints every retry */
+      /* the next send says it; without a listener ioredis prints every retry */
     });
     this.redis.on('ready', () => void this.flush());
   }
 
-  /** The journal's high-water mark is now at least `nsr`. */
-  raise(journalId: string, nsr: number): void {
-    if (this.closed || nsr <= Math.max(this.wanted.get(journalId) ?? 0, this.sent.get(journalId) ?? 0)) return;
-    this.wanted.set(journalId, nsr);
+  /** The journal's marks are now at least these. */
+  raise(journalId: string, to: Partial<NsrMark>): void {
+    if (this.closed) return;
+    const was = this.wanted.get(journalId) ?? this.sent.get(journalId) ?? { reserved: 0, given: 0 };
+    const next = { reserved: Math.max(was.reserved, to.reserved ?? 0), given: Math.max(was.given, to.given ?? 0) };
+    if (next.reserved === was.reserved && next.given === was.given && this.sent.get(journalId) !== undefined) return;
+    this.wanted.set(journalId, next);
     void this.flush();
   }
 
   /** Sends what is wanted and not yet confirmed; settles when nothing more can be sent now. */
-  async flush(): Promise<void> {
-    if (this.sending || this.redis.status !== 'ready') return;
-    this.sending = true;
+  flush(): Promise<void> {
+    if (this.redis.status !== 'ready') return Promise.resolve();
+    this.sending ??= this.send().finally(() => {
+      this.sending = null;
+    });
+    return this.sending;
+  }
+
+  private async send(): Promise<void> {
     try {
-      for (const [journalId, nsr] of [...this.wanted]) {
-        const now = wholeNsr(await (this.redis as unknown as MarkCommands).timeclockNsrMark(nsrMarkKey(journalId), nsr));
-        this.sent.set(journalId, Math.max(now, this.sent.get(journalId) ?? 0));
-        if ((this.wanted.get(journalId) ?? 0) <= nsr) this.wanted.delete(journalId);
+      while (this.wanted.size > 0) {
+        for (const [journalId, mark] of [...this.wanted]) {
+          const now = markOf(await (this.redis as unknown as MarkCommands).timeclockNsrMark(nsrMarkKey(journalId), mark.reserved, mark.given));
+          this.sent.set(journalId, now);
+          const still = this.wanted.get(journalId);
+          if (still && still.reserved <= now.reserved && still.given <= now.given) this.wanted.delete(journalId);
+        }
       }
       this.failing = false;
     } catch (e) {
       if (!this.failing) this.problem(`the NSR mark could not be kept in Redis (${(e as Error).message}): sent again when Redis answers`);
       this.failing = true;
-    } finally {
-      this.sending = false;
     }
-    if (this.wanted.size > 0 && !this.failing) void this.flush();
   }
 
-  /** What Redis confirmed for `journalId` (tests, status). */
-  confirmed(journalId: string): number | null {
+  /** What Redis last confirmed for `journalId` (tests, status). */
+  confirmed(journalId: string): NsrMark | null {
     return this.sent.get(journalId) ?? null;
   }
 
