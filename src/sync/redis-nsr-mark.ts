@@ -70,11 +70,14 @@ export async function readNsrMark(url: string, journalId: string, timeoutMs = 2_
     const answer = await Promise.race([
       redis.hmget(nsrMarkKey(journalId), 'reserved', 'given'),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms${lastError ? ` (${lastError})` : ''}`)), timeoutMs);
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       }),
     ]);
     const mark = markOf(answer);
     return mark.reserved === 0 && mark.given === 0 ? null : mark;
+  } catch (e) {
+    // ioredis's own words ("max retries per request") do not say why: the connection's error does.
+    throw new Error(`Redis could not be read: ${lastError || (e as Error).message}`);
   } finally {
     clearTimeout(timer);
     redis.disconnect();
@@ -150,11 +153,25 @@ export class RedisNsrMark {
   /** Sends what is still wanted (when Redis answers), then closes. */
   async close(): Promise<void> {
     this.closed = true;
+    // Still connecting (a stop soon after the start): the last values wait for it, at most the connect timeout.
+    if (this.wanted.size > 0 && this.redis.status !== 'ready') await this.readyWithin(2_000);
     await this.flush();
     try {
       await this.redis.quit();
     } catch {
       this.redis.disconnect();
     }
+  }
+
+  private readyWithin(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.redis.once('ready', done);
+    });
   }
 }
