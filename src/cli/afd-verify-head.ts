@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { chainHeadOf } from '../agent/cades.js';
 import { checkChainHead, type HeadCheck } from '../domain/afd/chain-head.js';
 
 /**
@@ -7,9 +6,11 @@ import { checkChainHead, type HeadCheck } from '../domain/afd/chain-head.js';
  * what `timeclock afd verify` shows on its "chain head at export" line. A signature without one
  * (an earlier version's, another REP's) says so and is not an error.
  */
-export function signedChainHead(p7s: string, afdText: string, employerId: string | null): HeadCheck {
+export async function signedChainHead(p7s: string, afdText: string, employerId: string | null): Promise<HeadCheck> {
   let head;
   try {
+    // PKI.js only when there is a signature to read (it is not loaded with every command).
+    const { chainHeadOf } = await import('../agent/cades.js');
     head = chainHeadOf(fs.readFileSync(p7s));
   } catch (e) {
     return { ok: true, text: `not read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };

@@ -29,7 +29,7 @@ type SignatureCheck =
   /** No signature that could be checked: absent, declared absent, or not checkable here. */
   | { state: 'unsigned'; text: string };
 
-export function runAfdVerify(file: string, opts: AfdVerifyOptions = { allowUnsigned: false, strict: false }): number {
+export async function runAfdVerify(file: string, opts: AfdVerifyOptions = { allowUnsigned: false, strict: false }): Promise<number> {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file);
@@ -63,7 +63,7 @@ export function runAfdVerify(file: string, opts: AfdVerifyOptions = { allowUnsig
     for (const c of signerConcerns(sig.signer)) (opts.strict ? errors : warnings).push(opts.strict ? `${c} (--strict)` : c);
   }
   // The employer chain's head signed into the .p7s at export time (issue 26 item 8).
-  const head = sig.state === 'matches' ? signedChainHead(`${file}.p7s`, text, header.ok ? header.header.employer.id : null) : null;
+  const head = sig.state === 'matches' ? await signedChainHead(`${file}.p7s`, text, header.ok ? header.header.employer.id : null) : null;
   if (head && !head.ok) errors.push(`the chain head signed with the file does not agree with it: ${head.text}`);
   for (const w of warnings) out.push(`warning: ${w}`);
   out.push(`signature: ${sig.text}`);
