@@ -69,7 +69,7 @@ export function loadAfdSigner(file: string, password: string | undefined, now: D
     sign: (content, at) => signer.signDigest(crypto.createHash('sha256').update(content).digest(), at),
     async signDigest(digest, at, head) {
       if (digest.length !== 32) throw new RangeError('a SHA-256 digest is 32 bytes');
-      // PKI.js loaded at the first signature, not with the agent (about 20 MB and 80 ms at load, measured).
+      // PKI.js loaded at the first signature, not with the agent (about 20 MiB of RSS and 80 ms at load, measured).
       const cades = await import('./cades.js');
       key ??= cades.cadesKey(privateKey);
       return cades.cadesDetached({ certificate: certDer, key: await key, digest, at, ...(head ? { head } : {}) });

@@ -10,7 +10,7 @@ import { settingKeys } from '../store/setting-keys.js';
 import { readSetting, writeSetting } from '../store/settings.js';
 import { systemTimeZone, type Runtime } from './runtime.js';
 import type { SidecarCopy } from '../domain/nsr-reservation.js';
-import { fleetNsrCopies } from './fleet-nsr.js';
+import { fleetNsrCopies, fleetWhere } from './fleet-nsr.js';
 
 /**
  * The directory outside the data directory where the NSR reservation and the chain's head are
@@ -48,7 +48,7 @@ export function openJournal(db: DurableDb, config: Config, rt: Runtime, fleetNsr
       rt.log.warn('evidence journal: the database is older than its NSR reservation', { gapFrom: judged.from, gapTo: judged.to, where: journal.lastRestore?.where });
       writeSetting(db, journalGuardKeys.restore, { at: rt.clock.now(), from: judged.from, to: judged.to, where: journal.lastRestore?.where ?? 'journal-nsr.json' });
     }
-    writeSetting(db, journalGuardKeys.guard, { mirror: mirrorDir, mirrorProblem });
+    writeSetting(db, journalGuardKeys.guard, { mirror: mirrorDir, mirrorProblem, fleet: fleet ? fleetWhere(journal.info().journalId) : null });
     const zone = chooseTimeZone([readSetting(db, settingKeys.site)?.timezone, config.timezone, systemTimeZone()]);
     const b = backfillJournal(journal, { now: rt.clock.now(), unresolvedZone: zone });
     if (b.marks > 0) rt.log.info('punches from before the evidence journal journalled', { marks: b.marks, first: b.first, last: b.last, ms: b.ms });

@@ -98,6 +98,7 @@ describe('a restore of the data directory and of the NSR mirror, with the fleet\
     expect(r.ok && r.nsr).toBeGreaterThan(Math.max(10, Number(reserved)));
     const s = agent.status();
     expect(s.journal?.lastRestore).toMatchObject({ from: 5, where: `the fleet's Redis (timeclock:nsr:${journalId})` });
+    expect(s.journal?.guard).toMatchObject({ mirror, fleet: `the fleet's Redis (timeclock:nsr:${journalId})` });
     expect(statusText(s)).toMatch(/JOURNAL RESTORED .*: the data directory was put back from an older copy; NSRs 5-\d+ are skipped/);
     await agent.stop();
     const db = new Database(path.join(data, 'timeclock.sqlite'), { readonly: true });
