@@ -133,6 +133,8 @@ export class RedisNsrMark {
       while (this.wanted.size > 0) {
         for (const [journalId, mark] of [...this.wanted]) {
           const now = markOf(await (this.redis as unknown as MarkCommands).timeclockNsrMark(nsrMarkKey(journalId), mark.reserved, mark.given));
+          // Less than was sent: not a Redis that ran the script (a proxy, a stranger on the port); never asked again in a loop.
+          if (now.reserved < mark.reserved || now.given < mark.given) throw new Error(`Redis answered ${now.reserved}/${now.given} for ${mark.reserved}/${mark.given}`);
           this.sent.set(journalId, now);
           const still = this.wanted.get(journalId);
           if (still && still.reserved <= now.reserved && still.given <= now.given) this.wanted.delete(journalId);
