@@ -35,6 +35,7 @@ export const rateLimitSchema = z
      * redis:// or rediss:// URL of a Redis every terminal of the account reaches: the terminals then
      * draw from one sliding window there, at `accountLimit` per `windowMs` for the whole account;
      * without Redis (or while it is unreachable) this terminal keeps `limit` to itself, its share.
+     * The evidence journal's NSR high-water mark is kept there too (docs/evidence-journal.md).
      */
     redisUrl: z
       .string()

@@ -204,7 +204,9 @@ async function exportChain(
     if (signer) {
       const sig = await ExportFile.create(p7s, { replace: req.replace ?? false });
       opened.push(sig);
-      await sig.write(signer.signDigest(written.sha256, req.now));
+      // The employer chain's head now, signed with the file (issue 26 item 8; agent/cades.ts).
+      const head = reader.chainHead(chain);
+      await sig.write(await signer.signDigest(written.sha256, req.now, head ? { ...head, employerId: plan.header.employer.id } : undefined));
       // The signature first, an older file of that name gone before it: a file that says "signed"
       // is never there without its .p7s, nor beside another file's.
       await removeExported(file);

@@ -133,11 +133,11 @@ export class Agent {
   }
 
   /** A punch's PDF receipt and its signature, base64 (admin screen): the copy kept since the punch, else made now. */
-  receiptPdf(nsr: number): { fileName: string; pdf: string; p7s: string | null } | null {
+  async receiptPdf(nsr: number): Promise<{ fileName: string; pdf: string; p7s: string | null } | null> {
     const receipt = this.p.receipts.byNsr(nsr);
     const files = this.p.receipts.files;
     if (!receipt || !files) return null;
-    const b = files.bytesOf(receipt);
+    const b = await files.bytesOf(receipt);
     return { fileName: `comprovante-${receipt.nsr}.pdf`, pdf: b.pdf.toString('base64'), p7s: b.p7s ? b.p7s.toString('base64') : null };
   }
 

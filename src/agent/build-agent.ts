@@ -74,7 +74,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   // Status first: the parts below report to these as they are built and run; the agent receives them.
   const events = new AgentEventHub(rt.log);
   const recorder = new StatusRecorder({ db, clock: rt.clock, log: rt.log, changed: () => events.statusSoon() });
-  const journal = openJournal(db, config, rt);
+  const journal = openJournal(db, config, rt, opts.fleetNsr ?? null);
   const outbox = new Outbox(db, bookkeeping, journal);
   const roster = new Roster(db);
   // A roster stored by a version without summaries: computed once here, then at each swap.
@@ -283,6 +283,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       bookkeeping.close();
       // A clean stop: the sidecar learns the last NSR given (a copy taken during this run is then recognised).
       journal.close();
+      await journal.closeOutside();
       db.close();
       lock.release();
     },

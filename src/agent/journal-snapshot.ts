@@ -41,11 +41,11 @@ export class JournalSnapshot {
   }
 
   /** A punch's PDF receipt and its signature by NSR (the copy kept since the punch, else made now); null: no such mark. */
-  receiptPdf(nsr: number, log: Pick<Logger, 'warn' | 'info'>): { receipt: PunchReceiptView; pdf: Buffer; p7s: Buffer | null; kept: boolean } | null {
+  async receiptPdf(nsr: number, log: Pick<Logger, 'warn' | 'info'>): Promise<{ receipt: PunchReceiptView; pdf: Buffer; p7s: Buffer | null; kept: boolean } | null> {
     const receipt = this.receipt(nsr, log);
     if (!receipt) return null;
     const files = new ReceiptFiles({ dataDir: this.config.dataDir, keepHours: this.config.receipt.keepHours, afd: this.config.afd, now: () => Date.now(), log });
-    return { receipt, ...files.bytesOf(receipt) };
+    return { receipt, ...(await files.bytesOf(receipt)) };
   }
 
   /** The marks of `from`..`to` as an AFD file (agent/afd-export.ts), in the site's zone. */

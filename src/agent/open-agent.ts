@@ -11,6 +11,7 @@ import type { AdminPin } from './bridge-handlers.js';
 import type { ScreenSettings } from '../contract.js';
 import type { TokenStore } from './token-store.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
+import { readFleetNsr } from './fleet-nsr.js';
 
 /**
  * What the process that opens the agent brings. `tokens`: where a token set on the admin screen
@@ -61,9 +62,11 @@ export async function openAgent(
   await adoptLegacyQueue(loaded, runtime.clock, log);
   const demoSetup = demo ? await startDemo(config, log) : null;
   const ready = demoSetup ? demoSetup.config : (config as Config & { api: NonNullable<Config['api']> });
+  // The NSR mark in the fleet's Redis, read before the journal opens (at most 2 s; not for the demo's own API).
+  const fleetNsr = demoSetup ? null : await readFleetNsr(ready, log);
   let agent: Agent;
   try {
-    agent = buildAgent(ready, { ...runtime, ...(deps.tokens ? { tokens: deps.tokens } : {}), ...(loaded.proxyEnv ? { proxyEnv: loaded.proxyEnv } : {}) }, { demo: demoSetup !== null });
+    agent = buildAgent(ready, { ...runtime, ...(deps.tokens ? { tokens: deps.tokens } : {}), ...(loaded.proxyEnv ? { proxyEnv: loaded.proxyEnv } : {}) }, { demo: demoSetup !== null, fleetNsr });
   } catch (e) {
     await demoSetup?.mock.close();
     throw e;

@@ -9,6 +9,8 @@ import { SYSTEM_NSR_MIRROR_DIR } from '../store/nsr-mirror.js';
 import { settingKeys } from '../store/setting-keys.js';
 import { readSetting, writeSetting } from '../store/settings.js';
 import { systemTimeZone, type Runtime } from './runtime.js';
+import type { SidecarCopy } from '../domain/nsr-reservation.js';
+import { fleetNsrCopies, fleetWhere } from './fleet-nsr.js';
 
 /**
  * The directory outside the data directory where the NSR reservation and the chain's head are
@@ -22,12 +24,14 @@ export function nsrMirrorDir(config: Pick<Config, 'journal'>, exists: (p: string
 }
 
 /**
- * The evidence journal at the agent's open: the NSR sidecar and its mirror compared with the
- * database (a restore is recognised here and its gap recorded), a new block reserved, and punches
+ * The evidence journal at the agent's open: the NSR sidecar, its mirror and the fleet's Redis mark
+ * (`fleetNsr`, read before the build) compared with the database (a restore is recognised here and its gap recorded), a new block reserved, and punches
  * from before the journal journalled. A failure is logged, never fatal: punches are still taken.
  */
-export function openJournal(db: DurableDb, config: Config, rt: Runtime): EvidenceJournal {
+export function openJournal(db: DurableDb, config: Config, rt: Runtime, fleetNsr: SidecarCopy | null = null): EvidenceJournal {
   const mirrorDir = nsrMirrorDir(config);
+  // The fleet's Redis, with rateLimit.redisUrl: where neither a restore of the data directory nor of the mirror reaches.
+  const fleet = fleetNsrCopies(config, fleetNsr, rt.log);
   let mirrorProblem: string | null = null;
   const journal = new EvidenceJournal(db, {
     mirrorDir,
@@ -36,6 +40,7 @@ export function openJournal(db: DurableDb, config: Config, rt: Runtime): Evidenc
       rt.log.warn(message);
     },
     now: () => rt.clock.now(),
+    ...(fleet ? { outside: { ...fleet.copies, close: fleet.close } } : {}),
   });
   try {
     const judged = journal.open();
@@ -43,7 +48,7 @@ export function openJournal(db: DurableDb, config: Config, rt: Runtime): Evidenc
       rt.log.warn('evidence journal: the database is older than its NSR reservation', { gapFrom: judged.from, gapTo: judged.to, where: journal.lastRestore?.where });
       writeSetting(db, journalGuardKeys.restore, { at: rt.clock.now(), from: judged.from, to: judged.to, where: journal.lastRestore?.where ?? 'journal-nsr.json' });
     }
-    writeSetting(db, journalGuardKeys.guard, { mirror: mirrorDir, mirrorProblem });
+    writeSetting(db, journalGuardKeys.guard, { mirror: mirrorDir, mirrorProblem, fleet: fleet ? fleetWhere(journal.info().journalId) : null });
     const zone = chooseTimeZone([readSetting(db, settingKeys.site)?.timezone, config.timezone, systemTimeZone()]);
     const b = backfillJournal(journal, { now: rt.clock.now(), unresolvedZone: zone });
     if (b.marks > 0) rt.log.info('punches from before the evidence journal journalled', { marks: b.marks, first: b.first, last: b.last, ms: b.ms });

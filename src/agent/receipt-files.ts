@@ -78,12 +78,12 @@ export class ReceiptFiles {
   private async drain(): Promise<void> {
     for (let r = this.queue.shift(); r !== undefined; r = this.queue.shift()) {
       await nextTurn();
-      this.keep(r);
+      await this.keep(r);
     }
   }
 
   /** Writes the receipt's PDF (and signature) unless one is kept already; prunes old ones now and then. */
-  keep(r: PunchReceiptView): ReceiptFile | null {
+  async keep(r: PunchReceiptView): Promise<ReceiptFile | null> {
     const now = this.o.now();
     try {
       const existing = this.find(Number(r.nsr));
@@ -92,7 +92,7 @@ export class ReceiptFiles {
       const bytes = receiptPdf(r);
       const signer = this.signerAt(now);
       // The signature first: a PDF is never there without the .p7s it was meant to have.
-      if (signer) writePrivateFile(`${pdf}.p7s`, signer.sign(bytes, new Date(now)));
+      if (signer) writePrivateFile(`${pdf}.p7s`, await signer.sign(bytes, new Date(now)));
       writePrivateFile(pdf, bytes);
       return { pdf, p7s: signer ? `${pdf}.p7s` : null, writtenAt: now };
     } catch (e) {
@@ -108,13 +108,13 @@ export class ReceiptFiles {
    * the time has not been corrected since, else made now (signed now when a key is set): a receipt
    * older than the files kept, or corrected after them, is still given.
    */
-  bytesOf(r: PunchReceiptView): { pdf: Buffer; p7s: Buffer | null; kept: boolean } {
+  async bytesOf(r: PunchReceiptView): Promise<{ pdf: Buffer; p7s: Buffer | null; kept: boolean }> {
     // A receipt corrected since the punch is made again: the copy kept at the punch states the old time.
     const kept = r.corrected ? null : this.find(Number(r.nsr));
     if (kept) return { pdf: fs.readFileSync(kept.pdf), p7s: kept.p7s ? fs.readFileSync(kept.p7s) : null, kept: true };
     const pdf = receiptPdf(r);
     const signer = this.signerAt(this.o.now());
-    return { pdf, p7s: signer ? signer.sign(pdf, new Date(this.o.now())) : null, kept: false };
+    return { pdf, p7s: signer ? await signer.sign(pdf, new Date(this.o.now())) : null, kept: false };
   }
 
   /** Removes receipts older than keepHours; returns how many PDFs went. */

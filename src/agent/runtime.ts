@@ -7,6 +7,7 @@ import type { NtpProbe } from './ntp-sync.js';
 import type { DriveRoots } from './removable-drives.js';
 import type { TokenStore } from './token-store.js';
 import type { ProxyEnv } from '../api/proxy.js';
+import type { SidecarCopy } from '../domain/nsr-reservation.js';
 
 /**
  * The outside world the agent runs in; `hid` defaults to node-hid (tests pass a fake). `tokens`:
@@ -50,6 +51,8 @@ export type BuildOptions = {
   afdDrives?: DriveRoots;
   /** How often the wall clock is compared with the monotonic one (default every second; 0: only by `checkClock()`, tests on injected time). */
   clockCheckEveryMs?: number;
+  /** The NSR mark the fleet's Redis held at start (agent/fleet-nsr.ts readFleetNsr), read before the build. */
+  fleetNsr?: SidecarCopy | null;
 };
 
 export const realSleep: Sleep = (ms, signal) =>

@@ -20,6 +20,7 @@ import { terminalOfAfdFileName } from '../domain/afd/export.js';
 import { parseHeader } from '../domain/afd/header.js';
 import { marksWithoutCpf } from '../domain/afd/no-cpf.js';
 import { Exit } from './options.js';
+import { signedChainHead } from './afd-verify-head.js';
 
 export type AfdVerifyOptions = { allowUnsigned: boolean; strict: boolean };
 
@@ -29,7 +30,7 @@ type SignatureCheck =
   /** No signature that could be checked: absent, declared absent, or not checkable here. */
   | { state: 'unsigned'; text: string };
 
-export function runAfdVerify(file: string, opts: AfdVerifyOptions = { allowUnsigned: false, strict: false }): number {
+export async function runAfdVerify(file: string, opts: AfdVerifyOptions = { allowUnsigned: false, strict: false }): Promise<number> {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file);
@@ -64,8 +65,12 @@ export function runAfdVerify(file: string, opts: AfdVerifyOptions = { allowUnsig
   if (sig.state === 'matches' && sig.signer) {
     for (const c of signerConcerns(sig.signer)) (opts.strict ? errors : warnings).push(opts.strict ? `${c} (--strict)` : c);
   }
+  // The employer chain's head signed into the .p7s at export time (issue 26 item 8).
+  const head = sig.state === 'matches' ? await signedChainHead(`${file}.p7s`, text, header.ok ? header.header.employer.id : null) : null;
+  if (head && !head.ok) errors.push(`the chain head signed with the file does not agree with it: ${head.text}`);
   for (const w of warnings) out.push(`warning: ${w}`);
   out.push(`signature: ${sig.text}`);
+  if (head) out.push(`chain head at export: ${head.text}`);
   for (const e of errors) out.push(`error: ${e}`);
   const valid = v.ok && errors.length === 0;
   out.push(valid ? 'result: valid' : `result: NOT valid (${v.ok ? errors[0] : 'the layout or the chain is broken'})`);

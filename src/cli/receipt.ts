@@ -20,17 +20,18 @@ function nsrArg(args: readonly string[]): number {
   return Number(raw);
 }
 
-export function runReceipt(opts: CliOptions, args: string[]): number {
+/** A number at once, or a promise of one for --pdf (its signature is made through WebCrypto, asynchronously). */
+export function runReceipt(opts: CliOptions, args: string[]): number | Promise<number> {
   const nsr = nsrArg(args);
   if (opts.out !== undefined && !opts.pdf) throw new UsageError(`--out goes with --pdf (${USAGE})`);
   const shown = String(nsr).padStart(9, '0');
+  if (opts.pdf) return runReceiptPdf(opts, nsr, shown);
   const opened = openJournalReadOnly(opts);
   if (!opened) return Exit.error;
   const { config, snapshot } = opened;
   try {
     const problems: string[] = [];
     const log = { warn: (m: string, f?: Record<string, unknown>) => problems.push(`${m}: ${String(f?.['error'] ?? '')}`), info: () => undefined };
-    if (opts.pdf) return writePdf(snapshot.receiptPdf(nsr, log), opts.out ?? `comprovante-${shown}.pdf`, shown, config.dataDir, problems);
     const receipt = snapshot.receipt(nsr, log);
     if (!receipt) {
       process.stderr.write(`timeclock: no punch with NSR ${shown} in ${config.dataDir}${problems.length ? ` (${problems.join('; ')})` : ''}\n`);
@@ -38,6 +39,19 @@ export function runReceipt(opts: CliOptions, args: string[]): number {
     }
     process.stdout.write(`${opts.json ? JSON.stringify(receipt) : receipt.text}\n`);
     return Exit.ok;
+  } finally {
+    snapshot.close();
+  }
+}
+
+async function runReceiptPdf(opts: CliOptions, nsr: number, shown: string): Promise<number> {
+  const opened = openJournalReadOnly(opts);
+  if (!opened) return Exit.error;
+  const { config, snapshot } = opened;
+  try {
+    const problems: string[] = [];
+    const log = { warn: (m: string, f?: Record<string, unknown>) => problems.push(`${m}: ${String(f?.['error'] ?? '')}`), info: () => undefined };
+    return writePdf(await snapshot.receiptPdf(nsr, log), opts.out ?? `comprovante-${shown}.pdf`, shown, config.dataDir, problems);
   } finally {
     snapshot.close();
   }

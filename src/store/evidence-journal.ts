@@ -4,7 +4,7 @@ import { restoredDetail } from '../domain/journal-fact.js';
 import { furthestCopy, highWater, judgeReservation, nextReservation, type Judgement, type Sidecar } from '../domain/nsr-reservation.js';
 import type { WritableDb } from './database.js';
 import { JournalFacts, sha256Latin1 } from './journal-facts.js';
-import { JournalCopies } from './journal-copies.js';
+import { JournalCopies, type OutsideCopies } from './journal-copies.js';
 import { NSR_BLOCK, sidecarPathFor } from './journal-nsr.js';
 import { afdInstant, cpfForMark, markedAt } from './mark-fields.js';
 
@@ -48,6 +48,8 @@ export type JournalOptions = {
   /** The instant of a journal event (a restore recognised). */
   now?: () => number;
   block?: number;
+  /** Copies outside the data directory and its mirror (the fleet's Redis): store/journal-copies.ts. */
+  outside?: OutsideCopies;
   /** Tests: runs between the sidecar's write and the database's (a crash there is not a restore). */
   afterSidecarWrite?: () => void;
 };
@@ -79,7 +81,7 @@ export class EvidenceJournal {
     this.facts = new JournalFacts(db);
     this.sidecar = o.sidecar === undefined ? sidecarPathFor(db.name) : o.sidecar;
     this.block = o.block ?? NSR_BLOCK;
-    this.copies = new JournalCopies(this.sidecar, o.mirrorDir ?? null, (m) => this.warn(m));
+    this.copies = new JournalCopies(this.sidecar, o.mirrorDir ?? null, (m) => this.warn(m), o.outside);
     this.stmts = {
       meta: db.prepare('SELECT journal_id, reserved_to, nsr_floor FROM journal_meta WHERE one = 1'),
       last: db.prepare('SELECT nsr, line FROM journal_marks ORDER BY nsr DESC LIMIT 1'),
@@ -208,6 +210,7 @@ export class EvidenceJournal {
       this.raise(meta, this.nextOf(meta, this.last()));
       return j;
     }).immediate();
+    this.copies.forgetStartCopies();
     this.settle();
     return judged;
   }
@@ -291,6 +294,15 @@ export class EvidenceJournal {
       if (last !== null) this.copies.writeHead({ journalId: this.meta().journal_id, nsr: last.nsr, hash: last.hash });
     } catch (e) {
       this.warn(`the journal's head could not be read: ${(e as Error).message}`);
+    }
+  }
+
+  /** After close(): the copies outside (Redis) receive the last values and let go; never throws. */
+  async closeOutside(): Promise<void> {
+    try {
+      await this.o.outside?.close?.();
+    } catch (e) {
+      this.warn(`the NSR mark outside could not be closed: ${(e as Error).message}`);
     }
   }
 

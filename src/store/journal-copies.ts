@@ -18,7 +18,13 @@ export class JournalCopies {
     private readonly sidecar: string | null,
     private readonly mirrorDir: string | null,
     private readonly warn: (message: string) => void,
+    private outside: OutsideCopies = {},
   ) {}
+
+  /** The copies read at start from outside (the fleet's Redis) are judged at the open only: later they would be stale. */
+  forgetStartCopies(): void {
+    this.outside = { ...this.outside, atStart: [] };
+  }
 
   /** The sidecar beside the database, then the mirror's copy (each unreadable one said and taken as absent). */
   read(journalId: string): SidecarCopy[] {
@@ -32,11 +38,13 @@ export class JournalCopies {
       if (read.problem) this.warn(read.problem);
       copies.push({ sidecar: read.sidecar, where });
     }
-    return copies;
+    return [...copies, ...(this.outside.atStart ?? [])];
   }
 
   write(s: Sidecar): void {
     if (this.sidecar === null) return;
+    // Only what the database committed (never a pending raise, which a crash may undo).
+    this.tellOutside(() => this.outside.keep?.reserved(s.journalId, Math.max(s.reservedTo, s.lastGiven ?? 0)));
     try {
       writeSidecar(this.sidecar, s);
     } catch (e) {
@@ -60,6 +68,7 @@ export class JournalCopies {
    */
   writeHead(head: JournalHead): void {
     if (this.sidecar === null) return;
+    this.tellOutside(() => this.outside.keep?.given(head.journalId, head.nsr));
     try {
       writeHead(path.join(path.dirname(this.sidecar), JOURNAL_HEAD_FILE), head);
       if (this.mirrorDir) writeHead(mirrorHeadFileFor(this.mirrorDir, head.journalId), head);
@@ -69,4 +78,24 @@ export class JournalCopies {
       this.headFailed = true;
     }
   }
+
+  private tellOutside(tell: () => void): void {
+    try {
+      tell();
+    } catch (e) {
+      this.warn(`the NSR mark could not be passed on: ${(e as Error).message}`);
+    }
+  }
 }
+
+/**
+ * Copies kept where a restore of the data directory (and of the mirror) does not reach: the
+ * fleet's Redis (sync/redis-nsr-mark.ts). `atStart`: as read before the journal opened;
+ * `keep`: told the committed reservation and the last NSR given to a mark, as they grow.
+ */
+export type OutsideCopies = {
+  atStart?: SidecarCopy[];
+  keep?: { reserved(journalId: string, nsr: number): void; given(journalId: string, nsr: number): void };
+  /** After the journal's clean stop: what is still to be sent is sent, then the connection closes. */
+  close?: () => Promise<void>;
+};

@@ -7,7 +7,8 @@ import { settingKey } from './setting-keys.js';
  * whether a mirror outside the data directory is kept at all.
  */
 export type JournalRestoreRecord = { at: number; from: number; to: number; where: string };
-export type JournalGuardRecord = { mirror: string | null; mirrorProblem: string | null };
+/** `fleet`: where the NSR mark is also kept in the fleet's Redis (its key), when rateLimit.redisUrl is set. */
+export type JournalGuardRecord = { mirror: string | null; mirrorProblem: string | null; fleet?: string | null };
 
 export const journalGuardKeys = {
   restore: settingKey<JournalRestoreRecord | null>(
@@ -17,7 +18,7 @@ export const journalGuardKeys = {
   ),
   guard: settingKey<JournalGuardRecord | null>(
     'journal_guard',
-    z.looseObject({ mirror: z.string().nullable(), mirrorProblem: z.string().nullable() }).nullable(),
+    z.looseObject({ mirror: z.string().nullable(), mirrorProblem: z.string().nullable(), fleet: z.string().nullable().optional() }).nullable(),
     null,
   ),
 } as const;

@@ -1,5 +1,6 @@
 import type { Db } from './database.js';
 import { clockAdjustedLine } from '../domain/journal-fact.js';
+import { MARK_BODY_LENGTH } from '../domain/afd/mark.js';
 import { parseFactRow, type StoredFact } from './journal-facts.js';
 
 /** A mark as stored: the AFD type 7 line exactly as written, and what it belongs to. */
@@ -78,6 +79,7 @@ export class JournalReader {
         "SELECT nsr, detail FROM journal_facts INDEXED BY journal_facts_by_nsr WHERE nsr >= ? AND nsr <= ? AND event = 'clock_adjusted' ORDER BY nsr",
       ),
       nextMark: db.prepare('SELECT MIN(nsr) AS nsr FROM journal_marks WHERE nsr > ?'),
+      chainHead: db.prepare('SELECT m.nsr, m.line, (SELECT journal_id FROM journal_meta WHERE one = 1) AS journal_id FROM journal_marks m WHERE m.chain = ? ORDER BY m.nsr DESC LIMIT 1'),
     };
   }
 
@@ -147,5 +149,12 @@ export class JournalReader {
 
   factsOf(nsr: number): StoredFact[] {
     return (this.stmts.factsOf.all(nsr) as unknown[]).map(parseFactRow).filter((f): f is StoredFact => f !== null);
+  }
+
+  /** The last mark of an employer's chain ('' the configured employer's) and the journal's id: the chain's head now. */
+  chainHead(chain: string): { journalId: string; nsr: number; hash: string } | null {
+    const r = this.stmts.chainHead.get(chain) as { nsr: unknown; line: unknown; journal_id: unknown } | undefined;
+    if (!r || typeof r.nsr !== 'number' || typeof r.line !== 'string' || typeof r.journal_id !== 'string') return null;
+    return { journalId: r.journal_id, nsr: r.nsr, hash: r.line.slice(MARK_BODY_LENGTH) };
   }
 }

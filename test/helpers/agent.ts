@@ -4,6 +4,7 @@ import { configSchema, type Config } from '../../src/config.js';
 import type { TokenStore } from '../../src/agent/token-store.js';
 import type { DriveRoots } from '../../src/agent/removable-drives.js';
 import type { Clock, Sleep } from '../../src/domain/clock.js';
+import type { SidecarCopy } from '../../src/domain/nsr-reservation.js';
 import type { NtpSync } from '../../src/domain/date-plausibility.js';
 import type { HidBackend } from '../../src/input/hid-backend.js';
 import { createLogger, silentLogger, type Logger } from '../../src/log.js';
@@ -42,6 +43,8 @@ export type TestAgentOptions = {
   ntp?: NtpSync;
   /** How often the clock watch looks (0: only by `agent.checkClock()`, for steps on injected time). */
   clockCheckEveryMs?: number;
+  /** The NSR mark the fleet's Redis held at start, as openAgent reads it (agent/fleet-nsr.ts). */
+  fleetNsr?: SidecarCopy | null;
 };
 
 /** A real agent (real SQLite file, real HTTP) with test-sized timings. */
@@ -65,6 +68,7 @@ export function testAgent(o: TestAgentOptions): Agent {
       ...(o.adaptiveRate === undefined ? {} : { adaptiveRate: o.adaptiveRate }),
       ...(o.afdDrives ? { afdDrives: o.afdDrives } : {}),
       ...(o.clockCheckEveryMs === undefined ? {} : { clockCheckEveryMs: o.clockCheckEveryMs }),
+      ...(o.fleetNsr === undefined ? {} : { fleetNsr: o.fleetNsr }),
     },
   );
 }

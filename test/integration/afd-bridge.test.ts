@@ -46,7 +46,7 @@ function send(o: { method?: string; path: string; headers?: Record<string, strin
       res.on('end', () => {
         keepCookie(jar, bridge.origin, res);
         const body = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: (): unknown => JSON.parse(body.toString('utf8')) });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) as ReturnType<Reply['json']> });
       });
     });
     req.on('error', reject);

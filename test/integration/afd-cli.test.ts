@@ -156,6 +156,32 @@ describe('timeclock afd export / verify', () => {
     expect(vb.code).toBe(1);
   });
 
+  it('signs in the employer chain\'s head at export time: verify shows it; in a file reaching it the hash is the last mark\'s, in an earlier period it names what a later file must show', async () => {
+    const keys = outDir('head-keys');
+    const { p12 } = makeP12(keys, 'senha');
+    const cfg = config('head', { afd: { signingKey: p12, developerCnpj: '11.444.777/0001-61' } });
+    const signedEnv = { ...env, TIMECLOCK_AFD_SIGNING_PASSWORD: 'senha' };
+    const whole = outDir('head-whole');
+    const august = outDir('head-august');
+    expect((await runCli(['afd', 'export', '--from', '2026-08-01', '--to', '2026-09-30', '--out', whole, '--config', cfg], signedEnv)).code).toBe(0);
+    expect((await runCli(['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', august, '--config', cfg], signedEnv)).code).toBe(0);
+    const lastMark = fs.readFileSync(path.join(whole, ANNEX_NAME), 'latin1').split('\r\n').filter((l) => l[9] === '7').at(-1) as string;
+    const headNsr = lastMark.slice(0, 9);
+    const headHash = lastMark.slice(73);
+    expect(headHash).toMatch(/^[0-9a-f]{64}$/);
+
+    // Signed into the .p7s, as an inspector reads it with OpenSSL alone.
+    const printed = spawnSync('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', path.join(august, `${ANNEX_NAME}.p7s`)], { encoding: 'utf8' }).stdout;
+    expect(printed).toMatch(new RegExp(`UTF8STRING:journal=[0-9a-f]{32};employer=11222333000181;nsr=${Number(headNsr)};sha256=${headHash}`));
+
+    const w = await runCli(['afd', 'verify', path.join(whole, ANNEX_NAME)], env);
+    expect(w.stdout).toMatch(new RegExp(`chain head at export: NSR ${headNsr}, SHA-256 ${headHash}, journal [0-9a-f]{32}: the file's last mark, its hash matches`));
+    expect(w.code).toBe(0);
+    const a = await runCli(['afd', 'verify', path.join(august, ANNEX_NAME)], env);
+    expect(a.stdout).toMatch(new RegExp(`chain head at export: NSR ${headNsr}, SHA-256 ${headHash}, journal [0-9a-f]{32}: after this file's last mark \\(NSR 4\\); a later export reaching NSR ${Number(headNsr)} must show this hash there`));
+    expect(a.code).toBe(0);
+  });
+
   it('never calls an incomplete file valid: a mark dropped with the trailer fixed, the signature line gone, the claimed .p7s removed', async () => {
     const keys = outDir('keys-incomplete');
     const { p12 } = makeP12(keys, 'senha');

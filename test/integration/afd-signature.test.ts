@@ -40,11 +40,11 @@ beforeAll(() => {
 afterAll(() => tmp.cleanup());
 
 describe('a signed AFD', () => {
-  it('is a detached CMS signature OpenSSL verifies with the certificate, CAdES-BES (signing-certificate-v2 present)', () => {
+  it('is a detached CMS signature OpenSSL verifies with the certificate, CAdES-BES (signing-certificate-v2 present)', async () => {
     const signer = loadAfdSigner(rsa, 'segredo', new Date());
     expect(signer.subject).toContain('O=Obra Exemplo LTDA');
     fs.writeFileSync(file('AFD.txt'), AFD);
-    fs.writeFileSync(file('AFD.p7s'), signer.sign(AFD, new Date()));
+    fs.writeFileSync(file('AFD.p7s'), await signer.sign(AFD, new Date()));
     const v = opensslVerify(file('AFD.p7s'), file('AFD.txt'), file('rsa.pem'));
     expect(v.out).toContain('Verification successful');
     expect(v.ok).toBe(true);
@@ -55,19 +55,45 @@ describe('a signed AFD', () => {
     expect(fs.readFileSync(file('AFD.p7s')).includes(Buffer.from('OBRA EXEMPLO LTDA\r\n'))).toBe(false);
   });
 
-  it('fails verification when one byte of the file changes after signing', () => {
+  it('carries its signed attributes as OpenSSL prints them: the signing time given, the file\'s digest, signing-certificate-v2 naming the certificate, the chain head when given', async () => {
     const signer = loadAfdSigner(rsa, 'segredo', new Date());
-    fs.writeFileSync(file('AFD2.p7s'), signer.sign(AFD, new Date()));
+    const at = new Date('2026-03-14T10:58:32Z');
+    const head = { journalId: '0123456789abcdef0123456789abcdef', employerId: '12345678000195', nsr: 1_107, hash: 'ab'.repeat(32) };
+    fs.writeFileSync(file('AFD4.p7s'), await signer.signDigest(crypto.createHash('sha256').update(AFD).digest(), at, head));
+    fs.writeFileSync(file('AFD4.txt'), AFD);
+    expect(opensslVerify(file('AFD4.p7s'), file('AFD4.txt'), file('rsa.pem')).ok).toBe(true);
+    const printed = execFileSync('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', file('AFD4.p7s')], { encoding: 'utf8' });
+    const attrs = printed.slice(printed.indexOf('signedAttrs:'), printed.indexOf('unsignedAttrs:'));
+    expect(attrs).toMatch(/contentType \(1\.2\.840\.113549\.1\.9\.3\)\s+set:\s+OBJECT:pkcs7-data/);
+    expect(attrs).toMatch(/signingTime \(1\.2\.840\.113549\.1\.9\.5\)\s+set:\s+UTCTIME:Mar 14 10:58:32 2026 GMT/);
+    // The message digest is the file's SHA-256 (OpenSSL prints it as a hex dump).
+    const digest = crypto.createHash('sha256').update(AFD).digest('hex');
+    const dumped = /messageDigest[\s\S]*?OCTET STRING:\s+([\s\S]*?)\n\n/.exec(attrs)?.[1] ?? '';
+    expect([...dumped.matchAll(/- ((?:[0-9a-f]{2}[ -]?)+)/g)].map((m) => m[1]?.replace(/[ -]/g, '')).join('')).toBe(digest);
+    // ESSCertIDv2: the certificate's SHA-256 and its serial number.
+    const cert = new crypto.X509Certificate(fs.readFileSync(file('rsa.pem')));
+    expect(attrs).toContain('signingCertificateV2');
+    expect(attrs).toContain(`[HEX DUMP]:${crypto.createHash('sha256').update(cert.raw).digest('hex').toUpperCase()}`);
+    expect(attrs).toMatch(new RegExp(`INTEGER\\s+:0*${cert.serialNumber.replace(/^0+/, '')}`, 'i'));
+    expect(attrs).toContain(`UTF8STRING:journal=${head.journalId};employer=12345678000195;nsr=1107;sha256=${head.hash}`);
+    // Without a head (a receipt), no such attribute.
+    fs.writeFileSync(file('AFD5.p7s'), await signer.sign(AFD, at));
+    expect(execFileSync('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', file('AFD5.p7s')], { encoding: 'utf8' })).not.toContain('2.25.');
+  });
+
+  it('fails verification when one byte of the file changes after signing', async () => {
+    const signer = loadAfdSigner(rsa, 'segredo', new Date());
+    fs.writeFileSync(file('AFD2.p7s'), await signer.sign(AFD, new Date()));
     const changed = Buffer.from(AFD);
     changed[20] = 0x39;
     fs.writeFileSync(file('AFD2.txt'), changed);
     expect(opensslVerify(file('AFD2.p7s'), file('AFD2.txt'), file('rsa.pem')).ok).toBe(false);
   });
 
-  it('signs with an EC key as well', () => {
+  it('signs with an EC key as well', async () => {
     const ec = makeP12('ec', 'outro', { ec: true });
     fs.writeFileSync(file('AFD3.txt'), AFD);
-    fs.writeFileSync(file('AFD3.p7s'), loadAfdSigner(ec, 'outro', new Date()).sign(AFD, new Date()));
+    fs.writeFileSync(file('AFD3.p7s'), await loadAfdSigner(ec, 'outro', new Date()).sign(AFD, new Date()));
     expect(opensslVerify(file('AFD3.p7s'), file('AFD3.txt'), file('ec.pem')).ok).toBe(true);
   });
 });

@@ -27,7 +27,7 @@ function receipt(opts: CliOptions, args: string[]): { code: number; stdout: stri
   const out = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
   const err = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
   try {
-    return { code: runReceipt(opts, args), stdout, stderr };
+    return { code: runReceipt(opts, args) as number, stdout, stderr }; // never --pdf here: a number at once
   } finally {
     out.mockRestore();
     err.mockRestore();

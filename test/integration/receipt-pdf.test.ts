@@ -64,7 +64,7 @@ describe('the PDF receipt', () => {
     expect(receipt.text).toContain('CPF: 123.456.789-09');
   });
 
-  it('is kept 0600 with a detached CAdES signature OpenSSL verifies, found by NSR, and removed after keepHours', () => {
+  it('is kept 0600 with a detached CAdES signature OpenSSL verifies, found by NSR, and removed after keepHours', async () => {
     const keys = path.join(tmp.dir, 'keys');
     fs.mkdirSync(keys);
     const { p12 } = makeP12(keys, 'segredo');
@@ -72,7 +72,7 @@ describe('the PDF receipt', () => {
     const clock = { t: Date.parse('2026-03-14T10:58:32Z') };
     const warn = vi.fn();
     const files = new ReceiptFiles({ dataDir, keepHours: 48, afd: { signingKey: p12, signingKeyPassword: 'segredo' }, now: () => clock.t, log: { warn, info: () => undefined } });
-    const kept = files.keep(receipt);
+    const kept = await files.keep(receipt);
     expect(warn).not.toHaveBeenCalled();
     expect(kept?.p7s).toBe(`${kept?.pdf}.p7s`);
     const { pdf, p7s } = kept as { pdf: string; p7s: string };
@@ -86,7 +86,7 @@ describe('the PDF receipt', () => {
     expect(cmsVerify(changed, p7s).status).not.toBe(0);
 
     expect(files.find(42)).toEqual(kept);
-    expect(files.keep(receipt)).toEqual(kept); // once per NSR
+    expect(await files.keep(receipt)).toEqual(kept); // once per NSR
     clock.t += 47 * 3_600_000;
     expect(files.prune()).toBe(0);
     expect(files.find(42)).not.toBeNull();
@@ -114,8 +114,8 @@ describe('the PDF receipt', () => {
       let again: number;
       const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
       try {
-        code = runReceipt({ config, pdf: true, out }, ['1']);
-        again = runReceipt({ config, pdf: true, out }, ['1']);
+        code = await runReceipt({ config, pdf: true, out }, ['1']);
+        again = await runReceipt({ config, pdf: true, out }, ['1']);
       } finally {
         spy.mockRestore();
         err.mockRestore();

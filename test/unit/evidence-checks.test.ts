@@ -31,6 +31,14 @@ describe('doctor: NSR numbering', () => {
     expect(nsrGuardCheck(facts({ journalGuard: { mirror: '/m', mirrorProblem: 'the NSR mirror /m could not be written (EACCES)' } })).status).toBe('warn');
   });
 
+  it('says when the NSR mark is also kept in the fleet\'s Redis (issue 26 item 7)', () => {
+    const fleet = "the fleet's Redis (timeclock:nsr:0123456789abcdef0123456789abcdef)";
+    expect(nsrGuardCheck(facts({ journalGuard: { mirror: '/m', mirrorProblem: null, fleet } }))).toMatchObject({ status: 'ok', detail: `mirrored in /m; the NSR mark also in ${fleet}` });
+    const noMirror = nsrGuardCheck(facts({ journalGuard: { mirror: null, mirrorProblem: null, fleet } })).detail;
+    expect(noMirror).toBe(`no mirror outside the data directory (journal.nsrMirrorPath); the NSR mark also in ${fleet}`);
+    expect(noMirror).not.toMatch(/not recognised/);
+  });
+
   it('the mirror directory: configured, turned off with "", or the package one when it exists', () => {
     expect(nsrMirrorDir({ journal: { verifyEveryMs: 1, nsrMirrorPath: '/x' } }, () => false)).toBe('/x');
     expect(nsrMirrorDir({ journal: { verifyEveryMs: 1, nsrMirrorPath: '' } }, () => true)).toBeNull();

@@ -32,7 +32,12 @@ export function nsrGuardCheck(facts: StoredFacts | null): CheckResult {
   if (!facts) return ok(name, 'no journal yet');
   const r = facts.journalRestore;
   const g = facts.journalGuard;
-  const where = g?.mirror ? `mirrored in ${g.mirror}` : 'no mirror outside the data directory (journal.nsrMirrorPath): a restore of the whole data directory is not recognised';
+  const fleet = g?.fleet ? `; the NSR mark also in ${g.fleet}` : '';
+  const where = g?.mirror
+    ? `mirrored in ${g.mirror}${fleet}`
+    : g?.fleet
+      ? `no mirror outside the data directory (journal.nsrMirrorPath)${fleet}`
+      : 'no mirror outside the data directory (journal.nsrMirrorPath): a restore of the whole data directory is not recognised';
   if (r) return warn(name, `the data directory was put back from an older copy: NSRs ${r.from}-${r.to} were skipped (a 'restored' fact names the gap); ${where}`);
   if (g?.mirrorProblem) return warn(name, g.mirrorProblem);
   return ok(name, where);
