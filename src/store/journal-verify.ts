@@ -126,7 +126,7 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
     part: 'facts', visitMark: ignoreMark, visitFact: (f) => visitFact({ ...f, has_mark: 1 }), pause, stopped, checkSignature,
     skipped: (_row, after) => void (after && (prevFact = { seq: after.num, hash: after.hash })),
   });
-  found.facts ??= archiveFacts.problem;
+  found.facts = archiveFacts.problem ?? found.facts;
   await walk(step, (after, n) => stmts.facts.all({ archived: archived.nsr, after, n }) as FactRow[], (r) => r.seq, visitFact, stopped, archived.seq);
 
   let marks = 0;
@@ -152,7 +152,8 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
       for (const [chain, c] of Object.entries(parseSeal(row.seal)?.chains ?? {})) lastOfChain.set(chain, { nsr: c.after.num, hash: c.after.hash });
     },
   });
-  found.marks ??= archiveMarks.problem;
+  // An archive that cannot be read explains the NSRs missing after it: it is named first.
+  found.marks = archiveMarks.problem ?? found.marks;
   await walk(step, (after, n) => stmts.marks.all({ after, n }) as (MarkRow & MarkPunchRow)[], (r) => r.nsr, visitMark, stopped, archived.nsr);
   if (!stopped()) for (const h of heads) found.marks ??= checkHead(h, hashes.get(h.head.nsr) ?? null, (prev as { nsr: number } | null)?.nsr ?? 0, gaps);
 
