@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -131,6 +131,52 @@ describe('journal archives', () => {
     const r = await archiveJournal(deps(again.db));
     expect(r.archives.map((a) => a.slice(0, 7))).toEqual(['2026-02', '2026-03']);
     expect(count(again.db, 'journal_archives')).toBe(3);
+    expect(await afdBytes(again.db, dir, path.join(dir, 'out-after'))).toEqual(before);
+    expect(await verifyJournal(again.db)).toMatchObject({ ok: true, marks: 1_000, facts: 1_000 });
+  });
+
+  it('kill -9 after the files are written, and again in the middle of the deletions: nothing lost, nothing twice', async () => {
+    const dir = rig.dir();
+    const first = rig.open(dir);
+    fill(first.db, first.journal, 0, 1_000);
+    const before = await afdBytes(first.db, dir, path.join(dir, 'out-before'));
+    first.db.close();
+    // A real process (the built archiver) killed by SIGKILL at the point `kill` names.
+    const dist = (f: string) => JSON.stringify(path.resolve('dist/src', f));
+    const life = (kill: string) =>
+      spawnSync(process.execPath, ['--input-type=module', '-e', `
+        import { openDatabase } from ${dist('store/database.js')};
+        import { archiveJournal } from ${dist('agent/journal-archiver.js')};
+        const db = openDatabase(${JSON.stringify(dir)});
+        const archived = () => db.prepare('SELECT COUNT(*) AS n FROM journal_archives').get().n;
+        let pauses = 0;
+        const die = () => process.kill(process.pid, 'SIGKILL');
+        await archiveJournal({
+          db, settings: { archiveAfterDays: 90, keepYears: 5 }, now: () => ${NOW}, mono: () => performance.now(), signer: () => null, stopped: () => false,
+          afterFilesWritten: (stem) => { if (${JSON.stringify(kill)} === 'files' && stem.startsWith('2026-02')) die(); },
+          pause: async () => { if (${JSON.stringify(kill)} === 'deleting' && archived() === 1 && ++pauses === 3) die(); await new Promise((r) => setImmediate(r)); },
+        });
+        process.exit(3);`], { encoding: 'utf8', timeout: 60_000 });
+    for (const kill of ['deleting', 'files']) {
+      const r = life(kill);
+      expect(r.signal, r.stderr).toBe('SIGKILL');
+      // Between the lives (after 'deleting': January's rows half deleted, the rest still here as leftovers): read as one journal.
+      const look = rig.open(dir);
+      const through = (look.db.prepare('SELECT archived_nsr AS nsr FROM journal_meta').get() as { nsr: number }).nsr;
+      if (kill === 'deleting') expect(count(look.db, 'journal_marks')).toBeGreaterThan(1_000 - through);
+      expect(await afdBytes(look.db, dir, path.join(dir, `out-${kill}`))).toEqual(before);
+      expect(await verifyJournal(look.db)).toMatchObject({ ok: true, marks: 1_000, facts: 1_000 });
+      look.db.close();
+    }
+    const again = rig.open(dir);
+    // The January archive committed; February's files were on the disk without their row: ignored, then written again.
+    expect(count(again.db, 'journal_archives')).toBe(1);
+    expect(await afdBytes(again.db, dir, path.join(dir, 'out-killed'))).toEqual(before);
+    expect(await verifyJournal(again.db)).toMatchObject({ ok: true, marks: 1_000, facts: 1_000 });
+    const r = await archiveJournal(deps(again.db));
+    expect(r.archives.map((a) => a.slice(0, 7))).toEqual(['2026-02', '2026-03']);
+    const archived = again.db.prepare('SELECT archived_nsr AS nsr FROM journal_meta').get() as { nsr: number };
+    expect(count(again.db, 'journal_marks')).toBe(1_000 - archived.nsr);
     expect(await afdBytes(again.db, dir, path.join(dir, 'out-after'))).toEqual(before);
     expect(await verifyJournal(again.db)).toMatchObject({ ok: true, marks: 1_000, facts: 1_000 });
   });
