@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import {
-  ARCHIVE_FORMAT, archiveDataFile, archiveSealFile, archiveSignatureFile, archiveStem, encodeArchive,
+  ARCHIVE_FORMAT, ArchiveEncoder, archiveDataFile, archiveSealFile, archiveSignatureFile, archiveStem,
   type ArchivedFact, type ArchivedMark, type ArchiveSeal, type ChainPoint,
 } from '../domain/journal-archive-format.js';
 import type { WritableDb } from '../store/database.js';
@@ -136,8 +136,16 @@ async function writeArchive(d: ArchiverDeps, dir: string, store: ArchiveStore, b
     chains[m.chain] = { before: before.get(m.chain) ?? null, after: { num: m.nsr, hash: m.line.slice(73) } };
   }
   const factBefore = b.facts.length > 0 || heads.has(FACT_CHAIN) ? (heads.get(FACT_CHAIN) ?? null) : null;
-  const body = encodeArchive(journalId, b.marks, b.facts, before, factBefore, { latin1: sha256Latin1, utf8: sha256Utf8 });
-  await d.pause();
+  const encoder = new ArchiveEncoder(journalId, b.facts[0]?.seq ?? 0, before, factBefore, { latin1: sha256Latin1, utf8: sha256Utf8 });
+  for (let i = 0; i < b.marks.length; i += READ_STEP) {
+    encoder.marks(b.marks.slice(i, i + READ_STEP));
+    await d.pause();
+  }
+  for (let i = 0; i < b.facts.length; i += READ_STEP) {
+    encoder.facts(b.facts.slice(i, i + READ_STEP));
+    await d.pause();
+  }
+  const body = encoder.text();
   const data = await gzipAsync(Buffer.from(body, 'utf8'), { level: 9, memLevel: 9 });
   const stem = archiveStem(b.month, journalId, first.nsr);
   const punchIds = b.marks.map((m) => m.punchId).filter((p): p is number => p !== null);

@@ -50,36 +50,60 @@ export const archiveDataFile = (stem: string): string => `${stem}.jnl.gz`;
 export const archiveSealFile = (stem: string): string => `${stem}.seal.json`;
 export const archiveSignatureFile = (stem: string): string => `${stem}.seal.json.p7s`;
 
-/** The text of an archive (before gzip). `marks` and `facts` in order; facts consecutive from their first seq. */
-export function encodeArchive(journalId: string, marks: readonly ArchivedMark[], facts: readonly ArchivedFact[], heads: ReadonlyMap<string, ChainPoint | null>, factBefore: ChainPoint | null, sha: { latin1: Sha256Hex; utf8: Sha256Hex }): string {
-  const out: string[] = [`${HEADER} ${journalId} ${facts[0]?.seq ?? 0}`];
-  const chainHash = new Map<string, string>([...heads].map(([c, p]) => [c, p?.hash ?? '']));
-  let punch = 0;
-  let written = 0;
-  let date = '';
-  for (const m of marks) {
-    const body = m.line.slice(0, MARK_BODY_LENGTH);
-    const computed = sha.latin1(body + (chainHash.get(m.chain) ?? ''));
-    const stored = m.line.slice(MARK_BODY_LENGTH);
-    chainHash.set(m.chain, stored);
-    const fields = ['M', body, m.punchId === null ? '' : String(m.punchId - punch), m.unresolvedId === null ? '' : String(m.unresolvedId), m.localDate === date ? '' : m.localDate, String(m.writtenAt - written), m.chain];
-    if (stored !== computed) fields.push(stored);
-    if (m.punchId !== null) punch = m.punchId;
-    written = m.writtenAt;
-    date = m.localDate;
-    out.push(fields.join('\t'));
+/**
+ * Builds the text of an archive (before gzip) a slice at a time, so the caller can let the event
+ * loop run between slices: `marks()` for every mark in NSR order, then `facts()` in seq order.
+ */
+export class ArchiveEncoder {
+  private readonly out: string[];
+  private readonly chainHash: Map<string, string>;
+  private punch = 0;
+  private written = 0;
+  private date = '';
+  private factPrev: string;
+  private at = 0;
+
+  constructor(
+    journalId: string,
+    firstSeq: number,
+    heads: ReadonlyMap<string, ChainPoint | null>,
+    factBefore: ChainPoint | null,
+    private readonly sha: { latin1: Sha256Hex; utf8: Sha256Hex },
+  ) {
+    this.out = [`${HEADER} ${journalId} ${firstSeq}`];
+    this.chainHash = new Map([...heads].map(([c, p]) => [c, p?.hash ?? '']));
+    this.factPrev = factBefore?.hash ?? '';
   }
-  let prev = factBefore?.hash ?? '';
-  let at = 0;
-  for (const f of facts) {
-    const computed = factHash(f, prev, sha.utf8);
-    const fields = ['F', String(f.nsr), String(f.at - at), f.event, f.detail];
-    if (f.hash !== computed) fields.push(f.hash);
-    prev = f.hash;
-    at = f.at;
-    out.push(fields.join('\t'));
+
+  marks(marks: readonly ArchivedMark[]): void {
+    for (const m of marks) {
+      const body = m.line.slice(0, MARK_BODY_LENGTH);
+      const computed = this.sha.latin1(body + (this.chainHash.get(m.chain) ?? ''));
+      const stored = m.line.slice(MARK_BODY_LENGTH);
+      this.chainHash.set(m.chain, stored);
+      const fields = ['M', body, m.punchId === null ? '' : String(m.punchId - this.punch), m.unresolvedId === null ? '' : String(m.unresolvedId), m.localDate === this.date ? '' : m.localDate, String(m.writtenAt - this.written), m.chain];
+      if (stored !== computed) fields.push(stored);
+      if (m.punchId !== null) this.punch = m.punchId;
+      this.written = m.writtenAt;
+      this.date = m.localDate;
+      this.out.push(fields.join('\t'));
+    }
   }
-  return out.join('\n') + '\n';
+
+  facts(facts: readonly ArchivedFact[]): void {
+    for (const f of facts) {
+      const computed = factHash(f, this.factPrev, this.sha.utf8);
+      const fields = ['F', String(f.nsr), String(f.at - this.at), f.event, f.detail];
+      if (f.hash !== computed) fields.push(f.hash);
+      this.factPrev = f.hash;
+      this.at = f.at;
+      this.out.push(fields.join('\t'));
+    }
+  }
+
+  text(): string {
+    return this.out.join('\n') + '\n';
+  }
 }
 
 export class ArchiveFormatError extends Error {}
@@ -89,8 +113,17 @@ const int = (s: string | undefined, what: string): number => {
   return Number(s);
 };
 
+type Decoded = { marks: ArchivedMark[]; facts: ArchivedFact[] };
+type Sha = { latin1: Sha256Hex; utf8: Sha256Hex };
+
 /** Reads an archive's text back with every hash recomputed from `seal`'s `before` hashes (its `after` hashes are then what verify compares). */
-export function decodeArchive(text: string, seal: Pick<ArchiveSeal, 'journalId' | 'chains' | 'factChain'>, sha: { latin1: Sha256Hex; utf8: Sha256Hex }): { marks: ArchivedMark[]; facts: ArchivedFact[] } {
+export function decodeArchive(text: string, seal: Pick<ArchiveSeal, 'journalId' | 'chains' | 'factChain'>, sha: Sha): Decoded {
+  const steps = decodeArchiveSteps(text, seal, sha, Number.MAX_SAFE_INTEGER);
+  for (let r = steps.next(); ; r = steps.next()) if (r.done) return r.value;
+}
+
+/** The same, pausing (a `yield`) every `lines` records, for a reader on the agent's event loop. */
+export function* decodeArchiveSteps(text: string, seal: Pick<ArchiveSeal, 'journalId' | 'chains' | 'factChain'>, sha: Sha, step: number): Generator<void, Decoded> {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   const head = (lines[0] ?? '').split(' ');
@@ -106,6 +139,7 @@ export function decodeArchive(text: string, seal: Pick<ArchiveSeal, 'journalId' 
   let date = '';
   let at = 0;
   for (let i = 1; i < lines.length; i++) {
+    if (i % step === 0) yield;
     const f = (lines[i] as string).split('\t');
     const where = `line ${i + 1}`;
     if (f[0] === 'M' && (f.length === 7 || f.length === 8)) {

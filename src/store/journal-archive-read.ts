@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { archiveDataFile, decodeArchive, parseSeal, type ArchivedFact, type ArchivedMark, type ArchiveSeal } from '../domain/journal-archive-format.js';
+import { promisify } from 'node:util';
+import { gunzip, gunzipSync } from 'node:zlib';
+import { archiveDataFile, decodeArchive, decodeArchiveSteps, parseSeal, type ArchivedFact, type ArchivedMark, type ArchiveSeal } from '../domain/journal-archive-format.js';
 import type { Db } from './database.js';
 import { archiveDirOf, archiveRows, archivedThrough, type ArchiveRow } from './journal-archive.js';
 import { sha256Latin1, sha256Utf8 } from './journal-facts.js';
@@ -27,8 +28,35 @@ export type LoadedArchive = {
   days: Map<string, { lo: number; hi: number }>;
 };
 
+const gunzipAsync = promisify(gunzip);
+
 /** Reads archive `row` from `dir`: its seal (the database's copy), the file's length and SHA-256 against it, every hash recomputed. */
 export function loadArchive(dir: string, row: ArchiveRow): LoadedArchive {
+  const { seal, bytes } = sealedBytes(dir, row);
+  let decoded: { marks: ArchivedMark[]; facts: ArchivedFact[] };
+  try {
+    decoded = decodeArchive(gunzipSync(bytes).toString('utf8'), seal, { latin1: sha256Latin1, utf8: sha256Utf8 });
+  } catch (e) {
+    throw new ArchiveUnreadable(row.name, `archive ${row.name}: not readable (${(e as Error).message})`);
+  }
+  return { row, seal, ...decoded, days: daysOf(decoded.marks) };
+}
+
+/** The same on the agent's event loop: the gunzip off it, the records a few thousand at a time with `pause()` between. */
+export async function loadArchiveAsync(dir: string, row: ArchiveRow, pause: () => Promise<void>): Promise<LoadedArchive> {
+  const { seal, bytes } = sealedBytes(dir, row);
+  try {
+    const steps = decodeArchiveSteps((await gunzipAsync(bytes)).toString('utf8'), seal, { latin1: sha256Latin1, utf8: sha256Utf8 }, 2_000);
+    for (let r = steps.next(); ; r = steps.next()) {
+      if (r.done) return { row, seal, ...r.value, days: daysOf(r.value.marks) };
+      await pause();
+    }
+  } catch (e) {
+    throw new ArchiveUnreadable(row.name, `archive ${row.name}: not readable (${(e as Error).message})`);
+  }
+}
+
+function sealedBytes(dir: string, row: ArchiveRow): { seal: ArchiveSeal; bytes: Buffer } {
   const seal = parseSeal(row.seal);
   if (!seal) throw new ArchiveUnreadable(row.name, `archive ${row.name}: the database's copy of its seal is not readable`);
   const file = path.join(dir, archiveDataFile(row.name));
@@ -42,19 +70,17 @@ export function loadArchive(dir: string, row: ArchiveRow): LoadedArchive {
   if (bytes.length !== seal.data.bytes || digest !== seal.data.sha256) {
     throw new ArchiveUnreadable(row.name, `archive ${row.name}: ${file} is not the file that was sealed (SHA-256 ${digest.slice(0, 16)}…, sealed ${seal.data.sha256.slice(0, 16)}…): changed or replaced`);
   }
-  let decoded: { marks: ArchivedMark[]; facts: ArchivedFact[] };
-  try {
-    decoded = decodeArchive(gunzipSync(bytes).toString('utf8'), seal, { latin1: sha256Latin1, utf8: sha256Utf8 });
-  } catch (e) {
-    throw new ArchiveUnreadable(row.name, `archive ${row.name}: not readable (${(e as Error).message})`);
-  }
+  return { seal, bytes };
+}
+
+function daysOf(marks: readonly ArchivedMark[]): Map<string, { lo: number; hi: number }> {
   const days = new Map<string, { lo: number; hi: number }>();
-  for (const m of decoded.marks) {
+  for (const m of marks) {
     const d = days.get(m.localDate);
     if (d) d.hi = m.nsr;
     else days.set(m.localDate, { lo: m.nsr, hi: m.nsr });
   }
-  return { row, seal, ...decoded, days };
+  return days;
 }
 
 /** The first index in `marks` (NSR order) whose NSR is above `after`. */

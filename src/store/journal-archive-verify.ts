@@ -3,7 +3,7 @@ import path from 'node:path';
 import { archiveSealFile, archiveSignatureFile, parseSeal, type ArchivedFact, type ArchivedMark, type ChainPoint } from '../domain/journal-archive-format.js';
 import type { Db } from './database.js';
 import { archiveDirOf, archiveRows, type ArchiveRow } from './journal-archive.js';
-import { ArchiveUnreadable, loadArchive } from './journal-archive-read.js';
+import { ArchiveUnreadable, loadArchiveAsync } from './journal-archive-read.js';
 
 /**
  * The archives' part of `journal verify` (store/journal-verify.ts): each archive the database lists
@@ -33,6 +33,8 @@ export type ArchiveVisit = {
 
 export type ArchiveWalk = { archives: number; removed: number; problem: ArchiveProblem | null; chains: Map<string, ChainPoint>; facts: ChainPoint | null };
 
+/** Rows checked between two turns of the event loop. */
+const STEP = 2_000;
 const same = (a: ChainPoint | null | undefined, b: ChainPoint | null | undefined): boolean => (a ?? null) === null ? (b ?? null) === null : b != null && a?.num === b.num && a.hash.toLowerCase() === b.hash.toLowerCase();
 const point = (p: ChainPoint | null | undefined): string => (p ? `#${p.num} ${p.hash.slice(0, 12)}…` : 'none');
 
@@ -84,7 +86,7 @@ async function checkArchive(dir: string, row: ArchiveRow, state: ArchiveWalk, v:
   }
   let loaded;
   try {
-    loaded = loadArchive(dir, row);
+    loaded = await loadArchiveAsync(dir, row, v.pause);
   } catch (e) {
     if (e instanceof ArchiveUnreadable) return problem ?? { nsr: seal.marks.first, message: e.message };
     throw e;
@@ -94,9 +96,10 @@ async function checkArchive(dir: string, row: ArchiveRow, state: ArchiveWalk, v:
   }
   if (!marks) {
     let factEnd: string | null = null;
-    for (const f of loaded.facts) {
+    for (const [i, f] of loaded.facts.entries()) {
       v.visitFact(f);
       factEnd = f.hash;
+      if (i % STEP === STEP - 1) await v.pause();
     }
     if (seal.facts.count > 0 && factEnd?.toLowerCase() !== seal.factChain.after?.hash.toLowerCase()) {
       return problem ?? { seq: seal.facts.last, message: `archive ${row.name}: its facts recomputed do not end on the hash its seal names (a fact inside was changed)` };
@@ -104,9 +107,10 @@ async function checkArchive(dir: string, row: ArchiveRow, state: ArchiveWalk, v:
     return problem;
   }
   const ends = new Map<string, string>();
-  for (const m of loaded.marks) {
+  for (const [i, m] of loaded.marks.entries()) {
     v.visitMark(m);
     ends.set(m.chain, m.line.slice(73));
+    if (i % STEP === STEP - 1) await v.pause();
   }
   for (const [chain, c] of Object.entries(seal.chains)) {
     if ((ends.get(chain) ?? '').toLowerCase() !== c.after.hash.toLowerCase()) {
