@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportAfd, type AfdConfig } from '../../src/agent/afd-export.js';
 import { loadAfdSigner } from '../../src/agent/afd-signature.js';
+import { opensslSignatureCheck } from '../../src/agent/archive-signature-check.js';
 import { archiveJournal, type ArchiverDeps } from '../../src/agent/journal-archiver.js';
 import { journalReceiptSource } from '../../src/agent/receipt-source.js';
 import { configSchema } from '../../src/config.js';
@@ -135,7 +136,7 @@ describe('journal archives', () => {
     expect(await verifyJournal(again.db)).toMatchObject({ ok: true, marks: 1_000, facts: 1_000 });
   });
 
-  it('kill -9 after the files are written, and again in the middle of the deletions: nothing lost, nothing twice', async () => {
+  it('kill -9 after the files are written, and again after the commit before the deletions: nothing lost, nothing twice', async () => {
     const dir = rig.dir();
     const first = rig.open(dir);
     fill(first.db, first.journal, 0, 1_000);
@@ -221,8 +222,12 @@ describe('journal archives', () => {
       expect(fs.statSync(`${seal(a)}.p7s`).mode & 0o777).toBe(0o600);
       execFileSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', `${seal(a)}.p7s`, '-content', seal(a), '-CAfile', cert, '-out', '/dev/null'], { stdio: 'pipe' });
     }
-    expect(await verifyJournal(db)).toMatchObject({ ok: true, marks: 200 });
-    fs.rmSync(`${seal(r.archives[1] as string)}.p7s`);
+    expect(await verifyJournal(db, { checkSignature: opensslSignatureCheck })).toMatchObject({ ok: true, marks: 200 });
+    // A signature of other bytes in its place: OpenSSL says it does not match the seal.
+    const feb = seal(r.archives[1] as string);
+    fs.writeFileSync(`${feb}.p7s`, loadAfdSigner(p12, 'senha', new Date()).sign(Buffer.from('another seal'), new Date()));
+    expect((await verifyJournal(db, { checkSignature: opensslSignatureCheck })).firstProblem?.message).toMatch(/signature does not verify \(openssl cms -verify/);
+    fs.rmSync(`${feb}.p7s`);
     expect((await verifyJournal(db)).firstProblem?.message).toMatch(/signature .*missing/);
   });
 
