@@ -19,9 +19,11 @@ const YEAR_MS = 365.25 * DAY_MS;
 /** Rows read per step, and the most marks one archive file holds (a busy month is split, each part named by its first NSR). */
 const READ_STEP = 2_000;
 const MAX_MARKS = 250_000;
+/** Records encoded per slice (each a SHA-256): a few milliseconds on a slow CPU. */
+const ENCODE_STEP = 500;
 /** Leftover rows deleted per transaction: sized as it goes so one takes about TARGET_MS. */
 const TARGET_MS = 15;
-const DELETE = { first: 200, min: 20, max: 2_000 };
+const DELETE = { first: 100, min: 10, max: 500 };
 
 export type ArchiveSettings = { archiveAfterDays: number; keepYears: number };
 
@@ -137,12 +139,12 @@ async function writeArchive(d: ArchiverDeps, dir: string, store: ArchiveStore, b
   }
   const factBefore = b.facts.length > 0 || heads.has(FACT_CHAIN) ? (heads.get(FACT_CHAIN) ?? null) : null;
   const encoder = new ArchiveEncoder(journalId, b.facts[0]?.seq ?? 0, before, factBefore, { latin1: sha256Latin1, utf8: sha256Utf8 });
-  for (let i = 0; i < b.marks.length; i += READ_STEP) {
-    encoder.marks(b.marks.slice(i, i + READ_STEP));
+  for (let i = 0; i < b.marks.length; i += ENCODE_STEP) {
+    encoder.marks(b.marks.slice(i, i + ENCODE_STEP));
     await d.pause();
   }
-  for (let i = 0; i < b.facts.length; i += READ_STEP) {
-    encoder.facts(b.facts.slice(i, i + READ_STEP));
+  for (let i = 0; i < b.facts.length; i += ENCODE_STEP) {
+    encoder.facts(b.facts.slice(i, i + ENCODE_STEP));
     await d.pause();
   }
   const body = encoder.text();
