@@ -7,6 +7,9 @@ import { loadAfdSigner } from '../../src/agent/afd-signature.js';
 import { opensslSignatureCheck } from '../../src/agent/archive-signature-check.js';
 import { archiveJournal, type ArchiverDeps } from '../../src/agent/journal-archiver.js';
 import { journalReceiptSource } from '../../src/agent/receipt-source.js';
+import { RetentionWatch } from '../../src/agent/retention-watch.js';
+import { silentLogger } from '../../src/log.js';
+import { DEFAULT_RETENTION, RetentionStore } from '../../src/store/retention.js';
 import { configSchema } from '../../src/config.js';
 import { verifyAfd } from '../../src/domain/afd/verify.js';
 import { localDateTime } from '../../src/domain/local-time.js';
@@ -100,6 +103,27 @@ describe('journal archives', () => {
     // Marks after the archives chain on from them.
     fill(db, journal, 1_000, 10, (i) => (i % 3 === 0 ? 'cnpj:11444777000161' : ''));
     expect(await verifyJournal(db)).toMatchObject({ ok: true, marks: 1_010 });
+  });
+
+  it('the retention pass archives in its steps and gives the freed pages back', async () => {
+    const dir = rig.dir();
+    const { db, journal } = rig.open(dir);
+    fill(db, journal, 0, 3_000);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const pagesBefore = db.pragma('page_count', { simple: true }) as number;
+    const watch = new RetentionWatch({
+      store: new RetentionStore(db), policy: DEFAULT_RETENTION, clock: { now: () => Date.parse('2027-08-01T12:00:00Z') }, mono: () => performance.now(), log: silentLogger,
+      checkpointer: null, write: () => undefined, changed: () => undefined, firstAfterMs: 0, everyMs: 86_400_000,
+      archive: (step) => archiveJournal({ ...deps(db, { now: () => Date.parse('2027-08-01T12:00:00Z') }), ...step }),
+    });
+    const record = await watch.runNow();
+    await watch.stop();
+    expect(record).toMatchObject({ outcome: 'done', error: null });
+    // 3,000 marks every 4 h reach 2027-05: January 2026 to April 2027 are archived.
+    expect((db.prepare('SELECT COUNT(*) AS n FROM journal_archives').get() as { n: number }).n).toBe(16);
+    expect(count(db, 'journal_marks')).toBeLessThan(300);
+    expect(db.pragma('page_count', { simple: true }) as number).toBeLessThan(pagesBefore / 3);
+    expect(await verifyJournal(db)).toMatchObject({ ok: true, marks: 3_000, facts: 3_000 });
   });
 
   it('a chain and the facts whose every row was archived go on from the archived heads', async () => {
