@@ -77,6 +77,14 @@ export const journalSchema = z
      * when it exists (the package makes it); "" turns the mirror off.
      */
     nsrMirrorPath: z.string().optional(),
+    /**
+     * Marks and facts of a month move into a sealed archive file beside the database
+     * (<dataDir>/journal-archive/) once the whole month is older than this (agent/journal-archiver.ts);
+     * export, receipt and verify read archives as if the rows were still in the database.
+     */
+    archiveAfterDays: int(7, 3_650).default(90),
+    /** Archives are removed (with a journal fact saying so) once their newest mark is older than this. */
+    keepYears: int(1, 30).default(5),
   })
   .strict()
   .prefault({});

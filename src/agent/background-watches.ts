@@ -12,6 +12,7 @@ import { settingKeys, type SettingKey } from '../store/setting-keys.js';
 import { INTEGRITY_EVERY_MS, INTEGRITY_FIRST_AFTER_MS, IntegrityWatch } from './integrity-watch.js';
 import { JOURNAL_FIRST_AFTER_MS, JournalWatch } from './journal-watch.js';
 import { nsrMirrorDir } from './open-journal.js';
+import { journalArchiving } from './journal-archiving.js';
 import { RETENTION_EVERY_MS, RETENTION_FIRST_AFTER_MS, RetentionWatch } from './retention-watch.js';
 import type { BuildOptions, Runtime } from './runtime.js';
 
@@ -53,6 +54,7 @@ export function buildWatches(
     changed: () => sink.statusChanged(),
     firstAfterMs: opts.retention?.firstAfterMs ?? RETENTION_FIRST_AFTER_MS,
     everyMs: opts.retention?.everyMs ?? RETENTION_EVERY_MS,
+    archive: journalArchiving({ db: bookkeeping, config, clock: rt.clock, mono, log: rt.log }),
   });
   const journal = new JournalWatch({
     db,

@@ -13,6 +13,7 @@ import { JournalReader, journalState } from '../store/journal-read.js';
 import { EmployerCache } from '../store/employers.js';
 import { verifyJournal, type JournalVerification } from '../store/journal-verify.js';
 import { nsrMirrorDir } from './open-journal.js';
+import { opensslSignatureCheck } from './archive-signature-check.js';
 import { afdZone, exportAfd, type AfdExportRequest, type AfdExportResult } from './afd-export.js';
 import { journalReceiptSource } from './receipt-source.js';
 import { ReceiptFiles } from './receipt-files.js';
@@ -32,7 +33,7 @@ export class JournalSnapshot {
 
   /** Recomputes both chains; names the first record that does not match. */
   verify(): Promise<JournalVerification> {
-    return verifyJournal(this.db, { mirrorDir: nsrMirrorDir(this.config) });
+    return verifyJournal(this.db, { mirrorDir: nsrMirrorDir(this.config), checkSignature: opensslSignatureCheck });
   }
 
   /** A punch's receipt by its NSR; null when there is none (what went wrong, if anything, goes to `log`). */

@@ -17,7 +17,7 @@ import { fleetNsrCopies, fleetWhere } from './fleet-nsr.js';
  * mirrored: `journal.nsrMirrorPath` ("" none), else the package's /var/lib/timeclock-kiosk-nsr
  * when it exists (a development checkout has none, and says so in doctor).
  */
-export function nsrMirrorDir(config: Pick<Config, 'journal'>, exists: (p: string) => boolean = fs.existsSync): string | null {
+export function nsrMirrorDir(config: { journal: Pick<Config['journal'], 'nsrMirrorPath'> & Partial<Config['journal']> }, exists: (p: string) => boolean = fs.existsSync): string | null {
   const set = config.journal.nsrMirrorPath;
   if (set !== undefined) return set.trim() === '' ? null : set;
   return exists(SYSTEM_NSR_MIRROR_DIR) ? SYSTEM_NSR_MIRROR_DIR : null;

@@ -2,6 +2,7 @@ import type { Clock, Monotonic } from '../domain/clock.js';
 import type { Logger } from '../log.js';
 import type { Checkpointer } from '../store/checkpoint-worker.js';
 import { DAY_MS, type Deleted, type RetentionPassRecord, type RetentionPolicy, type RetentionStore } from '../store/retention.js';
+import type { ArchivePassResult } from './journal-archiver.js';
 import { Schedule } from './schedule.js';
 
 export type { RetentionPassRecord } from '../store/retention.js';
@@ -35,6 +36,8 @@ export type RetentionWatchDeps = {
   changed(): void;
   firstAfterMs: number;
   everyMs: number;
+  /** The evidence journal's archiving (agent/journal-archiver.ts), run in the pass's steps; absent: none. */
+  archive?: ((step: { pause: () => Promise<void>; stopped: () => boolean }) => Promise<ArchivePassResult>) | null;
 };
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -135,6 +138,14 @@ export class RetentionWatch {
         deleted.audit += r.audit;
         more = r.more;
         n = resized(n, ms, { min: PUNCHES.min * AUDIT_PER_PUNCH, max: PUNCHES.max * AUDIT_PER_PUNCH });
+      }
+      // The journal's old months into archives, in steps of the same size, then its rows' pages freed below.
+      if (this.d.archive && !this.stopped) {
+        const a = await this.d.archive({ pause: settle, stopped: () => this.stopped });
+        longest = Math.max(longest, a.longestStepMs);
+        if (a.archives.length + a.removed.length + a.deleted > 0) {
+          this.d.log.info('journal archived', { archives: a.archives.join(',') || null, marks: a.marks, facts: a.facts, deletedRows: a.deleted, removedArchives: a.removed.join(',') || null, longestStepMs: Math.round(a.longestStepMs) });
+        }
       }
       // Also what a roster swap's staging table left free: the freelist is the file's, not a table's.
       if (store.file().autoVacuum === 'incremental') {

@@ -47,11 +47,13 @@ export const FACT_EVENTS = [
    * a space and the NSRs it corrects (domain/afd/clock-record.ts).
    */
   'clock_adjusted',
+  /** Journal event: an archive older than journal.keepYears was removed (detail: its name, NSRs and facts; store/journal-archive.ts). */
+  'archive_removed',
 ] as const;
 export type FactEvent = (typeof FACT_EVENTS)[number];
 
 /** Events about the journal rather than one punch: their NSR need not have a mark. */
-export const JOURNAL_EVENTS: readonly FactEvent[] = ['restored', 'backfilled', 'clock_adjusted'];
+export const JOURNAL_EVENTS: readonly FactEvent[] = ['restored', 'backfilled', 'clock_adjusted', 'archive_removed'];
 
 /** The type 4 line a 'clock_adjusted' fact carries, or null when its detail does not start with one. */
 export function clockAdjustedLine(detail: string): string | null {

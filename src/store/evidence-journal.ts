@@ -86,6 +86,8 @@ export class EvidenceJournal {
       meta: db.prepare('SELECT journal_id, reserved_to, nsr_floor FROM journal_meta WHERE one = 1'),
       last: db.prepare('SELECT nsr, line FROM journal_marks ORDER BY nsr DESC LIMIT 1'),
       lastOfChain: db.prepare('SELECT line FROM journal_marks WHERE chain = ? ORDER BY nsr DESC LIMIT 1'),
+      // A chain whose every mark was archived (store/journal-archive.ts) goes on from its last archived hash.
+      archivedOfChain: db.prepare('SELECT hash FROM journal_archive_heads WHERE chain = ?'),
       insert: db.prepare(
         'INSERT INTO journal_marks (nsr, line, punch_id, unresolved_id, local_date, written_at, chain) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -150,7 +152,8 @@ export class EvidenceJournal {
     // Each employer's marks chain among themselves (migration 12): its AFD is then a whole chain.
     const chain = m.chain ?? '';
     const previous = this.stmts.lastOfChain.get(chain) as { line: unknown } | undefined;
-    const previousHash = typeof previous?.line === 'string' ? previous.line.slice(MARK_BODY_LENGTH) : '';
+    const archived = previous ? undefined : (this.stmts.archivedOfChain.get(chain) as { hash: unknown } | undefined);
+    const previousHash = typeof previous?.line === 'string' ? previous.line.slice(MARK_BODY_LENGTH) : typeof archived?.hash === 'string' ? archived.hash : '';
     const sealed = sealMark(
       {
         nsr: m.nsr,

@@ -30,6 +30,8 @@ export class JournalFacts {
   constructor(db: WritableDb) {
     this.stmts = {
       last: db.prepare('SELECT seq, hash FROM journal_facts ORDER BY seq DESC LIMIT 1'),
+      // Every fact archived (store/journal-archive.ts): the chain goes on from the last archived one.
+      archivedLast: db.prepare("SELECT num AS seq, hash FROM journal_archive_heads WHERE chain = '#facts'"),
       insert: db.prepare('INSERT INTO journal_facts (seq, nsr, at, event, detail, hash) VALUES (?, ?, ?, ?, ?, ?)'),
       punchNsr: db.prepare('SELECT nsr FROM punches WHERE id = ?'),
       lastOfPunch: db.prepare(
@@ -39,7 +41,7 @@ export class JournalFacts {
   }
 
   append(nsr: number, at: number, event: FactEvent, detail: string | null): StoredFact {
-    const last = this.stmts.last.get() as { seq: number; hash: string } | undefined;
+    const last = (this.stmts.last.get() ?? this.stmts.archivedLast.get()) as { seq: number; hash: string } | undefined;
     const fact = { seq: (last?.seq ?? 0) + 1, nsr, at, event, detail: factDetail(detail) };
     const hash = factHash(fact, last?.hash ?? '', sha256Utf8);
     this.stmts.insert.run(fact.seq, fact.nsr, fact.at, fact.event, fact.detail, hash);

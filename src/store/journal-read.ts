@@ -2,29 +2,11 @@ import type { Db } from './database.js';
 import { clockAdjustedLine } from '../domain/journal-fact.js';
 import { MARK_BODY_LENGTH } from '../domain/afd/mark.js';
 import { parseFactRow, type StoredFact } from './journal-facts.js';
+import { ArchiveShelf } from './journal-archive-read.js';
+import { archivedThrough } from './journal-archive.js';
 
-/** A mark as stored: the AFD type 7 line exactly as written, and what it belongs to. */
-export type StoredMark = {
-  nsr: number;
-  line: string;
-  /** The punch it was captured as (null for an unresolved capture: see its 'resolved' fact). */
-  punchId: number | null;
-  unresolvedId: number | null;
-  localDate: string;
-  writtenAt: number;
-  /** The employer chain it was sealed in (store/employers.ts): '' the configured employer's. */
-  chain: string;
-};
-
-export function parseMarkRow(raw: unknown): StoredMark | null {
-  if (typeof raw !== 'object' || raw === null) return null;
-  const r = raw as Record<string, unknown>;
-  const int = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);
-  const intOrNull = (x: unknown): x is number | null => x === null || int(x);
-  const { nsr, line, punch_id, unresolved_id, local_date, written_at } = r;
-  if (!int(nsr) || typeof line !== 'string' || !intOrNull(punch_id) || !intOrNull(unresolved_id) || typeof local_date !== 'string' || !int(written_at)) return null;
-  return { nsr, line, punchId: punch_id, unresolvedId: unresolved_id, localDate: local_date, writtenAt: written_at, chain: typeof r['chain'] === 'string' ? r['chain'] : '' };
-}
+export { parseMarkRow, type StoredMark } from './mark-row.js';
+import { parseMarkRow, type StoredMark } from './mark-row.js';
 
 /**
  * The journal's id and the NSR its next mark takes, for status: one statement, the same cost at any
@@ -46,14 +28,21 @@ export function journalState(db: Db): { journalId: string; nextNsr: number } | n
 
 const marks = (rows: unknown[]): StoredMark[] => rows.map(parseMarkRow).filter((m): m is StoredMark => m !== null);
 
+type Bounds = { lo: number; hi: number };
+const merged = (a: Bounds | null, b: Bounds | null): Bounds | null => (a && b ? { lo: Math.min(a.lo, b.lo), hi: Math.max(a.hi, b.hi) } : (a ?? b));
+
 /**
- * What the receipt and the AFD export read from the journal. Read-only; any connection. Marks are
- * never deleted, so these answer for punches retention has long let go.
+ * What the receipt and the AFD export read from the journal. Read-only; any connection. Marks
+ * outlive their punches; those older than journal.archiveAfterDays are read from the archives
+ * beside the database (store/journal-archive-read.ts) as if they were still here: the marks
+ * through the archived NSR and the facts through the archived seq come from there, the rest
+ * from the database (rows at or below the watermark still here are leftovers being deleted).
  */
 export class JournalReader {
   private readonly stmts;
+  private shelfCache: ArchiveShelf | null = null;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.stmts = {
       byNsr: db.prepare('SELECT * FROM journal_marks WHERE nsr = ?'),
       // The punch row's NSR (also a resolved capture's); once retention pruned it, the mark's own link.
@@ -76,25 +65,41 @@ export class JournalReader {
       chainsIn: db.prepare('SELECT DISTINCT chain FROM journal_marks WHERE nsr >= @lo AND nsr <= @hi AND +local_date >= @from AND +local_date <= @to'),
       factsOf: db.prepare('SELECT * FROM journal_facts INDEXED BY journal_facts_by_nsr WHERE nsr = ? ORDER BY seq'),
       clockRecords: db.prepare(
-        "SELECT nsr, detail FROM journal_facts INDEXED BY journal_facts_by_nsr WHERE nsr >= ? AND nsr <= ? AND event = 'clock_adjusted' ORDER BY nsr",
+        "SELECT seq, nsr, detail FROM journal_facts INDEXED BY journal_facts_by_nsr WHERE nsr >= ? AND nsr <= ? AND event = 'clock_adjusted' ORDER BY nsr",
       ),
       nextMark: db.prepare('SELECT MIN(nsr) AS nsr FROM journal_marks WHERE nsr > ?'),
       chainHead: db.prepare('SELECT m.nsr, m.line, (SELECT journal_id FROM journal_meta WHERE one = 1) AS journal_id FROM journal_marks m WHERE m.chain = ? ORDER BY m.nsr DESC LIMIT 1'),
     };
   }
 
+  /** The archives as the database lists them now (read again when an archiving pass moved the watermark). */
+  private shelf(): ArchiveShelf {
+    const through = archivedThrough(this.db);
+    if (this.shelfCache && this.shelfCache.archivedNsr === (through?.nsr ?? 0) && this.shelfCache.archivedSeq === (through?.seq ?? 0)) return this.shelfCache;
+    this.shelfCache = ArchiveShelf.of(this.db);
+    return this.shelfCache;
+  }
+
   mark(nsr: number): StoredMark | null {
+    const shelf = this.shelf();
+    if (nsr <= shelf.archivedNsr) return shelf.mark(nsr);
     return parseMarkRow(this.stmts.byNsr.get(nsr));
   }
 
   markOfPunch(punchId: number): StoredMark | null {
-    return parseMarkRow(this.stmts.ofPunch.get(punchId)) ?? parseMarkRow(this.stmts.ofPrunedPunch.get(punchId));
+    const m = parseMarkRow(this.stmts.ofPunch.get(punchId)) ?? parseMarkRow(this.stmts.ofPrunedPunch.get(punchId));
+    if (m) return m;
+    const shelf = this.shelf();
+    if (shelf.empty) return null;
+    const nsr = (this.db.prepare('SELECT nsr FROM punches WHERE id = ?').get(punchId) as { nsr: number | null } | undefined)?.nsr;
+    return typeof nsr === 'number' ? this.mark(nsr) : shelf.markOfPunch(punchId);
   }
 
   /** The NSRs of the first and last marks dated `from`..`to` (YYYY-MM-DD, inclusive), or null when none is. */
   dateBounds(from: string, to: string): { lo: number; hi: number } | null {
     const r = this.stmts.dateBounds.get(from, to) as { lo: number | null; hi: number | null };
-    return r.lo === null || r.hi === null ? null : { lo: r.lo, hi: r.hi };
+    const shelf = this.shelf();
+    return merged(r.lo === null || r.hi === null ? null : { lo: r.lo, hi: r.hi }, shelf.empty ? null : shelf.dateBounds(from, to));
   }
 
   /**
@@ -103,27 +108,38 @@ export class JournalReader {
    */
   dayBounds(day: string): { lo: number; hi: number } | null {
     const r = this.stmts.dayBounds.get({ day }) as { lo: number | null; hi: number | null };
-    return r.lo === null || r.hi === null ? null : { lo: r.lo, hi: r.hi };
+    const shelf = this.shelf();
+    return merged(r.lo === null || r.hi === null ? null : { lo: r.lo, hi: r.hi }, shelf.empty ? null : shelf.dayBounds(day));
   }
 
   /** One page of the marks dated `from`..`to`, in NSR order, after NSR `afterNsr`. */
   marksInDates(from: string, to: string, afterNsr = 0, limit = 1_000, bounds = this.dateBounds(from, to)): StoredMark[] {
     if (bounds === null) return [];
     const after = Math.max(afterNsr, bounds.lo - 1);
-    return marks(this.stmts.inDates.all({ after, hi: bounds.hi, from, to, limit }) as unknown[]);
+    return this.withArchived(from, to, after, bounds.hi, limit, null, (a, n) => marks(this.stmts.inDates.all({ after: a, hi: bounds.hi, from, to, limit: n }) as unknown[]));
+  }
+
+  /** Archived marks first (their NSRs are all below the database's), then the database's after the watermark. */
+  private withArchived(from: string, to: string, after: number, hi: number, limit: number, chain: string | null, fromDb: (after: number, n: number) => StoredMark[]): StoredMark[] {
+    const shelf = this.shelf();
+    const archived = after < shelf.archivedNsr ? shelf.marksInDates(from, to, after, Math.min(hi, shelf.archivedNsr), limit, chain) : [];
+    if (archived.length >= limit) return archived;
+    return [...archived, ...fromDb(Math.max(after, shelf.archivedNsr), limit - archived.length)];
   }
 
   /** One page of one employer chain's marks dated `from`..`to` (the AFD of that employer). */
   chainMarksInDates(chain: string, from: string, to: string, afterNsr: number, limit: number, bounds: { lo: number; hi: number } | null): StoredMark[] {
     if (bounds === null) return [];
     const after = Math.max(afterNsr, bounds.lo - 1);
-    return marks(this.stmts.inDatesOfChain.all({ after, hi: bounds.hi, from, to, chain, limit }) as unknown[]);
+    return this.withArchived(from, to, after, bounds.hi, limit, chain, (a, n) => marks(this.stmts.inDatesOfChain.all({ after: a, hi: bounds.hi, from, to, chain, limit: n }) as unknown[]));
   }
 
   /** The employer chains with marks dated `from`..`to`, sorted ('' first: the configured employer's). */
   chainsInDates(from: string, to: string, bounds: { lo: number; hi: number } | null): string[] {
     if (bounds === null) return [];
-    return (this.stmts.chainsIn.all({ ...bounds, from, to }) as { chain: string }[]).map((r) => r.chain).sort();
+    const shelf = this.shelf();
+    const here = (this.stmts.chainsIn.all({ ...bounds, from, to }) as { chain: string }[]).map((r) => r.chain);
+    return [...new Set([...here, ...(shelf.empty ? [] : shelf.chainsInDates(from, to))])].sort();
   }
 
   /** Every mark dated `from`..`to` in NSR order, a page at a time (the export streams them). */
@@ -142,13 +158,18 @@ export class JournalReader {
    * before the next mark (an adjustment follows the marks it corrects), in NSR order.
    */
   clockRecords(lo: number, hi: number): { nsr: number; line: string }[] {
-    const next = (this.stmts.nextMark.get(hi) as { nsr: number | null }).nsr;
-    const rows = this.stmts.clockRecords.all(lo, next === null ? Number.MAX_SAFE_INTEGER : next - 1) as { nsr: number; detail: string }[];
-    return rows.map((r) => ({ nsr: r.nsr, line: clockAdjustedLine(r.detail) })).filter((r): r is { nsr: number; line: string } => r.line !== null);
+    const shelf = this.shelf();
+    const next = (hi < shelf.archivedNsr ? shelf.nextMark(hi) : null) ?? (this.stmts.nextMark.get(Math.max(hi, shelf.archivedNsr)) as { nsr: number | null }).nsr;
+    const to = next === null ? Number.MAX_SAFE_INTEGER : next - 1;
+    const archived = shelf.empty || lo > shelf.archivedNsr ? [] : shelf.factsAbout(lo, to, 'clock_adjusted');
+    const rows = [...archived, ...(this.stmts.clockRecords.all(lo, to) as { seq: number; nsr: number; detail: string }[]).filter((r) => r.seq > shelf.archivedSeq)];
+    return rows.sort((a, b) => a.nsr - b.nsr).map((r) => ({ nsr: r.nsr, line: clockAdjustedLine(r.detail) })).filter((r): r is { nsr: number; line: string } => r.line !== null);
   }
 
   factsOf(nsr: number): StoredFact[] {
-    return (this.stmts.factsOf.all(nsr) as unknown[]).map(parseFactRow).filter((f): f is StoredFact => f !== null);
+    const shelf = this.shelf();
+    const here = (this.stmts.factsOf.all(nsr) as unknown[]).map(parseFactRow).filter((f): f is StoredFact => f !== null && f.seq > shelf.archivedSeq);
+    return nsr > shelf.archivedNsr || shelf.empty ? here : [...shelf.factsAbout(nsr, nsr, null), ...here];
   }
 
   /** The last mark of an employer's chain ('' the configured employer's) and the journal's id: the chain's head now. */

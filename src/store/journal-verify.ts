@@ -5,6 +5,9 @@ import { sha256Latin1, sha256Utf8 } from './journal-facts.js';
 import { headPathFor, readHead, type JournalHead } from './journal-nsr.js';
 import { mirrorHeadFileFor } from './nsr-mirror.js';
 import { checkHead, checkMarkAgainstPunch, REANCHORED_MOVE, type MarkPunchRow } from './journal-agree.js';
+import { parseSeal } from '../domain/journal-archive-format.js';
+import { archivedThrough } from './journal-archive.js';
+import { walkArchives, type SignatureCheck } from './journal-archive-verify.js';
 
 /**
  * Checks the evidence journal end to end: both chains recomputed, every NSR accounted for, every
@@ -22,6 +25,8 @@ export type VerifyOptions = {
   signal?: AbortSignal;
   /** Where the chain's head is mirrored outside the data directory (journal.nsrMirrorPath); the one beside the database is always read. */
   mirrorDir?: string | null;
+  /** Checks an archive seal's detached signature (.seal.json.p7s); absent: only its presence is checked. */
+  checkSignature?: SignatureCheck | null;
 };
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -53,8 +58,8 @@ type PunchRef = { id: number; nsr: number | null; mark: number | null; owner: nu
  * Visits every row `fetch` returns, by key after key (`keyOf`), a step at a time with the event loop
  * free between steps; ends early when `done()` says so.
  */
-async function walk<R>(step: Stepper, fetch: (after: number, n: number) => R[], keyOf: (r: R) => number, visit: (r: R) => void, done: () => boolean): Promise<void> {
-  for (let after = 0, full = true; full && !done(); await yieldToLoop()) {
+async function walk<R>(step: Stepper, fetch: (after: number, n: number) => R[], keyOf: (r: R) => number, visit: (r: R) => void, done: () => boolean, start = 0): Promise<void> {
+  for (let after = start, full = true; full && !done(); await yieldToLoop()) {
     const n = step.size;
     const s0 = performance.now();
     const rows = fetch(after, n);
@@ -75,16 +80,17 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
     marks: db.prepare(
       `SELECT m.nsr, m.line, m.chain, p.id AS punch_id, p.local_date, p.local_time, p.captured_at, p.employee_key, r.cpf AS roster_cpf
        FROM journal_marks m LEFT JOIN punches p ON p.nsr = m.nsr LEFT JOIN roster_employees r ON r.id = p.employee_key
-       WHERE m.nsr > ? ORDER BY m.nsr LIMIT ?`,
+       WHERE m.nsr > @after ORDER BY m.nsr LIMIT @n`,
     ),
+    // A fact about an archived NSR (at or below the watermark) has its mark in an archive.
     facts: db.prepare(
-      'SELECT f.seq, f.nsr, f.at, f.event, f.detail, f.hash, m.nsr IS NOT NULL AS has_mark FROM journal_facts f LEFT JOIN journal_marks m ON m.nsr = f.nsr WHERE f.seq > ? ORDER BY f.seq LIMIT ?',
+      'SELECT f.seq, f.nsr, f.at, f.event, f.detail, f.hash, (m.nsr IS NOT NULL OR f.nsr <= @archived) AS has_mark FROM journal_facts f LEFT JOIN journal_marks m ON m.nsr = f.nsr WHERE f.seq > @after ORDER BY f.seq LIMIT @n',
     ),
     punches: db.prepare(
-      'SELECT p.id, p.nsr, m.nsr AS mark, m.punch_id AS owner FROM punches p LEFT JOIN journal_marks m ON m.nsr = p.nsr WHERE p.id > ? ORDER BY p.id LIMIT ?',
+      'SELECT p.id, p.nsr, CASE WHEN p.nsr <= @archived THEN p.nsr ELSE m.nsr END AS mark, CASE WHEN p.nsr <= @archived THEN NULL ELSE m.punch_id END AS owner FROM punches p LEFT JOIN journal_marks m ON m.nsr = p.nsr WHERE p.id > @after ORDER BY p.id LIMIT @n',
     ),
     unresolved: db.prepare(
-      'SELECT u.id, u.nsr, m.nsr AS mark, m.unresolved_id AS owner FROM unresolved_punches u LEFT JOIN journal_marks m ON m.nsr = u.nsr WHERE u.id > ? ORDER BY u.id LIMIT ?',
+      'SELECT u.id, u.nsr, CASE WHEN u.nsr <= @archived THEN u.nsr ELSE m.nsr END AS mark, CASE WHEN u.nsr <= @archived THEN NULL ELSE m.unresolved_id END AS owner FROM unresolved_punches u LEFT JOIN journal_marks m ON m.nsr = u.nsr WHERE u.id > @after ORDER BY u.id LIMIT @n',
     ),
   };
   const stopped = () => o.signal?.aborted === true;
@@ -97,7 +103,9 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
   const moves = new Map<number, { from: string; to: string }>();
   let facts = 0;
   let prevFact = { seq: 0, hash: '' };
-  await walk(step, (after, n) => stmts.facts.all(after, n) as FactRow[], (r) => r.seq, (r) => {
+  // Archived rows first (store/journal-archive-verify.ts), through the same checks; the database's after the watermark.
+  const archived = archivedThrough(db) ?? { nsr: 0, seq: 0 };
+  const visitFact = (r: FactRow) => {
     facts++;
     found.facts ??= checkFact(r, prevFact.seq, prevFact.hash);
     const gap = r.event === 'restored' && typeof r.detail === 'string' ? restoredGap(r.detail) : null;
@@ -110,25 +118,47 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
     const move = r.event === 'reanchored' && typeof r.detail === 'string' ? REANCHORED_MOVE.exec(r.detail) : null;
     if (move) moves.set(r.nsr, { from: `${move[1]} ${move[2]}`, to: `${move[3]} ${move[4]}` });
     prevFact = { seq: r.seq, hash: typeof r.hash === 'string' ? r.hash : '' };
-  }, stopped);
+  };
+  const pause = yieldToLoop;
+  const checkSignature = o.checkSignature ?? null;
+  const ignoreMark = () => undefined;
+  const archiveFacts = await walkArchives(db, {
+    part: 'facts', visitMark: ignoreMark, visitFact: (f) => visitFact({ ...f, has_mark: 1 }), pause, stopped, checkSignature,
+    skipped: (_row, after) => void (after && (prevFact = { seq: after.num, hash: after.hash })),
+  });
+  found.facts = archiveFacts.problem ?? found.facts;
+  await walk(step, (after, n) => stmts.facts.all({ archived: archived.nsr, after, n }) as FactRow[], (r) => r.seq, visitFact, stopped, archived.seq);
 
   let marks = 0;
   let prev: { nsr: number; hash: string } | null = null;
   const hashes = new Map<number, string>();
   // Each employer's marks chain among themselves (migration 12); NSRs are one sequence.
   const lastOfChain = new Map<string, { nsr: number; hash: string }>();
-  await walk(step, (after, n) => stmts.marks.all(after, n) as (MarkRow & MarkPunchRow)[], (r) => r.nsr, (r) => {
+  const visitMark = (r: MarkRow & MarkPunchRow) => {
     marks++;
     const chain = typeof r.chain === 'string' ? r.chain : '';
     found.marks ??= checkMark(r, prev, lastOfChain.get(chain) ?? null, gaps) ?? checkMarkAgainstPunch(r, moves.get(r.nsr) ?? null);
     prev = { nsr: r.nsr, hash: typeof r.line === 'string' ? r.line.slice(MARK_BODY_LENGTH) : '' };
     lastOfChain.set(chain, prev);
     for (const h of heads) if (h.head.nsr === r.nsr) hashes.set(r.nsr, prev.hash);
-  }, stopped);
+  };
+  // An archived mark is checked in its chain; against its punch row only while in the database (the row is usually gone).
+  const noPunch = { punch_id: null, local_date: null, local_time: null, captured_at: null, employee_key: null, roster_cpf: null };
+  const archiveMarks = await walkArchives(db, {
+    part: 'marks', visitMark: (m) => visitMark({ ...noPunch, nsr: m.nsr, line: m.line, chain: m.chain }), visitFact: () => undefined, pause, stopped, checkSignature,
+    skipped: (row) => {
+      // Removed with a fact: the chain goes on from the hashes its seal named (set by the walk), the NSRs after its last.
+      prev = { nsr: row.lastNsr, hash: '' };
+      for (const [chain, c] of Object.entries(parseSeal(row.seal)?.chains ?? {})) lastOfChain.set(chain, { nsr: c.after.num, hash: c.after.hash });
+    },
+  });
+  // An archive that cannot be read explains the NSRs missing after it: it is named first.
+  found.marks = archiveMarks.problem ?? found.marks;
+  await walk(step, (after, n) => stmts.marks.all({ after, n }) as (MarkRow & MarkPunchRow)[], (r) => r.nsr, visitMark, stopped, archived.nsr);
   if (!stopped()) for (const h of heads) found.marks ??= checkHead(h, hashes.get(h.head.nsr) ?? null, (prev as { nsr: number } | null)?.nsr ?? 0, gaps);
 
   for (const [stmt, what] of [[stmts.punches, 'punch'], [stmts.unresolved, 'unresolved capture']] as const) {
-    await walk(step, (after, n) => stmt.all(after, n) as PunchRef[], (r) => r.id, (r) => void (found.punches ??= checkRef(r, what)), () => stopped() || found.punches !== null);
+    await walk(step, (after, n) => stmt.all({ archived: archived.nsr, after, n }) as PunchRef[], (r) => r.id, (r) => void (found.punches ??= checkRef(r, what)), () => stopped() || found.punches !== null);
   }
 
   const firstProblem = stopped() ? { message: 'verification stopped before the end (the agent is stopping)' } : (found.marks ?? found.facts ?? found.punches);

@@ -34,6 +34,7 @@ export const benches: Bench[] = [
   { name: 'status', run: benchStatus },
   { name: 'storage', run: benchStorage },
   { name: 'journal', run: async () => (await import('./journal.bench.js')).benchJournal() },
+  { name: 'journal-archive', run: async () => (await import('./journal-archive.bench.js')).benchJournalArchive() },
   { name: 'fleet', run: async () => (await import('./fleet.bench.js')).benchFleet() },
   { name: 'self-service', run: async () => (await import('./self-service.bench.js')).benchSelfService() },
   { name: 'runtime', run: async () => (await import('./runtime.bench.js')).benchRuntime() },

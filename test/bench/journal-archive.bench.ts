@@ -1,0 +1,202 @@
+/**
+ * Five years on a small disk (issue 26 item 9): a year of a 500-employee site (4 punches a day,
+ * 730,000 punches) written to the evidence journal through its writer (marks and their
+ * 'delivered' facts), with the real archiving (agent/journal-archiver.ts) run after every day as
+ * the retention pass runs it, and the freed pages given back as the pass does. Measures: the
+ * database at the end of the year and its peak, the archives' bytes per punch, five years
+ * (the database plus five years of archives), the event loop's longest wait while archiving.
+ * Baseline, in the same run: the same rows without archiving, measured on a tenth of the year
+ * (bytes per punch, scaled to the year).
+ *
+ * TIMECLOCK_BENCH_ARCHIVE_DAYS: days simulated (default 365). TIMECLOCK_BENCH_ARCHIVE_AFTER_DAYS: the
+ * horizon (journal.archiveAfterDays, default 90).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { archiveJournal } from '../../src/agent/journal-archiver.js';
+import { RetentionWatch } from '../../src/agent/retention-watch.js';
+import { silentLogger } from '../../src/log.js';
+import { checkpointInWorker } from '../../src/store/checkpoint-worker.js';
+import { DEFAULT_RETENTION, RetentionStore } from '../../src/store/retention.js';
+import { localDateTime } from '../../src/domain/local-time.js';
+import { DB_FILE_NAME, openDatabase, type DurableDb } from '../../src/store/database.js';
+import { EvidenceJournal } from '../../src/store/evidence-journal.js';
+import { ARCHIVE_DIR_NAME } from '../../src/store/journal-archive.js';
+import { verifyJournal } from '../../src/store/journal-verify.js';
+import type { Result } from './report.js';
+import { tempDir } from './support.js';
+
+const EMPLOYEES = 500;
+const PER_DAY = 4;
+const YEAR_PUNCHES = EMPLOYEES * PER_DAY * 365;
+const ZONE = 'America/Sao_Paulo';
+const START = Date.parse('2026-01-01T03:00:00Z');
+const DAY_MS = 86_400_000;
+const MB = 1e6;
+
+/** A valid-looking CPF per employee (the mark keeps 11 digits; check digits do not matter to the size). */
+const cpfOf = (e: number) => String(10_000_000_000 + e * 7_919_111).slice(0, 11);
+/** A service _id: 24 hex characters, as random as the service's. */
+const randomId = (n: number) => (BigInt(n) * 0x9e3779b97f4a7c15n).toString(16).padStart(24, '0').slice(-24);
+
+/** One day of punches: each employee at 08:00, 12:00, 13:00 and 17:00 local, give or take minutes. */
+function writeDay(db: DurableDb, journal: EvidenceJournal, day: number, counter: { n: number }): void {
+  db.transaction(() => {
+    for (const base of [8, 12, 13, 17]) {
+      for (let e = 0; e < EMPLOYEES; e++) {
+        const n = counter.n++;
+        const at = START + day * DAY_MS + (base - 0) * 3_600_000 + ((n * 7_919) % 1_800) * 1_000;
+        const local = localDateTime(at, ZONE);
+        const nsr = journal.reserveNsr(EMPLOYEES * PER_DAY);
+        journal.appendMark({ nsr, at, localDate: local.date, localTime: local.time, zone: ZONE, recordedAt: at, cpf: cpfOf(e), online: n % 50 !== 0, punchId: n + 1, chain: e % 10 === 0 ? 'cnpj:11444777000161' : '' });
+        journal.facts.append(nsr, at + 2_000 + (n % 900), 'delivered', randomId(n));
+      }
+    }
+  }).immediate();
+  journal.settle();
+}
+
+const dbBytes = (dir: string) => ['', '-wal'].reduce((s, x) => s + (fs.existsSync(path.join(dir, DB_FILE_NAME + x)) ? fs.statSync(path.join(dir, DB_FILE_NAME + x)).size : 0), 0);
+const dirBytes = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).reduce((s, f) => s + fs.statSync(path.join(dir, f)).size, 0) : 0);
+
+function freePages(db: DurableDb): void {
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  if ((db.pragma('auto_vacuum', { simple: true }) as number) === 2) db.pragma('incremental_vacuum');
+  db.pragma('wal_checkpoint(TRUNCATE)');
+}
+
+/** The longest gap between two ticks of a 1 ms timer while `run` runs: how long the event loop was kept from other work. */
+async function loopStall<T>(run: () => Promise<T>): Promise<{ value: T; maxMs: number }> {
+  let last = performance.now();
+  let maxMs = 0;
+  const tick = setInterval(() => {
+    const now = performance.now();
+    maxMs = Math.max(maxMs, now - last);
+    last = now;
+  }, 1);
+  try {
+    const value = await run();
+    maxMs = Math.max(maxMs, performance.now() - last);
+    return { value, maxMs };
+  } finally {
+    clearInterval(tick);
+  }
+}
+
+/** The same rows without archiving, for `days` days: bytes per punch. */
+function baseline(days: number): { punches: number; bytes: number; perPunch: number } {
+  const t = tempDir('timeclock-bench-archive-base-');
+  try {
+    const db = openDatabase(t.dir);
+    const journal = new EvidenceJournal(db);
+    journal.open();
+    const counter = { n: 0 };
+    for (let day = 0; day < days; day++) writeDay(db, journal, day, counter);
+    freePages(db);
+    db.close();
+    const bytes = dbBytes(t.dir);
+    return { punches: counter.n, bytes, perPunch: bytes / counter.n };
+  } finally {
+    t.cleanup();
+  }
+}
+
+export async function benchJournalArchive(): Promise<Result> {
+  const days = Math.max(120, Number(process.env.TIMECLOCK_BENCH_ARCHIVE_DAYS ?? 365));
+  const base = baseline(Math.ceil(days / 10));
+  const t = tempDir('timeclock-bench-archive-');
+  try {
+    const db = openDatabase(t.dir);
+    const journal = new EvidenceJournal(db);
+    journal.open();
+    const counter = { n: 0 };
+    const afterDays = Number(process.env.TIMECLOCK_BENCH_ARCHIVE_AFTER_DAYS ?? 90);
+    let stall = 0;
+    let quietStall = 0;
+    const stalls: number[] = [];
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    let peak = 0;
+    let longestStep = 0;
+    let archiveMs = 0;
+    let archived = 0;
+    const t0 = performance.now();
+    for (let day = 0; day < days; day++) {
+      writeDay(db, journal, day, counter);
+      const now = START + (day + 1) * DAY_MS;
+      const a0 = performance.now();
+      // The retention pass as the agent runs it: its checkpoints in a worker, the archiving in its steps, then the freed pages given back.
+      let r: Awaited<ReturnType<typeof archiveJournal>> | null = null;
+      const watch = new RetentionWatch({
+        store: new RetentionStore(db), policy: DEFAULT_RETENTION, clock: { now: () => now }, mono: () => performance.now(), log: silentLogger,
+        checkpointer: () => checkpointInWorker(t.dir), write: () => undefined, changed: () => undefined, firstAfterMs: 0, everyMs: DAY_MS,
+        archive: async (step) => (r = await archiveJournal({ db, settings: { archiveAfterDays: afterDays, keepYears: 5 }, now: () => now, mono: () => performance.now(), signer: () => null, ...step })),
+      });
+      const { value: pass, maxMs } = await loopStall(() => watch.runNow());
+      await watch.stop();
+      archiveMs += performance.now() - a0;
+      const done = r as Awaited<ReturnType<typeof archiveJournal>> | null;
+      if (done && done.archives.length > 0) stalls.push(maxMs);
+      else quietStall = Math.max(quietStall, maxMs);
+      stall = Math.max(stall, maxMs);
+      archived += done?.marks ?? 0;
+      longestStep = Math.max(longestStep, pass.longestBatchMs);
+      peak = Math.max(peak, dbBytes(t.dir));
+    }
+    const writeAndArchiveMs = performance.now() - t0;
+    freePages(db);
+    const v = await verifyJournal(db);
+    db.close();
+    const scale = YEAR_PUNCHES / counter.n;
+    const dbEnd = dbBytes(t.dir);
+    const archives = dirBytes(path.join(t.dir, ARCHIVE_DIR_NAME));
+    const archivePerPunch = archives / archived;
+    const baseYear = base.perPunch * YEAR_PUNCHES;
+    const fiveYears = dbEnd + archivePerPunch * YEAR_PUNCHES * 5;
+    const raw = {
+      days, punches: counter.n, archivedPunches: archived, dbEndBytes: dbEnd, dbPeakBytes: peak, archiveBytes: archives, archivePerPunch,
+      baseline: base, baselineYearBytes: baseYear, fiveYearsBytes: fiveYears, longestStepMs: longestStep, maxLoopStallMs: stall, quietPassStallMs: quietStall, stallsOfArchivingPasses: stalls.map((x) => +x.toFixed(1)), afterDays,
+      archiveMs, writeAndArchiveMs, verify: { ok: v.ok, marks: v.marks, facts: v.facts, ms: v.ms },
+    };
+    return {
+      name: 'journal-archive',
+      title: `evidence journal archives: ${counter.n.toLocaleString('en')} punches over ${days} days (${EMPLOYEES} employees × ${PER_DAY} a day), archived after ${afterDays} days`,
+      tables: [
+        {
+          title: 'sizes (MB = 10^6 bytes)',
+          columns: ['', 'MB', 'bytes per punch', 'vs baseline'],
+          rows: [
+            ['baseline: the year without archiving (tenth of it measured, scaled)', +(baseYear / MB).toFixed(1), Math.round(base.perPunch), 1],
+            [`database at the end (${days} days)`, +(dbEnd / MB).toFixed(1), null, +(dbEnd / baseYear).toFixed(3)],
+            ['database, peak over the run', +(peak / MB).toFixed(1), null, +(peak / baseYear).toFixed(3)],
+            [`archives (${archived.toLocaleString('en')} punches)`, +(archives / MB).toFixed(2), +archivePerPunch.toFixed(1), +(archivePerPunch / base.perPunch).toFixed(3)],
+            ['five years: database + 5 × a year of archives', +(fiveYears / MB).toFixed(1), null, +(fiveYears / (5 * baseYear)).toFixed(3)],
+          ],
+        },
+        {
+          title: 'work',
+          columns: ['', 'ms', 'note'],
+          rows: [
+            ['retention passes with archiving, all together', Math.round(archiveMs), `${days} daily passes (RetentionWatch.runNow)`],
+            ['  longest synchronous step (the pass\'s longestBatchMs)', +longestStep.toFixed(1), ''],
+            ['  event loop kept busy while archiving, longest (1 ms timer)', +stall.toFixed(1), `passes that wrote an archive: ${stalls.map((x) => x.toFixed(0)).join(', ')} ms; the others at most ${quietStall.toFixed(0)} ms`],
+            [`verify at the end (archives + database)`, v.ms, v.ok ? `ok, ${v.marks} marks, ${v.facts} facts` : `NOT OK: ${v.firstProblem?.message}`],
+          ],
+        },
+      ],
+      targets: [
+        { what: 'one-year database (MB)', value: dbEnd / MB, target: '< 60', met: dbEnd / MB < 60 },
+        { what: 'archives, bytes per punch', value: archivePerPunch, target: '< 60', met: archivePerPunch < 60 },
+        { what: 'five years in all (MB)', value: fiveYears / MB, target: '< 250', met: fiveYears / MB < 250 },
+        { what: 'event loop kept busy while archiving, longest (ms)', value: stall, target: '≤ 50', met: stall <= 50 },
+      ],
+      notes: [
+        'journal rows only (marks and their delivered facts), written through EvidenceJournal as the terminal writes them; the punches table is retention\'s (retention.deliveredDays) and not counted here',
+        `five years = the database at the end + archives per punch × ${YEAR_PUNCHES.toLocaleString('en')} × 5 (a year's archives scaled; archives are kept journal.keepYears = 5)`,
+        `scale to a year: ×${scale.toFixed(3)} (figures above are measured, not scaled, except the baseline and five years)`,
+      ],
+      raw,
+    };
+  } finally {
+    t.cleanup();
+  }
+}
