@@ -169,7 +169,7 @@ async function writeArchive(d: ArchiverDeps, dir: string, store: ArchiveStore, b
   const text = `${JSON.stringify(seal, null, 1)}\n`;
   await exportFolder(dir, 0o700);
   const files: [string, Buffer][] = [[archiveDataFile(stem), data], [archiveSealFile(stem), Buffer.from(text, 'utf8')]];
-  if (signer) files.push([archiveSignatureFile(stem), signer.sign(Buffer.from(text, 'utf8'), new Date(d.now()))]);
+  if (signer) files.push([archiveSignatureFile(stem), await signer.sign(Buffer.from(text, 'utf8'), new Date(d.now()))]);
   for (const [name, bytes] of files) {
     // A file of this name is an earlier pass's that did not commit (its row is missing): replaced.
     const f = await ExportFile.create(path.join(dir, name), { replace: true, mode: 0o600 });

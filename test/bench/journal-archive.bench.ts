@@ -48,7 +48,7 @@ function writeDay(db: DurableDb, journal: EvidenceJournal, day: number, counter:
         const at = START + day * DAY_MS + (base - 0) * 3_600_000 + ((n * 7_919) % 1_800) * 1_000;
         const local = localDateTime(at, ZONE);
         const nsr = journal.reserveNsr(EMPLOYEES * PER_DAY);
-        journal.appendMark({ nsr, at, localDate: local.date, localTime: local.time, zone: ZONE, recordedAt: at, cpf: cpfOf(e), online: n % 50 !== 0, punchId: n + 1, chain: e % 10 === 0 ? 'cnpj:11444777000161' : '' });
+        journal.appendMark({ nsr, at, localDate: local.date, localTime: local.time, zone: ZONE, recordedAt: at, cpf: cpfOf(e), punchId: n + 1, chain: e % 10 === 0 ? 'cnpj:11444777000161' : '' });
         journal.facts.append(nsr, at + 2_000 + (n % 900), 'delivered', randomId(n));
       }
     }

@@ -44,7 +44,7 @@ function fill(db: DurableDb, journal: EvidenceJournal, from: number, count: numb
       const at = START + i * STEP;
       const local = localDateTime(at, ZONE);
       const nsr = journal.reserveNsr(count);
-      journal.appendMark({ nsr, at, localDate: local.date, localTime: local.time, zone: ZONE, recordedAt: at, cpf: i % 7 === 0 ? null : '529.982.247-25', online: true, punchId: 1_000 + i, chain: chainOf(i) });
+      journal.appendMark({ nsr, at, localDate: local.date, localTime: local.time, zone: ZONE, recordedAt: at, cpf: i % 7 === 0 ? null : '529.982.247-25', punchId: 1_000 + i, chain: chainOf(i) });
       journal.facts.append(nsr, at + 60_000, 'delivered', `65f0a1b2c3d4e5f6a7b8c9${String(i % 100).padStart(2, '0')}`);
       nsrs.push(nsr);
     }
@@ -66,7 +66,7 @@ const count = (db: DurableDb, table: string): number => (db.prepare(`SELECT COUN
 
 async function afdBytes(db: DurableDb, dataDir: string, out: string): Promise<string[]> {
   fs.mkdirSync(out, { recursive: true });
-  const r = await exportAfd(new JournalReader(db), config(dataDir), { from: '2026-01-01', to: '2026-07-31', dir: out, zone: ZONE, now: new Date(NOW), pageSize: 50 }, new EmployerCache(db));
+  const r = await exportAfd(new JournalReader(db), config(dataDir), { from: '2026-01-01', to: '2026-07-31', dir: out, zone: ZONE, now: new Date(NOW), pageSize: 50, terminal: null }, new EmployerCache(db));
   return [r, ...(r.others ?? [])].map((x) => fs.readFileSync(x.file, 'latin1'));
 }
 
@@ -249,7 +249,7 @@ describe('journal archives', () => {
     expect(await verifyJournal(db, { checkSignature: opensslSignatureCheck })).toMatchObject({ ok: true, marks: 200 });
     // A signature of other bytes in its place: OpenSSL says it does not match the seal.
     const feb = seal(r.archives[1] as string);
-    fs.writeFileSync(`${feb}.p7s`, loadAfdSigner(p12, 'senha', new Date()).sign(Buffer.from('another seal'), new Date()));
+    fs.writeFileSync(`${feb}.p7s`, await loadAfdSigner(p12, 'senha', new Date()).sign(Buffer.from('another seal'), new Date()));
     expect((await verifyJournal(db, { checkSignature: opensslSignatureCheck })).firstProblem?.message).toMatch(/signature does not verify \(openssl cms -verify/);
     fs.rmSync(`${feb}.p7s`);
     expect((await verifyJournal(db)).firstProblem?.message).toMatch(/signature .*missing/);
