@@ -22,11 +22,12 @@ export const migrationsV12: readonly string[] = [
   );
   ALTER TABLE journal_marks ADD COLUMN chain TEXT NOT NULL DEFAULT '';
   -- Roster health's evidence gaps (store/roster-gaps.ts), read at the cost of the few they list.
-  -- On the staging table too: each new staging table is a clone of the one in use (roster-tables.ts).
+  -- On the staging table too, named as its other indexes are (roster_g<generation>_…: a clone of the
+  -- table in use keeps the part after the generation, roster-tables.ts); these bases are new, so unique.
   CREATE INDEX roster_no_cpf ON roster_employees (full_name) WHERE cpf IS NULL;
   CREATE INDEX roster_by_payment_source ON roster_employees (payment_source) WHERE payment_source IS NOT NULL;
-  CREATE INDEX roster_staging_no_cpf ON roster_staging (full_name) WHERE cpf IS NULL;
-  CREATE INDEX roster_staging_by_payment_source ON roster_staging (payment_source) WHERE payment_source IS NOT NULL;
+  CREATE INDEX roster_g1_no_cpf ON roster_staging (full_name) WHERE cpf IS NULL;
+  CREATE INDEX roster_g1_by_payment_source ON roster_staging (payment_source) WHERE payment_source IS NOT NULL;
   CREATE INDEX journal_marks_by_chain ON journal_marks (chain, nsr);
   `,
 ];
