@@ -162,6 +162,7 @@ describe('IPC bridge', () => {
       setSite: { siteId: DEMO_SITE_ID },
       setRateBudget: { limit: 60, windowMs: 60_000 },
       receipt: { nsr: 1 },
+      receiptPdf: { nsr: 1 },
       auditCompare: { from: '2026-03-02', to: '2026-03-02' },
       exportAfd: { from: '2026-03-02', to: '2026-03-02', target: { kind: 'download' } },
       findPunches: { employee: '1003' },

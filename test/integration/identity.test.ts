@@ -250,7 +250,10 @@ describe('command line administration beside a running terminal', () => {
     const pin = await runCli(['pin', 'set', '1016'], env, '583920\n');
     expect(pin).toMatchObject({ code: 0, stdout: expect.stringMatching(/PIN set for/) });
     expect((await runCli(['pin', 'set', '1016'], env, '12\n')).code).toBe(1);
-    const bytes = fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f)));
+    // Every file the terminal keeps, those in folders too (the PDF receipts in receipts/).
+    const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => path.join(dir, f)).filter((f) => fs.statSync(f).isFile());
+    expect(files.length).toBeGreaterThan(0);
+    const bytes = files.map((f) => fs.readFileSync(f));
     for (const b of bytes) {
       expect(b.includes(Buffer.from('583920', 'ascii'))).toBe(false);
       expect(b.includes(Buffer.from('583920', 'utf16le'))).toBe(false);

@@ -103,6 +103,10 @@ describe("the service's Date, within reason", () => {
     const { mock, agent } = await rig({}, { ntp: 'no', settings: { selfService: { enabled: false } } }, time);
     await agent.start({ awaitRosterIfEmpty: true });
     expect(agent.status().serviceClock?.state).toBe('ok');
+    // The employers the roster names are read after it (their answers carry the Date too): done first.
+    const sources = new Set(mock.employees().map((e) => e.contract_data?.payment_source).filter((p) => typeof p === 'string'));
+    const employerReads = () => new Set(mock.requests().filter((r) => r.path.includes('/payment-sources/')).map((r) => r.path)).size;
+    await time.advanceUntil(() => employerReads() >= sources.size, 'the employers read', 5_000);
 
     mock.setVariants({ date: { mode: 'offset', offsetMs: 2 * HOUR } }); // the service (or a hop) jumps 2 h ahead
     const before = mock.requests().length;
