@@ -131,7 +131,8 @@ async function drain(adaptiveRate: boolean, backlogs: number[], instantRequests 
 function report(what: string, d: Drain): void {
   console.info(
     `${what}: ${d.refused}/${d.total} answered 429 (${(100 * d.refusedShare).toFixed(1)} %), account limit used ${(100 * d.limitUse).toFixed(1)} %, ` +
-      `backlogs done after ${d.doneAfterWindows.map((w) => w.toFixed(1)).join(' / ')} windows, limits now ${d.agents.map((a) => a.status().rateWindow.limit).join(' / ')}`,
+      `backlogs done after ${d.doneAfterWindows.map((w) => w.toFixed(1)).join(' / ')} windows, limits now ${d.agents.map((a) => a.status().rateWindow.limit).join(' / ')}` +
+      `, last errors ${JSON.stringify(d.agents.map((a) => a.status().lastError?.message ?? null))}`,
   );
 }
 
