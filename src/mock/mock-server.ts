@@ -55,6 +55,12 @@ export type MockOptions = {
   clock?: Clock;
   /** Draws for fault selection; default mulberry32(1) so fault sequences are reproducible. */
   random?: () => number;
+  /**
+   * How long an idle connection is kept (default Node's 5 s). Longer than a client keeps its own
+   * (the agent: at most 10 s), the client always closes first, so a reused connection is never
+   * reset under it however late a loaded machine runs its timers.
+   */
+  keepAliveTimeoutMs?: number;
 };
 
 export type MockServer = {
@@ -230,6 +236,7 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
   const server = http.createServer((req, res) => {
     void handle(req, res);
   });
+  if (opts.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = opts.keepAliveTimeoutMs;
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

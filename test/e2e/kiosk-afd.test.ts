@@ -4,12 +4,12 @@
  * as the Annex says; without the employer configured the screen says which settings are missing.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { verifyAfd } from '../../src/domain/afd/verify.js';
 import { sha256Latin1 } from '../../src/store/journal-facts.js';
 import { EMPLOYER, TERMINAL, TERMINAL_NAME as ANNEX_NAME } from '../helpers/afd.js';
+import { fakeDrive } from '../helpers/fake-drive.js';
 import { screenshotPath } from '../helpers/kiosk-browser.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
 import { openAdmin } from '../helpers/screen-actions.js';
@@ -72,12 +72,8 @@ describe('AFD export on the admin screen (Chromium, web bridge)', () => {
     // directory: the export lands there, and the unmount that follows really runs and fails.
     const t = tempDir();
     try {
-      const stick = path.join(t.dir, 'media', 'timeclock', 'sdb1');
-      fs.mkdirSync(stick, { recursive: true });
-      fs.mkdirSync(path.join(t.dir, 'sys', 'sdb'), { recursive: true });
-      fs.writeFileSync(path.join(t.dir, 'sys', 'sdb', 'removable'), '1\n');
-      fs.writeFileSync(path.join(t.dir, 'mounts'), `/dev/sda1 / ext4 rw 0 0\n/dev/sdb1 ${stick} vfat rw,nosuid 0 0\n`);
-      const r = await rigs.start({ settings: { employer: EMPLOYER, terminalId: TERMINAL }, afdDrives: { mounts: path.join(t.dir, 'mounts'), sysBlock: path.join(t.dir, 'sys'), mountRoots: [path.join(t.dir, 'media')] } });
+      const { path: stick, roots } = fakeDrive(t.dir);
+      const r = await rigs.start({ settings: { employer: EMPLOYER, terminalId: TERMINAL }, afdDrives: roots });
       expect((await r.agent.punch({ kind: 'id', value: '1001' })).ok).toBe(true);
       const { page, problems } = await r.open(SMALL);
       await openAdmin(page, 'queue');

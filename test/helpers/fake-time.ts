@@ -15,6 +15,13 @@ export class FakeTime {
 
   constructor(private wallMs: number) {}
 
+  /**
+   * When set, each step of `advance` also waits, in real time, until this holds (say: no request
+   * under way). Requests then take no injected time, so how fast real I/O ran on a loaded machine
+   * does not show in what the test measures per window of injected time.
+   */
+  quietWhen: (() => boolean) | null = null;
+
   readonly clock: Clock = { now: () => this.wallMs };
   readonly mono = (): number => this.monoMs;
 
@@ -40,6 +47,16 @@ export class FakeTime {
       this.monoMs += d;
       for (const s of this.sleepers.filter((x) => x.at <= this.monoMs)) s.resolve();
       await settle();
+      await this.untilQuiet();
+    }
+  }
+
+  private async untilQuiet(): Promise<void> {
+    const since = performance.now();
+    while (this.quietWhen && !this.quietWhen()) {
+      // A request that takes this long is stuck, not slow: say so rather than hang the test.
+      if (performance.now() - since > QUIET_WAIT_MS) throw new Error(`not quiet within ${QUIET_WAIT_MS} ms of real time (quietWhen)`);
+      await settle();
     }
   }
 
@@ -56,6 +73,9 @@ export class FakeTime {
     this.wallMs += ms;
   }
 }
+
+/** Real time one step may wait for quiet (requests time out after a second of real time in the test agents). */
+const QUIET_WAIT_MS = 30_000;
 
 /** A few real milliseconds for loopback requests and their callbacks to run. */
 function settle(): Promise<void> {

@@ -19,6 +19,7 @@ import { openDatabase } from '../../src/store/database.js';
 import { sha256Latin1 } from '../../src/store/journal-facts.js';
 import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
 import { punchedTerminal, TERMINAL_NAME as ANNEX_NAME } from '../helpers/afd.js';
+import { fakeDrive } from '../helpers/fake-drive.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 import { keepCookie } from '../helpers/web-bridge-rig.js';
 
@@ -68,11 +69,7 @@ const login = async (): Promise<void> => expect((await call('adminLogin', { pin:
 
 beforeAll(async () => {
   const root = tmp.dir;
-  const sys = path.join(root, 'sys', 'block', 'sdb');
-  fs.mkdirSync(sys, { recursive: true });
-  fs.writeFileSync(path.join(sys, 'removable'), '1\n');
-  fs.mkdirSync(stick, { recursive: true });
-  fs.writeFileSync(path.join(root, 'mounts'), `/dev/sda1 / ext4 rw 0 0\n/dev/sdb1 ${stick} vfat rw,nosuid 0 0\n`);
+  const drive = fakeDrive(root, { mountPoint: stick });
   ({ agent } = await punchedTerminal(
     dataDir,
     [
@@ -82,7 +79,7 @@ beforeAll(async () => {
       { date: '2026-09-01', time: '08:00', id: '1003' },
     ],
     cleanups,
-    { afdDrives: { mounts: path.join(root, 'mounts'), sysBlock: path.join(root, 'sys', 'block'), mountRoots: [path.join(root, 'media')] } },
+    { afdDrives: drive.roots },
   ));
   const rendererDir = path.join(root, 'renderer');
   fs.mkdirSync(rendererDir);

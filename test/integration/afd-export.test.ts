@@ -18,6 +18,7 @@ import { openDatabase, type Db } from '../../src/store/database.js';
 import { sha256Latin1 } from '../../src/store/journal-facts.js';
 import { JournalReader } from '../../src/store/journal-read.js';
 import { ANNEX_NAME, EMPLOYER, journalWith, makeP12, spInstant, ZONE } from '../helpers/afd.js';
+import { fakeMounts } from '../helpers/fake-drive.js';
 import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir('timeclock-afd-export-');
@@ -145,29 +146,24 @@ describe('exportAfd', () => {
 describe('removable drives', () => {
   it('lists mounted filesystems under /media, /run/media, /mnt whose disk is removable, with read-only and escaped names', async () => {
     const root = out('fake-root');
-    const sys = path.join(root, 'sys', 'block');
-    for (const [disk, removable] of [['sdb', '1'], ['sdc', '1'], ['sda', '0'], ['mmcblk0', '1'], ['nvme0n1', '0'], ['sdd', '1']] as const) {
-      fs.mkdirSync(path.join(sys, disk), { recursive: true });
-      fs.writeFileSync(path.join(sys, disk, 'removable'), `${removable}\n`);
-    }
-    const stick = path.join(root, 'media', 'kiosk', 'PENDRIVE');
-    fs.mkdirSync(stick, { recursive: true });
-    const mounts = path.join(root, 'mounts');
-    fs.writeFileSync(
-      mounts,
+    const under = (p: string) => path.join(root, p);
+    const stick = under('media/kiosk/PENDRIVE');
+    const roots = fakeMounts(
+      root,
       [
-        '/dev/sda2 / ext4 rw,relatime 0 0',
-        `/dev/sdb1 ${stick} vfat rw,nosuid,nodev 0 0`,
-        `/dev/sdc1 ${root}/media/kiosk/HD\\040EXTERNO exfat ro,nosuid 0 0`,
-        `/dev/sda3 ${root}/mnt/dados ext4 rw 0 0`,
-        `/dev/sdd1 ${root}/home/kiosk/usb vfat rw 0 0`,
-        `tmpfs ${root}/run/media/kiosk tmpfs rw 0 0`,
-        `/dev/mmcblk0p1 ${root}/run/media/kiosk/SD vfat rw 0 0`,
-        `/dev/nvme0n1p1 ${root}/media/backup ext4 rw 0 0`,
-        '',
-      ].join('\n'),
+        { device: '/dev/sda2', mountPoint: '/', fsType: 'ext4', options: 'rw,relatime', removable: false },
+        { device: '/dev/sdb1', mountPoint: stick, options: 'rw,nosuid,nodev' },
+        { device: '/dev/sdc1', mountPoint: under('media/kiosk/HD EXTERNO'), fsType: 'exfat', options: 'ro,nosuid', made: false },
+        { device: '/dev/sda3', mountPoint: under('mnt/dados'), fsType: 'ext4', options: 'rw', removable: false, made: false },
+        { device: '/dev/sdd1', mountPoint: under('home/kiosk/usb'), options: 'rw', made: false },
+        { device: 'tmpfs', mountPoint: under('run/media/kiosk'), fsType: 'tmpfs', options: 'rw', made: false },
+        { device: '/dev/mmcblk0p1', mountPoint: under('run/media/kiosk/SD'), options: 'rw', made: false },
+        { device: '/dev/nvme0n1p1', mountPoint: under('media/backup'), fsType: 'ext4', options: 'rw', removable: false, made: false },
+      ],
+      ['media', 'run/media', 'mnt'],
     );
-    const drives = await listRemovableDrives({ mounts, sysBlock: sys, mountRoots: ['/media', '/run/media', '/mnt'].map((m) => path.join(root, m)) });
+    expect(fs.readFileSync(roots.mounts, 'utf8')).toContain(`${root}/media/kiosk/HD\\040EXTERNO exfat`); // as the kernel escapes it
+    const drives = await listRemovableDrives(roots);
     expect(drives.map((d) => [d.label, d.device, d.readOnly])).toEqual([
       ['PENDRIVE', '/dev/sdb1', false],
       ['HD EXTERNO', '/dev/sdc1', true],
@@ -176,7 +172,7 @@ describe('removable drives', () => {
     expect(drives[0]?.path).toBe(stick);
     expect(drives[0]?.freeBytes).toBeGreaterThan(0); // a real directory: statfs answers
     expect(drives[1]?.freeBytes).toBeNull(); // not there
-    expect(await listRemovableDrives({ mounts: path.join(root, 'no-such-file'), sysBlock: sys, mountRoots: ['/media'] })).toEqual([]);
+    expect(await listRemovableDrives({ ...roots, mounts: path.join(root, 'no-such-file') })).toEqual([]);
   });
 
   it('finds the disk of a partition', () => {

@@ -16,6 +16,7 @@ import { demoSeed } from '../../src/mock/seed.js';
 import { EMPLOYER, makeP12, spInstant, TERMINAL, TERMINAL_NAME as ANNEX_NAME, writeConfig } from '../helpers/afd.js';
 import { testAgent } from '../helpers/agent.js';
 import { runCli } from '../helpers/cli.js';
+import { fakeDrive } from '../helpers/fake-drive.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 
 /** Names as a hostile roster could send them: each starts with one of OWASP's formula characters. */
@@ -69,11 +70,7 @@ function parseCsv(text: string): string[][] {
 
 beforeAll(async () => {
   const root = tmp.dir;
-  const sys = path.join(root, 'sys', 'block', 'sdc');
-  fs.mkdirSync(sys, { recursive: true });
-  fs.writeFileSync(path.join(sys, 'removable'), '1\n');
-  fs.mkdirSync(stick, { recursive: true });
-  fs.writeFileSync(path.join(root, 'mounts'), `/dev/sdc1 ${stick} vfat rw,nosuid 0 0\n`);
+  const drive = fakeDrive(root, { device: '/dev/sdc1', mountPoint: stick });
   fs.writeFileSync(victim, VICTIM_BYTES);
   const { p12 } = makeP12(root, 'senha');
 
@@ -91,7 +88,7 @@ beforeAll(async () => {
     mock,
     clock,
     settings: { employer: EMPLOYER, terminalId: TERMINAL, afd: { signingKey: p12, signingKeyPassword: 'senha' } },
-    afdDrives: { mounts: path.join(root, 'mounts'), sysBlock: path.join(root, 'sys', 'block'), mountRoots: [path.join(root, 'media')] },
+    afdDrives: drive.roots,
   });
   cleanups.push(() => agent.stop());
   await agent.start({ awaitRosterIfEmpty: true });

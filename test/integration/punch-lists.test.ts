@@ -17,6 +17,7 @@ import { openDatabase } from '../../src/store/database.js';
 import { PunchLists } from '../../src/store/punch-lists.js';
 import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
 import { punchedTerminal, spInstant } from '../helpers/afd.js';
+import { fakeDrive } from '../helpers/fake-drive.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 import { keepCookie } from '../helpers/web-bridge-rig.js';
 
@@ -62,11 +63,7 @@ const login = async (): Promise<void> => expect((await call('adminLogin', { pin:
 
 beforeAll(async () => {
   const root = tmp.dir;
-  const sys = path.join(root, 'sys', 'block', 'sdc');
-  fs.mkdirSync(sys, { recursive: true });
-  fs.writeFileSync(path.join(sys, 'removable'), '1\n');
-  fs.mkdirSync(stick, { recursive: true });
-  fs.writeFileSync(path.join(root, 'mounts'), `/dev/sda1 / ext4 rw 0 0\n/dev/sdc1 ${stick} vfat rw,nosuid 0 0\n`);
+  const drive = fakeDrive(root, { device: '/dev/sdc1', mountPoint: stick });
   let clock: { t: number };
   ({ agent, mock, clock } = await punchedTerminal(
     dataDir,
@@ -77,7 +74,7 @@ beforeAll(async () => {
       { date: '2026-09-01', time: '08:00', id: '1003' },
     ],
     cleanups,
-    { afdDrives: { mounts: path.join(root, 'mounts'), sysBlock: path.join(root, 'sys', 'block'), mountRoots: [path.join(root, 'media')] } },
+    { afdDrives: drive.roots },
   ));
   await waitFor(() => agent.status().queue.sent === 4, 'the first punches delivered');
   // From now on the service fails every punch: these two wait, with its words.

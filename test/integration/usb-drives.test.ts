@@ -27,6 +27,7 @@ import { verifyAfd } from '../../src/domain/afd/verify.js';
 import { sha256Latin1 } from '../../src/store/journal-facts.js';
 import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
 import { punchedTerminal, TERMINAL_NAME as ANNEX_NAME } from '../helpers/afd.js';
+import { fakeDrive } from '../helpers/fake-drive.js';
 import { tempDir } from '../helpers/temp.js';
 
 const UNIT = path.resolve('assets/timeclock-kiosk-usb@.service');
@@ -259,14 +260,10 @@ describe('the package’s pieces for USB drives', () => {
   it('doctor lists the drives the export would see, and says where it looks when there is none', async () => {
     const t = tempDir();
     try {
-      const stick = path.join(t.dir, 'media', 'timeclock', 'sdb1');
-      fs.mkdirSync(stick, { recursive: true });
-      fs.mkdirSync(path.join(t.dir, 'sys', 'sdb'), { recursive: true });
-      fs.writeFileSync(path.join(t.dir, 'sys', 'sdb', 'removable'), '1\n');
-      const roots = { mounts: path.join(t.dir, 'mounts'), sysBlock: path.join(t.dir, 'sys'), mountRoots: [path.join(t.dir, 'media')] };
-      fs.writeFileSync(roots.mounts, `/dev/sda1 / ext4 rw 0 0\n/dev/sdb1 ${stick} vfat rw,nosuid 0 0\n`);
+      const drive = fakeDrive(t.dir);
+      const { roots, path: stick } = drive;
       expect(await drivesCheck(roots)).toEqual({ check: 'USB drives', status: 'ok', detail: expect.stringMatching(new RegExp(`^/dev/sdb1 at ${stick} \\(\\d+\\.\\d GB free\\)$`)) });
-      fs.writeFileSync(roots.mounts, '/dev/sda1 / ext4 rw 0 0\n');
+      drive.unplug();
       expect((await drivesCheck(roots)).detail).toBe(`none mounted under ${roots.mountRoots[0]} (the package mounts a FAT, exFAT or NTFS drive at /media/timeclock/<device> when it is plugged in)`);
     } finally {
       t.cleanup();
