@@ -1,7 +1,6 @@
 /** `timeclock status`: where the terminal's request slots come from, and another live terminal under its id. */
 import { oneLine } from '../agent/fleet-words.js';
 import type { AgentStatus } from '../agent/status.js';
-import type { RateSharing } from '../sync/shared-window-link.js';
 import type { Say } from './status-say.js';
 
 export function fleetLines(s: AgentStatus, say: Say): string[] {
@@ -21,13 +20,14 @@ function rateModeValue(say: Say, s: AgentStatus): string {
 }
 
 /** Where the request slots come from (`rate` is absent when read from the database with no agent running). */
-function rateMode(say: Say, rate: RateSharing | undefined): string {
+function rateMode(say: Say, rate: AgentStatus['rate']): string {
   if (!rate) return say.text('status.rate.unknown');
   if (rate.shared === 'local') return say.text('status.rate.local');
   if (rate.shared === 'redis') return say.text('status.rate.redis');
   if (rate.shared === 'joining') return say.text('status.rate.joining');
   const fault = rate.reason ?? 'error';
-  const words = { why: say.text(`status.redisWhy.${fault}`), fix: say.text(`status.redisFix.${fault}`) };
+  const fix = say.text(`status.redisFix.${fault}`, { setting: 'rateLimit.redisUrl' });
+  const words = { why: say.text(`status.redisWhy.${fault}`), fix, setting: 'rateLimit.limit' };
   if (!rate.redisError) return say.text('status.rate.fallback', words);
   return say.text('status.rate.fallbackSaid', { ...words, said: oneLine(rate.redisError.message) });
 }

@@ -13,7 +13,7 @@ export function rosterLines(say: Say, s: AgentStatus, at: (t: number) => string)
     ...(r.complete ? [] : [say.text('status.employeeList')]),
     ...nextSyncLines(say, r, at),
     ...heldShrinkLines(say, r, at),
-    ...(r.siteFilter === 'suspect' ? [say.label('status.label.siteFilter') + say.text('status.siteFilter')] : []),
+    ...siteFilterLines(say, r),
     ...skippedLines(say, r),
     ...notAllowedLines(say, r),
     ...healthLines(say, r),
@@ -34,6 +34,13 @@ function heldShrinkLines(say: Say, r: Roster, at: (t: number) => string): string
   if (!h) return [];
   const recheck = h.recheckAt ? ` (${at(h.recheckAt)})` : '';
   return [say.text('status.heldShrink', { n: String(h.employees), inUse: String(h.inUse), recheck })];
+}
+
+/** The service may ignore the site filter: as many employees with it as without. */
+function siteFilterLines(say: Say, r: Roster): string[] {
+  if (r.siteFilter !== 'suspect') return [];
+  const said = say.text('status.siteFilter', { setting: 'api.dialect.siteFilterParam' });
+  return [say.label('status.label.siteFilter') + said];
 }
 
 function skippedLines(say: Say, r: Roster): string[] {

@@ -7,7 +7,6 @@ import { describeOffset } from '../domain/date-plausibility.js';
 import { chooseTimeZone } from '../domain/local-time.js';
 import { localWhen } from '../domain/when-text.js';
 import type { Lang } from '../messages/lang.js';
-import type { ServiceClockRecord } from '../store/setting-keys.js';
 import { fleetLines } from './fleet-lines.js';
 import { cliLang } from './lang.js';
 import { absentRouteLines, connectionWord } from './service-lines.js';
@@ -120,8 +119,10 @@ function skewValue(say: Say, ms: number | null): string {
   return say.text('status.skew.off', { s: say.decimal(ms / 1000, 1) });
 }
 
+type ServiceClockRecord = NonNullable<AgentStatus['serviceClock']>;
+
 /** The service's clock, when the terminal does not simply use it. */
-function serviceClockLines(say: Say, c: ServiceClockRecord | null | undefined): string[] {
+function serviceClockLines(say: Say, c: AgentStatus['serviceClock']): string[] {
   if (!c || c.state === 'ok') return [];
   const since = say.text('status.since', { ago: say.since(c.at) });
   return [say.label('status.label.serviceClock') + serviceClockSentence(say, c) + since];
@@ -132,7 +133,12 @@ function serviceClockSentence(say: Say, c: ServiceClockRecord): string {
   const way = (ms: number) => say.text(ms > 0 ? 'status.svcClock.ahead' : 'status.svcClock.behind');
   const off = c.offsetMs ?? 0;
   if (c.state === 'off') {
-    return say.text('status.svcClock.off', { offset: offset(off), way: way(off), bound: offset(c.boundMs) });
+    return say.text('status.svcClock.off', {
+      offset: offset(off),
+      way: way(off),
+      bound: offset(c.boundMs),
+      setting: 'clock.serviceSkewBoundMs',
+    });
   }
   if (c.state === 'unconfirmed') {
     const jump = c.jumpMs ?? off;
@@ -155,7 +161,11 @@ function alertLines(say: Say, s: AgentStatus, when: (at: number) => string): str
   const paused = s.sendingPaused;
   if (paused) lines.push(say.text('status.sendingPaused', { reason: paused.reason, when: when(paused.until) }));
   const setup = s.setupProblem;
-  if (setup) lines.push(say.text('status.setupProblem', { reason: setup.reason, ago: say.since(setup.at) }));
+  // A setting's name is not translated: the catalogue words around it.
+  if (setup) {
+    const params = { reason: setup.reason, ago: say.since(setup.at), setting: 'api.baseUrl' };
+    lines.push(say.text('status.setupProblem', params));
+  }
   return lines;
 }
 

@@ -71,20 +71,20 @@ export const enStatus = {
   'status.rate.redis': "shared with the account's terminals in Redis",
   'status.rate.joining':
     "joining the account's window in Redis (nothing is sent until it answers, or for at most a few seconds)",
-  'status.rate.fallback': 'LOCAL FALLBACK: {why}; this terminal sends at its own share (rateLimit.limit) — {fix}',
+  'status.rate.fallback': 'LOCAL FALLBACK: {why}; this terminal sends at its own share ({setting}) — {fix}',
   'status.rate.fallbackSaid':
-    'LOCAL FALLBACK: {why} ({said}); this terminal sends at its own share (rateLimit.limit) — {fix}',
+    'LOCAL FALLBACK: {why} ({said}); this terminal sends at its own share ({setting}) — {fix}',
   'status.redisWhy.connecting': 'Redis has not answered since the start',
   'status.redisWhy.unreachable': 'Redis is unreachable',
   'status.redisWhy.auth': 'Redis refused the password',
   'status.redisWhy.timeout': 'Redis stopped answering in time',
   'status.redisWhy.bad_answer': 'Redis answers what the scripts never return',
   'status.redisWhy.error': 'Redis answered with an error',
-  'status.redisFix.connecting': 'check rateLimit.redisUrl and the network',
-  'status.redisFix.unreachable': 'check rateLimit.redisUrl (host and port), the network and that Redis runs',
-  'status.redisFix.auth': 'check the password in rateLimit.redisUrl (redis://:PASSWORD@host:6379)',
+  'status.redisFix.connecting': 'check {setting} and the network',
+  'status.redisFix.unreachable': 'check {setting} (host and port), the network and that Redis runs',
+  'status.redisFix.auth': 'check the password in {setting} (redis://:PASSWORD@host:6379)',
   'status.redisFix.timeout': 'check the load on Redis and the network',
-  'status.redisFix.bad_answer': 'check that rateLimit.redisUrl points at a Redis (not a proxy or another service)',
+  'status.redisFix.bad_answer': 'check that {setting} points at a Redis (not a proxy or another service)',
   'status.redisFix.error': 'check the Redis log',
   'status.conflict':
     'terminal id {id} is also used by {others}; this one runs on host {host} (instance {instance}). ' +
@@ -106,7 +106,7 @@ export const enStatus = {
   'status.svcClock.ahead': 'ahead',
   'status.svcClock.behind': 'behind',
   'status.svcClock.off':
-    "the service's clock is off by {offset} ({way}, more than clock.serviceSkewBoundMs {bound}); " +
+    "the service's clock is off by {offset} ({way}, more than {setting} {bound}); " +
     "this terminal's clock is NTP-synchronised and is kept: punches carry this terminal's time, " +
     'marked service_clock_off',
   'status.svcClock.noDate':
@@ -148,7 +148,7 @@ export const enStatus = {
   'status.tokenRefused': 'TOKEN REFUSED: {reason} ({ago}); sending paused, punches are kept',
   'status.sendingPaused': 'sending paused: {reason} until {when}',
   'status.setupProblem':
-    'SET-UP PROBLEM: {reason} ({ago}); sending backs off, punches are kept — check api.baseUrl',
+    'SET-UP PROBLEM: {reason} ({ago}); sending backs off, punches are kept — check {setting}',
   'status.notOnService': 'not on service: {line}',
   'status.held': '{n} punches kept and not sent (timeclock held list)',
   'status.sameMinute':
@@ -165,7 +165,7 @@ export const enStatus = {
     'the current one stays until a later sync agrees{recheck} or a manager confirms on the admin screen',
   'status.siteFilter':
     'the service counts as many employees with the site filter as without: ' +
-    'it may ignore it (check api.dialect.siteFilterParam)',
+    'it may ignore it (check {setting})',
   'status.skipped': '{n} records of the last sync the terminal cannot use:',
   'status.skipped.no_ids': 'no _id and no external_id',
   'status.skipped.other': 'not a JSON object',

@@ -69,20 +69,20 @@ export const esStatus: Texts<typeof enStatus> = {
   'status.rate.redis': 'compartida con los terminales de la cuenta en Redis',
   'status.rate.joining':
     'uniéndose a la ventana de la cuenta en Redis (no se envía nada hasta que responda, o como mucho unos segundos)',
-  'status.rate.fallback': 'CUOTA LOCAL: {why}; este terminal envía con su propia cuota (rateLimit.limit) — {fix}',
+  'status.rate.fallback': 'CUOTA LOCAL: {why}; este terminal envía con su propia cuota ({setting}) — {fix}',
   'status.rate.fallbackSaid':
-    'CUOTA LOCAL: {why} ({said}); este terminal envía con su propia cuota (rateLimit.limit) — {fix}',
+    'CUOTA LOCAL: {why} ({said}); este terminal envía con su propia cuota ({setting}) — {fix}',
   'status.redisWhy.connecting': 'Redis no ha respondido desde el inicio',
   'status.redisWhy.unreachable': 'Redis es inaccesible',
   'status.redisWhy.auth': 'Redis rechazó la contraseña',
   'status.redisWhy.timeout': 'Redis dejó de responder a tiempo',
   'status.redisWhy.bad_answer': 'Redis responde lo que los scripts nunca devuelven',
   'status.redisWhy.error': 'Redis respondió con un error',
-  'status.redisFix.connecting': 'revise rateLimit.redisUrl y la red',
-  'status.redisFix.unreachable': 'revise rateLimit.redisUrl (host y puerto), la red y que Redis esté en marcha',
-  'status.redisFix.auth': 'revise la contraseña en rateLimit.redisUrl (redis://:CONTRASEÑA@host:6379)',
+  'status.redisFix.connecting': 'revise {setting} y la red',
+  'status.redisFix.unreachable': 'revise {setting} (host y puerto), la red y que Redis esté en marcha',
+  'status.redisFix.auth': 'revise la contraseña en {setting} (redis://:CONTRASEÑA@host:6379)',
   'status.redisFix.timeout': 'revise la carga de Redis y la red',
-  'status.redisFix.bad_answer': 'revise que rateLimit.redisUrl apunte a un Redis (no a un proxy ni a otro servicio)',
+  'status.redisFix.bad_answer': 'revise que {setting} apunte a un Redis (no a un proxy ni a otro servicio)',
   'status.redisFix.error': 'revise el log de Redis',
   'status.conflict':
     'el ID de terminal {id} también lo usa {others}; este funciona en el equipo {host} (instancia {instance}). ' +
@@ -107,7 +107,7 @@ export const esStatus: Texts<typeof enStatus> = {
   'status.svcClock.ahead': 'adelantado',
   'status.svcClock.behind': 'atrasado',
   'status.svcClock.off':
-    'el reloj del servicio está {way} {offset} (más que clock.serviceSkewBoundMs, {bound}); ' +
+    'el reloj del servicio está {way} {offset} (más que {setting}, {bound}); ' +
     'el reloj de este terminal está sincronizado por NTP y se mantiene: ' +
     'los registros llevan la hora de este terminal, ' +
     'marcados service_clock_off',
@@ -154,7 +154,7 @@ export const esStatus: Texts<typeof enStatus> = {
   'status.sendingPaused': 'envío en pausa: {reason} hasta {when}',
   'status.setupProblem':
     'PROBLEMA DE CONFIGURACIÓN: {reason} ({ago}); el envío espacia los intentos, los registros se conservan — ' +
-    'revise api.baseUrl',
+    'revise {setting}',
   'status.notOnService': 'fuera del servicio: {line}',
   'status.held': {
     one: '{n} registro guardado y no enviado (timeclock held list)',
@@ -179,7 +179,7 @@ export const esStatus: Texts<typeof enStatus> = {
     'pantalla de administración',
   'status.siteFilter':
     'el servicio cuenta tantos empleados con el filtro de sede como sin él: ' +
-    'puede que lo ignore (revise api.dialect.siteFilterParam)',
+    'puede que lo ignore (revise {setting})',
   'status.skipped': {
     one: '{n} registro de la última sincronización que el terminal no puede usar:',
     other: '{n} registros de la última sincronización que el terminal no puede usar:',

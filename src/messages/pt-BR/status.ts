@@ -69,21 +69,21 @@ export const ptStatus: Texts<typeof enStatus> = {
   'status.rate.redis': 'compartilhada com os terminais da conta no Redis',
   'status.rate.joining':
     'entrando na janela da conta no Redis (nada é enviado até ele responder, ou por no máximo alguns segundos)',
-  'status.rate.fallback': 'COTA LOCAL: {why}; este terminal envia na sua própria cota (rateLimit.limit) — {fix}',
+  'status.rate.fallback': 'COTA LOCAL: {why}; este terminal envia na sua própria cota ({setting}) — {fix}',
   'status.rate.fallbackSaid':
-    'COTA LOCAL: {why} ({said}); este terminal envia na sua própria cota (rateLimit.limit) — {fix}',
+    'COTA LOCAL: {why} ({said}); este terminal envia na sua própria cota ({setting}) — {fix}',
   'status.redisWhy.connecting': 'o Redis não respondeu desde o início',
   'status.redisWhy.unreachable': 'o Redis está inacessível',
   'status.redisWhy.auth': 'o Redis recusou a senha',
   'status.redisWhy.timeout': 'o Redis parou de responder a tempo',
   'status.redisWhy.bad_answer': 'o Redis responde o que os scripts nunca devolvem',
   'status.redisWhy.error': 'o Redis respondeu com um erro',
-  'status.redisFix.connecting': 'verifique rateLimit.redisUrl e a rede',
-  'status.redisFix.unreachable': 'verifique rateLimit.redisUrl (host e porta), a rede e se o Redis está rodando',
-  'status.redisFix.auth': 'verifique a senha em rateLimit.redisUrl (redis://:SENHA@host:6379)',
+  'status.redisFix.connecting': 'verifique {setting} e a rede',
+  'status.redisFix.unreachable': 'verifique {setting} (host e porta), a rede e se o Redis está rodando',
+  'status.redisFix.auth': 'verifique a senha em {setting} (redis://:SENHA@host:6379)',
   'status.redisFix.timeout': 'verifique a carga do Redis e a rede',
   'status.redisFix.bad_answer':
-    'verifique se rateLimit.redisUrl aponta para um Redis (e não um proxy ou outro serviço)',
+    'verifique se {setting} aponta para um Redis (e não um proxy ou outro serviço)',
   'status.redisFix.error': 'veja o log do Redis',
   'status.conflict':
     'o ID de terminal {id} também é usado por {others}; este roda no computador {host} (instância {instance}). ' +
@@ -108,7 +108,7 @@ export const ptStatus: Texts<typeof enStatus> = {
   'status.svcClock.ahead': 'adiantado',
   'status.svcClock.behind': 'atrasado',
   'status.svcClock.off':
-    'o relógio do serviço está {way} {offset} (mais que clock.serviceSkewBoundMs, {bound}); ' +
+    'o relógio do serviço está {way} {offset} (mais que {setting}, {bound}); ' +
     'o relógio deste terminal é sincronizado por NTP e é mantido: as marcações levam a hora deste terminal, ' +
     'marcadas service_clock_off',
   'status.svcClock.noDate':
@@ -154,7 +154,7 @@ export const ptStatus: Texts<typeof enStatus> = {
   'status.sendingPaused': 'envio pausado: {reason} até {when}',
   'status.setupProblem':
     'PROBLEMA DE CONFIGURAÇÃO: {reason} ({ago}); o envio espaça as tentativas, as marcações ficam guardadas — ' +
-    'verifique api.baseUrl',
+    'verifique {setting}',
   'status.notOnService': 'fora do serviço: {line}',
   'status.held': {
     one: '{n} marcação guardada e não enviada (timeclock held list)',
@@ -179,7 +179,7 @@ export const ptStatus: Texts<typeof enStatus> = {
     'administração',
   'status.siteFilter':
     'o serviço conta tantos funcionários com o filtro de unidade quanto sem ele: ' +
-    'talvez o ignore (verifique api.dialect.siteFilterParam)',
+    'talvez o ignore (verifique {setting})',
   'status.skipped': {
     one: '{n} registro da última sincronização que o terminal não consegue usar:',
     other: '{n} registros da última sincronização que o terminal não consegue usar:',
