@@ -136,6 +136,17 @@ const rich: AgentStatus = {
   storage: { freeBytes: 80_000_000, low: true, refused: { count: 2, lastAt: ago(min), why: 'SQLITE_FULL' } },
 };
 
+/** The same with the database and journal checks passed: their labelled lines instead of their alerts. */
+const calm: AgentStatus = {
+  ...rich,
+  integrity: { at: ago(3 * HOUR), ms: 2300, result: 'ok', problems: [] },
+  journal: {
+    journalId: 'j1',
+    nextNsr: 41,
+    lastVerify: { at: ago(HOUR), ok: true, marks: 40, facts: 1, problem: null, ms: 9 },
+  },
+};
+
 const labelKeys = Object.keys(dictionaries.en).filter((k) => k.startsWith('status.label.')) as MessageKey[];
 const label = (lang: Lang, k: MessageKey) => dictionaries[lang][k] as string;
 
@@ -143,10 +154,8 @@ const label = (lang: Lang, k: MessageKey) => dictionaries[lang][k] as string;
 const ENGLISH = [/\bago\b/, /\bnever\b/, /\bsince\b/, /\bpunches\b/, /\bemployees\b/, /\bpending\b/, /\bkept\b/];
 
 describe('timeclock status in the command line’s three languages', () => {
-  const text = Object.fromEntries(LANGS.map((lang) => [lang, statusText(rich, undefined, lang)])) as Record<
-    Lang,
-    string
-  >;
+  const both = (lang: Lang) => [statusText(rich, undefined, lang), statusText(calm, undefined, lang)].join('\n');
+  const text = Object.fromEntries(LANGS.map((lang) => [lang, both(lang)])) as Record<Lang, string>;
 
   it('reads in English as it always did', () => {
     const en = text.en.split('\n');
@@ -173,7 +182,8 @@ describe('timeclock status in the command line’s three languages', () => {
       'no employer:   2 workers whose employer the service does not name: ' +
         'receipts and AFD use the configured employer:',
     );
-    expect(en.at(-1)).toBe('last error:    HTTP 503 (2m 0s ago)');
+    expect(statusText(rich, undefined, 'en').split('\n').at(-1)).toBe('last error:    HTTP 503 (2m 0s ago)');
+    expect(en).toContain('journal:       next NSR 41; chains verified (1h 0m ago, 40 marks, 1 fact)');
     // Every label of the catalogue is used, each at the start of a line, values in column 15.
     for (const k of labelKeys) expect(en.some((l) => l.startsWith(label('en', k).padEnd(15))), k).toBe(true);
   });
@@ -196,9 +206,7 @@ describe('timeclock status in the command line’s three languages', () => {
     it(`keeps every line of ${lang} within 120 characters, its labels in one column`, () => {
       const lines = text[lang].split('\n');
       expect(lines.filter((l) => l.length > 120)).toEqual([]);
-      const labelled = labelKeys
-        .map((k) => lines.find((l) => l.startsWith(label(lang, k))))
-        .filter((l) => l !== undefined);
+      const labelled = labelKeys.flatMap((k) => lines.filter((l) => l.startsWith(label(lang, k))));
       const columns = new Set(labelled.map((l) => /^.*?:\s+/.exec(l)?.[0].length));
       expect(columns.size).toBe(1);
       const column = [...columns][0] ?? 0;

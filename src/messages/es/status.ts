@@ -45,7 +45,7 @@ export const esStatus: Texts<typeof enStatus> = {
   'status.ago.m': 'hace {m} min {s} s',
   'status.ago.h': 'hace {h} h {m} min',
   'status.ago.d': 'hace {d} d {h} h',
-  'status.since': ' (desde {ago})',
+  'status.since': ' ({ago})',
   'status.shortly': 'en breve',
   'status.afterStart': 'cuando se inicie',
   'status.mb': '{n} MB',
@@ -100,7 +100,7 @@ export const esStatus: Texts<typeof enStatus> = {
   'status.reader': 'lector {name}: {state}, {counts}',
   'status.reader.connected': 'conectado ({device})',
   'status.reader.lost': 'DESCONECTADO',
-  'status.reader.lostSince': 'DESCONECTADO desde {ago}',
+  'status.reader.lostSince': 'DESCONECTADO {ago}',
   'status.reader.counts': '{scans} lecturas, última {last}, {errors} descartadas, {disconnects} desconexiones',
   'status.skew.none': 'ninguno medible (menos de ±1 s respecto al servicio)',
   'status.skew.off': '{s} s respecto al servicio',
@@ -160,9 +160,14 @@ export const esStatus: Texts<typeof enStatus> = {
     one: '{n} registro guardado y no enviado (timeclock held list)',
     other: '{n} registros guardados y no enviados (timeclock held list)',
   },
-  'status.sameMinute':
-    '{n} registros caen en el mismo minuto local que otro del mismo empleado (un cambio de horario): ' +
-    'ambos se guardaron y enviaron; nóminas debe revisarlos:',
+  'status.sameMinute': {
+    one:
+      '{n} registro cae en el mismo minuto local que otro del mismo empleado (un cambio de horario): ' +
+      'ambos se guardaron y enviaron; el área de nóminas debe revisarlos:',
+    other:
+      '{n} registros caen en el mismo minuto local que otros del mismo empleado (un cambio de horario): ' +
+      'todos se guardaron y enviaron; el área de nóminas debe revisarlos:',
+  },
   'status.lastError': '{message} ({ago})',
   'status.diskLow': '{mb} MB libres para la carpeta de datos: libere espacio ya, los registros lo necesitan',
   'status.notSaved': {

@@ -45,7 +45,7 @@ export const ptStatus: Texts<typeof enStatus> = {
   'status.ago.m': 'há {m} min {s} s',
   'status.ago.h': 'há {h} h {m} min',
   'status.ago.d': 'há {d} d {h} h',
-  'status.since': ' (desde {ago})',
+  'status.since': ' ({ago})',
   'status.shortly': 'em instantes',
   'status.afterStart': 'quando for iniciado',
   'status.mb': '{n} MB',
@@ -101,7 +101,7 @@ export const ptStatus: Texts<typeof enStatus> = {
   'status.reader': 'leitor {name}: {state}, {counts}',
   'status.reader.connected': 'conectado ({device})',
   'status.reader.lost': 'DESCONECTADO',
-  'status.reader.lostSince': 'DESCONECTADO desde {ago}',
+  'status.reader.lostSince': 'DESCONECTADO {ago}',
   'status.reader.counts': '{scans} leituras, última {last}, {errors} descartadas, {disconnects} desconexões',
   'status.skew.none': 'nenhuma mensurável (menos de ±1 s em relação ao serviço)',
   'status.skew.off': '{s} s em relação ao serviço',
@@ -160,9 +160,14 @@ export const ptStatus: Texts<typeof enStatus> = {
     one: '{n} marcação guardada e não enviada (timeclock held list)',
     other: '{n} marcações guardadas e não enviadas (timeclock held list)',
   },
-  'status.sameMinute':
-    '{n} marcações caem no mesmo minuto local que outra do mesmo funcionário (mudança de horário de verão): ' +
-    'ambas foram guardadas e enviadas; a folha de pagamento deve conferir:',
+  'status.sameMinute': {
+    one:
+      '{n} marcação cai no mesmo minuto local que outra do mesmo funcionário (mudança de horário de verão): ' +
+      'ambas foram guardadas e enviadas; a folha de pagamento deve conferir:',
+    other:
+      '{n} marcações caem no mesmo minuto local que outras do mesmo funcionário (mudança de horário de verão): ' +
+      'todas foram guardadas e enviadas; a folha de pagamento deve conferir:',
+  },
   'status.lastError': '{message} ({ago})',
   'status.diskLow': '{mb} MB livres para a pasta de dados: libere espaço agora, as marcações precisam dele',
   'status.notSaved': {
