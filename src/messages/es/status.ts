@@ -26,7 +26,7 @@ export const esStatus: Texts<typeof enStatus> = {
   'status.label.warning': 'aviso:',
   'status.label.sameMinute': 'mismo minuto:',
   'status.label.lastError': 'último error:',
-  'status.label.diskLow': 'DISCO LLENO:',
+  'status.label.diskLow': 'POCO ESPACIO:',
   'status.label.notSaved': 'NO GUARDADOS:',
   'status.label.nextSync': 'próxima sincronización:',
   'status.label.siteFilter': 'FILTRO DE SEDE:',

@@ -26,7 +26,7 @@ export const ptStatus: Texts<typeof enStatus> = {
   'status.label.warning': 'aviso:',
   'status.label.sameMinute': 'mesmo minuto:',
   'status.label.lastError': 'último erro:',
-  'status.label.diskLow': 'DISCO CHEIO:',
+  'status.label.diskLow': 'POUCO ESPAÇO:',
   'status.label.notSaved': 'NÃO GRAVADAS:',
   'status.label.nextSync': 'próxima sincronia:',
   'status.label.siteFilter': 'FILTRO DE UNIDADE:',
