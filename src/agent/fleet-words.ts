@@ -67,7 +67,7 @@ export function fleetHealthLines(s: Pick<AgentStatus, 'terminalId' | 'rate' | 'f
   return lines;
 }
 
-function oneLine(s: string): string {
+export function oneLine(s: string): string {
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > 160 ? `${t.slice(0, 159)}…` : t;
 }

@@ -17,6 +17,7 @@ import { enKiosk } from './en/kiosk.js';
 import { enReceipt } from './en/receipt.js';
 import { enRoster } from './en/roster.js';
 import { enService } from './en/service.js';
+import { enStatus } from './en/status.js';
 import { esAdmin } from './es/admin.js';
 import { esAfd } from './es/afd.js';
 import { esAnswers } from './es/answers.js';
@@ -29,6 +30,7 @@ import { esKiosk } from './es/kiosk.js';
 import { esReceipt } from './es/receipt.js';
 import { esRoster } from './es/roster.js';
 import { esService } from './es/service.js';
+import { esStatus } from './es/status.js';
 import type { Lang } from './lang.js';
 import { ptAdmin } from './pt-BR/admin.js';
 import { ptAfd } from './pt-BR/afd.js';
@@ -42,20 +44,21 @@ import { ptKiosk } from './pt-BR/kiosk.js';
 import { ptReceipt } from './pt-BR/receipt.js';
 import { ptRoster } from './pt-BR/roster.js';
 import { ptService } from './pt-BR/service.js';
+import { ptStatus } from './pt-BR/status.js';
 import type { PluralText, Text, Texts } from './text.js';
 
 export { LANGS, isLang, langOfLocale, type Lang } from './lang.js';
 export type { PluralText, Text } from './text.js';
 
-const en = { ...enAnswers, ...enKiosk, ...enAdmin, ...enRoster, ...enReceipt, ...enAfd, ...enAudit, ...enPunch, ...enPunches, ...enDay, ...enFleet, ...enService };
+const en = { ...enAnswers, ...enKiosk, ...enAdmin, ...enRoster, ...enReceipt, ...enAfd, ...enAudit, ...enPunch, ...enPunches, ...enDay, ...enFleet, ...enService, ...enStatus };
 
 export type MessageKey = keyof typeof en;
 export type Dictionary = Texts<typeof en>;
 
 export const dictionaries: { readonly [L in Lang]: Dictionary } = {
   en,
-  'pt-BR': { ...ptAnswers, ...ptKiosk, ...ptAdmin, ...ptRoster, ...ptReceipt, ...ptAfd, ...ptAudit, ...ptPunch, ...ptPunches, ...ptDay, ...ptFleet, ...ptService },
-  es: { ...esAnswers, ...esKiosk, ...esAdmin, ...esRoster, ...esReceipt, ...esAfd, ...esAudit, ...esPunch, ...esPunches, ...esDay, ...esFleet, ...esService },
+  'pt-BR': { ...ptAnswers, ...ptKiosk, ...ptAdmin, ...ptRoster, ...ptReceipt, ...ptAfd, ...ptAudit, ...ptPunch, ...ptPunches, ...ptDay, ...ptFleet, ...ptService, ...ptStatus },
+  es: { ...esAnswers, ...esKiosk, ...esAdmin, ...esRoster, ...esReceipt, ...esAfd, ...esAudit, ...esPunch, ...esPunches, ...esDay, ...esFleet, ...esService, ...esStatus },
 };
 
 export type Params = Readonly<Record<string, string | number>>;
