@@ -115,7 +115,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   // Kept for `timeclock status` in another process; set once the agent exists.
   let recordFleet = (): void => {};
   const shared = demo ? null : sharedRateFor(config, { terminalId, host, pid: process.pid }, token.token, rule, rt.clock, rt.sleep, rt.log, () => recordFleet());
-  const fleetNow = (): FleetStatus => ({ host, instanceId: shared?.instanceId ?? null, conflict: shared?.conflict() ?? null });
+  const fleetNow = (): FleetStatus => ({ host, instanceId: shared?.instanceId ?? null, conflict: shared?.conflict() ?? null, windowKey: shared?.keyOrigin() ?? null });
   const budget = new RateBudget(rateSlots, rt.clock, rt.sleep, rule, shared?.link ?? null, {
     adapt: opts.adaptiveRate ?? true,
     random: rt.random,

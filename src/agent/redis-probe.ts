@@ -13,6 +13,7 @@ import { parseEntry, type TerminalEntry } from '../sync/terminal-registry.js';
 
 // What the doctor (src/cli, which reaches sync only through here) words.
 export { defaultRateKey } from '../sync/redis-window.js';
+export { rateKeyOrigin } from '../sync/rate-key.js';
 export type { RedisFault } from '../sync/redis-fault.js';
 
 export type RedisProbe = {

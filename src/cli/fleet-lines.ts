@@ -10,6 +10,8 @@ export function fleetLines(s: AgentStatus, ago: (ms: number) => string): string[
     const since = s.rate?.since != null && s.rate.shared !== 'local' ? ` (since ${ago(s.now - s.rate.since)})` : '';
     lines.push(`shared window: ${rateModeLine(s.rate)}${since}`);
   }
+  const wk = s.fleet?.windowKey;
+  if (wk) lines.push(`window key:    ${wk.key} (from ${wk.from})`);
   const conflict = conflictLine(s.terminalId, s.fleet);
   if (conflict) lines.push(`ID CONFLICT:   ${conflict}`);
   return lines;

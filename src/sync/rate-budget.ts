@@ -3,6 +3,7 @@ import { msUntilFreeSlot, punchReserve, slotsInUse, type WindowRule } from '../d
 import type { RateSlots, StoredSlot } from '../store/rate-slots.js';
 import { AdaptiveLimit, type AdaptiveOptions } from './adaptive-limit.js';
 import type { RateSharing, SharedWindowLink } from './shared-window-link.js';
+import type { PunchWaiting } from './shared-window.js';
 
 import { DEFAULT_SELF_SERVICE_SHARE, fillLimit, type Priority } from './priority.js';
 
@@ -19,6 +20,8 @@ type Waiter = {
   standAside: (() => boolean) | undefined;
   /** Served while sending is paused for a refused token (the check of a new token). */
   duringAuthPause: boolean;
+  /** How long the punches this slot is for have waited, read when the fleet's window is asked. */
+  waiting: (() => PunchWaiting | null) | undefined;
   resolve: (t: SlotTicket | null) => void;
 };
 
@@ -110,7 +113,7 @@ export class RateBudget {
   acquire(
     priority: Priority,
     purpose: string,
-    opts: { signal?: AbortSignal; standAside?: () => boolean; duringAuthPause?: boolean } = {},
+    opts: { signal?: AbortSignal; standAside?: () => boolean; duringAuthPause?: boolean; waiting?: () => PunchWaiting | null } = {},
   ): Promise<SlotTicket | null> {
     if (opts.signal?.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
@@ -122,6 +125,7 @@ export class RateBudget {
         signal: opts.signal,
         standAside: opts.standAside,
         duringAuthPause: opts.duringAuthPause ?? false,
+        waiting: opts.waiting,
         // The signal outlives many acquisitions (the uploader's stop signal): unhook when served.
         resolve: (t) => {
           opts.signal?.removeEventListener('abort', onAbort);
@@ -281,7 +285,7 @@ export class RateBudget {
    * began while it was asked), the slot is given back and, if the window said so, we wait.
    */
   private async sharedAgrees(link: SharedWindowLink, head: Waiter, id: number, now: number): Promise<boolean> {
-    const answer = await link.take(head.priority, id, now);
+    const answer = await link.take(head.priority, id, now, head.waiting?.() ?? null);
     const eligible = !head.signal?.aborted && (this.clock.now() >= this.pausedUntil || (this.pauseReason === 'auth' && head.duringAuthPause));
     if (answer.ok && eligible) return true;
     this.persist(() => this.store.forget(id));

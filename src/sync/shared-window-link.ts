@@ -4,7 +4,7 @@ import type { Logger } from '../log.js';
 import type { Priority } from './priority.js';
 import { BadRedisAnswer } from './redis-answers.js';
 import { faultOf, type RedisFault } from './redis-fault.js';
-import type { HeldSlot, SharedTake, SharedWindow } from './shared-window.js';
+import type { HeldSlot, PunchWaiting, SharedTake, SharedWindow } from './shared-window.js';
 
 /** Where this terminal's slots come from now (status `rate`). */
 export type RateSharing = {
@@ -116,9 +116,10 @@ export class SharedWindowLink {
 
   /**
    * The local window granted slot `slotId` (at `localLimit`): the shared window must agree. ok: take
-   * it; else wait `waitMs` (0: look again now, the local share applies from here on).
+   * it; else wait `waitMs` (0: look again now, the local share applies from here on). `waiting`: how
+   * long this terminal's punches have waited, so the fleet serves its oldest first.
    */
-  async take(priority: Priority, slotId: number, now: number): Promise<SharedTake> {
+  async take(priority: Priority, slotId: number, now: number, waiting: PunchWaiting | null = null): Promise<SharedTake> {
     if (this.mode === 'joining') {
       if (now < this.joinUntil) {
         void this.rejoin();
@@ -130,7 +131,7 @@ export class SharedWindowLink {
     const shareDecided = !this.fullyShared(now);
     if (this.needsRejoin && !(await this.rejoin())) return shareDecided ? this.ownShare() : LOOK_AGAIN;
     try {
-      const answer = await this.window.take(priority, slotId, this.windowMs());
+      const answer = await this.window.take(priority, slotId, this.windowMs(), waiting);
       this.confirm();
       return answer;
     } catch (e) {

@@ -7,6 +7,13 @@ export type SharedTake = { ok: true } | { ok: false; waitMs: number };
 export type HeldSlot = { slotId: number; countsForMs: number };
 
 /**
+ * How long this terminal's punches have waited (ms, on its own clock): the oldest, which the slot
+ * asked for is meant for, and the one after it (null: none). The shared window serves the fleet's
+ * oldest waiting punches first (issue 24 item 3).
+ */
+export type PunchWaiting = { oldestMs: number; nextMs: number | null };
+
+/**
  * One sliding window shared by every terminal of an account (redis-window.ts keeps it in Redis).
  * Slots are named by this terminal, its process (instance) and its local slot id. Every call
  * rejects when the window is out of reach or answers what it never should (the caller then falls
@@ -15,8 +22,11 @@ export type HeldSlot = { slotId: number; countsForMs: number };
 export interface SharedWindow {
   /** True while calls can reach the window (connected); false: they would fail at once. */
   readonly reachable: boolean;
-  /** Takes a slot unless `limit` already count; anything but a punch also yields to punches waiting anywhere. */
-  take(priority: Priority, slotId: number, windowMs: number): Promise<SharedTake>;
+  /**
+   * Takes a slot unless `limit` already count; anything but a punch also yields to punches waiting
+   * anywhere, and a punch to other terminals' punches that have waited longer (`waiting`).
+   */
+  take(priority: Priority, slotId: number, windowMs: number, waiting?: PunchWaiting | null): Promise<SharedTake>;
   /** The request was answered now: the slot counts one more window. */
   release(slotId: number, windowMs: number): Promise<void>;
   /** Nothing was sent on the slot: it counts no more. */

@@ -7,6 +7,7 @@ import { recordPunchAnswer, type AnswerContext } from './punch-answer.js';
 import { ProbeReads } from './probe-reads.js';
 import { employeeRefOf, Reconciler } from './reconcile.js';
 import type { RouteGate } from './route-gate.js';
+import type { PunchWaiting } from './shared-window.js';
 import type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
 
 export type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
@@ -177,7 +178,7 @@ export class Uploader {
           await this.idle(this.health.blockedUntil - now);
           continue;
         }
-        const ticket = await this.budget.acquire(Priority.punch, 'punch', { signal: this.stopCtl.signal });
+        const ticket = await this.budget.acquire(Priority.punch, 'punch', { signal: this.stopCtl.signal, waiting: () => this.punchWaiting() });
         if (!ticket) break;
         const item = this.pick(this.clock.now());
         if (!item) {
@@ -220,6 +221,17 @@ export class Uploader {
   /** The oldest due punch that is not already in flight. */
   private pick(now: number): PunchRow | null {
     return this.outbox.dueBatch(now, this.inFlight.size + 1).find((p) => !this.inFlight.has(p.id)) ?? null;
+  }
+
+  /**
+   * How long the two oldest due punches not in flight have waited, since they became due (capture,
+   * or the end of a retry's back-off): the fleet's shared window serves its oldest punches first.
+   */
+  private punchWaiting(): PunchWaiting | null {
+    const now = this.clock.now();
+    const [oldest, next] = this.outbox.dueBatch(now, this.inFlight.size + 2).filter((p) => !this.inFlight.has(p.id));
+    if (!oldest) return null;
+    return { oldestMs: Math.max(0, now - oldest.next_attempt_at), nextMs: next ? Math.max(0, now - next.next_attempt_at) : null };
   }
 
   /** A storage error (disk full) must not stop delivery for good: report it and go on. */
