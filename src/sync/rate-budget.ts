@@ -69,7 +69,9 @@ export class RateBudget {
     store.closeOrphans(now);
     store.prune(now, rule.windowMs);
     this.slots = store.live(now, rule.windowMs);
-    link?.attach({ wake: () => this.kick(), held: () => this.slots, windowMs: () => this.rule.windowMs });
+    // Slots an earlier run took are in the shared window under its name already (see RateSlots.claim).
+    const inherited = (link && this.persist(() => store.claim(link.self, this.slots))) || new Map<number, string | null>();
+    link?.attach({ wake: () => this.kick(), held: () => this.slots, windowMs: () => this.rule.windowMs, ownerOf: (id) => inherited.get(id) ?? null });
   }
 
   /**

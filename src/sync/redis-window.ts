@@ -185,7 +185,8 @@ export class RedisSharedWindow implements SharedWindow {
 
   async restore(slots: readonly HeldSlot[]): Promise<void> {
     // Run even with nothing to put back: the answer shows Redis answers again (a rejoin is a probe).
-    const argv = slots.flatMap((s) => [this.member(s.slotId), Math.ceil(s.countsForMs)]);
+    // A slot an earlier run took keeps the member it has there (a restart must not count it twice).
+    const argv = slots.flatMap((s) => [s.owner ? `${s.owner}:${s.slotId}` : this.member(s.slotId), Math.ceil(s.countsForMs)]);
     await this.call('the restore script', () => this.cmds.timeclockRateRestore(this.key, ...argv), (v) => countAnswer(v, 'the restore script', 0, slots.length));
   }
 

@@ -34,7 +34,13 @@ export type LinkOptions = {
 };
 
 /** What the link reads from the budget it serves. */
-export type BudgetView = { wake(): void; held(): readonly (Slot & { id: number })[]; windowMs(): number };
+export type BudgetView = {
+  wake(): void;
+  held(): readonly (Slot & { id: number })[];
+  windowMs(): number;
+  /** Who took slot `id` when an earlier run did (its name in the window), else null. */
+  ownerOf?(id: number): string | null;
+};
 
 const TAKEN: SharedTake = { ok: true };
 const LOOK_AGAIN: SharedTake = { ok: false, waitMs: 0 };
@@ -97,6 +103,11 @@ export class SharedWindowLink {
       if (this.outage !== 'bad_answer') this.retryAt = 0;
       void this.rejoin();
     });
+  }
+
+  /** This process's name in the shared window. */
+  get self(): string {
+    return this.window.self;
   }
 
   attach(budget: BudgetView): void {
@@ -227,7 +238,7 @@ export class SharedWindowLink {
     // Durations on this terminal's clock, so its error does not matter; in flight: as if just sent.
     const held: HeldSlot[] = this.budget
       .held()
-      .map((s) => ({ slotId: s.id, countsForMs: s.releasedAt === null ? windowMs + this.opts.inFlightMs : s.releasedAt + windowMs - now }))
+      .map((s) => ({ slotId: s.id, countsForMs: s.releasedAt === null ? windowMs + this.opts.inFlightMs : s.releasedAt + windowMs - now, owner: this.budget?.ownerOf?.(s.id) ?? null }))
       .filter((s) => s.countsForMs > 0);
     this.rejoining = this.window
       .restore(held)

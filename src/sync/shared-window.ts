@@ -4,7 +4,12 @@ import type { Priority } from './priority.js';
 export type SharedTake = { ok: true } | { ok: false; waitMs: number };
 
 /** A slot this terminal holds, as it is put back into the shared window: how long it still counts. */
-export type HeldSlot = { slotId: number; countsForMs: number };
+export type HeldSlot = {
+  slotId: number;
+  countsForMs: number;
+  /** The name of the process that took it (an earlier run of this terminal), when not this one: it keeps its member. */
+  owner?: string | null;
+};
 
 /**
  * How long this terminal's punches have waited (ms, on its own clock): the oldest, which the slot
@@ -20,6 +25,8 @@ export type PunchWaiting = { oldestMs: number; nextMs: number | null };
  * back to its own share); none waits for a reconnection.
  */
 export interface SharedWindow {
+  /** This process's name in the window (`<terminalId>:<instanceId>`): its slots' members begin with it. */
+  readonly self: string;
   /** True while calls can reach the window (connected); false: they would fail at once. */
   readonly reachable: boolean;
   /**
