@@ -48,7 +48,7 @@ function age(ms: number): number {
 
 /** The typed view of the scripts that defineCommand adds to the client. */
 type RateCommands = {
-  timeclockRateTake(slots: string, waiting: string, oldest: string, ...argv: (string | number)[]): Promise<unknown>;
+  timeclockRateTake(slots: string, waiting: string, oldest: string, want: string, ...argv: (string | number)[]): Promise<unknown>;
   timeclockRateRelease(slots: string, member: string, windowMs: number): Promise<unknown>;
   timeclockRateRestore(slots: string, ...argv: (string | number)[]): Promise<unknown>;
   timeclockAnnounce(registry: string, member: string, ttlMs: number): Promise<unknown>;
@@ -78,7 +78,7 @@ export class RedisSharedWindow implements SharedWindow {
       retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), reconnectMaxMs),
       connectionName: `timeclock:${opts.terminalId}:${this.instanceId}`,
     });
-    this.redis.defineCommand('timeclockRateTake', { numberOfKeys: 3, lua: TAKE_LUA });
+    this.redis.defineCommand('timeclockRateTake', { numberOfKeys: 4, lua: TAKE_LUA });
     this.redis.defineCommand('timeclockRateRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
     this.redis.defineCommand('timeclockRateRestore', { numberOfKeys: 1, lua: RESTORE_LUA });
     this.redis.defineCommand('timeclockAnnounce', { numberOfKeys: 1, lua: ANNOUNCE_LUA });
@@ -114,6 +114,11 @@ export class RedisSharedWindow implements SharedWindow {
   /** Since when each waiting terminal's oldest punch waits (Redis time), for the fleet's fairness. */
   private get oldestKey(): string {
     return `${this.key}:punch-oldest`;
+  }
+
+  /** How many slots each waiting terminal would take at once (a hash), for the fleet's fairness. */
+  private get wantKey(): string {
+    return `${this.key}:punch-want`;
   }
 
   /** The account's registry of live terminals (terminal-registry.ts). */
@@ -159,6 +164,7 @@ export class RedisSharedWindow implements SharedWindow {
           this.key,
           this.waitingKey,
           this.oldestKey,
+          this.wantKey,
           limit,
           windowMs,
           inFlightMs,
@@ -170,6 +176,7 @@ export class RedisSharedWindow implements SharedWindow {
           limit - fillLimit(priority, limit, this.opts.punchReserve ?? 0, this.opts.selfServiceShare ?? DEFAULT_SELF_SERVICE_SHARE),
           age(waiting?.oldestMs ?? 0),
           waiting?.nextMs === null || waiting?.nextMs === undefined ? -1 : age(waiting.nextMs),
+          Math.min(Math.max(0, Math.floor(waiting?.more ?? (waiting?.nextMs == null ? 0 : 1))), limit),
         ),
       (v) => takeAnswer(v, maxWaitMs),
     );
@@ -215,6 +222,7 @@ export class RedisSharedWindow implements SharedWindow {
       if (this.reachable) {
         await this.redis.zrem(this.waitingKey, this.self);
         await this.redis.zrem(this.oldestKey, this.self);
+        await this.redis.hdel(this.wantKey, this.self);
         await this.redis.quit();
       }
     } catch {

@@ -16,7 +16,12 @@ export type HeldSlot = {
  * asked for is meant for, and the one after it (null: none). The shared window serves the fleet's
  * oldest waiting punches first (issue 24 item 3).
  */
-export type PunchWaiting = { oldestMs: number; nextMs: number | null };
+export type PunchWaiting = {
+  oldestMs: number;
+  nextMs: number | null;
+  /** How many more slots it would take at once after this one (due punches, places in flight); default 1 with a next punch. */
+  more?: number;
+};
 
 /**
  * One sliding window shared by every terminal of an account (redis-window.ts keeps it in Redis).

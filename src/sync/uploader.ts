@@ -12,6 +12,9 @@ import type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from '.
 
 export type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
 
+/** The most due punches a terminal tells the fleet's window it has (the slots kept for it at most). */
+const BACKLOG_TOLD = 16;
+
 /** How often the loop looks for held punches whose retry is due (more often when they are retried sooner). */
 const HELD_CHECK_EVERY_MS = 30_000;
 
@@ -229,9 +232,13 @@ export class Uploader {
    */
   private punchWaiting(): PunchWaiting | null {
     const now = this.clock.now();
-    const [oldest, next] = this.outbox.dueBatch(now, this.inFlight.size + 2).filter((p) => !this.inFlight.has(p.id));
+    // Its backlog (up to a bound): the slots freed together are kept for it while its punches are the
+    // oldest, even beyond its places in flight, which come back as fast as the service answers.
+    const due = this.outbox.dueBatch(now, this.inFlight.size + BACKLOG_TOLD).filter((p) => !this.inFlight.has(p.id));
+    const [oldest, next] = due;
     if (!oldest) return null;
-    return { oldestMs: Math.max(0, now - oldest.next_attempt_at), nextMs: next ? Math.max(0, now - next.next_attempt_at) : null };
+    const ageOf = (p: PunchRow) => Math.max(0, now - p.next_attempt_at);
+    return { oldestMs: ageOf(oldest), nextMs: next ? ageOf(next) : null, more: due.length - 1 };
   }
 
   /** A storage error (disk full) must not stop delivery for good: report it and go on. */
