@@ -19,7 +19,7 @@ export type HeldSlot = {
 export type PunchWaiting = {
   oldestMs: number;
   nextMs: number | null;
-  /** How many more slots it would take at once after this one (due punches, places in flight); default 1 with a next punch. */
+  /** How many more of its punches are due after this one (the slots kept for it at most); default 1 with a next punch. */
   more?: number;
 };
 
