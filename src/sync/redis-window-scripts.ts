@@ -106,9 +106,10 @@ if used < limit then
       end
     end
     if ahead >= free then
-      -- Back when the first slot past those kept frees, or when the soonest mark ahead lapses.
+      -- Back when the first slot past those kept frees, when the soonest mark ahead lapses, or within a
+      -- tenth of a window: an older terminal may not use every slot kept for it as fast as they free.
       local past = redis.call('ZRANGE', KEYS[1], used + ahead - limit, used + ahead - limit, 'WITHSCORES')
-      local wait = soonest - now
+      local wait = math.min(soonest - now, math.floor(window / 10))
       if past[2] then wait = math.min(wait, tonumber(past[2]) - now) end
       wait = math.max(1, wait)
       mark(now + wait + hold, since, more + 1)
