@@ -119,7 +119,8 @@ if used < limit then
   redis.call('ZADD', KEYS[1], now + window + inflight, ARGV[4])
   keep(KEYS[1], now + window + inflight)
   if punch then
-    if nextAge >= 0 then mark(now + hold, now - nextAge, math.max(1, more)) else unmark() end
+    -- -1: nothing more waits; -2: not said (a caller without a queue): its mark lapses on its own, as before.
+    if nextAge >= 0 then mark(now + hold, now - nextAge, math.max(1, more)) elseif nextAge == -1 then unmark() end
   end
   return {1, 0}
 end

@@ -175,7 +175,7 @@ export class RedisSharedWindow implements SharedWindow {
           // What anything but a punch leaves free (fillLimit): the script takes it as slots to leave.
           limit - fillLimit(priority, limit, this.opts.punchReserve ?? 0, this.opts.selfServiceShare ?? DEFAULT_SELF_SERVICE_SHARE),
           age(waiting?.oldestMs ?? 0),
-          waiting?.nextMs === null || waiting?.nextMs === undefined ? -1 : age(waiting.nextMs),
+          waiting === null ? -2 : waiting.nextMs === null ? -1 : age(waiting.nextMs),
           Math.min(Math.max(0, Math.floor(waiting?.more ?? (waiting?.nextMs == null ? 0 : 1))), limit),
         ),
       (v) => takeAnswer(v, maxWaitMs),
