@@ -13,6 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MissingRuntimeError, electronVersion, resolveElectronDist } from './dist/electron-runtime.mjs';
 import { stageApp } from './dist/stage-app.mjs';
+import { stageDebLayout } from './dist/deb-layout.mjs';
+import { formatSize, measureApp } from './dist/sizes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -30,20 +32,14 @@ const buildDir = work ? path.join(work, 'build') : path.join(root, 'build');
 const releaseDir = work ? path.join(work, 'release') : path.join(root, 'release');
 const targets = args.includes('--dir') ? ['dir'] : ['deb', 'AppImage'];
 
-function mib(bytes) {
-  return `${(bytes / 1_048_576).toFixed(1)} MiB`;
-}
-function sizeOf(p) {
-  const st = fs.statSync(p);
-  if (!st.isDirectory()) return st.size;
-  return fs.readdirSync(p).reduce((n, f) => n + sizeOf(path.join(p, f)), 0);
-}
 
 try {
   if (!args.includes('--skip-build')) execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
   const version = electronVersion(root);
   const electronDist = resolveElectronDist(root);
   const app = stageApp(root, buildDir);
+  // The deb's own files (units, rules, links, /etc, docs), owned by dpkg: scripts/dist/deb-layout.mjs.
+  const debFpmArgs = stageDebLayout(root, path.join(buildDir, 'deb'));
   // electron-builder is CommonJS; loaded here so a missing runtime is reported before it starts.
   const { build, Platform } = await import('electron-builder');
   const outputs = await build({
@@ -54,13 +50,18 @@ try {
       electronDist,
       electronVersion: version,
       directories: { app, output: releaseDir, buildResources: 'assets' },
+      deb: { fpm: debFpmArgs },
     },
   });
   const unpacked = path.join(releaseDir, 'linux-unpacked');
-  const report = [`unpacked app ${mib(sizeOf(unpacked))}`, `app.asar ${mib(sizeOf(path.join(unpacked, 'resources/app.asar')))}`];
-  if (fs.existsSync(path.join(unpacked, 'resources/app.asar.unpacked'))) report.push(`unpacked native files ${mib(sizeOf(path.join(unpacked, 'resources/app.asar.unpacked')))}`);
-  for (const file of outputs.filter((f) => /\.(deb|AppImage)$/.test(f))) report.push(`${path.basename(file)} ${mib(fs.statSync(file).size)}`);
-  process.stdout.write(`dist: ${report.join(', ')}\n`);
+  const sizes = measureApp(unpacked);
+  const packages = Object.fromEntries(outputs.filter((f) => /\.(deb|AppImage)$/.test(f)).map((f) => [path.basename(f), fs.statSync(f).size]));
+  fs.writeFileSync(path.join(releaseDir, 'sizes.json'), JSON.stringify({ ...sizes, packages }, null, 2) + '\n');
+  const report = [`unpacked app ${formatSize(sizes.appBytes)}`, `app.asar ${formatSize(sizes.asarBytes)}`, `unpacked native files ${formatSize(sizes.nativeBytes)}`];
+  for (const [name, bytes] of Object.entries(packages)) report.push(`${name} ${formatSize(bytes)}`);
+  const sizesFile = path.join(releaseDir, 'sizes.json');
+  const shown = path.relative(root, sizesFile).startsWith('..') ? sizesFile : path.relative(root, sizesFile);
+  process.stdout.write(`dist: ${report.join(', ')} (${shown})\n`);
 } catch (e) {
   if (e instanceof MissingRuntimeError) {
     process.stderr.write(`dist: ${e.message}\n`);

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { isValidCpf } from './domain/cpf.js';
 import { normalizeCnpj } from './domain/cnpj.js';
+import { INPI_RULE, normalizeInpiRegistration } from './domain/afd/inpi.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -28,8 +29,15 @@ export const employerSchema = z
     cpf: cpfSchema.optional(),
     /** CNO or CAEPF, when the employer has one (14 digits). */
     cno: z.string().regex(/^\d{14}$/, 'must be 14 digits').optional(),
-    /** The REP-P's registration number (INPI), when the employer registered this terminal as one (17 characters at most). */
-    repRegistration: z.string().trim().min(1).max(17).optional(),
+    /** The REP-P's registration number (INPI), when the employer registered this terminal as one; kept as digits (src/domain/afd/inpi.ts, the export's rule too). */
+    repRegistration: z
+      .string()
+      .transform((s, ctx) => {
+        const n = normalizeInpiRegistration(s);
+        if (n === null) ctx.addIssue({ code: 'custom', message: `is not ${INPI_RULE}` });
+        return n ?? s;
+      })
+      .optional(),
   })
   .strict()
   .refine((e) => !(e.cnpj && e.cpf), { message: 'set cnpj or cpf, not both', path: ['cpf'] })
@@ -39,9 +47,13 @@ export const receiptSchema = z
   .object({
     /** The service's employee portal: the receipt's QR code carries this link too (Art. 80). */
     portalUrl: z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL').optional(),
+    /** The place of work the receipt names (Art. 79), e.g. "Obra Centro - Rua X, 100 - São Paulo/SP"; absent: the site's name from the service. */
+    workplace: z.string().trim().min(1).max(300).optional(),
+    /** Each punch's PDF receipt is kept at least this long in the data directory (Art. 80 asks 48 h), then pruned. */
+    keepHours: int(48, 24 * 366).default(48),
   })
   .strict()
-  .default({});
+  .prefault({});
 
 export const afdSchema = z
   .object({
@@ -59,6 +71,12 @@ export const journalSchema = z
   .object({
     /** The evidence journal's chain is checked again this often (and once at start), in the background. */
     verifyEveryMs: int(60_000, 30 * 24 * 3_600_000).default(24 * 3_600_000),
+    /**
+     * A directory OUTSIDE the data directory where the NSR reservation and the chain's head are
+     * copied (a restore of the data directory does not roll them back). Default: /var/lib/timeclock-kiosk-nsr
+     * when it exists (the package makes it); "" turns the mirror off.
+     */
+    nsrMirrorPath: z.string().optional(),
   })
   .strict()
   .prefault({});

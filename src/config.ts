@@ -63,8 +63,11 @@ export const envKeys: Record<string, string> = {
   ...networkEnvKeys,
 };
 
-/** Environment variables that hold secrets: read into the config, never passed to a child process. */
-export const SECRET_ENV_KEYS = ['TIMECLOCK_API_TOKEN', 'TIMECLOCK_AFD_SIGNING_PASSWORD', 'TIMECLOCK_API_PROXY'] as const;
+/**
+ * Environment variables that hold secrets: read into the config, never passed to a child process.
+ * The Redis URL may carry a password (redis://:password@host), so it is one whatever it holds.
+ */
+export const SECRET_ENV_KEYS = ['TIMECLOCK_API_TOKEN', 'TIMECLOCK_AFD_SIGNING_PASSWORD', 'TIMECLOCK_API_PROXY', 'TIMECLOCK_RATE_REDIS_URL'] as const;
 
 /** The secret variables of `env`: SECRET_ENV_KEYS, and HTTPS_PROXY and the like when they carry user:password. */
 export function secretEnvKeys(env: NodeJS.ProcessEnv): string[] {
@@ -86,6 +89,17 @@ export class ConfigError extends Error {
 }
 
 import { defaultDataDir, userDataDir, type DataDirSource } from './data-dir.js';
+import { EnvFileError, withEnvFile } from './config-env-file.js';
+
+/** The environment with TIMECLOCK_ENV_FILE's settings under it; a bad file is a configuration error. */
+function envWithFile(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  try {
+    return withEnvFile(env);
+  } catch (e) {
+    if (e instanceof EnvFileError) throw new ConfigError([e.message]);
+    throw e;
+  }
+}
 export { SYSTEM_DATA_DIR, userDataDir, defaultDataDir, type DataDirSource } from './data-dir.js';
 
 function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
@@ -127,7 +141,7 @@ export type LoadedConfig = {
  * `systemDataDir`: the system data directory to prefer (tests pass their own).
  */
 export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv; systemDataDir?: string } = {}): LoadedConfig {
-  const env = opts.env ?? process.env;
+  const env = envWithFile(opts.env ?? process.env);
   const file = opts.file ?? env.TIMECLOCK_CONFIG;
   const raw: Record<string, unknown> = {};
   const origin = new Map<string, string>();

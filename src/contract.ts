@@ -20,3 +20,4 @@ export * from './contract/punch.js';
 export * from './contract/punch-lists.js';
 export * from './contract/screen-settings.js';
 export * from './contract/status.js';
+export * from './contract/screen-code.js';

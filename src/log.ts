@@ -4,6 +4,7 @@
  * by mistake never lands in a log.
  */
 import fs from 'node:fs';
+import { humanField } from './log-human.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
@@ -84,6 +85,8 @@ export type LogOptions = {
   style?: LogStyle;
   /** On every JSON line (the terminal's id): a fleet's logs say which terminal wrote them. */
   fields?: LogFields;
+  /** Human lines show instants in this zone; default: this machine's (a terminal's is its site's). */
+  timeZone?: string;
 };
 
 type LineWriter = (level: LineLevel, msg: string, fields?: LogFields, spoken?: boolean) => void;
@@ -94,10 +97,12 @@ function lineWriter(opts: LogOptions): LineWriter {
   const write = opts.write ?? ((line: string) => writeStderr(line + (style === 'pretty' ? '\r\n' : '\n')));
   const now = opts.now ?? Date.now;
   const base = opts.fields ? redact(opts.fields) : {};
+  const zone = opts.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   return (level, msg, fields, spoken = false) => {
     const safe = fields ? redact(fields) : {};
     if (style === 'pretty') {
-      const kv = Object.entries(safe).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+      const at = now();
+      const kv = Object.entries(safe).map(([k, v]) => humanField(k, v, at, zone));
       // What the console says keeps its old look on a terminal: `timeclock: …`.
       write([spoken ? `timeclock: ${msg}` : `timeclock [${level}] ${msg}`, ...kv].join(' '));
       return;

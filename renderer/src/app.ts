@@ -191,7 +191,7 @@ export class App {
         return;
       case 'adminLogin':
         void this.client.call('adminLogin', { pin: e.pin }).then((r) => {
-          if (r.ok) this.dispatch({ type: 'adminLoginAnswer', ok: r.value.ok, code: r.value.code });
+          if (r.ok) this.dispatch({ type: 'adminLoginAnswer', ok: r.value.ok, code: r.value.code, ...(r.value.lockedForMs === undefined ? {} : { lockedForMs: r.value.lockedForMs }) });
           else this.dispatch({ type: 'adminLoginFailed', message: r.error.message });
         });
         return;

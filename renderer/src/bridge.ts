@@ -8,6 +8,8 @@ import type { z } from 'zod';
 import {
   callResultSchema,
   events,
+  SCREEN_CODE_PATH,
+  screenCodeAnswerSchema,
   type Bridge,
   type CallInput,
   type CallName,
@@ -127,6 +129,15 @@ function electronClient(kiosk: Bridge): Client {
 const TIMED_OUT = Symbol('timed out');
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Kept for this tab only, so a reload of the page still works. */
+function keepToken(token: string): void {
+  try {
+    sessionStorage.setItem(TOKEN_KEY, token);
+  } catch {
+    // storage refused: the token still works until the next reload
+  }
+}
+
 /**
  * The session token: from `?t=` on first load (then kept in sessionStorage so a reload works, and
  * taken out of the address bar), else from sessionStorage.
@@ -135,11 +146,7 @@ export function takeToken(): string {
   const url = new URL(window.location.href);
   const fromUrl = url.searchParams.get('t');
   if (fromUrl) {
-    try {
-      sessionStorage.setItem(TOKEN_KEY, fromUrl);
-    } catch {
-      // storage refused: the token still works until the next reload
-    }
+    keepToken(fromUrl);
     url.searchParams.delete('t');
     history.replaceState(history.state, '', url.pathname + url.search + url.hash);
     return fromUrl;
@@ -216,9 +223,38 @@ function webClient(token: string): Client {
 let webSessionToken: string | null = null;
 export const webToken = (): string | null => webSessionToken;
 
-export function createClient(): Client {
+/**
+ * The page's client: Electron's preload, else the web bridge with the session token, first traded
+ * for the one-time code in `?c=` when the page was opened with one (the browser the terminal started).
+ */
+export async function connectClient(): Promise<Client> {
   const kiosk = window.kiosk;
   if (kiosk) return electronClient(kiosk);
-  webSessionToken = takeToken();
+  webSessionToken = (await tokenFromCode()) ?? takeToken();
   return webClient(webSessionToken);
+}
+
+/**
+ * The token for the one-time code in `?c=` (src/contract/screen-code.ts), asked once: the code is
+ * taken out of the address bar first, so a reload uses the kept token instead of a spent code.
+ */
+async function tokenFromCode(): Promise<string | null> {
+  const url = new URL(window.location.href);
+  const code = url.searchParams.get('c');
+  if (!code) return null;
+  url.searchParams.delete('c');
+  history.replaceState(history.state, '', url.pathname + url.search + url.hash);
+  try {
+    const res = await fetch(SCREEN_CODE_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }), cache: 'no-store' });
+    const answer = screenCodeAnswerSchema.safeParse(await res.json());
+    if (!answer.success) {
+      console.warn(`kiosk: the screen's one-time code was refused (HTTP ${res.status})`);
+      return null;
+    }
+    keepToken(answer.data.token);
+    return answer.data.token;
+  } catch (e) {
+    console.warn(`kiosk: the screen's one-time code could not be traded: ${String(e)}`);
+    return null;
+  }
 }

@@ -14,7 +14,7 @@ export type Credential = { kind: 'badge' | 'id'; value: string };
  */
 export type PinFor = { credential: Credential } | { challenge: string };
 
-export type AdminLoginError = { kind: 'wrong' } | { kind: 'too_many' } | { kind: 'expired' } | { kind: 'no_admin_pin' } | { kind: 'disabled' } | { kind: 'other'; message: string };
+export type AdminLoginError = { kind: 'wrong' } | { kind: 'too_many'; lockedForMs?: number } | { kind: 'expired' } | { kind: 'no_admin_pin' } | { kind: 'disabled' } | { kind: 'other'; message: string };
 
 /** A punch answer to show; `result: null` with `failure`: the call itself failed. */
 export type Shown = { result: PunchResultView; queued: boolean } | { result: null; failure: string };
@@ -67,7 +67,7 @@ export type Event =
   | { type: 'punchFailed'; message: string }
   /** A `punch` event that is not the echo of the screen's own call. */
   | { type: 'punchEvent'; result: PunchResultView; queued: boolean }
-  | { type: 'adminLoginAnswer'; ok: boolean; code: AdminLoginCode }
+  | { type: 'adminLoginAnswer'; ok: boolean; code: AdminLoginCode; lockedForMs?: number }
   | { type: 'adminLoginFailed'; message: string }
   /** An admin call answered `forbidden`: the session is gone. */
   | { type: 'sessionExpired' }
@@ -167,7 +167,7 @@ export function step(model: Model, event: Event): Step {
       if (s.name !== 'admin-login') return { model: { ...model, busy: false }, effects: [] };
       if (event.ok) return { model: { ...model, busy: false, screen: { name: 'admin' } }, effects: [] };
       return {
-        model: { ...model, busy: false, screen: { name: 'admin-login', value: '', error: loginError(event.code) } },
+        model: { ...model, busy: false, screen: { name: 'admin-login', value: '', error: loginError(event.code, event.lockedForMs) } },
         effects: [{ type: 'sound', sound: 'error' }],
       };
     case 'adminLoginFailed':
@@ -196,9 +196,10 @@ export function step(model: Model, event: Event): Step {
   }
 }
 
-function loginError(code: AdminLoginCode): AdminLoginError {
+function loginError(code: AdminLoginCode, lockedForMs: number | undefined): AdminLoginError {
   switch (code) {
     case 'too_many':
+      return lockedForMs === undefined ? { kind: code } : { kind: code, lockedForMs };
     case 'no_admin_pin':
     case 'disabled':
       return { kind: code };

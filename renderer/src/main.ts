@@ -1,12 +1,12 @@
 /** The kiosk screen's entry point (bundled by esbuild into dist/renderer/app.js). */
 import './zod-setup.js';
 import { App } from './app.js';
-import { createClient } from './bridge.js';
+import { connectClient } from './bridge.js';
 
-function boot(): void {
+async function boot(): Promise<void> {
   const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('main'));
-  new App(createClient(), root).start();
+  new App(await connectClient(), root).start();
 }
 
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot, { once: true });
-else boot();
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => void boot(), { once: true });
+else void boot();

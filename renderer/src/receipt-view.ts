@@ -18,6 +18,7 @@ export function receiptRows(r: PunchReceiptView, lang: Lang): ReceiptRow[] {
   const rows: Array<ReceiptRow | null> = [
     { key: 'nsr', label: t(lang, 'receipt.nsr'), value: r.nsr },
     { key: 'when', label: t(lang, 'receipt.when'), value: `${formatShortLocalDate(r.date, lang)} ${r.time} UTC${r.utcOffset}` },
+    correctedRow(r, lang),
     { key: 'employee', label: t(lang, 'receipt.employee'), value: r.employeeName ?? t(lang, r.punchKept ? 'receipt.noName' : 'receipt.nameGone') },
     { key: 'cpf', label: t(lang, 'receipt.cpf'), value: r.cpf ?? t(lang, 'receipt.noCpf') },
     { key: 'terminal', label: t(lang, 'receipt.terminal'), value: r.terminalId },
@@ -27,6 +28,16 @@ export function receiptRows(r: PunchReceiptView, lang: Lang): ReceiptRow[] {
     { key: 'hash', label: t(lang, 'receipt.hash'), value: `${r.hash.slice(0, HASH_SHOWN)}…` },
   ];
   return rows.filter((x): x is ReceiptRow => x !== null);
+}
+
+/** The right time when the terminal learnt the sealed one was wrong, or a time still to be confirmed. */
+function correctedRow(r: PunchReceiptView, lang: Lang): ReceiptRow | null {
+  const c = r.corrected;
+  if (c) {
+    const adj = c.adjustmentNsr ? ` (${t(lang, 'receipt.adjustment', { nsr: c.adjustmentNsr })})` : '';
+    return { key: 'corrected', label: t(lang, 'receipt.corrected'), value: `${formatShortLocalDate(c.date, lang)} ${c.time} UTC${c.utcOffset}${adj}` };
+  }
+  return r.timeToConfirm ? { key: 'time-to-confirm', label: t(lang, 'receipt.when'), value: t(lang, 'receipt.timeToConfirm') } : null;
 }
 
 /** A QR code's modules: `size` a side, `dark(row, col)`. */

@@ -30,12 +30,14 @@ export type ResultView = {
    * success sound and the employee's name.
    */
   note: PunchNote | 'none';
+  /** "horário a confirmar" beside the time while the terminal's clock is not confirmed by the service; '' otherwise. */
+  timeNote: string;
 };
 
 export function resultView(shown: Shown, lang: Lang): ResultView {
   const r = shown.result;
   if (!r) {
-    return { ok: false, reason: 'no_answer', tone: 'error', sound: 'error', headline: t(lang, 'result.refused'), name: '', time: '', date: '', message: t(lang, 'reason.no_answer'), queued: false, note: 'none' };
+    return { ok: false, reason: 'no_answer', tone: 'error', sound: 'error', headline: t(lang, 'result.refused'), name: '', time: '', date: '', message: t(lang, 'reason.no_answer'), queued: false, note: 'none', timeNote: '' };
   }
   if (r.ok) {
     const queued = shown.queued;
@@ -53,10 +55,12 @@ export function resultView(shown: Shown, lang: Lang): ResultView {
         message: t(lang, 'result.repeatAt', { time: r.localTime }),
         queued,
         note: r.note ?? 'none',
+        timeNote: r.timeToConfirm ? t(lang, 'result.timeToConfirm') : '',
       };
     }
     const note = r.note ?? 'none';
-    const base = { ok: true, reason: 'ok', sound: 'success', name: r.employeeName ?? '', time: r.localTime, date, note } as const;
+    const timeNote = r.timeToConfirm ? t(lang, 'result.timeToConfirm') : '';
+    const base = { ok: true, reason: 'ok', sound: 'success', name: r.employeeName ?? '', time: r.localTime, date, note, timeNote } as const;
     if (note === 'held_not_allowed') {
       // Kept here, not sent until HR allows it: neither "sent" nor "waiting for the connection".
       return { ...base, tone: 'info', headline: t(lang, 'result.ok'), message: t(lang, 'result.heldNotAllowed', { time: r.localTime }), queued: false };
@@ -91,6 +95,7 @@ export function resultView(shown: Shown, lang: Lang): ResultView {
       message: refusalText(lang, r),
       queued: false,
       note: 'none',
+      timeNote: '',
     };
   }
   const key: MessageKey = `reason.${r.reason}`;
@@ -106,5 +111,6 @@ export function resultView(shown: Shown, lang: Lang): ResultView {
     message: t(lang, key),
     queued: false,
     note: 'none',
+    timeNote: '',
   };
 }

@@ -31,7 +31,7 @@ export function nextSyncText(nextSyncAt: number | null, now: number, lang: Lang,
   return t(lang, 'roster.nextSyncAt', { time, age: formatDuration(nextSyncAt - now, lang) });
 }
 
-export type SiteFilterView = { state: 'verified' | 'suspect' | 'unknown'; value: string; warning: string | null };
+export type SiteFilterView = { state: NonNullable<Roster['siteFilter']>; value: string; warning: string | null };
 
 /** The site filter's check; null without a site. `warning`: the suspect case, said in full. */
 export function siteFilterView(sf: Roster['siteFilter'], lang: Lang): SiteFilterView | null {
@@ -109,6 +109,25 @@ const MISSING: Record<Roster['health']['employees'][number]['missing'][number], 
 export type HealthView =
   | { ok: true; text: string }
   | { ok: false; counts: string; timeZone: string | null; employees: { id: string; name: string; missing: string }[] };
+
+export type EvidenceGapsView = { lines: string[]; employees: { id: string; name: string; missing: string }[] } | null;
+
+/**
+ * Issue 26, before they punch: workers without a CPF (the AFD shows zeros for them) and those whose
+ * employer the service does not name (receipts and AFD use the configured one). Null when none.
+ */
+export function evidenceGapsView(hl: Roster['health'], lang: Lang): EvidenceGapsView {
+  const ev = hl.evidence;
+  if (!ev || ev.noCpf.count + ev.noEmployer.count === 0) return null;
+  const name = (e: { name: string; externalId: string | null }) => (e.externalId ? `${e.name} (${e.externalId})` : e.name);
+  return {
+    lines: [ev.noCpf.count > 0 ? t(lang, 'roster.noCpf', { n: ev.noCpf.count }) : null, ev.noEmployer.count > 0 ? t(lang, 'roster.noOwnEmployer', { n: ev.noEmployer.count }) : null].filter((l): l is string => l !== null),
+    employees: [
+      ...ev.noCpf.employees.map((e) => ({ id: e.id, name: name(e), missing: t(lang, 'roster.missingCpf') })),
+      ...ev.noEmployer.employees.map((e) => ({ id: e.id, name: name(e), missing: t(lang, e.reason === 'unread' ? 'roster.employerUnread' : 'roster.employerUnknown') })),
+    ],
+  };
+}
 
 /** Incomplete employee records: counts (the time zone's only when some are bad) and who lacks what. */
 export function healthView(hl: Roster['health'], lang: Lang): HealthView {

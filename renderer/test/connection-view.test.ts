@@ -29,10 +29,10 @@ describe('set-up problem: the service answered from another address, or not as t
     expect(setupProblemView(noLocation, 'en', SP).line).toBe('Sending paused: the service answered from another address — check the API address');
   });
 
-  it('an answer that is not the API’s (an HTML page, a proxy’s 404) asks to check api.baseUrl', () => {
+  it('an answer that is not the API’s (an HTML page, a proxy’s 404) asks to check the API address (words, not a configuration key)', () => {
     expect(setupKindOf(notApi)).toBe('not_api');
-    expect(setupProblemView(notApi, 'pt-BR', SP).line).toBe('Envio pausado: este endereço não parece ser a API — verifique api.baseUrl');
-    expect(setupProblemView(notApi, 'en', SP).line).toBe('Sending paused: this address does not look like the API — check api.baseUrl');
+    expect(setupProblemView(notApi, 'pt-BR', SP).line).toBe('Envio pausado: este endereço não parece ser a API — confira o endereço da API na configuração');
+    expect(setupProblemView(notApi, 'en', SP).line).toBe('Sending paused: this address does not look like the API — check the API address in the configuration');
   });
 
   it('the admin screen shows the service’s answer and since when, saying punches are still saved', () => {
@@ -77,7 +77,7 @@ describe('idle connection line', () => {
     expect(connectionText(status({ setupProblem: redirect, unsent: 4 }), 'pt-BR')).toBe(
       'Envio pausado: o serviço respondeu de outro endereço (https://sso.example.com/login) — verifique o endereço da API',
     );
-    expect(connectionText(status({ setupProblem: notApi, online: false }), 'en')).toBe('Sending paused: this address does not look like the API — check api.baseUrl');
+    expect(connectionText(status({ setupProblem: notApi, online: false }), 'en')).toBe('Sending paused: this address does not look like the API — check the API address in the configuration');
   });
 });
 

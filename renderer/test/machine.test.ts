@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PunchResultView } from '../../src/contract.js';
 import { initialModel, screenName, step, type Effect, type Event, type Model } from '../src/machine.js';
+import { loginErrorText } from '../src/screens/keypad.js';
 
 const okResult: PunchResultView = { ok: true, punchId: 1, employeeName: 'Ana', employeeExternalId: '1001', localDate: '2025-03-05', localTime: '12:07', repeat: false };
 const pinRequired: PunchResultView = { ok: false, reason: 'pin_required', employeeName: 'Ana', employeeExternalId: '1001' };
@@ -117,6 +118,17 @@ describe('administration', () => {
     expect(tooMany.model.screen).toMatchObject({ error: { kind: 'too_many' } });
     const right = run([...keys('2468'), { type: 'key', key: 'Enter' }, { type: 'adminLoginAnswer', ok: true, code: 'opened' }], wrong.model);
     expect(screenName(right.model)).toBe('admin');
+  });
+
+  it('a locked-out login (issue 25) says "locked for N min" in the screen’s language, never "wrong PIN", even to the right PIN', () => {
+    const locked = run([...login('2468'), { type: 'adminLoginAnswer', ok: false, code: 'too_many', lockedForMs: 14 * 60_000 + 1 }]);
+    expect(locked.model.screen).toEqual({ name: 'admin-login', value: '', error: { kind: 'too_many', lockedForMs: 14 * 60_000 + 1 } });
+    const error = { kind: 'too_many' as const, lockedForMs: 14 * 60_000 + 1 };
+    expect(loginErrorText(error, 'pt-BR')).toMatch(/^Bloqueado por 15 min\b/);
+    expect(loginErrorText(error, 'es')).toMatch(/^Bloqueado por 15 min\b/);
+    expect(loginErrorText(error, 'en')).toMatch(/^Locked for 15 min\b/);
+    expect(loginErrorText(error, 'pt-BR')).not.toMatch(/incorreto\. Tente/);
+    expect(loginErrorText({ kind: 'too_many', lockedForMs: 30_000 }, 'pt-BR')).toMatch(/^Bloqueado por 1 min\b/);
   });
 
   const inAdmin = (): Model => run([...login('2468'), { type: 'adminLoginAnswer', ok: true, code: 'opened' }]).model;

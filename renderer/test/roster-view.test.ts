@@ -48,9 +48,10 @@ describe('admin roster tab', () => {
     const suspect = siteFilterView('suspect', 'en');
     expect(suspect).toMatchObject({ state: 'suspect', value: 'suspect' });
     expect(suspect?.warning).toBe(
-      'The service returned the same number of employees with and without the site filter: it may ignore the filter (check api.dialect.siteFilterParam).',
+      'The service returned the same number of employees with and without the site filter, and the account has more than one site: it may ignore the filter. Ask the technician to check the site filter setting.',
     );
-    expect(siteFilterView('suspect', 'pt-BR')?.warning).toContain('verifique api.dialect.siteFilterParam');
+    expect(siteFilterView('suspect', 'pt-BR')?.warning).toContain('Peça ao responsável técnico');
+    expect(siteFilterView('one_site', 'pt-BR')).toMatchObject({ state: 'one_site', warning: null });
     expect(siteFilterView('verified', 'pt-BR')).toEqual({ state: 'verified', value: 'conferido: o serviço devolve só os funcionários deste local', warning: null });
     expect(siteFilterView('unknown', 'en')).toEqual({ state: 'unknown', value: 'not verified (no totals to compare)', warning: null });
     expect(siteFilterView(null, 'en')).toBeNull();

@@ -7,7 +7,10 @@ import { checkNativeModules } from './check-native.mjs';
 
 const { flipFuses, getCurrentFuseWire, FuseVersion, FuseV1Options } = fuses;
 
-/** The fuses the kiosk ships with (issue 13): no Node mode, no NODE_OPTIONS or --inspect, app code only from app.asar. */
+/**
+ * The fuses the kiosk ships with (issue 13, issue 25): no Node mode, no NODE_OPTIONS or --inspect,
+ * app code only from app.asar, and file:// pages only a browser's file:// rights.
+ */
 export const KIOSK_FUSES = {
   [FuseV1Options.RunAsNode]: false,
   [FuseV1Options.EnableCookieEncryption]: true,
@@ -17,6 +20,11 @@ export const KIOSK_FUSES = {
   // (the package's own file permissions are what protects app.asar there).
   [FuseV1Options.EnableEmbeddedAsarIntegrityValidation]: true,
   [FuseV1Options.OnlyLoadAppFromAsar]: true,
+  // file:// pages get no more than Chromium gives them (no fetch of other file:// URLs, no service
+  // workers, no universal access for file:// frames). The renderer needs none of it: a classic
+  // script, a stylesheet and <audio> sources, all from its own folder (test/e2e/electron-renderer
+  // runs it from file:// in plain Chromium, which never grants those rights).
+  [FuseV1Options.GrantFileProtocolExtraPrivileges]: false,
 };
 
 /** Fuse name → on/off as read from a binary, for the build log and the package test. */

@@ -15,9 +15,12 @@ import type { Logger } from '../log.js';
 import type { AuditLog } from '../store/audit-log.js';
 import type { Db } from '../store/database.js';
 import { JournalReader } from '../store/journal-read.js';
+import { EmployerCache } from '../store/employers.js';
 import { AfdExportError, afdHeaderPlan, afdZone, exportAfd, type AfdExportResult } from './afd-export.js';
+import { ExportTargetError, exportFolder } from './export-file.js';
 import { PunchAdmin } from './punch-lists.js';
 import { DEFAULT_DRIVE_ROOTS, listRemovableDrives, type DriveRoots } from './removable-drives.js';
+import { unmountDrive, type UnmountAnswer } from './unmount-drive.js';
 
 /** How long an exported file waits for its download before it is deleted. */
 export const DOWNLOAD_TTL_MS = 10 * 60_000;
@@ -89,18 +92,20 @@ export class AfdAdmin {
         // One folder per period: exports of other periods (same Annex name) on the drive are kept.
         const folder = `AFD_${i.from}_${i.to}`;
         const dir = path.join(drive.path, folder);
-        await fs.promises.mkdir(dir, { recursive: true });
-        r = await exportAfd(this.reader, this.d.config, { ...base, dir });
+        await exportFolder(dir);
+        r = await exportAfd(this.reader, this.d.config, { ...base, dir }, new EmployerCache(this.d.db));
         where = { kind: 'drive', label: drive.label, folder };
       } else {
         const dir = path.join(this.downloadDir, randomBytes(8).toString('hex'));
-        await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
-        r = await exportAfd(this.reader, this.d.config, { ...base, dir });
+        await exportFolder(dir, 0o700);
+        r = await exportAfd(this.reader, this.d.config, { ...base, dir }, new EmployerCache(this.d.db));
         where = { kind: 'download' };
       }
       const downloads = where.kind === 'download' ? { file: this.offer(r.file, 'text/plain; charset=iso-8859-1'), p7s: r.p7s ? this.offer(r.p7s, 'application/pkcs7-signature') : null } : null;
       const fileName = path.basename(r.file);
-      const detail = `${i.from}..${i.to}: ${r.marks} marks, ${r.bytes} bytes, ${r.signer ? 'signed' : 'unsigned'}, ${where.kind === 'drive' ? `drive ${where.label}` : 'download'}`;
+      const more = (r.others ?? []).map((o) => `${path.basename(o.file)} ${o.marks} marks`);
+      const detail = `${i.from}..${i.to}: ${r.marks} marks, ${r.bytes} bytes, ${r.signer ? 'signed' : 'unsigned'}, ${where.kind === 'drive' ? `drive ${where.label}` : 'download'}${more.length ? `; other employers: ${more.join(', ')}` : ''}`;
+      for (const w of r.warnings ?? []) this.d.log.warn('AFD export', { warning: w });
       this.d.audit.record(this.d.clock.now(), 'afd_exported', null, detail);
       this.d.log.info('AFD exported', { from: i.from, to: i.to, marks: r.marks, bytes: r.bytes, signed: r.signer !== null, target: where.kind, ms: Date.now() - started });
       return {
@@ -119,11 +124,23 @@ export class AfdAdmin {
         this.d.log.warn('AFD export refused', { code: e.code, error: e.message });
         return { ok: false, code: e.code, params: e.params };
       }
+      if (e instanceof ExportTargetError) {
+        this.d.log.warn('AFD export refused', { code: 'target_unsafe', error: e.message });
+        return { ok: false, code: 'target_unsafe', params: { file: path.basename(e.file) } };
+      }
       this.d.log.error('AFD export failed', { error: (e as Error).message });
       return { ok: false, code: 'write_failed', params: { error: (e as NodeJS.ErrnoException).code ?? (e as Error).message } };
     } finally {
       this.busy = false;
     }
+  }
+
+  /** Unmounts a listed drive so it can be pulled out (src/agent/unmount-drive.ts). */
+  async unmount(wanted: string): Promise<UnmountAnswer> {
+    const r = await unmountDrive(wanted, this.d.drives ?? DEFAULT_DRIVE_ROOTS);
+    if (r.ok) this.d.log.info('drive unmounted', { drive: r.label });
+    else this.d.log.warn('drive not unmounted', { code: r.code, ...r.params });
+    return r;
   }
 
   /** Registers an exported file for one download; it is deleted after DOWNLOAD_TTL_MS if nobody fetches it. */

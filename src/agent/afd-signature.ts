@@ -27,6 +27,8 @@ export type AfdSigner = {
   /** The certificate's subject, for the log and the export's answer (no secrets). */
   subject: string;
   notAfter: Date;
+  /** The signer's certificate, for what the export warns about (src/agent/afd-signer-check.ts). */
+  certificate: crypto.X509Certificate;
   /** DER of a detached CMS SignedData over `content`, signed at `at`. */
   sign(content: Buffer, at: Date): Buffer;
   /** The same from the content's SHA-256, hashed as it was written (a large export need not be read back). */
@@ -96,6 +98,7 @@ export function loadAfdSigner(file: string, password: string | undefined, now: D
   const signer: AfdSigner = {
     subject,
     notAfter,
+    certificate: x509,
     sign: (content, at) => signer.signDigest(crypto.createHash('sha256').update(content).digest(), at),
     signDigest(digest, at) {
       if (digest.length !== 32) throw new RangeError('a SHA-256 digest is 32 bytes');

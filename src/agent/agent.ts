@@ -23,6 +23,7 @@ import { QueueAdmin } from './queue-admin.js';
 import { flushQueue, type FlushOptions, type FlushOutcome } from './queue-flush.js';
 import type { PunchAnswer } from './receipts.js';
 import type { RequestCount } from './request-counts.js';
+import { CaptureCounts, type CaptureCount } from './capture-counts.js';
 import { ScanGate } from './scan-gate.js';
 import { liveStatus } from './live-status.js';
 import type { AgentStatus } from './status.js';
@@ -48,6 +49,8 @@ export class Agent {
   private readonly enrollArm: EnrollArm;
   private readonly pinChallenge: PinChallenge;
   private readonly queue: QueueAdmin;
+  /** Punches captured since start by outcome, and those refused for want of storage (metrics, status). */
+  private readonly captures = new CaptureCounts();
 
   /** `stopCtl`: aborted by `stop()`; the parts built with its signal (the roster keeper) stop with it. */
   constructor(
@@ -120,6 +123,7 @@ export class Agent {
   }
 
   private answer(r: PunchResult): PunchAnswer {
+    this.captures.note(r, this.p.clock.now());
     const a = this.p.days.attach(this.p.receipts.attach(r));
     this.events.emit('punch', a);
     this.events.statusSoon();
@@ -129,6 +133,15 @@ export class Agent {
   /** A punch's receipt by its NSR (admin screen); null when the journal has no such mark. */
   receipt(nsr: number): PunchReceiptView | null {
     return this.p.receipts.byNsr(nsr);
+  }
+
+  /** A punch's PDF receipt and its signature, base64 (admin screen): the copy kept since the punch, else made now. */
+  receiptPdf(nsr: number): { fileName: string; pdf: string; p7s: string | null } | null {
+    const receipt = this.p.receipts.byNsr(nsr);
+    const files = this.p.receipts.files;
+    if (!receipt || !files) return null;
+    const b = files.bytesOf(receipt);
+    return { fileName: `comprovante-${receipt.nsr}.pdf`, pdf: b.pdf.toString('base64'), p7s: b.p7s ? b.p7s.toString('base64') : null };
   }
 
   /** The journal's marks dated from..to against the service's records, at the lowest priority (audit-runner.ts). */
@@ -217,6 +230,11 @@ export class Agent {
     return res;
   }
 
+  /** Settles once the employers the last roster names were read (sync/employer-sync.ts), or could not be. */
+  employersRead(): Promise<void> {
+    return this.p.keeper.employersSettled();
+  }
+
   /** Applies a roster sync held because it would shrink the roster by more than half. */
   confirmRosterShrink(): AdminResult {
     return this.p.keeper.confirmShrink();
@@ -290,9 +308,16 @@ export class Agent {
     return this.p.requests.list();
   }
 
+  /** Punches captured since start, by outcome (registered, repeat, a kept punch's note, a refusal's reason). */
+  captureCounts(): CaptureCount[] {
+    return this.captures.list();
+  }
+
   /** The stored status with the parts' live state (live-status.ts). */
   status(): AgentStatus {
-    return liveStatus(this.p, !this.stopping);
+    const s = liveStatus(this.p, !this.stopping);
+    s.storage = { ...s.storage, refused: this.captures.storageRefusals() };
+    return s;
   }
 
   /**

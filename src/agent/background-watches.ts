@@ -12,6 +12,7 @@ import { RetentionStore } from '../store/retention.js';
 import { settingKeys, type SettingKey } from '../store/setting-keys.js';
 import { INTEGRITY_EVERY_MS, INTEGRITY_FIRST_AFTER_MS, IntegrityWatch } from './integrity-watch.js';
 import { JOURNAL_FIRST_AFTER_MS, JournalWatch } from './journal-watch.js';
+import { nsrMirrorDir } from './open-journal.js';
 import { RETENTION_EVERY_MS, RETENTION_FIRST_AFTER_MS, RetentionWatch } from './retention-watch.js';
 import type { BuildOptions, Runtime } from './runtime.js';
 
@@ -63,6 +64,7 @@ export function buildWatches(
     changed: () => sink()?.statusChanged(),
     firstAfterMs: opts.journal?.firstAfterMs ?? JOURNAL_FIRST_AFTER_MS,
     everyMs: config.journal.verifyEveryMs,
+    mirrorDir: nsrMirrorDir(config),
   });
   return { integrity, retention, journal };
 }

@@ -7,8 +7,10 @@
 import type { Agent } from './agent.js';
 import type { CallInput, CallName, CallOutput, ScreenSettings } from '../contract.js';
 import { DEFAULT_WEDGE_OPTIONS } from '../input/wedge-detector.js';
-import type { Clock } from '../domain/clock.js';
+import type { AdminSession } from './admin-session.js';
 import { auditSummaryOf } from './audit-runner.js';
+
+export { AdminSession, LoginGuard, type AdminPin, type AdminPinCheck } from './admin-session.js';
 
 /** The part of the facade a bridge uses. */
 export type BridgeAgent = Pick<
@@ -32,74 +34,13 @@ export type BridgeAgent = Pick<
   | 'setSite'
   | 'setRateBudget'
   | 'receipt'
+  | 'receiptPdf'
   | 'afd'
   | 'auditCompare'
   | 'auditCompareState'
 >;
 
-/** The manager's PIN: `isSet` false means none was ever set (the keypad says how to set one); without it, one is assumed. */
-export type AdminPin = { verify(pin: string): Promise<boolean>; isSet?(): boolean };
-
 export type Handlers = { [N in CallName]: (input: CallInput<N>) => Promise<CallOutput<N>> | CallOutput<N> };
-
-/** Wrong PINs in a row before admin login is refused for a while (against guessing at the kiosk). */
-const MAX_LOGIN_FAILURES = 5;
-const LOGIN_LOCKOUT_MS = 60_000;
-
-/**
- * One admin session per bridge token: opened by a PIN `adminPin` accepts, kept alive by use, ended
- * by `adminIdleMs` without an admin call, by `lock` or by `adminLogout`.
- */
-export class AdminSession {
-  private expiresAt: number | null = null;
-  private failures = 0;
-  private lockedUntil = 0;
-
-  constructor(
-    private readonly adminPin: AdminPin | null,
-    private readonly idleMs: number,
-    private readonly clock: Clock,
-  ) {}
-
-  /** False: no admin PIN verifier, so login is always refused. */
-  get enabled(): boolean {
-    return this.adminPin !== null;
-  }
-
-  /** True (and the idle timer restarted) while a session is open. */
-  touch(): boolean {
-    const now = this.clock.now();
-    if (this.expiresAt === null || now >= this.expiresAt) {
-      this.expiresAt = null;
-      return false;
-    }
-    this.expiresAt = now + this.idleMs;
-    return true;
-  }
-
-  async login(pin: string): Promise<CallOutput<'adminLogin'>> {
-    if (!this.adminPin) return { ok: false, code: 'disabled' };
-    if (this.adminPin.isSet?.() === false) return { ok: false, code: 'no_admin_pin' };
-    const now = this.clock.now();
-    if (now < this.lockedUntil) return { ok: false, code: 'too_many' };
-    if (!(await this.adminPin.verify(pin))) {
-      this.expiresAt = null;
-      this.failures += 1;
-      if (this.failures >= MAX_LOGIN_FAILURES) {
-        this.failures = 0;
-        this.lockedUntil = now + LOGIN_LOCKOUT_MS;
-      }
-      return { ok: false, code: 'wrong_pin' };
-    }
-    this.failures = 0;
-    this.expiresAt = this.clock.now() + this.idleMs;
-    return { ok: true, code: 'opened', expiresAt: this.expiresAt };
-  }
-
-  end(): void {
-    this.expiresAt = null;
-  }
-}
 
 /** What a bridge started without config (tests) tells the screen. */
 export const DEFAULT_SCREEN_SETTINGS: ScreenSettings = {
@@ -167,5 +108,7 @@ export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen:
     listWaiting: () => agent.afd.punches.waiting(),
     findPunches: (i) => agent.afd.punches.find(i),
     exportPunchesCsv: (i) => agent.afd.punches.exportCsv(i),
+    unmountDrive: (i) => agent.afd.unmount(i.path),
+    receiptPdf: (i) => agent.receiptPdf(i.nsr),
   };
 }

@@ -17,6 +17,9 @@ import { readSetting, writeSetting } from '../store/settings.js';
 import { UnresolvedPunches } from '../store/unresolved.js';
 import { Agent } from './agent.js';
 import { Capture } from './capture.js';
+import { EmployerCache } from '../store/employers.js';
+import { EmployerSync } from '../sync/employer-sync.js';
+import { employerChainOf } from './employers.js';
 import { bootMonotonic } from './time-source.js';
 import { buildTimeParts } from './build-time.js';
 import { RosterKeeper } from './roster-keeper.js';
@@ -28,6 +31,7 @@ import { storageProblem } from '../store/health-probe.js';
 import { RequestCounts } from './request-counts.js';
 import { Receipts, receiptSettingsOf } from './receipts.js';
 import { journalReceiptSource } from './receipt-source.js';
+import { ReceiptFiles } from './receipt-files.js';
 import { AfdAdmin } from './afd-admin.js';
 import { AuditRunner } from './audit-runner.js';
 import { AuditMarks } from '../store/audit-marks.js';
@@ -220,10 +224,20 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
       // Through the agent: recording must never fail a punch (a full disk fails this write too).
       recordError: (message) => agent?.noteError(message),
       online: () => service.isOnline(),
+      employerChain: employerChainOf(new EmployerCache(db), config.employer),
     },
     captureOptionsOf(config),
   );
   const stopCtl = new AbortController();
+  const employerSync = new EmployerSync({
+    api,
+    db: bookkeeping,
+    budget,
+    clock: rt.clock,
+    log: rt.log,
+    punchesDue: () => outbox.hasDue(rt.clock.now()),
+    windowMs: () => budget.windowMs,
+  });
   // Built after capture, which asks it (through the closure above) whether the roster is complete.
   const keeper: RosterKeeper = new RosterKeeper({
     db,
@@ -241,6 +255,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     noteError: (message) => agent?.noteError(message),
     changed: () => agent?.statusChanged(),
     released: () => uploader.wake(),
+    employers: () => employerSync.run(stopCtl.signal).catch((e: unknown) => rt.log.warn('employer read failed', { error: (e as Error).message })),
   });
   const readers = buildReaders(config, rt, () => agent);
   const self = buildSelfService({ config, rt, db, api, budget, outbox, routes });
@@ -286,7 +301,12 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     integrity: watches.integrity,
     retention: watches.retention,
     journal: watches.journal,
-    receipts: new Receipts(journalReceiptSource(db), receiptSettingsOf(config), rt.log),
+    receipts: new Receipts(
+      journalReceiptSource(db),
+      () => receiptSettingsOf(config, db),
+      rt.log,
+      new ReceiptFiles({ dataDir: config.dataDir, keepHours: config.receipt.keepHours, afd: config.afd, now: () => rt.clock.now(), log: rt.log }),
+    ),
     afd: new AfdAdmin({ db, config, clock: rt.clock, log: rt.log, audit, ...(opts.afdDrives ? { drives: opts.afdDrives } : {}) }),
     // Its reads wait while punches are due, like roster pages (sync/audit-compare.ts).
     days: self.days,

@@ -39,7 +39,9 @@ export function buildTimeParts(
   const reanchor = () => {
     const a = time.current;
     if (!a) return 0;
-    const n = outbox.reanchor(time.bootId, (m, wall) => correctedTime(a, m, wall), localDateTime, rt.clock.now());
+    // The clock as it was and as it is now: the AFD's type 4 record, when sealed marks were timed wrong.
+    const r = time.now();
+    const n = outbox.reanchor(time.bootId, (m, wall) => correctedTime(a, m, wall), localDateTime, rt.clock.now(), { before: r.wall, after: r.at });
     if (n > 0) rt.log.info('punches taken before the first answer of this boot now carry the service\'s time', { count: n });
     return n;
   };

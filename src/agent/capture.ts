@@ -50,6 +50,8 @@ export type CaptureDeps = {
   recordError: (message: string) => void;
   /** Whether the service answered the terminal's last request: the mark's on-line flag (Portaria 671). */
   online: () => boolean;
+  /** The employer chain of a worker's marks from their payment source (agent/employers.ts); absent: the configured employer's. */
+  employerChain?: (paymentSource: string | null) => string;
 };
 
 /** How a punch of a known employee is committed (see Capture.commit). */
@@ -159,6 +161,7 @@ export class Capture {
         cpf: employee.cpf,
         online: this.d.online(),
         nsr: o.nsr ?? null,
+        chain: this.d.employerChain?.(employee.payment_source) ?? '',
       });
     } catch (e) {
       return this.storageFailed(e, employee.external_id ?? employee.id);
@@ -176,6 +179,7 @@ export class Capture {
       localTime: local.time,
       repeat: false,
       ...(held === 'pin_unverified' ? { note: 'held_pin_unverified' as const } : held ? { note: 'held_not_allowed' as const } : {}),
+      ...(when.anchored ? {} : { timeToConfirm: true as const }),
     };
   }
 
@@ -189,6 +193,7 @@ export class Capture {
       localDate: row.local_date,
       localTime: row.local_time,
       repeat: true,
+      ...(row.anchored === 0 ? { timeToConfirm: true as const } : {}),
     };
   }
 
@@ -213,6 +218,7 @@ export class Capture {
       localTime: local.time,
       repeat: false,
       note,
+      ...(when.anchored ? {} : { timeToConfirm: true as const }),
     };
   }
 

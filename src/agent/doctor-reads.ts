@@ -7,9 +7,11 @@ import type { Config } from '../config.js';
 import { openDatabase, type ReadOnlyDb } from '../store/database.js';
 import { hasPin } from '../store/pins.js';
 import { rosterSize } from '../store/roster.js';
+import { rosterGaps, type RosterGaps } from '../store/roster-gaps.js';
 import { settingKeys, type RosterSyncRecord } from '../store/setting-keys.js';
 import { readSetting } from '../store/settings.js';
 import { serviceKeys } from '../store/service-records.js';
+import { journalGuardKeys, type JournalGuardRecord, type JournalRestoreRecord } from '../store/journal-guard-keys.js';
 import type { AbsentRoute } from '../domain/absent-routes.js';
 import { ADMIN_PIN_ID } from './identity-admin.js';
 import { storedOverrides, storedSettingsView } from './stored-settings.js';
@@ -24,6 +26,13 @@ export type StoredFacts = {
   tokenSavedIn: 'keyring' | 'file' | null;
   /** Read routes the service lacks, as the agent learnt them. */
   absentRoutes?: AbsentRoute[];
+  /** The site's zone as the last sync stored it (null: not known). */
+  siteZone?: string | null;
+  /** The last restore of the data directory the journal recognised, and its mirror outside it. */
+  journalRestore?: JournalRestoreRecord | null;
+  journalGuard?: JournalGuardRecord | null;
+  /** Workers whose punches the evidence cannot fully name (store/roster-gaps.ts), and those without any payment source. */
+  evidenceGaps?: RosterGaps & { noPaymentSource: { count: number; names: string[] } };
 };
 
 /** The doctor's read-only look at the database; close it when done. */
@@ -32,6 +41,12 @@ export type CheckedDatabase = {
   facts(config: Config, demo: boolean): StoredFacts;
   close(): void;
 };
+
+/** Workers the roster gives no payment source (the doctor reads the whole roster; status keeps a count). */
+function withoutPaymentSource(db: ReadOnlyDb): { count: number; names: string[] } {
+  const rows = db.prepare('SELECT full_name FROM roster_employees WHERE payment_source IS NULL ORDER BY full_name').pluck().all() as string[];
+  return { count: rows.length, names: rows.slice(0, 10) };
+}
 
 /** Reads only: every reader here takes a read-only connection (the doctor's). */
 export function readStoredFacts(db: ReadOnlyDb, config: Config, demo: boolean): StoredFacts {
@@ -42,6 +57,10 @@ export function readStoredFacts(db: ReadOnlyDb, config: Config, demo: boolean): 
     siteId: storedSettingsView(db, config, demo).siteId,
     tokenSavedIn: storedOverrides(db, demo).token?.source ?? null,
     absentRoutes: readSetting(db, serviceKeys.absentRoutes)?.routes ?? [],
+    siteZone: readSetting(db, settingKeys.site)?.timezone ?? null,
+    journalRestore: readSetting(db, journalGuardKeys.restore),
+    journalGuard: readSetting(db, journalGuardKeys.guard),
+    evidenceGaps: { ...rosterGaps(db), noPaymentSource: withoutPaymentSource(db) },
   };
 }
 

@@ -4,6 +4,7 @@ import { checkCode } from '../domain/credential.js';
 import { resolveCredential, type IdentityRules } from '../domain/identity.js';
 import { checkPinFormat, PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '../domain/pin-policy.js';
 import type { AuditLog } from '../store/audit-log.js';
+import type { AdminPinCheck } from './admin-session.js';
 import type { Identities } from '../store/identities.js';
 import type { RosterEmployee } from '../store/roster.js';
 
@@ -32,8 +33,9 @@ const ADMIN_RULES: IdentityRules = {
 export type PinAdmin = {
   set(employeeId: string, pin: string): Promise<void>;
   clear(employeeId: string): boolean;
-  verify(employeeId: string, pin: string): Promise<{ ok: boolean }>;
+  verify(employeeId: string, pin: string): Promise<{ ok: boolean; reason?: string; until?: number; waitMs?: number }>;
   has(employeeId: string): boolean;
+  unlock(employeeId: string, by: string): boolean;
 };
 
 /**
@@ -124,6 +126,21 @@ export class IdentityAdmin {
 
   async verifyAdminPin(pin: string): Promise<boolean> {
     return (await this.pins.verify(ADMIN_PIN_ID, pin)).ok;
+  }
+
+  /** The admin login's check: right, wrong, or locked (until when), so the screen never calls a locked-out right PIN wrong. */
+  async checkAdminPin(pin: string): Promise<AdminPinCheck> {
+    const r = await this.pins.verify(ADMIN_PIN_ID, pin);
+    if (r.ok) return { ok: true };
+    if (r.reason === 'locked' && r.until !== undefined) return { ok: false, lockedForMs: r.until - this.clock.now() };
+    // Throttled: the PIN was not checked either; a short lock, not "wrong".
+    if (r.reason === 'throttled' && r.waitMs !== undefined) return { ok: false, lockedForMs: r.waitMs };
+    return { ok: false };
+  }
+
+  /** `timeclock pin unlock`: the manager PIN's lockout lifted on the box itself (audited), so a passer-by's wrong PINs cannot keep the manager out. */
+  unlockAdminPin(by: string): AdminResult {
+    return { ok: true, code: this.pins.unlock(ADMIN_PIN_ID, by) ? 'admin_pin_unlocked' : 'admin_pin_not_locked' };
   }
 
   clearPin(employeeQuery: string): AdminResult {

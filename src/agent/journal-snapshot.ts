@@ -10,9 +10,12 @@ import type { Logger } from '../log.js';
 import { openDatabase, type ReadOnlyDb } from '../store/database.js';
 import { sha256Latin1 } from '../store/journal-facts.js';
 import { JournalReader, journalState } from '../store/journal-read.js';
+import { EmployerCache } from '../store/employers.js';
 import { verifyJournal, type JournalVerification } from '../store/journal-verify.js';
+import { nsrMirrorDir } from './open-journal.js';
 import { afdZone, exportAfd, type AfdExportRequest, type AfdExportResult } from './afd-export.js';
 import { journalReceiptSource } from './receipt-source.js';
+import { ReceiptFiles } from './receipt-files.js';
 import { Receipts, receiptSettingsOf } from './receipts.js';
 import { hasTerminalData } from './terminal-data.js';
 
@@ -29,17 +32,25 @@ export class JournalSnapshot {
 
   /** Recomputes both chains; names the first record that does not match. */
   verify(): Promise<JournalVerification> {
-    return verifyJournal(this.db);
+    return verifyJournal(this.db, { mirrorDir: nsrMirrorDir(this.config) });
   }
 
   /** A punch's receipt by its NSR; null when there is none (what went wrong, if anything, goes to `log`). */
   receipt(nsr: number, log: Pick<Logger, 'warn'>): PunchReceiptView | null {
-    return new Receipts(journalReceiptSource(this.db), receiptSettingsOf(this.config), log).byNsr(nsr);
+    return new Receipts(journalReceiptSource(this.db), receiptSettingsOf(this.config, this.db), log).byNsr(nsr);
+  }
+
+  /** A punch's PDF receipt and its signature by NSR (the copy kept since the punch, else made now); null: no such mark. */
+  receiptPdf(nsr: number, log: Pick<Logger, 'warn' | 'info'>): { receipt: PunchReceiptView; pdf: Buffer; p7s: Buffer | null; kept: boolean } | null {
+    const receipt = this.receipt(nsr, log);
+    if (!receipt) return null;
+    const files = new ReceiptFiles({ dataDir: this.config.dataDir, keepHours: this.config.receipt.keepHours, afd: this.config.afd, now: () => Date.now(), log });
+    return { receipt, ...files.bytesOf(receipt) };
   }
 
   /** The marks of `from`..`to` as an AFD file (agent/afd-export.ts), in the site's zone. */
   exportAfd(req: Omit<AfdExportRequest, 'zone'>): Promise<AfdExportResult> {
-    return exportAfd(new JournalReader(this.db), this.config, { ...req, zone: afdZone(this.db, this.config) });
+    return exportAfd(new JournalReader(this.db), this.config, { ...req, zone: afdZone(this.db, this.config) }, new EmployerCache(this.db));
   }
 
   close(): void {

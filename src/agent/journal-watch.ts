@@ -21,6 +21,8 @@ export type JournalWatchDeps = {
   changed(): void;
   firstAfterMs: number;
   everyMs: number;
+  /** Where the chain's head is mirrored outside the data directory (null: none). */
+  mirrorDir?: string | null;
   /** Tests may pass their own. */
   verify?: (db: Db, o: VerifyOptions) => Promise<JournalVerification>;
 };
@@ -59,7 +61,7 @@ export class JournalWatch {
     const at = this.d.clock.now();
     let v: JournalVerification;
     try {
-      v = await (this.d.verify ?? verifyJournal)(this.d.db, { signal: this.abort.signal });
+      v = await (this.d.verify ?? verifyJournal)(this.d.db, { signal: this.abort.signal, mirrorDir: this.d.mirrorDir ?? null });
     } catch (e) {
       if (this.schedule.stopped) return null;
       this.d.log.warn('the evidence journal could not be verified; the next run tries again', { error: (e as Error).message });

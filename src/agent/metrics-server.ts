@@ -14,7 +14,7 @@ import type { Agent } from './agent.js';
 import { agentMetrics } from './metrics.js';
 import { fleetHealthLines } from './fleet-words.js';
 
-export type MetricsServerAgent = Pick<Agent, 'status' | 'requestCounts' | 'health'>;
+export type MetricsServerAgent = Pick<Agent, 'status' | 'requestCounts' | 'captureCounts' | 'health'>;
 
 export type MetricsServer = {
   /** e.g. http://127.0.0.1:9464 */

@@ -10,7 +10,7 @@ import { punchStates } from '../domain/punch.js';
 import type { Agent } from './agent.js';
 import type { AgentStatus } from './status.js';
 
-export type MetricsAgent = Pick<Agent, 'status' | 'requestCounts'>;
+export type MetricsAgent = Pick<Agent, 'status' | 'requestCounts' | 'captureCounts'>;
 
 export type AgentMetrics = {
   contentType: string;
@@ -36,8 +36,32 @@ export function agentMetrics(agent: MetricsAgent, opts: { processMetrics?: boole
       for (const state of punchStates) this.set({ state }, q[state]);
     },
   });
-  gauge('timeclock_oldest_pending_seconds', 'Age of the oldest punch not yet delivered (pending, sending or in doubt); 0 when none.', (s) =>
-    s.oldestUnsentAgeMs === null ? 0 : s.oldestUnsentAgeMs / 1000,
+  // Timestamps, not ages: an alert computes `time() - x`, and a stale scrape cannot make a wait look short.
+  gauge('timeclock_oldest_pending_timestamp_seconds', 'When the oldest punch not yet delivered (pending, sending or in doubt) was taken; NaN when none waits.', (s) =>
+    s.oldestUnsentAgeMs === null ? NaN : (s.now - s.oldestUnsentAgeMs) / 1000,
+  );
+  gauge('timeclock_last_delivery_timestamp_seconds', 'When a punch was last delivered to the service (among those still in the database); NaN when none.', (s) =>
+    s.lastDeliveryAt == null ? NaN : s.lastDeliveryAt / 1000,
+  );
+  new Counter({
+    name: 'timeclock_punches_captured_total',
+    help: 'Punches taken at this terminal since start, by outcome: registered, repeat, a kept punch (awaiting_roster, unknown_code, held_*), or why it was refused (storage_failed: it could not be saved).',
+    labelNames: ['outcome'],
+    registers,
+    collect() {
+      this.reset();
+      for (const c of agent.captureCounts()) this.inc({ outcome: c.outcome }, c.count);
+    },
+  });
+  gauge('timeclock_unresolved_punches', 'Punches of codes not matched to an employee yet, kept until a roster sync matches them (held punches: timeclock_punches{state="held"}).', (s) => s.unresolved.count);
+  gauge('timeclock_journal_verify_ok', "The last verification of the evidence journal's hash chains: 1 whole, 0 broken; NaN before the first.", (s) =>
+    s.journal?.lastVerify ? (s.journal.lastVerify.ok ? 1 : 0) : NaN,
+  );
+  gauge('timeclock_journal_verify_timestamp_seconds', "When the evidence journal's chains were last verified; NaN before the first.", (s) =>
+    s.journal?.lastVerify ? s.journal.lastVerify.at / 1000 : NaN,
+  );
+  gauge('timeclock_disk_free_bytes', 'Free bytes for the data directory; a full disk refuses punches. NaN when the file system cannot be asked.', (s) =>
+    s.storage?.freeBytes ?? NaN,
   );
   new Counter({
     name: 'timeclock_requests_total',
@@ -52,10 +76,9 @@ export function agentMetrics(agent: MetricsAgent, opts: { processMetrics?: boole
   gauge('timeclock_rate_window_used', 'Requests counted in the current sliding rate window.', (s) => s.rateWindow.used);
   gauge('timeclock_rate_limit_current', 'Requests allowed per rate window now.', (s) => s.rateWindow.limit);
   gauge('timeclock_roster_employees', 'Employees in the local roster.', (s) => s.roster.size);
-  gauge('timeclock_roster_age_seconds', 'Time since the last successful roster sync; +Inf when there has been none.', (s) => {
-    const at = s.roster.lastSync?.lastOkAt ?? null;
-    return at === null ? Infinity : Math.max(0, s.now - at) / 1000;
-  });
+  gauge('timeclock_roster_last_sync_timestamp_seconds', 'When the roster was last synced successfully; 0 when it never was (an alert on age fires at once).', (s) =>
+    (s.roster.lastSync?.lastOkAt ?? 0) / 1000,
+  );
   gauge('timeclock_clock_skew_seconds', "The service's clock minus this terminal's (positive: the terminal is slow); NaN until the service answered.", (s) =>
     s.clockSkewMs === null ? NaN : s.clockSkewMs / 1000,
   );

@@ -75,7 +75,7 @@ export async function openAgent(
     agent,
     config: ready,
     adminPin: {
-      verify: async (pin) => ((isDemo && !agent.admin.hasAdminPin()) ? pin === DEMO_ADMIN_PIN : agent.admin.verifyAdminPin(pin)),
+      verify: async (pin) => ((isDemo && !agent.admin.hasAdminPin()) ? pin === DEMO_ADMIN_PIN : agent.admin.checkAdminPin(pin)),
       // The demo has its own manager PIN until one is set.
       isSet: () => isDemo || agent.admin.hasAdminPin(),
     },

@@ -1,13 +1,15 @@
 /**
  * The punches of a date range as CSV for a spreadsheet: RFC 4180 (every field quoted when it holds
  * a comma, a quote, CR or LF; quotes doubled; CR LF between records), UTF-8 with a BOM so Excel on
- * Windows reads accents right. Written page by page, yielding to the event loop between pages, so a
- * year of punches never stalls capture.
+ * Windows reads accents right. A text cell that a spreadsheet would take for a formula is written as
+ * text (OWASP's CSV injection rule). Written page by page, yielding to the event loop between pages,
+ * so a year of punches never stalls capture; through agent/export-file.ts, so a link or folder
+ * planted under the file's name on a drive is refused, never written through.
  */
-import fs from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { localDateTime } from '../domain/local-time.js';
 import type { ListedPunchRow, PunchLists } from '../store/punch-lists.js';
+import { ExportFile } from './export-file.js';
 
 export const CSV_BOM = '\uFEFF';
 export const CSV_EOL = '\r\n';
@@ -15,10 +17,19 @@ export const CSV_HEADER = ['local_date', 'local_time', 'employee_external_id', '
 /** Rows read and written per turn of the event loop. */
 export const CSV_PAGE = 500;
 
-/** One field: quoted only when it must be (RFC 4180 §2.6), quotes inside doubled (§2.7). */
+/**
+ * What makes a spreadsheet read a cell as a formula (or, tab and CR, hide one behind them):
+ * OWASP's list. An employee's name comes from the service; "=HYPERLINK(...)" must stay a name.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One field: a text starting like a formula gets a leading "'" (the spreadsheet shows it as text);
+ * quoted only when it must be (RFC 4180 §2.6), quotes inside doubled (§2.7). Numbers are numbers.
+ */
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
-  const s = String(value);
+  const s = typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -39,17 +50,15 @@ export function csvRow(r: ListedPunchRow): string {
 
 export type CsvWritten = { rows: number; bytes: number };
 
-/** Writes the punches dated from..to to `file` (replacing it); resolves once it is on disk. */
+/**
+ * Writes the punches dated from..to to `file` (replacing a regular file of that name, refusing a
+ * link or anything else: ExportTargetError); resolves once it is on disk under its name.
+ */
 export async function writePunchCsv(lists: Pick<PunchLists, 'rangePage'>, from: string, to: string, file: string, page = CSV_PAGE): Promise<CsvWritten> {
-  const fh = await fs.promises.open(file, 'w', 0o600);
+  const out = await ExportFile.create(file, { replace: true, mode: 0o600 });
   let rows = 0;
-  let bytes = 0;
   try {
-    const put = async (text: string): Promise<void> => {
-      const buf = Buffer.from(text, 'utf8');
-      await fh.write(buf);
-      bytes += buf.length;
-    };
+    const put = (text: string): Promise<void> => out.write(text);
     await put(CSV_BOM + csvRecord(CSV_HEADER));
     let after: { capturedAt: number; id: number } | null = null;
     for (;;) {
@@ -61,9 +70,10 @@ export async function writePunchCsv(lists: Pick<PunchLists, 'rangePage'>, from: 
       after = { capturedAt: last.captured_at, id: last.id };
       await nextTurn();
     }
-    await fh.sync();
-  } finally {
-    await fh.close();
+    await out.commit();
+  } catch (e) {
+    await out.discard();
+    throw e;
   }
-  return { rows, bytes };
+  return { rows, bytes: out.bytes };
 }

@@ -5,7 +5,6 @@
  * the web bridge serves at AFD_DOWNLOAD_PATH. Answers carry data and codes, never text.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { CallInput, CallOutput, EmployeePunches, PunchCsvAnswer, WaitingList } from '../contract.js';
 import { SEARCH_MAX_EMPLOYEES, WAITING_MAX } from '../contract.js';
@@ -15,6 +14,7 @@ import type { Logger } from '../log.js';
 import type { AuditLog } from '../store/audit-log.js';
 import type { Db } from '../store/database.js';
 import { PunchLists, type ListedPunchRow } from '../store/punch-lists.js';
+import { ExportTargetError, exportFolder } from './export-file.js';
 import { writePunchCsv } from './punch-csv.js';
 import { DEFAULT_DRIVE_ROOTS, listRemovableDrives, type DriveRoots } from './removable-drives.js';
 
@@ -86,11 +86,11 @@ export class PunchAdmin {
         if (drive.readOnly) return { ok: false, code: 'drive_read_only', params: { drive: drive.label } };
         const folder = 'PUNCHES';
         dir = path.join(drive.path, folder);
-        await fs.promises.mkdir(dir, { recursive: true });
+        await exportFolder(dir);
         where = { kind: 'drive', label: drive.label, folder };
       } else {
         dir = path.join(this.d.downloadDir, randomBytes(8).toString('hex'));
-        await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+        await exportFolder(dir, 0o700);
         where = { kind: 'download' };
       }
       const file = path.join(dir, fileName);
@@ -100,6 +100,10 @@ export class PunchAdmin {
       this.d.log.info('punches exported as CSV', { from: i.from, to: i.to, rows: r.rows, bytes: r.bytes, target: where.kind, ms: Date.now() - started });
       return { ok: true, fileName, rows: r.rows, bytes: r.bytes, where, download };
     } catch (e) {
+      if (e instanceof ExportTargetError) {
+        this.d.log.warn('punch CSV export refused', { error: e.message });
+        return { ok: false, code: 'target_unsafe', params: { file: path.basename(e.file) } };
+      }
       this.d.log.error('punch CSV export failed', { error: (e as Error).message });
       return { ok: false, code: 'write_failed', params: { error: (e as NodeJS.ErrnoException).code ?? (e as Error).message } };
     } finally {

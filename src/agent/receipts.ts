@@ -7,11 +7,17 @@ import { storedTerminalIdOf, type Config } from '../config.js';
 import type { PunchReceiptView } from '../contract.js';
 import type { PunchResult } from '../domain/punch.js';
 import type { Logger } from '../log.js';
-import { buildReceipt, type ReceiptPunch, type ReceiptSettings } from './receipt.js';
+import type { Db } from '../store/database.js';
+import { EmployerCache } from '../store/employers.js';
+import { settingKeys } from '../store/setting-keys.js';
+import { readSetting } from '../store/settings.js';
+import { employerOfChain } from './employers.js';
+import type { ReceiptFiles } from './receipt-files.js';
+import { buildReceipt, type ReceiptCorrection, type ReceiptPunch, type ReceiptSettings } from './receipt.js';
 import type { PunchDay } from './self-service.js';
 
 /** A mark as the journal keeps it: its type 7 line, and the punch it records when that is still here. */
-export type ReceiptEvidence = { line: string; punch: ReceiptPunch | null };
+export type ReceiptEvidence = { line: string; punch: ReceiptPunch | null; correction?: ReceiptCorrection | null; /** The employer chain it was sealed in ('' the configured employer's). */ chain?: string };
 
 /** What receipts need of the evidence journal. */
 export type ReceiptSource = { byNsr(nsr: number): ReceiptEvidence | null };
@@ -20,27 +26,48 @@ type Ok = Extract<PunchResult, { ok: true }>;
 /** A punch's answer as the agent gives it: a registered punch with its receipt when the journal has its mark. */
 export type PunchAnswer = Exclude<PunchResult, Ok> | (Ok & { receipt?: PunchReceiptView; day?: PunchDay });
 
-export function receiptSettingsOf(config: Pick<Config, 'terminalId' | 'dataDir' | 'employer' | 'receipt'>): ReceiptSettings {
+/** `db`: where the site's name and the workers' employers are read (none: the configuration alone). */
+export function receiptSettingsOf(config: Pick<Config, 'terminalId' | 'dataDir' | 'employer' | 'receipt'>, db?: Db): ReceiptSettings {
+  const cache = db ? new EmployerCache(db) : null;
   return {
     // Read, never made here: `timeclock receipt` writes nothing; the agent made it at its start.
     terminalId: storedTerminalIdOf(config),
     employer: { name: config.employer.name, cnpj: config.employer.cnpj, cpf: config.employer.cpf },
     portalUrl: config.receipt.portalUrl,
+    cno: config.employer.cno,
+    repRegistration: config.employer.repRegistration,
+    workplace: config.receipt.workplace ?? (db ? siteName(db) : undefined),
+    employerOf: (chain) => employerOfChain(chain, cache, config.employer),
   };
+}
+
+function siteName(db: Db): string | undefined {
+  try {
+    return readSetting(db, settingKeys.site)?.name ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export class Receipts {
   constructor(
     private readonly source: ReceiptSource,
-    private readonly settings: ReceiptSettings,
+    /** A function: read at each receipt (the site's name arrives with the first roster sync). */
+    private readonly settings: ReceiptSettings | (() => ReceiptSettings),
     private readonly log: Pick<Logger, 'warn'>,
+    /** Where each punch's PDF receipt is kept (Art. 80); none: no files (tests, the read-only CLI). */
+    readonly files: ReceiptFiles | null = null,
   ) {}
+
+  private current(): ReceiptSettings {
+    return typeof this.settings === 'function' ? this.settings() : this.settings;
+  }
 
   /** Null: no mark with this NSR, or its record cannot be read (logged). */
   byNsr(nsr: number): PunchReceiptView | null {
     try {
       const evidence = this.source.byNsr(nsr);
-      return evidence ? buildReceipt(evidence.line, evidence.punch, this.settings) : null;
+      return evidence ? buildReceipt(evidence.line, evidence.punch, this.current(), evidence.chain ?? '', evidence.correction ?? null) : null;
     } catch (e) {
       this.log.warn('no receipt for this NSR', { nsr, error: (e as Error).message });
       return null;
@@ -51,6 +78,8 @@ export class Receipts {
   attach(r: PunchResult): PunchAnswer {
     if (!r.ok) return r;
     const receipt = r.nsr === null ? null : this.byNsr(r.nsr);
+    // After the answer: the PDF and its signature never delay the screen.
+    if (receipt) this.files?.keepSoon(receipt);
     return receipt ? { ...r, receipt } : r;
   }
 }

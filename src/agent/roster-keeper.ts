@@ -29,6 +29,8 @@ export type RosterKeeperDeps = {
   changed(): void;
   /** Held punches were released: wake the uploader. */
   released(): void;
+  /** A roster was applied: read the employers it names (sync/employer-sync.ts); never awaited by a sync. */
+  employers?: () => Promise<unknown>;
 };
 
 /**
@@ -200,7 +202,16 @@ export class RosterKeeper {
     this.afterRosterChanged(at);
   }
 
+  /** The employer reads started after the last roster applied (none: resolved). */
+  private employersRun: Promise<unknown> = Promise.resolve();
+
+  /** Settles when the employers the roster names have been read (or could not be): `timeclock roster sync` waits for it. */
+  employersSettled(): Promise<void> {
+    return this.employersRun.then(() => undefined, () => undefined);
+  }
+
   private afterRosterChanged(now: number): void {
+    this.employersRun = this.d.employers?.() ?? Promise.resolve();
     try {
       const p = this.d.outbox.applyApiPermissions(now);
       if (p.held > 0 || p.released > 0) this.d.log.info('punches held or released by allow_external_api_record', p);

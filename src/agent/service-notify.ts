@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { withoutSecrets } from '../config.js';
 import type { Logger } from '../log.js';
 import type { AgentStatus } from './status.js';
 
@@ -57,10 +58,11 @@ export function serviceStatusText(s: AgentStatus): string {
 /** `systemd-notify VAR=VALUE...`: Node cannot send a unix datagram itself. */
 export function systemdNotifySend(socket: string): NotifySend {
   // Not --no-block: systemd-notify then waits until the manager has read the message, so it is
-  // not lost when systemd looks up the (by then exited) sender to find its unit.
+  // not lost when systemd looks up the (by then exited) sender to find its unit. Its environment
+  // has no secret of ours: it needs NOTIFY_SOCKET and PATH, not the API token.
   return (fields) =>
     new Promise((resolve, reject) => {
-      execFile('systemd-notify', fields, { timeout: SEND_TIMEOUT_MS, env: { ...process.env, NOTIFY_SOCKET: socket } }, (err) => (err ? reject(err) : resolve()));
+      execFile('systemd-notify', fields, { timeout: SEND_TIMEOUT_MS, env: { ...withoutSecrets(process.env), NOTIFY_SOCKET: socket } }, (err) => (err ? reject(err) : resolve()));
     });
 }
 

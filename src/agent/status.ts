@@ -7,6 +7,7 @@ import type { Identities } from '../store/identities.js';
 import type { NotAllowed, Roster, RosterHealth } from '../store/roster.js';
 import type { SiteFilterCheck, Skipped } from '../sync/roster-sync.js';
 import type { UnresolvedPunches } from '../store/unresolved.js';
+import { rosterGaps, type RosterGaps } from '../store/roster-gaps.js';
 import { readSetting } from '../store/settings.js';
 import { configWarnings } from '../config.js';
 import { VERSION } from '../version.js';
@@ -14,6 +15,7 @@ import type { Db } from '../store/database.js';
 import type { SettingsView } from './stored-settings.js';
 import type { RateSharing } from '../sync/shared-window-link.js';
 import type { FleetStatus } from './fleet-status.js';
+import { storageOf, type StorageStatus } from './storage-status.js';
 import {
   settingKeys,
   type AuthRefusedRecord,
@@ -26,10 +28,11 @@ import {
   type SiteRecord,
 } from '../store/setting-keys.js';
 import { journalState } from '../store/journal-read.js';
+import { journalGuardKeys, type JournalGuardRecord, type JournalRestoreRecord } from '../store/journal-guard-keys.js';
 import { serviceKeys } from '../store/service-records.js';
 import type { AbsentRoute } from '../domain/absent-routes.js';
 import type { ServiceStateRecord } from '../domain/service-state.js';
-import { DEFAULT_RETENTION, deletedEver, fileFigures, type Deleted, type FileFigures, type RetentionPassRecord, type RetentionPolicy } from '../store/retention.js';
+import { DEFAULT_RETENTION, deletedEver, fileFigures, lastDeliveryAt, type Deleted, type FileFigures, type RetentionPassRecord, type RetentionPolicy } from '../store/retention.js';
 
 /** The records status shows are declared with their settings keys (store/setting-keys.ts). */
 export type {
@@ -82,7 +85,7 @@ export type AgentStatus = {
     size: number;
     lastSync: RosterSyncRecord | null;
     progress: { pagesDone: number; pagesTotal: number | null } | null;
-    health: RosterHealth;
+    health: RosterHealth & { evidence?: RosterGaps };
     enrolledBadges: number;
     complete: boolean;
     skipped: Skipped | null;
@@ -114,6 +117,10 @@ export type AgentStatus = {
   absentRoutes: AbsentRoute[];
   /** What the terminal makes of the service's `Date` (store/setting-keys.ts ServiceClockRecord); null: no answer yet. */
   serviceClock?: ServiceClockRecord | null;
+  /** When a punch was last delivered (still in the database); null: none. */
+  lastDeliveryAt: number | null;
+  /** Free space for the data directory and punches refused for want of it (storage-status.ts). */
+  storage: StorageStatus;
 };
 
 /**
@@ -129,7 +136,15 @@ export type RetentionStatus = RetentionPolicy & {
   file: Omit<FileFigures, 'pageSize'>;
 };
 
-export type JournalStatus = { journalId: string; nextNsr: number; lastVerify: JournalVerifyRecord | null };
+export type JournalStatus = {
+  journalId: string;
+  nextNsr: number;
+  lastVerify: JournalVerifyRecord | null;
+  /** The last restore of the data directory recognised at a start (the NSR gap it left), or null. */
+  lastRestore?: JournalRestoreRecord | null;
+  /** Where the NSR reservation is mirrored outside the data directory (null: nowhere), and why it could not be written. */
+  guard?: JournalGuardRecord | null;
+};
 
 export type StatusSources = {
   db: Db;
@@ -182,7 +197,7 @@ export function readStatus(src: StatusSources): AgentStatus {
       size: rosterSummary.size,
       lastSync: sync,
       progress: readSetting(db, settingKeys.rosterProgress),
-      health: { ...rosterSummary.health, employees: rosterSummary.health.employees.slice(0, 20) },
+      health: { ...rosterSummary.health, employees: rosterSummary.health.employees.slice(0, 20), evidence: rosterGaps(db) },
       enrolledBadges: src.identities.enrollmentCount(),
       complete: rosterComplete(sync, now, src.rosterRefreshMs),
       skipped: sync?.skipped ?? null,
@@ -204,6 +219,8 @@ export function readStatus(src: StatusSources): AgentStatus {
     service: readSetting(db, serviceKeys.serviceState),
     absentRoutes: readSetting(db, serviceKeys.absentRoutes)?.routes ?? [],
     serviceClock: readSetting(db, settingKeys.serviceClock),
+    lastDeliveryAt: lastDeliveryAt(db),
+    storage: storageOf(db.name),
   };
 }
 
@@ -217,7 +234,7 @@ function collisionsOf(outbox: Outbox): AgentStatus['collisions'] {
 
 function journalOf(db: Db): JournalStatus | null {
   const state = journalState(db);
-  return state && { ...state, lastVerify: readSetting(db, settingKeys.journalVerify) };
+  return state && { ...state, lastVerify: readSetting(db, settingKeys.journalVerify), lastRestore: readSetting(db, journalGuardKeys.restore), guard: readSetting(db, journalGuardKeys.guard) };
 }
 
 function retentionOf(db: Db, policy: RetentionPolicy, sentHere: number): RetentionStatus {

@@ -14,6 +14,7 @@ import {
   type EmployeeRef,
 } from './shapes.js';
 import { readPage, readSite, type PageReading, type SiteRecord } from './roster-records.js';
+import { readEmployer, type EmployerRecord } from './employer-records.js';
 import { readTimes, type TimesReading } from './time-records.js';
 import { readTimesheet, type TimesheetReading } from './timesheet-records.js';
 import { hasNextPage, LEAVES_PAGE_SIZE, MAX_LEAVE_PAGES, readLeaveItems, type WorkLeavesReading } from './leave-records.js';
@@ -208,6 +209,24 @@ export class ApiClient {
       const site = readSite(raw);
       if (!site) throw new Error('the site answer is not a JSON object');
       return site;
+    });
+  }
+
+  countSites(): Promise<ApiOutcome<number | null>> {
+    return this.call('site', 'GET', 'sites', { max_results: '2', page: '1' }, undefined, (raw) => {
+      const r = readPage(raw);
+      if (!r.ok) throw new Error(r.error);
+      // Without a total, a page of at most one item with room for two is the whole list.
+      return r.meta.total ?? (r.items.length <= 1 ? r.items.length : null);
+    });
+  }
+
+  /** An employer (payment source) by its id (api/employer-records.ts). */
+  getPaymentSource(id: string): Promise<ApiOutcome<EmployerRecord>> {
+    return this.call('roster', 'GET', `payment-sources/${encodeURIComponent(id)}`, undefined, undefined, (raw) => {
+      const e = readEmployer(raw);
+      if (!e) throw new Error('the employer answer is not a JSON object');
+      return e;
     });
   }
 

@@ -1,5 +1,5 @@
 /**
- * One dispatcher for every bridge call and event (DESIGN.md "Layers"): the input checked against
+ * One dispatcher for every bridge call and event (docs/DESIGN.md "Floors"): the input checked against
  * src/contract.ts, the admin gate, the call through the agent's handlers, the answer checked
  * against the contract, and every agent event checked before it leaves. The transports (Electron
  * IPC in src/main/ipc-bridge.ts, loopback HTTP in src/web/web-bridge.ts) keep only who is asking
@@ -7,7 +7,7 @@
  * rejects. No input, PIN or token is ever logged: only call names and where an input was wrong.
  */
 import type { z } from 'zod';
-import { AdminSession, agentHandlers, type AdminPin, type BridgeAgent, type Handlers } from '../agent/bridge-handlers.js';
+import { AdminSession, agentHandlers, LoginGuard, type AdminPin, type BridgeAgent, type Handlers } from '../agent/bridge-handlers.js';
 import { calls, events, type BridgeError, type CallName, type ErrorCode, type EventName, type EventPayload, type ScreenSettings } from '../contract.js';
 import { SERVICE_TEXT_MAX } from '../contract/common.js';
 import type { Clock } from '../domain/clock.js';
@@ -43,7 +43,7 @@ export type Answer = { ok: true; value: unknown } | BridgeError;
 export type EventSink = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
 
 export type Dispatcher = {
-  /** A closed admin session: one per window (IPC), one per session token (web). */
+  /** A closed admin session for one client (a window's renderer under IPC, a browser's cookie on the web); wrong PINs count across all of them. */
   newSession(): AdminSession;
   dispatch<F>(name: CallName, read: () => Framed<F> | Promise<Framed<F>>, caller: Caller): Promise<Answer | { refused: F }>;
   /** Forwards the agent's events to `sink` until the returned function is called; `statusNow`: the current status at once. */
@@ -151,5 +151,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     };
   }
 
-  return { newSession: () => new AdminSession(opts.adminPin, adminIdleMs, clock), dispatch, subscribe };
+  // One count of wrong manager PINs for every client of this bridge: a new client is not a new allowance.
+  const guard = new LoginGuard();
+  return { newSession: () => new AdminSession(opts.adminPin, adminIdleMs, clock, guard), dispatch, subscribe };
 }

@@ -1,7 +1,9 @@
 /**
  * `timeclock start --browser PATH`: the kiosk screen in a Chromium-family browser in kiosk mode,
  * started and kept running by the terminal itself. The agent's web bridge makes a new session
- * token at every start, so the browser must be started by whoever knows it: this process.
+ * token at every start, so the browser must be started by whoever knows it: this process. It opens
+ * the screen with a one-time code, traded for the token at the first load, so the token is never on
+ * the browser's command line.
  *
  * The browser gets a profile of its own under the data directory (no first-run dialogs, no sync, no
  * background fetches on a closed site network), sound without a click (the beep follows a badge
@@ -15,7 +17,12 @@ import type { Logger } from '../log.js';
 import { withoutSecrets } from '../config.js';
 import { chromiumLocale, type Lang } from '../messages/lang.js';
 
-/** Flags for a browser that nobody sits in front of with a mouse. */
+/**
+ * Flags for a browser that nobody sits in front of with a mouse. Chromium has no switch that turns
+ * DevTools off (`--disable-dev-tools` is not one: Chromium ignores it); its policy
+ * DeveloperToolsAvailability=2 does, with printing and guest profiles off too: the package ships
+ * resources/system/chromium-policy.json for /etc/chromium/policies/managed/ (README, "Security").
+ */
 export function kioskBrowserArgs(url: string, profileDir: string, language: Lang): string[] {
   return [
     '--kiosk',
@@ -42,10 +49,14 @@ export function kioskBrowserEnv(env: NodeJS.ProcessEnv, language: Lang): NodeJS.
 
 export type KioskBrowser = { stop(): void };
 
-/** Starts `executable` on `url` and restarts it when it exits, at most once every `restartMs`. */
+/**
+ * Starts `executable` on `url()` and restarts it when it exits, at most once every `restartMs`. A new
+ * address for every start: it carries a one-time code, never the page token, since a command line
+ * is readable by every user of the box (/proc/PID/cmdline).
+ */
 export function runKioskBrowser(
   executable: string,
-  url: string,
+  url: () => string,
   dataDir: string,
   language: Lang,
   log: Logger,
@@ -59,8 +70,8 @@ export function runKioskBrowser(
 
   const launch = (): void => {
     const startedAt = Date.now();
-    // The URL (with its session token) goes to the browser only: never to a log.
-    child = spawn(executable, kioskBrowserArgs(url, profile, language), { stdio: 'ignore', env: kioskBrowserEnv(process.env, language) });
+    // The URL (with its one-time code) goes to the browser only: never to a log.
+    child = spawn(executable, kioskBrowserArgs(url(), profile, language), { stdio: 'ignore', env: kioskBrowserEnv(process.env, language) });
     child.once('error', (e) => {
       say(`cannot start the kiosk browser ${executable}: ${e.message}`);
       stopped = true;

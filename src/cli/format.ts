@@ -1,6 +1,8 @@
 import { serviceClockSentence } from '../agent/service-clock.js';
 import type { AgentStatus } from '../agent/status.js';
 import { cutText } from '../domain/long-text.js';
+import { chooseTimeZone } from '../domain/local-time.js';
+import { localWhen } from '../domain/when-text.js';
 import { fleetLines } from './fleet-lines.js';
 import type { PunchResult } from '../domain/punch.js';
 import type { Lang } from '../messages/lang.js';
@@ -50,8 +52,19 @@ export function ago(ms: number | null): string {
   return `${Math.floor(s / 86_400)}d ${Math.floor((s % 86_400) / 3600)}h ago`;
 }
 
-export function statusText(s: AgentStatus): string {
+/**
+ * An instant of status in the site's wall time with how far from now: "01:45 (in 5 h 59 min)".
+ * The zone: the site's, else the configured one, else this machine's.
+ */
+function whenIn(s: AgentStatus, zone: string | undefined): (at: number) => string {
+  const z = chooseTimeZone([s.site?.timezone, zone, Intl.DateTimeFormat().resolvedOptions().timeZone]);
+  const lang = cliLang();
+  return (at) => localWhen(at, s.now, z, lang);
+}
+
+export function statusText(s: AgentStatus, zone?: string): string {
   const q = s.queue;
+  const when = whenIn(s, zone);
   const lines = [
     `version:       ${s.version}`,
     `terminal:      ${s.terminalId}${s.fleet ? ` on host ${s.fleet.host}` : ''}`,
@@ -74,10 +87,10 @@ export function statusText(s: AgentStatus): string {
     `clock skew:    ${s.clockSkewMs === null ? 'unknown' : Math.abs(s.clockSkewMs) < 1000 ? 'none measurable (within ±1 s of the service)' : `${(s.clockSkewMs / 1000).toFixed(1)}s against the service`}`,
     ...(s.serviceClock && s.serviceClock.state !== 'ok' ? [`service clock: ${serviceClockSentence(s.serviceClock)} (since ${ago(s.now - s.serviceClock.at)})`] : []),
   ];
-  lines.push(...rosterLines(s), ...integrityLines(s), ...journalLines(s), ...retentionLines(s));
+  lines.push(...storageLines(s), ...rosterLines(s, when), ...integrityLines(s), ...journalLines(s), ...retentionLines(s));
   if (s.settings.token.warning) lines.push(`API token:     ${s.settings.token.warning}`);
   if (s.authRefused) lines.push(`TOKEN REFUSED: ${s.authRefused.reason} (${ago(s.now - s.authRefused.at)}); sending paused, punches are kept`);
-  if (s.sendingPaused) lines.push(`sending paused: ${s.sendingPaused.reason} until ${new Date(s.sendingPaused.until).toISOString()}`);
+  if (s.sendingPaused) lines.push(`sending paused: ${s.sendingPaused.reason} until ${when(s.sendingPaused.until)}`);
   if (s.setupProblem) lines.push(`SET-UP PROBLEM: ${s.setupProblem.reason} (${ago(s.now - s.setupProblem.at)}); sending backs off, punches are kept — check api.baseUrl`);
   lines.push(...absentRouteLines(s));
   if (s.queue.held > 0) lines.push(`held:          ${s.queue.held} punches kept and not sent (timeclock held list)`);
@@ -109,6 +122,13 @@ function integrityLines(s: AgentStatus): string[] {
 function journalLines(s: AgentStatus): string[] {
   const j = s.journal;
   if (!j) return [];
+  const r = j.lastRestore;
+  // A restore of the data directory recognised at a start: said beside whatever the chains say.
+  const restored = r ? [`JOURNAL RESTORED ${ago(s.now - r.at)}: the data directory was put back from an older copy; NSRs ${r.from}-${r.to} are skipped (seen in ${r.where})`] : [];
+  return [...restored, ...verifyLines(s, j)];
+}
+
+function verifyLines(s: AgentStatus, j: NonNullable<AgentStatus['journal']>): string[] {
   const v = j.lastVerify;
   if (!v) return [`journal:       next NSR ${j.nextNsr}; not verified yet (the terminal checks it ${s.agentRunning ? 'shortly' : 'after it starts'})`];
   const when = `${ago(s.now - v.at)}, ${counted(v.marks, 'mark')}, ${counted(v.facts, 'fact')}`;
@@ -138,11 +158,20 @@ function retentionLines(s: AgentStatus): string[] {
   return lines;
 }
 
+/** A full disk refuses punches: said here, not only by doctor and the log (each line only when it applies). */
+function storageLines(s: AgentStatus): string[] {
+  const st = s.storage;
+  if (!st) return [];
+  const lines: string[] = [];
+  if (st.low && st.freeBytes !== null) lines.push(`DISK LOW:      ${Math.floor(st.freeBytes / 1_000_000)} MB free for the data directory: free space now, punches need it`);
+  if (st.refused) lines.push(`NOT SAVED:     ${st.refused.count} punches refused since the agent started: ${st.refused.why} (last ${ago(s.now - st.refused.lastAt)})`);
+  return lines;
+}
+
 /** What a manager must know about the roster beyond its size: each line only when it applies. */
-function rosterLines(s: AgentStatus): string[] {
+function rosterLines(s: AgentStatus, at: (t: number) => string): string[] {
   const r = s.roster;
   const lines: string[] = [];
-  const at = (t: number) => new Date(t).toISOString();
   if (!r.complete) lines.push('EMPLOYEE LIST: none complete yet — unknown codes are kept and matched when one arrives (none is refused)');
   if (r.nextSyncAt !== null) lines.push(`next sync:     ${at(r.nextSyncAt)}${r.refreshBy === 'changes' ? ' (changes only: the service filters on _updated)' : ''}`);
   if (r.heldShrink) {
@@ -172,6 +201,19 @@ function rosterLines(s: AgentStatus): string[] {
       `roster health: ${h.missingWorkSchedule} without work schedule, ${h.missingEmployer} without employer (the service will not show their punches until both are set), ` +
         `${h.badTimeZone} with a time zone the terminal cannot use (the site's is used):`,
       ...h.employees.map((e) => `                 ${e.name}${e.externalId ? ` (${e.externalId})` : ''}: missing ${e.missing.join(' and ')}`),
+    );
+  }
+  const ev = h.evidence;
+  if (ev && ev.noCpf.count > 0) {
+    lines.push(
+      `no CPF:        ${ev.noCpf.count} worker${ev.noCpf.count === 1 ? '' : 's'} without a CPF: their punches are kept, the AFD shows twelve zeros for them:`,
+      ...ev.noCpf.employees.map((e) => `                 ${e.name}${e.externalId ? ` (${e.externalId})` : ''}`),
+    );
+  }
+  if (ev && ev.noEmployer.count > 0) {
+    lines.push(
+      `no employer:   ${ev.noEmployer.count} worker${ev.noEmployer.count === 1 ? '' : 's'} whose employer the service does not name: receipts and AFD use the configured employer:`,
+      ...ev.noEmployer.employees.map((e) => `                 ${e.name}${e.externalId ? ` (${e.externalId})` : ''}: ${e.reason === 'unread' ? 'employer not read yet' : 'the service has no such employer'}`),
     );
   }
   if (s.unresolved.count > 0) {

@@ -10,9 +10,21 @@ import { Exit, type CliOptions } from './options.js';
 import { openAgent } from './setup.js';
 import { DEMO_ADMIN_PIN } from '../agent/open-agent.js';
 import { installProcessGuard, logProcessWarnings } from '../agent/process-guard.js';
-import { terminalIdOf } from '../config.js';
+import { terminalIdOf, type LoadedConfig } from '../config.js';
 import { createConsole } from '../log.js';
 import { serviceNotifier, serviceStatusText } from '../agent/service-notify.js';
+import { publishScreenAddress } from '../agent/screen-address.js';
+import type { Say } from '../log.js';
+
+/** The address for `timeclock screen-url`; a data directory that refuses the file costs only that command. */
+function publishScreenAddressOrSay(dataDir: string, url: string, say: Say): (() => void) | null {
+  try {
+    return publishScreenAddress(dataDir, url);
+  } catch (e) {
+    say(`cannot keep the screen address for 'timeclock screen-url': ${(e as Error).message}`, 'warn');
+    return null;
+  }
+}
 
 /** How long after a "type your PIN" the next typed line is that PIN (the agent's challenge lasts as long). */
 const PIN_ANSWER_MS = 60_000;
@@ -32,13 +44,14 @@ function noStandardInput(): boolean {
  * line on standard output. Messages for people go to standard error, so `--json` output stays
  * machine-readable: `timeclock: …` on a terminal, log lines (JSON) anywhere else.
  */
-export async function runHeadless(opts: CliOptions): Promise<number> {
-  const run = await openAgent(opts, { metrics: true });
+export async function runHeadless(opts: CliOptions, loaded?: LoadedConfig): Promise<number> {
+  const run = await openAgent(opts, { metrics: true }, loaded);
   const say = createConsole({ fields: { terminal: terminalIdOf(run.config) } });
   if (!opts.headless) say('Electron runtime not installed: running headless (type or scan codes here).');
   installProcessGuard(run.log, (m) => run.agent.noteError(m));
   logProcessWarnings(run.log);
   let bridge: WebBridge | null = null;
+  let unpublish: (() => void) | null = null;
   let browser: KioskBrowser | null = null;
   // Under systemd (Type=notify): READY=1, the watchdog's pings, STOPPING=1. Inert elsewhere.
   const notify = serviceNotifier({
@@ -56,6 +69,7 @@ export async function runHeadless(opts: CliOptions): Promise<number> {
     stopping = true;
     const told = notify.stopping();
     browser?.stop();
+    unpublish?.();
     await bridge?.close();
     await run.shutdown();
     await told;
@@ -72,7 +86,7 @@ export async function runHeadless(opts: CliOptions): Promise<number> {
     await stop();
     throw e;
   }
-  // The kiosk screen over loopback: `chromium --kiosk <url>` (the URL carries the session token).
+  // The kiosk screen over loopback: `chromium --kiosk <url>` (the URL carries the session token: see below where it is shown).
   bridge = await startWebBridge({
     agent: run.agent,
     host: '127.0.0.1',
@@ -92,9 +106,14 @@ export async function runHeadless(opts: CliOptions): Promise<number> {
   }
   say(`data: ${run.config.dataDir}; roster ${st.roster.size} employees; ${st.unsent} punches waiting`);
   for (const w of st.warnings) say(`warning: ${w}`, 'warn');
-  say(`kiosk screen: ${bridge.url}  (e.g. chromium --kiosk '${bridge.url}')`);
+  const screen = bridge;
+  unpublish = publishScreenAddressOrSay(run.config.dataDir, screen.url, say);
+  // The token is a live credential for the bridge: shown to a person at a terminal, never written to a log (the journal, a shipper).
+  const personReading = process.stdout.isTTY === true && process.stderr.isTTY === true;
+  if (personReading) say(`kiosk screen: ${screen.url}  (e.g. chromium --kiosk '${screen.url}')`);
+  else say(`kiosk screen: ${screen.address}  (with its token: timeclock screen-url)`);
   if (opts.browser) {
-    browser = runKioskBrowser(opts.browser, bridge.url, run.config.dataDir, run.config.screen.language, run.log, say);
+    browser = runKioskBrowser(opts.browser, () => screen.urlWithCode(), run.config.dataDir, run.config.screen.language, run.log, say);
     say(`kiosk screen shown in ${opts.browser}`);
   }
   if (notify.active) notify.ready(serviceStatusText(run.agent.status()));

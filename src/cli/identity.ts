@@ -46,14 +46,16 @@ async function readPin(): Promise<string> {
 /** `timeclock pin set <employee>` (PIN on standard input) and `timeclock pin clear <employee>`. */
 export async function runPin(opts: CliOptions, args: string[]): Promise<number> {
   const [action, employee] = args;
-  if ((action !== 'set' && action !== 'clear' && action !== 'set-admin') || (action === 'set-admin' ? args.length !== 1 : !employee || args.length !== 2)) {
+  const alone = action === 'set-admin' || action === 'unlock';
+  if ((action !== 'set' && action !== 'clear' && !alone) || (alone ? args.length !== 1 : !employee || args.length !== 2)) {
     throw new UsageError(
-      'usage: timeclock pin set <employee>   (the PIN is read from standard input)\n       timeclock pin clear <employee>\n       timeclock pin set-admin       (the admin screen\'s PIN, from standard input)',
+      'usage: timeclock pin set <employee>   (the PIN is read from standard input)\n       timeclock pin clear <employee>\n       timeclock pin set-admin       (the admin screen\'s PIN, from standard input)\n       timeclock pin unlock          (lift the admin PIN\'s lockout after wrong PINs)',
     );
   }
   const a = openAdmin(opts);
   try {
     if (action === 'set-admin') return report(await a.admin.setAdminPin(await readPin()));
+    if (action === 'unlock') return report(a.admin.unlockAdminPin(`timeclock pin unlock (uid ${process.getuid?.() ?? '?'})`));
     return report(action === 'set' ? await a.admin.setPin(employee as string, await readPin()) : a.admin.clearPin(employee as string));
   } finally {
     a.close();

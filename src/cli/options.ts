@@ -26,6 +26,10 @@ const optionSpecs = {
   from: { type: 'string' },
   to: { type: 'string' },
   out: { type: 'string' },
+  demo: { type: 'boolean' },
+  pdf: { type: 'boolean' },
+  'allow-unsigned': { type: 'boolean' },
+  strict: { type: 'boolean' },
 } as const;
 
 export function parseCli(argv: string[]) {

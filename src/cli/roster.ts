@@ -6,6 +6,8 @@ export async function runRosterSync(opts: CliOptions): Promise<number> {
   try {
     await run.agent.start({ roster: false });
     const res = await run.agent.syncRoster();
+    // The workers' employers are read after the roster, at the lowest priority: a manual sync waits for them.
+    await run.agent.employersRead();
     const skipped = 'skipped' in res && res.skipped.count > 0 ? `; ${res.skipped.count} records skipped (see timeclock status)` : '';
     if (res.ok) {
       const site = res.site ? ` (site ${res.site.name ?? res.site.id ?? '?'})` : '';

@@ -24,12 +24,18 @@ import { runDoctor } from './doctor/doctor.js';
 import { runAudit } from './audit.js';
 import { runJournal } from './journal.js';
 import { runReceipt } from './receipt.js';
+import { commandHelp, commandNames, unknownCommandLine } from './help.js';
+import { runScreenUrl } from './screen-url.js';
+import { endQuietlyOnClosedStdout } from './quiet-epipe.js';
 
 const USAGE = `timeclock — time-clock terminal agent
 
 usage:
-  timeclock --version                                      the version of this terminal software
+  timeclock help [COMMAND]                                 this page, or one command's usage with examples (also: COMMAND --help)
+  timeclock version                                        the version of this terminal software (also: --version)
   timeclock start [--headless] [--json] [--config FILE]   run the kiosk (demo on the embedded mock API when no API is configured)
+        [--demo]                                           the demo even though a config file is given (one that names no API is refused
+                                                           without it); its data never goes into the configured data directory
         [--print-punches]                                  under a service, print each punch (off: names and times are personal data, LGPD)
         [--browser PATH]                                   also show the kiosk screen in that browser (e.g. /usr/bin/chromium), kiosk mode
   timeclock status [--json] [--config FILE]                queue, connection, rate window, roster
@@ -54,14 +60,19 @@ usage:
   timeclock journal verify [--json] [--config FILE]        recompute the evidence journal's hash chains; names the first record that
                                                            does not match (exit 1); safe beside a running terminal
   timeclock receipt <NSR> [--json] [--config FILE]         a punch's receipt (comprovante) again, by its NSR
+        [--pdf [--out FILE]]                               --pdf: its signed PDF (kept receipt.keepHours) written to FILE
   timeclock afd export --from YYYY-MM-DD --to YYYY-MM-DD  the evidence journal's marks of those days as an AFD (Portaria 671), signed when
         [--out DIR|FILE] [--json] [--config FILE]          afd.signingKey is set; DIR keeps the Annex's file name (default: here)
   timeclock afd verify FILE                                check an AFD file (layout, CRCs, hash chain) and FILE.p7s (with openssl);
-                                                           exit 1 when it is not valid
+        [--allow-unsigned] [--strict]                      exit 1 when it is not valid or not signed (--allow-unsigned: a warning);
+                                                           --strict: a self-signed or non-ICP-Brasil signer is an error too
   timeclock enroll badge <code> <employee>                 link a badge to an employee (external id, registration number or CPF)
   timeclock unenroll badge <code>                          remove a badge
   timeclock pin set <employee>                             set an employee's PIN (read from standard input)
   timeclock pin clear <employee>                           remove an employee's PIN
+  timeclock pin unlock                                     lift the manager PIN's lockout after wrong PINs (audited)
+  timeclock screen-url [--config FILE]                     the running terminal's kiosk screen address with its token
+                                                           (the log has it without); for the terminal's user and root
   timeclock hid list [--json]                              attached HID devices (ids for the config and the udev rule)
   timeclock hid replay <file> [--config FILE]              decode a capture with the configured reader's decoder
   timeclock hid record <file> [--seconds N]                write a capture from the configured reader, for support
@@ -91,15 +102,18 @@ async function dispatch(argv: string[]): Promise<number> {
   try {
     parsed = parseCli(argv);
   } catch (e) {
-    process.stderr.write(`timeclock: ${(e as Error).message}\n\n${USAGE}\n`);
+    // A bad flag of a known command: that command's usage, not the whole page.
+    const own = argv[0] && !argv[0].startsWith('-') ? commandHelp(USAGE, argv[0]) : null;
+    process.stderr.write(`timeclock: ${(e as Error).message}\n\n${own ?? USAGE}\n`);
     return Exit.usage;
   }
   const [command, sub] = parsed.positionals;
   const opts = parsed.values;
-  if (opts.version) {
+  if (opts.version || command === 'version') {
     process.stdout.write(`timeclock-kiosk ${VERSION}\n`);
     return Exit.ok;
   }
+  if (command === 'help' || (opts.help && command)) return printHelp(command === 'help' ? sub : command);
   if (opts.help || !command) {
     process.stdout.write(USAGE + '\n');
     return command || opts.help ? Exit.ok : Exit.usage;
@@ -139,17 +153,35 @@ async function dispatch(argv: string[]): Promise<number> {
       return runReceipt(opts, parsed.positionals.slice(1));
     case 'afd':
       return runAfd(opts, parsed.positionals.slice(1));
+    case 'screen-url':
+      return runScreenUrl(opts, parsed.positionals.slice(1));
     case 'rejected':
     case 'held':
       return runPunches(opts, command, parsed.positionals.slice(1));
     default:
-      process.stderr.write(`timeclock: unknown command '${command}'\n\n${USAGE}\n`);
+      process.stderr.write(unknownCommandLine(USAGE, command) + '\n');
       return Exit.usage;
   }
 }
 
+/** `timeclock help [COMMAND]`, `timeclock COMMAND --help`: the whole page, or one command's (help.ts). */
+function printHelp(topic: string | undefined): number {
+  if (topic === undefined || topic === 'help') {
+    process.stdout.write(`${USAGE}\n\ncommands: ${commandNames(USAGE).join(', ')}; timeclock help COMMAND for one of them\n`);
+    return Exit.ok;
+  }
+  const own = commandHelp(USAGE, topic);
+  if (own === null) {
+    process.stderr.write(unknownCommandLine(USAGE, topic) + '\n');
+    return Exit.usage;
+  }
+  process.stdout.write(own + '\n');
+  return Exit.ok;
+}
+
 /** Runs one command line; resolves with its exit code (never rejects). */
 export async function runCli(argv: string[]): Promise<number> {
+  endQuietlyOnClosedStdout();
   const fail = failureWriter(argv);
   try {
     return await dispatch(argv);

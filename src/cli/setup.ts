@@ -1,5 +1,5 @@
 import { openAgent as openAgentFor, type Running } from '../agent/open-agent.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, type LoadedConfig } from '../config.js';
 import type { CliOptions } from './options.js';
 
 export type { Running };
@@ -11,7 +11,6 @@ export type { Running };
  * desktop secret store by design, so no warning is shown for it.
  * `serve.metrics`: serve `metrics.listen` (the running terminal, not a one-shot command).
  */
-export function openAgent(opts: CliOptions, serve: { metrics?: boolean } = {}): Promise<Running> {
-  const loaded = loadConfig({ file: opts.config });
+export function openAgent(opts: CliOptions, serve: { metrics?: boolean } = {}, loaded: LoadedConfig = loadConfig({ file: opts.config })): Promise<Running> {
   return openAgentFor(loaded, { metrics: serve.metrics ?? false });
 }

@@ -12,6 +12,6 @@ export async function runStatus(opts: CliOptions): Promise<number> {
     return Exit.error;
   }
   const status = readStoredStatus(config, demo);
-  process.stdout.write((opts.json ? JSON.stringify(status) : `data: ${config.dataDir}\n${statusText(status)}`) + '\n');
+  process.stdout.write((opts.json ? JSON.stringify(status) : `data: ${config.dataDir}\n${statusText(status, config.timezone)}`) + '\n');
   return Exit.ok;
 }

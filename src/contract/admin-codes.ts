@@ -54,6 +54,9 @@ export const adminCodeSchema = z.enum([
   'held_not_held',
   'held_disputed',
   'held_reason_required',
+  // the manager PIN's lockout cleared on the box (`timeclock pin unlock`)
+  'admin_pin_unlocked',
+  'admin_pin_not_locked',
 ]);
 export type AdminCode = z.infer<typeof adminCodeSchema>;
 
@@ -62,7 +65,7 @@ export const adminParamsSchema = z.record(z.string(), z.string());
 export type AdminParams = z.infer<typeof adminParamsSchema>;
 
 /**
- * The answer to a manager's PIN: `opened`; `wrong_pin`; `too_many` (wait a minute); `no_admin_pin`
+ * The answer to a manager's PIN: `opened`; `wrong_pin`; `too_many` (locked: for `lockedForMs`, or a minute); `no_admin_pin`
  * (none is set: the keypad says how to set one); `disabled` (this screen has no administration).
  */
 export const adminLoginCodeSchema = z.enum(['opened', 'wrong_pin', 'too_many', 'no_admin_pin', 'disabled']);

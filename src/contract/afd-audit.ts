@@ -35,6 +35,7 @@ export const afdErrorCodeSchema = z.enum([
   'drive_unknown',
   'drive_read_only',
   'busy',
+  'target_unsafe',
 ]);
 
 export const afdExportResultSchema = z.discriminatedUnion('ok', [
@@ -91,3 +92,10 @@ export const auditStateSchema = z.object({
   last: auditSummarySchema.nullable(),
 });
 export type AuditState = z.infer<typeof auditStateSchema>;
+
+/** After an export: a listed drive unmounted so it can be pulled (src/agent/unmount-drive.ts). */
+export const unmountDriveResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), label: z.string() }),
+  z.object({ ok: z.literal(false), code: z.enum(['drive_unknown', 'unmount_failed']), params: z.record(z.string(), z.string()) }),
+]);
+export type UnmountDriveResult = z.infer<typeof unmountDriveResultSchema>;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { adminResultSchema, enrollResultSchema, heldPunchSchema, rejectedPunchSchema, rosterSyncResultSchema, unresolvedPunchSchema } from './admin.js';
 import { adminLoginCodeSchema } from './admin-codes.js';
-import { AFD_MAX_DAYS, AUDIT_MAX_DAYS, afdExportResultSchema, afdTargetsSchema, auditStateSchema, auditSummarySchema } from './afd-audit.js';
+import { AFD_MAX_DAYS, AUDIT_MAX_DAYS, afdExportResultSchema, afdTargetsSchema, auditStateSchema, auditSummarySchema, unmountDriveResultSchema } from './afd-audit.js';
 import { calendarDay, dayNumber, epochMs, text } from './common.js';
 import { punchEventSchema, punchReceiptSchema, punchResultSchema, requestIdSchema } from './punch.js';
 import { employeePunchesSchema, exportPunchesInput, findPunchesInput, punchCsvResultSchema, waitingListSchema } from './punch-lists.js';
@@ -45,7 +45,8 @@ export const calls = {
   screenSettings: { input: empty, output: screenSettingsSchema, admin: false },
   adminLogin: {
     input: z.strictObject({ pin }),
-    output: z.object({ ok: z.boolean(), code: adminLoginCodeSchema, expiresAt: epochMs.optional() }),
+    /** `lockedForMs` with `too_many`: how long login stays locked (the screen says "locked for N min", never "wrong PIN"). */
+    output: z.object({ ok: z.boolean(), code: adminLoginCodeSchema, expiresAt: epochMs.optional(), lockedForMs: z.number().int().positive().max(7 * 24 * 3_600_000).optional() }),
     admin: false,
   },
   /** Ends the admin session; harmless without one. */
@@ -126,6 +127,14 @@ export const calls = {
   findPunches: { input: findPunchesInput, output: employeePunchesSchema, admin: true },
   /** The punches dated from..to (inclusive, at most PUNCH_CSV_MAX_DAYS) as CSV, on a listed removable drive or for download (web bridge). */
   exportPunchesCsv: { input: exportPunchesInput, output: punchCsvResultSchema, admin: true },
+  /** Unmounts a listed removable drive (after an export) so it can be pulled out safely. */
+  unmountDrive: { input: z.strictObject({ path: text(4096).min(1) }), output: unmountDriveResultSchema, admin: true },
+  /** A punch's PDF receipt (Art. 80) and its detached signature, base64, by NSR; null: no mark with that NSR. */
+  receiptPdf: {
+    input: z.strictObject({ nsr: z.number().int().min(1).max(999_999_999) }),
+    output: z.object({ fileName: z.string().regex(/^comprovante-\d{9}\.pdf$/), pdf: z.string().max(1_000_000), p7s: z.string().max(100_000).nullable() }).nullable(),
+    admin: true,
+  },
 } as const satisfies Record<string, CallSpec>;
 
 export type CallName = keyof typeof calls;

@@ -65,7 +65,7 @@ export const exportPunchesInput = z
   .refine((i) => i.from <= i.to, { message: 'from is after to', path: ['to'] })
   .refine((i) => dayNumber(i.to) - dayNumber(i.from) < PUNCH_CSV_MAX_DAYS, { message: `at most ${PUNCH_CSV_MAX_DAYS} days`, path: ['to'] });
 
-export const punchCsvErrorCodeSchema = z.enum(['drive_unknown', 'drive_read_only', 'write_failed', 'busy']);
+export const punchCsvErrorCodeSchema = z.enum(['drive_unknown', 'drive_read_only', 'write_failed', 'busy', 'target_unsafe']);
 
 export const punchCsvResultSchema = z.discriminatedUnion('ok', [
   z.object({

@@ -38,7 +38,7 @@ export const punchRefusalSchema = z.enum([
 export const RECEIPT_QR_MAX_BYTES = 2_331;
 
 /**
- * The worker's receipt of a punch ("Comprovante de registro", Portaria 671 Art. 79), built by
+ * The worker's receipt of a punch ("Comprovante de Registro de Ponto do Trabalhador", Portaria 671 Art. 79), built by
  * src/agent/receipt.ts, where the QR code's text format is written down. The names are whole here
  * (the screen shortens them for display); the QR text cuts them by its own rule.
  */
@@ -60,8 +60,34 @@ export const punchReceiptSchema = z.object({
   /** The record's SHA-256 (64 hex digits); screens show its start, the QR code all of it. */
   hash: z.string().regex(/^[0-9a-fA-F]{64}$/),
   portalUrl: serviceText.nullable(),
-  /** Exactly the text the QR code carries (the screen makes the code from it): at most RECEIPT_QR_MAX_BYTES in UTF-8, by the agent's cut. */
+  /** The receipt's text (the worker's copy: the whole CPF) at most RECEIPT_QR_MAX_BYTES in UTF-8, by the agent's cut; the QR code's when `qrText` is absent. */
   text: serviceText,
+  /**
+   * The time the terminal learnt later was the right one (its clock was wrong, or the worker's zone
+   * was not known yet), as the service received it; `adjustmentNsr`: the AFD type 4 record that
+   * says so. The date and time above stay what the mark sealed. Absent or null: none.
+   */
+  corrected: z
+    .object({
+      date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+      time: z.string().regex(/^\d{2}:\d{2}:\d{2}$/),
+      utcOffset: z.string().regex(/^[+-]\d{2}:\d{2}$/),
+      adjustmentNsr: z.string().regex(/^\d{9}$/).nullable(),
+    })
+    .nullable()
+    .optional(),
+  /** Timed by the terminal's own clock, not yet confirmed by the service ("horário a confirmar"). */
+  timeToConfirm: z.boolean().optional(),
+  /** Issue 26. The CPF whole (123.456.789-09), for the worker's own copy (QR, PDF); the screen shows `cpf`. */
+  cpfFull: z.string().nullable().optional(),
+  /** The configured CNO or CAEPF; null when none. */
+  cno: z.string().nullable().optional(),
+  /** The REP-P's INPI registration; null when not registered. */
+  repRegistration: z.string().nullable().optional(),
+  /** The place of work (the site's name, or `receipt.workplace`); null when not known. */
+  workplace: serviceText.nullable().optional(),
+  /** What the QR code carries: the portal link with the NSR and hash when a portal is configured, else `text`. */
+  qrText: serviceText.optional(),
 });
 export type PunchReceiptView = z.infer<typeof punchReceiptSchema>;
 
@@ -104,6 +130,8 @@ export const punchResultSchema = z.discriminatedUnion('ok', [
     /** The worker's receipt, when the evidence journal has this punch's mark. */
     receipt: punchReceiptSchema.optional(),
     day: punchDaySchema.optional(),
+    /** Timed by the terminal's own clock before the service confirmed it: the screen says "horário a confirmar". */
+    timeToConfirm: z.boolean().optional(),
   }),
   z.object({
     ok: z.literal(false),

@@ -95,6 +95,20 @@ export const statusSchema = z.object({
           missing: z.array(z.enum(['work_schedule', 'employer', 'timezone'])),
         }),
       ),
+      /**
+       * Issue 26, before they punch: workers without a CPF (their marks carry twelve zeros) and
+       * workers whose employer the service does not know or that was not read yet (receipts and AFD
+       * fall back to the configured employer). Absent from older agents.
+       */
+      evidence: z
+        .object({
+          noCpf: z.object({ count, employees: z.array(z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string() })) }),
+          noEmployer: z.object({
+            count,
+            employees: z.array(z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string(), reason: z.enum(['unknown', 'unread']) })),
+          }),
+        })
+        .optional(),
     }),
     enrolledBadges: count,
     /** False: no complete employee list (never synced, or the last sync failed and the list is older than its refresh interval). */
@@ -105,9 +119,10 @@ export const statusSchema = z.object({
     heldShrink: z.object({ employees: count, inUse: count, since: epochMs, recheckAt: epochMs.nullable() }).nullable(),
     /**
      * With a site configured: verified (the service's site total is below the account's), suspect (the same
-     * total with and without the filter: the service may ignore it), unknown (no totals to compare).
+     * total with and without the filter on an account of several sites: the service may ignore it), unknown (no totals
+     * to compare), one_site (the same totals on an account with one site: nothing to filter, as expected).
      */
-    siteFilter: z.enum(['verified', 'suspect', 'unknown']).nullable(),
+    siteFilter: z.enum(['verified', 'suspect', 'unknown', 'one_site']).nullable(),
     /** Employees whose contract does not allow API records (allow_external_api_record false): their punches are held. */
     notAllowed: z.object({
       count,
@@ -171,6 +186,10 @@ export const statusSchema = z.object({
           ms: z.number(),
         })
         .nullable(),
+      /** The last restore of the data directory recognised at a start: NSRs from..to may have been given before it and are skipped. */
+      lastRestore: z.object({ at: epochMs, from: z.number().int(), to: z.number().int(), where: z.string() }).nullable().optional(),
+      /** The NSR mirror outside the data directory (null: none, a restore of the whole directory is not recognised). */
+      guard: z.object({ mirror: z.string().nullable(), mirrorProblem: z.string().nullable() }).nullable().optional(),
     })
     .nullable()
     .optional(),
@@ -240,6 +259,19 @@ export const statusSchema = z.object({
       header: z.string().nullable().optional(),
     })
     .nullable()
+    .optional(),
+  /** When a punch was last delivered (among those still in the database); null: none. Absent from older agents. */
+  lastDeliveryAt: epochMs.nullable().optional(),
+  /**
+   * Free bytes for the data directory (null: unknown), whether that is low (under 500 MB), and the punches a running
+   * agent refused since its start because they could not be saved (a full disk): how many, the last one's time, why.
+   */
+  storage: z
+    .object({
+      freeBytes: z.number().nonnegative().nullable(),
+      low: z.boolean(),
+      refused: z.object({ count, lastAt: epochMs, why: z.string() }).nullable(),
+    })
     .optional(),
 });
 export type StatusView = z.infer<typeof statusSchema>;

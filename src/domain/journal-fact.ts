@@ -41,11 +41,23 @@ export const FACT_EVENTS = [
   'restored',
   /** Journal event: punches taken before the journal existed, journalled at upgrade (detail: the range). */
   'backfilled',
+  /**
+   * Journal event: the terminal learnt its clock was wrong after sealing marks on it; the fact's NSR
+   * is an NSR of its own, its detail the AFD type 4 record ("ajuste do relógio", 73 characters),
+   * a space and the NSRs it corrects (domain/afd/clock-record.ts).
+   */
+  'clock_adjusted',
 ] as const;
 export type FactEvent = (typeof FACT_EVENTS)[number];
 
 /** Events about the journal rather than one punch: their NSR need not have a mark. */
-export const JOURNAL_EVENTS: readonly FactEvent[] = ['restored', 'backfilled'];
+export const JOURNAL_EVENTS: readonly FactEvent[] = ['restored', 'backfilled', 'clock_adjusted'];
+
+/** The type 4 line a 'clock_adjusted' fact carries, or null when its detail does not start with one. */
+export function clockAdjustedLine(detail: string): string | null {
+  const line = detail.slice(0, 73);
+  return /^\d{9}4\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00[+-]\d{4}\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00[+-]\d{4}\d{11}[0-9A-F]{4}$/.test(line) ? line : null;
+}
 
 export type FactFields = { seq: number; nsr: number; at: number; event: FactEvent; detail: string };
 

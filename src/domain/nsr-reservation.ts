@@ -69,3 +69,25 @@ export function judgeReservation(side: Sidecar | null, db: DbReservation): Judge
 export function nextReservation(current: number, needed: number, block: number): number {
   return Math.max(current, needed - 1) + block;
 }
+
+/** The most NSRs a copy of the sidecar knows were reserved or given. */
+export function highWater(s: Sidecar): number {
+  return Math.max(s.reservedTo, s.pending ?? 0, s.lastGiven ?? 0);
+}
+
+/** A copy of the sidecar and where it is kept (the data directory, a mirror outside it, the fleet's Redis). */
+export type SidecarCopy = { sidecar: Sidecar | null; where: string };
+
+/**
+ * The copy to judge the database by: of those of this journal, the one that knows the most NSRs
+ * (a restore rolls back the copies inside the data directory, not the ones kept elsewhere); the
+ * first on a tie. None of this journal: the first copy (missing or foreign, as it says).
+ */
+export function furthestCopy(copies: readonly SidecarCopy[], journalId: string): SidecarCopy {
+  let best: SidecarCopy | null = null;
+  for (const c of copies) {
+    if (c.sidecar === null || c.sidecar.journalId !== journalId) continue;
+    if (best === null || highWater(c.sidecar) > highWater(best.sidecar as Sidecar)) best = c;
+  }
+  return best ?? copies[0] ?? { sidecar: null, where: 'none' };
+}

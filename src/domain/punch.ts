@@ -27,6 +27,8 @@ export type PunchResult =
       repeat: boolean;
       /** Why a kept punch is not (yet) on its way; absent for an ordinary registered punch. */
       note?: PunchNote;
+      /** Timed by this terminal's clock before the service confirmed it ("horário a confirmar"); absent: confirmed. */
+      timeToConfirm?: true;
     }
   | {
       ok: false;

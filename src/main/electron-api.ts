@@ -40,6 +40,17 @@ export type Session = {
   setPermissionCheckHandler(handler: (webContents: WebContents | null, permission: string) => boolean): void;
 };
 
+/** `before-input-event`'s input: a key going down or up, with the modifiers held. */
+export type KeyboardInput = {
+  type: string;
+  key: string;
+  code: string;
+  control: boolean;
+  shift: boolean;
+  alt: boolean;
+  meta: boolean;
+};
+
 export type WindowOpenResponse = { action: 'deny' } | { action: 'allow' };
 
 export type WebContents = {
@@ -50,6 +61,9 @@ export type WebContents = {
   setWindowOpenHandler(handler: (details: { url: string }) => WindowOpenResponse): void;
   on(event: 'will-navigate' | 'will-redirect', listener: (event: NavigationEvent) => void): void;
   on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): void;
+  /** Before the page sees a key, and before the menu's accelerators do: preventDefault swallows it. */
+  on(event: 'before-input-event', listener: (event: PreventableEvent, input: KeyboardInput) => void): void;
+  toggleDevTools(): void;
 };
 
 export type WebPreferences = {
@@ -65,6 +79,8 @@ export type WebPreferences = {
   /** Comma-separated Blink features to turn off (e.g. Auxclick). */
   disableBlinkFeatures?: string;
   autoplayPolicy?: 'no-user-gesture-required' | 'user-gesture-required' | 'document-user-activation-required';
+  /** False: DevTools cannot be opened in this window at all (not by shortcut, not by code). */
+  devTools: boolean;
 };
 
 export type BrowserWindowOptions = {
@@ -126,6 +142,9 @@ export type PowerSaveBlocker = {
   stop(id: number): void;
 };
 
+/** `Menu`: the shell only ever removes the application menu (and with it its accelerators). */
+export type MenuApi = { setApplicationMenu(menu: null): void };
+
 /** What the shell takes from `require('electron')` in the main process. */
 export type ElectronMain = {
   app: App;
@@ -133,4 +152,5 @@ export type ElectronMain = {
   ipcMain: IpcMain;
   safeStorage: SafeStorage;
   powerSaveBlocker: PowerSaveBlocker;
+  Menu: MenuApi;
 };

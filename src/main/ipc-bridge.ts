@@ -9,7 +9,8 @@
 import { callNames, type BridgeError, type CallName, type EventName } from '../contract.js';
 import { createDispatcher, refusal, type Caller, type DispatcherOptions } from '../bridge/dispatcher.js';
 import { silentLogger } from '../log.js';
-import type { BrowserWindow, IpcMain, IpcMainInvokeEvent } from './electron-api.js';
+import type { AdminSession } from '../agent/admin-session.js';
+import type { BrowserWindow, IpcMain, IpcMainInvokeEvent, WebContents } from './electron-api.js';
 import { isRendererUrl } from './kiosk-window.js';
 
 export const CHANNEL_PREFIX = 'kiosk:';
@@ -31,9 +32,20 @@ export type IpcBridge = { close(): void };
 export function registerIpcBridge(opts: IpcBridgeOptions): IpcBridge {
   const dispatcher = createDispatcher(opts);
   const log = opts.log ?? silentLogger;
-  // One admin session per window, as the web bridge keeps one per session token.
-  const caller: Caller = { session: dispatcher.newSession(), via: 'IPC' };
   const { window } = opts;
+  // One admin session per renderer: bound to the sender and to the document in its main frame
+  // (process and routing ids), so a renderer that replaced a crashed or reloaded one, or any other
+  // sender, starts closed, as a second browser does on the web bridge (its own cookie).
+  const sessions = new Map<WebContents, { frame: string; session: AdminSession }>();
+  function callerOf(event: IpcMainInvokeEvent): Caller {
+    const frame = event.senderFrame ? `${event.senderFrame.processId}:${event.senderFrame.routingId}` : '';
+    const held = sessions.get(event.sender);
+    if (held && held.frame === frame) return { session: held.session, via: 'IPC' };
+    held?.session.end();
+    const session = dispatcher.newSession();
+    sessions.set(event.sender, { frame, session });
+    return { session, via: 'IPC' };
+  }
 
   /** Only the kiosk window's top frame, showing our page: not an iframe, not a page it was tricked onto. */
   function fromKiosk(event: IpcMainInvokeEvent): boolean {
@@ -50,7 +62,7 @@ export function registerIpcBridge(opts: IpcBridgeOptions): IpcBridge {
       log.warn('IPC call from outside the kiosk page refused', { call: name });
       return refusal('forbidden', 'not the kiosk page');
     }
-    const a = await dispatcher.dispatch<BridgeError>(name, () => (args.length > 1 ? { refused: refusal('bad_request', `the ${name} call takes one argument`) } : { input: args[0] }), caller);
+    const a = await dispatcher.dispatch<BridgeError>(name, () => (args.length > 1 ? { refused: refusal('bad_request', `the ${name} call takes one argument`) } : { input: args[0] }), callerOf(event));
     return 'refused' in a ? a.refused : a;
   }
 
@@ -73,7 +85,8 @@ export function registerIpcBridge(opts: IpcBridgeOptions): IpcBridge {
     close() {
       off();
       for (const name of callNames) opts.ipcMain.removeHandler(channelOf(name));
-      caller.session.end();
+      for (const held of sessions.values()) held.session.end();
+      sessions.clear();
     },
   };
 }

@@ -1,12 +1,14 @@
 /**
  * The kiosk window and everything that keeps the page inside it: sandboxed renderer with context
  * isolation and only our preload, a strict Content-Security-Policy on every response, no
- * navigation away from the renderer's own file, no new windows, no webviews, no permissions.
+ * navigation away from the renderer's own file, no new windows, no webviews, no permissions, no
+ * DevTools (unless a developer asked for them) and no reload, close, quit or zoom by keyboard.
  */
 import { KIOSK_CSP } from '../contract.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BrowserWindow, BrowserWindowConstructor, NavigationEvent, PreventableEvent } from './electron-api.js';
+import type { BrowserWindow, BrowserWindowConstructor, KeyboardInput, NavigationEvent, PreventableEvent } from './electron-api.js';
+import { kioskShortcutOf } from './kiosk-shortcuts.js';
 
 /**
  * The same policy the web bridge sends (src/web/web-bridge.ts). Kept in step by a test: main and
@@ -21,6 +23,8 @@ export type KioskWindowOptions = {
   rendererDir: string;
   /** Full-screen kiosk mode (no window frame, no leaving it by keyboard); off for installers and development. */
   kiosk: boolean;
+  /** DevTools allowed (a developer's flag, never the default): F12 / Ctrl+Shift+I then toggle them. */
+  devTools?: boolean;
 };
 
 /** The file URL of the renderer's page: the only document the window may show and IPC may come from. */
@@ -63,6 +67,8 @@ export function createKioskWindow(BrowserWindow: BrowserWindowConstructor, opts:
       disableBlinkFeatures: 'Auxclick',
       // The confirmation beep follows a badge scan, which nobody clicked for.
       autoplayPolicy: 'no-user-gesture-required',
+      // A console on the kiosk would reach the bridge (and the admin calls) with a keyboard.
+      devTools: opts.devTools === true,
     },
   });
   const contents = window.webContents;
@@ -86,6 +92,13 @@ export function createKioskWindow(BrowserWindow: BrowserWindowConstructor, opts:
   contents.on('will-redirect', stayHome);
   contents.on('will-attach-webview', (event: PreventableEvent) => event.preventDefault());
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  // Swallowed in windowed mode too: a reload or Ctrl+W loses the screen's state as surely there.
+  contents.on('before-input-event', (event: PreventableEvent, input: KeyboardInput) => {
+    const shortcut = kioskShortcutOf(input);
+    if (!shortcut) return;
+    event.preventDefault();
+    if (shortcut.what === 'devtools' && opts.devTools === true && input.type === 'keyDown') contents.toggleDevTools();
+  });
 
   window.once('ready-to-show', () => window.show());
   return { window, url };

@@ -1,5 +1,5 @@
 /**
- * Electron entry (`electron dist/src/main/main.js [--config file] [--windowed]`): config → demo
+ * Electron entry (`electron dist/src/main/main.js [--config file] [--windowed] [--dev-tools]`): config → demo
  * mock or API → agent → kiosk window + IPC, as `timeclock start` does headless. With `--cli`, the
  * command line instead (cli-mode.ts). The only file that loads the real `electron` module, at
  * runtime, so the rest of the tree builds without it.
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { openAgent } from '../agent/open-agent.js';
 import { installProcessGuard, logProcessWarnings } from '../agent/process-guard.js';
 import { ConfigError, loadConfig, secretEnvKeys, terminalIdOf, type LoadedConfig } from '../config.js';
+import { startConfig } from '../config-demo.js';
 import { chromiumLocale } from '../messages/lang.js';
 import { createConsole, createLogger } from '../log.js';
 import { defaultTerminalId, terminalIdSchema } from '../config-fleet.js';
@@ -37,7 +38,8 @@ function startKiosk(argv: string[]): void {
   let loaded: LoadedConfig;
   try {
     const file = argValue(argv, '--config');
-    loaded = loadConfig(file === undefined ? {} : { file });
+    // A config file that names no API starts nothing but the demo asked for (config-demo.ts).
+    loaded = startConfig(loadConfig(file === undefined ? {} : { file }), { file, demo: argv.includes('--demo'), env: process.env });
   } catch (e) {
     // `timeclock: …` on a terminal, a JSON log line under a service.
     const terminal = terminalIdSchema.safeParse(process.env.TIMECLOCK_TERMINAL_ID).data ?? defaultTerminalId();
@@ -71,6 +73,7 @@ function startKiosk(argv: string[]): void {
     preloadPath: fileURLToPath(new URL('./preload.cjs', import.meta.url)),
     rendererDir: fileURLToPath(new URL('../../renderer/', import.meta.url)),
     kiosk: !argv.includes('--windowed') && process.env.TIMECLOCK_WINDOWED !== '1',
+    devTools: argv.includes('--dev-tools') || process.env.TIMECLOCK_DEV_TOOLS === '1',
     startAgent,
     log,
   });

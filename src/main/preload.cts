@@ -52,6 +52,8 @@ const CALLS = [
   'listWaiting',
   'findPunches',
   'exportPunchesCsv',
+  'unmountDrive',
+  'receiptPdf',
 ] as const satisfies readonly CallName[];
 const EVENTS: readonly string[] = ['punch', 'status'] satisfies readonly EventName[];
 

@@ -17,6 +17,8 @@ export type ShellOptions = {
   preloadPath: string;
   rendererDir: string;
   kiosk: boolean;
+  /** DevTools allowed in the window (`--dev-tools`, TIMECLOCK_DEV_TOOLS=1): for developers only. */
+  devTools?: boolean;
   /** Called only by the instance that holds the single-instance lock, after `app.whenReady()`. */
   startAgent(): Promise<RunningAgent>;
   log?: Logger;
@@ -87,7 +89,9 @@ export function runShell(electron: ElectronMain, opts: ShellOptions): Shell {
       return;
     }
     running = started;
-    const created = createKioskWindow(electron.BrowserWindow, { preloadPath: opts.preloadPath, rendererDir: opts.rendererDir, kiosk: opts.kiosk });
+    // No menu bar and none of the default menu's accelerators (reload, close, quit, zoom, DevTools).
+    electron.Menu.setApplicationMenu(null);
+    const created = createKioskWindow(electron.BrowserWindow, { preloadPath: opts.preloadPath, rendererDir: opts.rendererDir, kiosk: opts.kiosk, devTools: opts.devTools === true });
     win = created.window;
     // A time clock is looked at, not used: without this the screen blanks between punches (the
     // session turns X's blanking off too; under Wayland this is what keeps the display on).

@@ -50,5 +50,6 @@ export function consoleLine(lang: Lang, r: PunchResultView): string {
   const nsr = typeof r.nsr === 'number' ? ` — ${t(lang, 'console.nsr', { nsr: String(r.nsr).padStart(9, '0') })}` : '';
   // Entry or exit, as the screen says it (a label, never a choice); not for a repeat.
   const direction = r.day && !r.repeat ? ` — ${t(lang, r.day.direction === 'entry' ? 'console.entry' : 'console.exit')}` : '';
-  return `${line}${nsr}${direction}`;
+  const unconfirmed = r.timeToConfirm ? ` (${t(lang, 'result.timeToConfirm')})` : '';
+  return `${line}${unconfirmed}${nsr}${direction}`;
 }

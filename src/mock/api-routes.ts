@@ -257,6 +257,15 @@ export function apiRoute(state: MockState, apiPath: string, params: URLSearchPar
       },
     };
   }
+  if (id !== undefined && head === 'payment-sources') {
+    return {
+      allow: ['GET'],
+      handle: () => {
+        const p = state.paymentSources.get(id);
+        return p ? { status: 200, body: { ...structuredClone(p), _created: '2025-01-02T09:00-03:00', _updated: '2025-01-02T09:00-03:00', _etag: `etag-${id}` } } : errorReply(404, `no employer with _id '${id}'`);
+      },
+    };
+  }
   if (id !== undefined && head === 'sites') {
     return {
       allow: ['GET'],

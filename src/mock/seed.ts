@@ -9,7 +9,18 @@ export type MockEmployee = Employee & { active: boolean; site_ids: string[] };
  * `leaves` and `balances` (hours-bank `final_balance` by `_id` or external id) are optional; those
  * of an employee not in `employees` (a seed derived from the demo one) are left out.
  */
-export type MockSeed = { sites: Site[]; employees: MockEmployee[]; leaves?: LeaveInput[]; balances?: Record<string, string> };
+export type MockSeed = { sites: Site[]; employees: MockEmployee[]; leaves?: LeaveInput[]; balances?: Record<string, string>; paymentSources?: MockPaymentSource[] };
+
+/** An employer as `GET /payment-sources/{id}` answers it (the spec's Employer: exactly one of cpf and cnpj, bare). */
+export type MockPaymentSource = {
+  _id: string;
+  name: string;
+  cnpj?: string;
+  cpf?: string;
+  external_id?: string;
+  period_cut_day?: number;
+  address?: { cep?: string; street_name?: string; street_number?: string; complement?: string; city?: string; state?: string };
+};
 
 /**
  * The demo's leaves span every date a demo runs on, so the employee screen always has something to
@@ -70,6 +81,28 @@ export { cpfFromBase, isValidCpf } from '../domain/cpf.js';
 export const DEMO_SITE_ID = '64b7f3a2c1d0e9f8a7b6c5d4';
 export const DEMO_WORK_SCHEDULE_ID = objectIdFor('work_schedule', 1);
 export const DEMO_PAYMENT_SOURCE_ID = objectIdFor('payment_source', 1);
+/** The site's subcontractor: employees 1029 to 1033 work for it (issue 26: each worker's own employer). */
+export const DEMO_SUBCONTRACTOR_ID = objectIdFor('payment_source', 2);
+
+/** The demo's two employers: the builder (the CNPJ the examples configure) and an electrical subcontractor. */
+export function demoPaymentSources(): MockPaymentSource[] {
+  return [
+    {
+      _id: DEMO_PAYMENT_SOURCE_ID,
+      name: 'Construtora Exemplo Ltda',
+      cnpj: '11222333000181',
+      period_cut_day: 25,
+      address: { cep: '01001000', street_name: 'Praça da Sé', street_number: '100', city: 'São Paulo', state: 'SP' },
+    },
+    {
+      _id: DEMO_SUBCONTRACTOR_ID,
+      name: 'Elétrica Parceira Instalações Ltda',
+      cnpj: '11444777000161',
+      period_cut_day: 20,
+      address: { cep: '04538132', street_name: 'Avenida Brigadeiro Faria Lima', street_number: '3477', complement: 'sala 5', city: 'São Paulo', state: 'SP' },
+    },
+  ];
+}
 
 const DEMO_NAMES = [
   'Ana Paula Ferreira da Silva',
@@ -146,10 +179,10 @@ export function demoSeed(): MockSeed {
     };
     if (external !== '1036') emp.external_id = external;
     if (external !== '1034') emp.work_schedule = DEMO_WORK_SCHEDULE_ID;
-    if (external !== '1035' && emp.contract_data) emp.contract_data.payment_source = DEMO_PAYMENT_SOURCE_ID;
+    if (external !== '1035' && emp.contract_data) emp.contract_data.payment_source = n >= 29 && n <= 33 ? DEMO_SUBCONTRACTOR_ID : DEMO_PAYMENT_SOURCE_ID;
     return emp;
   });
-  return { sites: [site], employees, leaves: DEMO_LEAVES.map((l) => ({ ...l })), balances: { ...DEMO_BALANCES } };
+  return { sites: [site], employees, leaves: DEMO_LEAVES.map((l) => ({ ...l })), balances: { ...DEMO_BALANCES }, paymentSources: demoPaymentSources() };
 }
 
 const FIRST_NAMES = ['Ana', 'João', 'Maria', 'José', 'Francisca', 'Antônio', 'Juliana', 'Carlos', 'Luciana', 'Paulo', 'Fernanda', 'Marcelo', 'Patrícia', 'Rafael', 'Adriana', 'Ricardo', 'Camila', 'Luiz', 'Aline', 'Pedro', 'Beatriz', 'Lucas', 'Larissa', 'Gustavo'];
@@ -201,5 +234,5 @@ export function generatedSeed(opts: { employees: number; sites: number; seed?: n
       site_ids: [site._id],
     };
   }
-  return { sites, employees };
+  return { sites, employees, paymentSources: [{ _id: paymentSource, name: 'Empregador Gerado Ltda', cnpj: '11222333000181' }] };
 }

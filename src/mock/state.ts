@@ -8,7 +8,7 @@ import type { ApiDialect, Site } from '../api/shapes.js';
 import type { Clock } from '../domain/clock.js';
 import { faultPlanSchema, type FaultKind, type FaultPlan } from './faults.js';
 import { RateWindow } from './rate-window.js';
-import { objectIdFor, type MockEmployee, type MockSeed } from './seed.js';
+import { objectIdFor, type MockEmployee, type MockPaymentSource, type MockSeed } from './seed.js';
 import { SelfServiceState } from './self-service-state.js';
 import { serverVariantsSchema, type ServerVariants } from './variants.js';
 
@@ -77,6 +77,8 @@ export class MockState {
   readonly dialect: ApiDialect;
   readonly rate: RateWindow;
   readonly sites: Map<string, Site>;
+  /** Employers by `_id` (GET /payment-sources/{id}). */
+  readonly paymentSources: Map<string, MockPaymentSource>;
   // Map keeps insertion order, which is the stable listing order; re-adding an _id keeps its place.
   readonly employeesById = new Map<string, MockEmployee>();
   /** Place of each `_id` in employeesById, for the `oddRecords` variant (employees are never removed). */
@@ -106,6 +108,7 @@ export class MockState {
     this.setFaults(opts.faults);
     this.setVariants(opts.variants);
     this.sites = new Map<string, Site>(opts.seed.sites.map((s) => [s._id, structuredClone(s)]));
+    this.paymentSources = new Map((opts.seed.paymentSources ?? []).map((p) => [p._id, structuredClone(p)]));
     this.addEmployees(opts.seed.employees);
     this.selfService = new SelfServiceState((key) => this.employeesById.get(key) ?? this.byExternal(key), () => this.clock.now());
     for (const l of opts.seed.leaves ?? []) this.selfService.addLeave(l);

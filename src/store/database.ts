@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrations } from './migrations.js';
+import { ownerOnlyDatabaseFile } from './db-file-mode.js';
 
 /** Any connection to the terminal's database: what code that only reads (or works on any handle) takes. */
 export type Db = Database.Database;
@@ -87,8 +88,14 @@ export function openDatabase(dataDir: string, opts: OpenReadOnly): ReadOnlyDb;
 export function openDatabase(dataDir: string, opts: OpenOptions): DurableDb | ReadOnlyDb;
 export function openDatabase(dataDir: string, opts: OpenOptions = {}): DurableDb | ReadOnlyDb {
   const file = path.join(dataDir, DB_FILE_NAME);
-  if (!opts.readonly) ensureDataDir(dataDir);
-  else if (!fs.existsSync(file)) {
+  if (!opts.readonly) {
+    ensureDataDir(dataDir);
+    try {
+      ownerOnlyDatabaseFile(file);
+    } catch (e) {
+      throw new StoreError(`cannot create ${file}: ${(e as Error).message}`, 'io');
+    }
+  } else if (!fs.existsSync(file)) {
     throw new StoreError(`no database at ${file} (has the terminal ever run with this data directory?)`, 'io');
   }
 

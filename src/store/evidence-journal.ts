@@ -1,9 +1,11 @@
+import { buildClockRecord } from '../domain/afd/clock-record.js';
 import { COLLECTOR_DEVICE, MARK_BODY_LENGTH, sealMark } from '../domain/afd/mark.js';
 import { restoredDetail } from '../domain/journal-fact.js';
-import { judgeReservation, nextReservation, type Judgement, type Sidecar } from '../domain/nsr-reservation.js';
+import { furthestCopy, highWater, judgeReservation, nextReservation, type Judgement, type Sidecar } from '../domain/nsr-reservation.js';
 import type { WritableDb } from './database.js';
 import { JournalFacts, sha256Latin1 } from './journal-facts.js';
-import { NSR_BLOCK, readSidecar, sidecarPathFor, writeSidecar } from './journal-nsr.js';
+import { JournalCopies } from './journal-copies.js';
+import { NSR_BLOCK, sidecarPathFor } from './journal-nsr.js';
 import { afdInstant, cpfForMark, markedAt } from './mark-fields.js';
 
 /**
@@ -31,11 +33,18 @@ export type MarkInput = {
   online: boolean;
   punchId?: number | null;
   unresolvedId?: number | null;
+  /** The employer's chain (store/employers.ts chainOf); '' or absent: the configured employer's. */
+  chain?: string;
 };
 
 export type JournalOptions = {
   /** The sidecar file; default `journal-nsr.json` beside the database, none for an in-memory one. */
   sidecar?: string | null;
+  /**
+   * A directory outside the data directory where a copy of the sidecar is kept too
+   * (store/nsr-mirror.ts): a restore of the whole data directory does not roll it back. Null: none.
+   */
+  mirrorDir?: string | null;
   /** Something the operator should know (a restore, a missing or foreign sidecar); never throws. */
   warn?: (message: string) => void;
   /** The instant of a journal event (a restore recognised). */
@@ -58,6 +67,12 @@ export class EvidenceJournal {
    * that value (its transaction may not commit), so a rollback never looks like a restore.
    */
   private unsettled: number | null = null;
+  /** The sidecar, its mirror and the chain's head outside the database. */
+  private readonly copies: JournalCopies;
+  /** A mark was appended since the chain's head was last written outside the database. */
+  private headDirty = false;
+  /** The last restore recognised by this process (status and doctor say it). */
+  lastRestore: { from: number; to: number; where: string } | null = null;
 
   constructor(
     readonly db: WritableDb,
@@ -66,14 +81,17 @@ export class EvidenceJournal {
     this.facts = new JournalFacts(db);
     this.sidecar = o.sidecar === undefined ? sidecarPathFor(db.name) : o.sidecar;
     this.block = o.block ?? NSR_BLOCK;
+    this.copies = new JournalCopies(this.sidecar, o.mirrorDir ?? null, (m) => this.warn(m));
     this.stmts = {
       meta: db.prepare('SELECT journal_id, reserved_to, nsr_floor FROM journal_meta WHERE one = 1'),
       last: db.prepare('SELECT nsr, line FROM journal_marks ORDER BY nsr DESC LIMIT 1'),
+      lastOfChain: db.prepare('SELECT line FROM journal_marks WHERE chain = ? ORDER BY nsr DESC LIMIT 1'),
       insert: db.prepare(
-        'INSERT INTO journal_marks (nsr, line, punch_id, unresolved_id, local_date, written_at) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT INTO journal_marks (nsr, line, punch_id, unresolved_id, local_date, written_at, chain) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       reserve: db.prepare('UPDATE journal_meta SET reserved_to = ? WHERE one = 1'),
       restored: db.prepare('UPDATE journal_meta SET nsr_floor = @floor, reserved_to = MAX(reserved_to, @to) WHERE one = 1'),
+      floor: db.prepare('UPDATE journal_meta SET nsr_floor = MAX(nsr_floor, ?) WHERE one = 1'),
     };
   }
 
@@ -129,6 +147,10 @@ export class EvidenceJournal {
     const expected = this.nextOf(meta, last);
     if (m.nsr !== expected || expected > meta.reserved_to) throw new Error(`NSR ${m.nsr} is not the next reserved one (${expected}): reserveNsr() first, in the same transaction`);
     const marked = markedAt(m.localDate, m.localTime, m.at, m.zone);
+    // Each employer's marks chain among themselves (migration 12): its AFD is then a whole chain.
+    const chain = m.chain ?? '';
+    const previous = this.stmts.lastOfChain.get(chain) as { line: unknown } | undefined;
+    const previousHash = typeof previous?.line === 'string' ? previous.line.slice(MARK_BODY_LENGTH) : '';
     const sealed = sealMark(
       {
         nsr: m.nsr,
@@ -139,16 +161,33 @@ export class EvidenceJournal {
         collector: COLLECTOR_DEVICE,
         online: m.online,
       },
-      last?.hash ?? '',
+      previousHash,
       sha256Latin1,
     );
-    this.stmts.insert.run(m.nsr, sealed.line, m.punchId ?? null, m.unresolvedId ?? null, m.localDate, m.recordedAt);
+    this.stmts.insert.run(m.nsr, sealed.line, m.punchId ?? null, m.unresolvedId ?? null, m.localDate, m.recordedAt, chain);
+    this.headDirty = true;
     return { nsr: m.nsr, line: sealed.line };
+  }
+
+  /**
+   * The AFD type 4 record ("ajuste do relógio") after marks sealed on a clock found wrong
+   * (`before`: the terminal's clock now, `after`: the service's): an NSR of its own from the one
+   * sequence, kept as a 'clock_adjusted' fact, which the facts' chain seals. In the caller's write
+   * transaction (settle() after it); the NSR it took.
+   */
+  appendClockAdjustment(a: { before: number; after: number; zone: string; at: number; corrects: readonly number[] }): number {
+    const nsr = this.reserveNsr();
+    const line = buildClockRecord({ nsr, before: afdInstant(a.before, a.zone), after: afdInstant(a.after, a.zone) });
+    this.facts.append(nsr, a.at, 'clock_adjusted', `${line} corrects NSR ${a.corrects.join(',')}`);
+    this.stmts.floor.run(nsr + 1);
+    return nsr;
   }
 
   /** After the transaction of a raise ended: the sidecar says what the database holds (step 3). */
   settle(): void {
-    if (this.unsettled === null || this.db.inTransaction) return;
+    if (this.db.inTransaction) return;
+    if (this.headDirty) this.writeHead();
+    if (this.unsettled === null) return;
     this.unsettled = null;
     try {
       this.db.transaction(() => this.reconcile(this.meta(), this.nextOf(this.meta(), this.last()))).immediate();
@@ -195,12 +234,15 @@ export class EvidenceJournal {
   /** Brings the sidecar and the database into agreement; inside a write transaction. */
   private reconcile(meta: Meta, next: number): Judgement {
     if (this.sidecar === null) return { kind: 'consistent' };
-    const read = readSidecar(this.sidecar);
-    if (read.problem) this.warn(read.problem);
-    const j = judgeReservation(read.sidecar, { journalId: meta.journal_id, reservedTo: meta.reserved_to, nextNsr: next });
+    const copies = this.copies.read(meta.journal_id);
+    const chosen = furthestCopy(copies, meta.journal_id);
+    const j = judgeReservation(chosen.sidecar, { journalId: meta.journal_id, reservedTo: meta.reserved_to, nextNsr: next });
     const fromDb: Sidecar = { journalId: meta.journal_id, reservedTo: meta.reserved_to, pending: null, lastGiven: null };
+    const read = { sidecar: chosen.sidecar };
     switch (j.kind) {
       case 'consistent':
+        // A copy behind the others (lost, or put back with the data directory) is brought level.
+        if (chosen.sidecar && copies.some((c) => c.sidecar === null || highWater(c.sidecar) !== highWater(chosen.sidecar as Sidecar))) this.write(chosen.sidecar);
         break;
       case 'missing':
         if (next > 1) this.warn('the NSR sidecar (journal-nsr.json) was missing: written again from the database; a restore before now cannot be recognised');
@@ -220,7 +262,8 @@ export class EvidenceJournal {
         break;
       case 'restored': {
         this.stmts.restored.run({ floor: j.to + 1, to: j.to });
-        const why = 'the database is older than the NSR reservation in journal-nsr.json (put back from a copy?): these NSRs may have been given and are never given again';
+        this.lastRestore = { from: j.from, to: j.to, where: chosen.where };
+        const why = `the database is older than the NSR reservation in ${chosen.where} (put back from a copy?): these NSRs may have been given and are never given again`;
         this.facts.append(j.from, this.o.now?.() ?? Date.now(), 'restored', restoredDetail(j.from, j.to, why));
         this.warn(`the database was put back from an older copy: NSRs ${j.from}-${j.to} may have been given since; the next NSR is ${j.to + 1}`);
         this.write({ journalId: meta.journal_id, reservedTo: j.to, pending: null, lastGiven: null });
@@ -240,14 +283,20 @@ export class EvidenceJournal {
     this.stmts.reserve.run(to);
   }
 
-  /** A sidecar that cannot be written must not stop a punch: said loudly, and the database's reservation goes on alone. */
-  private write(s: Sidecar): void {
+  /** The chain's head after a commit (store/journal-copies.ts); never fails a punch. */
+  private writeHead(): void {
+    this.headDirty = false;
     if (this.sidecar === null) return;
     try {
-      writeSidecar(this.sidecar, s);
+      const last = this.last();
+      if (last !== null) this.copies.writeHead({ journalId: this.meta().journal_id, nsr: last.nsr, hash: last.hash });
     } catch (e) {
-      this.warn(`the NSR sidecar could not be written (${(e as Error).message}): NSRs are reserved in the database only until it can`);
+      this.warn(`the journal's head could not be read: ${(e as Error).message}`);
     }
+  }
+
+  private write(s: Sidecar): void {
+    this.copies.write(s);
   }
 
   private warn(message: string): void {

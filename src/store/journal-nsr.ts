@@ -58,3 +58,40 @@ function parseSidecar(text: string): Sidecar | null {
 export function writeSidecar(file: string, s: Sidecar): void {
   writePrivateFile(file, `${JSON.stringify({ version: 1, journalId: s.journalId, reservedTo: s.reservedTo, pending: s.pending, lastGiven: s.lastGiven })}\n`);
 }
+
+/** The chain's head beside the NSR sidecar (and in its mirror): the last mark's NSR and hash, written after each commit. */
+export const JOURNAL_HEAD_FILE = 'journal-head.json';
+
+export type JournalHead = { journalId: string; nsr: number; hash: string };
+
+export function headPathFor(dbFile: string): string | null {
+  const side = sidecarPathFor(dbFile);
+  return side === null ? null : path.join(path.dirname(side), JOURNAL_HEAD_FILE);
+}
+
+/**
+ * Written after every mark's commit, whole (temp file and rename) but without an fsync: a power cut
+ * may leave an older head, which is still true (the database has that mark and more); never a
+ * head the database does not have.
+ */
+export function writeHead(file: string, h: JournalHead): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.writeFileSync(tmp, `${JSON.stringify({ version: 1, ...h })}\n`, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+/** The head in `file`, null when there is none or it is not one. */
+export function readHead(file: string): JournalHead | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null) return null;
+  const o = v as Record<string, unknown>;
+  const { journalId, nsr, hash } = o;
+  if (o['version'] !== 1 || typeof journalId !== 'string' || typeof nsr !== 'number' || !Number.isSafeInteger(nsr) || nsr < 1 || typeof hash !== 'string' || !/^[0-9a-fA-F]{64}$/.test(hash)) return null;
+  return { journalId, nsr, hash };
+}

@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import { clockAdjustedLine } from '../domain/journal-fact.js';
 import { parseFactRow, type StoredFact } from './journal-facts.js';
 
 /** A mark as stored: the AFD type 7 line exactly as written, and what it belongs to. */
@@ -10,6 +11,8 @@ export type StoredMark = {
   unresolvedId: number | null;
   localDate: string;
   writtenAt: number;
+  /** The employer chain it was sealed in (store/employers.ts): '' the configured employer's. */
+  chain: string;
 };
 
 export function parseMarkRow(raw: unknown): StoredMark | null {
@@ -19,7 +22,7 @@ export function parseMarkRow(raw: unknown): StoredMark | null {
   const intOrNull = (x: unknown): x is number | null => x === null || int(x);
   const { nsr, line, punch_id, unresolved_id, local_date, written_at } = r;
   if (!int(nsr) || typeof line !== 'string' || !intOrNull(punch_id) || !intOrNull(unresolved_id) || typeof local_date !== 'string' || !int(written_at)) return null;
-  return { nsr, line, punchId: punch_id, unresolvedId: unresolved_id, localDate: local_date, writtenAt: written_at };
+  return { nsr, line, punchId: punch_id, unresolvedId: unresolved_id, localDate: local_date, writtenAt: written_at, chain: typeof r['chain'] === 'string' ? r['chain'] : '' };
 }
 
 /**
@@ -66,7 +69,15 @@ export class JournalReader {
       inDates: db.prepare(
         'SELECT * FROM journal_marks WHERE nsr > @after AND nsr <= @hi AND +local_date >= @from AND +local_date <= @to ORDER BY nsr LIMIT @limit',
       ),
+      inDatesOfChain: db.prepare(
+        'SELECT * FROM journal_marks WHERE nsr > @after AND nsr <= @hi AND +local_date >= @from AND +local_date <= @to AND +chain = @chain ORDER BY nsr LIMIT @limit',
+      ),
+      chainsIn: db.prepare('SELECT DISTINCT chain FROM journal_marks WHERE nsr >= @lo AND nsr <= @hi AND +local_date >= @from AND +local_date <= @to'),
       factsOf: db.prepare('SELECT * FROM journal_facts INDEXED BY journal_facts_by_nsr WHERE nsr = ? ORDER BY seq'),
+      clockRecords: db.prepare(
+        "SELECT nsr, detail FROM journal_facts INDEXED BY journal_facts_by_nsr WHERE nsr >= ? AND nsr <= ? AND event = 'clock_adjusted' ORDER BY nsr",
+      ),
+      nextMark: db.prepare('SELECT MIN(nsr) AS nsr FROM journal_marks WHERE nsr > ?'),
     };
   }
 
@@ -100,6 +111,19 @@ export class JournalReader {
     return marks(this.stmts.inDates.all({ after, hi: bounds.hi, from, to, limit }) as unknown[]);
   }
 
+  /** One page of one employer chain's marks dated `from`..`to` (the AFD of that employer). */
+  chainMarksInDates(chain: string, from: string, to: string, afterNsr: number, limit: number, bounds: { lo: number; hi: number } | null): StoredMark[] {
+    if (bounds === null) return [];
+    const after = Math.max(afterNsr, bounds.lo - 1);
+    return marks(this.stmts.inDatesOfChain.all({ after, hi: bounds.hi, from, to, chain, limit }) as unknown[]);
+  }
+
+  /** The employer chains with marks dated `from`..`to`, sorted ('' first: the configured employer's). */
+  chainsInDates(from: string, to: string, bounds: { lo: number; hi: number } | null): string[] {
+    if (bounds === null) return [];
+    return (this.stmts.chainsIn.all({ ...bounds, from, to }) as { chain: string }[]).map((r) => r.chain).sort();
+  }
+
   /** Every mark dated `from`..`to` in NSR order, a page at a time (the export streams them). */
   *iterateMarksInDates(from: string, to: string, pageSize = 1_000): Generator<StoredMark> {
     const bounds = this.dateBounds(from, to);
@@ -109,6 +133,16 @@ export class JournalReader {
       if (page.length < pageSize) return;
       after = (page[page.length - 1] as StoredMark).nsr;
     }
+  }
+
+  /**
+   * The AFD type 4 records ("ajuste do relógio") of NSRs `lo`..`hi`, and those right after `hi`
+   * before the next mark (an adjustment follows the marks it corrects), in NSR order.
+   */
+  clockRecords(lo: number, hi: number): { nsr: number; line: string }[] {
+    const next = (this.stmts.nextMark.get(hi) as { nsr: number | null }).nsr;
+    const rows = this.stmts.clockRecords.all(lo, next === null ? Number.MAX_SAFE_INTEGER : next - 1) as { nsr: number; detail: string }[];
+    return rows.map((r) => ({ nsr: r.nsr, line: clockAdjustedLine(r.detail) })).filter((r): r is { nsr: number; line: string } => r.line !== null);
   }
 
   factsOf(nsr: number): StoredFact[] {

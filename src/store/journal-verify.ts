@@ -1,7 +1,10 @@
 import { MARK_BODY_LENGTH, markHashMatches, parseMark } from '../domain/afd/mark.js';
-import { factHash, isFactEvent, JOURNAL_EVENTS, restoredGap, type FactEvent } from '../domain/journal-fact.js';
+import { clockAdjustedLine, factHash, isFactEvent, JOURNAL_EVENTS, restoredGap, type FactEvent } from '../domain/journal-fact.js';
 import type { Db } from './database.js';
 import { sha256Latin1, sha256Utf8 } from './journal-facts.js';
+import { headPathFor, readHead, type JournalHead } from './journal-nsr.js';
+import { mirrorHeadFileFor } from './nsr-mirror.js';
+import { checkHead, checkMarkAgainstPunch, REANCHORED_MOVE, type MarkPunchRow } from './journal-agree.js';
 
 /**
  * Checks the evidence journal end to end: both chains recomputed, every NSR accounted for, every
@@ -14,7 +17,12 @@ import { sha256Latin1, sha256Utf8 } from './journal-facts.js';
 export type JournalProblem = { nsr?: number; seq?: number; message: string };
 export type JournalVerification = { ok: boolean; marks: number; facts: number; firstProblem: JournalProblem | null; ms: number };
 /** `chunk`: rows per step, fixed (tests); by default sized as it goes so a step takes about TARGET_MS. */
-export type VerifyOptions = { chunk?: number; signal?: AbortSignal };
+export type VerifyOptions = {
+  chunk?: number;
+  signal?: AbortSignal;
+  /** Where the chain's head is mirrored outside the data directory (journal.nsrMirrorPath); the one beside the database is always read. */
+  mirrorDir?: string | null;
+};
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -37,7 +45,7 @@ function stepper(fixed: number | undefined): Stepper {
   return s;
 }
 
-type MarkRow = { nsr: number; line: unknown };
+type MarkRow = { nsr: number; line: unknown; chain: unknown };
 type FactRow = { seq: number; nsr: number; at: number; event: unknown; detail: unknown; hash: unknown; has_mark: number };
 type PunchRef = { id: number; nsr: number | null; mark: number | null; owner: number | null };
 
@@ -63,7 +71,12 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
   const t0 = performance.now();
   const step = stepper(o.chunk);
   const stmts = {
-    marks: db.prepare('SELECT nsr, line FROM journal_marks WHERE nsr > ? ORDER BY nsr LIMIT ?'),
+    // Each mark with the punch row that carries its NSR (while retention keeps it) and that employee's CPF in the roster.
+    marks: db.prepare(
+      `SELECT m.nsr, m.line, m.chain, p.id AS punch_id, p.local_date, p.local_time, p.captured_at, p.employee_key, r.cpf AS roster_cpf
+       FROM journal_marks m LEFT JOIN punches p ON p.nsr = m.nsr LEFT JOIN roster_employees r ON r.id = p.employee_key
+       WHERE m.nsr > ? ORDER BY m.nsr LIMIT ?`,
+    ),
     facts: db.prepare(
       'SELECT f.seq, f.nsr, f.at, f.event, f.detail, f.hash, m.nsr IS NOT NULL AS has_mark FROM journal_facts f LEFT JOIN journal_marks m ON m.nsr = f.nsr WHERE f.seq > ? ORDER BY f.seq LIMIT ?',
     ),
@@ -77,8 +90,11 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
   const stopped = () => o.signal?.aborted === true;
   const found: { marks: JournalProblem | null; facts: JournalProblem | null; punches: JournalProblem | null } = { marks: null, facts: null, punches: null };
 
-  // Facts first: their 'restored' facts explain the NSR gaps a restore left.
+  // Read before the walk: a head written later names a mark the walk may not reach.
+  const heads = headsOf(db, o.mirrorDir ?? null);
+  // Facts first: their 'restored' facts explain the NSR gaps a restore left, 'clock_adjusted' ones the NSRs of type 4 records.
   const gaps = new Map<number, number>();
+  const moves = new Map<number, { from: string; to: string }>();
   let facts = 0;
   let prevFact = { seq: 0, hash: '' };
   await walk(step, (after, n) => stmts.facts.all(after, n) as FactRow[], (r) => r.seq, (r) => {
@@ -86,16 +102,30 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
     found.facts ??= checkFact(r, prevFact.seq, prevFact.hash);
     const gap = r.event === 'restored' && typeof r.detail === 'string' ? restoredGap(r.detail) : null;
     if (gap) gaps.set(gap.from, gap.to);
+    if (r.event === 'clock_adjusted' && typeof r.detail === 'string') {
+      const line = clockAdjustedLine(r.detail);
+      if (line === null || Number(line.slice(0, 9)) !== r.nsr) found.facts ??= { seq: r.seq, nsr: r.nsr, message: `fact ${r.seq}: a clock adjustment that is not a type 4 record of NSR ${r.nsr}` };
+      gaps.set(r.nsr, r.nsr);
+    }
+    const move = r.event === 'reanchored' && typeof r.detail === 'string' ? REANCHORED_MOVE.exec(r.detail) : null;
+    if (move) moves.set(r.nsr, { from: `${move[1]} ${move[2]}`, to: `${move[3]} ${move[4]}` });
     prevFact = { seq: r.seq, hash: typeof r.hash === 'string' ? r.hash : '' };
   }, stopped);
 
   let marks = 0;
   let prev: { nsr: number; hash: string } | null = null;
-  await walk(step, (after, n) => stmts.marks.all(after, n) as MarkRow[], (r) => r.nsr, (r) => {
+  const hashes = new Map<number, string>();
+  // Each employer's marks chain among themselves (migration 12); NSRs are one sequence.
+  const lastOfChain = new Map<string, { nsr: number; hash: string }>();
+  await walk(step, (after, n) => stmts.marks.all(after, n) as (MarkRow & MarkPunchRow)[], (r) => r.nsr, (r) => {
     marks++;
-    found.marks ??= checkMark(r, prev, gaps);
+    const chain = typeof r.chain === 'string' ? r.chain : '';
+    found.marks ??= checkMark(r, prev, lastOfChain.get(chain) ?? null, gaps) ?? checkMarkAgainstPunch(r, moves.get(r.nsr) ?? null);
     prev = { nsr: r.nsr, hash: typeof r.line === 'string' ? r.line.slice(MARK_BODY_LENGTH) : '' };
+    lastOfChain.set(chain, prev);
+    for (const h of heads) if (h.head.nsr === r.nsr) hashes.set(r.nsr, prev.hash);
   }, stopped);
+  if (!stopped()) for (const h of heads) found.marks ??= checkHead(h, hashes.get(h.head.nsr) ?? null, (prev as { nsr: number } | null)?.nsr ?? 0, gaps);
 
   for (const [stmt, what] of [[stmts.punches, 'punch'], [stmts.unresolved, 'unresolved capture']] as const) {
     await walk(step, (after, n) => stmt.all(after, n) as PunchRef[], (r) => r.id, (r) => void (found.punches ??= checkRef(r, what)), () => stopped() || found.punches !== null);
@@ -105,19 +135,20 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
   return { ok: firstProblem === null, marks, facts, firstProblem, ms: Math.round(performance.now() - t0) };
 }
 
-function checkMark(r: MarkRow, prev: { nsr: number; hash: string } | null, gaps: ReadonlyMap<number, number>): JournalProblem | null {
+function checkMark(r: MarkRow, prev: { nsr: number } | null, prevInChain: { nsr: number; hash: string } | null, gaps: ReadonlyMap<number, number>): JournalProblem | null {
   const nsr = r.nsr;
   if (typeof r.line !== 'string') return { nsr, message: `NSR ${nsr}: the record is not text` };
   const parsed = parseMark(r.line);
   if (!parsed.ok) return { nsr, message: `NSR ${nsr}: not a type 7 record (${parsed.problem})` };
   if (parsed.mark.nsr !== nsr) return { nsr, message: `NSR ${nsr}: the record says NSR ${parsed.mark.nsr} (records moved or swapped)` };
   const expected = (prev?.nsr ?? 0) + 1;
-  if (nsr !== expected) {
-    const to = gaps.get(expected);
-    if (to === undefined || to !== nsr - 1) return { nsr, message: `NSRs ${expected}-${nsr - 1} are missing before NSR ${nsr} (deleted?), and no restore explains them` };
-  }
-  if (!markHashMatches(r.line, prev?.hash ?? '', sha256Latin1)) {
-    return { nsr, message: `NSR ${nsr}: hash does not match (this record, or the hash of NSR ${prev?.nsr ?? '-'} before it, was changed)` };
+  // NSRs a restore skipped and those of type 4 records (kept as facts) follow each other.
+  let next = expected;
+  for (let to = gaps.get(next); to !== undefined && next < nsr; to = gaps.get(next)) next = to + 1;
+  if (nsr !== next) return { nsr, message: `NSRs ${expected}-${nsr - 1} are missing before NSR ${nsr} (deleted?), and no restore explains them` };
+  // The hash chains within the mark's employer chain; NSR continuity is across all of them.
+  if (!markHashMatches(r.line, prevInChain?.hash ?? '', sha256Latin1)) {
+    return { nsr, message: `NSR ${nsr}: hash does not match (this record, or the hash of NSR ${prevInChain?.nsr ?? '-'} before it, was changed)` };
   }
   return null;
 }
@@ -142,4 +173,18 @@ function checkRef(r: PunchRef, what: string): JournalProblem | null {
   // A resolved capture's mark names the unresolved row it was taken as, not the punch.
   if (r.owner !== null && r.owner !== r.id) return { nsr: r.nsr, message: `${what} ${r.id} has NSR ${r.nsr}, whose mark belongs to ${what} ${r.owner}` };
   return null;
+}
+
+/** The chain's heads recorded outside the database: beside it, and in the mirror when there is one. */
+function headsOf(db: Db, mirrorDir: string | null): { where: string; head: JournalHead }[] {
+  const out: { where: string; head: JournalHead }[] = [];
+  const beside = headPathFor(db.name);
+  const journalId = (db.prepare('SELECT journal_id FROM journal_meta WHERE one = 1').get() as { journal_id?: string } | undefined)?.journal_id;
+  const files: [string | null, string][] = [[beside, 'journal-head.json']];
+  if (mirrorDir && journalId && /^[0-9a-f]{32}$/.test(journalId)) files.push([mirrorHeadFileFor(mirrorDir, journalId), `the mirror ${mirrorDir}`]);
+  for (const [file, where] of files) {
+    const head = file === null ? null : readHead(file);
+    if (head && head.journalId === journalId) out.push({ where, head });
+  }
+  return out;
 }

@@ -8,5 +8,6 @@
  */
 import { migrationsV1toV5 } from './migrations/v01-v05.js';
 import { migrationsV6toV11 } from './migrations/v06-v11.js';
+import { migrationsV12 } from './migrations/v12.js';
 
-export const migrations: readonly string[] = [...migrationsV1toV5, ...migrationsV6toV11];
+export const migrations: readonly string[] = [...migrationsV1toV5, ...migrationsV6toV11, ...migrationsV12];

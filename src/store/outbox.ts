@@ -44,7 +44,7 @@ export class Outbox {
     this.durable = punchWriter(db);
     this.lazy = lazyDb === db ? this.durable : punchWriter(lazyDb);
     this.held = new HeldRows(this.durable);
-    this.times = new PunchTimes(this.durable, this.lazy);
+    this.times = new PunchTimes(this.durable, this.lazy, journal);
     this.twins = new PunchTwins(db);
     this.stmts = {
       insert: db.prepare(
@@ -122,7 +122,7 @@ export class Outbox {
         if (p.nsr == null) {
           this.journal.appendMark({
             nsr, at: p.capturedAt, localDate: p.localDate, localTime: p.localTime, zone: p.timeZone,
-            recordedAt: p.capturedAt, cpf: p.cpf ?? null, online: p.online ?? false, punchId: row.id,
+            recordedAt: p.capturedAt, cpf: p.cpf ?? null, online: p.online ?? false, punchId: row.id, chain: p.chain ?? '',
           });
         }
         this.durable.journal.run(row.id, p.capturedAt, 'captured', `${p.credentialKind} ${p.timeZone}${p.clockFlag ? ` clock:${p.clockFlag}` : ''}`);
@@ -250,8 +250,14 @@ export class Outbox {
    * The first anchor of boot `bootId` arrived: punches captured before it, on the wall clock, get
    * the service's time, in their own zone, before they are sent (store/punch-times.ts).
    */
-  reanchor(bootId: string, timeOf: (monoAt: number, wallAt: number) => number, localOf: (at: number, zone: string) => { date: string; time: string }, now: number): number {
-    return this.times.reanchor(bootId, timeOf, localOf, now);
+  reanchor(
+    bootId: string,
+    timeOf: (monoAt: number, wallAt: number) => number,
+    localOf: (at: number, zone: string) => { date: string; time: string },
+    now: number,
+    clock?: { before: number; after: number },
+  ): number {
+    return this.times.reanchor(bootId, timeOf, localOf, now, clock);
   }
 
   /** The wall clock stepped by `ms`: retry times written by `before` move with it (store/punch-times.ts). */

@@ -174,6 +174,22 @@ export class Pins {
     })();
   }
 
+  /**
+   * Clears an employee's wrong-PIN count and lock (`timeclock pin unlock` for the manager's), audited
+   * with who asked. True when a lock was in force.
+   */
+  unlock(employeeId: string, by: string): boolean {
+    const now = this.clock.now();
+    return this.db.transaction((): boolean => {
+      const before = this.attempts(employeeId);
+      const wasLocked = lockState(before, now).locked;
+      this.stmts.deleteAttempts.run(employeeId);
+      this.lastFailureAt.delete(employeeId);
+      this.audit.record(now, 'pin_unlocked', employeeId, `${wasLocked ? 'lock lifted' : 'not locked'} (${before.failures} wrong PINs in a row cleared) by ${by}`);
+      return wasLocked;
+    })();
+  }
+
   has(employeeId: string): boolean {
     return this.stmts.hasPin.get(employeeId) !== undefined;
   }
@@ -239,6 +255,20 @@ export class Pins {
       this.lastFailureAt.set(employeeId, now);
     } else this.lastFailureAt.delete(employeeId);
 
+    try {
+      return this.record(employeeId, match, now);
+    } catch {
+      // A full disk (or a read-only file) must not lock the manager out of the screen that says so:
+      // the answer stands on what can still be read; the in-memory throttle above still slows guessing.
+      const again = lockState(currentAttempts(this.attempts(employeeId), now), now);
+      if (again.locked && again.until !== null) return { ok: false, reason: 'locked', until: again.until };
+      if (match) return { ok: true };
+      return { ok: false, reason: 'wrong', remaining: Math.max(0, this.policy.maxFailures - currentAttempts(this.attempts(employeeId), now).failures - 1) };
+    }
+  }
+
+  /** The attempt's outcome, written with its audit line in one transaction (it throws when the disk is full). */
+  private record(employeeId: string, match: boolean, now: number): PinCheck {
     return this.db.transaction((): PinCheck => {
       // Read again: another connection (or process) may have counted a failure meanwhile.
       const state = currentAttempts(this.attempts(employeeId), now);

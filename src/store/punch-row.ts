@@ -57,6 +57,8 @@ export type NewPunch = {
   online?: boolean;
   /** The NSR of the unresolved capture this punch is (its mark exists already): no new mark. */
   nsr?: number | null;
+  /** The employer chain its mark joins (store/employers.ts chainOf); absent: the configured employer's. */
+  chain?: string;
 };
 
 /**

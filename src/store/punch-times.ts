@@ -3,6 +3,7 @@
  * it on the wall clock, and a step of the wall clock moves the retry deadlines with it.
  */
 import type { WritableDb } from './database.js';
+import type { EvidenceJournal } from './evidence-journal.js';
 import type { PunchRow } from './punch-row.js';
 import { punchFact, type PunchWriter } from './punch-writer.js';
 
@@ -13,6 +14,8 @@ export class PunchTimes {
   constructor(
     private readonly durable: PunchWriter,
     private readonly lazy: PunchWriter,
+    /** Where the clock adjustment (AFD type 4) is recorded when sealed marks were timed wrong. */
+    private readonly evidence: EvidenceJournal | null = null,
   ) {
     const db: WritableDb = durable.db;
     this.stmts = {
@@ -47,27 +50,48 @@ export class PunchTimes {
    * the service's time (the anchor's plus the monotonic time between them), in their own zone,
    * before they are sent. One in doubt may already be on the service with its old time: it stays.
    */
-  reanchor(bootId: string, timeOf: (monoAt: number, wallAt: number) => number, localOf: (at: number, zone: string) => { date: string; time: string }, now: number): number {
-    return this.durable.db.transaction(() => {
-      let n = 0;
-      for (const row of this.stmts.unanchored.all(bootId) as PunchRow[]) {
-        if (row.mono_at === null) continue;
-        const at = timeOf(row.mono_at, row.wall_at ?? row.captured_at);
-        const local = localOf(at, row.time_zone);
-        const changed = this.stmts.reanchor.run({ id: row.id, at, date: local.date, time: local.time, utcMinute: Math.floor(at / 60_000), now }).changes;
-        // Its corrected minute is one the employee already has: it keeps the wall time, and says so.
-        if (!changed) this.stmts.markAnchored.run({ id: row.id, now });
-        this.durable.journal.run(row.id, now, 'reanchored', changed ? `${row.local_date} ${row.local_time} -> ${local.date} ${local.time}` : 'kept: the corrected minute is taken');
-        // The mark keeps the time read at capture; the time sent is this one.
-        if (changed) punchFact(this.durable, row.id, now, 'reanchored', `${row.local_date} ${row.local_time} -> ${local.date} ${local.time} (the service's clock)`);
-        if (this.stmts.releaseClockHeld.run({ id: row.id, now }).changes > 0) {
-          this.durable.journal.run(row.id, now, 'released', 'its time is now the service\'s');
-          punchFact(this.durable, row.id, now, 'released', 'held for its unconfirmed time: re-timed on the service\'s clock');
+  reanchor(
+    bootId: string,
+    timeOf: (monoAt: number, wallAt: number) => number,
+    localOf: (at: number, zone: string) => { date: string; time: string },
+    now: number,
+    clock?: { before: number; after: number },
+  ): number {
+    try {
+      return this.durable.db.transaction(() => {
+        const rows = (this.stmts.unanchored.all(bootId) as PunchRow[]).filter((r) => r.mono_at !== null);
+        const moves = rows.map((row) => {
+          const at = timeOf(row.mono_at as number, row.wall_at ?? row.captured_at);
+          const local = localOf(at, row.time_zone);
+          return { row, at, local, moved: local.date !== row.local_date || local.time !== row.local_time };
+        });
+        // Sealed marks whose minute was wrong: the AFD says so in a type 4 record after them (docs/evidence-journal.md).
+        const wrong = moves.filter((m) => m.moved && m.row.nsr !== null);
+        const first = wrong[0];
+        const adjustment =
+          clock && first && this.evidence
+            ? this.evidence.appendClockAdjustment({ before: clock.before, after: clock.after, zone: first.row.time_zone, at: now, corrects: wrong.map((m) => m.row.nsr as number) })
+            : null;
+        const where = adjustment === null ? '' : `; clock adjustment NSR ${adjustment}`;
+        let n = 0;
+        for (const { row, at, local } of moves) {
+          const changed = this.stmts.reanchor.run({ id: row.id, at, date: local.date, time: local.time, utcMinute: Math.floor(at / 60_000), now }).changes;
+          // Its corrected minute is one the employee already has: it keeps the wall time, and says so.
+          if (!changed) this.stmts.markAnchored.run({ id: row.id, now });
+          this.durable.journal.run(row.id, now, 'reanchored', changed ? `${row.local_date} ${row.local_time} -> ${local.date} ${local.time}` : 'kept: the corrected minute is taken');
+          // The mark keeps the time read at capture; the time sent is this one, and the receipt shows both.
+          if (changed) punchFact(this.durable, row.id, now, 'reanchored', `${row.local_date} ${row.local_time} -> ${local.date} ${local.time} (the service's clock${where})`);
+          if (this.stmts.releaseClockHeld.run({ id: row.id, now }).changes > 0) {
+            this.durable.journal.run(row.id, now, 'released', 'its time is now the service\'s');
+            punchFact(this.durable, row.id, now, 'released', 'held for its unconfirmed time: re-timed on the service\'s clock');
+          }
+          n += changed;
         }
-        n += changed;
-      }
-      return n;
-    }).immediate();
+        return n;
+      }).immediate();
+    } finally {
+      this.evidence?.settle();
+    }
   }
 
   /**

@@ -143,6 +143,12 @@ export function deletedEver(db: Db): Deleted {
   return { punches: 0, journal: 0, audit: 0, ...readSetting(db, RETENTION_KEYS.deletedEver) };
 }
 
+/** When the last punch was delivered (an index seek); null when none is here. Retention prunes only old ones. */
+export function lastDeliveryAt(db: Db): number | null {
+  const row = db.prepare(`SELECT MAX(sent_at) AS t FROM punches INDEXED BY punches_sent_at WHERE state = 'sent'`).get() as { t: number | null };
+  return row.t;
+}
+
 export function fileFigures(db: Db): FileFigures {
   const size = db.pragma('page_size', { simple: true }) as number;
   const mode = db.pragma('auto_vacuum', { simple: true }) as number;

@@ -58,7 +58,7 @@ export type ServiceClockRecord = {
 
 /** As sync/roster-rows.ts `Skipped` and sync/roster-sync.ts `SiteFilterCheck`. */
 export type StoredSkipped = { count: number; examples: { position: number; id: string | null; reason: 'no_ids' | 'not_an_object' }[] };
-export type StoredSiteFilterCheck = 'verified' | 'suspect' | 'unknown';
+export type StoredSiteFilterCheck = 'verified' | 'suspect' | 'unknown' | 'one_site';
 export type HeldShrink = { employees: number; inUse: number; since: number; recheckAt: number | null };
 
 /** The last roster sync as status shows it. Members after lastOkAt are absent in records of older versions. */
@@ -122,7 +122,7 @@ const rosterSyncSchema: z.ZodType<RosterSyncRecord> = z.looseObject({
   lastOkAt: nullableNumber,
   outcome: z.enum(['applied', 'incomplete', 'shrink_held', 'failed']).optional(),
   skipped: skippedSchema.nullable().optional(),
-  siteFilter: z.enum(['verified', 'suspect', 'unknown']).nullable().optional(),
+  siteFilter: z.enum(['verified', 'suspect', 'unknown', 'one_site']).nullable().optional(),
   heldShrink: heldShrinkSchema.nullable().optional(),
   nextAt: nullableNumber.optional(),
   siteId: nullableString.optional(),

@@ -19,8 +19,9 @@ export type RosterSyncProgress = { pagesDone: number; pagesTotal: number | null 
 
 export type { Skipped, SkippedRecord } from './roster-rows.js';
 
-/** See contract `status.roster.siteFilter`. */
-export type SiteFilterCheck = 'verified' | 'suspect' | 'unknown';
+import { checkSiteFilter, type SiteFilterCheck } from './site-filter-check.js';
+
+export type { SiteFilterCheck } from './site-filter-check.js';
 
 
 type Common = { requests: number; finishedAt: number };
@@ -219,8 +220,9 @@ export class RosterSync {
 
     let siteFilter: SiteFilterCheck | null = null;
     if (siteId && !problem) {
-      if (lastTotal !== null) requests++;
-      siteFilter = await this.checkSiteFilter(lastTotal, signal);
+      const check = await checkSiteFilter(this.api, lastTotal, (fn) => this.call('roster', fn, signal));
+      siteFilter = check.result;
+      requests += check.requests;
     }
     if (skipped.count > 0) this.log.warn('roster records skipped: the terminal cannot use them', { count: skipped.count, first: skipped.examples.slice(0, 3) });
     const fetched = { requests, skipped, siteFilter, site, siteError };
@@ -288,13 +290,6 @@ export class RosterSync {
    * One cheap request without the site filter: when the account counts as many employees as the
    * site, the service may have ignored the filter (or every employee is at this site).
    */
-  private async checkSiteFilter(siteTotal: number | null, signal: AbortSignal): Promise<SiteFilterCheck> {
-    if (siteTotal === null) return 'unknown';
-    const res = await this.call('roster', () => this.api.getEmployeesPage(1, 1, null), signal);
-    if (!res || res.kind !== 'ok' || res.value.meta.total === null) return 'unknown';
-    return res.value.meta.total > siteTotal ? 'verified' : 'suspect';
-  }
-
   private setProgress(gen: number, p: RosterSyncProgress): void {
     if (gen !== this.gen) return; // a cancelled sync of the old site
     this.progress = p;

@@ -7,19 +7,22 @@
  * Who may ask: only a page loaded from this very origin that knows the session token handed out
  * at start. Host must be ours (a DNS-rebinding page sends its own name), Origin, when sent, must be
  * ours (another site's page), and every API request carries the token (`x-kiosk-token`, or `?t=`
- * for the event stream, which EventSource cannot give headers). No token, PIN or request body is
- * ever logged.
+ * for the event stream, which EventSource cannot give headers). Admin calls also need the admin
+ * session of the browser asking: the PIN login sets a cookie only that browser holds
+ * (admin-cookie.ts). No token, cookie, PIN or request body is ever logged.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { AFD_DOWNLOAD_PATH, isCallName, KIOSK_CSP, type ErrorCode } from '../contract.js';
+import { AFD_DOWNLOAD_PATH, isCallName, KIOSK_CSP, SCREEN_CODE_PATH, screenCodeRequestSchema, type ErrorCode } from '../contract.js';
 import { silentLogger } from '../log.js';
 import { createDispatcher, type Caller, type DispatcherOptions, type Issue } from '../bridge/dispatcher.js';
 import { readStatic } from './static-files.js';
 import { serveAfdDownload } from './afd-download.js';
+import { AdminSessions, clearAdminCookie, setAdminCookie } from './admin-cookie.js';
+import { OneTimeCodes } from './one-time-codes.js';
 
 export type WebBridgeOptions = DispatcherOptions & {
   /** Loopback only: an IPv4 address in 127.0.0.0/8 or ::1. Anything else is refused. */
@@ -37,6 +40,10 @@ export type WebBridge = {
   origin: string;
   token: string;
   close(): Promise<void>;
+  /** The page's address without any credential: what a log may say. */
+  address: string;
+  /** The page with a new one-time code instead of the token, for a browser's command line (screen-code.ts). */
+  urlWithCode(): string;
 };
 
 const MAX_BODY = 64 * 1024;
@@ -68,10 +75,10 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
   const token = randomBytes(32).toString('hex');
   const tokenDigest = sha256(token);
   const dispatcher = createDispatcher(opts);
-  // One admin session per session token, as the IPC bridge keeps one per window.
-  const session = dispatcher.newSession();
-  const caller: Caller = { session, via: 'web bridge' };
+  // One admin session per browser (its cookie), as the IPC bridge keeps one per window.
+  const sessions = new AdminSessions(() => dispatcher.newSession());
   const streams = new Set<http.ServerResponse>();
+  const codes = new OneTimeCodes(opts.clock ?? { now: () => Date.now() });
 
   let hostPort = '';
   let origin = '';
@@ -108,18 +115,40 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
       if (req.method !== 'GET') return sendError(res, 'bad_request', 'use GET', { status: 405, headers: { allow: 'GET' } });
       return eventStream(req, res);
     }
+    if (pathname === SCREEN_CODE_PATH) return exchangeCode(req, res);
     if (!tokenOk(req.headers['x-kiosk-token'])) return sendError(res, 'unauthorized', 'missing or wrong token');
     if (pathname.startsWith(AFD_DOWNLOAD_PATH)) {
       const afd = opts.agent.afd;
       const id = pathname.slice(AFD_DOWNLOAD_PATH.length);
-      return serveAfdDownload(req, res, id, { take: (i) => afd.takeDownload(i), adminOk: () => session.touch(), headers: SECURITY_HEADERS, sendError });
+      return serveAfdDownload(req, res, id, { take: (i) => afd.takeDownload(i), adminOk: () => sessions.of(req.headers.cookie).touch(), headers: SECURITY_HEADERS, sendError });
     }
     const name = pathname.slice('/api/'.length);
     if (!isCallName(name)) return sendError(res, 'not_found', 'no such call');
     if (req.method !== 'POST') return sendError(res, 'bad_request', 'use POST', { status: 405, headers: { allow: 'POST' } });
+    const cookie = req.headers.cookie;
+    const login = name === 'adminLogin';
+    const session = login ? sessions.forLogin() : sessions.of(cookie);
+    const caller: Caller = { session, via: 'web bridge' };
     const a = await dispatcher.dispatch(name, () => readJson(req), caller);
     if ('refused' in a) return sendError(res, a.refused.code, a.refused.message, a.refused);
-    sendJson(res, a.ok ? 200 : STATUS_OF[a.error.code], a);
+    const headers: Record<string, string> = {};
+    if (login || name === 'adminLogout' || name === 'lock') {
+      // A login, a logout or a lock ends the session this browser had; a login that opened one sets its own.
+      sessions.drop(cookie);
+      headers['set-cookie'] = login && session.isOpen() ? setAdminCookie(sessions.keep(session)) : clearAdminCookie();
+    }
+    sendJson(res, a.ok ? 200 : STATUS_OF[a.error.code], a, headers);
+  }
+
+  /** A one-time code (from the browser's `/?c=`) for the page token: once, within its time, and never logged. */
+  async function exchangeCode(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return sendError(res, 'bad_request', 'use POST', { status: 405, headers: { allow: 'POST' } });
+    const framed = await readJson(req);
+    if ('refused' in framed) return sendError(res, framed.refused.code, framed.refused.message, framed.refused);
+    const asked = screenCodeRequestSchema.safeParse(framed.input);
+    if (!asked.success) return sendError(res, 'bad_request', 'expected {"code": <32 hex digits>}');
+    if (!codes.take(asked.data.code)) return sendError(res, 'forbidden', 'unknown, used or expired code');
+    sendJson(res, 200, { ok: true, token });
   }
 
   function eventStream(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -171,7 +200,10 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
     url: `${origin}/?t=${token}`,
     origin,
     token,
+    address: `${origin}/`,
+    urlWithCode: () => `${origin}/?c=${codes.issue()}`,
     close: async () => {
+      sessions.endAll();
       for (const res of streams) res.end();
       streams.clear();
       await new Promise<void>((resolve) => {

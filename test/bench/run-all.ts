@@ -36,6 +36,7 @@ export const benches: Bench[] = [
   { name: 'journal', run: async () => (await import('./journal.bench.js')).benchJournal() },
   { name: 'fleet', run: async () => (await import('./fleet.bench.js')).benchFleet() },
   { name: 'self-service', run: async () => (await import('./self-service.bench.js')).benchSelfService() },
+  { name: 'runtime', run: async () => (await import('./runtime.bench.js')).benchRuntime() },
 ];
 
 /** The whole run is bounded (the fleet bench alone takes about 12 minutes); a bench that hangs past this is a bug to report, not to wait for. */

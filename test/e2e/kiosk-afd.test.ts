@@ -4,6 +4,7 @@
  * as the Annex says; without the employer configured the screen says which settings are missing.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { verifyAfd } from '../../src/domain/afd/verify.js';
@@ -12,6 +13,7 @@ import { ANNEX_NAME, EMPLOYER } from '../helpers/afd.js';
 import { screenshotPath } from '../helpers/kiosk-browser.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
 import { openAdmin } from '../helpers/screen-actions.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SMALL = { width: 800, height: 480 };
 const rigs = kioskRigPerTest();
@@ -62,5 +64,38 @@ describe('AFD export on the admin screen (Chromium, web bridge)', () => {
     await page.click('[data-testid=afd-export]');
     await page.waitForSelector('[data-testid=admin-message][data-tone=error]');
     expect(await text(page, 'admin-message')).toBe('O AFD não pode ser gerado: falta na configuração employer.name, employer.cnpj (or employer.cpf).');
+  });
+
+  it('after an export to a USB drive offers to remove it safely, and says so when it cannot', async () => {
+    // A drive the agent lists (a fake /proc/mounts and /sys) whose mount point is a plain
+    // directory: the export lands there, and the unmount that follows really runs and fails.
+    const t = tempDir();
+    try {
+      const stick = path.join(t.dir, 'media', 'timeclock', 'sdb1');
+      fs.mkdirSync(stick, { recursive: true });
+      fs.mkdirSync(path.join(t.dir, 'sys', 'sdb'), { recursive: true });
+      fs.writeFileSync(path.join(t.dir, 'sys', 'sdb', 'removable'), '1\n');
+      fs.writeFileSync(path.join(t.dir, 'mounts'), `/dev/sda1 / ext4 rw 0 0\n/dev/sdb1 ${stick} vfat rw,nosuid 0 0\n`);
+      const r = await rigs.start({ settings: { employer: EMPLOYER }, afdDrives: { mounts: path.join(t.dir, 'mounts'), sysBlock: path.join(t.dir, 'sys'), mountRoots: [path.join(t.dir, 'media')] } });
+      expect((await r.agent.punch({ kind: 'id', value: '1001' })).ok).toBe(true);
+      const { page, problems } = await r.open(SMALL);
+      await openAdmin(page, 'queue');
+      await page.click('[data-testid=tab-afd]');
+      await page.waitForSelector('[data-testid=afd-target-drive]');
+      expect(await page.isChecked('[data-testid=afd-target-drive]')).toBe(true);
+      await page.click('[data-testid=afd-export]');
+      await page.waitForSelector('[data-testid=afd-unmount]');
+      expect(await text(page, 'admin-message')).toMatch(/^AFD gravado em sdb1/);
+      expect(fs.readdirSync(stick)).toEqual([expect.stringMatching(/^AFD_/)]);
+      await page.screenshot({ path: screenshotPath('admin-afd-drive-800x480') });
+
+      await page.click('[data-testid=afd-unmount]');
+      await page.waitForSelector('[data-testid=admin-message][data-tone=error]');
+      expect(await text(page, 'admin-message')).toMatch(/^Não foi possível remover o pendrive sdb1 com segurança \(umount: .*not mounted.*\)\. Aguarde/);
+      expect(await page.isEnabled('[data-testid=afd-unmount]')).toBe(true);
+      expect(problems.filter((p) => /Content Security Policy|Uncaught|TypeError/i.test(p))).toEqual([]);
+    } finally {
+      t.cleanup();
+    }
   });
 });

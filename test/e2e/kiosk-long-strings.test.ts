@@ -4,7 +4,9 @@
  * type (and the longest employer name the configuration takes, 150) keep the idle screen, the
  * result, the receipt and the admin lists in shape at 800×480 and 1920×1080: shortened for display
  * (line clamp, ellipsis), the whole text still in the page, and the receipt's QR code still reads
- * back from a screenshot. Screenshots: test-artifacts/screenshots/long-*.png.
+ * back from a screenshot. Names of 74, 90 and 120 characters (issue 25: the headline once left an
+ * 800×480 screen) in pt-BR, es and en, at 800×480 and 480×800. Screenshots:
+ * test-artifacts/screenshots/long-*.png.
  */
 import type { Page } from 'playwright-core';
 import { expectFits } from '../helpers/screen-fit.js';
@@ -15,9 +17,11 @@ import { decodePng } from '../helpers/qr-decode.js';
 import { openAdmin } from '../helpers/screen-actions.js';
 import { waitFor } from '../helpers/temp.js';
 import { padText } from '../../src/mock/variants.js';
+import { demoSeed } from '../../src/mock/seed.js';
 
 type Size = { width: number; height: number };
 const SMALL: Size = { width: 800, height: 480 };
+const PORTRAIT: Size = { width: 480, height: 800 };
 const LARGE: Size = { width: 1920, height: 1080 };
 const label = (s: Size) => `${s.width}x${s.height}`;
 const LONG = 10_000;
@@ -97,7 +101,7 @@ describe('strings of any length on the kiosk screen', () => {
       await expectShortened(p, '[data-testid=receipt-employer]', 2, o.size);
       await expectFits(p, `result ${label(o.size)}`);
       const png = await p.screenshot({ path: screenshotPath(`long-result-${label(o.size)}`) });
-      expect(decodePng(png)).toBe(receipt.text);
+      expect(decodePng(png)).toBe(receipt.qrText ?? receipt.text); // with a portal: the link (issue 26)
       expect(o.problems).toEqual([]);
     }
     expect(receipt.text).toContain(`Trabalhador: ${ANA.slice(0, 119)}…`);
@@ -166,6 +170,45 @@ describe('strings of any length on the kiosk screen', () => {
         return d.documentElement.scrollWidth <= (globalThis as unknown as { innerWidth: number }).innerWidth;
       })).toBe(true);
       expect(problems).toEqual([]);
+    }
+  });
+
+  /** Real-looking names (words, spaces, accents) of exactly `length` characters (at most 121). */
+  const longName = (length: number): string => 'Maria Aparecida da Conceição dos Santos Oliveira Ferreira de Albuquerque Cavalcanti Bezerra Nóbrega Vasconcelos Magalhães'.slice(0, length);
+  const NAMES = { '1001': longName(74), '1002': longName(90), '1003': longName(120) };
+
+  // Issue 25, item 11: names of 74, 90 and 120 characters once pushed the headline 9, 50 and 110 px above an 800×480 screen.
+  it.each(['pt-BR', 'es', 'en'] as const)('names of 74, 90 and 120 characters (%s): headline, name and receipt on screen at 800×480 and 480×800, the name at most two lines', { timeout: 180_000 }, async (language) => {
+    const seed = demoSeed();
+    for (const e of seed.employees) if (e.external_id && e.external_id in NAMES) e.full_name = NAMES[e.external_id as keyof typeof NAMES];
+    const r = await rigs.start({ seed, settings: SETTINGS, screen: { ...TEST_SCREEN, language, resultMs: 120_000, receiptMs: 120_000 } });
+    const opened = [{ size: SMALL, ...(await r.open(SMALL)) }, { size: PORTRAIT, ...(await r.open(PORTRAIT)) }];
+    for (const [code, name] of Object.entries(NAMES)) {
+      await wedgeBurst(opened[0]!.page, code);
+      for (const o of opened) await o.page.waitForSelector(`[data-testid=result][data-ok="true"][data-receipt="true"] [data-testid=receipt-qr]`, { timeout: 15_000 });
+      // The receipt (the text its QR code carries) keeps the whole name: only the screen shortens it.
+      const nsr = (await fullText(opened[0]!.page, '[data-testid=receipt-nsr]')).trim();
+      const receipt = r.agent.receipt(Number(nsr));
+      const receiptText = receipt?.text ?? '';
+      expect(receiptText).toContain(`Trabalhador: ${name}\n`);
+      for (const o of opened) {
+        const p = o.page;
+        const what = `${name.length}-character name, ${language}, ${label(o.size)}`;
+        expect((await fullText(p, '[data-testid=result-name]')) === name, `${what}: the whole name is in the page`).toBe(true);
+        expect((await fullText(p, '[data-testid=receipt-employee]')) === name, `${what}: the whole name on the receipt`).toBe(true);
+        const headline = await p.locator('.result-headline').boundingBox();
+        expect(headline && headline.y >= 0 && headline.y + headline.height <= o.size.height, `${what}: the headline ${JSON.stringify(headline)} on screen`).toBe(true);
+        await expectShortened(p, '[data-testid=result-name]', 2, o.size);
+        await expectFits(p, what);
+        const png = await p.screenshot({ path: screenshotPath(`long-name-${name.length}-${language}-${label(o.size)}`) });
+        if (name.length === 120 && o.size === SMALL) expect(decodePng(png), `${what}: the QR code reads back`).toBe(receipt?.qrText ?? receiptText); // with a portal: the link (issue 26)
+        expect(o.problems).toEqual([]);
+      }
+      // A tap closes the result on each screen: the next name starts from the idle screen.
+      for (const o of opened) {
+        await o.page.click('[data-testid=result]');
+        await o.page.waitForSelector('body[data-screen="idle"]');
+      }
     }
   });
 });

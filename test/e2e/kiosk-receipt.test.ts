@@ -80,10 +80,11 @@ describe('the receipt on the result screen', () => {
 
     const png = await page.screenshot({ path: screenshotPath('receipt-800x480') });
     const decoded = decodePng(png);
-    expect(decoded).toBe(receipt.text);
-    expect(decoded).toContain(`NSR: ${nsr}`);
-    expect(decoded).toContain(`SHA-256: ${receipt.hash}`);
-    expect(decoded).toContain('Portal: https://portal.example.com.br/ponto');
+    // Issue 26: with a portal, the QR code is the link with the NSR and the whole hash (a small code); the text has the portal too.
+    expect(decoded).toBe(receipt.qrText);
+    expect(decoded).toBe(`https://portal.example.com.br/ponto?nsr=${nsr}&sha256=${receipt.hash}`);
+    expect(receipt.text).toContain(`NSR: ${nsr}`);
+    expect(receipt.text).toContain('Portal: https://portal.example.com.br/ponto');
     expect(problems.filter((p) => /Content Security Policy|Uncaught|TypeError/i.test(p))).toEqual([]);
   });
 
@@ -97,7 +98,7 @@ describe('the receipt on the result screen', () => {
     await expectFits(page, LARGE);
     const receipt = r.agent.receipt(Number(await text(page, 'receipt-nsr')));
     const png = await page.screenshot({ path: screenshotPath('receipt-1920x1080') });
-    expect(decodePng(png)).toBe(receipt?.text);
+    expect(decodePng(png)).toBe(receipt?.qrText);
     expect(receipt?.text).toContain('Trabalhador: João Carlos de Oliveira');
   });
 
@@ -109,11 +110,13 @@ describe('the receipt on the result screen', () => {
     expect(await page.getAttribute('[data-testid=result]', 'data-receipt')).toBe('false');
     expect(await page.locator('[data-testid=receipt]').count()).toBe(0);
     await dismissResult(page);
+    // Issue 26: no employer configured, the worker's own as the service names it (read after the roster).
+    await r.agent.employersRead();
     await wedgeBurst(page, '1003');
     await waitScreen(page, 'result');
     await page.waitForSelector('[data-testid=receipt-qr]');
-    // No employer configured: no employer rows, nothing invented.
-    expect(await page.locator('[data-testid=receipt-employer], [data-testid=receipt-employer-cnpj]').count()).toBe(0);
+    expect(await text(page, 'receipt-employer')).toBe('Construtora Exemplo Ltda');
+    expect(await text(page, 'receipt-employer-cnpj')).toBe('11.222.333/0001-81');
     await expectFits(page, SMALL);
     expect(problems.filter((p) => /Content Security Policy|Uncaught|TypeError/i.test(p))).toEqual([]);
   });
@@ -161,7 +164,7 @@ describe('the receipt on the admin screen', () => {
     await page.waitForSelector(`[data-testid=receipt][data-nsr="${nsr}"] [data-testid=receipt-qr]`);
     expect(await text(page, 'receipt-employee')).toBe('José Roberto Pereira');
     const png = await page.screenshot({ path: screenshotPath('admin-receipt-800x480') });
-    expect(decodePng(png)).toBe(r.agent.receipt(Number(nsr))?.text);
+    expect(decodePng(png)).toBe(r.agent.receipt(Number(nsr))?.qrText);
 
     await page.fill('[data-testid=receipt-nsr]', '999999');
     await page.keyboard.press('Enter');

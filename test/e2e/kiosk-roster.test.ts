@@ -13,7 +13,7 @@ import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
 import { dismissResult, lastSound, openAdmin, pressKeys, waitScreen } from '../helpers/screen-actions.js';
 import type { PageGlobals } from '../helpers/page-globals.js';
 import { waitFor } from '../helpers/temp.js';
-import { DEMO_SITE_ID, demoSeed, type MockSeed } from '../../src/mock/seed.js';
+import { DEMO_SITE_ID, demoSeed, objectIdFor, type MockSeed } from '../../src/mock/seed.js';
 
 const SMALL = { width: 800, height: 480 };
 const LARGE = { width: 1920, height: 1080 };
@@ -39,8 +39,10 @@ async function typeId(page: Page, id: string): Promise<void> {
 }
 
 /** The demo seed with `HELD_ID` not allowed to record by API. */
+/** The demo with employee HELD_ID not allowed API records, and a second site with nobody (the site filter is suspect only on an account of several sites). */
 function seedWithHeld(): MockSeed {
   const seed = demoSeed();
+  seed.sites.push({ ...(seed.sites[0] as MockSeed['sites'][number]), _id: objectIdFor('e2e-other-site', 0), name: 'Outra obra' });
   const e = seed.employees.find((x) => x.external_id === HELD_ID);
   if (!e?.contract_data) throw new Error(`no demo employee ${HELD_ID} with contract data`);
   e.contract_data.allow_external_api_record = false;

@@ -49,3 +49,13 @@ export function lineMatching(stream: NodeJS.ReadableStream, re: RegExp, timeoutM
     });
   });
 }
+
+/**
+ * The running terminal's whole screen address, as an operator gets it (`timeclock screen-url`, issue
+ * 25: the log line has no token), for the same environment (hence the same data directory).
+ */
+export async function screenUrl(env: Record<string, string>): Promise<URL> {
+  const r = await runCli(['screen-url'], env);
+  if (r.code !== 0) throw new Error(`timeclock screen-url exited ${r.code}: ${r.stderr}`);
+  return new URL(r.stdout.trim());
+}

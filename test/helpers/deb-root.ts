@@ -6,33 +6,23 @@
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { tempDir } from './temp.js';
 
+const requireModule = createRequire(import.meta.url);
+
 export const POSTINST = path.resolve('assets/deb/postinst');
+export const PRERM = path.resolve('assets/deb/prerm');
 export const POSTRM = path.resolve('assets/deb/postrm');
 export const APP = '/opt/timeclock-kiosk';
 export const RES = `${APP}/resources`;
 export const DATA = '/var/lib/timeclock-kiosk';
 export const CONF = '/etc/timeclock-kiosk';
 export const LEGACY = '/home/kiosk/.local/share/timeclock-kiosk';
-export const SYSTEM_FILES = ['timeclock-kiosk.service', 'timeclock-kiosk-cage.service', '60-timeclock-readers.rules', 'timeclock-kiosk.desktop', 'config.example.json'];
-/** What postinst puts in place (and postrm takes away): path in the root → what it holds. */
-export const LINKS: Record<string, string> = {
-  '/usr/bin/timeclock': `${RES}/bin/timeclock`,
-  '/usr/bin/timeclock-kiosk-session': `${RES}/bin/timeclock-kiosk-session`,
-  '/usr/bin/timeclock-kiosk': `${APP}/timeclock-kiosk`,
-};
-export const COPIES: Record<string, string> = {
-  '/lib/systemd/system/timeclock-kiosk.service': 'assets/timeclock-kiosk.service',
-  '/lib/systemd/system/timeclock-kiosk-cage.service': 'assets/timeclock-kiosk-cage.service',
-  '/lib/udev/rules.d/60-timeclock-readers.rules': 'assets/60-timeclock-readers.rules',
-  '/usr/share/xsessions/timeclock-kiosk.desktop': 'assets/timeclock-kiosk.desktop',
-};
 /** Programs that act on the live system: never to be run with DPKG_ROOT set. */
-export const LIVE_PROGRAMS = ['systemctl', 'udevadm', 'runuser', 'update-desktop-database', 'unshare', 'sudo', 'deb-systemd-invoke'];
-export const WOULD = 'timeclock-kiosk: would run: ';
+export const LIVE_PROGRAMS = ['systemctl', 'udevadm', 'runuser', 'update-desktop-database', 'unshare', 'sudo', 'deb-systemd-invoke', 'getent', 'useradd', 'groupadd', 'adduser'];
 
 /** Fake roots made so far, removed by the test file's afterEach. */
 export const cleanups: Array<() => void> = [];
@@ -57,7 +47,7 @@ export function requireRoot(): void {
   }
 }
 
-/** An empty fake root holding what the package unpacks (the app under /opt) and empty account files. */
+/** A fake root holding what dpkg unpacks (the package's own files from scripts/dist/deb-layout.mjs, the app under /opt) and empty account files. */
 export function fakeRoot(): Rig {
   requireRoot();
   const t = tempDir('timeclock deb-root-');
@@ -67,10 +57,9 @@ export function fakeRoot(): Rig {
   fs.mkdirSync(at('/etc'), { recursive: true });
   for (const f of ['passwd', 'group', 'shadow', 'gshadow']) fs.writeFileSync(at(`/etc/${f}`), '');
   fs.mkdirSync(at(`${RES}/bin`), { recursive: true });
-  fs.mkdirSync(at(`${RES}/system`), { recursive: true });
   for (const f of ['timeclock', 'timeclock-kiosk-session']) fs.copyFileSync(path.resolve('assets/bin', f), at(`${RES}/bin/${f}`));
-  for (const f of SYSTEM_FILES) fs.copyFileSync(path.resolve('assets', f), at(`${RES}/system/${f}`));
   fs.writeFileSync(at(`${APP}/timeclock-kiosk`), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  fs.cpSync(path.join(stageLayout(t.dir), 'root'), root, { recursive: true, verbatimSymlinks: true });
 
   const standIns = path.join(t.dir, 'stand-ins');
   const log = path.join(t.dir, 'live-calls.log');
@@ -82,6 +71,8 @@ export function fakeRoot(): Rig {
   const env = {
     PATH: `${standIns}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`,
     DPKG_ROOT: root,
+    // What dpkg sets for its maintainer scripts (deb-systemd-helper refuses to run without it).
+    DPKG_MAINTSCRIPT_PACKAGE: 'timeclock-kiosk',
     HOME: '/root',
     LC_ALL: 'C',
   };
@@ -95,6 +86,14 @@ export function fakeRoot(): Rig {
     },
     liveCalls: () => fs.readFileSync(log, 'utf8').split('\n').filter(Boolean),
   };
+}
+
+type DebLayout = { stageDebLayout(root: string, dir: string): string[] };
+/** The package's own files as scripts/dist/deb-layout.mjs stages them for fpm, under `<dir>/deb/root`. */
+function stageLayout(dir: string): string {
+  const layout = requireModule(path.resolve('scripts/dist/deb-layout.mjs')) as DebLayout;
+  layout.stageDebLayout(path.resolve('.'), path.join(dir, 'deb'));
+  return path.join(dir, 'deb');
 }
 
 /** postinst as dpkg runs it, which must succeed. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 export type Line = { check: string; status: 'ok' | 'warn' | 'fail'; detail: string };
 
 /** The order `timeclock doctor` promises (no readers configured). */
-export const CHECKS = ['configuration', 'data directory', 'disk space', 'database', 'proxy', 'trust', 'service', 'site', 'roster', 'clock', 'time sync', 'readers', 'admin PIN', 'browser', 'versions'];
+export const CHECKS = ['configuration', 'data directory', 'disk space', 'database', 'proxy', 'trust', 'service', 'site', 'roster', 'roster evidence', 'clock', 'time sync', 'readers', 'admin PIN', 'browser', 'versions', 'USB drives', 'time zone', 'NSR numbering'];
 
 /** `ok   name: detail` lines back into records; any other line fails the test. */
 export function parseLines(stdout: string): Line[] {

@@ -35,7 +35,7 @@ export type ShellRig = {
    * `backend`: the Linux secret-store backend the fake safeStorage reports (the agent's token store is
    * the shell's). `kiosk: false` is the windowed mode (installers, development).
    */
-  setup(o?: { backend?: string; kiosk?: boolean }): Promise<Ctx>;
+  setup(o?: { backend?: string; kiosk?: boolean; devTools?: boolean }): Promise<Ctx>;
   cleanups: Array<() => Promise<void> | void>;
   /** Every IPC result and log line of a test, checked for secrets after it. */
   seen: string[];
@@ -62,7 +62,7 @@ export function electronShellRig(): ShellRig {
     logLines.length = 0;
   });
 
-  async function setup(o: { backend?: string; kiosk?: boolean } = {}): Promise<Ctx> {
+  async function setup(o: { backend?: string; kiosk?: boolean; devTools?: boolean } = {}): Promise<Ctx> {
     const electron = fakeElectron();
     electron.safeStorage.backend = o.backend ?? 'gnome_libsecret';
     const { mock, agent, root, dataDir } = await agentWithRenderer(cleanups, API_TOKEN, { 'index.html': '<!doctype html><title>kiosk</title>' }, (dir) => ({
@@ -81,6 +81,7 @@ export function electronShellRig(): ShellRig {
       preloadPath: PRELOAD,
       rendererDir: root,
       kiosk: o.kiosk ?? true,
+      ...(o.devTools !== undefined ? { devTools: o.devTools } : {}),
       startAgent: async () => running,
       log: createLogger({ level: 'debug', write: (l) => logLines.push(l) }),
     });

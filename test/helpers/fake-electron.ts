@@ -11,6 +11,8 @@ import type {
   HeadersReceivedResponse,
   IpcMain,
   IpcMainInvokeEvent,
+  KeyboardInput,
+  MenuApi,
   NavigationEvent,
   PowerSaveBlocker,
   PreventableEvent,
@@ -65,7 +67,8 @@ export class FakeWebContents implements WebContents {
   readonly sent: Array<{ channel: string; args: unknown[] }> = [];
   destroyed = false;
   openHandler: ((details: { url: string }) => WindowOpenResponse) | null = null;
-  private readonly listeners = new Map<string, Array<(e: NavigationEvent) => void>>();
+  devToolsToggled = 0;
+  private readonly listeners = new Map<string, Array<(e: NavigationEvent, input?: KeyboardInput) => void>>();
 
   send(channel: string, ...args: unknown[]): void {
     this.sent.push({ channel, args });
@@ -76,8 +79,22 @@ export class FakeWebContents implements WebContents {
   setWindowOpenHandler(handler: (details: { url: string }) => WindowOpenResponse): void {
     this.openHandler = handler;
   }
-  on(event: string, listener: (e: NavigationEvent) => void): void {
-    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
+  on(event: string, listener: (e: NavigationEvent, input: KeyboardInput) => void): void {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener as (e: NavigationEvent, input?: KeyboardInput) => void]);
+  }
+  toggleDevTools(): void {
+    this.devToolsToggled++;
+  }
+  /**
+   * A key as Electron reports it to `before-input-event` (a keyDown unless `type` says otherwise);
+   * true when a listener swallowed it, i.e. neither the page nor an accelerator would see it.
+   */
+  press(input: Partial<KeyboardInput> & Pick<KeyboardInput, 'key' | 'code'>): boolean {
+    let prevented = false;
+    const e: NavigationEvent = { url: '', preventDefault: () => (prevented = true) };
+    const full: KeyboardInput = { type: 'keyDown', control: false, shift: false, alt: false, meta: false, ...input };
+    for (const l of this.listeners.get('before-input-event') ?? []) l(e, full);
+    return prevented;
   }
   /** Fires a cancelable event; true when some listener prevented it. */
   fire(event: string, url = ''): boolean {
@@ -241,7 +258,16 @@ export class FakePowerSaveBlocker implements PowerSaveBlocker {
   }
 }
 
+/** Records each application menu set (the shell sets only `null`: no menu). */
+export class FakeMenu implements MenuApi {
+  readonly set: Array<null> = [];
+  setApplicationMenu(menu: null): void {
+    this.set.push(menu);
+  }
+}
+
 export type FakeElectron = ElectronMain & {
+  Menu: FakeMenu;
   app: FakeApp;
   ipcMain: FakeIpcMain;
   windows: FakeWindow[];
@@ -264,5 +290,6 @@ export function fakeElectron(): FakeElectron {
     windows,
     safeStorage: new FakeSafeStorage(),
     powerSaveBlocker: new FakePowerSaveBlocker(windows),
+    Menu: new FakeMenu(),
   };
 }

@@ -3,6 +3,7 @@
  * file, the web bridge serving the built renderer (dist/renderer, made by scripts/build.mjs), and
  * Debian's Chromium driven by playwright-core. Shared by the end-to-end tests and the screen bench.
  */
+import type { DriveRoots } from '../../src/agent/removable-drives.js';
 import { kioskBrowserEnv } from '../../src/cli/browser.js';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -85,6 +86,10 @@ export type KioskRigOptions = {
   livenessEveryMs?: number;
   /** What the screen is told (language, wedge timing...); default TEST_SCREEN. */
   screen?: ScreenSettings;
+  /** Where the data directory goes (a small tmpfs, to fill it); default a temporary directory. */
+  dataDir?: string;
+  /** Where the agent looks for removable drives (a fake /proc/mounts and /sys); default the machine's. */
+  afdDrives?: DriveRoots;
 };
 
 /**
@@ -119,13 +124,14 @@ export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRi
     // testAgent's settings replace its `api` whole: the liveness interval goes in with the rest of it.
     const api = opts.livenessEveryMs === undefined ? {} : { api: { baseUrl: apiUrl, token: API_TOKEN, timeoutMs: 1_000, livenessEveryMs: opts.livenessEveryMs } };
     const agent = testAgent({
-      dataDir: path.join(t.dir, 'data'),
+      dataDir: opts.dataDir ?? path.join(t.dir, 'data'),
       mock: { url: apiUrl },
       token: API_TOKEN,
       rateLimit: { limit: 60, windowMs: 60_000 },
       retry: { baseMs: 100, maxMs: 500 },
       ...(opts.settings || opts.livenessEveryMs !== undefined ? { settings: { ...opts.settings, ...api } } : {}),
       siteId: opts.siteId ?? DEMO_SITE_ID,
+      ...(opts.afdDrives ? { afdDrives: opts.afdDrives } : {}),
     });
     cleanups.push(() => agent.stop());
     await agent.start({ awaitRosterIfEmpty: true });

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md "Layers": which part of the tree may import which. Specifiers are extracted with the
+ * docs/DESIGN.md "Floors": which part of the tree may import which. Specifiers are extracted with the
  * TypeScript pre-processor (static imports, `export ... from`, dynamic `import()`, require), so
  * comments and strings that merely look like imports are not counted.
  */

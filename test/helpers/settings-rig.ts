@@ -136,12 +136,16 @@ export function settingsRig(): SettingsRig {
     fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>kiosk</title>');
     const bridge = await startWebBridge({ agent, host: '127.0.0.1', port: 0, rendererDir: root, adminPin: { verify: async (p) => p === ADMIN_PIN }, log });
     cleanups.push(() => bridge.close());
+    // The admin cookie the login sets, sent back as the kiosk's browser does.
+    let cookie = '';
     const call = async (name: string, body: unknown): Promise<unknown> => {
       const res = await fetch(`${bridge.origin}/api/${name}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-kiosk-token': bridge.token },
+        headers: { 'content-type': 'application/json', 'x-kiosk-token': bridge.token, ...(cookie ? { cookie } : {}) },
         body: JSON.stringify(body),
       });
+      const set = res.headers.get('set-cookie');
+      if (set) cookie = /Max-Age=0/i.test(set) ? '' : (set.split(';')[0] ?? '');
       const text = await res.text();
       // The request carried the token; the answer must not.
       seen.push(text);

@@ -25,7 +25,13 @@ export type WebBridgeRig = {
   /** node:http, so that Host, Origin and the raw path are sent exactly as written. */
   send(url: string, o: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<Reply>;
   setup(over?: Partial<WebBridgeOptions>, wrap?: (a: Agent) => WebBridgeOptions['agent']): Promise<Ctx>;
+  /**
+   * A call as the kiosk's browser makes it: the page token, and the admin cookie this rig's browser
+   * was given (kept like a browser keeps it; a `cookie` header given here is sent instead).
+   */
   api(b: WebBridge, name: string, body: unknown, headers?: Record<string, string>): Promise<Reply>;
+  /** Another client: the same page token, its own cookie jar (empty at first). */
+  client(): (b: WebBridge, name: string, body: unknown, headers?: Record<string, string>) => Promise<Reply>;
   /** The event stream, as text so far; closed after the test. */
   listen(b: WebBridge): { text(): string };
 };
@@ -89,14 +95,21 @@ export function webBridgeRig(): WebBridgeRig {
     return { mock, agent, bridge, root, clock };
   }
 
-  function api(b: WebBridge, name: string, body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-    return send(b.origin, {
-      method: 'POST',
-      path: `/api/${name}`,
-      headers: { 'content-type': 'application/json', 'x-kiosk-token': b.token, origin: b.origin, ...headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
+  function client(): WebBridgeRig['api'] {
+    const jar = new Map<string, string>();
+    return async (b, name, body, headers = {}) => {
+      const kept = jar.get(b.origin);
+      const r = await send(b.origin, {
+        method: 'POST',
+        path: `/api/${name}`,
+        headers: { 'content-type': 'application/json', 'x-kiosk-token': b.token, origin: b.origin, ...(kept ? { cookie: kept } : {}), ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      keepCookie(jar, b.origin, r);
+      return r;
+    };
   }
+  const api = client();
 
   function listen(b: WebBridge): { text(): string } {
     const u = new URL(b.origin);
@@ -107,7 +120,16 @@ export function webBridgeRig(): WebBridgeRig {
     return { text: () => buf };
   }
 
-  return { cleanups, seen, logLines, send, setup, api, listen };
+  return { cleanups, seen, logLines, send, setup, api, client, listen };
+}
+
+/** What a browser does with the bridge's Set-Cookie: keep `name=value`, or forget it when cleared. */
+export function keepCookie(jar: Map<string, string>, origin: string, r: { headers: http.IncomingHttpHeaders }): void {
+  for (const line of r.headers['set-cookie'] ?? []) {
+    const pair = line.split(';')[0] ?? '';
+    if (/;\s*Max-Age=0/i.test(line) || pair.endsWith('=')) jar.delete(origin);
+    else jar.set(origin, pair);
+  }
 }
 
 export const json = (r: Reply): unknown => JSON.parse(r.text);

@@ -20,6 +20,7 @@ import { sha256Latin1 } from '../../src/store/journal-facts.js';
 import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
 import { ANNEX_NAME, punchedTerminal } from '../helpers/afd.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
+import { keepCookie } from '../helpers/web-bridge-rig.js';
 
 const ADMIN_PIN = '731904';
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -31,15 +32,19 @@ let bridge: WebBridge;
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; body: Buffer; json(): { ok: boolean; value?: never; error?: { code: string; message: string } } };
 
+/** The admin cookie the manager's login set, kept as the kiosk's browser keeps it. */
+const jar = new Map<string, string>();
+
 function send(o: { method?: string; path: string; headers?: Record<string, string>; body?: unknown; token?: string | null }): Promise<Reply> {
   const u = new URL(bridge.origin);
-  const headers: Record<string, string> = { ...(o.token === null ? {} : { 'x-kiosk-token': o.token ?? bridge.token }), ...o.headers };
+  const headers: Record<string, string> = { ...(o.token === null ? {} : { 'x-kiosk-token': o.token ?? bridge.token }), ...(jar.get(bridge.origin) && o.headers?.cookie === undefined ? { cookie: jar.get(bridge.origin) ?? '' } : {}), ...o.headers };
   if (o.body !== undefined) headers['content-type'] = 'application/json';
   return new Promise((resolve, reject) => {
     const req = http.request({ host: u.hostname, port: u.port, method: o.method ?? (o.body === undefined ? 'GET' : 'POST'), path: o.path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
+        keepCookie(jar, bridge.origin, res);
         const body = Buffer.concat(chunks);
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) });
       });
@@ -132,6 +137,9 @@ describe('AFD export from the admin screen (web bridge)', () => {
     expect((await send({ path: at, headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
     expect((await send({ path: at, headers: { host: 'evil.example' } })).status).toBe(403);
     expect((await send({ path: at, method: 'POST' })).status).toBe(405);
+    // Another client with the page token but not the manager's admin cookie (issue 25): refused, and the download is still there.
+    expect((await send({ path: at, headers: { cookie: '' } })).status).toBe(403);
+    expect((await send({ path: at, headers: { cookie: `kiosk-admin=${'a'.repeat(64)}` } })).status).toBe(403);
     expect((await send({ path: `${AFD_DOWNLOAD_PATH}${'0'.repeat(32)}` })).status).toBe(404);
     await call('adminLogout');
     const noSession = await send({ path: at });

@@ -7,10 +7,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTrailer, noCounts } from '../../src/domain/afd/trailer.js';
 import { verifyAfd } from '../../src/domain/afd/verify.js';
 import { sha256Latin1 } from '../../src/store/journal-facts.js';
 import { ANNEX_NAME, EMPLOYER, makeP12, punchedTerminal, writeConfig } from '../helpers/afd.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -53,7 +54,11 @@ describe('timeclock afd export / verify', () => {
   it('exports the range beside the running terminal, under the Annex name, in ISO 8859-1 with CR LF; verify accepts it', async () => {
     const out = outDir('plain');
     const r = await runCli(['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', out, '--config', config('plain')], env);
-    expect(r.stderr).toBe('');
+    // Written all the same, with what makes it weak evidence said on stderr.
+    expect(r.stderr.trim().split('\n')).toEqual([
+      "timeclock: warning: the file is not signed (afd.signingKey is not set): a REP-P's AFD is signed with an ICP-Brasil certificate, and `timeclock afd verify` refuses it without --allow-unsigned",
+      "timeclock: warning: no developer id: afd.developerCnpj is not set, so the header's developer CNPJ is fourteen zeros",
+    ]);
     expect(r.code).toBe(0);
     const file = path.join(out, ANNEX_NAME);
     expect(r.stdout).toContain(`wrote ${file}`);
@@ -71,11 +76,19 @@ describe('timeclock afd export / verify', () => {
     expect(lines[6]).toBe('ARQUIVO_NAO_ASSINADO'.padEnd(100, ' '));
     expect(fs.existsSync(`${file}.p7s`)).toBe(false);
 
-    const v = await runCli(['afd', 'verify', file], env);
+    // An unsigned file is not called valid (issue 26 item 6) unless the caller accepts it.
+    const unsigned = await runCli(['afd', 'verify', file], env);
+    expect(unsigned.code).toBe(1);
+    expect(unsigned.stdout).toContain('valid: 7 lines, 4 marks (type 7); hash chain checked from its start');
+    expect(unsigned.stdout).toContain('result: NOT valid (no signature checked (none: the file says it is not signed): a file is valid only signed (--allow-unsigned accepts it))');
+    const v = await runCli(['afd', 'verify', file, '--allow-unsigned'], env);
     expect(v.code).toBe(0);
     expect(v.stdout).toContain('valid: 7 lines, 4 marks (type 7); hash chain checked from its start');
     expect(v.stdout).toContain('employer CNPJ 11222333000181, 2026-08-01 to 2026-08-31, layout 003');
-    expect(v.stdout).toContain('signature: none (the file says it is not signed)');
+    expect(v.stdout).toContain('signature: none: the file says it is not signed');
+    expect(v.stdout).toContain('warning: no signature checked (none: the file says it is not signed); accepted because of --allow-unsigned');
+    expect(v.stdout).toContain("warning: the header's developer id is zeros");
+    expect(v.stdout).toContain('result: valid');
 
     // One byte of the third mark (its minute) changed: the chain breaks at that line.
     const changed = Buffer.from(bytes);
@@ -83,7 +96,7 @@ describe('timeclock afd export / verify', () => {
     changed[third + 15] = 0x31;
     const bad = path.join(out, 'changed.txt');
     fs.writeFileSync(bad, changed);
-    const vb = await runCli(['afd', 'verify', bad], env);
+    const vb = await runCli(['afd', 'verify', bad, '--allow-unsigned'], env);
     expect(vb.code).toBe(1);
     expect(vb.stdout).toMatch(/INVALID: line 4: the hash of NSR 3 does not follow from the type 7 record before it \(line 3\)/);
 
@@ -109,7 +122,8 @@ describe('timeclock afd export / verify', () => {
     const out = outDir('signed');
     const cfg = config('signed', { afd: { signingKey: p12, developerCnpj: '11.444.777/0001-61' } });
     const r = await runCli(['afd', 'export', '--from', '2026-08-03', '--to', '2026-09-01', '--out', out, '--config', cfg], { ...env, TIMECLOCK_AFD_SIGNING_PASSWORD: 'senha-do-certificado' });
-    expect(r.stderr).toBe('');
+    // The test key is self-signed: the export names it (and says nothing of the developer, who is configured).
+    expect(r.stderr).toBe('timeclock: warning: the signing certificate (C=BR, O=Relojoaria Sao Joao LTDA, CN=RELOJOARIA SAO JOAO LTDA:11222333000181) is self-signed: no authority vouches for it\n');
     expect(r.code).toBe(0);
     const file = path.join(out, ANNEX_NAME);
     expect(r.stdout).toContain(`signed: ${file}.p7s (C=BR, O=Relojoaria Sao Joao LTDA`);
@@ -125,6 +139,12 @@ describe('timeclock afd export / verify', () => {
     const v = await runCli(['afd', 'verify', file], env);
     expect(v.code).toBe(0);
     expect(v.stdout).toMatch(/signature: .*\.p7s matches this file \(signed by C=BR, O=Relojoaria Sao Joao LTDA/);
+    expect(v.stdout).toContain('warning: the signing certificate (C=BR, O=Relojoaria Sao Joao LTDA, CN=RELOJOARIA SAO JOAO LTDA:11222333000181) is self-signed');
+    expect(v.stdout).toContain('result: valid');
+    // --strict: a signer nobody vouches for makes the file not valid.
+    const strict = await runCli(['afd', 'verify', file, '--strict'], env);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/error: the signing certificate .* is self-signed: no authority vouches for it \(--strict\)/);
 
     // A space of the signature line's padding changed: the layout still reads (that line is free text), the signature does not match.
     const changed = Buffer.from(text, 'latin1');
@@ -134,6 +154,75 @@ describe('timeclock afd export / verify', () => {
     expect(vb.stdout).toContain('valid: 8 lines, 5 marks');
     expect(vb.stdout).toMatch(/does NOT match this file/);
     expect(vb.code).toBe(1);
+  });
+
+  it('never calls an incomplete file valid: a mark dropped with the trailer fixed, the signature line gone, the claimed .p7s removed', async () => {
+    const keys = outDir('keys-incomplete');
+    const { p12 } = makeP12(keys, 'senha');
+    const out = outDir('incomplete');
+    const cfg = config('incomplete', { afd: { signingKey: p12, developerCnpj: '11.444.777/0001-61' } });
+    const r = await runCli(['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', out, '--config', cfg], { ...env, TIMECLOCK_AFD_SIGNING_PASSWORD: 'senha' });
+    expect(r.code).toBe(0);
+    const file = path.join(out, ANNEX_NAME);
+    const lines = fs.readFileSync(file, 'latin1').split('\r\n');
+    expect(lines).toHaveLength(4 + 3 + 1);
+    // The last mark dropped and the trailer rewritten to count three: the layout and the chain still read whole.
+    const cut = [lines[0], ...lines.slice(1, 4), buildTrailer({ ...noCounts(), 7: 3 })] as string[];
+    const v = (f: string, ...flags: string[]) => runCli(['afd', 'verify', f, ...flags], env);
+
+    // Without its signature line (and no .p7s beside it): not valid.
+    const noSigLine = path.join(out, 'no-signature-line.txt');
+    fs.writeFileSync(noSigLine, Buffer.from(`${cut.join('\r\n')}\r\n`, 'latin1'));
+    const a = await v(noSigLine);
+    expect(a.stdout).toContain('valid: 5 lines, 3 marks (type 7); hash chain checked from its start');
+    expect(a.stdout).toContain('signature: none: the file has no signature line after its trailer');
+    expect(a.stdout).toContain('result: NOT valid');
+    expect(a.code).toBe(1);
+
+    // With the signature line still claiming the .p7s and the original .p7s beside it: the signature does not match.
+    const claimed = path.join(out, 'claimed.txt');
+    fs.writeFileSync(claimed, Buffer.from(`${[...cut, lines[6]].join('\r\n')}\r\n`, 'latin1'));
+    fs.copyFileSync(`${file}.p7s`, `${claimed}.p7s`);
+    const b = await v(claimed, '--allow-unsigned');
+    expect(b.stdout).toContain('does NOT match this file');
+    expect(b.stdout).toContain('error: the signature does not match the file');
+    expect(b.code).toBe(1);
+
+    // The same with the .p7s removed: the file claims a signature that is not there.
+    fs.rmSync(`${claimed}.p7s`);
+    const c = await v(claimed);
+    expect(c.stdout).toContain(`signature: the file says it is signed, but ${claimed}.p7s is not beside it`);
+    expect(c.code).toBe(1);
+
+    // The untouched export with its .p7s removed: not valid either.
+    fs.rmSync(`${file}.p7s`);
+    const d = await v(file);
+    expect(d.stdout).toContain(`signature: the file says it is signed, but ${file}.p7s is not beside it`);
+    expect(d.code).toBe(1);
+
+    // --allow-unsigned: the caller accepts an unsigned file; it is said as a warning.
+    const e = await v(file, '--allow-unsigned');
+    expect(e.stdout).toContain(`warning: no signature checked (the file says it is signed, but ${file}.p7s is not beside it); accepted because of --allow-unsigned`);
+    expect(e.stdout).toContain('result: valid');
+    expect(e.code).toBe(0);
+    const f = await v(noSigLine, '--allow-unsigned');
+    expect(f.stdout).toContain('warning: no signature checked (none: the file has no signature line after its trailer); accepted because of --allow-unsigned');
+    expect(f.code).toBe(0);
+  });
+
+  it('ends quietly when the reader of its output goes away (afd export | head): the file written, no stack trace, exit 0', async () => {
+    const file = path.join(outDir('piped'), 'agosto.txt');
+    const child = spawnCli(['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', file, '--config', config('plain')], env);
+    // The reader closes before the command writes a line (as `head -1` does after its first).
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+    expect(stderr).toContain('timeclock: warning: the file is not signed');
+    expect(code).toBe(0);
+    expect(verifyAfd(fs.readFileSync(file, 'latin1'), sha256Latin1)).toMatchObject({ ok: true, counts: { 7: 4 } });
   });
 
   it('refuses without the employer in the configuration, naming the keys; bad dates are a usage error', async () => {

@@ -116,8 +116,12 @@ describe('exportAfd', () => {
     const dir = out('refused');
     const fail = (config: AfdConfig) => exportAfd(reader, config, { from: '2026-09-01', to: '2026-09-01', dir, zone: ZONE, now: NOW });
     await expect(fail(settings({ cnpj: '11222333000181' }))).rejects.toMatchObject({ code: 'employer_missing', params: { keys: 'employer.name' } });
-    await expect(fail(settings({ name: 'X', repRegistration: 'BR-123' }))).rejects.toMatchObject({ code: 'employer_missing', params: { keys: 'employer.cnpj (or employer.cpf)' } });
-    await expect(fail(settings({ ...EMPLOYER, repRegistration: 'BR-123' }))).rejects.toThrow(/employer.repRegistration is the INPI registration, up to 17 digits/);
+    // A bad INPI number is refused when the configuration is read (one rule, src/domain/afd/inpi.ts);
+    // a configuration built in code without the schema meets the same rule at export.
+    const unparsed = (employer: Record<string, unknown>): AfdConfig => ({ ...settings({}), employer: employer as AfdConfig['employer'] });
+    expect(() => settings({ ...EMPLOYER, repRegistration: 'BR-123' })).toThrow(/is not the INPI registration, up to 17 digits/);
+    await expect(fail(unparsed({ name: 'X', repRegistration: 'BR-123' }))).rejects.toMatchObject({ code: 'employer_missing', params: { keys: 'employer.cnpj (or employer.cpf)' } });
+    await expect(fail(unparsed({ ...settings(EMPLOYER).employer, repRegistration: 'BR-123' }))).rejects.toThrow(/employer.repRegistration is the INPI registration, up to 17 digits/);
     await expect(fail(settings({ ...EMPLOYER, name: 'Łódź Sp. z o.o.' }))).rejects.toThrow(/cannot be written from the configuration: the employer's name has a character ISO 8859-1 cannot carry/);
     const { p12 } = makeP12(out('keys'), 'certa');
     const wrong = fail(settings(EMPLOYER, { signingKey: p12, signingKeyPassword: 'errada' }));

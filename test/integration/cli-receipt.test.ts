@@ -58,15 +58,17 @@ describe('timeclock receipt', () => {
     const text = receipt({ config }, [String(joao.nsr)]);
     expect(text).toMatchObject({ code: 0, stderr: '' });
     const lines = text.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('Comprovante de registro');
+    expect(lines[0]).toBe('Comprovante de Registro de Ponto do Trabalhador'); // Art. 79's title (issue 26)
     expect(lines).toContain(`NSR: ${String(joao.nsr).padStart(9, '0')}`);
     expect(lines).toContain('Trabalhador: João Carlos de Oliveira');
     expect(lines).toContain('CNPJ: 11.222.333/0001-81');
     expect(lines.at(-1)).toBe('Portal: https://portal.example.com.br/ponto');
     expect(lines.find((l) => l.startsWith('Data: '))).toMatch(/^Data: \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} UTC-03:00$/);
     expect(lines.find((l) => l.startsWith('SHA-256: '))).toMatch(/^SHA-256: [0-9a-f]{64}$/);
-    // Exactly what the screen's QR code carries.
-    expect(text.stdout).toBe(`${agent.receipt(joao.nsr as number)?.text}\n`);
+    // The receipt's text; with a portal configured the screen's QR code carries the link with the NSR and hash (issue 26).
+    const shown = agent.receipt(joao.nsr as number);
+    expect(text.stdout).toBe(`${shown?.text}\n`);
+    expect(shown?.qrText).toBe(`https://portal.example.com.br/ponto?nsr=${String(joao.nsr).padStart(9, '0')}&sha256=${shown?.hash}`);
     await agent.stop();
 
     const json = receipt({ config, json: true }, [String(ana.nsr).padStart(9, '0')]);

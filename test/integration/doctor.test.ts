@@ -108,12 +108,16 @@ describe('timeclock doctor on the demo', () => {
     ['service', 'warn'],
     ['site', 'ok'],
     ['roster', 'warn'],
+    ['roster evidence', 'ok'],
     ['clock', 'ok'],
     ['time sync', 'warn'],
     ['readers', 'ok'],
     ['admin PIN', 'ok'],
     ['browser', 'warn'],
     ['versions', 'ok'],
+    ['USB drives', 'ok'],
+    ['time zone', 'ok'],
+    ['NSR numbering', 'ok'],
   ];
 
   it('passes (exit 0) on an empty data directory with no API, saying it is the demo', async () => {
@@ -144,7 +148,9 @@ describe('timeclock doctor on the demo', () => {
     expect(ran.stdout).toMatch(/^registered /m);
     const { code, lines } = await doctor({ TIMECLOCK_DATA_DIR: demoDir, PATH: tools.bin, TIMECLOCK_CHROMIUM: tools.chromium });
     expect(code).toBe(0);
-    expect(lines.filter((l) => l.status !== 'ok').map((l) => l.check)).toEqual(['configuration', 'service']);
+    // Issue 26: the demo's 1035 has no employer, listed before they punch.
+    expect(lines.filter((l) => l.status !== 'ok').map((l) => l.check)).toEqual(['configuration', 'service', 'roster evidence']);
     expect(byCheck(lines)['roster']?.detail).toMatch(/^36 employees/);
+    expect(byCheck(lines)['roster evidence']?.detail).toMatch(/1 without an employer of their own, so receipts and AFD name the configured employer \(none is configured: set employer.name and employer.cnpj\): Rosângela Prado Miranda/);
   });
 });

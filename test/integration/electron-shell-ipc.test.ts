@@ -88,6 +88,26 @@ describe('IPC bridge', () => {
     expect(errorOf(await call('listRejected', undefined, {})).code).toBe('forbidden');
   });
 
+  it('the admin session is the renderer’s that typed the PIN: a renderer that replaced it (crash, reload into a new process) starts closed (issue 25)', async () => {
+    const { call, win, url } = await setup();
+    expect(await call('adminLogin', undefined, { pin: ADMIN_PIN })).toMatchObject({ ok: true, value: { ok: true } });
+    expect(await call('afdTargets', undefined, {})).toMatchObject({ ok: true });
+    expect(await call('findPunches', undefined, { employee: '1003' })).toMatchObject({ ok: true });
+    const old = win.webContents.mainFrame;
+    // Electron gives the window a new main frame in a new renderer process: it is still our page.
+    const fresh = new FakeFrame(url, old.processId + 1, old.routingId);
+    (win.webContents as { mainFrame: FakeFrame }).mainFrame = fresh;
+    const now: Sender = { sender: win.webContents, senderFrame: fresh };
+    expect(await call('status', now, {})).toMatchObject({ ok: true });
+    for (const name of ['afdTargets', 'findPunches', 'setApiToken', 'setSite', 'exportPunchesCsv'] as const) {
+      const r = errorOf(await call(name, now, {}));
+      expect(r, name).toEqual({ code: 'forbidden', message: 'admin session required' });
+    }
+    // Its own login opens its own session.
+    expect(await call('adminLogin', now, { pin: ADMIN_PIN })).toMatchObject({ ok: true, value: { ok: true } });
+    expect(await call('afdTargets', now, {})).toMatchObject({ ok: true });
+  });
+
   it('forwards agent events to the window on kiosk:event, in the contract shape', async () => {
     const { agent, win } = await setup();
     const r = await agent.punch({ kind: 'id', value: '1004' });
@@ -146,6 +166,7 @@ describe('IPC bridge', () => {
       exportAfd: { from: '2026-03-02', to: '2026-03-02', target: { kind: 'download' } },
       findPunches: { employee: '1003' },
       exportPunchesCsv: { from: '2026-03-02', to: '2026-03-02', target: { kind: 'download' } },
+      unmountDrive: { path: '/media/timeclock/no-such-drive' },
     };
     const answers: string[] = [];
     for (const name of callNames.filter((n) => n !== 'lock' && n !== 'adminLogout')) {

@@ -34,6 +34,7 @@ describe('the kiosk window', () => {
       spellcheck: false,
       disableBlinkFeatures: 'Auxclick',
       autoplayPolicy: 'no-user-gesture-required',
+      devTools: false,
     });
     expect(win.options.webPreferences).not.toHaveProperty('enableRemoteModule');
     expect(win.loaded).toEqual([url]);

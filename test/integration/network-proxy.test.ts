@@ -213,6 +213,8 @@ describe('liveness through the proxy', () => {
     });
     cleanups.push(() => agent.stop());
     await agent.start({ awaitRosterIfEmpty: true });
+    // The workers' employers are read after the roster (issue 26): done before the requests are counted.
+    await agent.employersRead();
     await waitFor(() => agent.status().online === true, 'online after the roster sync');
     await waitFor(() => live.tunnels.length >= 3, 'liveness tunnels through the proxy');
     const requests = mock.requests().length;

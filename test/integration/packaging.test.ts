@@ -6,16 +6,17 @@
  * installed them, and loaded by the packaged runtime after packing.
  *
  * What cannot run here, and is not pretended: the real Electron runtime (its binary and headers
- * come from github.com / artifacts.electronjs.org), electron-builder's deb step proper (fpm, a Ruby
- * program it downloads; Debian has none: the test records what electron-builder asks fpm to build
- * instead) and the AppImage (appimagetool, also downloaded).
+ * come from github.com / artifacts.electronjs.org), fpm itself (a Ruby program electron-builder
+ * downloads; Debian has none: a stand-in builds the deb from electron-builder's fpm arguments with
+ * dpkg-deb, and lintian reads it) and the AppImage (appimagetool, also downloaded).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDeb, type FpmRecord } from '../helpers/deb-build.js';
 import { makeStandInElectron } from '../helpers/stand-in-electron.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -90,7 +91,8 @@ describe('npm run dist:dir against a stand-in Electron', () => {
     expect(manifest.main).toBe('dist/src/main/main.js');
     // Package names (a scope's own directory, "@ioredis", is not one).
     const packages = new Set(files.map((f) => /^\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1]).filter((n) => n !== undefined && !/^@[^/]+$/.test(n)));
-    for (const unwanted of ['electron', '@electron/get', 'electron-builder', 'prebuild-install', 'node-addon-api', 'typescript', 'vitest']) {
+    // qrcode (and its command line's pngjs, yargs...): the screen's bundle carries the encoder it uses.
+    for (const unwanted of ['electron', '@electron/get', 'electron-builder', 'prebuild-install', 'node-addon-api', 'typescript', 'vitest', 'qrcode', 'pngjs', 'yargs', 'dijkstrajs']) {
       expect(packages.has(unwanted), unwanted).toBe(false);
     }
     // Exactly the production dependency tree npm resolved, less what only installs use.
@@ -128,7 +130,7 @@ describe('npm run dist:dir against a stand-in Electron', () => {
     expect(buildOutput).toMatch(/native modules load in the packaged runtime \(node [\d.]+, ABI \d+\): SQLite 3\.\d+\.\d+, \d+ HID device\(s\) visible/);
   });
 
-  it('sets the fuses: no Node mode, no NODE_OPTIONS or --inspect, app code only from app.asar', async () => {
+  it('sets the fuses: no Node mode, no NODE_OPTIONS or --inspect, app code only from app.asar, no extra file:// rights', async () => {
     const { readFuses } = (await import(path.join(ROOT, 'scripts/dist/after-pack.mjs'))) as { readFuses(exe: string): Promise<Record<string, string>> };
     expect(await readFuses(path.join(unpacked, 'timeclock-kiosk'))).toMatchObject({
       RunAsNode: 'off',
@@ -137,14 +139,30 @@ describe('npm run dist:dir against a stand-in Electron', () => {
       EnableEmbeddedAsarIntegrityValidation: 'on',
       OnlyLoadAppFromAsar: 'on',
       EnableCookieEncryption: 'on',
+      GrantFileProtocolExtraPrivileges: 'off',
     });
   });
 
   it('ships the command-line wrapper, the session program, the units, the udev rule and the example config as resources', () => {
-    for (const f of ['bin/timeclock', 'bin/timeclock-kiosk-session', 'system/timeclock-kiosk.service', 'system/timeclock-kiosk-cage.service', 'system/60-timeclock-readers.rules', 'system/config.example.json', 'system/timeclock-kiosk.desktop']) {
+    for (const f of ['bin/timeclock', 'bin/timeclock-kiosk-session', 'system/timeclock-kiosk.service', 'system/timeclock-kiosk-cage.service', 'system/60-timeclock-readers.rules', 'system/config.example.json', 'system/timeclock-kiosk.desktop', 'system/chromium-policy.json']) {
       expect(fs.existsSync(path.join(unpacked, 'resources', f)), f).toBe(true);
     }
     expect(fs.statSync(path.join(unpacked, 'resources/bin/timeclock')).mode & 0o111).not.toBe(0);
+  });
+});
+
+describe('the sizes the build reports', () => {
+  it('are written by the build, and the README quotes them (within 5 %)', () => {
+    const sizes = JSON.parse(fs.readFileSync(path.join(work.dir, 'release/sizes.json'), 'utf8')) as { appBytes: number; asarBytes: number; nativeBytes: number };
+    expect(sizes.asarBytes).toBe(fs.statSync(path.join(unpacked, 'resources/app.asar')).size);
+    const mib = (b: number) => `${(b / 1_048_576).toFixed(1)} MiB (${(b / 1_000_000).toFixed(2)} MB)`;
+    expect(buildOutput).toContain(`dist: unpacked app ${mib(sizes.appBytes)}, app.asar ${mib(sizes.asarBytes)}, unpacked native files ${mib(sizes.nativeBytes)}`);
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const quoted = (re: RegExp) => Number(re.exec(readme)?.[1] ?? NaN) * 1_048_576;
+    const near = (said: number, measured: number) => Math.abs(said - measured) / measured;
+    expect(near(quoted(/`app\.asar` ([\d.]+) MiB/), sizes.asarBytes), 'README: app.asar').toBeLessThan(0.05);
+    expect(near(quoted(/unpacked native files ([\d.]+) MiB/), sizes.nativeBytes), 'README: unpacked native files').toBeLessThan(0.05);
+    expect(near(quoted(/the app's part of the package ([\d.]+) MiB/), sizes.appBytes), "README: the app's part").toBeLessThan(0.05);
   });
 });
 
@@ -168,43 +186,19 @@ describe('the after-pack check', () => {
   }, 120_000);
 });
 
-describe('the deb, up to fpm', () => {
-  it('asks fpm for a package with the maintainer, homepage, dependencies, our install scripts verbatim, the app under /opt and its menu entry', async () => {
-    // electron-builder runs fpm (a Ruby program it downloads from GitHub; Debian has none) with
-    // everything the deb holds: a recorder in its place keeps that, and writes a placeholder file.
-    const record = path.join(work.dir, 'fpm.json');
-    const fpm = path.join(work.dir, 'fpm-recorder');
-    fs.writeFileSync(
-      fpm,
-      `#!${process.execPath}
-const fs = require('fs');
-const a = process.argv.slice(2);
-const get = (f) => a[a.indexOf(f) + 1];
-fs.writeFileSync(process.env.FPM_RECORD, JSON.stringify({ args: a, afterInstall: fs.readFileSync(get('--after-install'), 'utf8'), afterRemove: fs.readFileSync(get('--after-remove'), 'utf8') }));
-fs.writeFileSync(get('--package'), 'placeholder: fpm did not run');
-`,
-      { mode: 0o755 },
-    );
-    const { build, Platform } = (await import('electron-builder')) as typeof import('electron-builder');
-    const saved = { CUSTOM_FPM_PATH: process.env.CUSTOM_FPM_PATH, FPM_RECORD: process.env.FPM_RECORD };
-    process.env.CUSTOM_FPM_PATH = fpm;
-    process.env.FPM_RECORD = record;
-    try {
-      await build({
-        projectDir: ROOT,
-        prepackaged: unpacked,
-        targets: Platform.LINUX.createTarget(['deb']),
-        config: {
-          extends: path.join(ROOT, 'electron-builder.yml'),
-          electronVersion: ELECTRON_VERSION,
-          directories: { app: path.join(work.dir, 'build/app'), output: path.join(work.dir, 'deb-out'), buildResources: 'assets' },
-        },
-      });
-    } finally {
-      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    const { args, afterInstall, afterRemove } = JSON.parse(fs.readFileSync(record, 'utf8')) as { args: string[]; afterInstall: string; afterRemove: string };
+describe('the deb, assembled from electron-builder\'s fpm arguments', () => {
+  // electron-builder's deb step with an fpm stand-in that builds the package with dpkg-deb
+  // (test/helpers/deb-build.ts), then dpkg-deb and lintian read it.
+  let deb: string;
+  let record: FpmRecord;
+  const dpkg = (...a: string[]) => execFileSync('dpkg-deb', a, { encoding: 'utf8' });
+
+  beforeAll(async () => {
+    ({ deb, record } = await buildDeb({ root: ROOT, unpacked, work: work.dir, electronVersion: ELECTRON_VERSION }));
+  }, 180_000);
+
+  it('is asked for with the maintainer, homepage, dependencies, our scripts verbatim, the app under /opt and its menu entry', () => {
+    const { args, scripts } = record;
     const value = (flag: string) => args[args.indexOf(flag) + 1];
     const values = (flag: string) => args.flatMap((a, i) => (a === flag ? [args[i + 1]] : []));
     expect(value('--name')).toBe('timeclock-kiosk');
@@ -213,16 +207,64 @@ fs.writeFileSync(get('--package'), 'placeholder: fpm did not run');
     expect(value('--architecture')).toBe(process.arch === 'x64' ? 'amd64' : process.arch);
     expect(value('--description')).toMatch(/^Time-clock terminal for a time and attendance service\n .*badge/s);
     expect(value('--package')).toMatch(/timeclock-kiosk_\d+\.\d+\.\d+_amd64\.deb$/);
-    // Electron's own libraries and what the native modules load (readelf -d on both .node files).
-    expect(values('-d')).toEqual(expect.arrayContaining(['libgtk-3-0', 'libnss3', 'libudev1', 'libusb-1.0-0', 'libstdc++6', 'libgcc-s1', 'passwd']));
-    expect(values('--deb-recommends')).toEqual(['cage']);
+    // Electron's own libraries, what the native modules load (readelf -d on both .node files),
+    // libc, and what the maintainer scripts and the USB drive unit run.
+    expect(values('-d')).toEqual(expect.arrayContaining(['libc6', 'libgtk-3-0', 'libnss3', 'libudev1', 'libusb-1.0-0', 'libstdc++6', 'libgcc-s1', 'systemd', 'init-system-helpers (>= 1.62)']));
+    expect(values('--deb-recommends')).toEqual(['cage', 'polkitd']);
     // The scripts are ours, unchanged by electron-builder's macro expansion.
-    expect(afterInstall).toBe(fs.readFileSync('assets/deb/postinst', 'utf8'));
-    expect(afterRemove).toBe(fs.readFileSync('assets/deb/postrm', 'utf8'));
+    expect(scripts.postinst).toBe(fs.readFileSync('assets/deb/postinst', 'utf8'));
+    expect(scripts.prerm).toBe(fs.readFileSync('assets/deb/prerm', 'utf8'));
+    expect(scripts.postrm).toBe(fs.readFileSync('assets/deb/postrm', 'utf8'));
     expect(args).toContain(`${unpacked}/=/opt/timeclock-kiosk`);
     expect(args.some((a) => /=\/usr\/share\/icons\/hicolor\/512x512\/apps\/timeclock-kiosk\.png$/.test(a))).toBe(true);
     expect(args.some((a) => /=\/usr\/share\/applications\/timeclock-kiosk\.desktop$/.test(a))).toBe(true);
-  }, 120_000);
+  });
+
+  it('owns the units, udev rules, X session, sysusers/tmpfiles entries, polkit rule, /usr/bin links, copyright and /etc files; the /etc files are conffiles', () => {
+    const listing = dpkg('-c', deb);
+    const entryOf = (p: string) => listing.split('\n').find((l) => l.includes(` .${p}`)) ?? '';
+    for (const p of [
+      '/usr/lib/systemd/system/timeclock-kiosk.service',
+      '/usr/lib/systemd/system/timeclock-kiosk-cage.service',
+      '/usr/lib/systemd/system/timeclock-kiosk-usb@.service',
+      '/usr/lib/udev/rules.d/60-timeclock-readers.rules',
+      '/usr/lib/udev/rules.d/61-timeclock-usb-drives.rules',
+      '/usr/lib/sysusers.d/timeclock-kiosk.conf',
+      '/usr/lib/tmpfiles.d/timeclock-kiosk.conf',
+      '/usr/share/xsessions/timeclock-kiosk.desktop',
+      '/usr/share/polkit-1/rules.d/60-timeclock-kiosk.rules',
+      '/usr/share/doc/timeclock-kiosk/copyright',
+      '/usr/share/doc/timeclock-kiosk/changelog.gz',
+      '/usr/share/lintian/overrides/timeclock-kiosk',
+      '/etc/timeclock-kiosk/config.example.json',
+    ]) {
+      expect(entryOf(p), p).toMatch(/^-rw-r--r-- root\/root /);
+    }
+    expect(entryOf('/etc/timeclock-kiosk/env')).toMatch(/^-rw------- root\/root /);
+    expect(entryOf('/usr/bin/timeclock ')).toMatch(/^lrwxrwxrwx root\/root .* -> \/opt\/timeclock-kiosk\/resources\/bin\/timeclock$/);
+    expect(entryOf('/usr/bin/timeclock-kiosk-session')).toMatch(/-> \/opt\/timeclock-kiosk\/resources\/bin\/timeclock-kiosk-session$/);
+    expect(entryOf('/usr/bin/timeclock-kiosk ')).toMatch(/-> \/opt\/timeclock-kiosk\/timeclock-kiosk$/);
+    expect(entryOf('/opt/timeclock-kiosk/resources/app.asar')).not.toBe('');
+    expect(dpkg('--info', deb, 'conffiles').trim().split('\n').sort()).toEqual(['/etc/timeclock-kiosk/config.example.json', '/etc/timeclock-kiosk/env']);
+    expect(dpkg('--info', deb, 'prerm')).toBe(fs.readFileSync('assets/deb/prerm', 'utf8'));
+    expect(dpkg('--field', deb, 'Depends')).toMatch(/^libc6, /);
+  });
+
+  it('has no lintian error; what is overridden is only the app under /opt, said in the package', () => {
+    const lintian = (...a: string[]) => spawnSync('lintian', ['--tag-display-limit', '0', ...a, deb], { encoding: 'utf8', timeout: 240_000 });
+    const plain = lintian();
+    if (plain.error) throw new Error(`lintian could not run (${plain.error.message}); .ci/run installs it (apt-get install lintian)`);
+    const tags = plain.stdout.split('\n').filter((l) => /^[EW]: /.test(l));
+    expect(tags.filter((l) => l.startsWith('E: '))).toEqual([]);
+    // Warnings left, and why: no manual pages (the commands' --help is their manual); fpm's own
+    // control fields License and Vendor.
+    expect(tags.map((l) => l.split(' ')[2]).filter((t) => !['no-manual-page', 'unknown-field'].includes(t as string))).toEqual([]);
+    const overridden = lintian('--show-overrides').stdout.split('\n').filter((l) => l.startsWith('O: '));
+    const counts: Record<string, number> = {};
+    for (const l of overridden) counts[l.split(' ')[2] as string] = (counts[l.split(' ')[2] as string] ?? 0) + 1;
+    expect(Object.keys(counts).sort()).toEqual(['dir-or-file-in-opt', 'non-standard-file-perm', 'unstripped-binary-or-object']);
+    expect(overridden.filter((l) => / dir-or-file-in-opt | unstripped-binary-or-object /.test(l)).every((l) => /\[opt\/timeclock-kiosk\//.test(l))).toBe(true);
+  }, 300_000);
 });
 
 describe('npm run dist without the Electron runtime', () => {

@@ -18,6 +18,7 @@ import { PunchLists } from '../../src/store/punch-lists.js';
 import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
 import { punchedTerminal, spInstant } from '../helpers/afd.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
+import { keepCookie } from '../helpers/web-bridge-rig.js';
 
 const ADMIN_PIN = '640218';
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -31,15 +32,21 @@ let bridge: WebBridge;
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
 
+/** The admin cookie the manager's login set, kept as the kiosk's browser keeps it. */
+const jar = new Map<string, string>();
+
 function send(o: { method?: string; path: string; headers?: Record<string, string>; body?: unknown }): Promise<Reply> {
   const u = new URL(bridge.origin);
-  const headers: Record<string, string> = { 'x-kiosk-token': bridge.token, ...o.headers };
+  const headers: Record<string, string> = { 'x-kiosk-token': bridge.token, ...(jar.get(bridge.origin) && o.headers?.cookie === undefined ? { cookie: jar.get(bridge.origin) ?? '' } : {}), ...o.headers };
   if (o.body !== undefined) headers['content-type'] = 'application/json';
   return new Promise((resolve, reject) => {
     const req = http.request({ host: u.hostname, port: u.port, method: o.method ?? (o.body === undefined ? 'GET' : 'POST'), path: o.path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () => {
+        keepCookie(jar, bridge.origin, res);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+      });
     });
     req.on('error', reject);
     req.end(o.body === undefined ? undefined : JSON.stringify(o.body));

@@ -6,6 +6,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { oddRecordKind } from '../../src/mock/variants.js';
+import { generatedSeed } from '../../src/mock/seed.js';
+import { statusText } from '../../src/cli/format.js';
+import { siteCheck } from '../../src/cli/doctor/service-checks.js';
 import { deliveredFor, GEN_SITE, punchAll, rosterRig } from '../helpers/roster-rig.js';
 import { waitFor } from '../helpers/temp.js';
 
@@ -57,10 +60,20 @@ describe('paging follows what the server answers', () => {
     await deliveredFor(mock, ['777', '100005']);
   });
 
-  it('a site filter the service ignores is reported, the sync still applies', async () => {
-    const { agent } = await rosterRig(cleanups, { employees: 40, variants: { ignoreSiteFilter: true } });
+  it('a site filter the service ignores on an account of two sites is reported, the sync still applies', async () => {
+    const { mock, agent } = await rosterRig(cleanups, { seed: generatedSeed({ employees: 40, sites: 2 }), variants: { ignoreSiteFilter: true } });
     await agent.start({ awaitRosterIfEmpty: true });
     expect(agent.status().roster).toMatchObject({ size: 40, siteFilter: 'suspect' });
+    expect(mock.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/sites'))).toHaveLength(1);
+    expect(statusText(agent.status())).toMatch(/SITE FILTER: .*may ignore it/);
+  });
+
+  it('one site on the account: the same totals with and without the filter are what it should give, no alarm', async () => {
+    const { agent } = await rosterRig(cleanups, { employees: 40, variants: { ignoreSiteFilter: true } });
+    await agent.start({ awaitRosterIfEmpty: true });
+    expect(agent.status().roster).toMatchObject({ size: 40, siteFilter: 'one_site' });
+    expect(statusText(agent.status())).not.toMatch(/SITE FILTER/);
+    expect(siteCheck(GEN_SITE, { outcome: { kind: 'ok' }, site: { name: 'Obra' } } as never, 'one_site', false)).toMatchObject({ status: 'ok' });
   });
 });
 

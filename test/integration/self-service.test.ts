@@ -17,6 +17,13 @@ const TEN_AM = Date.UTC(2026, 10, 24, 13, 0, 0);
 const TODAY = '2026-11-24';
 const HOUR = 3_600_000;
 const code = (i: number) => String(100000 + i);
+/**
+ * The São Paulo wall time of an instant, by Intl (not the code under test). A punch's time is the
+ * clock's minute when it is taken: how much injected time the roster sync and the fetches before
+ * it took depends on the machine's load (time moves in steps while real I/O runs), so the
+ * expected minute is read from the clock, never assumed to be 10:00 on the dot.
+ */
+const hhmm = (at: number) => new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Sao_Paulo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
 
 async function rig(settings: Record<string, unknown> = {}): Promise<{ time: FakeTime; mock: MockServer; agent: Agent }> {
   const time = new FakeTime(TEN_AM);
@@ -47,9 +54,11 @@ describe("the employee's day on the result", () => {
     // Another terminal (or the app) took this morning's entry.
     mock.addRecord({ employee: code(1), time: `${TODAY}T07:00` });
 
+    const firstAt = time.clock.now();
+    expect(firstAt - TEN_AM).toBeLessThan(HOUR); // the morning's 07:00 comes before it, the afternoon's punch after
     const first = dayOf(await agent.punch({ kind: 'badge', value: code(1) }));
     // Nothing fetched yet: this terminal's own punch only, and no request was made for the answer.
-    expect(first).toEqual({ direction: 'entry', punches: [{ time: '10:00', direction: 'entry', fromService: false, isNew: true }], serviceAt: null, hoursBank: null, leave: null });
+    expect(first).toEqual({ direction: 'entry', punches: [{ time: hhmm(firstAt), direction: 'entry', fromService: false, isNew: true }], serviceAt: null, hoursBank: null, leave: null });
 
     // After the punch is delivered, its day is fetched on what punches leave: timesheet and leaves.
     await time.advanceUntil(() => agent.status().queue.sent === 1 && asked(mock, '/work-leaves', code(1)).some((r) => r.status === 200), 'the day fetched');
@@ -57,12 +66,14 @@ describe("the employee's day on the result", () => {
     expect(fetchedAt).toBeGreaterThanOrEqual(TEN_AM);
 
     await time.advance(4 * HOUR, 60_000);
+    const secondAt = time.clock.now();
     const second = dayOf(await agent.punch({ kind: 'badge', value: code(1) }));
     expect(second.punches.map((p) => `${p.time} ${p.direction}${p.fromService ? ' (service)' : ''}${p.isNew ? ' new' : ''}`)).toEqual([
       '07:00 entry (service)',
-      '10:00 exit',
-      '14:00 entry new',
+      `${hhmm(firstAt)} exit`,
+      `${hhmm(secondAt)} entry new`,
     ]);
+    expect(hhmm(secondAt)).toMatch(/^1[45]:/); // four hours and what the fetch took after the first
     expect(second.direction).toBe('entry');
     // 12.50 centesimal hours = 12 h 30 min, with when it was fetched (four hours ago: shown with its age).
     expect(second.hoursBank?.minutes).toBe(750);

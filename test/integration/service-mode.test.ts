@@ -8,7 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, lineMatching, runCli } from '../helpers/cli.js';
+import { CLI, lineMatching, runCli, screenUrl } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -35,15 +35,14 @@ describe('punches and the journal', () => {
   async function asService(extra: string[]) {
     const t = tempDir();
     cleanups.push(t.cleanup);
-    const child = spawn(process.execPath, [CLI, 'start', '--headless', ...extra], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TZ: 'UTC', TIMECLOCK_DATA_DIR: path.join(t.dir, 'data'), TIMECLOCK_LOG_LEVEL: 'error' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TZ: 'UTC', TIMECLOCK_DATA_DIR: path.join(t.dir, 'data'), TIMECLOCK_LOG_LEVEL: 'error' };
+    const child = spawn(process.execPath, [CLI, 'start', '--headless', ...extra], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     cleanups.push(() => void child.kill('SIGKILL'));
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    const line = await lineMatching(child.stderr, /kiosk screen: http/);
-    const url = new URL(/kiosk screen: (\S+)/.exec(line)?.[1] ?? '');
+    await lineMatching(child.stderr, /kiosk screen: http/);
+    // The log line has the address without its token (issue 25); the operator's command has it whole.
+    const url = await screenUrl(env);
     const res = await fetch(new URL('/api/punch', url.origin), {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-kiosk-token': url.searchParams.get('t') ?? '' },

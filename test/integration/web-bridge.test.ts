@@ -90,6 +90,7 @@ describe('wrong-shaped input', () => {
       setSite: a.setSite.bind(a),
       setRateBudget: a.setRateBudget.bind(a),
       receipt: a.receipt.bind(a),
+      receiptPdf: a.receiptPdf.bind(a),
       auditCompare: a.auditCompare.bind(a),
       auditCompareState: a.auditCompareState.bind(a),
       afd: a.afd,

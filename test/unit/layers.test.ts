@@ -1,10 +1,10 @@
 /**
- * DESIGN.md "Layers" held against the real tree (the rules and the extractor: test/helpers/layers.ts).
+ * docs/DESIGN.md "Floors" held against the real tree (the rules and the extractor: test/helpers/layers.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { checkLayers, describeViolations, importSpecifiers, readTree } from '../helpers/layers.js';
 
-describe('layering of the source tree (DESIGN.md "Layers")', () => {
+describe('layering of the source tree (docs/DESIGN.md "Floors")', () => {
   const tree = [...readTree('src', /\.[cm]?tsx?$/), ...readTree('renderer', /\.([cm]?[jt]sx?)$/)];
 
   it('reads the real tree', () => {

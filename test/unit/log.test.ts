@@ -5,7 +5,7 @@ import { createConsole, createLogger, stderrIsJournal, stderrStyle, type LogStyl
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 function capture(style: LogStyle, level: 'debug' | 'info' = 'debug') {
   const lines: string[] = [];
-  const opts = { style, write: (l: string) => lines.push(l), now: () => NOW, fields: { terminal: 'door-7' } };
+  const opts = { style, write: (l: string) => lines.push(l), now: () => NOW, fields: { terminal: 'door-7' }, timeZone: 'America/Sao_Paulo' };
   return { lines, log: createLogger({ ...opts, level }), say: createConsole(opts) };
 }
 
@@ -34,7 +34,22 @@ describe('log lines', () => {
     log.warn('clock stepped', { stepMs: 5000, pin: '1234' });
     say('ready: type or scan');
     say('cannot start', 'error');
-    expect(lines).toEqual(['timeclock [warn] clock stepped stepMs=5000 pin=[redacted]', 'timeclock: ready: type or scan', 'timeclock: cannot start']);
+    expect(lines).toEqual(['timeclock [warn] clock stepped step=5 s pin=[redacted]', 'timeclock: ready: type or scan', 'timeclock: cannot start']);
+  });
+
+  it('pretty: instants in the wall time of the zone with how long ago or ahead, spans in h and min; JSON keeps the numbers', () => {
+    const fields = { lastOkAt: NOW - 3 * 60_000, nextInMs: 21_545_881, tookMs: 12, deliveredAt: null, punchesAt: 3 };
+    const pretty = capture('pretty');
+    pretty.log.info('roster: the last sync is recent, none at start', fields);
+    pretty.log.info('later', { retryAt: NOW + 26 * 3_600_000 });
+    // 12:00 UTC is 09:00 in São Paulo.
+    expect(pretty.lines).toEqual([
+      'timeclock [info] roster: the last sync is recent, none at start lastOkAt=08:57 (3 min ago) nextIn=5 h 59 min took=12 ms deliveredAt=null punchesAt=3',
+      'timeclock [info] later retryAt=2026-03-02 11:00 (in 1 d 2 h)',
+    ]);
+    const json = capture('json');
+    json.log.info('roster', fields);
+    expect(JSON.parse(json.lines[0] as string)).toMatchObject({ lastOkAt: NOW - 180_000, nextInMs: 21_545_881 });
   });
 
   it('the level filters log lines, never what the console says', () => {

@@ -86,3 +86,29 @@ describe('the message catalogue', () => {
     expect(consoleLine('pt-BR', { ok: false, reason: 'unknown_credential', params: { what: 'badge' } })).toBe('recusado: Crachá não reconhecido. Ponto NÃO registrado.');
   });
 });
+
+/** Every dotted key of the configuration file (api.baseUrl, api.dialect.siteFilterParam, …). */
+function configKeys(schema: unknown, prefix = ''): string[] {
+  let s = schema as { def?: { type?: string; innerType?: unknown; in?: unknown; shape?: Record<string, unknown> }; shape?: Record<string, unknown> };
+  // Unwrap optional/default/nullable/pipe wrappers down to the object.
+  for (let i = 0; i < 8 && s?.def && s.def.type !== 'object'; i++) s = (s.def.innerType ?? s.def.in) as typeof s;
+  const shape = s?.def?.type === 'object' ? (s.shape ?? s.def.shape) : undefined;
+  if (!shape) return [];
+  return Object.entries(shape).flatMap(([k, v]) => {
+    const key = prefix ? `${prefix}.${k}` : k;
+    return [key, ...configKeys(v, key)];
+  });
+}
+
+describe('the manager’s screen gets words, not configuration keys', () => {
+  it('no text in any language names a key of the configuration file (doctor and the README do)', async () => {
+    const { configSchema } = await import('../../src/config-schema.js');
+    const dotted = configKeys(configSchema).filter((k) => k.includes('.'));
+    // The walk must find the keys it guards against, or this test could never fail.
+    expect(dotted).toEqual(expect.arrayContaining(['api.baseUrl', 'api.dialect.siteFilterParam', 'afd.signingKey']));
+    const found: string[] = [];
+    for (const lang of LANGS)
+      for (const k of keys) for (const form of forms(dictionaries[lang][k])) for (const key of dotted) if (new RegExp(`\\b${key.replace(/\./g, '\\.')}\\b`).test(form)) found.push(`${lang} ${k}: ${key}`);
+    expect(found).toEqual([]);
+  });
+});

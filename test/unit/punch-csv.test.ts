@@ -40,6 +40,19 @@ describe('CSV fields and records (RFC 4180)', () => {
     expect(csvRecord(['a', null, 'b,c'])).toBe('a,,"b,c"\r\n');
   });
 
+  it('writes a text that starts like a formula (=, +, -, @, tab, CR) as text: a leading apostrophe, then quoted if it must be', () => {
+    expect(csvField('=1+1')).toBe("'=1+1");
+    expect(csvField('+cmd')).toBe("'+cmd");
+    expect(csvField('-2')).toBe("'-2");
+    expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvField('\t=1')).toBe("'\t=1");
+    expect(csvField('\r=1')).toBe('"\'\r=1"');
+    expect(csvField('=HYPERLINK("x","y")')).toBe(`"'=HYPERLINK(""x"",""y"")"`);
+    // Only the first character counts; numbers are numbers.
+    expect(csvField('Ana =1')).toBe('Ana =1');
+    expect(csvField(-5)).toBe('-5');
+  });
+
   it('a punch row: local date and time, external id, name, state, sent at (its own zone), NSR, service _id', () => {
     expect(csvRow(row())).toBe('2026-08-03,08:01,1001,Ana Paula,sent,2026-08-03 08:01,7,64f0c0ffee0000000000abcd\r\n');
     expect(csvRow(row({ state: 'pending', sent_at: null, remote_id: null, nsr: null, employee_external_id: null, employee_name: 'Souza, "Beto"\nJr' }))).toBe(

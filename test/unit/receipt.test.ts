@@ -9,7 +9,7 @@ import { Receipts } from '../../src/agent/receipts.js';
 import { punchReceiptSchema, RECEIPT_QR_MAX_BYTES } from '../../src/contract.js';
 import { cpfFromBase } from '../../src/domain/cpf.js';
 import { normalizeCnpj } from '../../src/domain/cnpj.js';
-import { qrOf, receiptRows } from '../../renderer/src/receipt-view.js';
+import { qrOf, qrScale, receiptRows } from '../../renderer/src/receipt-view.js';
 import { decodeModules } from '../helpers/qr-decode.js';
 
 const HASH = '3f1c9a0b5e7d2468ace13579bdf02468ace13579bdf02468ace13579bdf0246a';
@@ -36,20 +36,21 @@ describe('the receipt of a punch', () => {
     const r = buildReceipt(line(), ana, full);
     expect(r.text).toBe(
       [
-        'Comprovante de registro',
+        // Issue 26: Art. 79's title word for word, and the worker's own copy carries the whole CPF.
+        'Comprovante de Registro de Ponto do Trabalhador',
         'NSR: 000000042',
         'Data: 14/03/2026 07:58:31 UTC-03:00',
         'Trabalhador: Ana Paula Ferreira da Silva',
-        'CPF: ***.456.789-**',
-        'Terminal: obra-centro-01',
+        'CPF: 123.456.789-09',
         'Empregador: Construtora Exemplo Ltda',
         'CNPJ: 11.222.333/0001-81',
+        'Terminal: obra-centro-01',
         `SHA-256: ${HASH}`,
         'Portal: https://portal.example.com.br/ponto',
       ].join('\n'),
     );
-    expect(r).toMatchObject({ nsr: '000000042', date: '2026-03-14', time: '07:58:31', utcOffset: '-03:00', cpf: '***.456.789-**', hash: HASH });
-    expect(r.text).not.toContain(CPF);
+    // The screen's field stays masked.
+    expect(r).toMatchObject({ nsr: '000000042', date: '2026-03-14', time: '07:58:31', utcOffset: '-03:00', cpf: '***.456.789-**', cpfFull: '123.456.789-09', hash: HASH });
     expect(punchReceiptSchema.safeParse(r).success).toBe(true);
   });
 
@@ -123,10 +124,47 @@ describe('the receipt of a punch', () => {
   });
 
   it('its QR code, as the screen makes it, reads back to exactly the receipt’s text (accents included)', () => {
-    for (const r of [buildReceipt(line(), ana, full), buildReceipt(line({ nsr: 999_999_999, cpf: null }), { ...ana, employeeName: 'João Antônio Conceição' }, bare)]) {
-      const qr = qrOf(r.text);
+    for (const r of [buildReceipt(line(), ana, bare), buildReceipt(line({ nsr: 999_999_999, cpf: null }), { ...ana, employeeName: 'João Antônio Conceição' }, bare)]) {
+      expect(r.qrText).toBe(r.text);
+      const qr = qrOf(r.qrText ?? r.text);
       expect(decodeModules(qr.size, (row, col) => qr.dark(row, col))).toBe(r.text);
     }
+  });
+
+  it('names the CNO/CAEPF, the place of work and the INPI registration (Art. 79), each only when known', () => {
+    const r = buildReceipt(line(), ana, { ...full, cno: '12345678901234', repRegistration: '5120230012345', workplace: 'Obra Centro — São Paulo' });
+    const lines = r.text.split('\n');
+    expect(lines).toEqual(expect.arrayContaining(['CNO/CAEPF: 12345678901234', 'Local de trabalho: Obra Centro — São Paulo', 'REP-P (registro INPI): 5120230012345']));
+    expect(r).toMatchObject({ cno: '12345678901234', repRegistration: '5120230012345', workplace: 'Obra Centro — São Paulo' });
+    expect(buildReceipt(line(), ana, full).text).not.toMatch(/CNO|Local de trabalho|INPI/);
+    expect(punchReceiptSchema.safeParse(r).success).toBe(true);
+  });
+
+  it('names the worker’s own employer when the mark was sealed for one, the configured one otherwise', () => {
+    const sub = { ...full, employerOf: (chain: string) => (chain === 'cnpj:11444777000161' ? { name: 'Elétrica Parceira Ltda', kind: 'cnpj' as const, id: '11444777000161' } : null) };
+    expect(buildReceipt(line(), ana, sub, 'cnpj:11444777000161').employer).toEqual({ name: 'Elétrica Parceira Ltda', cnpj: '11.444.777/0001-61', cpf: null });
+    expect(buildReceipt(line(), ana, sub, '').employer).toEqual({ name: 'Construtora Exemplo Ltda', cnpj: '11.222.333/0001-81', cpf: null });
+  });
+
+  it('with a portal, the QR code carries only the link with the NSR and the hash: a small code (version and module size at 800×480 measured)', () => {
+    const long = buildReceipt(line({ nsr: 123_456_789 }), { ...ana, employeeName: 'Maria Aparecida dos Santos Conceição Gonçalves' }, {
+      terminalId: 'obra-centro-01',
+      employer: { name: 'Construtora Exemplo Engenharia e Participações Ltda', cnpj: CNPJ },
+      cno: '12345678901234',
+      repRegistration: '51202300123456789',
+      workplace: 'Obra Centro — Praça da Sé, 100, Sé, São Paulo/SP',
+    });
+    const linked = buildReceipt(line({ nsr: 123_456_789 }), ana, { ...full, cno: '12345678901234' });
+    expect(linked.qrText).toBe(`https://portal.example.com.br/ponto?nsr=123456789&sha256=${HASH}`);
+    const qrLink = qrOf(linked.qrText as string);
+    expect(decodeModules(qrLink.size, (row, col) => qrLink.dark(row, col))).toBe(linked.qrText);
+    const qrFull = qrOf(long.qrText as string);
+    const version = (size: number) => (size - 17) / 4;
+    // At 800×480 a screen unit is 8 px (60 units high); the result card's code gets 56 − 7 − 8 rows × 2.3 = 30.6 units (screens/receipt-card.ts, result.ts): 244 px.
+    const px = (size: number) => qrScale(size, 244);
+    console.info(`QR: link ${Buffer.byteLength(linked.qrText as string)} B, version ${version(qrLink.size)}, ${px(qrLink.size)} px a module; full text ${Buffer.byteLength(long.text)} B, version ${version(qrFull.size)}, ${px(qrFull.size)} px a module`);
+    expect(version(qrLink.size)).toBeLessThanOrEqual(7);
+    expect(px(qrLink.size)).toBeGreaterThanOrEqual(4);
   });
 
   it('a 10,000-character name (accents, emoji) keeps the receipt whole and its QR code readable: the QR text cuts the names by its rule', () => {
@@ -160,7 +198,8 @@ describe('the receipt of a punch', () => {
     expect(r.text).not.toContain('Portal:');
     expect(r.text).toContain('SHA-256: ');
     expect(r.portalUrl).toBe(portalUrl);
-    expect(() => qrOf(r.text)).not.toThrow();
+    expect(r.qrText).toBe(r.text); // the link would not fit a QR code either: the whole text, as without a portal
+    expect(() => qrOf(r.qrText ?? r.text)).not.toThrow();
   });
 
   it('refuses a line that is not a type 7 record', () => {

@@ -7,7 +7,7 @@ import type { CallOutput } from '../../../src/contract.js';
 import { button, fill, h, setText } from '../dom.js';
 import { t } from '../i18n.js';
 import { row, type Panel, type Shared } from './admin-common.js';
-import { DAY, downloadButton, exportForm, exporting } from './export-target.js';
+import { DAY, downloadButton, exportForm, exporting, unmountButton } from './export-target.js';
 import type { Ctx } from './view.js';
 
 type Done = Extract<CallOutput<'exportAfd'>, { ok: true }>;
@@ -29,7 +29,7 @@ export function afdPanel(ctx: Ctx, sh: Shared): Panel {
     fill(missing, v.missing.length ? [h('p', { class: 'token-warning', text: t(lang, 'afd.missing', { keys: v.missing.join(', ') }), attrs: { role: 'alert' } })] : []);
   };
 
-  const shown = (d: Done): void => {
+  const shown = (d: Done, drivePath: string | null): void => {
     const nsr = (n: number | null): string => String(n).padStart(9, '0');
     const rows = [
       row(t(lang, 'afd.result.file'), d.fileName, 'afd-file'),
@@ -40,6 +40,7 @@ export function afdPanel(ctx: Ctx, sh: Shared): Panel {
     ];
     const files = d.downloads ? [{ id: d.downloads.file, name: d.fileName, key: 'afd.downloadFile' as const }, ...(d.downloads.p7s ? [{ id: d.downloads.p7s, name: `${d.fileName}.p7s`, key: 'afd.downloadP7s' as const }] : [])] : [];
     const buttons = files.map((f) => downloadButton(sh, f, f.key, f.key === 'afd.downloadFile' ? 'afd-download-file' : 'afd-download-p7s', result));
+    if (drivePath !== null) buttons.push(unmountButton(sh, drivePath, 'afd-unmount', () => void load()));
     fill(result, [h('dl', { class: 'facts' }, rows), buttons.length ? h('div', { class: 'sync-row' }, buttons) : null]);
     result.scrollIntoView({ block: 'nearest' });
   };
@@ -53,7 +54,7 @@ export function afdPanel(ctx: Ctx, sh: Shared): Panel {
     const v = await exporting(sh, go, { idle: 'afd.export', busy: 'afd.exporting' }, result, () => sh.calls('exportAfd', { from: f, to: l, target: choice }), () => void load());
     if (!v) return;
     sh.notice(v.where.kind === 'drive' ? t(lang, 'afd.doneDrive', { label: v.where.label, marks: v.marks }) : t(lang, 'afd.doneDownload', { marks: v.marks }), 'ok');
-    shown(v);
+    shown(v, choice.kind === 'drive' ? choice.path : null);
   };
 
   const el = h('div', { class: 'panel-body afd-panel' }, [

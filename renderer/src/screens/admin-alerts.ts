@@ -5,6 +5,8 @@
  */
 import { ADMIN_LOCATION_CHARS, setupProblemView, warningsView } from '../connection-view.js';
 import { fill, h, setData, setText } from '../dom.js';
+import { formatDateTime } from '../format.js';
+import { t } from '../i18n.js';
 import type { Ctx } from './view.js';
 
 export type Alert = { el: HTMLElement; update(ctx: Ctx): void };
@@ -49,6 +51,30 @@ export function warningsAlert(): Alert {
       if (key === shown) return;
       shown = key;
       fill(el, v === null ? [] : [h('h2', { class: 'alert-title', text: v.title }), h('ul', { class: 'warning-list' }, v.items.map((w) => h('li', { testid: 'config-warning', text: w })))]);
+    },
+  };
+}
+
+/**
+ * `storage-alert` (role alert, hidden while the disk is fine): punches refused since start because
+ * they could not be saved (how many, the last one's time) and free space when it is low. Workers
+ * were told "not registered" at the screen; the manager must see it here, not only in the log.
+ */
+export function storageAlert(): Alert {
+  const refused = h('h2', { class: 'alert-title', testid: 'storage-refused' });
+  const low = h('p', { class: 'alert-body', testid: 'storage-low' });
+  const el = h('section', { class: 'alert-box storage-alert', testid: 'storage-alert', attrs: { hidden: '', role: 'alert' } }, [refused, low]);
+  return {
+    el,
+    update(c) {
+      const st = c.status?.storage;
+      const r = st?.refused ?? null;
+      const lowFree = st?.low && st.freeBytes !== null ? st.freeBytes : null;
+      el.hidden = r === null && lowFree === null;
+      refused.hidden = r === null;
+      low.hidden = lowFree === null;
+      setText(refused, r ? t(c.lang, 'storage.refused', { n: r.count, time: formatDateTime(r.lastAt, c.lang, c.timeZone) }) : '');
+      setText(low, lowFree === null ? '' : t(c.lang, 'storage.low', { mb: Math.floor(lowFree / 1_000_000) }));
     },
   };
 }

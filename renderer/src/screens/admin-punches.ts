@@ -10,7 +10,7 @@ import { formatDateTime, formatShortLocalDate, shortText } from '../format.js';
 import { t, type Lang } from '../i18n.js';
 import { textInput, type Panel, type Shared } from './admin-common.js';
 import { employeeLabel, serviceErrorLines } from './admin-waiting.js';
-import { DAY, dateInput, downloadButton, exportForm, exporting } from './export-target.js';
+import { DAY, dateInput, downloadButton, exportForm, exporting, unmountButton } from './export-target.js';
 import type { Ctx } from './view.js';
 
 type Found = CallOutput<'findPunches'>;
@@ -91,7 +91,8 @@ export function punchesPanel(ctx: Ctx, sh: Shared): Panel {
     if (!v) return;
     if (v.where.kind === 'drive') {
       sh.notice(t(lang, 'csv.doneDrive', { label: v.where.label, folder: v.where.folder, rows: v.rows }), 'ok');
-      fill(result, [h('p', { testid: 'csv-file', text: v.fileName })]);
+      const unmount = choice.kind === 'drive' ? unmountButton(sh, choice.path, 'csv-unmount', () => void load()) : null;
+      fill(result, [h('p', { testid: 'csv-file', text: v.fileName }), unmount ? h('div', { class: 'sync-row' }, [unmount]) : null]);
       return;
     }
     sh.notice(t(lang, 'csv.doneDownload', { rows: v.rows }), 'ok');

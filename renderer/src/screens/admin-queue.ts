@@ -8,7 +8,7 @@ import type { rejectedPunchSchema } from '../../../src/contract.js';
 import { button, fill, h, setData, setText } from '../dom.js';
 import { formatDateTime, formatDuration, formatShortLocalDate } from '../format.js';
 import { answerText, t } from '../i18n.js';
-import { setupProblemAlert } from './admin-alerts.js';
+import { setupProblemAlert, storageAlert } from './admin-alerts.js';
 import { present, row, type Panel, type Shared } from './admin-common.js';
 import { heldSection } from './admin-held.js';
 import { serviceErrorLines, waitingSection } from './admin-waiting.js';
@@ -37,6 +37,7 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
   // Shown only while there are rejected punches to retry.
   const retryAll = button(t(lang, 'queue.retryAll'), () => void retryEvery(), { class: 'small-button', testid: 'retry-all', attrs: { hidden: '' } });
   const setup = setupProblemAlert();
+  const storage = storageAlert();
   const held = heldSection(ctx, sh);
   const waiting = waitingSection(ctx, sh);
   let lastRejectedCount: number | null = null;
@@ -93,6 +94,7 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
   };
 
   const el = h('div', { class: 'panel-body queue-panel' }, [
+    storage.el,
     setup.el,
     tiles,
     heldNote,
@@ -111,6 +113,7 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
     update(c) {
       const s = c.status;
       setup.update(c);
+      storage.update(c);
       held.update(c);
       waiting.update(c);
       if (!s) return;

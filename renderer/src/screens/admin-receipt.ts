@@ -44,9 +44,25 @@ export function receiptPanel(ctx: Ctx, sh: Shared): Panel {
     }
     sh.notice(t(lang, 'receipt.found', { nsr: r.value.nsr, name: r.value.employeeName ?? '—' }), 'ok');
     const card = receiptCard(r.value, lang, { layout: 'side', maxQrUnits: ADMIN_QR_UNITS });
-    fill(out, [card]);
+    const found = n;
+    const pdf = button(t(lang, 'receipt.downloadPdf'), () => void download(found), { class: 'action-button', testid: 'receipt-pdf' });
+    fill(out, [card, pdf]);
     // Under the field at 800×480: brought up whole, for the worker to scan.
     card.scrollIntoView({ block: 'nearest' });
+  };
+
+  /** The PDF (Art. 80) and its .p7s when signed, saved by the browser as files. */
+  const download = async (n: number): Promise<void> => {
+    const r = await sh.calls('receiptPdf', { nsr: n });
+    if (!sh.alive() || sh.failed(r) || r.value === null) return;
+    const save = (name: string, base64: string, type: string): void => {
+      const a = h('a', { attrs: { href: `data:${type};base64,${base64}`, download: name } });
+      document.body.append(a);
+      a.click();
+      a.remove();
+    };
+    save(r.value.fileName, r.value.pdf, 'application/pdf');
+    if (r.value.p7s) save(`${r.value.fileName}.p7s`, r.value.p7s, 'application/pkcs7-signature');
   };
 
   const el = h('div', { class: 'panel-body receipt-panel' }, [

@@ -8,7 +8,7 @@
 import { button, fill, h, setData, setText } from '../dom.js';
 import { formatDateTime } from '../format.js';
 import { answerText, t } from '../i18n.js';
-import { healthView, heldShrinkView, lastSyncText, listState, nextSyncText, notAllowedView, siteFilterView, skippedView, unresolvedRow, type UnresolvedPunch } from '../roster-view.js';
+import { evidenceGapsView, healthView, heldShrinkView, lastSyncText, listState, nextSyncText, notAllowedView, siteFilterView, skippedView, unresolvedRow, type UnresolvedPunch } from '../roster-view.js';
 import { field, present, row, textInput, type Panel, type Shared } from './admin-common.js';
 import type { Ctx } from './view.js';
 
@@ -157,7 +157,7 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
         row(t(c.lang, 'roster.lastSync'), last, 'roster-last-sync'),
         ro.lastSync && !ro.lastSync.ok && ro.lastSync.lastOkAt !== null ? row(t(c.lang, 'roster.lastOk'), when(ro.lastSync.lastOkAt)) : null,
         row(t(c.lang, 'roster.nextSync'), nextSyncText(ro.nextSyncAt, s.now, c.lang, c.timeZone), 'roster-next-sync'),
-        sf ? row(t(c.lang, 'roster.siteFilter'), h('span', { class: sf.state === 'suspect' ? 'warn' : sf.state === 'verified' ? 'good' : 'muted', text: sf.value }), 'roster-site-filter') : null,
+        sf ? row(t(c.lang, 'roster.siteFilter'), h('span', { class: sf.state === 'suspect' ? 'warn' : sf.state === 'verified' || sf.state === 'one_site' ? 'good' : 'muted', text: sf.value }), 'roster-site-filter') : null,
         row(t(c.lang, 'roster.enrolled'), String(ro.enrolledBadges), 'roster-enrolled'),
       ]),
     );
@@ -190,8 +190,15 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
     }
 
     const hv = healthView(ro.health, c.lang);
+    const gaps = evidenceGapsView(ro.health, c.lang);
+    const gapNodes = gaps
+      ? [
+          ...gaps.lines.map((text) => h('p', { class: 'warn', testid: 'roster-evidence-gap', text })),
+          h('ul', { class: 'health-list' }, gaps.employees.map((e) => h('li', { testid: 'roster-evidence-row', data: { employeeId: e.id } }, [h('span', { class: 'hl-name', text: e.name }), h('span', { class: 'hl-missing', text: e.missing })]))),
+        ]
+      : [];
     if (hv.ok) {
-      fill(health, [h('p', { class: 'muted', text: hv.text })]);
+      fill(health, [h('p', { class: 'muted', text: hv.text }), ...gapNodes]);
     } else {
       fill(health, [
         h('p', { class: 'warn', text: hv.counts }),
@@ -201,6 +208,7 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
           { class: 'health-list' },
           hv.employees.map((e) => h('li', {}, [h('span', { class: 'hl-name', text: e.name }), h('span', { class: 'hl-missing', text: e.missing })])),
         ),
+        ...gapNodes,
       ]);
     }
 

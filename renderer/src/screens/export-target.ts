@@ -165,3 +165,31 @@ export function downloadButton(sh: Shared, file: { id: string; name: string }, l
   }, { class: 'action-button', testid });
   return b;
 }
+
+/**
+ * After an export to a drive: "Remove the drive safely" (bridge call unmountDrive). Once it says
+ * the drive can be pulled out, the button stays disabled and the drives are looked at again.
+ */
+export function unmountButton(sh: Shared, drivePath: string, testid: string, reload: () => void): HTMLButtonElement {
+  const b = button(t(sh.lang, 'afd.unmount'), () => {
+    if (b.disabled) return;
+    b.disabled = true;
+    setText(b, t(sh.lang, 'afd.unmounting'));
+    void sh.calls('unmountDrive', { path: drivePath }).then((r) => {
+      if (!sh.alive()) return;
+      setText(b, t(sh.lang, 'afd.unmount'));
+      if (sh.failed(r)) {
+        b.disabled = false;
+        return;
+      }
+      const v = r.value;
+      if (v.ok) sh.notice(t(sh.lang, 'afd.unmounted', { label: v.label }), 'ok');
+      else {
+        b.disabled = v.code === 'drive_unknown';
+        sh.notice(t(sh.lang, v.code === 'unmount_failed' ? 'afd.unmountFailed' : 'afd.error.drive_unknown', v.params), 'error');
+      }
+      reload();
+    });
+  }, { class: 'action-button', testid });
+  return b;
+}

@@ -13,7 +13,8 @@ export function loginErrorText(error: AdminLoginError, lang: Lang): string {
     case 'wrong':
       return t(lang, 'admin.wrongPin');
     case 'too_many':
-      return t(lang, 'admin.tooMany');
+      // Locked, not wrong: the manager's right PIN is not even checked until the lock ends.
+      return error.lockedForMs === undefined ? t(lang, 'admin.tooMany') : t(lang, 'admin.lockedFor', { n: Math.ceil(error.lockedForMs / 60_000) });
     case 'expired':
       return t(lang, 'admin.expired');
     case 'no_admin_pin':

@@ -21,7 +21,7 @@ function unitPx(): number {
 export function qrCanvas(r: PunchReceiptView, lang: Lang, units: number): HTMLCanvasElement | null {
   let qr: ReturnType<typeof qrOf>;
   try {
-    qr = qrOf(r.text);
+    qr = qrOf(r.qrText ?? r.text);
   } catch {
     return null;
   }

@@ -30,7 +30,7 @@ export function resultScreen(ctx: Ctx): View {
       h('div', { class: 'result-icon', text: ICON[v.tone], attrs: { 'aria-hidden': 'true' } }),
       h('div', { class: 'result-headline', text: v.headline }),
       h('div', { class: 'result-name', testid: 'result-name', text: v.name }),
-      h('div', { class: 'result-when' }, [h('span', { class: 'result-time', testid: 'result-time', text: v.time }), h('span', { class: 'result-date', text: v.date })]),
+      h('div', { class: 'result-when' }, [h('span', { class: 'result-time', testid: 'result-time', text: v.time }), h('span', { class: 'result-date', text: v.date }), v.timeNote ? h('span', { class: 'result-time-note', testid: 'result-time-note', text: v.timeNote }) : null]),
       h('div', { class: 'result-message', testid: 'result-message', text: v.message }),
       day ? dayBlock(day, ctx.lang, ctx.timeZone) : null,
       h('div', { class: 'result-hint', text: t(ctx.lang, 'result.tapToClose') }),

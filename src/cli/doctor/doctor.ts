@@ -19,8 +19,12 @@ import { checkNetwork, proxyCheck, trustCheck } from './network-checks.js';
 import { withAbsentRoutes } from './route-checks.js';
 import { adminPinCheck, rosterCheck, siteFilterOf, siteInForce, type StoredFacts } from './stored-checks.js';
 import { fleetChecks } from './fleet-checks.js';
+import { nsrGuardCheck, rosterEvidenceCheck, timeZoneCheck } from './evidence-checks.js';
+import { systemTimeZone } from '../../agent/runtime.js';
 import { realRedisProbe, type RedisProber } from '../../agent/redis-probe.js';
 import { openForRead, readerChecks, realRunner, timeSyncCheck, type CommandRunner } from './system-checks.js';
+import { drivesCheck } from './drive-checks.js';
+import { DEFAULT_DRIVE_ROOTS, type DriveRoots } from '../../agent/removable-drives.js';
 
 /** Every edge the doctor touches, so each check can be run against stand-ins. */
 export type DoctorIo = {
@@ -36,6 +40,10 @@ export type DoctorIo = {
   hid(): HidBackend;
   openForRead(path: string): void;
   versions: NodeJS.ProcessVersions;
+  /** Where removable drives are looked for (default: /proc/mounts, /sys/block, /media, /run/media, /mnt). */
+  drives?: DriveRoots;
+  /** This machine's time zone (default: the runtime's). */
+  systemZone?: () => string;
 };
 
 export function realDoctorIo(): DoctorIo {
@@ -85,6 +93,7 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
   out.push(withAbsentRoutes(serviceCheck(probe, config.api?.timeoutMs ?? 0), facts?.absentRoutes, io.clock.now()));
   out.push(siteCheck(siteId, probe, siteFilterOf(facts, siteId), demo));
   out.push(rosterCheck(facts, io.clock.now(), config.roster.refreshMs, demo));
+  out.push(rosterEvidenceCheck(facts, Boolean(config.employer.cnpj || config.employer.cpf)));
   out.push(clockCheck(probe, config.clockSkewThresholdMs, demo, { ntp: await ntpReading(config.clock.ntpSynchronized, io), boundMs: config.clock.serviceSkewBoundMs }));
   out.push(...(await fleetChecks(config, tokenUsed, demo, io.redis)));
   out.push(await timeSyncCheck(io.run));
@@ -92,6 +101,8 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
   out.push(adminPinCheck(facts, demo));
   out.push(browserCheck(io.env, io.fs));
   out.push(versionsCheck(io.versions));
+  out.push(await drivesCheck(io.drives ?? DEFAULT_DRIVE_ROOTS));
+  out.push(timeZoneCheck(config, facts, (io.systemZone ?? systemTimeZone)(), demo), nsrGuardCheck(facts));
   return out;
 }
 

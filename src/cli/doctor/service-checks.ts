@@ -58,6 +58,7 @@ const filterWords: Record<SiteFilterCheck, string> = {
   verified: 'the service honours the site filter (last roster sync)',
   suspect: "the service counted as many employees for the site as for the account at the last roster sync: it may ignore the site filter; set api.dialect.siteFilterParam to the service's name for it, unless every employee really is at this site",
   unknown: 'whether the service honours the site filter is not known yet',
+  one_site: 'the account has one site, so the site filter has nothing to leave out',
 };
 
 /**

@@ -4,6 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { withoutSecrets } from '../../config.js';
 import { hex4, type HidBackend } from '../../input/hid-backend.js';
 import { HidUnavailableError } from '../../input/hid-load-error.js';
 import { describeDevice, matches } from '../../input/hid-reader.js';
@@ -15,7 +16,7 @@ export type CommandRunner = (cmd: string, args: string[], timeoutMs: number) => 
 
 export const realRunner: CommandRunner = (cmd, args, timeoutMs) =>
   new Promise((resolve) => {
-    execFile(cmd, args, { timeout: timeoutMs, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile(cmd, args, { timeout: timeoutMs, encoding: 'utf8', env: withoutSecrets(process.env) }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
       // A non-zero exit is a result, not a failure to run: only spawn errors (ENOENT…) stay errors.
       const spawnError = error && typeof error.code === 'string' ? (error as NodeJS.ErrnoException) : null;

@@ -5,6 +5,7 @@
  * ISO 8859-1 and passes the hash function (domain does no I/O). Every problem found is kept; the
  * result names the one on the earliest line.
  */
+import { afdInstantOf } from './clock-record.js';
 import { markHashMatches, type Sha256Hex } from './mark.js';
 import { parseRecord, recordDate, type AfdRecord } from './records.js';
 import { COUNTED_TYPES, noCounts, signatureKind, type TypeCounts } from './trailer.js';
@@ -99,6 +100,10 @@ export function verifyAfd(text: string, sha256: Sha256Hex): AfdVerification {
   let previousMark: { hash: string; line: number } | null = null;
   // The first mark can be checked against "no predecessor" only when the journal's NSRs 1..its NSR are all here.
   let contiguousFromOne = true;
+  // Marks whose time is before the previous mark's (time running backwards against NSR order), and the clock adjustments.
+  let lastMarked: { at: number; n: number; nsr: number; markedAt: string } | null = null;
+  const backwards: { n: number; nsr: number; markedAt: string; before: { n: number; nsr: number; markedAt: string } }[] = [];
+  const adjustments: { n: number; nsr: number; before: string; after: string }[] = [];
 
   for (const { n, record: r } of records) {
     if (r.type === 1 && n !== 1) problem(n, 'a second header (type 1)');
@@ -123,6 +128,14 @@ export function verifyAfd(text: string, sha256: Sha256Hex): AfdVerification {
     const date = recordDate(r);
     if (header && date && outOfRange === null && (date < header.firstDate || date > header.lastDate)) outOfRange = { line: n, date };
 
+    if (r.type === 4) adjustments.push({ n, nsr, before: r.before, after: r.after });
+    const markedAt = r.type === 7 ? r.mark.markedAt : r.type === 3 ? r.markedAt : null;
+    if (markedAt !== null) {
+      const at = afdInstantOf(markedAt);
+      if (lastMarked !== null && at < lastMarked.at) backwards.push({ n, nsr, markedAt, before: lastMarked });
+      lastMarked = { at, n, nsr, markedAt };
+    }
+
     if (r.type !== 7) continue;
     const line = r.mark.line;
     if (previousMark !== null) {
@@ -141,6 +154,15 @@ export function verifyAfd(text: string, sha256: Sha256Hex): AfdVerification {
   if (modbusLine !== null) {
     if (counts[7] > 0) problem(modbusLine, 'CRC-16/MODBUS in a REP-P file: the Annex requires CRC-16/KERMIT for REP-A and REP-P');
     else warnings.push(`CRCs are CRC-16/MODBUS (first on line ${modbusLine}), as some REP-C write; the Annex fixes CRC-16/KERMIT only for REP-A and REP-P`);
+  }
+  const b = backwards[0];
+  if (b !== undefined) {
+    const fix = adjustments.find((a) => a.n > b.n);
+    const why = fix
+      ? `a clock adjustment (type 4, NSR ${fix.nsr}, line ${fix.n}: ${fix.before} -> ${fix.after}) says the terminal's clock was wrong before it`
+      : 'no clock adjustment (type 4) after it explains it';
+    const more = backwards.length > 1 ? ` (${backwards.length} places in all)` : '';
+    warnings.push(`time runs backwards against NSR order: NSR ${b.nsr} (line ${b.n}) is marked ${b.markedAt}, before NSR ${b.before.nsr} (line ${b.before.n}, ${b.before.markedAt})${more}; ${why}`);
   }
   if (gaps > 0) warnings.push(`${gaps} gap${gaps === 1 ? '' : 's'} in the NSR sequence (records of other types or dates are not in this file)`);
   if (outOfRange) warnings.push(`line ${outOfRange.line} is dated ${outOfRange.date}, outside the header's ${header?.firstDate} to ${header?.lastDate}`);

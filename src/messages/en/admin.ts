@@ -31,6 +31,8 @@ export const enAdmin = {
   'queue.paused': 'Sending paused',
   'queue.pausedRetryAfter': 'the service asked to wait, until {time}',
   'queue.pausedAuth': 'the service refused the API token (since {time})',
+  'storage.refused': { one: 'Disk full: {n} punch could not be saved (the last at {time}). Free space on the terminal now.', other: 'Disk full: {n} punches could not be saved (the last at {time}). Free space on the terminal now.' },
+  'storage.low': 'Little free space on the terminal: {mb} MB. Punches need room: free some space soon.',
   'queue.authRefused': 'API token refused',
   'queue.notPaused': 'no',
   'queue.rejectedList': 'Rejected punches',
@@ -109,4 +111,5 @@ export const enAdmin = {
   'settings.badBudget': 'Requests must be 1 to 10000 and the window 1 to 3600 seconds.',
   'common.yes': 'yes',
   'common.dash': '—',
+  'admin.lockedFor': 'Locked for {n} min after too many wrong PINs. To unlock now, on the terminal: timeclock pin unlock',
 } as const satisfies Record<string, Text>;

@@ -25,7 +25,7 @@ export const enAnswers = {
   'answer.token_saved': 'API token saved ({store}); the service accepted it and sending resumes.',
   'answer.token_saved_unchecked': 'API token saved ({store}), not checked: the service could not be reached ({reason}); it is used from now on.',
   'answer.token_invalid': 'The token must not be empty, longer than {max} characters, or contain spaces or line breaks; nothing was changed.',
-  'answer.token_demo': 'Demo mode: the demo always uses its own token, so nothing was saved. Configure the real API (api.baseUrl) and set the token again there.',
+  'answer.token_demo': 'Demo mode: the demo always uses its own token, so nothing was saved. Configure the real API address and set the token again there.',
   'answer.token_refused': 'The service refused this token ({reason}); it was not saved and the current token stays in use.',
   'answer.token_save_failed': 'The token could not be saved ({error}); nothing was changed.',
   'answer.site_set': 'Site set to {name} ({siteId}); its roster is being fetched, the current roster stays in use until the new one is complete.',
@@ -47,4 +47,6 @@ export const enAnswers = {
   'answer.held_not_held': 'Punch {id} is not held (any more); nothing was changed.',
   'answer.held_disputed': 'Punch {id} disputed: it stays kept on this terminal and will not be sent.',
   'answer.held_reason_required': 'Write the reason for the dispute.',
+  'answer.admin_pin_unlocked': 'Manager PIN unlocked: the wrong-PIN count is cleared and the admin screen takes the PIN again now.',
+  'answer.admin_pin_not_locked': 'The manager PIN was not locked; the wrong-PIN count is cleared.',
 } as const satisfies AnswerTexts;

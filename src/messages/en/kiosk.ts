@@ -24,7 +24,7 @@ export const enKiosk = {
   'conn.unknown': 'Connecting…',
   'conn.setup': 'Sending paused: the service answered from another address ({location}) — check the API address',
   'conn.setupNoLocation': 'Sending paused: the service answered from another address — check the API address',
-  'conn.setupNotApi': 'Sending paused: this address does not look like the API — check api.baseUrl',
+  'conn.setupNotApi': 'Sending paused: this address does not look like the API — check the API address in the configuration',
   'keypad.titleId': 'Type your ID',
   'keypad.titleIdOrCpf': 'Type your ID or CPF',
   'keypad.titleCpf': 'Type your CPF',

@@ -27,4 +27,9 @@ export const enReceipt = {
   'receipt.notFound': 'No punch with NSR {nsr} on this terminal.',
   'receipt.found': 'Receipt of NSR {nsr}: {name}.',
   'receipt.lookupHint': 'The NSR is on the worker’s receipt and on each punch of the AFD file.',
+  'receipt.corrected': 'Correct time',
+  'receipt.adjustment': 'clock adjustment, NSR {nsr}',
+  'receipt.timeToConfirm': 'Time to be confirmed (the terminal’s clock was not yet checked against the service)',
+  'result.timeToConfirm': 'time to be confirmed',
+  'receipt.downloadPdf': 'Download PDF',
 } as const satisfies Record<string, Text>;

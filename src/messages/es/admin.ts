@@ -29,6 +29,8 @@ export const esAdmin: Texts<typeof enAdmin> = {
   'queue.paused': 'Envío pausado',
   'queue.pausedRetryAfter': 'el servicio pidió esperar, hasta las {time}',
   'queue.pausedAuth': 'el servicio rechazó el token de la API (desde {time})',
+  'storage.refused': { one: 'Disco lleno: {n} registro no se pudo guardar (el último a las {time}). Libere espacio en el terminal ahora.', other: 'Disco lleno: {n} registros no se pudieron guardar (el último a las {time}). Libere espacio en el terminal ahora.' },
+  'storage.low': 'Poco espacio libre en el terminal: {mb} MB. Los registros necesitan espacio: libere espacio pronto.',
   'queue.authRefused': 'Token de la API rechazado',
   'queue.notPaused': 'no',
   'queue.rejectedList': 'Registros rechazados',
@@ -107,4 +109,5 @@ export const esAdmin: Texts<typeof enAdmin> = {
   'settings.badBudget': 'Solicitudes de 1 a 10000 y ventana de 1 a 3600 segundos.',
   'common.yes': 'sí',
   'common.dash': '—',
+  'admin.lockedFor': 'Bloqueado por {n} min tras demasiados PIN incorrectos. Para desbloquear ya, en el terminal: timeclock pin unlock',
 };

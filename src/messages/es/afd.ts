@@ -17,7 +17,7 @@ export const esAfd: Texts<typeof enAfd> = {
   'afd.export': 'Exportar AFD',
   'afd.exporting': 'Exportando…',
   'afd.signedNote': 'Los archivos se firman con el certificado del empleador: cada uno va acompañado de un archivo .p7s.',
-  'afd.unsignedNote': 'No hay certificado de firma configurado (afd.signingKey): los archivos se exportan sin firma.',
+  'afd.unsignedNote': 'No hay certificado de firma configurado: los archivos se exportan sin firma. Pida al técnico responsable que instale el certificado.',
   'afd.missing': 'El AFD identifica al empleador: defina antes {keys} en la configuración.',
   'afd.badRange': 'Elija la fecha inicial y la final; la inicial no puede ser posterior a la final.',
   'afd.pickTarget': 'Elija dónde guardar el archivo.',
@@ -47,4 +47,9 @@ export const esAfd: Texts<typeof enAfd> = {
   'afd.error.drive_unknown': 'Esa memoria USB ya no está conectada; busque de nuevo.',
   'afd.error.drive_read_only': 'La memoria USB {drive} está protegida contra escritura.',
   'afd.error.busy': 'Hay otra exportación en curso; espere a que termine.',
+  'afd.error.target_unsafe': 'Ya hay en el lugar del archivo {file} algo que no es un archivo (un enlace o una carpeta): no se grabó nada. Quítelo o use otra memoria USB.',
+  'afd.unmount': 'Retirar el pendrive con seguridad',
+  'afd.unmounting': 'Retirando…',
+  'afd.unmounted': 'Ya puede sacar el pendrive {label}.',
+  'afd.unmountFailed': 'No se pudo retirar el pendrive {drive} con seguridad ({error}). Espere un momento y vuelva a intentarlo, o apague el terminal antes de sacarlo.',
 };

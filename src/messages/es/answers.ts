@@ -22,7 +22,7 @@ export const esAnswers: Texts<typeof enAnswers> = {
   'answer.token_saved': 'Token de la API guardado ({store}); el servicio aceptó el token y el envío se reanuda.',
   'answer.token_saved_unchecked': 'Token de la API guardado ({store}), sin verificar: no se pudo contactar al servicio ({reason}); se usa a partir de ahora.',
   'answer.token_invalid': 'El token no puede estar vacío, tener más de {max} caracteres ni contener espacios o saltos de línea; no se cambió nada.',
-  'answer.token_demo': 'Modo demostración: la demostración usa siempre su propio token; no se guardó nada. Configure la API real (api.baseUrl) y defina el token de nuevo.',
+  'answer.token_demo': 'Modo demostración: la demostración usa siempre su propio token; no se guardó nada. Configure la dirección de la API real y defina el token de nuevo.',
   'answer.token_refused': 'El servicio rechazó este token ({reason}); no se guardó y el token actual sigue en uso.',
   'answer.token_save_failed': 'No se pudo guardar el token ({error}); no se cambió nada.',
   'answer.site_set': 'Sede definida: {name} ({siteId}). Se está descargando la lista de empleados de la sede; la lista actual sigue en uso hasta que la nueva esté completa.',
@@ -44,4 +44,6 @@ export const esAnswers: Texts<typeof enAnswers> = {
   'answer.held_not_held': 'El registro {id} no está (ya) retenido; no se cambió nada.',
   'answer.held_disputed': 'Registro {id} impugnado: queda guardado en este terminal y no se enviará.',
   'answer.held_reason_required': 'Escriba el motivo de la impugnación.',
+  'answer.admin_pin_unlocked': 'PIN del encargado desbloqueado: el conteo de PIN incorrectos se borró y la pantalla de administración acepta el PIN desde ya.',
+  'answer.admin_pin_not_locked': 'El PIN del encargado no estaba bloqueado; el conteo de PIN incorrectos se borró.',
 };

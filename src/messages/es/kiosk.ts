@@ -21,7 +21,7 @@ export const esKiosk: Texts<typeof enKiosk> = {
   'conn.unknown': 'Conectando…',
   'conn.setup': 'Envío pausado: el servicio respondió desde otra dirección ({location}) — verifique la dirección de la API',
   'conn.setupNoLocation': 'Envío pausado: el servicio respondió desde otra dirección — verifique la dirección de la API',
-  'conn.setupNotApi': 'Envío pausado: esta dirección no parece ser la API — verifique api.baseUrl',
+  'conn.setupNotApi': 'Envío pausado: esta dirección no parece ser la API — revise la dirección de la API en la configuración',
   'keypad.titleId': 'Ingrese su matrícula',
   'keypad.titleIdOrCpf': 'Ingrese su matrícula o CPF',
   'keypad.titleCpf': 'Ingrese su CPF',

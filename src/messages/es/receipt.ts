@@ -23,4 +23,9 @@ export const esReceipt: Texts<typeof enReceipt> = {
   'receipt.notFound': 'Ningún registro con NSR {nsr} en este terminal.',
   'receipt.found': 'Comprobante del NSR {nsr}: {name}.',
   'receipt.lookupHint': 'El NSR figura en el comprobante del empleado y en cada registro del archivo AFD.',
+  'receipt.corrected': 'Hora corregida',
+  'receipt.adjustment': 'ajuste del reloj, NSR {nsr}',
+  'receipt.timeToConfirm': 'Hora por confirmar (el reloj del terminal aún no fue verificado con el servicio)',
+  'result.timeToConfirm': 'hora por confirmar',
+  'receipt.downloadPdf': 'Descargar PDF',
 };

@@ -29,6 +29,8 @@ export const ptAdmin: Texts<typeof enAdmin> = {
   'queue.paused': 'Envio pausado',
   'queue.pausedRetryAfter': 'o serviço pediu para aguardar, até {time}',
   'queue.pausedAuth': 'o serviço recusou o token da API (desde {time})',
+  'storage.refused': { one: 'Disco cheio: {n} registro não pôde ser salvo (o último em {time}). Libere espaço no terminal agora.', other: 'Disco cheio: {n} registros não puderam ser salvos (o último em {time}). Libere espaço no terminal agora.' },
+  'storage.low': 'Pouco espaço livre no terminal: {mb} MB. Os registros precisam de espaço: libere espaço em breve.',
   'queue.authRefused': 'Token da API recusado',
   'queue.notPaused': 'não',
   'queue.rejectedList': 'Registros recusados',
@@ -107,4 +109,5 @@ export const ptAdmin: Texts<typeof enAdmin> = {
   'settings.badBudget': 'Requisições de 1 a 10000 e janela de 1 a 3600 segundos.',
   'common.yes': 'sim',
   'common.dash': '—',
+  'admin.lockedFor': 'Bloqueado por {n} min após muitos PINs incorretos. Para liberar já, no terminal: timeclock pin unlock',
 };

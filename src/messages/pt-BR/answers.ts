@@ -22,7 +22,7 @@ export const ptAnswers: Texts<typeof enAnswers> = {
   'answer.token_saved': 'Token da API salvo ({store}); o serviço aceitou o token e o envio foi retomado.',
   'answer.token_saved_unchecked': 'Token da API salvo ({store}), sem conferência: não foi possível falar com o serviço ({reason}); ele passa a ser usado a partir de agora.',
   'answer.token_invalid': 'O token não pode estar vazio, ter mais de {max} caracteres nem conter espaços ou quebras de linha; nada foi alterado.',
-  'answer.token_demo': 'Modo demonstração: o token da demonstração é fixo; nada foi salvo. Configure a API real (api.baseUrl) e defina o token novamente.',
+  'answer.token_demo': 'Modo demonstração: o token da demonstração é fixo; nada foi salvo. Configure o endereço da API real e defina o token novamente.',
   'answer.token_refused': 'O serviço recusou este token ({reason}); ele não foi salvo e o token atual continua em uso.',
   'answer.token_save_failed': 'Não foi possível salvar o token ({error}); nada foi alterado.',
   'answer.site_set': 'Local definido: {name} ({siteId}). A equipe do local está sendo baixada; a equipe atual continua em uso até a nova ficar completa.',
@@ -44,4 +44,6 @@ export const ptAnswers: Texts<typeof enAnswers> = {
   'answer.held_not_held': 'O registro {id} não está (mais) retido; nada foi alterado.',
   'answer.held_disputed': 'Registro {id} contestado: fica guardado neste terminal e não será enviado.',
   'answer.held_reason_required': 'Escreva o motivo da contestação.',
+  'answer.admin_pin_unlocked': 'PIN do gestor liberado: a contagem de PINs incorretos foi zerada e a tela de administração aceita o PIN desde já.',
+  'answer.admin_pin_not_locked': 'O PIN do gestor não estava bloqueado; a contagem de PINs incorretos foi zerada.',
 };

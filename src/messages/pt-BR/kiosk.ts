@@ -21,7 +21,7 @@ export const ptKiosk: Texts<typeof enKiosk> = {
   'conn.unknown': 'Conectando…',
   'conn.setup': 'Envio pausado: o serviço respondeu de outro endereço ({location}) — verifique o endereço da API',
   'conn.setupNoLocation': 'Envio pausado: o serviço respondeu de outro endereço — verifique o endereço da API',
-  'conn.setupNotApi': 'Envio pausado: este endereço não parece ser a API — verifique api.baseUrl',
+  'conn.setupNotApi': 'Envio pausado: este endereço não parece ser a API — confira o endereço da API na configuração',
   'keypad.titleId': 'Digite sua matrícula',
   'keypad.titleIdOrCpf': 'Digite sua matrícula ou CPF',
   'keypad.titleCpf': 'Digite seu CPF',

@@ -23,4 +23,9 @@ export const ptReceipt: Texts<typeof enReceipt> = {
   'receipt.notFound': 'Nenhum registro com NSR {nsr} neste terminal.',
   'receipt.found': 'Comprovante do NSR {nsr}: {name}.',
   'receipt.lookupHint': 'O NSR está no comprovante do trabalhador e em cada marcação do arquivo AFD.',
+  'receipt.corrected': 'Horário corrigido',
+  'receipt.adjustment': 'ajuste do relógio, NSR {nsr}',
+  'receipt.timeToConfirm': 'Horário a confirmar (relógio do terminal ainda não conferido com o serviço)',
+  'result.timeToConfirm': 'horário a confirmar',
+  'receipt.downloadPdf': 'Baixar PDF',
 };
