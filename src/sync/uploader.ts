@@ -238,7 +238,10 @@ export class Uploader {
     const [oldest, next] = due;
     if (!oldest) return null;
     const ageOf = (p: PunchRow) => Math.max(0, now - p.next_attempt_at);
-    return { oldestMs: ageOf(oldest), nextMs: next ? ageOf(next) : null, more: due.length - 1 };
+    // Slots kept for it are those it can take at once: past its places in flight, a kept slot idles
+    // until an answer comes back, and the fleet's drain falls (0.83-0.91 of the limit with the whole backlog told).
+    const places = Math.max(0, (this.health.cautious ? 1 : this.opts.maxInFlight) - this.inFlight.size - 1);
+    return { oldestMs: ageOf(oldest), nextMs: next ? ageOf(next) : null, more: Math.min(due.length - 1, places) };
   }
 
   /** A storage error (disk full) must not stop delivery for good: report it and go on. */
