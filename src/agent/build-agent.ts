@@ -123,7 +123,7 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   // Kept for `timeclock status` in another process; set once the parts below exist.
   let recordFleet = (): void => {};
   const shared = demo ? null : sharedRateFor(config, { terminalId, host, pid: process.pid }, token.token, rule, rt.clock, rt.sleep, rt.log, () => recordFleet());
-  const fleetNow = (): FleetStatus => ({ host, instanceId: shared?.instanceId ?? null, conflict: shared?.conflict() ?? null });
+  const fleetNow = (): FleetStatus => ({ host, instanceId: shared?.instanceId ?? null, conflict: shared?.conflict() ?? null, windowKey: shared?.keyOrigin() ?? null });
 
   // The one request budget (shared with the fleet's window when there is one), delivery and the roster sync.
   const { budget, uploader, rosterSync } = buildDelivery({ config, rt, opts, db, outbox, roster, rateSlots, link: shared?.link ?? null, api, rule, siteId, anchoring, routes, recorder });

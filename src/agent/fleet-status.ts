@@ -18,6 +18,8 @@ export type FleetStatus = {
   instanceId: string | null;
   /** Other live terminals under this terminal's id (a cloned data directory, a copied config). */
   conflict: IdConflict | null;
+  /** The account's window in Redis: its key and what it was made from (never credentials); null without Redis. */
+  windowKey?: { key: string; from: string } | null;
 };
 
 type FleetRecord = { at: number; rate: RateSharing; fleet: FleetStatus };
@@ -38,6 +40,7 @@ const fleetRecord = recordKey<FleetRecord>(
       host: z.string(),
       instanceId: z.string().nullable(),
       conflict: z.looseObject({ since: num, others: z.array(entry) }).nullable(),
+      windowKey: z.looseObject({ key: z.string(), from: z.string() }).nullable().optional(),
     }),
   }) as z.ZodType<FleetRecord>,
 );

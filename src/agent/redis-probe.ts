@@ -13,6 +13,7 @@ import { parseEntry, type TerminalEntry } from '../sync/terminal-registry.js';
 
 // What the doctor (src/cli, which reaches sync only through here) words.
 export { defaultRateKey } from '../sync/redis-window.js';
+export { rateKeyOrigin } from '../sync/rate-key.js';
 export type { RedisFault } from '../sync/redis-fault.js';
 
 export type RedisProbe = {
@@ -75,11 +76,13 @@ export const realRedisProbe: RedisProber = async (url, o) => {
 async function scriptCheck(redis: Redis): Promise<void> {
   const scratch = `timeclock:doctor:${randomBytes(6).toString('hex')}`;
   try {
-    const answer: unknown = await redis.eval(TAKE_LUA, 2, scratch, `${scratch}:punch-waiting`, 1, 1_000, 0, 'doctor:1', 0, 'doctor', 0, 0);
+    // The keys as the terminals pass them (redis-window.ts): slots, punch-waiting marks, their ages, their backlogs.
+    const keys = [scratch, `${scratch}:punch-waiting`, `${scratch}:punch-oldest`, `${scratch}:punch-want`];
+    const answer: unknown = await redis.eval(TAKE_LUA, keys.length, ...keys, 1, 1_000, 0, 'doctor:1', 0, 'doctor', 0, 0, 0, -1, 0);
     const take = takeAnswer(answer, 10_000);
     if (!take.ok) throw new BadRedisAnswer('the take script', `${describeAnswer(answer)} on an empty window`);
   } finally {
-    await redis.del(scratch, `${scratch}:punch-waiting`).catch(() => {});
+    await redis.del(scratch, `${scratch}:punch-waiting`, `${scratch}:punch-oldest`, `${scratch}:punch-want`).catch(() => {});
   }
 }
 

@@ -3,7 +3,8 @@ import type { Config } from '../config.js';
 import type { Clock, Sleep } from '../domain/clock.js';
 import { punchReserve, type WindowRule } from '../domain/sliding-window.js';
 import type { Logger } from '../log.js';
-import { defaultRateKey, RedisSharedWindow } from '../sync/redis-window.js';
+import { rateKeyOrigin, type RateKeyOrigin } from '../sync/rate-key.js';
+import { RedisSharedWindow } from '../sync/redis-window.js';
 import { SharedWindowLink } from '../sync/shared-window-link.js';
 import { TerminalRegistry, type IdConflict } from '../sync/terminal-registry.js';
 import type { SettingsApi } from './settings.js';
@@ -18,6 +19,8 @@ export type SharedRate = {
   conflict(): IdConflict | null;
   /** The settings' API calls, with a new token also moving this terminal to that account's window. */
   followToken(api: SettingsApi): SettingsApi;
+  /** The window's key and what it was made from (the normalised service address, or rateLimit.redisKey). */
+  keyOrigin(): RateKeyOrigin;
   close(): Promise<void>;
 };
 
@@ -43,7 +46,9 @@ export function sharedRateFor(
   const { redisUrl, redisKey, accountLimit, punchReserve: reserveShare } = config.rateLimit;
   const announceEveryMs = config.rateLimit.announceEveryMs ?? 10_000;
   if (!redisUrl) return null;
-  const keyFor = (t: string) => redisKey ?? defaultRateKey(config.api.baseUrl, t);
+  const originFor = (t: string) => rateKeyOrigin(redisKey, config.api.baseUrl, t);
+  const keyFor = (t: string) => originFor(t).key;
+  let origin = originFor(token);
   const { terminalId } = self;
   const connectTimeoutMs = 2_000;
   const window = new RedisSharedWindow({
@@ -76,7 +81,7 @@ export function sharedRateFor(
   });
   registry.start();
   // The URL may carry a password: not logged.
-  log.info('rate window: shared with the account\'s terminals in Redis', { key: window.currentKey, terminalId, instance: window.instanceId, host: self.host, accountLimit });
+  log.info('rate window: shared with the account\'s terminals in Redis', { key: window.currentKey, keyFrom: origin.from, terminalId, instance: window.instanceId, host: self.host, accountLimit });
   return {
     link,
     instanceId: window.instanceId,
@@ -86,6 +91,7 @@ export function sharedRateFor(
         api.setToken(t);
         const key = keyFor(t);
         if (key === window.currentKey) return;
+        origin = originFor(t);
         window.setKey(key);
         link.rejoinSoon();
         // Announced under the new account now; the entry under the old one expires by itself.
@@ -94,6 +100,7 @@ export function sharedRateFor(
       checkToken: (t, siteId) => api.checkToken(t, siteId),
       getSite: (siteId) => api.getSite(siteId),
     }),
+    keyOrigin: () => origin,
     close: async () => {
       link.stop();
       await registry.stop();

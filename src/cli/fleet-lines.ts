@@ -7,6 +7,8 @@ export function fleetLines(s: AgentStatus, say: Say): string[] {
   const lines: string[] = [];
   // Read from the database with no agent running, nothing is known of a window: said only when one is configured.
   if (s.rate || s.agentRunning) lines.push(say.label('status.label.sharedWindow') + rateModeValue(say, s));
+  const wk = s.fleet?.windowKey;
+  if (wk) lines.push(say.label('status.label.windowKey') + say.text('status.windowKey', { key: wk.key, from: wk.from }));
   const conflict = conflictValue(say, s);
   if (conflict) lines.push(say.label('status.label.idConflict') + conflict);
   return lines;

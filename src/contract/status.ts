@@ -217,6 +217,8 @@ export const statusSchema = z.object({
           others: z.array(z.object({ id: z.string(), instance: z.string(), host: z.string(), pid: z.number().int(), startedAt: epochMs })),
         })
         .nullable(),
+      /** The account's window in Redis: its key, and the normalised service address (never credentials) or rateLimit.redisKey it comes from. */
+      windowKey: z.object({ key: z.string(), from: z.string() }).nullable().optional(),
     })
     .optional(),
   /**

@@ -12,7 +12,7 @@ import { NSR_SIDECAR_FILE } from './journal-nsr.js';
  * Moving a queue left in another data directory (the per-user one of earlier versions) into this
  * one, so switching a box between the screen and the headless mode strands no punch. The database
  * is copied with SQLite's online backup (consistent even with a WAL beside it), the token files
- * beside it first, and the copy renamed into place last: a crash leaves nothing adopted or all of
+ * and the terminal's id (when the target has none) beside it first, and the copy renamed into place last: a crash leaves nothing adopted or all of
  * it. The old directory is renamed, never deleted, so an operator can still look at it.
  */
 export type Adoption =
@@ -31,6 +31,11 @@ export type NotAdoptedReason = 'target-has-data' | 'in-use' | 'target-in-use' | 
 /** The files that go with the database: the token, and the evidence journal's NSR reservation (journal-nsr.ts). */
 const TOKEN_FILES = [TOKEN_FILE_NAME, TOKEN_ENC_FILE_NAME, NSR_SIDECAR_FILE];
 const TMP_PREFIX = `.${DB_FILE_NAME}.adopting-`;
+/**
+ * The terminal's stable id (config-terminal-id.ts TERMINAL_ID_FILE): it goes with the queue, so the
+ * terminal keeps its name in the fleet; a target that has an id of its own keeps it.
+ */
+const TERMINAL_ID_FILE = 'terminal-id';
 
 class NotAdopted extends Error {
   constructor(
@@ -84,6 +89,7 @@ async function adoptLocked(from: string, to: string, clock: Clock): Promise<Adop
     counts = settleCopy(tmp);
     fsyncFile(tmp);
     for (const name of TOKEN_FILES) copyTokenFile(from, to, name);
+    carryTerminalId(from, to);
     // WAL or journal files without a database are orphans; beside the adopted one SQLite would replay them.
     for (const suffix of ['-wal', '-shm', '-journal']) fs.rmSync(target + suffix, { force: true });
     fs.renameSync(tmp, target);
@@ -178,6 +184,26 @@ function copyTokenFile(from: string, to: string, name: string): void {
   }
   if (content === null) removePrivateFile(path.join(to, name));
   else writePrivateFile(path.join(to, name), content);
+}
+
+/** `from`'s terminal id into `to` unless `to` has one: a temp copy synced, then linked to the name (which never replaces one). */
+function carryTerminalId(from: string, to: string): void {
+  const source = path.join(from, TERMINAL_ID_FILE);
+  const target = path.join(to, TERMINAL_ID_FILE);
+  if (!hasFile(source) || hasFile(target)) return;
+  const tmp = `${target}.${process.pid}.adopting.tmp`;
+  try {
+    fs.copyFileSync(source, tmp);
+    fs.chmodSync(tmp, 0o644); // no secret: tools may read it, as ensureTerminalIdFile leaves it
+    fsyncFile(tmp);
+    try {
+      fs.linkSync(tmp, target);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
 }
 
 /** True when `file` exists; an error other than "not there" (a directory we may not search) is thrown. */

@@ -1,7 +1,22 @@
+import { z } from 'zod';
 import type { Slot } from '../domain/sliding-window.js';
 import type { WritableDb } from './database.js';
+import { settingKey } from './setting-keys.js';
+import { readSetting, writeSetting } from './settings.js';
 
 export type StoredSlot = Slot & { id: number };
+
+/** The process (its name in the fleet's shared window) that took the slots above `after`, up to the next owner's. */
+export type SlotOwner = { member: string; after: number };
+
+const slotOwners = settingKey<SlotOwner[]>('rate_slot_owners', z.array(z.looseObject({ member: z.string(), after: z.number() })), []);
+
+/** The name in the shared window of the process that took slot `id`, or null when not recorded (an earlier version's slot). */
+export function ownerOf(owners: readonly SlotOwner[], id: number): string | null {
+  let found: string | null = null;
+  for (const o of owners) if (o.after < id) found = o.member;
+  return found;
+}
 
 /**
  * The rate window's request log, persisted so a restarted agent knows what it already spent and
@@ -10,8 +25,9 @@ export type StoredSlot = Slot & { id: number };
 export class RateSlots {
   private readonly stmts;
 
-  constructor(db: WritableDb) {
+  constructor(private readonly db: WritableDb) {
     this.stmts = {
+      maxId: db.prepare('SELECT MAX(id) AS m FROM rate_slots'),
       live: db.prepare(
         'SELECT id, taken_at AS takenAt, released_at AS releasedAt FROM rate_slots WHERE released_at IS NULL OR released_at > ? ORDER BY id',
       ),
@@ -33,6 +49,20 @@ export class RateSlots {
   /** Slots that may still count at `now` for a window of `windowMs`. */
   live(now: number, windowMs: number): StoredSlot[] {
     return this.stmts.live.all(now - windowMs) as StoredSlot[];
+  }
+
+  /**
+   * From here on this process (`member`, its name in the shared window) takes the slots: answers who
+   * took the `live` ones before it, so a restart puts them back into the window under the names
+   * they already have there and no request counts twice. Owners no live slot needs are dropped.
+   */
+  claim(member: string, live: readonly StoredSlot[]): Map<number, string | null> {
+    const previous = readSetting(this.db, slotOwners);
+    const oldest = Math.min(...live.map((s) => s.id));
+    const kept = previous.filter((o, i) => (previous[i + 1]?.after ?? Number.POSITIVE_INFINITY) >= oldest).slice(-16);
+    const after = (this.stmts.maxId.get() as { m: number | null }).m ?? 0;
+    writeSetting(this.db, slotOwners, [...kept, { member, after }]);
+    return new Map(live.map((s) => [s.id, ownerOf(previous, s.id)]));
   }
 
   take(now: number, purpose: string): number {

@@ -3,6 +3,7 @@ import { msUntilFreeSlot, punchReserve, slotsInUse, type WindowRule } from '../d
 import type { RateSlots, StoredSlot } from '../store/rate-slots.js';
 import { AdaptiveLimit, type AdaptiveOptions } from './adaptive-limit.js';
 import type { RateSharing, SharedWindowLink } from './shared-window-link.js';
+import type { PunchWaiting } from './shared-window.js';
 
 import { DEFAULT_SELF_SERVICE_SHARE, fillLimit, type Priority } from './priority.js';
 
@@ -19,6 +20,8 @@ type Waiter = {
   standAside: (() => boolean) | undefined;
   /** Served while sending is paused for a refused token (the check of a new token). */
   duringAuthPause: boolean;
+  /** How long the punches this slot is for have waited, read when the fleet's window is asked. */
+  waiting: (() => PunchWaiting | null) | undefined;
   resolve: (t: SlotTicket | null) => void;
 };
 
@@ -76,7 +79,9 @@ export class RateBudget {
     store.closeOrphans(now);
     store.prune(now, rule.windowMs);
     this.slots = store.live(now, rule.windowMs);
-    link?.attach({ wake: () => this.kick(), held: () => this.slots, windowMs: () => this.rule.windowMs });
+    // Slots an earlier run took are in the shared window under its name already (see RateSlots.claim).
+    const inherited = (link && this.persist(() => store.claim(link.self, this.slots))) || new Map<number, string | null>();
+    link?.attach({ wake: () => this.kick(), held: () => this.slots, windowMs: () => this.rule.windowMs, ownerOf: (id) => inherited.get(id) ?? null });
   }
 
   /**
@@ -120,7 +125,7 @@ export class RateBudget {
   acquire(
     priority: Priority,
     purpose: string,
-    opts: { signal?: AbortSignal; standAside?: () => boolean; duringAuthPause?: boolean } = {},
+    opts: { signal?: AbortSignal; standAside?: () => boolean; duringAuthPause?: boolean; waiting?: () => PunchWaiting | null } = {},
   ): Promise<SlotTicket | null> {
     if (opts.signal?.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
@@ -132,6 +137,7 @@ export class RateBudget {
         signal: opts.signal,
         standAside: opts.standAside,
         duringAuthPause: opts.duringAuthPause ?? false,
+        waiting: opts.waiting,
         // The signal outlives many acquisitions (the uploader's stop signal): unhook when served.
         resolve: (t) => {
           opts.signal?.removeEventListener('abort', onAbort);
@@ -291,7 +297,7 @@ export class RateBudget {
    * began while it was asked), the slot is given back and, if the window said so, we wait.
    */
   private async sharedAgrees(link: SharedWindowLink, head: Waiter, id: number, now: number): Promise<boolean> {
-    const answer = await link.take(head.priority, id, now);
+    const answer = await link.take(head.priority, id, now, head.waiting?.() ?? null);
     const eligible = !head.signal?.aborted && (this.d.clock.now() >= this.pausedUntil || (this.pauseReason === 'auth' && head.duringAuthPause));
     if (answer.ok && eligible) return true;
     this.persist(() => this.d.store.forget(id));

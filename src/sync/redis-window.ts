@@ -1,13 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { DEFAULT_SELF_SERVICE_SHARE, fillLimit, type Priority } from './priority.js';
 import { asBadAnswer, countAnswer, stringsAnswer, takeAnswer } from './redis-answers.js';
 import { ANNOUNCE_LUA, RELEASE_LUA, RESTORE_LUA, TAKE_LUA } from './redis-window-scripts.js';
-import type { HeldSlot, SharedTake, SharedWindow } from './shared-window.js';
+export { defaultRateKey } from './rate-key.js';
+import type { HeldSlot, PunchWaiting, SharedTake, SharedWindow } from './shared-window.js';
 
 export type RedisWindowOptions = {
   url: string;
-  /** The sorted set of slots; `<key>:punch-waiting` holds the punch-waiting marks. */
+  /** The sorted set of slots; `<key>:punch-waiting` holds the punch-waiting marks, `<key>:punch-oldest` how long their punches wait. */
   key: string;
   /** Names this terminal's slots and its punch-waiting mark, with `instanceId`. */
   terminalId: string;
@@ -40,22 +41,18 @@ export function newInstanceId(): string {
   return randomBytes(8).readBigUInt64BE().toString(36).padStart(13, '0');
 }
 
+/** A wait as the take script reads it: whole ms, 0 to 30 days (a wrong clock must not make it absurd). */
+function age(ms: number): number {
+  return Number.isFinite(ms) ? Math.min(Math.max(0, Math.round(ms)), 30 * 86_400_000) : 0;
+}
+
 /** The typed view of the scripts that defineCommand adds to the client. */
 type RateCommands = {
-  timeclockRateTake(slots: string, waiting: string, ...argv: (string | number)[]): Promise<unknown>;
+  timeclockRateTake(slots: string, waiting: string, oldest: string, want: string, ...argv: (string | number)[]): Promise<unknown>;
   timeclockRateRelease(slots: string, member: string, windowMs: number): Promise<unknown>;
   timeclockRateRestore(slots: string, ...argv: (string | number)[]): Promise<unknown>;
   timeclockAnnounce(registry: string, member: string, ttlMs: number): Promise<unknown>;
 };
-
-/**
- * The key of an account's window: a hash of the service's URL and the token, so the terminals of
- * one account meet without configuring a key, and the token itself never reaches Redis.
- */
-export function defaultRateKey(baseUrl: string, token: string): string {
-  const account = `${baseUrl.replace(/\/+$/, '')}\n${token}`;
-  return `timeclock:rate:${createHash('sha256').update(account).digest('hex').slice(0, 16)}`;
-}
 
 /** The fleet's shared sliding window in Redis (scripts: redis-window-scripts.ts). */
 export class RedisSharedWindow implements SharedWindow {
@@ -81,7 +78,7 @@ export class RedisSharedWindow implements SharedWindow {
       retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), reconnectMaxMs),
       connectionName: `timeclock:${opts.terminalId}:${this.instanceId}`,
     });
-    this.redis.defineCommand('timeclockRateTake', { numberOfKeys: 2, lua: TAKE_LUA });
+    this.redis.defineCommand('timeclockRateTake', { numberOfKeys: 4, lua: TAKE_LUA });
     this.redis.defineCommand('timeclockRateRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
     this.redis.defineCommand('timeclockRateRestore', { numberOfKeys: 1, lua: RESTORE_LUA });
     this.redis.defineCommand('timeclockAnnounce', { numberOfKeys: 1, lua: ANNOUNCE_LUA });
@@ -112,6 +109,16 @@ export class RedisSharedWindow implements SharedWindow {
 
   private get waitingKey(): string {
     return `${this.key}:punch-waiting`;
+  }
+
+  /** Since when each waiting terminal's oldest punch waits (Redis time), for the fleet's fairness. */
+  private get oldestKey(): string {
+    return `${this.key}:punch-oldest`;
+  }
+
+  /** How many slots each waiting terminal would take at once (a hash), for the fleet's fairness. */
+  private get wantKey(): string {
+    return `${this.key}:punch-want`;
   }
 
   /** The account's registry of live terminals (terminal-registry.ts). */
@@ -145,7 +152,7 @@ export class RedisSharedWindow implements SharedWindow {
     return check(v);
   }
 
-  take(priority: Priority, slotId: number, windowMs: number): Promise<SharedTake> {
+  take(priority: Priority, slotId: number, windowMs: number, waiting: PunchWaiting | null = null): Promise<SharedTake> {
     const { limit, inFlightMs } = this.opts;
     const holdMs = this.opts.holdMs ?? 500;
     // A slot frees within a window and the request timeout; a mark expires within that and its hold.
@@ -156,6 +163,8 @@ export class RedisSharedWindow implements SharedWindow {
         this.cmds.timeclockRateTake(
           this.key,
           this.waitingKey,
+          this.oldestKey,
+          this.wantKey,
           limit,
           windowMs,
           inFlightMs,
@@ -165,6 +174,9 @@ export class RedisSharedWindow implements SharedWindow {
           holdMs,
           // What anything but a punch leaves free (fillLimit): the script takes it as slots to leave.
           limit - fillLimit(priority, limit, this.opts.punchReserve ?? 0, this.opts.selfServiceShare ?? DEFAULT_SELF_SERVICE_SHARE),
+          age(waiting?.oldestMs ?? 0),
+          waiting === null ? -2 : waiting.nextMs === null ? -1 : age(waiting.nextMs),
+          Math.min(Math.max(0, Math.floor(waiting?.more ?? (waiting?.nextMs == null ? 0 : 1))), limit),
         ),
       (v) => takeAnswer(v, maxWaitMs),
     );
@@ -180,7 +192,8 @@ export class RedisSharedWindow implements SharedWindow {
 
   async restore(slots: readonly HeldSlot[]): Promise<void> {
     // Run even with nothing to put back: the answer shows Redis answers again (a rejoin is a probe).
-    const argv = slots.flatMap((s) => [this.member(s.slotId), Math.ceil(s.countsForMs)]);
+    // A slot an earlier run took keeps the member it has there (a restart must not count it twice).
+    const argv = slots.flatMap((s) => [s.owner ? `${s.owner}:${s.slotId}` : this.member(s.slotId), Math.ceil(s.countsForMs)]);
     await this.call('the restore script', () => this.cmds.timeclockRateRestore(this.key, ...argv), (v) => countAnswer(v, 'the restore script', 0, slots.length));
   }
 
@@ -208,6 +221,8 @@ export class RedisSharedWindow implements SharedWindow {
     try {
       if (this.reachable) {
         await this.redis.zrem(this.waitingKey, this.self);
+        await this.redis.zrem(this.oldestKey, this.self);
+        await this.redis.hdel(this.wantKey, this.self);
         await this.redis.quit();
       }
     } catch {

@@ -4,7 +4,7 @@ import type { Logger } from '../log.js';
 import type { Priority } from './priority.js';
 import { BadRedisAnswer } from './redis-answers.js';
 import { faultOf, type RedisFault } from './redis-fault.js';
-import type { HeldSlot, SharedTake, SharedWindow } from './shared-window.js';
+import type { HeldSlot, PunchWaiting, SharedTake, SharedWindow } from './shared-window.js';
 
 /** Where this terminal's slots come from now (status `rate`). */
 export type RateSharing = {
@@ -34,7 +34,13 @@ export type LinkOptions = {
 };
 
 /** What the link reads from the budget it serves. */
-export type BudgetView = { wake(): void; held(): readonly (Slot & { id: number })[]; windowMs(): number };
+export type BudgetView = {
+  wake(): void;
+  held(): readonly (Slot & { id: number })[];
+  windowMs(): number;
+  /** Who took slot `id` when an earlier run did (its name in the window), else null. */
+  ownerOf?(id: number): string | null;
+};
 
 const TAKEN: SharedTake = { ok: true };
 const LOOK_AGAIN: SharedTake = { ok: false, waitMs: 0 };
@@ -103,6 +109,11 @@ export class SharedWindowLink {
     });
   }
 
+  /** This process's name in the shared window. */
+  get self(): string {
+    return this.d.window.self;
+  }
+
   attach(budget: BudgetView): void {
     this.budget = budget;
     if (this.d.window.reachable) void this.rejoin();
@@ -120,9 +131,10 @@ export class SharedWindowLink {
 
   /**
    * The local window granted slot `slotId` (at `localLimit`): the shared window must agree. ok: take
-   * it; else wait `waitMs` (0: look again now, the local share applies from here on).
+   * it; else wait `waitMs` (0: look again now, the local share applies from here on). `waiting`: how
+   * long this terminal's punches have waited, so the fleet serves its oldest first.
    */
-  async take(priority: Priority, slotId: number, now: number): Promise<SharedTake> {
+  async take(priority: Priority, slotId: number, now: number, waiting: PunchWaiting | null = null): Promise<SharedTake> {
     if (this.mode === 'joining') {
       if (now < this.joinUntil) {
         void this.rejoin();
@@ -134,7 +146,7 @@ export class SharedWindowLink {
     const shareDecided = !this.fullyShared(now);
     if (this.needsRejoin && !(await this.rejoin())) return shareDecided ? this.ownShare() : LOOK_AGAIN;
     try {
-      const answer = await this.d.window.take(priority, slotId, this.windowMs());
+      const answer = await this.d.window.take(priority, slotId, this.windowMs(), waiting);
       this.confirm();
       return answer;
     } catch (e) {
@@ -230,7 +242,7 @@ export class SharedWindowLink {
     // Durations on this terminal's clock, so its error does not matter; in flight: as if just sent.
     const held: HeldSlot[] = this.budget
       .held()
-      .map((s) => ({ slotId: s.id, countsForMs: s.releasedAt === null ? windowMs + this.d.opts.inFlightMs : s.releasedAt + windowMs - now }))
+      .map((s) => ({ slotId: s.id, countsForMs: s.releasedAt === null ? windowMs + this.d.opts.inFlightMs : s.releasedAt + windowMs - now, owner: this.budget?.ownerOf?.(s.id) ?? null }))
       .filter((s) => s.countsForMs > 0);
     this.rejoining = this.d.window
       .restore(held)

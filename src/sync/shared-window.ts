@@ -4,7 +4,24 @@ import type { Priority } from './priority.js';
 export type SharedTake = { ok: true } | { ok: false; waitMs: number };
 
 /** A slot this terminal holds, as it is put back into the shared window: how long it still counts. */
-export type HeldSlot = { slotId: number; countsForMs: number };
+export type HeldSlot = {
+  slotId: number;
+  countsForMs: number;
+  /** The name of the process that took it (an earlier run of this terminal), when not this one: it keeps its member. */
+  owner?: string | null;
+};
+
+/**
+ * How long this terminal's punches have waited (ms, on its own clock): the oldest, which the slot
+ * asked for is meant for, and the one after it (null: none). The shared window serves the fleet's
+ * oldest waiting punches first (issue 24 item 3).
+ */
+export type PunchWaiting = {
+  oldestMs: number;
+  nextMs: number | null;
+  /** How many more of its punches are due after this one (the slots kept for it at most); default 1 with a next punch. */
+  more?: number;
+};
 
 /**
  * One sliding window shared by every terminal of an account (redis-window.ts keeps it in Redis).
@@ -13,10 +30,15 @@ export type HeldSlot = { slotId: number; countsForMs: number };
  * back to its own share); none waits for a reconnection.
  */
 export interface SharedWindow {
+  /** This process's name in the window (`<terminalId>:<instanceId>`): its slots' members begin with it. */
+  readonly self: string;
   /** True while calls can reach the window (connected); false: they would fail at once. */
   readonly reachable: boolean;
-  /** Takes a slot unless `limit` already count; anything but a punch also yields to punches waiting anywhere. */
-  take(priority: Priority, slotId: number, windowMs: number): Promise<SharedTake>;
+  /**
+   * Takes a slot unless `limit` already count; anything but a punch also yields to punches waiting
+   * anywhere, and a punch to other terminals' punches that have waited longer (`waiting`).
+   */
+  take(priority: Priority, slotId: number, windowMs: number, waiting?: PunchWaiting | null): Promise<SharedTake>;
   /** The request was answered now: the slot counts one more window. */
   release(slotId: number, windowMs: number): Promise<void>;
   /** Nothing was sent on the slot: it counts no more. */

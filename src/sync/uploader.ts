@@ -7,6 +7,7 @@ import { recordPunchAnswer, type AnswerContext } from './punch-answer.js';
 import { ProbeReads } from './probe-reads.js';
 import { employeeRefOf, Reconciler } from './reconcile.js';
 import type { RouteGate } from './route-gate.js';
+import type { PunchWaiting } from './shared-window.js';
 import type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
 
 export type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
@@ -28,6 +29,9 @@ export type UploaderDeps = {
   /** Read routes the service lacks (GET /times: in-doubt punches go to a person without a check). */
   routes?: RouteGate;
 };
+
+/** The most due punches a terminal tells the fleet's window it has (the slots kept for it at most). */
+const BACKLOG_TOLD = 16;
 
 /** How often the loop looks for held punches whose retry is due (more often when they are retried sooner). */
 const HELD_CHECK_EVERY_MS = 30_000;
@@ -200,7 +204,7 @@ export class Uploader {
           await this.idle(this.health.blockedUntil - now);
           continue;
         }
-        const ticket = await this.budget.acquire(Priority.punch, 'punch', { signal: this.stopCtl.signal });
+        const ticket = await this.budget.acquire(Priority.punch, 'punch', { signal: this.stopCtl.signal, waiting: () => this.punchWaiting() });
         if (!ticket) break;
         const item = this.pick(this.clock.now());
         if (!item) {
@@ -243,6 +247,23 @@ export class Uploader {
   /** The oldest due punch that is not already in flight. */
   private pick(now: number): PunchRow | null {
     return this.outbox.dueBatch(now, this.inFlight.size + 1).find((p) => !this.inFlight.has(p.id)) ?? null;
+  }
+
+  /**
+   * How long the two oldest due punches not in flight have waited, since they became due (capture,
+   * or the end of a retry's back-off): the fleet's shared window serves its oldest punches first.
+   */
+  private punchWaiting(): PunchWaiting | null {
+    const now = this.clock.now();
+    // Its backlog (up to a bound): slots freed together are kept for it while its punches are the oldest.
+    const due = this.outbox.dueBatch(now, this.inFlight.size + BACKLOG_TOLD).filter((p) => !this.inFlight.has(p.id));
+    const [oldest, next] = due;
+    if (!oldest) return null;
+    const ageOf = (p: PunchRow) => Math.max(0, now - p.next_attempt_at);
+    // But only as many as it can take at once: past its places in flight a kept slot idles until an
+    // answer comes back (told its whole backlog, the fleet drained at 0.83-0.92 of the limit).
+    const places = Math.max(0, (this.health.cautious ? 1 : this.opts.maxInFlight) - this.inFlight.size - 1);
+    return { oldestMs: ageOf(oldest), nextMs: next ? ageOf(next) : null, more: Math.min(due.length - 1, places) };
   }
 
   /** A storage error (disk full) must not stop delivery for good: report it and go on. */

@@ -32,6 +32,11 @@ export type FleetFigures = {
   /** windowMs ÷ the median of a[i + limit] − a[i] over admitted arrivals: how fast slots come back while a backlog lasts (1 = perfect). */
   drainRate: number | null;
   spreadMs: number;
+  /**
+   * The finish spread of a perfect limiter serving the fleet's punches oldest first (idealSends):
+   * not 0, since one terminal's last punch may come well before another's.
+   */
+  idealSpreadMs: number;
   terminals: TerminalStats[];
 };
 
@@ -48,6 +53,20 @@ export function idealWindows(arrivals: readonly number[], rule: WindowRule, prio
     sent.push(Math.max(a, i >= rule.limit ? (sent[i - rule.limit] as number) + rule.windowMs : 0));
   }
   return ((sent[sent.length - 1] as number) - (t[0] as number)) / rule.windowMs + 1;
+}
+
+/** When a perfect limiter sends each punch, serving them in the order they were captured (as idealWindows). */
+export function idealSends(arrivals: readonly number[], rule: WindowRule, prior: readonly number[] = []): Map<number, number> {
+  const order = arrivals.map((a, i) => ({ a, i })).sort((x, y) => x.a - y.a);
+  const sent: number[] = [...prior].sort((a, b) => a - b);
+  const at = new Map<number, number>();
+  for (const { a, i } of order) {
+    const k = sent.length;
+    const t = Math.max(a, k >= rule.limit ? (sent[k - rule.limit] as number) + rule.windowMs : 0);
+    sent.push(t);
+    at.set(i, t);
+  }
+  return at;
 }
 
 /** Longest stretch with punches waiting (captured, not delivered) and no POST /times sent. */
@@ -114,6 +133,11 @@ export function fleetFigures(o: { rule: WindowRule; requests: RequestLogEntry[];
   });
   const done = terminals.map((t) => t.doneAfterMs);
   const punches = o.captured.flat();
+  const prior = o.requests.filter((r) => r.counted && r.at < first && r.at > first - rule.windowMs).map((r) => r.at);
+  // Each terminal's last punch as a perfect oldest-first limiter sends it.
+  const sends = idealSends(punches, rule, prior);
+  const owner = o.captured.flatMap((c, t) => c.map(() => t));
+  const idealDone = o.captured.map((_, t) => Math.max(...[...sends].filter(([i]) => owner[i] === t).map(([, at]) => at)));
   return {
     requests: span.length,
     admitted,
@@ -127,6 +151,7 @@ export function fleetFigures(o: { rule: WindowRule; requests: RequestLogEntry[];
       rule,
     ),
     spreadMs: Math.max(...done) - Math.min(...done),
+    idealSpreadMs: Math.max(...idealDone) - Math.min(...idealDone),
     terminals,
   };
 }

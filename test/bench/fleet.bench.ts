@@ -189,6 +189,7 @@ function fleetRow(r: FleetRun, baseline: FleetRun | undefined): Cell[] {
     s1(Math.min(...f.terminals.map((t) => t.doneAfterMs))),
     s1(Math.max(...f.terminals.map((t) => t.doneAfterMs))),
     s1(f.spreadMs),
+    s1(f.idealSpreadMs),
     lo === hi ? String(lo) : `${lo}–${hi}`,
     r.delivered === r.each.reduce((a, b) => a + b, 0) && r.duplicates === 0 && !r.timedOut ? 'yes' : `NO (${r.delivered}, ${r.duplicates} dup${r.timedOut ? ', timed out' : ''})`,
   ];
@@ -239,7 +240,7 @@ export async function benchFleet(): Promise<Result> {
     tables: [
       {
         title: 'per fleet (the mock\'s log, from the first punch to the last delivery)',
-        columns: ['window', 'N', 'mode', 'start s', 'requests', '429s', '429 %', 'windows', 'use', 'use ÷ ideal', 'drain ÷ limit', 'use ÷ split', 'longest wait s', 'first done s', 'last done s', 'spread s', 'limit at end', 'all once'],
+        columns: ['window', 'N', 'mode', 'start s', 'requests', '429s', '429 %', 'windows', 'use', 'use ÷ ideal', 'drain ÷ limit', 'use ÷ split', 'longest wait s', 'first done s', 'last done s', 'spread s', 'ideal spread s', 'limit at end', 'all once'],
         rows: runs.map((r) => fleetRow(r, baselineOf(r))),
       },
       {
@@ -251,6 +252,7 @@ export async function benchFleet(): Promise<Result> {
     targets: targets(runs),
     notes: [
       `use = requests the mock admitted ÷ (${LIMIT} × windows from the first punch captured to the last delivered, the last window counted whole); use ÷ ideal divides by what a perfect limiter (no round trip, only punches) gets from the same arrivals; use ÷ split by the split run of the same size and window`,
+      'ideal spread s = the finish spread of a perfect limiter serving the same punches oldest first (a terminal whose last punch came early finishes early even then)',
       'start s = switch-on to every roster in (the roster syncs share the account too); longest wait = punches captured and undelivered while the terminal sent no POST /times; done = first punch to its last delivery',
       `drain ÷ limit = window ÷ the median of a[i + ${LIMIT}] − a[i] over admitted arrivals (how fast a slot comes back while the backlog lasts; 1 for a perfect limiter, whatever the arrivals)`,
       'use of share = a terminal\'s requests not answered 429 ÷ (limit / N × the fleet\'s windows)',

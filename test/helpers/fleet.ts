@@ -30,6 +30,8 @@ export type TerminalOptions = {
   log?: Logger;
   /** An existing data directory (a restart); default a fresh one. */
   dataDir?: string;
+  /** Its rate window (default WINDOW_MS, the mock's). */
+  windowMs?: number;
 };
 
 /** A started terminal (its roster fetched), stopped by the rig's cleanups. */
@@ -37,7 +39,7 @@ export async function startTerminal(rig: FleetRig, mock: MockServer, o: Terminal
   const dir = o.dataDir ?? freshDir(rig);
   const rateLimit = {
     limit: o.share,
-    windowMs: WINDOW_MS,
+    windowMs: o.windowMs ?? WINDOW_MS,
     accountLimit: ACCOUNT_LIMIT,
     ...(o.redisUrl ? { redisUrl: o.redisUrl } : {}),
     ...(o.announceEveryMs ? { announceEveryMs: o.announceEveryMs } : {}),

@@ -11,7 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adoptLegacyQueue } from '../../src/agent/adopt-queue.js';
 import { openAgent } from '../../src/agent/open-agent.js';
-import { loadConfig, type LoadedConfig } from '../../src/config.js';
+import { loadConfig, terminalIdOf, type LoadedConfig } from '../../src/config.js';
+import { ensureTerminalIdFile, readTerminalIdFile, TERMINAL_ID_FILE } from '../../src/config-terminal-id.js';
 import type { Logger } from '../../src/log.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
@@ -224,5 +225,38 @@ describe('adopting the queue of the old per-user data directory', () => {
     expect(fs.existsSync(path.join(b.sys, TOKEN_FILE_NAME))).toBe(false);
     expect(fs.readdirSync(b.sys).filter((n) => n.includes('adopting'))).toEqual([]);
     expect(fs.existsSync(path.join(b.legacy, DB_FILE_NAME))).toBe(true);
+  });
+});
+
+describe('the terminal id goes with the adopted queue', () => {
+  it('a target without an id gets the old directory\'s: the terminal keeps its name in the fleet (readable, no temp file left)', async () => {
+    const b = box();
+    storeQueue(b.legacy, 1);
+    const id = ensureTerminalIdFile(b.legacy);
+    expect(id).toMatch(/^tc-/);
+    expect(readTerminalIdFile(b.sys)).toBeNull();
+    expect(await adoptDataDir(b.legacy, b.sys, fixedClock)).toMatchObject({ outcome: 'adopted' });
+    expect(readTerminalIdFile(b.sys)).toBe(id);
+    expect(fs.statSync(path.join(b.sys, TERMINAL_ID_FILE)).mode & 0o777).toBe(0o644);
+    expect(fs.readdirSync(b.sys).filter((n) => n.includes('tmp') || n.includes('adopting'))).toEqual([]);
+    // The agent started on the target goes on under that id.
+    expect(terminalIdOf({ dataDir: b.sys })).toBe(id);
+  });
+
+  it('a target that has an id of its own keeps it', async () => {
+    const b = box();
+    storeQueue(b.legacy, 1);
+    const old = ensureTerminalIdFile(b.legacy);
+    const own = ensureTerminalIdFile(b.sys);
+    expect(own).not.toBe(old);
+    expect(await adoptDataDir(b.legacy, b.sys, fixedClock)).toMatchObject({ outcome: 'adopted' });
+    expect(readTerminalIdFile(b.sys)).toBe(own);
+  });
+
+  it('an old directory without an id adopts as before, and the target makes its own at the first start', async () => {
+    const b = box();
+    storeQueue(b.legacy, 1);
+    expect(await adoptDataDir(b.legacy, b.sys, fixedClock)).toMatchObject({ outcome: 'adopted' });
+    expect(fs.existsSync(path.join(b.sys, TERMINAL_ID_FILE))).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ import type { Agent } from '../../src/agent/agent.js';
 import { startMetricsServer } from '../../src/agent/metrics-server.js';
 import { agentMetrics } from '../../src/agent/metrics.js';
 import { statusText } from '../../src/cli/format.js';
+import { accountUrl } from '../../src/sync/rate-key.js';
 import { silentLogger } from '../../src/log.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { DEMO_SITE_ID } from '../../src/mock/seed.js';
@@ -109,6 +110,20 @@ describe('a wrong Redis password', () => {
     expect(d.lines.redis).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^redis:\/\/:\*\*\*@127\.0\.0\.1:\d+: connected, PING \d+ ms, the shared window's script answers right/) });
     // Its own running agent under the same id is no conflict.
     expect(d.lines['terminal id']).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^tc-[a-z2-7]{8} on host \S+: no other live terminal uses it$/) });
+  });
+
+  it('status and doctor name the window\'s key and the service address it comes from, one key however the address is spelled', async () => {
+    const { agent, dataDir } = await terminal(urlWith(PASSWORD));
+    await waitFor(() => agent.status().rate?.shared === 'redis', 'sharing the window', 5_000);
+    const key = agent.status().fleet?.windowKey?.key as string;
+    expect(key).toMatch(/^timeclock:rate:[0-9a-f]{16}$/);
+    const from = `${accountUrl(mock.url)} and the API token`;
+    expect(statusText(agent.status())).toContain(`window key:    ${key} (from ${from})`);
+    // Another spelling of the same service (trailing slashes): the same window.
+    const spelled = `${mock.url.replace(/\/+$/, '')}//`;
+    const d = await doctor(dataDir, urlWith(PASSWORD), { TIMECLOCK_API_URL: spelled });
+    expect(d.lines.redis?.detail).toContain(`; window key ${key} (from ${from})`);
+    expect(d.stdout).not.toContain(PASSWORD);
   });
 });
 

@@ -57,6 +57,7 @@ function budget(rule: WindowRule, opts: AdaptiveOptions = {}, link: SharedWindow
 
 /** A fleet window that grants every slot, reachable until `drop()`. */
 class OpenWindow implements SharedWindow {
+  readonly self = 'T:open';
   reachable = true;
   private listeners: ((reachable: boolean, error: string | null) => void)[] = [];
   take(): Promise<SharedTake> {

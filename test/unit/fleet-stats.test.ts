@@ -1,6 +1,6 @@
 /** The fleet bench's figures (test/bench/fleet-stats.ts): what a perfect limiter gets, and the longest wait with punches queued. */
 import { describe, expect, it } from 'vitest';
-import { drainRate, idealWindows, longestWait } from '../bench/fleet-stats.js';
+import { drainRate, idealSends, idealWindows, longestWait } from '../bench/fleet-stats.js';
 import type { Tapped } from '../bench/terminal-tap.js';
 
 const rule = { limit: 2, windowMs: 1_000 };
@@ -14,6 +14,12 @@ describe('fleet bench figures', () => {
     expect(idealWindows([0, 1_000, 2_000], rule)).toBe(3);
     // Requests already in the window at the first punch (a roster sync) push it back.
     expect(idealWindows([0, 0], rule, [-500, -400])).toBe(1.6);
+  });
+
+  it('a perfect limiter serves punches oldest first: each one\'s send time, by its index in the arrivals', () => {
+    // Given out of order: index 2 came first; at 2 a window the fourth to arrive goes one window after the second.
+    expect([...idealSends([100, 200, 0, 300], rule)].sort((x, y) => x[0] - y[0])).toEqual([[0, 100], [1, 1_000], [2, 0], [3, 1_100]]);
+    expect([...idealSends([0], rule, [-500, -400]).values()]).toEqual([500]);
   });
 
   it('longest wait: punches captured and undelivered while nothing was sent; a request in flight is not waiting for a slot, its answer is', () => {

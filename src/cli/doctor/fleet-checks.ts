@@ -5,7 +5,7 @@
  * directory or a copied config). A Redis that does not work leaves each terminal on its own share.
  */
 import os from 'node:os';
-import { defaultRateKey, redactedRedisUrl, type RedisFault, type RedisProbe, type RedisProber } from '../../agent/redis-probe.js';
+import { rateKeyOrigin, redactedRedisUrl, type RedisFault, type RedisProbe, type RedisProber } from '../../agent/redis-probe.js';
 import { runningTerminal } from '../../agent/terminal-data.js';
 import { storedTerminalIdOf, type Config } from '../../config.js';
 import { fail, ok, warn, type CheckResult } from './result.js';
@@ -34,9 +34,11 @@ export async function fleetChecks(config: Config, token: string | null, demo: bo
   if (!url && !demo && config.api) return withoutRedis(config);
   if (!url || demo || !config.api || token === null) return [];
   const terminalId = storedTerminalIdOf(config);
-  const key = config.rateLimit.redisKey ?? defaultRateKey(config.api.baseUrl, token);
-  const found = await probe(url, { key, terminalId, timeoutMs: 2_000 });
-  return [redisCheck(url, found), terminalIdCheck(terminalId, config.dataDir, found)];
+  const origin = rateKeyOrigin(config.rateLimit.redisKey, config.api.baseUrl, token);
+  const found = await probe(url, { key: origin.key, terminalId, timeoutMs: 2_000 });
+  const check = redisCheck(url, found);
+  // Which window: terminals whose keys differ do not share one (a service address spelled apart is normalised first).
+  return [{ ...check, detail: `${check.detail}; window key ${origin.key} (from ${origin.from})` }, terminalIdCheck(terminalId, config.dataDir, found)];
 }
 
 /**

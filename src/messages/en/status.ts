@@ -15,6 +15,8 @@ export const enStatus = {
   'status.label.rateWindow': 'rate window:',
   'status.label.sharedWindow': 'shared window:',
   'status.label.idConflict': 'ID CONFLICT:',
+  'status.label.windowKey': 'window key:',
+  'status.windowKey': '{key} (from {from})',
   'status.label.roster': 'roster:',
   'status.label.site': 'site:',
   'status.label.badges': 'badges:',

@@ -11,6 +11,8 @@ export const esStatus: Texts<typeof enStatus> = {
   'status.label.rateWindow': 'ventana de envío:',
   'status.label.sharedWindow': 'ventana común:',
   'status.label.idConflict': 'CONFLICTO DE ID:',
+  'status.label.windowKey': 'clave de la ventana:',
+  'status.windowKey': '{key} (de {from})',
   'status.label.roster': 'empleados:',
   'status.label.site': 'sede:',
   'status.label.badges': 'credenciales:',

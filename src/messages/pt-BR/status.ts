@@ -11,6 +11,8 @@ export const ptStatus: Texts<typeof enStatus> = {
   'status.label.rateWindow': 'janela de envio:',
   'status.label.sharedWindow': 'janela comum:',
   'status.label.idConflict': 'CONFLITO DE ID:',
+  'status.label.windowKey': 'chave da janela:',
+  'status.windowKey': '{key} (de {from})',
   'status.label.roster': 'funcionários:',
   'status.label.site': 'unidade:',
   'status.label.badges': 'crachás:',

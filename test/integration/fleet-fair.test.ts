@@ -1,0 +1,70 @@
+/**
+ * Issue 24 item 3, fairness: in the shared window, slots go to the fleet's oldest waiting punches,
+ * so a terminal with most of the backlog is not left to finish windows after the others. Real
+ * agents, one mock enforcing the account's limit (10 per 1 s), a real redis-server, real clock.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Agent } from '../../src/agent/agent.js';
+import { recordCounts } from '../helpers/agent.js';
+import { accountMock, ACCOUNT_LIMIT, pause, serviceView, startTerminal, WINDOW_MS, type FleetRig } from '../helpers/fleet.js';
+import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
+import { waitFor } from '../helpers/temp.js';
+
+let redis: RedisProcess;
+const rig: FleetRig = { cleanups: [] };
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis.stop();
+});
+afterEach(async () => {
+  while (rig.cleanups.length) await rig.cleanups.pop()?.();
+});
+
+/** People badging at `agent` at `offsets` (ms from `t0`), employees from `from` on. */
+async function badgeAt(agent: Agent, from: number, offsets: number[], t0: number): Promise<void> {
+  for (let k = 0; k < offsets.length; k++) {
+    const wait = t0 + (offsets[k] as number) - Date.now();
+    if (wait > 0) await pause(wait);
+    const r = await agent.punch({ kind: 'badge', value: String(100000 + from + k) });
+    if (!r.ok) throw new Error(`punch ${from + k} refused: ${JSON.stringify(r)}`);
+  }
+}
+
+describe('3 terminals sharing the window in Redis, one with most of the punches', () => {
+  it('every terminal finishes within one window of the fleet\'s last delivery: no 429, never over the limit, every punch once', async () => {
+    const mock = await accountMock(rig);
+    const agents = await Promise.all(['MAIN', 'SIDE1', 'SIDE2'].map((terminalId) => startTerminal(rig, mock, { terminalId, share: ACCOUNT_LIMIT, redisUrl: redis.url })));
+    await waitFor(() => agents.every((a) => a.status().rate?.shared === 'redis'), 'every terminal in the shared window', 5_000);
+    await pause(WINDOW_MS + 100); // past the window of caution after joining
+    // Over two windows: 40 punches at the main entrance, 5 at each side door, the last of each at
+    // the same moment. Five windows of work: a backlog forms and the window decides who goes.
+    const schedule = [Array.from({ length: 40 }, (_, k) => 50 * k), [350, 750, 1150, 1550, 1950], [375, 775, 1175, 1575, 1950]];
+    const firstOf = [0, 40, 45];
+    const each = schedule.map((s) => s.length);
+    const since = Date.now();
+    const doneAt: (number | null)[] = agents.map(() => null);
+    const watch = setInterval(() => {
+      agents.forEach((a, i) => {
+        if (doneAt[i] === null && a.status().queue.sent === each[i]) doneAt[i] = Date.now();
+      });
+    }, 10);
+    try {
+      await Promise.all(agents.map((a, i) => badgeAt(a, firstOf[i] as number, schedule[i] as number[], since)));
+      await waitFor(() => doneAt.every((t) => t !== null), 'every punch delivered', 20_000);
+    } finally {
+      clearInterval(watch);
+    }
+    const done = doneAt as number[];
+    // First come, first served: the side doors finished about three windows before the main entrance.
+    expect(Math.max(...done) - Math.min(...done)).toBeLessThanOrEqual(WINDOW_MS);
+    const seen = serviceView(mock, since);
+    expect(seen.refused).toBe(0);
+    expect(seen.maxPerWindow).toBeLessThanOrEqual(ACCOUNT_LIMIT);
+    const counts = recordCounts(mock.records());
+    expect(counts.size).toBe(50);
+    expect([...counts.values()].every((c) => c === 1)).toBe(true);
+  });
+});
