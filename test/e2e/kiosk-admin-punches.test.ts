@@ -113,7 +113,8 @@ describe('punch lists on the admin screen (Chromium, web bridge)', () => {
     const { page } = await r.open(SMALL);
     await openAdmin(page, 'queue');
     await page.locator('[data-testid=waiting-row]').nth(1).waitFor();
-    expect(await text(page, '[data-testid=waiting-row]:first-child [data-testid=waiting-error]')).toContain('rechazó la conexión');
+    // The punch the uploader tried carries the error (which of the waiting rows that is depends on timing).
+    expect(await page.locator('[data-testid=waiting-row] [data-testid=waiting-error]').first().textContent()).toContain('rechazó la conexión');
     await page.click('[data-testid=tab-punches]');
     await searchEmployee(page, '1003');
     await page.waitForSelector('[data-testid=found-punch]');

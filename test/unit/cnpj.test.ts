@@ -38,7 +38,7 @@ describe('employer configuration', () => {
   it('defaults: no employer data, no portal link, unsigned AFD, the journal checked daily', () => {
     const c = configSchema.parse(base);
     expect(c.employer).toEqual({});
-    expect(c.receipt).toEqual({});
+    expect(c.receipt).toEqual({ keepHours: 48 });
     expect(c.afd).toEqual({});
     expect(c.journal.verifyEveryMs).toBe(24 * 3_600_000);
   });

@@ -122,6 +122,7 @@ const rich: AgentStatus = {
   fleet: {
     host: 'caixa-2',
     instanceId: 'i-7',
+    windowKey: { key: 'timeclock:rate:3f9a', from: 'https://api.example.com.br/v2.1 and the API token' },
     conflict: {
       since: ago(min),
       others: [{ id: 'portaria-1', instance: 'i-9', host: 'caixa-5', pid: 4242, startedAt: ago(30 * min) }],
@@ -184,6 +185,7 @@ describe('timeclock status in the command line’s three languages', () => {
     );
     expect(statusText(rich, undefined, 'en').split('\n').at(-1)).toBe('last error:    HTTP 503 (2m 0s ago)');
     expect(en).toContain('journal:       next NSR 41; chains verified (1h 0m ago, 40 marks, 1 fact)');
+    expect(en).toContain('window key:    timeclock:rate:3f9a (from https://api.example.com.br/v2.1 and the API token)');
     // Every label of the catalogue is used, each at the start of a line, values in column 15.
     for (const k of labelKeys) expect(en.some((l) => l.startsWith(label('en', k).padEnd(15))), k).toBe(true);
   });
