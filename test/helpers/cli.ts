@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
+import { vi } from 'vitest';
 
 export const CLI = path.resolve('dist/src/cli.js');
 
@@ -58,4 +59,18 @@ export async function screenUrl(env: Record<string, string>): Promise<URL> {
   const r = await runCli(['screen-url'], env);
   if (r.code !== 0) throw new Error(`timeclock screen-url exited ${r.code}: ${r.stderr}`);
   return new URL(r.stdout.trim());
+}
+
+/** A command's function run in this process (`runAfd`, `runCli`…), with what it writes to stdout and stderr. */
+export async function inProcess(run: () => number | Promise<number>): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
+  try {
+    return { code: await run(), stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
 }

@@ -11,7 +11,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inProcess as cli } from '../helpers/cli.js';
 import type { Agent } from '../../src/agent/agent.js';
 import { runAfd } from '../../src/cli/afd.js';
 import type { CliOptions } from '../../src/cli/options.js';
@@ -33,19 +34,6 @@ const SUL = { id: 'portaria-sul', dir: '', name: `${ANNEX}-portaria-sul.txt` };
 let mock: MockServer;
 const agents: Record<string, Agent> = {};
 const clock = { t: spInstant(DAY, '07:00'), now: () => clock.t };
-
-async function cli(run: () => number | Promise<number>): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
-  try {
-    return { code: await run(), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
 
 async function punch(t: { id: string }, time: string, worker: string): Promise<void> {
   clock.t = spInstant(DAY, time);

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { inProcess as cli } from '../helpers/cli.js';
 import type { Agent } from '../../src/agent/agent.js';
 import { readStoredFacts } from '../../src/agent/doctor-reads.js';
 import { runAfd } from '../../src/cli/afd.js';
@@ -38,20 +39,6 @@ let mock: MockServer;
 const clock = { t: spInstant('2026-08-03', '07:00'), now: () => clock.t };
 const nsrs: Record<string, number> = {};
 let cpfOf1030 = '';
-
-/** Runs a CLI function in this process, with what it writes. */
-async function cli(run: () => number | Promise<number>): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
-  try {
-    return { code: await run(), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
 
 beforeAll(async () => {
   const seed = demoSeed();
