@@ -51,8 +51,14 @@ fs.copyFileSync(path.join(root, 'renderer', 'index.html'), path.join(out, 'index
 // One stylesheet served (the CSP allows 'self' only; one request), written from renderer/styles/
 // in name order: the order is the cascade's.
 const styles = path.join(root, 'renderer', 'styles');
-const sheets = fs.readdirSync(styles).filter((f) => f.endsWith('.css')).sort();
-fs.writeFileSync(path.join(out, 'styles.css'), sheets.map((f) => `/* ${f} */\n${fs.readFileSync(path.join(styles, f), 'utf8')}`).join('\n'));
+const sheets = fs
+  .readdirSync(styles)
+  .filter((f) => f.endsWith('.css'))
+  .sort();
+fs.writeFileSync(
+  path.join(out, 'styles.css'),
+  sheets.map((f) => `/* ${f} */\n${fs.readFileSync(path.join(styles, f), 'utf8')}`).join('\n'),
+);
 for (const f of fs.readdirSync(path.join(root, 'assets/sounds'))) {
   if (f.endsWith('.wav')) fs.copyFileSync(path.join(root, 'assets/sounds', f), path.join(out, 'sounds', f));
 }

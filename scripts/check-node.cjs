@@ -72,8 +72,14 @@ function run(command, args, cwd) {
   const r = childProcess.spawnSync(command, args, { cwd: cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) {
     // npm's "npm error code ECONNREFUSED" (its stack trace is not for this line), else the last line.
-    const lines = (r.stderr || '').split('\n').filter(function (l) { return l.trim() !== ''; });
-    const code = lines.map(function (l) { return /^npm (?:error|ERR!) code (\S+)/.exec(l); }).filter(Boolean)[0];
+    const lines = (r.stderr || '').split('\n').filter(function (l) {
+      return l.trim() !== '';
+    });
+    const code = lines
+      .map(function (l) {
+        return /^npm (?:error|ERR!) code (\S+)/.exec(l);
+      })
+      .filter(Boolean)[0];
     throw new Error(code ? 'npm: ' + code[1] : lines.pop() || path.basename(command) + ' exited with ' + r.status);
   }
   return r.stdout;
@@ -119,13 +125,29 @@ function main() {
   try {
     node = cachedNode(pkg);
   } catch (e) {
-    say(wrong + ' and Node ' + FALLBACK + ' could not be fetched from the npm registry (' + pkg + ': ' + e.message + '): install Node 24 or 22 and run npm ci again');
+    say(
+      wrong +
+        ' and Node ' +
+        FALLBACK +
+        ' could not be fetched from the npm registry (' +
+        pkg +
+        ': ' +
+        e.message +
+        '): install Node 24 or 22 and run npm ci again',
+    );
     return 1;
   }
   fs.mkdirSync(path.dirname(binNode), { recursive: true });
   remove(binNode);
   fs.symlinkSync(node, binNode);
-  say(wrong + ': npm start and npm test will run on Node ' + FALLBACK + ' (node_modules/.bin/node, from the npm registry package ' + pkg + ')');
+  say(
+    wrong +
+      ': npm start and npm test will run on Node ' +
+      FALLBACK +
+      ' (node_modules/.bin/node, from the npm registry package ' +
+      pkg +
+      ')',
+  );
   return 0;
 }
 

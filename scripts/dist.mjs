@@ -25,16 +25,18 @@ if (workAt >= 0) args.splice(workAt, 2);
 const known = new Set(['--dir', '--skip-build']);
 const bad = args.filter((a) => !known.has(a));
 if (bad.length || (workAt >= 0 && !work)) {
-  process.stderr.write(`dist: unknown argument(s) ${bad.join(' ') || '--work without a directory'} (use --dir for the unpacked app only)\n`);
+  process.stderr.write(
+    `dist: unknown argument(s) ${bad.join(' ') || '--work without a directory'} (use --dir for the unpacked app only)\n`,
+  );
   process.exit(2);
 }
 const buildDir = work ? path.join(work, 'build') : path.join(root, 'build');
 const releaseDir = work ? path.join(work, 'release') : path.join(root, 'release');
 const targets = args.includes('--dir') ? ['dir'] : ['deb', 'AppImage'];
 
-
 try {
-  if (!args.includes('--skip-build')) execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+  if (!args.includes('--skip-build'))
+    execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
   const version = electronVersion(root);
   const electronDist = resolveElectronDist(root);
   const app = stageApp(root, buildDir);
@@ -55,9 +57,15 @@ try {
   });
   const unpacked = path.join(releaseDir, 'linux-unpacked');
   const sizes = measureApp(unpacked);
-  const packages = Object.fromEntries(outputs.filter((f) => /\.(deb|AppImage)$/.test(f)).map((f) => [path.basename(f), fs.statSync(f).size]));
+  const packages = Object.fromEntries(
+    outputs.filter((f) => /\.(deb|AppImage)$/.test(f)).map((f) => [path.basename(f), fs.statSync(f).size]),
+  );
   fs.writeFileSync(path.join(releaseDir, 'sizes.json'), JSON.stringify({ ...sizes, packages }, null, 2) + '\n');
-  const report = [`unpacked app ${formatSize(sizes.appBytes)}`, `app.asar ${formatSize(sizes.asarBytes)}`, `unpacked native files ${formatSize(sizes.nativeBytes)}`];
+  const report = [
+    `unpacked app ${formatSize(sizes.appBytes)}`,
+    `app.asar ${formatSize(sizes.asarBytes)}`,
+    `unpacked native files ${formatSize(sizes.nativeBytes)}`,
+  ];
   for (const [name, bytes] of Object.entries(packages)) report.push(`${name} ${formatSize(bytes)}`);
   const sizesFile = path.join(releaseDir, 'sizes.json');
   const shown = path.relative(root, sizesFile).startsWith('..') ? sizesFile : path.relative(root, sizesFile);

@@ -41,5 +41,18 @@ function render(notes) {
 }
 
 fs.mkdirSync(dir, { recursive: true });
-fs.writeFileSync(path.join(dir, 'success.wav'), render([[880, 90, 'sine'], [1318.5, 140, 'sine']]));
-fs.writeFileSync(path.join(dir, 'error.wav'), render([[196, 160, 'square'], [0, 70], [196, 160, 'square']]));
+fs.writeFileSync(
+  path.join(dir, 'success.wav'),
+  render([
+    [880, 90, 'sine'],
+    [1318.5, 140, 'sine'],
+  ]),
+);
+fs.writeFileSync(
+  path.join(dir, 'error.wav'),
+  render([
+    [196, 160, 'square'],
+    [0, 70],
+    [196, 160, 'square'],
+  ]),
+);

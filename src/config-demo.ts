@@ -40,7 +40,10 @@ const within = (child: string, parent: string): boolean => {
 export function startConfig(loaded: LoadedConfig, o: StartChoice): LoadedConfig {
   const file = o.file || o.env.TIMECLOCK_CONFIG || undefined;
   if (!loaded.demo) {
-    if (o.demo) throw new StartRefused(`--demo runs the demo, but the configuration names an API (${file ? `config file ${file} or ` : ''}TIMECLOCK_API_URL): start without --demo`);
+    if (o.demo)
+      throw new StartRefused(
+        `--demo runs the demo, but the configuration names an API (${file ? `config file ${file} or ` : ''}TIMECLOCK_API_URL): start without --demo`,
+      );
     return loaded;
   }
   if (file && !o.demo) {
@@ -50,10 +53,15 @@ export function startConfig(loaded: LoadedConfig, o: StartChoice): LoadedConfig 
   }
   if (!o.demo || loaded.dataDirSource !== 'configured') return loaded;
   const configured = loaded.config.dataDir;
-  const candidates = [defaultDataDir(o.env, true, o.systemDataDir), { dir: path.join(userDataDir(o.env), 'demo'), source: 'user' as const }];
+  const candidates = [
+    defaultDataDir(o.env, true, o.systemDataDir),
+    { dir: path.join(userDataDir(o.env), 'demo'), source: 'user' as const },
+  ];
   const own = candidates.find((c) => !within(c.dir, configured) && !within(configured, c.dir));
   if (!own) {
-    throw new StartRefused(`--demo keeps its data apart from the configured data directory ${configured}, and its own (${candidates[0]?.dir}) is inside it: set XDG_DATA_HOME elsewhere`);
+    throw new StartRefused(
+      `--demo keeps its data apart from the configured data directory ${configured}, and its own (${candidates[0]?.dir}) is inside it: set XDG_DATA_HOME elsewhere`,
+    );
   }
   return { ...loaded, config: { ...loaded.config, dataDir: own.dir }, dataDirSource: own.source, legacyDataDir: null };
 }

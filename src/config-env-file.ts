@@ -27,7 +27,8 @@ export function parseEnvFile(text: string, file: string): Record<string, string>
     const name = (eq > 0 ? line.slice(0, eq) : '').replace(/^export\s+/, '').trim();
     if (!NAME.test(name)) throw new EnvFileError(`${file}, line ${i + 1}: not a KEY=value line`);
     let value = line.slice(eq + 1).trim();
-    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.endsWith(value[0])) value = value.slice(1, -1);
+    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.endsWith(value[0]))
+      value = value.slice(1, -1);
     out[name] = value;
   });
   return out;
@@ -44,7 +45,9 @@ export function withEnvFile(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    throw new EnvFileError(`${ENV_FILE_VARIABLE} ${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new EnvFileError(
+      `${ENV_FILE_VARIABLE} ${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
   }
   const fromFile = parseEnvFile(text, `${ENV_FILE_VARIABLE} ${file}`);
   const merged: NodeJS.ProcessEnv = { ...fromFile };

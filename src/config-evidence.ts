@@ -8,13 +8,11 @@ import { INPI_RULE, normalizeInpiRegistration } from './domain/afd/inpi.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
-const cnpjSchema = z
-  .string()
-  .transform((s, ctx) => {
-    const n = normalizeCnpj(s);
-    if (n === null) ctx.addIssue({ code: 'custom', message: 'is not a valid CNPJ (14 characters, check digits)' });
-    return n ?? s;
-  });
+const cnpjSchema = z.string().transform((s, ctx) => {
+  const n = normalizeCnpj(s);
+  if (n === null) ctx.addIssue({ code: 'custom', message: 'is not a valid CNPJ (14 characters, check digits)' });
+  return n ?? s;
+});
 const cpfSchema = z
   .string()
   .transform((s) => s.replace(/[.-]/g, ''))
@@ -28,8 +26,14 @@ export const employerSchema = z
     /** An employer that is a person. */
     cpf: cpfSchema.optional(),
     /** CNO or CAEPF, when the employer has one (14 digits). */
-    cno: z.string().regex(/^\d{14}$/, 'must be 14 digits').optional(),
-    /** The REP-P's registration number (INPI), when the employer registered this terminal as one; kept as digits (src/domain/afd/inpi.ts, the export's rule too). */
+    cno: z
+      .string()
+      .regex(/^\d{14}$/, 'must be 14 digits')
+      .optional(),
+    /**
+     * The REP-P's registration number (INPI), when the employer registered this terminal as one; kept as digits
+     * (src/domain/afd/inpi.ts, the export's rule too).
+     */
     repRegistration: z
       .string()
       .transform((s, ctx) => {
@@ -46,8 +50,15 @@ export const employerSchema = z
 export const receiptSchema = z
   .object({
     /** The service's employee portal: the receipt's QR code carries this link too (Art. 80). */
-    portalUrl: z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL').optional(),
-    /** The place of work the receipt names (Art. 79), e.g. "Obra Centro - Rua X, 100 - São Paulo/SP"; absent: the site's name from the service. */
+    portalUrl: z
+      .string()
+      .url()
+      .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL')
+      .optional(),
+    /**
+     * The place of work the receipt names (Art. 79), e.g. "Obra Centro - Rua X, 100 - São Paulo/SP"; absent: the site's
+     * name from the service.
+     */
     workplace: z.string().trim().min(1).max(300).optional(),
     /** Each punch's PDF receipt is kept at least this long in the data directory (Art. 80 asks 48 h), then pruned. */
     keepHours: int(48, 24 * 366).default(48),
@@ -79,7 +90,7 @@ export const journalSchema = z
     nsrMirrorPath: z.string().optional(),
     /**
      * Marks and facts of a month move into a sealed archive file beside the database
-     * (<dataDir>/journal-archive/) once the whole month is older than this (agent/journal-archiver.ts);
+     * (<dataDir>/journal-archive/) once the whole month is older than this (agent/journal/journal-archiver.ts);
      * export, receipt and verify read archives as if the rows were still in the database.
      */
     archiveAfterDays: int(7, 3_650).default(90),

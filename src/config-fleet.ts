@@ -13,19 +13,24 @@ export const terminalIdSchema = z
   .max(63)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be letters, digits, ".", "-" or "_" (it names the terminal in metrics)');
 
-/** The host name made to fit the pattern above: the terminal id of earlier versions, and the last resort (config.ts terminalIdOf). */
+/**
+ * The host name made to fit the pattern above: the terminal id of earlier versions, and the last resort (config.ts
+ * terminalIdOf).
+ */
 export function defaultTerminalId(hostname: string = os.hostname()): string {
-  const cleaned = hostname.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 63);
+  const cleaned = hostname
+    .replace(/[^A-Za-z0-9._-]/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 63);
   return cleaned === '' ? 'terminal' : cleaned;
 }
 
 /** `host:port` to listen on (Prometheus metrics and /healthz); a loopback host unless set otherwise. */
-export const listenSchema = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:9464');
+export const listenSchema = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:9464');
 
-export const metricsSchema = z
-  .object({ listen: listenSchema.optional() })
-  .strict()
-  .default({});
+export const metricsSchema = z.object({ listen: listenSchema.optional() }).strict().default({});
 
 export const rateLimitSchema = z
   .object({
@@ -44,7 +49,10 @@ export const rateLimitSchema = z
       .optional(),
     /** The account's limit per `windowMs`, drawn from by every terminal when they share a window in Redis. */
     accountLimit: int(1, 10_000).default(60),
-    /** The key the shared window lives under; default: derived from the API URL and token, so one account shares one window. */
+    /**
+     * The key the shared window lives under; default: derived from the API URL and token, so one account shares one
+     * window.
+     */
     redisKey: z.string().min(1).max(200).optional(),
     /**
      * Share of the window that roster traffic leaves to punches (of the account's window too, with
@@ -54,7 +62,7 @@ export const rateLimitSchema = z
     /**
      * With Redis: how often this terminal renews its entry in the account's registry of live
      * terminals (which finds two terminals under one id); an entry expires after three of these.
-     * Default 10 s (agent/shared-rate.ts).
+     * Default 10 s (agent/delivery/shared-rate.ts).
      */
     announceEveryMs: int(100, 600_000).optional(),
   })

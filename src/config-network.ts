@@ -15,7 +15,10 @@ export const networkEnvKeys: Record<string, string> = {
 /** A problem of the loaded configuration: the key (or the environment variable) and what is wrong. */
 export type NetworkProblem = { key: string; message: string };
 
-export function networkProblems(api: { caFile?: string | undefined } | undefined, proxyEnv: ProxyEnv): NetworkProblem[] {
+export function networkProblems(
+  api: { caFile?: string | undefined } | undefined,
+  proxyEnv: ProxyEnv,
+): NetworkProblem[] {
   const out: NetworkProblem[] = [];
   // Read only when the API is configured: the demo never goes out.
   if (api?.caFile !== undefined) {
@@ -35,5 +38,7 @@ function hasCredentials(value: string): boolean {
 
 /** The proxy variables that hold credentials: secrets, like the token, for a process we start. */
 export function proxyEnvSecrets(env: NodeJS.ProcessEnv): string[] {
-  return PROXY_ENV_NAMES.filter((k) => k.toLowerCase() !== 'no_proxy' && env[k] !== undefined && hasCredentials(env[k] as string));
+  return PROXY_ENV_NAMES.filter(
+    (k) => k.toLowerCase() !== 'no_proxy' && env[k] !== undefined && hasCredentials(env[k] as string),
+  );
 }

@@ -9,7 +9,7 @@ import { isValidTimeZone } from './domain/local-time.js';
 import { readerConfigSchema } from './input/reader-config.js';
 import { DEFAULT_WEDGE_OPTIONS, wedgeOptionsSchema } from './input/wedge-detector.js';
 import { metricsSchema, rateLimitSchema, terminalIdSchema } from './config-fleet.js';
-import { retentionSchema } from './store/retention.js';
+import { retentionSchema } from './store/upkeep/retention.js';
 import { afdSchema, employerSchema, journalSchema, receiptSchema } from './config-evidence.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -38,11 +38,19 @@ export const configSchema = z
           .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL')
           .refine((u) => u.replace(/\/+$/, '').endsWith(API_VERSION_SEGMENT), `must end with ${API_VERSION_SEGMENT}`),
         token: z
-          .string({ error: (iss) => (iss.input === undefined ? 'is required when api.baseUrl is set (TIMECLOCK_API_TOKEN)' : 'must be a string') })
+          .string({
+            error: (iss) =>
+              iss.input === undefined
+                ? 'is required when api.baseUrl is set (TIMECLOCK_API_TOKEN)'
+                : 'must be a string',
+          })
           .min(1, 'is required when api.baseUrl is set (TIMECLOCK_API_TOKEN)'),
         timeoutMs: int(100, 120_000).default(10_000),
         dialect: apiDialectSchema.prefault({}),
-        /** Every this often a TCP connect to the service's host (no request, nothing the budget counts) tells it is gone or back; 0: off. */
+        /**
+         * Every this often a TCP connect to the service's host (no request, nothing the budget counts) tells it is gone
+         * or back; 0: off.
+         */
         livenessEveryMs: int(0, 60_000).default(5_000),
         /** Allows http:// to a host other than this machine: the token then travels in clear. */
         allowInsecure: z.boolean().default(false),
@@ -57,7 +65,10 @@ export const configSchema = z
             if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.problem });
           })
           .optional(),
-        /** A PEM file of one or more CA certificates trusted for the API besides Node's own (a private CA, a TLS-inspecting proxy). */
+        /**
+         * A PEM file of one or more CA certificates trusted for the API besides Node's own (a private CA, a
+         * TLS-inspecting proxy).
+         */
         caFile: z.string().min(1).optional(),
       })
       .strict()
@@ -66,7 +77,8 @@ export const configSchema = z
           ctx.addIssue({
             code: 'custom',
             path: ['baseUrl'],
-            message: 'must be https:// (the token would travel in clear); http:// is accepted for a loopback address, or with api.allowInsecure: true',
+            message:
+              'must be https:// (the token would travel in clear); http:// is accepted for a loopback address, or with api.allowInsecure: true',
           });
         }
       })
@@ -75,7 +87,10 @@ export const configSchema = z
     dataDir: z.string().min(1),
     timezone: z.string().refine(isValidTimeZone, 'is not a known IANA time zone').optional(),
     rateLimit: rateLimitSchema,
-    /** This terminal's name in logs, status and metrics (default: a random id kept in the data directory, see terminalIdOf). */
+    /**
+     * This terminal's name in logs, status and metrics (default: a random id kept in the data directory, see
+     * terminalIdOf).
+     */
     terminalId: terminalIdSchema.optional(),
     /** Prometheus metrics and /healthz (off unless `listen` is set). */
     metrics: metricsSchema,
@@ -146,7 +161,10 @@ export const configSchema = z
     readers: z.array(readerConfigSchema).max(8).default([]),
     /** How a keyboard-wedge reader's burst is told from a person typing (headless terminal, kiosk screen). */
     wedge: wedgeOptionsSchema.default(DEFAULT_WEDGE_OPTIONS),
-    upload: z.object({ maxInFlight: int(1, 16).default(4) }).strict().prefault({}),
+    upload: z
+      .object({ maxInFlight: int(1, 16).default(4) })
+      .strict()
+      .prefault({}),
     clockSkewThresholdMs: int(1_000, 24 * 3_600_000).default(30_000),
     /** The kiosk screen: its language and how long a punch's result stays up. */
     screen: z
@@ -163,33 +181,48 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    /** The employee's day on the result screen (agent/self-service.ts): fetched at the budget's lowest priority, never on the punch path. */
+    /**
+     * The employee's day on the result screen (agent/receipts/self-service.ts): fetched at the budget's lowest
+     * priority, never on the punch path.
+     */
     selfService: z
       .object({
-        /** Fetch the hours bank, the day's punches elsewhere and leaves from the service (entry/exit and this terminal's punches show anyway). */
+        /**
+         * Fetch the hours bank, the day's punches elsewhere and leaves from the service (entry/exit and this terminal's
+         * punches show anyway).
+         */
         enabled: z.boolean().default(true),
         /** A fetched day is fetched again after this long (the hours bank moves slowly). */
         refreshMs: int(60_000, 24 * 3_600_000).default(15 * 60_000),
         leavesRefreshMs: int(60_000, 7 * 24 * 3_600_000).default(6 * 3_600_000),
         /** Every this often, those who punched in and not out are fetched (0: only after punches). */
         prefetchEveryMs: int(0, 3_600_000).default(60_000),
-        /** These reads go only while the request window is below this share of the limit: a shift change finds it nearly empty. */
+        /**
+         * These reads go only while the request window is below this share of the limit: a shift change finds it nearly
+         * empty.
+         */
         maxShare: z.number().min(0.01).max(0.5).default(0.1),
         /** A punch this long after an entry starts again with "entry" (a forgotten exit). */
         maxShiftHours: int(4, 24).default(16),
       })
       .strict()
       .prefault({}),
-    demo: z.object({ port: int(0, 65_535).default(0) }).strict().prefault({}),
+    demo: z
+      .object({ port: int(0, 65_535).default(0) })
+      .strict()
+      .prefault({}),
     logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
-    /** How long delivered punches and audit lines are kept (store/retention.ts). */
+    /** How long delivered punches and audit lines are kept (store/upkeep/retention.ts). */
     retention: retentionSchema,
     /** The employer, the receipt, AFD signing and the evidence journal's checks (config-evidence.ts). */
     employer: employerSchema,
     receipt: receiptSchema,
     afd: afdSchema,
     journal: journalSchema,
-    /** The service's clock (README "Networks"): how far its `Date` may be from the time in force, and this machine's NTP state. */
+    /**
+     * The service's clock (README "Networks"): how far its `Date` may be from the time in force, and this machine's NTP
+     * state.
+     */
     clock: z
       .object({
         /**
@@ -197,7 +230,10 @@ export const configSchema = z
          * punches marked, the operator told); from an unsynchronised one, it needs a second answer that agrees.
          */
         serviceSkewBoundMs: int(10_000, 7 * 24 * 3_600_000).default(5 * 60_000),
-        /** auto: ask the system (timedatectl, chronyc, ntpstat; w32tm on Windows); yes / no: say it, for a box the terminal cannot ask. */
+        /**
+         * auto: ask the system (timedatectl, chronyc, ntpstat; w32tm on Windows); yes / no: say it, for a box the
+         * terminal cannot ask.
+         */
         ntpSynchronized: z.enum(['auto', 'yes', 'no']).default('auto'),
       })
       .strict()

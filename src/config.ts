@@ -67,7 +67,12 @@ export const envKeys: Record<string, string> = {
  * Environment variables that hold secrets: read into the config, never passed to a child process.
  * The Redis URL may carry a password (redis://:password@host), so it is one whatever it holds.
  */
-export const SECRET_ENV_KEYS = ['TIMECLOCK_API_TOKEN', 'TIMECLOCK_AFD_SIGNING_PASSWORD', 'TIMECLOCK_API_PROXY', 'TIMECLOCK_RATE_REDIS_URL'] as const;
+export const SECRET_ENV_KEYS = [
+  'TIMECLOCK_API_TOKEN',
+  'TIMECLOCK_AFD_SIGNING_PASSWORD',
+  'TIMECLOCK_API_PROXY',
+  'TIMECLOCK_RATE_REDIS_URL',
+] as const;
 
 /** The secret variables of `env`: SECRET_ENV_KEYS, and HTTPS_PROXY and the like when they carry user:password. */
 export function secretEnvKeys(env: NodeJS.ProcessEnv): string[] {
@@ -140,7 +145,9 @@ export type LoadedConfig = {
  * where its value came from, and what is wrong with it; the token's value never appears.
  * `systemDataDir`: the system data directory to prefer (tests pass their own).
  */
-export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv; systemDataDir?: string } = {}): LoadedConfig {
+export function loadConfig(
+  opts: { file?: string; env?: NodeJS.ProcessEnv; systemDataDir?: string } = {},
+): LoadedConfig {
   const env = envWithFile(opts.env ?? process.env);
   const file = opts.file ?? env.TIMECLOCK_CONFIG;
   const raw: Record<string, unknown> = {};
@@ -152,7 +159,9 @@ export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv; syste
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch (e) {
-      throw new ConfigError([`config file ${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`]);
+      throw new ConfigError([
+        `config file ${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      ]);
     }
     let parsed: unknown;
     try {
@@ -188,7 +197,8 @@ export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv; syste
     if (chosen.source === 'system') legacyDataDir = path.join(userDataDir(env), demo ? 'demo' : '');
   }
 
-  const fromOf = (key: string, inFile: boolean): string => origin.get(key) ?? (inFile && file ? `file ${file}` : 'not set');
+  const fromOf = (key: string, inFile: boolean): string =>
+    origin.get(key) ?? (inFile && file ? `file ${file}` : 'not set');
   const result = configSchema.safeParse(raw);
   if (!result.success) {
     throw new ConfigError(
@@ -204,7 +214,13 @@ export function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv; syste
   const proxyEnv = proxyEnvOf(env);
   const network = networkProblems(result.data.api, proxyEnv);
   if (network.length > 0) {
-    throw new ConfigError(network.map((p) => (p.key === '(environment)' ? p.message : `${p.key} (from ${fromOf(p.key, hasPath(fileValues, p.key))}): ${p.message}`)));
+    throw new ConfigError(
+      network.map((p) =>
+        p.key === '(environment)'
+          ? p.message
+          : `${p.key} (from ${fromOf(p.key, hasPath(fileValues, p.key))}): ${p.message}`,
+      ),
+    );
   }
   return { config: result.data, demo, sources, dataDirSource, legacyDataDir, proxyEnv };
 }

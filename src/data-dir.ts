@@ -9,7 +9,10 @@ import path from 'node:path';
  */
 export const SYSTEM_DATA_DIR = '/var/lib/timeclock-kiosk';
 
-/** The per-user data directory (XDG): the default where the system one cannot be used, and where earlier versions kept the queue. */
+/**
+ * The per-user data directory (XDG): the default where the system one cannot be used, and where earlier versions kept
+ * the queue.
+ */
 export function userDataDir(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share');
   return path.join(base, 'timeclock-kiosk');
@@ -30,7 +33,11 @@ function isWritableDir(dir: string): boolean {
 export type DataDirSource = 'configured' | 'system' | 'user';
 
 /** The default data directory (no dataDir configured); a demo keeps its own `demo` subdirectory of it. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, demo = false, systemDataDir = SYSTEM_DATA_DIR): { dir: string; source: 'system' | 'user' } {
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  demo = false,
+  systemDataDir = SYSTEM_DATA_DIR,
+): { dir: string; source: 'system' | 'user' } {
   const base = isWritableDir(systemDataDir) ? systemDataDir : null;
   return { dir: path.join(base ?? userDataDir(env), demo ? 'demo' : ''), source: base ? 'system' : 'user' };
 }

@@ -12,7 +12,8 @@ const EPOCH_MS_FLOOR = 1e12;
 export function humanField(key: string, value: unknown, now: number, zone: string): string {
   if (typeof value === 'number' && Number.isFinite(value)) {
     if (/At$/.test(key) && value >= EPOCH_MS_FLOOR) return `${key}=${localWhen(value, now, zone, 'en')}`;
-    if (/Ms$/.test(key) && key.length > 2) return `${key.slice(0, -2)}=${Math.abs(value) < 1000 ? `${value} ms` : spanText(value)}`;
+    if (/Ms$/.test(key) && key.length > 2)
+      return `${key.slice(0, -2)}=${Math.abs(value) < 1000 ? `${value} ms` : spanText(value)}`;
   }
   return `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`;
 }

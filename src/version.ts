@@ -7,7 +7,10 @@ import { readFileSync } from 'node:fs';
 function readVersion(): string {
   for (const rel of ['../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
       if (pkg.name === 'timeclock-kiosk' && typeof pkg.version === 'string') return pkg.version;
     } catch {
       /* try the next place: src/ runs from dist/src/ once built */
@@ -28,7 +31,9 @@ const SOURCE_FLOOR = Date.UTC(2026, 0, 1);
 
 function readBuildTime(): number {
   try {
-    const info = JSON.parse(readFileSync(new URL('./build-info.json', import.meta.url), 'utf8')) as { builtAt?: unknown };
+    const info = JSON.parse(readFileSync(new URL('./build-info.json', import.meta.url), 'utf8')) as {
+      builtAt?: unknown;
+    };
     const t = typeof info.builtAt === 'string' ? Date.parse(info.builtAt) : NaN;
     if (Number.isFinite(t)) return Math.max(t, SOURCE_FLOOR);
   } catch {

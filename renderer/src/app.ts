@@ -2,14 +2,31 @@
  * The controller: owns the state, feeds the state machine (keys, answers, events, timers), carries
  * out its effects through the bridge client, and draws the current screen.
  */
-import type { CallInput, CallName, CallResult, PunchEventView, ScreenSettings, StatusView } from '../../src/contract.js';
+import type {
+  CallInput,
+  CallName,
+  CallResult,
+  PunchEventView,
+  ScreenSettings,
+  StatusView,
+} from '../../src/contract.js';
 import type { Client } from './bridge.js';
 import { isQueued, Reachability } from './connection.js';
 import { effectiveTimeZone } from './format.js';
 import { punchText, t, type Lang } from './i18n.js';
 import { installKeyboard } from './keyboard.js';
 import { LanguageChoice, languageIdleMs } from './language.js';
-import { badgeCredential, initialModel, screenName, step, type Credential, type Effect, type Event, type Model, type Shown } from './machine.js';
+import {
+  badgeCredential,
+  initialModel,
+  screenName,
+  step,
+  type Credential,
+  type Effect,
+  type Event,
+  type Model,
+  type Shown,
+} from './machine.js';
 import type { AdminView } from './screens/admin.js';
 import { OwnRequests } from './own-requests.js';
 import type { Ctx, View } from './screens/view.js';
@@ -25,8 +42,13 @@ const STATUS_POLL_FAILING_MS = 2_000;
 
 export class App {
   #model: Model = initialModel();
-  readonly #language = new LanguageChoice({ isIdle: () => screenName(this.#model) === 'idle', changed: () => this.#render() });
-  get #lang(): Lang { return this.#language.lang; }
+  readonly #language = new LanguageChoice({
+    isIdle: () => screenName(this.#model) === 'idle',
+    changed: () => this.#render(),
+  });
+  get #lang(): Lang {
+    return this.#language.lang;
+  }
   #status: StatusView | null = null;
   #settings: ScreenSettings | null = null;
   #view: View | null = null;
@@ -69,7 +91,10 @@ export class App {
   // ---- talking to the agent ----------------------------------------------------------------------
 
   async #load(): Promise<void> {
-    const [settings, status] = await Promise.all([this.client.call('screenSettings', {}), this.client.call('status', {})]);
+    const [settings, status] = await Promise.all([
+      this.client.call('screenSettings', {}),
+      this.client.call('status', {}),
+    ]);
     if (!settings.ok || !status.ok) {
       this.#contact(false);
       setTimeout(() => void this.#load(), STATUS_POLL_FAILING_MS);
@@ -84,7 +109,14 @@ export class App {
       typed: (key) => this.#typed(key),
       activity: () => this.#activity(),
     });
-    this.dispatch({ type: 'ready', settings: { pinRequiredFor: settings.value.pinRequiredFor, adminEnabled: settings.value.adminEnabled, pinShowName: settings.value.pinShowName } });
+    this.dispatch({
+      type: 'ready',
+      settings: {
+        pinRequiredFor: settings.value.pinRequiredFor,
+        adminEnabled: settings.value.adminEnabled,
+        pinShowName: settings.value.pinShowName,
+      },
+    });
     this.#schedulePoll(STATUS_POLL_MS);
   }
 
@@ -128,10 +160,13 @@ export class App {
     }
     const at = this.#reach.nextCheckAt();
     if (at === null || this.#reachTimer !== null) return;
-    this.#reachTimer = setTimeout(() => {
-      this.#reachTimer = null;
-      this.#checkReach();
-    }, Math.max(0, at - now));
+    this.#reachTimer = setTimeout(
+      () => {
+        this.#reachTimer = null;
+        this.#checkReach();
+      },
+      Math.max(0, at - now),
+    );
   }
 
   #onPunchEvent(r: PunchEventView): void {
@@ -141,8 +176,14 @@ export class App {
     this.dispatch({ type: 'punchEvent', result: r, queued: isQueued(this.#status) });
   }
 
-  /** A punch call of the screen's own, with a fresh requestId; its answer goes to the machine, its event (same id) is not shown. */
-  async #punch(call: (requestId: string) => Promise<CallResult<'punch' | 'badgeScan' | 'answerPin'>>, credential: Credential | null): Promise<void> {
+  /**
+   * A punch call of the screen's own, with a fresh requestId; its answer goes to the machine, its event (same id) is
+   * not shown.
+   */
+  async #punch(
+    call: (requestId: string) => Promise<CallResult<'punch' | 'badgeScan' | 'answerPin'>>,
+    credential: Credential | null,
+  ): Promise<void> {
     const r = await call(this.#own.next());
     if (r.ok) this.dispatch({ type: 'punchAnswer', credential, result: r.value, queued: isQueued(this.#status) });
     else this.dispatch({ type: 'punchFailed', message: r.error.message });
@@ -180,18 +221,34 @@ export class App {
     switch (e.type) {
       case 'punch': {
         const { credential, pin } = e;
-        void this.#punch((requestId) => this.client.call('punch', pin === undefined ? { credential, requestId } : { credential, pin, requestId }), credential);
+        void this.#punch(
+          (requestId) =>
+            this.client.call('punch', pin === undefined ? { credential, requestId } : { credential, pin, requestId }),
+          credential,
+        );
         return;
       }
       case 'badgeScan':
-        void this.#punch((requestId) => this.client.call('badgeScan', { code: e.code, source: 'wedge', requestId }), badgeCredential(e.code));
+        void this.#punch(
+          (requestId) => this.client.call('badgeScan', { code: e.code, source: 'wedge', requestId }),
+          badgeCredential(e.code),
+        );
         return;
       case 'answerPin':
-        void this.#punch((requestId) => this.client.call('answerPin', { challenge: e.challenge, pin: e.pin, requestId }), null);
+        void this.#punch(
+          (requestId) => this.client.call('answerPin', { challenge: e.challenge, pin: e.pin, requestId }),
+          null,
+        );
         return;
       case 'adminLogin':
         void this.client.call('adminLogin', { pin: e.pin }).then((r) => {
-          if (r.ok) this.dispatch({ type: 'adminLoginAnswer', ok: r.value.ok, code: r.value.code, ...(r.value.lockedForMs === undefined ? {} : { lockedForMs: r.value.lockedForMs }) });
+          if (r.ok)
+            this.dispatch({
+              type: 'adminLoginAnswer',
+              ok: r.value.ok,
+              code: r.value.code,
+              ...(r.value.lockedForMs === undefined ? {} : { lockedForMs: r.value.lockedForMs }),
+            });
           else this.dispatch({ type: 'adminLoginFailed', message: r.error.message });
         });
         return;
@@ -212,7 +269,8 @@ export class App {
     if (!view || screenName(this.#model) !== 'admin') return;
     const r = shown.result;
     if (!r) view.notice(t(this.#lang, 'reason.no_answer'), 'error');
-    else if (r.ok) view.notice(t(this.#lang, 'admin.notice.punch', { name: r.employeeName ?? '?', time: r.localTime }), 'ok');
+    else if (r.ok)
+      view.notice(t(this.#lang, 'admin.notice.punch', { name: r.employeeName ?? '?', time: r.localTime }), 'ok');
     else view.notice(t(this.#lang, 'admin.notice.refused', { message: punchText(this.#lang, r) }), 'error');
   }
 
@@ -245,12 +303,14 @@ export class App {
     this.#timedScreen = s;
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
-    const ms = name === 'result' ? this.#resultMs() : name === 'admin' ? ADMIN_IDLE_MS : waitsForInput ? INPUT_IDLE_MS : null;
+    const ms =
+      name === 'result' ? this.#resultMs() : name === 'admin' ? ADMIN_IDLE_MS : waitsForInput ? INPUT_IDLE_MS : null;
     if (ms === null) return;
     this.#timer = setTimeout(() => {
       this.#timer = null;
       if (name === 'admin' && this.#adminInFlight > 0) return this.#armTimer(true);
-      if (this.#model.screen === s || (name !== 'result' && screenName(this.#model) === name)) this.dispatch({ type: 'timeout' });
+      if (this.#model.screen === s || (name !== 'result' && screenName(this.#model) === name))
+        this.dispatch({ type: 'timeout' });
     }, ms);
   }
 

@@ -209,7 +209,11 @@ function webClient(token: string): Client {
         }
         return check(name, raw);
       } catch (e) {
-        return internalError(abort.signal.aborted ? `${name} did not answer in time` : `${name}: no answer from the terminal (${e instanceof Error ? e.message : String(e)})`);
+        return internalError(
+          abort.signal.aborted
+            ? `${name} did not answer in time`
+            : `${name}: no answer from the terminal (${e instanceof Error ? e.message : String(e)})`,
+        );
       } finally {
         if (timer !== null) clearTimeout(timer);
       }
@@ -245,7 +249,12 @@ async function tokenFromCode(): Promise<string | null> {
   url.searchParams.delete('c');
   history.replaceState(history.state, '', url.pathname + url.search + url.hash);
   try {
-    const res = await fetch(SCREEN_CODE_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }), cache: 'no-store' });
+    const res = await fetch(SCREEN_CODE_PATH, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+      cache: 'no-store',
+    });
     const answer = screenCodeAnswerSchema.safeParse(await res.json());
     if (!answer.success) {
       console.warn(`kiosk: the screen's one-time code was refused (HTTP ${res.status})`);

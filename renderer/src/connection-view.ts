@@ -47,7 +47,12 @@ export function shortLocation(location: string, max: number): string {
   return shorten(bare === '' ? location : bare, max);
 }
 
-export function setupProblemView(sp: SetupProblem, lang: Lang, timeZone: string | undefined, opts: { maxLocation?: number } = {}): SetupProblemView {
+export function setupProblemView(
+  sp: SetupProblem,
+  lang: Lang,
+  timeZone: string | undefined,
+  opts: { maxLocation?: number } = {},
+): SetupProblemView {
   const kind = setupKindOf(sp);
   const location = sp.location === null || sp.location.trim() === '' ? null : sp.location;
   const line =
@@ -55,7 +60,9 @@ export function setupProblemView(sp: SetupProblem, lang: Lang, timeZone: string 
       ? t(lang, 'conn.setupNotApi')
       : location === null
         ? t(lang, 'conn.setupNoLocation')
-        : t(lang, 'conn.setup', { location: opts.maxLocation === undefined ? location : shortLocation(location, opts.maxLocation) });
+        : t(lang, 'conn.setup', {
+            location: opts.maxLocation === undefined ? location : shortLocation(location, opts.maxLocation),
+          });
   return {
     kind,
     location,
@@ -87,7 +94,9 @@ export function connectionText(status: StatusView | null, lang: Lang): string {
       return t(lang, 'conn.paused', { n: waiting });
     case 'setup':
       // connectionOf answers 'setup' only with a set-up problem.
-      return status?.setupProblem ? setupProblemView(status.setupProblem, lang, undefined, { maxLocation: IDLE_LOCATION_CHARS }).line : t(lang, 'conn.unknown');
+      return status?.setupProblem
+        ? setupProblemView(status.setupProblem, lang, undefined, { maxLocation: IDLE_LOCATION_CHARS }).line
+        : t(lang, 'conn.unknown');
     case 'unknown':
       return t(lang, 'conn.unknown');
   }
@@ -95,7 +104,10 @@ export function connectionText(status: StatusView | null, lang: Lang): string {
 
 export type WarningsView = { title: string; items: string[] };
 
-/** The configuration warnings (the agent's English text) under a heading in the screen's language; null when there are none. */
+/**
+ * The configuration warnings (the agent's English text) under a heading in the screen's language; null when there are
+ * none.
+ */
 export function warningsView(warnings: readonly string[], lang: Lang): WarningsView | null {
   const items = warnings.map((w) => w.trim()).filter((w) => w !== '');
   return items.length === 0 ? null : { title: t(lang, 'conn.warnings'), items };
@@ -125,7 +137,9 @@ export function serviceClockWarning(sc: StatusView['serviceClock'], lang: Lang):
       return null;
     case 'off': {
       const off = sc.offsetMs ?? 0;
-      return t(lang, off > 0 ? 'conn.serviceClockAhead' : 'conn.serviceClockBehind', { by: formatDuration(Math.abs(off), lang) });
+      return t(lang, off > 0 ? 'conn.serviceClockAhead' : 'conn.serviceClockBehind', {
+        by: formatDuration(Math.abs(off), lang),
+      });
     }
     case 'no_date':
       return t(lang, 'conn.serviceNoDate');

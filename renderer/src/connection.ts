@@ -20,10 +20,10 @@ export function connectionOf(status: StatusView | null): { state: ConnectionStat
       : status.service?.state === 'errors'
         ? 'errors'
         : status.online === true
-        ? 'online'
-        : status.online === false
-          ? 'offline'
-          : 'unknown';
+          ? 'online'
+          : status.online === false
+            ? 'offline'
+            : 'unknown';
   return { state, waiting: status.unsent };
 }
 

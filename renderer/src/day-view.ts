@@ -34,7 +34,10 @@ export type DayView = {
   leave: string | null;
 };
 
-/** A leave's type inside the note's sentence: any length from the service, shown up to this many characters so the sentence's end stays in sight. */
+/**
+ * A leave's type inside the note's sentence: any length from the service, shown up to this many characters so the
+ * sentence's end stays in sight.
+ */
 export const LEAVE_TYPE_SHOWN = 40;
 
 const MARK: Record<PunchDayView['direction'], MessageKey> = { entry: 'day.mark.entry', exit: 'day.mark.exit' };
@@ -50,7 +53,14 @@ export function formatBalance(minutes: number): string {
 
 /** dd/mm HH:MM in the zone (the same order in the three languages, as the receipt shows dates). */
 export function formatDayMonthTime(at: number, timeZone: string | undefined): string {
-  const parts = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    day: '2-digit',
+    month: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+  }).formatToParts(at);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('day')}/${part('month')} ${part('hour')}:${part('minute')}`;
 }
@@ -67,7 +77,12 @@ export function dayView(day: PunchDayView, lang: Lang, timeZone: string | undefi
       isNew: p.isNew,
     };
   });
-  const bank = day.hoursBank ? t(lang, 'day.bank', { balance: formatBalance(day.hoursBank.minutes), at: formatDayMonthTime(day.hoursBank.at, timeZone) }) : null;
+  const bank = day.hoursBank
+    ? t(lang, 'day.bank', {
+        balance: formatBalance(day.hoursBank.minutes),
+        at: formatDayMonthTime(day.hoursBank.at, timeZone),
+      })
+    : null;
   const leave =
     day.leave === null
       ? null

@@ -11,7 +11,11 @@ export type Props = {
   onClick?: () => void;
 };
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, children: ReadonlyArray<Node | string | null> = []): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props = {},
+  children: ReadonlyArray<Node | string | null> = [],
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (props.class) el.className = props.class;
   if (props.testid) el.dataset.testid = props.testid;
@@ -25,7 +29,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
 }
 
 /** A button that never submits anything and never keeps focus-triggered keyboard activation to itself. */
-export function button(text: string, onClick: () => void, props: Omit<Props, 'text' | 'onClick'> = {}): HTMLButtonElement {
+export function button(
+  text: string,
+  onClick: () => void,
+  props: Omit<Props, 'text' | 'onClick'> = {},
+): HTMLButtonElement {
   const b = h('button', { ...props, text, onClick: () => onClick() });
   b.type = 'button';
   return b;

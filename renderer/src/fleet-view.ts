@@ -6,7 +6,11 @@
 import type { StatusView } from '../../src/contract.js';
 import { t, type Lang } from './i18n.js';
 
-export type WindowView = { text: string; tone: 'good' | 'bad' | 'muted'; mode: NonNullable<StatusView['rate']>['shared'] };
+export type WindowView = {
+  text: string;
+  tone: 'good' | 'bad' | 'muted';
+  mode: NonNullable<StatusView['rate']>['shared'];
+};
 
 /** "tc-ab12cd34 on host caixa-3" (the id alone from an agent that does not say its host). */
 export function terminalText(s: Pick<StatusView, 'terminalId' | 'fleet'>, lang: Lang): string {
@@ -25,12 +29,19 @@ export function windowView(s: Pick<StatusView, 'rate'>, lang: Lang): WindowView 
     case 'joining':
       return { text: t(lang, 'fleet.mode.joining'), tone: 'muted', mode: r.shared };
     case 'fallback-local':
-      return { text: t(lang, 'fleet.mode.fallback', { why: t(lang, `fleet.why.${r.reason ?? 'error'}`) }), tone: 'bad', mode: r.shared };
+      return {
+        text: t(lang, 'fleet.mode.fallback', { why: t(lang, `fleet.why.${r.reason ?? 'error'}`) }),
+        tone: 'bad',
+        mode: r.shared,
+      };
   }
 }
 
 /** The alert about another live terminal under this id, or null. */
-export function conflictView(s: Pick<StatusView, 'terminalId' | 'fleet'>, lang: Lang): { title: string; body: string } | null {
+export function conflictView(
+  s: Pick<StatusView, 'terminalId' | 'fleet'>,
+  lang: Lang,
+): { title: string; body: string } | null {
   const c = s.fleet?.conflict;
   if (!c || c.others.length === 0) return null;
   const others = c.others.map((o) => t(lang, 'fleet.conflictOther', { host: o.host, instance: o.instance })).join(', ');

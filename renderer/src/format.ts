@@ -23,12 +23,24 @@ export function effectiveTimeZone(siteZone: string | null | undefined): string |
  * (Annex IX) asks a collector to show hours, minutes and seconds.
  */
 export function formatClock(at: number, lang: Lang, timeZone: string | undefined): string {
-  return new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone }).format(at);
+  return new Intl.DateTimeFormat(lang, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+  }).format(at);
 }
 
 /** "quarta-feira, 5 de março de 2025" / "Wednesday, March 5, 2025". */
 export function formatLongDate(at: number, lang: Lang, timeZone: string | undefined): string {
-  return new Intl.DateTimeFormat(lang, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone }).format(at);
+  return new Intl.DateTimeFormat(lang, {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone,
+  }).format(at);
 }
 
 /** A punch's local date (YYYY-MM-DD, already in the punch's zone) in words, without shifting it. */
@@ -44,7 +56,9 @@ export function formatShortLocalDate(localDate: string, lang: Lang): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(localDate);
   if (!m) return localDate;
   const at = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12);
-  return new Intl.DateTimeFormat(lang, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(at);
+  return new Intl.DateTimeFormat(lang, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(
+    at,
+  );
 }
 
 /** An instant as date and time (admin screens). */

@@ -61,7 +61,12 @@ export function heldRow(p: HeldPunch, lang: Lang): HeldRowView {
     name: p.employee_external_id ? `${p.employee_name} (${p.employee_external_id})` : p.employee_name,
     when: `${formatShortLocalDate(p.local_date, lang)} ${p.local_time}`,
     reasonText: t(lang, `held.reason.${reason}`),
-    detail: error === '' ? null : reason === 'disputed' ? t(lang, 'held.disputeDetail', { reason: error }) : t(lang, 'held.detail', { error }),
+    detail:
+      error === ''
+        ? null
+        : reason === 'disputed'
+          ? t(lang, 'held.disputeDetail', { reason: error })
+          : t(lang, 'held.detail', { error }),
     attempts: attemptsText(p.attempts, lang),
     decide: heldDecisionOf(reason),
   };

@@ -18,7 +18,13 @@ export type KeyboardHandlers = {
 /** A focused field where typed characters belong. */
 export function editableTarget(el: Element | null): HTMLInputElement | HTMLTextAreaElement | null {
   if (el instanceof HTMLTextAreaElement && !el.readOnly && !el.disabled) return el;
-  if (el instanceof HTMLInputElement && !el.readOnly && !el.disabled && ['text', 'password', 'search', 'tel', 'url', 'email'].includes(el.type)) return el;
+  if (
+    el instanceof HTMLInputElement &&
+    !el.readOnly &&
+    !el.disabled &&
+    ['text', 'password', 'search', 'tel', 'url', 'email'].includes(el.type)
+  )
+    return el;
   return null;
 }
 
@@ -59,16 +65,25 @@ export function installKeyboard(wedge: WedgeOptions, handlers: KeyboardHandlers)
     timer = null;
     const at = detector.nextTickAt();
     if (at === null) return;
-    timer = setTimeout(() => {
-      timer = null;
-      deliver(detector.tick(performance.now()), null);
-      schedule();
-    }, Math.max(0, at - performance.now()));
+    timer = setTimeout(
+      () => {
+        timer = null;
+        deliver(detector.tick(performance.now()), null);
+        schedule();
+      },
+      Math.max(0, at - performance.now()),
+    );
   };
 
   const onKeyDown = (e: KeyboardEvent): void => {
     handlers.activity();
-    if (e.isComposing || e.ctrlKey || e.metaKey || (e.altKey && e.key !== 'AltGraph' && !e.getModifierState('AltGraph'))) return; // shortcuts (paste, …) stay native
+    if (
+      e.isComposing ||
+      e.ctrlKey ||
+      e.metaKey ||
+      (e.altKey && e.key !== 'AltGraph' && !e.getModifierState('AltGraph'))
+    )
+      return; // shortcuts (paste, …) stay native
     const kind = classifyKey(e.key, terminators);
     if (kind === 'printable' || kind === 'terminator') e.preventDefault();
     if (e.repeat) return;

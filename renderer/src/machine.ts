@@ -14,7 +14,13 @@ export type Credential = { kind: 'badge' | 'id'; value: string };
  */
 export type PinFor = { credential: Credential } | { challenge: string };
 
-export type AdminLoginError = { kind: 'wrong' } | { kind: 'too_many'; lockedForMs?: number } | { kind: 'expired' } | { kind: 'no_admin_pin' } | { kind: 'disabled' } | { kind: 'other'; message: string };
+export type AdminLoginError =
+  | { kind: 'wrong' }
+  | { kind: 'too_many'; lockedForMs?: number }
+  | { kind: 'expired' }
+  | { kind: 'no_admin_pin' }
+  | { kind: 'disabled' }
+  | { kind: 'other'; message: string };
 
 /** A punch answer to show; `result: null` with `failure`: the call itself failed. */
 export type Shown = { result: PunchResultView; queued: boolean } | { result: null; failure: string };
@@ -81,7 +87,13 @@ export const MAX_PIN_LENGTH = 8;
 export const MAX_ADMIN_PIN_LENGTH = 64;
 
 export function initialModel(): Model {
-  return { screen: { name: 'loading' }, ready: false, reachable: true, busy: false, settings: { pinRequiredFor: [], adminEnabled: false } };
+  return {
+    screen: { name: 'loading' },
+    ready: false,
+    reachable: true,
+    busy: false,
+    settings: { pinRequiredFor: [], adminEnabled: false },
+  };
 }
 
 /** What body[data-screen] says. */
@@ -105,7 +117,14 @@ function soundFor(result: PunchResultView): 'success' | 'error' {
 
 function show(model: Model, shown: Shown): Step {
   const sound = shown.result ? soundFor(shown.result) : 'error';
-  if (model.screen.name === 'admin') return { model: { ...model, busy: false }, effects: [{ type: 'adminNotice', shown }, { type: 'sound', sound }] };
+  if (model.screen.name === 'admin')
+    return {
+      model: { ...model, busy: false },
+      effects: [
+        { type: 'adminNotice', shown },
+        { type: 'sound', sound },
+      ],
+    };
   return { model: { ...model, busy: false, screen: { name: 'result', shown } }, effects: [{ type: 'sound', sound }] };
 }
 
@@ -122,14 +141,23 @@ export function step(model: Model, event: Event): Step {
   const same: Step = { model, effects: [] };
   switch (event.type) {
     case 'ready':
-      return { model: { ...model, ready: true, settings: event.settings, screen: s.name === 'loading' ? IDLE : s }, effects: [] };
+      return {
+        model: { ...model, ready: true, settings: event.settings, screen: s.name === 'loading' ? IDLE : s },
+        effects: [],
+      };
     case 'reachable':
       if (event.reachable === model.reachable) return same;
       // Whatever was being typed cannot be sent now; the terminal starts over when the agent is back.
-      return { model: { ...model, reachable: event.reachable, busy: false, screen: model.ready ? IDLE : { name: 'loading' } }, effects: [] };
+      return {
+        model: { ...model, reachable: event.reachable, busy: false, screen: model.ready ? IDLE : { name: 'loading' } },
+        effects: [],
+      };
     case 'openKeypad':
       if (!model.ready || !model.reachable || (s.name !== 'idle' && s.name !== 'result')) return same;
-      return { model: { ...model, screen: { name: 'keypad', value: event.key && isIdChar(event.key) ? event.key : '' } }, effects: [] };
+      return {
+        model: { ...model, screen: { name: 'keypad', value: event.key && isIdChar(event.key) ? event.key : '' } },
+        effects: [],
+      };
     case 'openAdmin':
       if (!model.ready || !model.reachable || !model.settings.adminEnabled || s.name !== 'idle') return same;
       return { model: { ...model, screen: { name: 'admin-login', value: '', error: null } }, effects: [] };
@@ -142,10 +170,25 @@ export function step(model: Model, event: Event): Step {
       const r = event.result;
       if (r === null) return { model: { ...model, busy: false }, effects: [] };
       const retry = pinRetry(s, r);
-      if (retry) return { model: { ...model, busy: false, screen: retry }, effects: [{ type: 'sound', sound: 'error' }] };
-      const pinFor: PinFor | null = r.ok || r.reason !== 'pin_required' ? null : r.pinChallenge ? { challenge: r.pinChallenge } : event.credential ? { credential: event.credential } : null;
+      if (retry)
+        return { model: { ...model, busy: false, screen: retry }, effects: [{ type: 'sound', sound: 'error' }] };
+      const pinFor: PinFor | null =
+        r.ok || r.reason !== 'pin_required'
+          ? null
+          : r.pinChallenge
+            ? { challenge: r.pinChallenge }
+            : event.credential
+              ? { credential: event.credential }
+              : null;
       if (pinFor && s.name !== 'admin') {
-        return { model: { ...model, busy: false, screen: { name: 'pin', value: '', for: pinFor, employeeName: r.ok ? null : (r.employeeName ?? null) } }, effects: [] };
+        return {
+          model: {
+            ...model,
+            busy: false,
+            screen: { name: 'pin', value: '', for: pinFor, employeeName: r.ok ? null : (r.employeeName ?? null) },
+          },
+          effects: [],
+        };
       }
       // The manager's own enrollment scan: the enrollNextScan answer reports it on the admin screen.
       if (!r.ok && r.reason === 'enrollment' && s.name === 'admin') return { model, effects: [] };
@@ -159,7 +202,19 @@ export function step(model: Model, event: Event): Step {
       if (!r.ok && r.reason === 'enrollment' && s.name === 'admin') return same;
       // A reader's badge that needs a PIN: ask for it, unless someone is typing here right now.
       if (!r.ok && r.reason === 'pin_required' && r.pinChallenge && (s.name === 'idle' || s.name === 'result')) {
-        return { model: { ...model, busy: false, screen: { name: 'pin', value: '', for: { challenge: r.pinChallenge }, employeeName: r.employeeName ?? null } }, effects: [] };
+        return {
+          model: {
+            ...model,
+            busy: false,
+            screen: {
+              name: 'pin',
+              value: '',
+              for: { challenge: r.pinChallenge },
+              employeeName: r.employeeName ?? null,
+            },
+          },
+          effects: [],
+        };
       }
       return show(model, { result: event.result, queued: event.queued });
     }
@@ -167,15 +222,29 @@ export function step(model: Model, event: Event): Step {
       if (s.name !== 'admin-login') return { model: { ...model, busy: false }, effects: [] };
       if (event.ok) return { model: { ...model, busy: false, screen: { name: 'admin' } }, effects: [] };
       return {
-        model: { ...model, busy: false, screen: { name: 'admin-login', value: '', error: loginError(event.code, event.lockedForMs) } },
+        model: {
+          ...model,
+          busy: false,
+          screen: { name: 'admin-login', value: '', error: loginError(event.code, event.lockedForMs) },
+        },
         effects: [{ type: 'sound', sound: 'error' }],
       };
     case 'adminLoginFailed':
       if (s.name !== 'admin-login') return { model: { ...model, busy: false }, effects: [] };
-      return { model: { ...model, busy: false, screen: { name: 'admin-login', value: '', error: { kind: 'other', message: event.message } } }, effects: [] };
+      return {
+        model: {
+          ...model,
+          busy: false,
+          screen: { name: 'admin-login', value: '', error: { kind: 'other', message: event.message } },
+        },
+        effects: [],
+      };
     case 'sessionExpired':
       if (s.name !== 'admin') return same;
-      return { model: { ...model, screen: { name: 'admin-login', value: '', error: { kind: 'expired' } } }, effects: [] };
+      return {
+        model: { ...model, screen: { name: 'admin-login', value: '', error: { kind: 'expired' } } },
+        effects: [],
+      };
     case 'lock':
       if (s.name !== 'admin' && s.name !== 'admin-login') return same;
       return { model: { ...model, busy: false, screen: IDLE }, effects: s.name === 'admin' ? [{ type: 'lock' }] : [] };
@@ -226,7 +295,10 @@ function key(model: Model, k: string): Step {
         const credential: Credential = { kind: 'id', value };
         // Named PIN step: the agent's pin_required answer brings the name; unnamed: straight to the PIN.
         if (model.settings.pinRequiredFor.includes('id') && model.settings.pinShowName === false) {
-          return { model: { ...model, screen: { name: 'pin', value: '', for: { credential }, employeeName: null } }, effects: [] };
+          return {
+            model: { ...model, screen: { name: 'pin', value: '', for: { credential }, employeeName: null } },
+            effects: [],
+          };
         }
         return { model: { ...model, busy: true }, effects: [{ type: 'punch', credential }] };
       }
@@ -237,7 +309,10 @@ function key(model: Model, k: string): Step {
       if (model.busy) return same;
       if (k === 'Enter') {
         if (s.value === '') return same;
-        const effect: Effect = 'challenge' in s.for ? { type: 'answerPin', challenge: s.for.challenge, pin: s.value } : { type: 'punch', credential: s.for.credential, pin: s.value };
+        const effect: Effect =
+          'challenge' in s.for
+            ? { type: 'answerPin', challenge: s.for.challenge, pin: s.value }
+            : { type: 'punch', credential: s.for.credential, pin: s.value };
         return { model: { ...model, busy: true }, effects: [effect] };
       }
       return { model: { ...model, screen: { ...s, value: edit(s.value, k, isDigit, MAX_PIN_LENGTH) } }, effects: [] };
@@ -249,7 +324,10 @@ function key(model: Model, k: string): Step {
         if (s.value === '') return same;
         return { model: { ...model, busy: true }, effects: [{ type: 'adminLogin', pin: s.value }] };
       }
-      return { model: { ...model, screen: { ...s, value: edit(s.value, k, isChar, MAX_ADMIN_PIN_LENGTH) } }, effects: [] };
+      return {
+        model: { ...model, screen: { ...s, value: edit(s.value, k, isChar, MAX_ADMIN_PIN_LENGTH) } },
+        effects: [],
+      };
     }
     default:
       return same;

@@ -6,7 +6,10 @@
 import type { PunchResultView } from '../../src/contract.js';
 import { t, type Lang } from './i18n.js';
 
-/** Why the PIN is asked again: a wrong PIN (`left`: tries before the lockout, when the agent says) or one of the wrong shape. */
+/**
+ * Why the PIN is asked again: a wrong PIN (`left`: tries before the lockout, when the agent says) or one of the wrong
+ * shape.
+ */
 export type PinError = { kind: 'wrong'; left: number | null } | { kind: 'format'; min: string; max: string };
 
 /** What this needs of a screen (machine.ts `Screen`): structural, since machine.ts imports this file. */
@@ -23,7 +26,10 @@ export function pinRetry<S extends AnyScreen>(s: S, r: PunchResultView): (S & Pi
   if (!isPin(s) || !('credential' in s.for) || r.ok || r.reason !== 'pin_wrong') return null;
   const p = r.params ?? {};
   const n = p['n'] === undefined ? NaN : Number(p['n']);
-  const error: PinError = p['min'] !== undefined && p['max'] !== undefined ? { kind: 'format', min: p['min'], max: p['max'] } : { kind: 'wrong', left: Number.isFinite(n) ? n : null };
+  const error: PinError =
+    p['min'] !== undefined && p['max'] !== undefined
+      ? { kind: 'format', min: p['min'], max: p['max'] }
+      : { kind: 'wrong', left: Number.isFinite(n) ? n : null };
   return { ...s, value: '', error, employeeName: r.employeeName ?? s.employeeName };
 }
 

@@ -37,7 +37,20 @@ export type ResultView = {
 export function resultView(shown: Shown, lang: Lang): ResultView {
   const r = shown.result;
   if (!r) {
-    return { ok: false, reason: 'no_answer', tone: 'error', sound: 'error', headline: t(lang, 'result.refused'), name: '', time: '', date: '', message: t(lang, 'reason.no_answer'), queued: false, note: 'none', timeNote: '' };
+    return {
+      ok: false,
+      reason: 'no_answer',
+      tone: 'error',
+      sound: 'error',
+      headline: t(lang, 'result.refused'),
+      name: '',
+      time: '',
+      date: '',
+      message: t(lang, 'reason.no_answer'),
+      queued: false,
+      note: 'none',
+      timeNote: '',
+    };
   }
   if (r.ok) {
     const queued = shown.queued;
@@ -60,22 +73,51 @@ export function resultView(shown: Shown, lang: Lang): ResultView {
     }
     const note = r.note ?? 'none';
     const timeNote = r.timeToConfirm ? t(lang, 'result.timeToConfirm') : '';
-    const base = { ok: true, reason: 'ok', sound: 'success', name: r.employeeName ?? '', time: r.localTime, date, note, timeNote } as const;
+    const base = {
+      ok: true,
+      reason: 'ok',
+      sound: 'success',
+      name: r.employeeName ?? '',
+      time: r.localTime,
+      date,
+      note,
+      timeNote,
+    } as const;
     if (note === 'held_not_allowed') {
       // Kept here, not sent until HR allows it: neither "sent" nor "waiting for the connection".
-      return { ...base, tone: 'info', headline: t(lang, 'result.ok'), message: t(lang, 'result.heldNotAllowed', { time: r.localTime }), queued: false };
+      return {
+        ...base,
+        tone: 'info',
+        headline: t(lang, 'result.ok'),
+        message: t(lang, 'result.heldNotAllowed', { time: r.localTime }),
+        queued: false,
+      };
     }
     if (note === 'held_pin_unverified') {
       // Taken while locked out after wrong PINs: kept here until the manager confirms it.
-      return { ...base, tone: 'info', headline: t(lang, 'result.ok'), message: t(lang, 'result.heldPinUnverified', { time: r.localTime }), queued: false };
+      return {
+        ...base,
+        tone: 'info',
+        headline: t(lang, 'result.ok'),
+        message: t(lang, 'result.heldPinUnverified', { time: r.localTime }),
+        queued: false,
+      };
     }
     if (note === 'awaiting_roster') {
-      return { ...base, tone: 'ok', headline: t(lang, 'result.unresolved'), message: t(lang, 'result.awaitingRoster', { time: r.localTime }), queued };
+      return {
+        ...base,
+        tone: 'ok',
+        headline: t(lang, 'result.unresolved'),
+        message: t(lang, 'result.awaitingRoster', { time: r.localTime }),
+        queued,
+      };
     }
     return {
       ...base,
       tone: 'ok',
-      headline: dayHeadline(r, lang) ?? t(lang, r.employeeName === null || note === 'unknown_code' ? 'result.unresolved' : 'result.ok'),
+      headline:
+        dayHeadline(r, lang) ??
+        t(lang, r.employeeName === null || note === 'unknown_code' ? 'result.unresolved' : 'result.ok'),
       message: queued ? t(lang, 'result.queued') : t(lang, 'result.saved', { time: r.localTime }),
       queued,
     };

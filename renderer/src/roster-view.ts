@@ -36,13 +36,21 @@ export type SiteFilterView = { state: NonNullable<Roster['siteFilter']>; value: 
 /** The site filter's check; null without a site. `warning`: the suspect case, said in full. */
 export function siteFilterView(sf: Roster['siteFilter'], lang: Lang): SiteFilterView | null {
   if (sf === null) return null;
-  return { state: sf, value: t(lang, `roster.siteFilter.${sf}`), warning: sf === 'suspect' ? t(lang, 'roster.siteFilterWarning') : null };
+  return {
+    state: sf,
+    value: t(lang, `roster.siteFilter.${sf}`),
+    warning: sf === 'suspect' ? t(lang, 'roster.siteFilterWarning') : null,
+  };
 }
 
 export type HeldShrinkView = { title: string; body: string; recheck: string | null; confirm: string };
 
 /** A sync that would shrink the roster by more than half, held: what it brought, since when, what happens next. */
-export function heldShrinkView(hs: Roster['heldShrink'], lang: Lang, timeZone: string | undefined): HeldShrinkView | null {
+export function heldShrinkView(
+  hs: Roster['heldShrink'],
+  lang: Lang,
+  timeZone: string | undefined,
+): HeldShrinkView | null {
   if (hs === null) return null;
   const when = (at: number): string => formatDateTime(at, lang, timeZone);
   return {
@@ -60,14 +68,30 @@ export function skippedView(sk: Roster['skipped'], lang: Lang): SkippedView | nu
   if (sk === null || sk.count === 0) return null;
   const examples = sk.examples.map((e) =>
     e.id === null
-      ? t(lang, 'roster.skippedExampleNoId', { position: String(e.position), reason: t(lang, `roster.skipReason.${e.reason}`) })
-      : t(lang, 'roster.skippedExample', { position: String(e.position), id: e.id, reason: t(lang, `roster.skipReason.${e.reason}`) }),
+      ? t(lang, 'roster.skippedExampleNoId', {
+          position: String(e.position),
+          reason: t(lang, `roster.skipReason.${e.reason}`),
+        })
+      : t(lang, 'roster.skippedExample', {
+          position: String(e.position),
+          id: e.id,
+          reason: t(lang, `roster.skipReason.${e.reason}`),
+        }),
   );
   const rest = sk.count - sk.examples.length;
-  return { summary: t(lang, 'roster.skipped', { n: sk.count }), examples, more: rest > 0 ? t(lang, 'roster.andMore', { n: rest }) : null };
+  return {
+    summary: t(lang, 'roster.skipped', { n: sk.count }),
+    examples,
+    more: rest > 0 ? t(lang, 'roster.andMore', { n: rest }) : null,
+  };
 }
 
-export type NotAllowedView = { title: string; help: string; rows: { id: string; name: string; held: string; heldPunches: number }[]; more: string | null };
+export type NotAllowedView = {
+  title: string;
+  help: string;
+  rows: { id: string; name: string; held: string; heldPunches: number }[];
+  more: string | null;
+};
 
 /** Employees whose contract does not allow API records (their punches are held); null when there are none. */
 export function notAllowedView(na: Roster['notAllowed'], lang: Lang): NotAllowedView | null {
@@ -90,13 +114,19 @@ export type UnresolvedRow = { id: number; when: string; code: string; kind: stri
 
 /** A punch kept for a code no roster knew, as its row reads: when, the code, badge or ID, last checked. */
 export function unresolvedRow(p: UnresolvedPunch, lang: Lang, timeZone: string | undefined): UnresolvedRow {
-  const kind = p.credential_kind === 'badge' || p.credential_kind === 'id' ? t(lang, `roster.kind.${p.credential_kind}`) : p.credential_kind;
+  const kind =
+    p.credential_kind === 'badge' || p.credential_kind === 'id'
+      ? t(lang, `roster.kind.${p.credential_kind}`)
+      : p.credential_kind;
   return {
     id: p.id,
     when: formatDateTime(p.captured_at, lang, timeZone),
     code: p.code,
     kind,
-    checked: p.last_checked_at === null ? t(lang, 'roster.unresolvedNotChecked') : t(lang, 'roster.unresolvedChecked', { time: formatDateTime(p.last_checked_at, lang, timeZone) }),
+    checked:
+      p.last_checked_at === null
+        ? t(lang, 'roster.unresolvedNotChecked')
+        : t(lang, 'roster.unresolvedChecked', { time: formatDateTime(p.last_checked_at, lang, timeZone) }),
   };
 }
 
@@ -119,19 +149,28 @@ export type EvidenceGapsView = { lines: string[]; employees: { id: string; name:
 export function evidenceGapsView(hl: Roster['health'], lang: Lang): EvidenceGapsView {
   const ev = hl.evidence;
   if (!ev || ev.noCpf.count + ev.noEmployer.count === 0) return null;
-  const name = (e: { name: string; externalId: string | null }) => (e.externalId ? `${e.name} (${e.externalId})` : e.name);
+  const name = (e: { name: string; externalId: string | null }) =>
+    e.externalId ? `${e.name} (${e.externalId})` : e.name;
   return {
-    lines: [ev.noCpf.count > 0 ? t(lang, 'roster.noCpf', { n: ev.noCpf.count }) : null, ev.noEmployer.count > 0 ? t(lang, 'roster.noOwnEmployer', { n: ev.noEmployer.count }) : null].filter((l): l is string => l !== null),
+    lines: [
+      ev.noCpf.count > 0 ? t(lang, 'roster.noCpf', { n: ev.noCpf.count }) : null,
+      ev.noEmployer.count > 0 ? t(lang, 'roster.noOwnEmployer', { n: ev.noEmployer.count }) : null,
+    ].filter((l): l is string => l !== null),
     employees: [
       ...ev.noCpf.employees.map((e) => ({ id: e.id, name: name(e), missing: t(lang, 'roster.missingCpf') })),
-      ...ev.noEmployer.employees.map((e) => ({ id: e.id, name: name(e), missing: t(lang, e.reason === 'unread' ? 'roster.employerUnread' : 'roster.employerUnknown') })),
+      ...ev.noEmployer.employees.map((e) => ({
+        id: e.id,
+        name: name(e),
+        missing: t(lang, e.reason === 'unread' ? 'roster.employerUnread' : 'roster.employerUnknown'),
+      })),
     ],
   };
 }
 
 /** Incomplete employee records: counts (the time zone's only when some are bad) and who lacks what. */
 export function healthView(hl: Roster['health'], lang: Lang): HealthView {
-  if (hl.employees.length === 0 && hl.missingEmployer === 0 && hl.missingWorkSchedule === 0 && hl.badTimeZone === 0) return { ok: true, text: t(lang, 'roster.healthOk') };
+  if (hl.employees.length === 0 && hl.missingEmployer === 0 && hl.missingWorkSchedule === 0 && hl.badTimeZone === 0)
+    return { ok: true, text: t(lang, 'roster.healthOk') };
   return {
     ok: false,
     counts: t(lang, 'roster.healthCounts', { schedule: hl.missingWorkSchedule, employer: hl.missingEmployer }),

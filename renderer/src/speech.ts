@@ -14,9 +14,17 @@ export const SPEECH_LANG: Record<Lang, string> = { 'pt-BR': 'pt-BR', es: 'es', e
 /** A line read aloud is at most this long: a name from the service may be any length. */
 export const ANNOUNCED_LINE_MAX = 200;
 
-/** What a screen reader is told: the result's lines that have text, in reading order, each at most ANNOUNCED_LINE_MAX characters. */
-export function announcementText(v: Pick<ResultView, 'headline' | 'name' | 'time' | 'message'>, extra: ReadonlyArray<string | null> = []): string {
-  const lines = [v.headline, v.name, v.time, v.message, ...extra].filter((s): s is string => s !== null && s.trim() !== '').map((s) => shortText(s.trim(), ANNOUNCED_LINE_MAX));
+/**
+ * What a screen reader is told: the result's lines that have text, in reading order, each at most ANNOUNCED_LINE_MAX
+ * characters.
+ */
+export function announcementText(
+  v: Pick<ResultView, 'headline' | 'name' | 'time' | 'message'>,
+  extra: ReadonlyArray<string | null> = [],
+): string {
+  const lines = [v.headline, v.name, v.time, v.message, ...extra]
+    .filter((s): s is string => s !== null && s.trim() !== '')
+    .map((s) => shortText(s.trim(), ANNOUNCED_LINE_MAX));
   return lines.map((s) => (/[.!?…]$/.test(s.trim()) ? s.trim() : `${s.trim()}.`)).join(' ');
 }
 

@@ -28,11 +28,21 @@ describe('the CPF display mask', () => {
   });
 
   it('is for display only: the digits are all still there, in order', () => {
-    for (let n = 0; n <= 14; n += 1) expect(cpfDisplay(DIGITS.slice(0, n)).replace(/[.-]/g, '')).toBe(DIGITS.slice(0, n));
+    for (let n = 0; n <= 14; n += 1)
+      expect(cpfDisplay(DIGITS.slice(0, n)).replace(/[.-]/g, '')).toBe(DIGITS.slice(0, n));
   });
 
   it('leaves anything with a non-digit untouched', () => {
-    for (const v of ['123.456.789-09', '12345678A09', 'AB1234567', '123456789-0', ' 12345678909', '1234/5678-90', '•••••••••••']) expect(cpfDisplay(v)).toBe(v);
+    for (const v of [
+      '123.456.789-09',
+      '12345678A09',
+      'AB1234567',
+      '123456789-0',
+      ' 12345678909',
+      '1234/5678-90',
+      '•••••••••••',
+    ])
+      expect(cpfDisplay(v)).toBe(v);
   });
 
   it('masks only where a CPF may be typed', () => {

@@ -69,9 +69,21 @@ describe('the employee’s day in words', () => {
   });
 
   it('negative and zero balances; no bank and no legend when unknown or none from the service', () => {
-    expect(dayView(day({ hoursBank: { minutes: -195, at: AT } }), 'pt-BR', TZ).bank).toBe('Banco de horas: −3h15 (em 24/11 10:05)');
-    expect(dayView(day({ hoursBank: { minutes: 0, at: AT } }), 'en', TZ).bank).toBe('Hours bank: 0h00 (as of 24/11 10:05)');
-    const bare = dayView(day({ hoursBank: null, serviceAt: null, punches: [{ time: '08:00', direction: 'entry', fromService: false, isNew: true }] }), 'es', TZ);
+    expect(dayView(day({ hoursBank: { minutes: -195, at: AT } }), 'pt-BR', TZ).bank).toBe(
+      'Banco de horas: −3h15 (em 24/11 10:05)',
+    );
+    expect(dayView(day({ hoursBank: { minutes: 0, at: AT } }), 'en', TZ).bank).toBe(
+      'Hours bank: 0h00 (as of 24/11 10:05)',
+    );
+    const bare = dayView(
+      day({
+        hoursBank: null,
+        serviceAt: null,
+        punches: [{ time: '08:00', direction: 'entry', fromService: false, isNew: true }],
+      }),
+      'es',
+      TZ,
+    );
     expect(bare.bank).toBeNull();
     expect(bare.legend).toBeNull();
     expect(bare.chips).toHaveLength(1);
@@ -83,16 +95,27 @@ describe('the employee’s day in words', () => {
     expect(dayView(vacation, 'es', TZ).leave).toBe('Hoy está de vacaciones; el registro se realizó.');
     expect(dayView(vacation, 'en', TZ).leave).toBe('You are on vacation today; the punch was registered.');
     const other = day({ leave: { kind: 'other', type: 'licença médica' } });
-    expect(dayView(other, 'pt-BR', TZ).leave).toBe('Você tem um afastamento hoje (licença médica); o registro foi feito.');
+    expect(dayView(other, 'pt-BR', TZ).leave).toBe(
+      'Você tem um afastamento hoje (licença médica); o registro foi feito.',
+    );
     expect(dayView(other, 'es', TZ).leave).toBe('Hoy tiene una ausencia (licença médica); el registro se realizó.');
-    expect(dayView(other, 'en', TZ).leave).toBe('You have a leave of absence today (licença médica); the punch was registered.');
-    expect(dayView(day({ leave: { kind: 'other', type: null } }), 'pt-BR', TZ).leave).toBe('Você tem um afastamento hoje; o registro foi feito.');
+    expect(dayView(other, 'en', TZ).leave).toBe(
+      'You have a leave of absence today (licença médica); the punch was registered.',
+    );
+    expect(dayView(day({ leave: { kind: 'other', type: null } }), 'pt-BR', TZ).leave).toBe(
+      'Você tem um afastamento hoje; o registro foi feito.',
+    );
   });
 
   it('the result’s headline says entry or exit for an ordinary punch with a day, and nothing changes without one', () => {
     expect(resultView({ result: ok(), queued: false }, 'pt-BR').headline).toBe('Entrada registrada');
-    expect(resultView({ result: ok({ day: day({ direction: 'exit' }) }), queued: false }, 'es').headline).toBe('Salida registrada');
-    expect(resultView({ result: ok({ day: day({ direction: 'exit' }) }), queued: true }, 'en')).toMatchObject({ headline: 'Exit registered', tone: 'ok' });
+    expect(resultView({ result: ok({ day: day({ direction: 'exit' }) }), queued: false }, 'es').headline).toBe(
+      'Salida registrada',
+    );
+    expect(resultView({ result: ok({ day: day({ direction: 'exit' }) }), queued: true }, 'en')).toMatchObject({
+      headline: 'Exit registered',
+      tone: 'ok',
+    });
     const { day: _none, ...noDay } = ok();
     expect(resultView({ result: noDay, queued: false }, 'pt-BR').headline).toBe('Ponto registrado');
     expect(dayOfResult(noDay)).toBeNull();
@@ -105,7 +128,9 @@ describe('the employee’s day in words', () => {
       expect(dayOfResult(ok({ note })), note).toBeNull();
       expect(dayHeadline(ok({ note }), 'en'), note).toBeNull();
     }
-    expect(resultView({ result: ok({ note: 'held_not_allowed' }), queued: false }, 'pt-BR').headline).toBe('Ponto registrado');
+    expect(resultView({ result: ok({ note: 'held_not_allowed' }), queued: false }, 'pt-BR').headline).toBe(
+      'Ponto registrado',
+    );
     expect(dayOfResult({ ok: false, reason: 'unknown_credential' })).toBeNull();
     expect(dayOfResult(null)).toBeNull();
   });

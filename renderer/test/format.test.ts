@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveTimeZone, formatClock, formatDuration, formatLocalDate, formatLongDate, formatSkew } from '../src/format.js';
+import {
+  effectiveTimeZone,
+  formatClock,
+  formatDuration,
+  formatLocalDate,
+  formatLongDate,
+  formatSkew,
+} from '../src/format.js';
 
 // 2025-03-05 15:07:30 UTC = 12:07:30 in São Paulo (UTC-3, no DST since 2019)
 const AT = Date.UTC(2025, 2, 5, 15, 7, 30);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DISPUTE_REASON_MAX, disputeReason, heldActions, heldDecisionOf, heldList, heldRow, type HeldPunch } from '../src/held-view.js';
+import {
+  DISPUTE_REASON_MAX,
+  disputeReason,
+  heldActions,
+  heldDecisionOf,
+  heldList,
+  heldRow,
+  type HeldPunch,
+} from '../src/held-view.js';
 
 function held(over: Partial<HeldPunch> = {}): HeldPunch {
   return {
@@ -24,7 +32,10 @@ function held(over: Partial<HeldPunch> = {}): HeldPunch {
 
 describe('held punches on the queue tab', () => {
   it('a row reads: who, when (the punch’s own date and time), why, the service’s words, attempts', () => {
-    const v = heldRow(held({ last_error: 'HTTP 504 from the gateway; GET /times found no record either way' }), 'pt-BR');
+    const v = heldRow(
+      held({ last_error: 'HTTP 504 from the gateway; GET /times found no record either way' }),
+      'pt-BR',
+    );
     expect(v).toEqual({
       id: 17,
       reason: 'unverified',
@@ -48,15 +59,22 @@ describe('held punches on the queue tab', () => {
     expect(pt.name).toBe('Ana Paula Ferreira');
     expect(pt.detail).toBeNull();
     expect(pt.decide).toBeNull();
-    expect(heldRow(held({ held_reason: 'not_allowed' }), 'en').reasonText).toBe('the contract does not allow records by the API — see HR');
+    expect(heldRow(held({ held_reason: 'not_allowed' }), 'en').reasonText).toBe(
+      'the contract does not allow records by the API — see HR',
+    );
   });
 
   it('a punch the service refused for its employee (403) says it is retried, and a person may still decide', () => {
-    const pt = heldRow(held({ held_reason: 'forbidden', last_error: '403 Forbidden: employee not permitted' }), 'pt-BR');
+    const pt = heldRow(
+      held({ held_reason: 'forbidden', last_error: '403 Forbidden: employee not permitted' }),
+      'pt-BR',
+    );
     expect(pt.reasonText).toBe('o serviço recusou este funcionário (403) — nova tentativa automática');
     expect(pt.detail).toBe('Detalhes: 403 Forbidden: employee not permitted');
     expect(pt.decide).toBe('delivery');
-    expect(heldRow(held({ held_reason: 'forbidden' }), 'en').reasonText).toBe('the service refused this employee (403) — retried automatically');
+    expect(heldRow(held({ held_reason: 'forbidden' }), 'en').reasonText).toBe(
+      'the service refused this employee (403) — retried automatically',
+    );
   });
 
   it('a row without a reason (kept by an older version) says it is kept here, with no decision', () => {
@@ -98,7 +116,9 @@ describe('held punches on the queue tab', () => {
     const pt = heldRow(held({ held_reason: 'pin_unverified', credential_kind: 'id', attempts: 0 }), 'pt-BR');
     expect(pt).toMatchObject({ reason: 'pin_unverified', decide: 'pin', detail: null, attempts: '0 tentativas' });
     expect(pt.reasonText).toBe('PIN não verificado (funcionário bloqueado por PINs errados) — confirme ou conteste');
-    expect(heldRow(held({ held_reason: 'pin_unverified' }), 'en').reasonText).toBe('PIN not verified (employee locked out after wrong PINs) — confirm or dispute');
+    expect(heldRow(held({ held_reason: 'pin_unverified' }), 'en').reasonText).toBe(
+      'PIN not verified (employee locked out after wrong PINs) — confirm or dispute',
+    );
   });
 
   it('a disputed punch says it is kept and never sent, with the manager’s reason as its detail and no more decisions', () => {

@@ -17,12 +17,22 @@ describe('i18n', () => {
   });
 
   it('the roster work’s texts read as the site expects in both languages', () => {
-    expect(t('pt-BR', 'idle.noRoster')).toBe('Terminal sem lista de funcionários — os registros são guardados e confirmados depois');
+    expect(t('pt-BR', 'idle.noRoster')).toBe(
+      'Terminal sem lista de funcionários — os registros são guardados e confirmados depois',
+    );
     expect(t('en', 'idle.noRoster')).toBe('No employee list yet — punches are kept and confirmed later');
-    expect(t('pt-BR', 'result.awaitingRoster', { time: '07:58' })).toBe('Registrado às 07:58. Será confirmado quando o terminal receber a lista de funcionários.');
-    expect(t('en', 'result.awaitingRoster', { time: '07:58' })).toBe('Registered at 07:58. It will be confirmed when the terminal receives the employee list.');
-    expect(t('pt-BR', 'result.heldNotAllowed', { time: '07:58' })).toBe('Registrado neste terminal às 07:58. Procure o RH para liberar o envio.');
-    expect(t('en', 'result.heldNotAllowed', { time: '07:58' })).toBe('Registered on this terminal at 07:58. Please see HR to allow sending.');
+    expect(t('pt-BR', 'result.awaitingRoster', { time: '07:58' })).toBe(
+      'Registrado às 07:58. Será confirmado quando o terminal receber a lista de funcionários.',
+    );
+    expect(t('en', 'result.awaitingRoster', { time: '07:58' })).toBe(
+      'Registered at 07:58. It will be confirmed when the terminal receives the employee list.',
+    );
+    expect(t('pt-BR', 'result.heldNotAllowed', { time: '07:58' })).toBe(
+      'Registrado neste terminal às 07:58. Procure o RH para liberar o envio.',
+    );
+    expect(t('en', 'result.heldNotAllowed', { time: '07:58' })).toBe(
+      'Registered on this terminal at 07:58. Please see HR to allow sending.',
+    );
     expect(t('pt-BR', 'roster.shrinkConfirm')).toBe('Confirmar nova lista');
     expect(t('en', 'roster.shrinkConfirm')).toBe('Apply the smaller list');
     expect(t('pt-BR', 'queue.held')).toBe('Retidos');
@@ -39,31 +49,57 @@ describe('i18n', () => {
         'Confirmed: the smaller employee list is applied (fetched again first when needed, whatever its size).',
       );
     }
-    expect(answerText('pt-BR', { code: 'roster_shrink_none' })).toMatch(/^Não há lista de funcionários retida para confirmar/);
+    expect(answerText('pt-BR', { code: 'roster_shrink_none' })).toMatch(
+      /^Não há lista de funcionários retida para confirmar/,
+    );
     expect(answerText('en', { code: 'roster_shrink_none' })).toMatch(/^There is no held employee list to apply/);
   });
 
   it('the answers about held and rejected punches are worded from their codes, with the punch id or the count', () => {
     const ans = (code: AdminCode, params: Record<string, string>) => ({ code, params });
-    expect(answerText('pt-BR', ans('retry_all_queued', { n: '4' }))).toBe('Registros recusados reenviados para envio: 4.');
+    expect(answerText('pt-BR', ans('retry_all_queued', { n: '4' }))).toBe(
+      'Registros recusados reenviados para envio: 4.',
+    );
     expect(answerText('en', ans('retry_all_queued', { n: '0' }))).toBe('Rejected punches queued to be sent again: 0.');
-    expect(answerText('pt-BR', ans('held_resend_queued', { id: '17' }))).toBe('Registro retido 17 colocado de novo na fila de envio.');
+    expect(answerText('pt-BR', ans('held_resend_queued', { id: '17' }))).toBe(
+      'Registro retido 17 colocado de novo na fila de envio.',
+    );
     expect(answerText('en', ans('held_resend_queued', { id: '17' }))).toBe('Held punch 17 queued to be sent again.');
-    expect(answerText('pt-BR', ans('held_marked_delivered', { id: '17' }))).toBe('Registro retido 17 marcado como entregue; nada mais será enviado para ele.');
-    expect(answerText('en', ans('held_marked_delivered', { id: '17' }))).toBe('Held punch 17 marked as delivered; nothing more is sent for it.');
-    expect(answerText('pt-BR', ans('held_not_held', { id: '17' }))).toBe('O registro 17 não está (mais) retido; nada foi alterado.');
-    expect(answerText('en', ans('held_not_held', { id: '17' }))).toBe('Punch 17 is not held (any more); nothing was changed.');
-    expect(answerText('pt-BR', ans('held_disputed', { id: '17' }))).toBe('Registro 17 contestado: fica guardado neste terminal e não será enviado.');
-    expect(answerText('en', ans('held_disputed', { id: '17' }))).toBe('Punch 17 disputed: it stays kept on this terminal and will not be sent.');
+    expect(answerText('pt-BR', ans('held_marked_delivered', { id: '17' }))).toBe(
+      'Registro retido 17 marcado como entregue; nada mais será enviado para ele.',
+    );
+    expect(answerText('en', ans('held_marked_delivered', { id: '17' }))).toBe(
+      'Held punch 17 marked as delivered; nothing more is sent for it.',
+    );
+    expect(answerText('pt-BR', ans('held_not_held', { id: '17' }))).toBe(
+      'O registro 17 não está (mais) retido; nada foi alterado.',
+    );
+    expect(answerText('en', ans('held_not_held', { id: '17' }))).toBe(
+      'Punch 17 is not held (any more); nothing was changed.',
+    );
+    expect(answerText('pt-BR', ans('held_disputed', { id: '17' }))).toBe(
+      'Registro 17 contestado: fica guardado neste terminal e não será enviado.',
+    );
+    expect(answerText('en', ans('held_disputed', { id: '17' }))).toBe(
+      'Punch 17 disputed: it stays kept on this terminal and will not be sent.',
+    );
     expect(answerText('pt-BR', ans('held_reason_required', { id: '17' }))).toBe('Escreva o motivo da contestação.');
     expect(answerText('en', ans('held_reason_required', {}))).toBe('Write the reason for the dispute.');
   });
 
   it('a punch whose PIN was not verified: the result line and the held list read as the site expects', () => {
-    expect(t('pt-BR', 'result.heldPinUnverified', { time: '07:58' })).toBe('Registrado às 07:58. PIN não verificado: o gestor vai confirmar este registro.');
-    expect(t('en', 'result.heldPinUnverified', { time: '07:58' })).toBe('Registered at 07:58. PIN not verified: the manager will confirm this punch.');
-    expect(t('pt-BR', 'held.reason.pin_unverified')).toBe('PIN não verificado (funcionário bloqueado por PINs errados) — confirme ou conteste');
-    expect(t('en', 'held.reason.pin_unverified')).toBe('PIN not verified (employee locked out after wrong PINs) — confirm or dispute');
+    expect(t('pt-BR', 'result.heldPinUnverified', { time: '07:58' })).toBe(
+      'Registrado às 07:58. PIN não verificado: o gestor vai confirmar este registro.',
+    );
+    expect(t('en', 'result.heldPinUnverified', { time: '07:58' })).toBe(
+      'Registered at 07:58. PIN not verified: the manager will confirm this punch.',
+    );
+    expect(t('pt-BR', 'held.reason.pin_unverified')).toBe(
+      'PIN não verificado (funcionário bloqueado por PINs errados) — confirme ou conteste',
+    );
+    expect(t('en', 'held.reason.pin_unverified')).toBe(
+      'PIN not verified (employee locked out after wrong PINs) — confirm or dispute',
+    );
     expect(t('pt-BR', 'held.reason.disputed')).toBe('contestado pelo gestor — guardado, não será enviado');
     expect(t('en', 'held.reason.disputed')).toBe('disputed by the manager — kept, never sent');
     expect(t('pt-BR', 'held.confirmPin')).toBe('Confirmar');
@@ -76,7 +112,8 @@ describe('i18n', () => {
 
   it('every held reason and every punch note of the contract has its words in both languages', () => {
     for (const reason of [...heldPunchSchema.shape.held_reason.unwrap().options, 'unknown'] as const) {
-      for (const lang of LANGS) expect(t(lang, `held.reason.${reason}`).trim(), `${lang} held.reason.${reason}`).not.toBe('');
+      for (const lang of LANGS)
+        expect(t(lang, `held.reason.${reason}`).trim(), `${lang} held.reason.${reason}`).not.toBe('');
     }
     expect(punchNoteSchema.options).toContain('held_pin_unverified');
   });
@@ -102,31 +139,64 @@ describe('i18n', () => {
     }
     // And no answer text for a code the contract does not have.
     const codes = new Set<string>(adminCodeSchema.options);
-    for (const key of Object.keys(dictionaries.en)) if (key.startsWith('answer.')) expect(codes.has(key.slice('answer.'.length)), key).toBe(true);
+    for (const key of Object.keys(dictionaries.en))
+      if (key.startsWith('answer.')) expect(codes.has(key.slice('answer.'.length)), key).toBe(true);
   });
 
   it('an admin answer is worded from its code in the language, with its params', () => {
     const ans = (code: AdminCode, params?: Record<string, string>) => ({ code, params });
-    expect(answerText('pt-BR', ans('pin_set', { name: 'Ana Paula Ferreira da Silva' }))).toBe('PIN definido para Ana Paula Ferreira da Silva.');
-    expect(answerText('en', ans('pin_set', { name: 'Ana Paula Ferreira da Silva' }))).toBe('PIN set for Ana Paula Ferreira da Silva.');
+    expect(answerText('pt-BR', ans('pin_set', { name: 'Ana Paula Ferreira da Silva' }))).toBe(
+      'PIN definido para Ana Paula Ferreira da Silva.',
+    );
+    expect(answerText('en', ans('pin_set', { name: 'Ana Paula Ferreira da Silva' }))).toBe(
+      'PIN set for Ana Paula Ferreira da Silva.',
+    );
     expect(answerText('pt-BR', ans('retry_queued', { id: '1234' }))).toBe('Registro 1234 reenviado para envio.');
-    expect(answerText('pt-BR', ans('badge_moved', { name: 'Ana', previousName: 'Bruno' }))).toBe('Crachá cadastrado para Ana (antes era de Bruno).');
-    expect(answerText('pt-BR', ans('site_unknown', { siteId: 'abc' }))).toBe('O serviço não tem o local abc; nada foi alterado.');
-    expect(answerText('pt-BR', ans('token_demo'))).toMatch(/^Modo demonstração: o token da demonstração é fixo; nada foi salvo/);
+    expect(answerText('pt-BR', ans('badge_moved', { name: 'Ana', previousName: 'Bruno' }))).toBe(
+      'Crachá cadastrado para Ana (antes era de Bruno).',
+    );
+    expect(answerText('pt-BR', ans('site_unknown', { siteId: 'abc' }))).toBe(
+      'O serviço não tem o local abc; nada foi alterado.',
+    );
+    expect(answerText('pt-BR', ans('token_demo'))).toMatch(
+      /^Modo demonstração: o token da demonstração é fixo; nada foi salvo/,
+    );
     // Where the token is kept is worded as the settings panel words it.
     expect(answerText('pt-BR', ans('token_saved', { store: 'keyring' }))).toContain('(cofre de senhas do sistema)');
     expect(answerText('en', ans('token_saved', { store: 'file' }))).toContain('(a protected file)');
     // Ids stay as they are (no number formatting), and a param's own braces are not filled again.
-    expect(answerText('pt-BR', ans('retry_not_rejected', { id: '{id}' }))).toBe('O registro {id} não está (mais) entre os recusados.');
-    expect(answerText('pt-BR', ans('budget_set', { limit: '1200', window: '60', previousLimit: '60', previousWindow: '60' }))).toContain('1200 a cada 60 s');
+    expect(answerText('pt-BR', ans('retry_not_rejected', { id: '{id}' }))).toBe(
+      'O registro {id} não está (mais) entre os recusados.',
+    );
+    expect(
+      answerText(
+        'pt-BR',
+        ans('budget_set', { limit: '1200', window: '60', previousLimit: '60', previousWindow: '60' }),
+      ),
+    ).toContain('1200 a cada 60 s');
   });
 
-  it('the answers\' placeholders are all among the params the agent sends', () => {
+  it("the answers' placeholders are all among the params the agent sends", () => {
     const sample: Record<string, string> = {
-      id: '7', query: '1001', name: 'Ana', previousName: 'Bruno', badge: 'CARD-1', employee: 'Ana', min: '4', max: '8', error: 'disk full',
-      store: 'file', reason: 'HTTP 503', siteId: 'abc', limit: '60', window: '60', previousLimit: '30', previousWindow: '60', n: '3',
+      id: '7',
+      query: '1001',
+      name: 'Ana',
+      previousName: 'Bruno',
+      badge: 'CARD-1',
+      employee: 'Ana',
+      min: '4',
+      max: '8',
+      error: 'disk full',
+      store: 'file',
+      reason: 'HTTP 503',
+      siteId: 'abc',
+      limit: '60',
+      window: '60',
+      previousLimit: '30',
+      previousWindow: '60',
+      n: '3',
     };
-    for (const code of adminCodeSchema.options) expect(answerText('pt-BR', { code, params: sample }), code).not.toMatch(/\{\w+\}/);
+    for (const code of adminCodeSchema.options)
+      expect(answerText('pt-BR', { code, params: sample }), code).not.toMatch(/\{\w+\}/);
   });
 });
-

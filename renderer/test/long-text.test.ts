@@ -1,7 +1,8 @@
 /**
  * Text of any length from the service, as the screen words it (issue 23): a leave's type is cut
  * inside its sentence so the sentence's end stays; a screen reader is told at most 200 characters a
- * line; the spoken first name is short. The layout's clamps are checked in Chromium (test/e2e/kiosk-long-strings.test.ts).
+ * line; the spoken first name is short. The layout's clamps are checked in Chromium
+ * (test/e2e/kiosk-long-strings.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import type { PunchResultView } from '../../src/contract.js';
@@ -22,13 +23,27 @@ describe('long text on the screen', () => {
   });
 
   it('a 10,000-character leave type: the note keeps its start and the sentence’s end', () => {
-    const v = dayView({ direction: 'exit', punches: [], serviceAt: null, hoursBank: null, leave: { kind: 'other', type: LONG } }, 'pt-BR', 'America/Sao_Paulo');
-    expect(v.leave).toBe(`Você tem um afastamento hoje (${LONG.slice(0, LEAVE_TYPE_SHOWN - 1)}…); o registro foi feito.`);
+    const v = dayView(
+      { direction: 'exit', punches: [], serviceAt: null, hoursBank: null, leave: { kind: 'other', type: LONG } },
+      'pt-BR',
+      'America/Sao_Paulo',
+    );
+    expect(v.leave).toBe(
+      `Você tem um afastamento hoje (${LONG.slice(0, LEAVE_TYPE_SHOWN - 1)}…); o registro foi feito.`,
+    );
   });
 
   it('a 10,000-character name: announced and spoken short, shown whole (CSS shortens it)', () => {
     const name = `Ana${'x'.repeat(10_000)}`;
-    const r: PunchResultView = { ok: true, punchId: 1, employeeName: name, employeeExternalId: '1001', localDate: '2026-11-24', localTime: '13:01', repeat: false };
+    const r: PunchResultView = {
+      ok: true,
+      punchId: 1,
+      employeeName: name,
+      employeeExternalId: '1001',
+      localDate: '2026-11-24',
+      localTime: '13:01',
+      repeat: false,
+    };
     const v = resultView({ result: r, queued: false }, 'pt-BR');
     expect(v.name).toBe(name);
     const said = announcementText(v);

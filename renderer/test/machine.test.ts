@@ -3,8 +3,21 @@ import type { PunchResultView } from '../../src/contract.js';
 import { initialModel, screenName, step, type Effect, type Event, type Model } from '../src/machine.js';
 import { loginErrorText } from '../src/screens/keypad.js';
 
-const okResult: PunchResultView = { ok: true, punchId: 1, employeeName: 'Ana', employeeExternalId: '1001', localDate: '2025-03-05', localTime: '12:07', repeat: false };
-const pinRequired: PunchResultView = { ok: false, reason: 'pin_required', employeeName: 'Ana', employeeExternalId: '1001' };
+const okResult: PunchResultView = {
+  ok: true,
+  punchId: 1,
+  employeeName: 'Ana',
+  employeeExternalId: '1001',
+  localDate: '2025-03-05',
+  localTime: '12:07',
+  repeat: false,
+};
+const pinRequired: PunchResultView = {
+  ok: false,
+  reason: 'pin_required',
+  employeeName: 'Ana',
+  employeeExternalId: '1001',
+};
 
 function run(events: Event[], start: Model = ready()): { model: Model; effects: Effect[] } {
   let model = start;
@@ -36,13 +49,22 @@ describe('screen flow', () => {
   });
 
   it('backspace, clear and cancel edit or leave the keypad; OK on nothing does nothing', () => {
-    expect(run([{ type: 'openKeypad' }, ...keys('123'), { type: 'key', key: 'Backspace' }]).model.screen).toMatchObject({ value: '12' });
-    expect(run([{ type: 'openKeypad' }, ...keys('123'), { type: 'key', key: 'Clear' }, { type: 'key', key: 'Enter' }]).effects).toEqual([]);
+    expect(run([{ type: 'openKeypad' }, ...keys('123'), { type: 'key', key: 'Backspace' }]).model.screen).toMatchObject(
+      { value: '12' },
+    );
+    expect(
+      run([{ type: 'openKeypad' }, ...keys('123'), { type: 'key', key: 'Clear' }, { type: 'key', key: 'Enter' }])
+        .effects,
+    ).toEqual([]);
     expect(screenName(run([{ type: 'openKeypad' }, ...keys('12'), { type: 'key', key: 'Escape' }]).model)).toBe('idle');
   });
 
   it('the answer shows as a result with a sound; the result times out (or a tap dismisses) to idle', () => {
-    const r = run([...keys('1001'), { type: 'key', key: 'Enter' }, { type: 'punchAnswer', credential: { kind: 'id', value: '1001' }, result: okResult, queued: true }]);
+    const r = run([
+      ...keys('1001'),
+      { type: 'key', key: 'Enter' },
+      { type: 'punchAnswer', credential: { kind: 'id', value: '1001' }, result: okResult, queued: true },
+    ]);
     expect(r.model.screen).toEqual({ name: 'result', shown: { result: okResult, queued: true } });
     expect(r.effects).toContainEqual({ type: 'sound', sound: 'success' });
     expect(screenName(step(r.model, { type: 'timeout' }).model)).toBe('idle');
@@ -60,7 +82,12 @@ describe('screen flow', () => {
 
   it('a pin_required answer asks for the PIN and resubmits the same credential with it', () => {
     const badge = { kind: 'badge' as const, value: 'AB12CD' };
-    const r = run([{ type: 'scan', code: 'AB12CD' }, { type: 'punchAnswer', credential: badge, result: pinRequired, queued: false }, ...keys('4321'), { type: 'key', key: 'Enter' }]);
+    const r = run([
+      { type: 'scan', code: 'AB12CD' },
+      { type: 'punchAnswer', credential: badge, result: pinRequired, queued: false },
+      ...keys('4321'),
+      { type: 'key', key: 'Enter' },
+    ]);
     expect(r.model.screen).toMatchObject({ name: 'pin', employeeName: 'Ana', value: '4321' });
     expect(r.effects).toEqual([
       { type: 'badgeScan', code: 'AB12CD' },
@@ -70,7 +97,11 @@ describe('screen flow', () => {
 
   it('a badge from a reader (an event) that needs a PIN asks for it and answers the agent’s challenge', () => {
     const challenged: PunchResultView = { ...pinRequired, pinChallenge: 'c0ffee' };
-    const r = run([{ type: 'punchEvent', result: challenged, queued: false }, ...keys('4321'), { type: 'key', key: 'Enter' }]);
+    const r = run([
+      { type: 'punchEvent', result: challenged, queued: false },
+      ...keys('4321'),
+      { type: 'key', key: 'Enter' },
+    ]);
     expect(r.model.screen).toMatchObject({ name: 'pin', employeeName: 'Ana', for: { challenge: 'c0ffee' } });
     expect(r.effects).toEqual([{ type: 'answerPin', challenge: 'c0ffee', pin: '4321' }]);
     // Someone typing an ID on the keypad is not taken over by a scan's PIN request.
@@ -86,8 +117,13 @@ describe('screen flow', () => {
 
   it('a refusal plays the error sound; a scan already taken another way (null) shows nothing', () => {
     const refused: PunchResultView = { ok: false, reason: 'pin_wrong' };
-    expect(run([{ type: 'punchAnswer', credential: { kind: 'id', value: '1' }, result: refused, queued: false }]).effects).toEqual([{ type: 'sound', sound: 'error' }]);
-    const none = run([{ type: 'scan', code: 'X1234' }, { type: 'punchAnswer', credential: { kind: 'badge', value: 'X1234' }, result: null, queued: false }]);
+    expect(
+      run([{ type: 'punchAnswer', credential: { kind: 'id', value: '1' }, result: refused, queued: false }]).effects,
+    ).toEqual([{ type: 'sound', sound: 'error' }]);
+    const none = run([
+      { type: 'scan', code: 'X1234' },
+      { type: 'punchAnswer', credential: { kind: 'badge', value: 'X1234' }, result: null, queued: false },
+    ]);
     expect(screenName(none.model)).toBe('idle');
     expect(none.effects).toEqual([{ type: 'badgeScan', code: 'X1234' }]);
   });
@@ -107,7 +143,9 @@ describe('administration', () => {
   const login = (pin: string): Event[] => [{ type: 'openAdmin' }, ...keys(pin), { type: 'key', key: 'Enter' }];
 
   it('admin is closed when the terminal has it disabled', () => {
-    expect(screenName(run([{ type: 'openAdmin' }], ready({ pinRequiredFor: [], adminEnabled: false })).model)).toBe('idle');
+    expect(screenName(run([{ type: 'openAdmin' }], ready({ pinRequiredFor: [], adminEnabled: false })).model)).toBe(
+      'idle',
+    );
   });
 
   it('a wrong PIN stays on the login with a message; the right one opens admin', () => {
@@ -116,13 +154,23 @@ describe('administration', () => {
     expect(wrong.model.screen).toEqual({ name: 'admin-login', value: '', error: { kind: 'wrong' } });
     const tooMany = step(wrong.model, { type: 'adminLoginAnswer', ok: false, code: 'too_many' });
     expect(tooMany.model.screen).toMatchObject({ error: { kind: 'too_many' } });
-    const right = run([...keys('2468'), { type: 'key', key: 'Enter' }, { type: 'adminLoginAnswer', ok: true, code: 'opened' }], wrong.model);
+    const right = run(
+      [...keys('2468'), { type: 'key', key: 'Enter' }, { type: 'adminLoginAnswer', ok: true, code: 'opened' }],
+      wrong.model,
+    );
     expect(screenName(right.model)).toBe('admin');
   });
 
   it('a locked-out login (issue 25) says "locked for N min" in the screen’s language, never "wrong PIN", even to the right PIN', () => {
-    const locked = run([...login('2468'), { type: 'adminLoginAnswer', ok: false, code: 'too_many', lockedForMs: 14 * 60_000 + 1 }]);
-    expect(locked.model.screen).toEqual({ name: 'admin-login', value: '', error: { kind: 'too_many', lockedForMs: 14 * 60_000 + 1 } });
+    const locked = run([
+      ...login('2468'),
+      { type: 'adminLoginAnswer', ok: false, code: 'too_many', lockedForMs: 14 * 60_000 + 1 },
+    ]);
+    expect(locked.model.screen).toEqual({
+      name: 'admin-login',
+      value: '',
+      error: { kind: 'too_many', lockedForMs: 14 * 60_000 + 1 },
+    });
     const error = { kind: 'too_many' as const, lockedForMs: 14 * 60_000 + 1 };
     expect(loginErrorText(error, 'pt-BR')).toMatch(/^Bloqueado por 15 min\b/);
     expect(loginErrorText(error, 'es')).toMatch(/^Bloqueado por 15 min\b/);
@@ -134,7 +182,11 @@ describe('administration', () => {
   const inAdmin = (): Model => run([...login('2468'), { type: 'adminLoginAnswer', ok: true, code: 'opened' }]).model;
 
   it('an expired session goes back to the login saying so', () => {
-    expect(step(inAdmin(), { type: 'sessionExpired' }).model.screen).toEqual({ name: 'admin-login', value: '', error: { kind: 'expired' } });
+    expect(step(inAdmin(), { type: 'sessionExpired' }).model.screen).toEqual({
+      name: 'admin-login',
+      value: '',
+      error: { kind: 'expired' },
+    });
   });
 
   it('lock and inactivity leave admin and end the session', () => {

@@ -4,9 +4,28 @@ import { initialModel, screenName, step, type Effect, type Event, type Model } f
 import { firstName, pinErrorText, pinTitle } from '../src/pin-step.js';
 
 const ID = { kind: 'id' as const, value: '1008' };
-const pinRequired: PunchResultView = { ok: false, reason: 'pin_required', employeeName: 'Ana Paula Ferreira da Silva', employeeExternalId: '1008' };
-const wrong = (n: string): PunchResultView => ({ ok: false, reason: 'pin_wrong', params: { n }, employeeName: 'Ana Paula Ferreira da Silva', employeeExternalId: '1008' });
-const ok: PunchResultView = { ok: true, punchId: 1, employeeName: 'Ana Paula Ferreira da Silva', employeeExternalId: '1008', localDate: '2025-03-05', localTime: '12:07', repeat: false };
+const pinRequired: PunchResultView = {
+  ok: false,
+  reason: 'pin_required',
+  employeeName: 'Ana Paula Ferreira da Silva',
+  employeeExternalId: '1008',
+};
+const wrong = (n: string): PunchResultView => ({
+  ok: false,
+  reason: 'pin_wrong',
+  params: { n },
+  employeeName: 'Ana Paula Ferreira da Silva',
+  employeeExternalId: '1008',
+});
+const ok: PunchResultView = {
+  ok: true,
+  punchId: 1,
+  employeeName: 'Ana Paula Ferreira da Silva',
+  employeeExternalId: '1008',
+  localDate: '2025-03-05',
+  localTime: '12:07',
+  repeat: false,
+};
 
 function run(events: Event[], start: Model): { model: Model; effects: Effect[] } {
   let model = start;
@@ -21,7 +40,12 @@ function run(events: Event[], start: Model): { model: Model; effects: Effect[] }
 const ready = (settings: Model['settings']): Model => step(initialModel(), { type: 'ready', settings }).model;
 const keys = (s: string): Event[] => [...s].map((key) => ({ type: 'key', key }));
 const enter: Event = { type: 'key', key: 'Enter' };
-const answer = (result: PunchResultView, credential: typeof ID | null = ID): Event => ({ type: 'punchAnswer', credential, result, queued: false });
+const answer = (result: PunchResultView, credential: typeof ID | null = ID): Event => ({
+  type: 'punchAnswer',
+  credential,
+  result,
+  queued: false,
+});
 
 describe('the PIN step of a typed ID', () => {
   const named = ready({ pinRequiredFor: ['id'], adminEnabled: false });
@@ -31,7 +55,12 @@ describe('the PIN step of a typed ID', () => {
     expect(r.effects).toEqual([{ type: 'punch', credential: ID }]);
     expect(r.model.busy).toBe(true);
     const asked = step(r.model, answer(pinRequired)).model;
-    expect(asked.screen).toMatchObject({ name: 'pin', value: '', for: { credential: ID }, employeeName: 'Ana Paula Ferreira da Silva' });
+    expect(asked.screen).toMatchObject({
+      name: 'pin',
+      value: '',
+      for: { credential: ID },
+      employeeName: 'Ana Paula Ferreira da Silva',
+    });
     expect(asked.busy).toBe(false);
   });
 
@@ -47,7 +76,13 @@ describe('the PIN step of a typed ID', () => {
     const again = step(onPin.model, answer(wrong('4')));
     expect(screenName(again.model)).toBe('pin');
     expect(again.model.busy).toBe(false);
-    expect(again.model.screen).toMatchObject({ name: 'pin', value: '', for: { credential: ID }, error: { kind: 'wrong', left: 4 }, employeeName: 'Ana Paula Ferreira da Silva' });
+    expect(again.model.screen).toMatchObject({
+      name: 'pin',
+      value: '',
+      for: { credential: ID },
+      error: { kind: 'wrong', left: 4 },
+      employeeName: 'Ana Paula Ferreira da Silva',
+    });
     expect(again.effects).toEqual([{ type: 'sound', sound: 'error' }]);
     // Typing again keeps the message until the next answer; the ID is resubmitted with the new PIN.
     const right = run([...keys('4321'), enter], again.model);
@@ -60,7 +95,11 @@ describe('the PIN step of a typed ID', () => {
   it('a PIN of the wrong shape is asked again too, saying the shape', () => {
     const onPin = run([...keys('1008'), enter, answer(pinRequired), ...keys('1'), enter], named).model;
     const bad: PunchResultView = { ok: false, reason: 'pin_wrong', params: { min: '4', max: '8' } };
-    expect(step(onPin, answer(bad)).model.screen).toMatchObject({ name: 'pin', value: '', error: { kind: 'format', min: '4', max: '8' } });
+    expect(step(onPin, answer(bad)).model.screen).toMatchObject({
+      name: 'pin',
+      value: '',
+      error: { kind: 'format', min: '4', max: '8' },
+    });
   });
 
   it('a locked or throttled PIN still ends in the refusal', () => {
@@ -96,6 +135,8 @@ describe('the PIN step’s words', () => {
     expect(pinErrorText({ kind: 'wrong', left: 1 }, 'en')).toBe('Wrong PIN. 1 try left.');
     expect(pinErrorText({ kind: 'wrong', left: 3 }, 'es')).toBe('PIN incorrecto. Quedan 3 intentos.');
     expect(pinErrorText({ kind: 'wrong', left: null }, 'en')).toBe('Wrong PIN. Please try again.');
-    expect(pinErrorText({ kind: 'format', min: '4', max: '8' }, 'en')).toBe('A PIN has 4 to 8 digits. Please try again.');
+    expect(pinErrorText({ kind: 'format', min: '4', max: '8' }, 'en')).toBe(
+      'A PIN has 4 to 8 digits. Please try again.',
+    );
   });
 });

@@ -21,7 +21,9 @@ const SP = 'America/Sao_Paulo';
 describe('idle screen: no employee list yet', () => {
   it('says so in the site’s language while the list is not complete', () => {
     const incomplete = status({ roster: rosterStatus({ complete: false }) });
-    expect(noRosterNotice(incomplete, 'pt-BR')).toBe('Terminal sem lista de funcionários — os registros são guardados e confirmados depois');
+    expect(noRosterNotice(incomplete, 'pt-BR')).toBe(
+      'Terminal sem lista de funcionários — os registros são guardados e confirmados depois',
+    );
     expect(noRosterNotice(incomplete, 'en')).toBe('No employee list yet — punches are kept and confirmed later');
   });
 
@@ -34,7 +36,10 @@ describe('idle screen: no employee list yet', () => {
 describe('admin roster tab', () => {
   it('says whether the list is complete', () => {
     expect(listState(rosterStatus(), 'pt-BR')).toEqual({ complete: true, text: 'completa' });
-    expect(listState(rosterStatus({ complete: false }), 'en')).toEqual({ complete: false, text: 'not complete — punches are kept and confirmed later' });
+    expect(listState(rosterStatus({ complete: false }), 'en')).toEqual({
+      complete: false,
+      text: 'not complete — punches are kept and confirmed later',
+    });
   });
 
   it('says when the next sync is due, how far off, or that none is planned', () => {
@@ -52,8 +57,16 @@ describe('admin roster tab', () => {
     );
     expect(siteFilterView('suspect', 'pt-BR')?.warning).toContain('Peça ao responsável técnico');
     expect(siteFilterView('one_site', 'pt-BR')).toMatchObject({ state: 'one_site', warning: null });
-    expect(siteFilterView('verified', 'pt-BR')).toEqual({ state: 'verified', value: 'conferido: o serviço devolve só os funcionários deste local', warning: null });
-    expect(siteFilterView('unknown', 'en')).toEqual({ state: 'unknown', value: 'not verified (no totals to compare)', warning: null });
+    expect(siteFilterView('verified', 'pt-BR')).toEqual({
+      state: 'verified',
+      value: 'conferido: o serviço devolve só os funcionários deste local',
+      warning: null,
+    });
+    expect(siteFilterView('unknown', 'en')).toEqual({
+      state: 'unknown',
+      value: 'not verified (no totals to compare)',
+      warning: null,
+    });
     expect(siteFilterView(null, 'en')).toBeNull();
   });
 
@@ -66,7 +79,9 @@ describe('admin roster tab', () => {
       confirm: 'Confirmar nova lista',
     });
     const en = heldShrinkView({ employees: 3, inUse: 1200, since: AT, recheckAt: null }, 'en', SP);
-    expect(en?.body).toBe('A sync brought 3 employees, less than half of the 1,200 in use. It is held since 03/05/2025, 12:07:30; the current list stays in use.');
+    expect(en?.body).toBe(
+      'A sync brought 3 employees, less than half of the 1,200 in use. It is held since 03/05/2025, 12:07:30; the current list stays in use.',
+    );
     expect(en?.recheck).toBeNull();
     expect(en?.confirm).toBe('Apply the smaller list');
     expect(heldShrinkView(null, 'en', SP)).toBeNull();
@@ -114,25 +129,42 @@ describe('admin roster tab', () => {
       { id: 'd', name: 'Diego Alves', held: '0 held', heldPunches: 0 },
     ]);
     expect(v?.more).toBe('…and 1 more');
-    expect(notAllowedView({ count: 1, employees: [{ id: 'c', externalId: null, name: 'Carla', heldPunches: 2 }] }, 'pt-BR')?.rows[0]?.held).toBe('2 retidos');
-    expect(notAllowedView({ count: 1, employees: [{ id: 'c', externalId: null, name: 'Carla', heldPunches: 1 }] }, 'pt-BR')?.rows[0]?.held).toBe('1 retido');
+    expect(
+      notAllowedView({ count: 1, employees: [{ id: 'c', externalId: null, name: 'Carla', heldPunches: 2 }] }, 'pt-BR')
+        ?.rows[0]?.held,
+    ).toBe('2 retidos');
+    expect(
+      notAllowedView({ count: 1, employees: [{ id: 'c', externalId: null, name: 'Carla', heldPunches: 1 }] }, 'pt-BR')
+        ?.rows[0]?.held,
+    ).toBe('1 retido');
     expect(notAllowedView({ count: 0, employees: [] }, 'en')).toBeNull();
   });
 
   it('an unresolved punch reads as when it was captured, its code, badge or ID, and when it was last checked', () => {
-    expect(unresolvedRow({ id: 11, captured_at: AT, code: '0004512987', credential_kind: 'badge', last_checked_at: AT + 60_000 }, 'pt-BR', SP)).toEqual({
+    expect(
+      unresolvedRow(
+        { id: 11, captured_at: AT, code: '0004512987', credential_kind: 'badge', last_checked_at: AT + 60_000 },
+        'pt-BR',
+        SP,
+      ),
+    ).toEqual({
       id: 11,
       when: '05/03/2025, 12:07:30',
       code: '0004512987',
       kind: 'crachá',
       checked: 'conferido em 05/03/2025, 12:08:30',
     });
-    expect(unresolvedRow({ id: 12, captured_at: AT, code: '1234', credential_kind: 'id', last_checked_at: null }, 'en', SP)).toMatchObject({
+    expect(
+      unresolvedRow({ id: 12, captured_at: AT, code: '1234', credential_kind: 'id', last_checked_at: null }, 'en', SP),
+    ).toMatchObject({
       kind: 'ID',
       checked: 'not checked yet',
     });
     // A kind this page does not know is shown as the agent named it.
-    expect(unresolvedRow({ id: 13, captured_at: AT, code: 'X', credential_kind: 'cpf', last_checked_at: null }, 'en', SP).kind).toBe('cpf');
+    expect(
+      unresolvedRow({ id: 13, captured_at: AT, code: 'X', credential_kind: 'cpf', last_checked_at: null }, 'en', SP)
+        .kind,
+    ).toBe('cpf');
   });
 
   it('health counts unusable time zones and names what each employee lacks', () => {
@@ -151,11 +183,15 @@ describe('admin roster tab', () => {
       timeZone: '2 com fuso horário inválido (usa-se o do local)',
       employees: [{ id: 'a', name: 'Ana (1001)', missing: 'sem jornada, fuso horário inválido' }],
     });
-    expect(healthView({ missingWorkSchedule: 0, missingEmployer: 0, badTimeZone: 1, employees: [] }, 'en')).toMatchObject({
+    expect(
+      healthView({ missingWorkSchedule: 0, missingEmployer: 0, badTimeZone: 1, employees: [] }, 'en'),
+    ).toMatchObject({
       ok: false,
       timeZone: '1 with an unusable time zone (the site’s is used)',
     });
-    expect(healthView({ missingWorkSchedule: 1, missingEmployer: 0, badTimeZone: 0, employees: [] }, 'en')).toMatchObject({ timeZone: null });
+    expect(
+      healthView({ missingWorkSchedule: 1, missingEmployer: 0, badTimeZone: 0, employees: [] }, 'en'),
+    ).toMatchObject({ timeZone: null });
     expect(healthView({ missingWorkSchedule: 0, missingEmployer: 0, badTimeZone: 0, employees: [] }, 'en')).toEqual({
       ok: true,
       text: 'Every employee has a work schedule, an employer and a usable time zone.',
@@ -163,20 +199,27 @@ describe('admin roster tab', () => {
   });
 });
 
-describe('admin roster tab: the last sync in the screen\'s language', () => {
+describe("admin roster tab: the last sync in the screen's language", () => {
   const at = { at: 1, employees: 40, lastOkAt: 1 };
-  it('a held shrink and an incomplete sync are worded, not shown as the agent\'s English error', () => {
+  it("a held shrink and an incomplete sync are worded, not shown as the agent's English error", () => {
     const held = rosterStatus({
       lastSync: { ...at, ok: false, error: 'the new roster has 11 employees, less than half…', outcome: 'shrink_held' },
       heldShrink: { employees: 11, inUse: 32, since: 1, recheckAt: null },
     });
     expect(lastSyncText(held, 'pt-BR')).toBe('uma lista menor (11 funcionários) aguarda confirmação');
-    const incomplete = rosterStatus({ lastSync: { ...at, ok: false, error: 'the total moved from 131 to 129', outcome: 'incomplete' } });
+    const incomplete = rosterStatus({
+      lastSync: { ...at, ok: false, error: 'the total moved from 131 to 129', outcome: 'incomplete' },
+    });
     expect(lastSyncText(incomplete, 'en')).toBe('incomplete, the list in use stays; tried again soon');
   });
 
-  it('a failure keeps the service\'s reason; success and never are worded', () => {
-    expect(lastSyncText(rosterStatus({ lastSync: { ...at, ok: false, error: '500 internal error', outcome: 'failed' } }), 'pt-BR')).toBe('falhou: 500 internal error');
+  it("a failure keeps the service's reason; success and never are worded", () => {
+    expect(
+      lastSyncText(
+        rosterStatus({ lastSync: { ...at, ok: false, error: '500 internal error', outcome: 'failed' } }),
+        'pt-BR',
+      ),
+    ).toBe('falhou: 500 internal error');
     expect(lastSyncText(rosterStatus({ lastSync: { ...at, ok: true, error: null } }), 'en')).toBe('OK, 40 employees');
     expect(lastSyncText(rosterStatus({ lastSync: null }), 'en')).toBe(t('en', 'roster.never'));
   });

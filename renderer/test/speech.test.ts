@@ -11,13 +11,23 @@ const ok = (direction: 'entry' | 'exit', name: string | null = 'Ana Paula Ferrei
   localDate: '2026-11-24',
   localTime: '13:01',
   repeat: false,
-  day: { direction, punches: [{ time: '13:01', direction, fromService: false, isNew: true }], serviceAt: null, hoursBank: null, leave: null },
+  day: {
+    direction,
+    punches: [{ time: '13:01', direction, fromService: false, isNew: true }],
+    serviceAt: null,
+    hoursBank: null,
+    leave: null,
+  },
 });
 
 describe('what the result says aloud', () => {
   it('the first name and "entry registered" / "exit registered" in the screen’s language', () => {
-    expect(speechText(resultView({ result: ok('entry'), queued: false }, 'pt-BR'), 'pt-BR')).toBe('Ana, entrada registrada');
-    expect(speechText(resultView({ result: ok('exit'), queued: false }, 'pt-BR'), 'pt-BR')).toBe('Ana, saída registrada');
+    expect(speechText(resultView({ result: ok('entry'), queued: false }, 'pt-BR'), 'pt-BR')).toBe(
+      'Ana, entrada registrada',
+    );
+    expect(speechText(resultView({ result: ok('exit'), queued: false }, 'pt-BR'), 'pt-BR')).toBe(
+      'Ana, saída registrada',
+    );
     expect(speechText(resultView({ result: ok('exit'), queued: false }, 'es'), 'es')).toBe('Ana, salida registrada');
     expect(speechText(resultView({ result: ok('entry'), queued: false }, 'en'), 'en')).toBe('Ana, entry registered');
   });
@@ -25,7 +35,9 @@ describe('what the result says aloud', () => {
   it('a refusal: its headline; a punch without a name: the headline alone', () => {
     const refused = resultView({ result: { ok: false, reason: 'unknown_credential' }, queued: false }, 'pt-BR');
     expect(speechText(refused, 'pt-BR')).toBe('Ponto NÃO registrado');
-    expect(speechText(resultView({ result: { ok: false, reason: 'pin_wrong' }, queued: false }, 'en'), 'en')).toBe('Punch NOT registered');
+    expect(speechText(resultView({ result: { ok: false, reason: 'pin_wrong' }, queued: false }, 'en'), 'en')).toBe(
+      'Punch NOT registered',
+    );
     const nameless = resultView({ result: ok('entry', null), queued: false }, 'es');
     expect(speechText(nameless, 'es')).toBe(nameless.headline);
   });
@@ -36,7 +48,9 @@ describe('what the result says aloud', () => {
 
   it('announces headline, name, time and message, leaving out empty lines', () => {
     const v = resultView({ result: ok('entry'), queued: false }, 'pt-BR');
-    expect(announcementText(v, ['Banco de horas: +12h30 (em 24/11 10:05)', null])).toBe('Entrada registrada. Ana Paula Ferreira. 13:01. Registrado às 13:01. Banco de horas: +12h30 (em 24/11 10:05).');
+    expect(announcementText(v, ['Banco de horas: +12h30 (em 24/11 10:05)', null])).toBe(
+      'Entrada registrada. Ana Paula Ferreira. 13:01. Registrado às 13:01. Banco de horas: +12h30 (em 24/11 10:05).',
+    );
     const refused = resultView({ result: { ok: false, reason: 'unknown_credential' }, queued: false }, 'en');
     expect(announcementText(refused)).toBe(`Punch NOT registered. ${refused.message}`.replace(/([^.])$/, '$1.'));
   });

@@ -44,7 +44,11 @@ export function status(over: Partial<StatusView> = {}): StatusView {
     readers: [],
     clockSkewMs: null,
     agentRunning: true,
-    settings: { siteId: null, rateLimit: { limit: 60, windowMs: 60_000 }, token: { source: 'config', setAt: null, warning: null } },
+    settings: {
+      siteId: null,
+      rateLimit: { limit: 60, windowMs: 60_000 },
+      token: { source: 'config', setAt: null, warning: null },
+    },
     ...over,
   };
 }

@@ -4,17 +4,17 @@
  */
 import type { Config } from '../config.js';
 import type { Monotonic } from '../domain/clock.js';
-import { checkpointInWorker } from '../store/checkpoint-worker.js';
+import { checkpointInWorker } from '../store/upkeep/checkpoint-worker.js';
 import type { BookkeepingDb, DurableDb } from '../store/database.js';
-import { checkIntegrityInWorker } from '../store/integrity-check.js';
-import { RetentionStore } from '../store/retention.js';
-import { settingKeys, type SettingKey } from '../store/setting-keys.js';
-import { INTEGRITY_EVERY_MS, INTEGRITY_FIRST_AFTER_MS, IntegrityWatch } from './integrity-watch.js';
-import { JOURNAL_FIRST_AFTER_MS, JournalWatch } from './journal-watch.js';
-import { nsrMirrorDir } from './open-journal.js';
-import { journalArchiving } from './journal-archiving.js';
-import { RETENTION_EVERY_MS, RETENTION_FIRST_AFTER_MS, RetentionWatch } from './retention-watch.js';
-import type { BuildOptions, Runtime } from './runtime.js';
+import { checkIntegrityInWorker } from '../store/upkeep/integrity-check.js';
+import { RetentionStore } from '../store/upkeep/retention.js';
+import { settingKeys, type SettingKey } from '../store/settings/setting-keys.js';
+import { INTEGRITY_EVERY_MS, INTEGRITY_FIRST_AFTER_MS, IntegrityWatch } from './journal/integrity-watch.js';
+import { JOURNAL_FIRST_AFTER_MS, JournalWatch } from './journal/journal-watch.js';
+import { nsrMirrorDir } from './journal/open-journal.js';
+import { journalArchiving } from './journal/journal-archiving.js';
+import { RETENTION_EVERY_MS, RETENTION_FIRST_AFTER_MS, RetentionWatch } from './journal/retention-watch.js';
+import type { BuildOptions, Runtime } from './host/runtime.js';
 
 /** What the watches record through (the status recorder's bookkeeping, which never throws). */
 export type WatchSink = {

@@ -4,13 +4,13 @@
  * Typed against src/contract.ts: a call added there does not compile until it is handled here, and
  * an agent result that no longer fits its output schema is a compile error, not a runtime surprise.
  */
-import type { Agent } from './agent.js';
+import type { Agent } from './facade/agent.js';
 import type { CallInput, CallName, CallOutput, ScreenSettings } from '../contract.js';
 import { DEFAULT_WEDGE_OPTIONS } from '../input/wedge-detector.js';
-import type { AdminSession } from './admin-session.js';
-import { auditSummaryOf } from './audit-runner.js';
+import type { AdminSession } from './identity/admin-session.js';
+import { auditSummaryOf } from './delivery/audit-runner.js';
 
-export { AdminSession, LoginGuard, type AdminPin, type AdminPinCheck } from './admin-session.js';
+export { AdminSession, LoginGuard, type AdminPin, type AdminPinCheck } from './identity/admin-session.js';
 
 /** The part of the facade a bridge uses. */
 export type BridgeAgent = Pick<
@@ -52,7 +52,11 @@ export const DEFAULT_SCREEN_SETTINGS: ScreenSettings = {
   receiptMs: 12_000,
 };
 
-export function agentHandlers(agent: BridgeAgent, session: AdminSession, screen: ScreenSettings = DEFAULT_SCREEN_SETTINGS): Handlers {
+export function agentHandlers(
+  agent: BridgeAgent,
+  session: AdminSession,
+  screen: ScreenSettings = DEFAULT_SCREEN_SETTINGS,
+): Handlers {
   return {
     screenSettings: () => ({ ...screen, adminEnabled: screen.adminEnabled && session.enabled }),
     punch: (i) => agent.punch(i.credential, i.pin === undefined ? {} : { pin: i.pin }),

@@ -1,62 +1,72 @@
 import os from 'node:os';
 import { ApiClient } from '../api/client.js';
 import { terminalIdOf, type Config } from '../config.js';
-import { ensureDataDir, openBookkeepingConnection, openDatabase, type BookkeepingDb, type DurableDb } from '../store/database.js';
-import { lockDataDir } from '../store/lock.js';
-import { Outbox } from '../store/outbox.js';
-import { RateSlots } from '../store/rate-slots.js';
-import { Roster } from '../store/roster.js';
-import { AuditLog } from '../store/audit-log.js';
-import { Identities } from '../store/identities.js';
-import { settingKeys } from '../store/setting-keys.js';
-import { readSetting } from '../store/settings.js';
-import { UnresolvedPunches } from '../store/unresolved.js';
-import { Agent } from './agent.js';
-import { Capture } from './capture.js';
-import { EmployerCache } from '../store/employers.js';
+import {
+  ensureDataDir,
+  openBookkeepingConnection,
+  openDatabase,
+  type BookkeepingDb,
+  type DurableDb,
+} from '../store/database.js';
+import { lockDataDir } from '../store/upkeep/lock.js';
+import { Outbox } from '../store/punches/outbox.js';
+import { RateSlots } from '../store/settings/rate-slots.js';
+import { Roster } from '../store/roster/roster.js';
+import { AuditLog } from '../store/roster/audit-log.js';
+import { Identities } from '../store/roster/identities.js';
+import { settingKeys } from '../store/settings/setting-keys.js';
+import { readSetting } from '../store/settings/settings.js';
+import { UnresolvedPunches } from '../store/punches/unresolved.js';
+import { Agent } from './facade/agent.js';
+import { Capture } from './capture/capture.js';
+import { EmployerCache } from '../store/roster/employers.js';
 import { EmployerSync } from '../sync/employer-sync.js';
-import { employerChainOf } from './employers.js';
-import { bootMonotonic } from './time-source.js';
-import { buildTimeParts } from './build-time.js';
-import { RosterKeeper } from './roster-keeper.js';
-import { IdentityAdmin } from './identity-admin.js';
-import { SettingsAdmin, startingToken, storedOverrides } from './settings.js';
+import { employerChainOf } from './roster/employers.js';
+import { bootMonotonic } from './time/time-source.js';
+import { buildTimeParts } from './time/build-time.js';
+import { RosterKeeper } from './roster/roster-keeper.js';
+import { IdentityAdmin } from './identity/identity-admin.js';
+import { SettingsAdmin, startingToken, storedOverrides } from './settings/settings.js';
 import { FileTokenStore } from '../store/private-file.js';
-import { sharedRateFor } from './shared-rate.js';
-import { storageProblem } from '../store/health-probe.js';
-import { RequestCounts } from './request-counts.js';
-import { Receipts, receiptSettingsOf } from './receipts.js';
-import { journalReceiptSource } from './receipt-source.js';
-import { ReceiptFiles } from './receipt-files.js';
-import { AfdAdmin } from './afd-admin.js';
-import { AuditRunner } from './audit-runner.js';
-import { AuditMarks } from '../store/audit-marks.js';
+import { sharedRateFor } from './delivery/shared-rate.js';
+import { storageProblem } from '../store/upkeep/health-probe.js';
+import { RequestCounts } from './status/request-counts.js';
+import { Receipts, receiptSettingsOf } from './receipts/receipts.js';
+import { journalReceiptSource } from './receipts/receipt-source.js';
+import { ReceiptFiles } from './receipts/receipt-files.js';
+import { AfdAdmin } from './exports/afd-admin.js';
+import { AuditRunner } from './delivery/audit-runner.js';
+import { AuditMarks } from '../store/journal/audit-marks.js';
 import { buildWatches } from './background-watches.js';
-import { buildReaders } from './build-readers.js';
-import { pinStore } from './build-identity-admin.js';
-import { openJournal } from './open-journal.js';
-import { type BuildOptions, type Runtime } from './runtime.js';
-import { captureOptionsOf } from './capture-options.js';
-import { buildSelfService } from './build-self-service.js';
-import { livenessJob } from './liveness-job.js';
-import { apiNetworkOf } from './api-network.js';
-import { fleetRecord, type FleetStatus } from './fleet-status.js';
-import { routeGateFor } from './route-memory.js';
-import { ServiceWatch } from './service-watch.js';
-import { buildDelivery } from './build-delivery.js';
-import { ScanInlet } from './build-readers.js';
-import { AgentEventHub } from './status-events.js';
-import { StatusRecorder } from './status-recorder.js';
+import { buildReaders } from './capture/build-readers.js';
+import { pinStore } from './identity/build-identity-admin.js';
+import { openJournal } from './journal/open-journal.js';
+import { type BuildOptions, type Runtime } from './host/runtime.js';
+import { captureOptionsOf } from './capture/capture-options.js';
+import { buildSelfService } from './receipts/build-self-service.js';
+import { livenessJob } from './delivery/liveness-job.js';
+import { apiNetworkOf } from './delivery/api-network.js';
+import { fleetRecord, type FleetStatus } from './status/fleet-status.js';
+import { routeGateFor } from './delivery/route-memory.js';
+import { ServiceWatch } from './delivery/service-watch.js';
+import { buildDelivery } from './delivery/build-delivery.js';
+import { ScanInlet } from './capture/build-readers.js';
+import { AgentEventHub } from './facade/status-events.js';
+import { StatusRecorder } from './status/status-recorder.js';
 
-export { realRuntime, realSleep, systemTimeZone, type BuildOptions, type Runtime } from './runtime.js';
-export { buildIdentityAdmin } from './build-identity-admin.js';
+export { realRuntime, realSleep, systemTimeZone, type BuildOptions, type Runtime } from './host/runtime.js';
+export { buildIdentityAdmin } from './identity/build-identity-admin.js';
 
 /**
  * Builds the agent in one explicit order: lock → database → status recorder and event hub → stores →
  * API client → budget → uploader and roster sync → agent. Nothing connects on import; everything is
  * passed in, and every part that reports is handed the status recorder (nothing calls up into the agent).
  */
-export function buildAgent(config: Config & { api: NonNullable<Config['api']> }, rt: Runtime, opts: BuildOptions = {}): Agent {
+export function buildAgent(
+  config: Config & { api: NonNullable<Config['api']> },
+  rt: Runtime,
+  opts: BuildOptions = {},
+): Agent {
   const demo = opts.demo ?? false;
   const lock = lockDataDir(ensureDataDir(config.dataDir));
   // Made in the data directory at the first start (config-terminal-id.ts), unless configured.
@@ -85,10 +95,18 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   const mono = rt.mono ?? bootMonotonic;
   // The service's clock when plausible, the NTP state, and what the uploader asks of a punch's time.
   // The first answer of this boot wakes delivery (the uploader is built below, before any request goes).
-  const { time, anchoring, ntp } = buildTimeParts(config, rt, { db, outbox, mono, recorder, wake: () => uploader.wake() });
+  const { time, anchoring, ntp } = buildTimeParts(config, rt, {
+    db,
+    outbox,
+    mono,
+    recorder,
+    wake: () => uploader.wake(),
+  });
   // What the admin screen saved wins over the configuration (settings.ts).
   const overrides = storedOverrides(db, demo);
-  const rule = overrides.rate ? { limit: overrides.rate.limit, windowMs: overrides.rate.windowMs } : { limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs };
+  const rule = overrides.rate
+    ? { limit: overrides.rate.limit, windowMs: overrides.rate.windowMs }
+    : { limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs };
   const siteId = overrides.site?.siteId ?? config.siteId ?? null;
   const tokens = rt.tokens ?? new FileTokenStore(config.dataDir);
   const token = startingToken(tokens, config.api.token, demo, db, rt.log);
@@ -122,11 +140,35 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
   // The demo's API is its own: no fleet to share a window with.
   // Kept for `timeclock status` in another process; set once the parts below exist.
   let recordFleet = (): void => {};
-  const shared = demo ? null : sharedRateFor(config, { terminalId, host, pid: process.pid }, token.token, rule, rt.clock, rt.sleep, rt.log, () => recordFleet());
-  const fleetNow = (): FleetStatus => ({ host, instanceId: shared?.instanceId ?? null, conflict: shared?.conflict() ?? null, windowKey: shared?.keyOrigin() ?? null });
+  const shared = demo
+    ? null
+    : sharedRateFor(config, { terminalId, host, pid: process.pid }, token.token, rule, rt.clock, rt.sleep, rt.log, () =>
+        recordFleet(),
+      );
+  const fleetNow = (): FleetStatus => ({
+    host,
+    instanceId: shared?.instanceId ?? null,
+    conflict: shared?.conflict() ?? null,
+    windowKey: shared?.keyOrigin() ?? null,
+  });
 
   // The one request budget (shared with the fleet's window when there is one), delivery and the roster sync.
-  const { budget, uploader, rosterSync } = buildDelivery({ config, rt, opts, db, outbox, roster, rateSlots, link: shared?.link ?? null, api, rule, siteId, anchoring, routes, recorder });
+  const { budget, uploader, rosterSync } = buildDelivery({
+    config,
+    rt,
+    opts,
+    db,
+    outbox,
+    roster,
+    rateSlots,
+    link: shared?.link ?? null,
+    api,
+    rule,
+    siteId,
+    anchoring,
+    routes,
+    recorder,
+  });
   const identities = new Identities(db);
   const unresolved = new UnresolvedPunches(db, journal);
   const audit = new AuditLog(db);
@@ -202,7 +244,10 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     noteError: (message) => recorder.noteError(message),
     changed: () => recorder.statusChanged(),
     released: () => uploader.wake(),
-    employers: () => employerSync.run(stopCtl.signal).catch((e: unknown) => rt.log.warn('employer read failed', { error: (e as Error).message })),
+    employers: () =>
+      employerSync
+        .run(stopCtl.signal)
+        .catch((e: unknown) => rt.log.warn('employer read failed', { error: (e as Error).message })),
   });
   const scans = new ScanInlet();
   const readers = buildReaders(config, rt, scans, recorder);
@@ -220,74 +265,98 @@ export function buildAgent(config: Config & { api: NonNullable<Config['api']> },
     () => service.current?.state === 'offline',
   );
   const watches = buildWatches({ config, rt, opts, db, bookkeeping, mono }, recorder);
-  const afd = new AfdAdmin({ db, config, clock: rt.clock, log: rt.log, audit, ...(opts.afdDrives ? { drives: opts.afdDrives } : {}) });
-  const agent = new Agent({
+  const afd = new AfdAdmin({
     db,
-    outbox,
-    roster,
-    rateSlots,
-    budget,
-    uploader,
-    rosterSync,
-    keeper,
+    config,
     clock: rt.clock,
-    mono,
-    maxRetryAheadMs: Math.max(config.retry.maxMs, config.retry.heldRetryMs, config.retry.inDoubtGraceMs ?? 0),
-    sleep: rt.sleep,
     log: rt.log,
-    settings,
-    capture,
-    identities,
-    unresolved,
     audit,
-    admin: new IdentityAdmin({ identities, pins, audit, clock: rt.clock }),
-    readers,
-    rosterRefreshMs: config.roster.refreshMs,
-    terminalId,
-    fleet: fleetNow,
-    requests,
-    storageProblem: () => storageProblem(bookkeeping, config.dataDir, rt.clock.now()),
-    integrity: watches.integrity,
-    retention: watches.retention,
-    journal: watches.journal,
-    receipts: new Receipts({
-      source: journalReceiptSource(db),
-      settings: () => receiptSettingsOf(config, db),
+    ...(opts.afdDrives ? { drives: opts.afdDrives } : {}),
+  });
+  const agent = new Agent(
+    {
+      db,
+      outbox,
+      roster,
+      rateSlots,
+      budget,
+      uploader,
+      rosterSync,
+      keeper,
+      clock: rt.clock,
+      mono,
+      maxRetryAheadMs: Math.max(config.retry.maxMs, config.retry.heldRetryMs, config.retry.inDoubtGraceMs ?? 0),
+      sleep: rt.sleep,
       log: rt.log,
-      files: new ReceiptFiles({ dataDir: config.dataDir, keepHours: config.receipt.keepHours, afd: config.afd, now: () => rt.clock.now(), log: rt.log }),
-    }),
-    afd,
-    // Its reads wait while punches are due, like roster pages (sync/audit-compare.ts).
-    days: self.days,
-    jobs: [...(self.prefetch ? [self.prefetch] : []), ...(liveness ? [liveness] : [])],
-    auditor: new AuditRunner({
-      db, marks: new AuditMarks(db), api, budget, clock: rt.clock, log: rt.log, stopSignal: stopCtl.signal,
-      punchesDue: () => outbox.hasDue(rt.clock.now()), windowMs: () => budget.windowMs, authRetryMs: config.retry.authRetryMs,
-      write: (key, value) => recorder.safeWrite(key, value),
-    }),
-    // A step of the wall clock: the skew is measured again and NTP's state asked again.
-    timeStepped: () => {
-      ntp.invalidate();
-      time.remeasure();
+      settings,
+      capture,
+      identities,
+      unresolved,
+      audit,
+      admin: new IdentityAdmin({ identities, pins, audit, clock: rt.clock }),
+      readers,
+      rosterRefreshMs: config.roster.refreshMs,
+      terminalId,
+      fleet: fleetNow,
+      requests,
+      storageProblem: () => storageProblem(bookkeeping, config.dataDir, rt.clock.now()),
+      integrity: watches.integrity,
+      retention: watches.retention,
+      journal: watches.journal,
+      receipts: new Receipts({
+        source: journalReceiptSource(db),
+        settings: () => receiptSettingsOf(config, db),
+        log: rt.log,
+        files: new ReceiptFiles({
+          dataDir: config.dataDir,
+          keepHours: config.receipt.keepHours,
+          afd: config.afd,
+          now: () => rt.clock.now(),
+          log: rt.log,
+        }),
+      }),
+      afd,
+      // Its reads wait while punches are due, like roster pages (sync/audit-compare.ts).
+      days: self.days,
+      jobs: [...(self.prefetch ? [self.prefetch] : []), ...(liveness ? [liveness] : [])],
+      auditor: new AuditRunner({
+        db,
+        marks: new AuditMarks(db),
+        api,
+        budget,
+        clock: rt.clock,
+        log: rt.log,
+        stopSignal: stopCtl.signal,
+        punchesDue: () => outbox.hasDue(rt.clock.now()),
+        windowMs: () => budget.windowMs,
+        authRetryMs: config.retry.authRetryMs,
+        write: (key, value) => recorder.safeWrite(key, value),
+      }),
+      // A step of the wall clock: the skew is measured again and NTP's state asked again.
+      timeStepped: () => {
+        ntp.invalidate();
+        time.remeasure();
+      },
+      ...(opts.clockCheckEveryMs !== undefined ? { clockCheckEveryMs: opts.clockCheckEveryMs } : {}),
+      recorder,
+      events,
+      scans,
+      onClose: async () => {
+        await self.selfService.stop();
+        afd.close();
+        settingsStop.abort();
+        await shared?.close();
+        await api.close();
+        bookkeeping.close();
+        // A clean stop: the sidecar learns the last NSR given (a copy taken during this run is then recognised).
+        journal.close();
+        await journal.closeOutside();
+        db.close();
+        lock.release();
+      },
     },
-    ...(opts.clockCheckEveryMs !== undefined ? { clockCheckEveryMs: opts.clockCheckEveryMs } : {}),
-    recorder,
-    events,
-    scans,
-    onClose: async () => {
-      await self.selfService.stop();
-      afd.close();
-      settingsStop.abort();
-      await shared?.close();
-      await api.close();
-      bookkeeping.close();
-      // A clean stop: the sidecar learns the last NSR given (a copy taken during this run is then recognised).
-      journal.close();
-      await journal.closeOutside();
-      db.close();
-      lock.release();
-    },
-  }, stopCtl);
+    stopCtl,
+  );
   recordFleet = () => {
     recorder.safeWrite(fleetRecord, { at: rt.clock.now(), rate: budget.sharing(), fleet: fleetNow() });
     recorder.statusChanged();

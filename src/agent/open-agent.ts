@@ -3,15 +3,15 @@ import { terminalIdOf, type Config, type LoadedConfig } from '../config.js';
 import { createLogger, type Logger } from '../log.js';
 import { VERSION } from '../version.js';
 import type { MockServer } from '../mock/mock-server.js';
-import type { Agent } from './agent.js';
+import type { Agent } from './facade/agent.js';
 import { buildAgent, realRuntime } from './build-agent.js';
-import { startDemo } from './demo.js';
-import { adoptLegacyQueue } from './adopt-queue.js';
+import { startDemo } from './host/demo.js';
+import { adoptLegacyQueue } from './host/adopt-queue.js';
 import type { AdminPin } from './bridge-handlers.js';
 import type { ScreenSettings } from '../contract.js';
-import type { TokenStore } from './token-store.js';
-import { startMetricsServer, type MetricsServer } from './metrics-server.js';
-import { readFleetNsr } from './fleet-nsr.js';
+import type { TokenStore } from './host/token-store.js';
+import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
+import { readFleetNsr } from './journal/fleet-nsr.js';
 
 /**
  * What the process that opens the agent brings. `tokens`: where a token set on the admin screen
@@ -20,7 +20,9 @@ import { readFleetNsr } from './fleet-nsr.js';
  */
 export type OpenDeps = {
   tokens?: TokenStore;
-  /** Serve `metrics.listen` when configured: the running terminal does, one-shot commands (flush, roster sync) do not. */
+  /**
+   * Serve `metrics.listen` when configured: the running terminal does, one-shot commands (flush, roster sync) do not.
+   */
   metrics?: boolean;
 };
 
@@ -57,7 +59,13 @@ export async function openAgent(
   const terminal = terminalIdOf(config);
   const log = createLogger({ level: config.logLevel, fields: { terminal } });
   // The first line of every run: which build, on which data (a fleet's logs say what runs where).
-  log.info('timeclock-kiosk starting', { version: VERSION, terminal, host: os.hostname(), dataDir: config.dataDir, demo });
+  log.info('timeclock-kiosk starting', {
+    version: VERSION,
+    terminal,
+    host: os.hostname(),
+    dataDir: config.dataDir,
+    demo,
+  });
   const runtime = realRuntime(log);
   await adoptLegacyQueue(loaded, runtime.clock, log);
   const demoSetup = demo ? await startDemo(config, log) : null;
@@ -66,7 +74,15 @@ export async function openAgent(
   const fleetNsr = demoSetup ? null : await readFleetNsr(ready, log);
   let agent: Agent;
   try {
-    agent = buildAgent(ready, { ...runtime, ...(deps.tokens ? { tokens: deps.tokens } : {}), ...(loaded.proxyEnv ? { proxyEnv: loaded.proxyEnv } : {}) }, { demo: demoSetup !== null, fleetNsr });
+    agent = buildAgent(
+      ready,
+      {
+        ...runtime,
+        ...(deps.tokens ? { tokens: deps.tokens } : {}),
+        ...(loaded.proxyEnv ? { proxyEnv: loaded.proxyEnv } : {}),
+      },
+      { demo: demoSetup !== null, fleetNsr },
+    );
   } catch (e) {
     await demoSetup?.mock.close();
     throw e;
@@ -78,7 +94,8 @@ export async function openAgent(
     agent,
     config: ready,
     adminPin: {
-      verify: async (pin) => ((isDemo && !agent.admin.hasAdminPin()) ? pin === DEMO_ADMIN_PIN : agent.admin.checkAdminPin(pin)),
+      verify: async (pin) =>
+        isDemo && !agent.admin.hasAdminPin() ? pin === DEMO_ADMIN_PIN : agent.admin.checkAdminPin(pin),
       // The demo has its own manager PIN until one is set.
       isSet: () => isDemo || agent.admin.hasAdminPin(),
     },

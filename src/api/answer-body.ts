@@ -67,7 +67,10 @@ export async function decode(buf: Buffer, codings: readonly string[]): Promise<B
 }
 
 /** Reads `body` to its end, then decodes it by `contentEncoding`. */
-export async function readBody(body: AsyncIterable<Buffer | Uint8Array> & { destroy(err?: Error): unknown }, contentEncoding: string | null): Promise<BodyReading> {
+export async function readBody(
+  body: AsyncIterable<Buffer | Uint8Array> & { destroy(err?: Error): unknown },
+  contentEncoding: string | null,
+): Promise<BodyReading> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   try {

@@ -25,7 +25,11 @@ export function printable(text: string, max = EXCERPT_MAX): string {
 }
 
 /** What the body was, never its bytes: `text/html; charset=utf-8, 312 bytes gzip-encoded`. */
-export function describeBody(b: { contentType: string | null; bytes?: number; contentEncoding?: string | null }): string {
+export function describeBody(b: {
+  contentType: string | null;
+  bytes?: number;
+  contentEncoding?: string | null;
+}): string {
   const parts = [b.contentType === null ? 'no content type' : printable(b.contentType, 80)];
   if (b.bytes !== undefined) {
     const enc = b.contentEncoding ? ` ${printable(b.contentEncoding, 40)}-encoded` : '';

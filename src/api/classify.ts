@@ -70,7 +70,11 @@ export function reasonOf(status: number, body: unknown, text: string): string {
   const parsed = errorBodySchema.safeParse(body);
   if (parsed.success) {
     const issues = parsed.data._issues
-      ? ' (' + Object.entries(parsed.data._issues).map(([k, v]) => `${k}: ${v}`).join('; ') + ')'
+      ? ' (' +
+        Object.entries(parsed.data._issues)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('; ') +
+        ')'
       : '';
     return printable(`${status} ${parsed.data._error.message}${issues}`, 400);
   }
@@ -94,9 +98,15 @@ function failureIn(body: unknown, status: number, text: string): string | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   const b = body as Record<string, unknown>;
   const st = b['_status'];
-  if (b['_error'] !== undefined || b['_issues'] !== undefined || (typeof st === 'string' && st.toUpperCase() !== 'OK')) {
+  if (
+    b['_error'] !== undefined ||
+    b['_issues'] !== undefined ||
+    (typeof st === 'string' && st.toUpperCase() !== 'OK')
+  ) {
     const r = reasonOf(status, body, text);
-    return errorBodySchema.safeParse(body).success ? r : `${status} the answer says the request failed: ${snippet(text)}`;
+    return errorBodySchema.safeParse(body).success
+      ? r
+      : `${status} the answer says the request failed: ${snippet(text)}`;
   }
   return null;
 }
@@ -110,7 +120,13 @@ export function classify<T>(a: Answer, mayCreate: boolean, parse: (raw: unknown)
   const { status, serverDate, text } = a;
   if (status >= 300 && status < 400) {
     const where = a.location === null ? '(no Location header)' : printable(a.location, 200);
-    return { kind: 'setup', status, reason: `the service answered from another address: ${where} (HTTP ${status})`, location: a.location === null ? null : printable(a.location, 500), serverDate };
+    return {
+      kind: 'setup',
+      status,
+      reason: `the service answered from another address: ${where} (HTTP ${status})`,
+      location: a.location === null ? null : printable(a.location, 500),
+      serverDate,
+    };
   }
   const success = status >= 200 && status < 300;
   if (a.unreadable) {
@@ -131,10 +147,20 @@ export function classify<T>(a: Answer, mayCreate: boolean, parse: (raw: unknown)
     if (body.kind === 'other') {
       const shown = `HTTP ${status}, ${describeBody(a)}: ${snippet(text, 80)}`;
       // Whatever answered said it took the record: never send it blind a second time.
-      if (mayCreate) return { kind: 'unknown', error: `the answer to ${what} is not the API's JSON (${shown}); the record may be stored` };
+      if (mayCreate)
+        return {
+          kind: 'unknown',
+          error: `the answer to ${what} is not the API's JSON (${shown}); the record may be stored`,
+        };
       // A read: JSON that does not parse (cut short, mangled) failed; a page of another kind (a
       // captive portal's HTML) says the address is not the API's.
-      if (claimsJson(a.contentType)) return { kind: 'server_error', status, error: `the answer to ${what} is not readable JSON (${shown})`, serverDate };
+      if (claimsJson(a.contentType))
+        return {
+          kind: 'server_error',
+          status,
+          error: `the answer to ${what} is not readable JSON (${shown})`,
+          serverDate,
+        };
       return notApi();
     }
     const raw = body.kind === 'json' ? body.value : undefined;

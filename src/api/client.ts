@@ -6,18 +6,18 @@ import { startDeadline } from './deadline.js';
 import { buildDispatcher, networkFor, type ApiNetwork } from './dispatcher.js';
 import { beforeServer, networkHint, withoutNodeCaHint } from './net-errors.js';
 import { scrubProxySecrets } from './proxy.js';
-import {
-  BASIC_AUTH_USER,
-  buildPunchBody,
-  createdSchema,
-  type ApiDialect,
-  type EmployeeRef,
-} from './shapes.js';
+import { BASIC_AUTH_USER, buildPunchBody, createdSchema, type ApiDialect, type EmployeeRef } from './shapes.js';
 import { readPage, readSite, type PageReading, type SiteRecord } from './roster-records.js';
 import { readEmployer, type EmployerRecord } from './employer-records.js';
 import { readTimes, type TimesReading } from './time-records.js';
 import { readTimesheet, type TimesheetReading } from './timesheet-records.js';
-import { hasNextPage, LEAVES_PAGE_SIZE, MAX_LEAVE_PAGES, readLeaveItems, type WorkLeavesReading } from './leave-records.js';
+import {
+  hasNextPage,
+  LEAVES_PAGE_SIZE,
+  MAX_LEAVE_PAGES,
+  readLeaveItems,
+  type WorkLeavesReading,
+} from './leave-records.js';
 
 /** A roster page whose envelope could be read; its records are read one by one by the caller. */
 export type EmployeePage = Extract<PageReading, { ok: true }>;
@@ -34,13 +34,16 @@ export type ApiClientOptions = {
   dialect: ApiDialect;
   /**
    * Every answer's `Date` header, with the monotonic readings around the exchange: the terminal's
-   * time is anchored on the service's (agent/time-source.ts), whichever call brought it.
+   * time is anchored on the service's (agent/time/time-source.ts), whichever call brought it.
    */
   onServerDate?: (serverDate: number, sentMono: number, receivedMono: number) => void;
   /** An answer came without a `Date` header, or with one that cannot be read (`header`: what it said, null: none). */
   onNoServerDate?: (header: string | null) => void;
   mono?: () => number;
-  /** Told of every request: its HTTP status, or 'error' when no answer came (with why); the agent counts them for metrics. */
+  /**
+   * Told of every request: its HTTP status, or 'error' when no answer came (with why); the agent counts them for
+   * metrics.
+   */
   onRequest?: (kind: RequestKind, status: number | 'error', error?: string) => void;
   /** Proxy and CA list (dispatcher.ts `networkFor`); default: the process environment's proxy variables, Node's CAs. */
   network?: ApiNetwork;
@@ -105,7 +108,10 @@ export class ApiClient {
     this.dispatcher = buildDispatcher(opts.timeoutMs, this.network);
   }
 
-  /** What went wrong on the way: the error, its TLS cause or the proxy's refusal, the proxy's name (never its credentials). */
+  /**
+   * What went wrong on the way: the error, its TLS cause or the proxy's refusal, the proxy's name (never its
+   * credentials).
+   */
   private failure(e: unknown): string {
     const route = this.network.route;
     const proxy = route.kind === 'proxy' ? route : null;
@@ -128,8 +134,27 @@ export class ApiClient {
    */
   checkToken(token: string, siteId: string | null): Promise<ApiOutcome<unknown>> {
     const auth = basicAuth(token);
-    if (siteId) return this.call('token_check', 'GET', `sites/${encodeURIComponent(siteId)}`, undefined, undefined, () => null, false, auth);
-    return this.call('token_check', 'GET', 'employees', { max_results: '1', page: '1' }, undefined, () => null, false, auth);
+    if (siteId)
+      return this.call(
+        'token_check',
+        'GET',
+        `sites/${encodeURIComponent(siteId)}`,
+        undefined,
+        undefined,
+        () => null,
+        false,
+        auth,
+      );
+    return this.call(
+      'token_check',
+      'GET',
+      'employees',
+      { max_results: '1', page: '1' },
+      undefined,
+      () => null,
+      false,
+      auth,
+    );
   }
 
   /** A cheap read with the token in use: after a 403 on a punch, tells a refused employee from a refused token. */
@@ -139,15 +164,26 @@ export class ApiClient {
 
   postTime(ref: EmployeeRef, localDate: string, localTime: string): Promise<ApiOutcome<{ remoteId: string | null }>> {
     const body = buildPunchBody(this.opts.dialect, ref, localDate, localTime);
-    return this.call('punch', 'POST', 'times', undefined, body, (raw) => {
-      const created = createdSchema.safeParse(raw);
-      // A 2xx with JSON means the server took the record; JSON of another shape does not change
-      // that. A body that is not JSON at all leaves it in doubt (classify.ts).
-      return { remoteId: created.success ? created.data._id : null };
-    }, true);
+    return this.call(
+      'punch',
+      'POST',
+      'times',
+      undefined,
+      body,
+      (raw) => {
+        const created = createdSchema.safeParse(raw);
+        // A 2xx with JSON means the server took the record; JSON of another shape does not change
+        // that. A body that is not JSON at all leaves it in doubt (classify.ts).
+        return { remoteId: created.success ? created.data._id : null };
+      },
+      true,
+    );
   }
 
-  /** The employee's records of these days (whatever the server's interval semantics, the caller asks wide and matches locally). */
+  /**
+   * The employee's records of these days (whatever the server's interval semantics, the caller asks wide and matches
+   * locally).
+   */
   getTimes(ref: EmployeeRef, startDate: string, endDate: string): Promise<ApiOutcome<TimesReading>> {
     const q = this.opts.dialect.timesQuery;
     const query = {
@@ -161,7 +197,11 @@ export class ApiClient {
   /** The employee's timesheet of these days (hours bank, punches per day), for their own screen. */
   getTimesheet(ref: EmployeeRef, startDate: string, endDate: string): Promise<ApiOutcome<TimesheetReading>> {
     const q = this.opts.dialect.timesheetQuery;
-    const query = { [ref.kind === 'external_id' ? q.employeeExternalId : q.employeeId]: ref.value, [q.startDate]: startDate, [q.endDate]: endDate };
+    const query = {
+      [ref.kind === 'external_id' ? q.employeeExternalId : q.employeeId]: ref.value,
+      [q.startDate]: startDate,
+      [q.endDate]: endDate,
+    };
     return this.call('self_service', 'GET', 'timesheets', query, undefined, readTimesheet);
   }
 
@@ -170,17 +210,33 @@ export class ApiClient {
    * following pages up to MAX_LEAVE_PAGES. A failed page fails the whole reading (its outcome is
    * returned): a screen must not say "no leave" from half a list.
    */
-  async getWorkLeaves(ref: EmployeeRef, startDate: string, endDate: string, opts: { status?: string } = {}): Promise<ApiOutcome<WorkLeavesReading>> {
-    const base: Record<string, string> = { [ref.kind === 'external_id' ? 'employee_external_id' : 'employee_id']: ref.value, start_date: startDate, end_date: endDate };
+  async getWorkLeaves(
+    ref: EmployeeRef,
+    startDate: string,
+    endDate: string,
+    opts: { status?: string } = {},
+  ): Promise<ApiOutcome<WorkLeavesReading>> {
+    const base: Record<string, string> = {
+      [ref.kind === 'external_id' ? 'employee_external_id' : 'employee_id']: ref.value,
+      start_date: startDate,
+      end_date: endDate,
+    };
     if (opts.status !== undefined) base['status'] = opts.status;
     const reading: WorkLeavesReading = { leaves: [], skipped: [], pages: 0, complete: false };
     let firstCount = 0;
     for (let page = 1; ; page++) {
-      const res = await this.call('self_service', 'GET', 'work-leaves', { ...base, max_results: String(LEAVES_PAGE_SIZE), page: String(page) }, undefined, (raw) => {
-        const r = readPage(raw);
-        if (!r.ok) throw new Error(r.error);
-        return r;
-      });
+      const res = await this.call(
+        'self_service',
+        'GET',
+        'work-leaves',
+        { ...base, max_results: String(LEAVES_PAGE_SIZE), page: String(page) },
+        undefined,
+        (raw) => {
+          const r = readPage(raw);
+          if (!r.ok) throw new Error(r.error);
+          return r;
+        },
+      );
       if (res.kind !== 'ok') return res;
       readLeaveItems(res.value.items, reading);
       reading.pages = page;
@@ -191,11 +247,20 @@ export class ApiClient {
     }
   }
 
-  /** Active employees, a page: of `siteId` (null: all sites); with `changedSince` (ms, service time), `_updated` from that minute. */
-  getEmployeesPage(page: number, maxResults: number, siteId: string | null, changedSince?: number): Promise<ApiOutcome<EmployeePage>> {
+  /**
+   * Active employees, a page: of `siteId` (null: all sites); with `changedSince` (ms, service time), `_updated` from
+   * that minute.
+   */
+  getEmployeesPage(
+    page: number,
+    maxResults: number,
+    siteId: string | null,
+    changedSince?: number,
+  ): Promise<ApiOutcome<EmployeePage>> {
     const query: Record<string, string> = { max_results: String(maxResults), page: String(page) };
     if (siteId) query[this.opts.dialect.siteFilterParam] = siteId;
-    if (changedSince !== undefined) query[this.opts.dialect.updatedFilterParam] = JSON.stringify({ _updated: { $gte: minuteStamp(changedSince) } });
+    if (changedSince !== undefined)
+      query[this.opts.dialect.updatedFilterParam] = JSON.stringify({ _updated: { $gte: minuteStamp(changedSince) } });
     return this.call('roster', 'GET', 'employees', query, undefined, (raw) => {
       const r = readPage(raw);
       if (!r.ok) throw new Error(r.error);
@@ -266,7 +331,8 @@ export class ApiClient {
         this.opts.onRequest?.(kind, 'error', error);
         const code = errorCode(e);
         // A refused certificate or a proxy refusing the tunnel: nothing reached the server either.
-        if (!deadline.expired() && ((code && CONNECT_PHASE_CODES.has(code)) || beforeServer(e))) return { kind: 'not_sent', error };
+        if (!deadline.expired() && ((code && CONNECT_PHASE_CODES.has(code)) || beforeServer(e)))
+          return { kind: 'not_sent', error };
         // Anything after the connection was made: the server may have acted on it. For a GET that
         // changes nothing, so it is just a failed read.
         return mayCreate ? { kind: 'unknown', error } : { kind: 'not_sent', error };
@@ -281,7 +347,11 @@ export class ApiClient {
       // Cut mid-body, undecodable, or past the deadline: classify says what that means for this
       // status (a 2xx to a create is in doubt, never a reason to send again).
       const reading = await readBody(res.body, contentEncoding);
-      const unreadable = reading.ok ? null : deadline.expired() ? `${deadline.error}, ${reading.bytes} bytes in` : reading.problem;
+      const unreadable = reading.ok
+        ? null
+        : deadline.expired()
+          ? `${deadline.error}, ${reading.bytes} bytes in`
+          : reading.problem;
       return classify(
         {
           status,

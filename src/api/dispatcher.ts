@@ -16,7 +16,11 @@ export type ApiNetwork = { route: ProxyRoute; ca: readonly string[] | null };
  * variables. Throws with the problem when the CA file cannot be used (loadConfig has said so at
  * start already; this is the last guard).
  */
-export function networkFor(baseUrl: string, api: { proxy?: string | undefined; caFile?: string | undefined }, env: ProxyEnv = proxyEnvOf(process.env)): ApiNetwork {
+export function networkFor(
+  baseUrl: string,
+  api: { proxy?: string | undefined; caFile?: string | undefined },
+  env: ProxyEnv = proxyEnvOf(process.env),
+): ApiNetwork {
   const route = routeFor(new URL(baseUrl), api.proxy, env);
   if (api.caFile === undefined) return { route, ca: null };
   const read = readCaFile(api.caFile);

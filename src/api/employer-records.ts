@@ -18,7 +18,9 @@ const text = (v: unknown): string | null => {
 /** "Rua das Flores, 100, sala 2 - São Paulo/SP - CEP 01000-000" from the parts that are there. */
 function addressLine(raw: unknown): string | null {
   if (!isObject(raw)) return null;
-  const street = [text(raw['street_name']), text(raw['street_number']), text(raw['complement'])].filter(Boolean).join(', ');
+  const street = [text(raw['street_name']), text(raw['street_number']), text(raw['complement'])]
+    .filter(Boolean)
+    .join(', ');
   const city = [text(raw['city']), text(raw['state'])].filter(Boolean).join('/');
   const cep = text(raw['cep']);
   const parts = [street, city, cep ? `CEP ${cep}` : ''].filter((p) => p !== '');
@@ -31,5 +33,10 @@ export function readEmployer(raw: unknown): EmployerRecord | null {
   const cnpj = typeof raw['cnpj'] === 'string' && /^[0-9A-Z]{12}\d{2}$/.test(raw['cnpj']) ? raw['cnpj'] : null;
   const cpf = typeof raw['cpf'] === 'string' && /^\d{11}$/.test(raw['cpf']) ? raw['cpf'] : null;
   // Exactly one of them, says the spec; both is no answer we can choose from.
-  return { name: text(raw['name']), cnpj: cpf && cnpj ? null : cnpj, cpf: cpf && cnpj ? null : cpf, address: addressLine(raw['address']) };
+  return {
+    name: text(raw['name']),
+    cnpj: cpf && cnpj ? null : cnpj,
+    cpf: cpf && cnpj ? null : cpf,
+    address: addressLine(raw['address']),
+  };
 }

@@ -58,7 +58,13 @@ export function readLeave(raw: unknown): LeaveReading {
   const id = str(raw['_id']);
   const start = raw['start_date'];
   const end = raw['end_date'];
-  if (typeof start !== 'string' || typeof end !== 'string' || !localDatePattern.test(start) || !localDatePattern.test(end) || end < start) {
+  if (
+    typeof start !== 'string' ||
+    typeof end !== 'string' ||
+    !localDatePattern.test(start) ||
+    !localDatePattern.test(end) ||
+    end < start
+  ) {
     return { ok: false, id, reason: 'bad_dates' };
   }
   const startTime = timeOf(raw['start_time']);

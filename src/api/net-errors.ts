@@ -6,8 +6,22 @@
 
 export type TlsCause = 'untrusted' | 'expired' | 'name' | 'other';
 
-const UNTRUSTED = ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'CERT_UNTRUSTED', 'CERT_REJECTED', 'INVALID_CA'];
-const EXPIRED = ['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERROR_IN_CERT_NOT_BEFORE_FIELD', 'ERROR_IN_CERT_NOT_AFTER_FIELD'];
+const UNTRUSTED = [
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'INVALID_CA',
+];
+const EXPIRED = [
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+  'ERROR_IN_CERT_NOT_AFTER_FIELD',
+];
 const NAME = ['ERR_TLS_CERT_ALTNAME_INVALID', 'HOSTNAME_MISMATCH'];
 /** Every other verification failure OpenSSL reports by name: the certificate was refused, nothing was sent. */
 const OTHER = [
@@ -41,7 +55,8 @@ export const TLS_VERIFY_CODES: ReadonlySet<string> = new Set(causes.keys());
 /** What to do, by cause: the doctor's advice, and the tail of the client's error text. */
 export const TLS_ADVICE: Record<TlsCause, string> = {
   untrusted: "the service's certificate is from an issuer this terminal does not trust: set api.caFile to the CA's PEM",
-  expired: "the service's certificate is expired or not yet valid: check this terminal's date, then the service's certificate",
+  expired:
+    "the service's certificate is expired or not yet valid: check this terminal's date, then the service's certificate",
   name: "the service's certificate is for another name: check api.baseUrl",
   other: "the service's certificate was refused: check the service's certificate and api.caFile",
 };
@@ -79,7 +94,9 @@ export function tlsCodeIn(e: unknown): string | null {
 export function proxyRefusalStatus(e: unknown): number | null {
   let cur: unknown = e;
   for (let i = 0; i < 5 && cur && typeof cur === 'object'; i++) {
-    const m = /Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/.exec(String((cur as { message?: unknown }).message ?? ''));
+    const m = /Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/.exec(
+      String((cur as { message?: unknown }).message ?? ''),
+    );
     if (m) return Number(m[1]);
     cur = (cur as { cause?: unknown }).cause;
   }
@@ -88,8 +105,10 @@ export function proxyRefusalStatus(e: unknown): number | null {
 
 /** What a proxy's refusal of CONNECT means, in a few words. */
 export function proxyRefusalWords(status: number): string {
-  if (status === 407) return '407: the proxy wants credentials (user:password in api.proxy or HTTPS_PROXY) or refused the ones given';
-  if (status === 403) return "403: the proxy does not allow this host and port; ask its administrator to allow the API's host and port";
+  if (status === 407)
+    return '407: the proxy wants credentials (user:password in api.proxy or HTTPS_PROXY) or refused the ones given';
+  if (status === 403)
+    return "403: the proxy does not allow this host and port; ask its administrator to allow the API's host and port";
   return `${status}`;
 }
 

@@ -21,7 +21,14 @@ export type ProxyEnv = {
 };
 
 /** Every name the proxy settings are read from (lower-case first: it wins). */
-export const PROXY_ENV_NAMES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'no_proxy', 'NO_PROXY'] as const;
+export const PROXY_ENV_NAMES = [
+  'https_proxy',
+  'HTTPS_PROXY',
+  'http_proxy',
+  'HTTP_PROXY',
+  'no_proxy',
+  'NO_PROXY',
+] as const;
 
 function pick(env: NodeJS.ProcessEnv, names: readonly string[]): { value: string; from: string } | undefined {
   for (const from of names) {
@@ -53,11 +60,16 @@ export function parseProxyUrl(text: string): { ok: true; url: URL } | { ok: fals
   try {
     url = new URL(withScheme);
   } catch {
-    return { ok: false, problem: 'is not a URL (expected http://host:port, with user:password@ if the proxy asks for them)' };
+    return {
+      ok: false,
+      problem: 'is not a URL (expected http://host:port, with user:password@ if the proxy asks for them)',
+    };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, problem: `must be an http:// or https:// proxy (${url.protocol}// is not supported)` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, problem: `must be an http:// or https:// proxy (${url.protocol}// is not supported)` };
   if (url.hostname === '') return { ok: false, problem: 'has no host' };
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') return { ok: false, problem: 'must be only scheme, host and port (no path or query)' };
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '')
+    return { ok: false, problem: 'must be only scheme, host and port (no path or query)' };
   return { ok: true, url };
 }
 
@@ -79,7 +91,13 @@ export function proxySecrets(url: URL): string[] {
   if (url.username === '' && url.password === '') return [];
   const user = decodeURIComponent(url.username);
   const pass = decodeURIComponent(url.password);
-  const forms = [`${url.username}:${url.password}`, `${user}:${pass}`, Buffer.from(`${user}:${pass}`).toString('base64'), url.password, pass];
+  const forms = [
+    `${url.username}:${url.password}`,
+    `${user}:${pass}`,
+    Buffer.from(`${user}:${pass}`).toString('base64'),
+    url.password,
+    pass,
+  ];
   // A one-letter password would blank out half of every message; it is still kept out of shown URLs.
   return [...new Set(forms)].filter((f) => f.length >= 4).sort((a, b) => b.length - a.length);
 }
@@ -92,12 +110,22 @@ export function scrubProxySecrets(text: string, url: URL | null): string {
   return out;
 }
 
-const bare = (hostname: string): string => hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.$/, '');
+const bare = (hostname: string): string =>
+  hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase()
+    .replace(/\.$/, '');
 
 /** localhost (and *.localhost), 127.0.0.0/8 and ::1: this machine, which no proxy can reach for us. */
 export function isLoopbackHost(hostname: string): boolean {
   const h = bare(hostname);
-  return h === 'localhost' || h.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::1' || h === '0:0:0:0:0:0:0:1';
+  return (
+    h === 'localhost' ||
+    h.endsWith('.localhost') ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) ||
+    h === '::1' ||
+    h === '0:0:0:0:0:0:0:1'
+  );
 }
 
 /** Whether NO_PROXY names this host (and port): undici's EnvHttpProxyAgent rules. */
@@ -130,9 +158,15 @@ export function defaultPort(url: URL): number {
  */
 export function routeFor(target: URL, configured: string | undefined, env: ProxyEnv): ProxyRoute {
   if (isLoopbackHost(target.hostname)) return { kind: 'direct', why: 'loopback', from: null };
-  const chosen = configured !== undefined ? { value: configured, from: 'api.proxy' } : target.protocol === 'https:' ? (env.https ?? env.http) : env.http;
+  const chosen =
+    configured !== undefined
+      ? { value: configured, from: 'api.proxy' }
+      : target.protocol === 'https:'
+        ? (env.https ?? env.http)
+        : env.http;
   if (!chosen) return { kind: 'direct', why: 'none', from: null };
-  if (env.noProxy && noProxyMatches(target.hostname, defaultPort(target), env.noProxy.value)) return { kind: 'direct', why: 'no_proxy', from: env.noProxy.from };
+  if (env.noProxy && noProxyMatches(target.hostname, defaultPort(target), env.noProxy.value))
+    return { kind: 'direct', why: 'no_proxy', from: env.noProxy.from };
   const parsed = parseProxyUrl(chosen.value);
   if (!parsed.ok) throw new Error(`${chosen.from} ${parsed.problem}`);
   return { kind: 'proxy', url: parsed.url, shown: shownProxy(parsed.url), from: chosen.from };

@@ -25,7 +25,8 @@ export type EmployeeRecord = {
 /** Why a record cannot be used (src/contract.ts `skipReasonSchema`; people read it worded). */
 export type SkipReason = 'no_ids' | 'not_an_object';
 
-export type RecordReading = { ok: true; employee: EmployeeRecord } | { ok: false; id: string | null; reason: SkipReason };
+export type RecordReading =
+  { ok: true; employee: EmployeeRecord } | { ok: false; id: string | null; reason: SkipReason };
 
 /** The paging facts of an answer, each null when the server did not say (or said nonsense). */
 export type PageMeta = { maxResults: number | null; page: number | null; total: number | null };
@@ -70,7 +71,11 @@ export function readPage(raw: unknown): PageReading {
   return {
     ok: true,
     items,
-    meta: { maxResults: nonNegativeInt(m['max_results'], 1), page: nonNegativeInt(m['page'], 1), total: nonNegativeInt(m['total']) },
+    meta: {
+      maxResults: nonNegativeInt(m['max_results'], 1),
+      page: nonNegativeInt(m['page'], 1),
+      total: nonNegativeInt(m['total']),
+    },
   };
 }
 

@@ -127,7 +127,11 @@ export function pageSchema<T extends z.ZodType>(item: T) {
   return z.object({
     _items: z.array(item),
     _links: z.object({ parent: z.unknown().optional(), self: z.unknown().optional() }).loose(),
-    _meta: z.object({ max_results: z.number().int().positive(), page: z.number().int().positive(), total: z.number().int().min(0) }),
+    _meta: z.object({
+      max_results: z.number().int().positive(),
+      page: z.number().int().positive(),
+      total: z.number().int().min(0),
+    }),
   });
 }
 export const employeePageSchema = pageSchema(employeeSchema);

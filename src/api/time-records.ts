@@ -26,7 +26,12 @@ export function readTimes(raw: unknown): TimesReading {
     }
     const id = r['_id'];
     const type = r['type'];
-    times.push({ time, text: text as string, id: typeof id === 'string' ? id : null, type: typeof type === 'string' ? type : null });
+    times.push({
+      time,
+      text: text as string,
+      id: typeof id === 'string' ? id : null,
+      type: typeof type === 'string' ? type : null,
+    });
   }
   return { times, skipped };
 }

@@ -91,7 +91,10 @@ function objectOf(v: unknown, at: string, skipped: TimesheetSkip[]): Record<stri
 }
 
 function rangeOf(o: Record<string, unknown>, at: string, skipped: TimesheetSkip[]): DateRange {
-  return { startDate: dateOf(o['start_date'], `${at}.start_date`, skipped), endDate: dateOf(o['end_date'], `${at}.end_date`, skipped) };
+  return {
+    startDate: dateOf(o['start_date'], `${at}.start_date`, skipped),
+    endDate: dateOf(o['end_date'], `${at}.end_date`, skipped),
+  };
 }
 
 function readHoursBank(raw: unknown, skipped: TimesheetSkip[]): HoursBank | null {

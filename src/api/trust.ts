@@ -31,14 +31,26 @@ export function readCaFile(file: string): CaReading {
     return { ok: false, problem: `${file} cannot be read (${code ?? (e as Error).message})` };
   }
   const blocks = text.match(PEM_BLOCK) ?? [];
-  if (blocks.length === 0) return { ok: false, problem: `${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----); a DER file converts with openssl x509 -inform der -in FILE -out FILE.pem` };
+  if (blocks.length === 0)
+    return {
+      ok: false,
+      problem: `${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----); a DER file converts with openssl x509 -inform der -in FILE -out FILE.pem`,
+    };
   const certs: CaCert[] = [];
   for (const [i, pem] of blocks.entries()) {
     try {
       const c = new X509Certificate(pem);
-      certs.push({ pem, subject: commonName(c.subject), validFrom: Date.parse(c.validFrom), validTo: Date.parse(c.validTo) });
+      certs.push({
+        pem,
+        subject: commonName(c.subject),
+        validFrom: Date.parse(c.validFrom),
+        validTo: Date.parse(c.validTo),
+      });
     } catch (e) {
-      return { ok: false, problem: `${file}: certificate ${i + 1} of ${blocks.length} cannot be parsed (${(e as Error).message})` };
+      return {
+        ok: false,
+        problem: `${file}: certificate ${i + 1} of ${blocks.length} cannot be parsed (${(e as Error).message})`,
+      };
     }
   }
   return { ok: true, certs };

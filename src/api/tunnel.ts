@@ -15,14 +15,20 @@ export type TunnelResult =
   | { ok: false; stage: 'proxy_unreachable' | 'refused'; status: number | null; reason: string };
 
 /** Opens `CONNECT host:port` through `proxy` and closes it; gives up after `timeoutMs`. `ca`: for an https:// proxy. */
-export function openTunnel(proxy: URL, target: { host: string; port: number }, timeoutMs: number, ca: readonly string[] | null): Promise<TunnelResult> {
+export function openTunnel(
+  proxy: URL,
+  target: { host: string; port: number },
+  timeoutMs: number,
+  ca: readonly string[] | null,
+): Promise<TunnelResult> {
   const shown = shownProxy(proxy);
   const authority = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
   const auth = proxyAuthorization(proxy);
   const lib = proxy.protocol === 'https:' ? https : http;
   const proxyHost = proxy.hostname.replace(/^\[(.*)\]$/, '$1');
   // The proxy's own name for its certificate (Node would take the Host header, the API's); none for an address.
-  const proxyTls = proxy.protocol === 'https:' ? { servername: isIP(proxyHost) ? '' : proxyHost, ...(ca ? { ca: [...ca] } : {}) } : {};
+  const proxyTls =
+    proxy.protocol === 'https:' ? { servername: isIP(proxyHost) ? '' : proxyHost, ...(ca ? { ca: [...ca] } : {}) } : {};
   return new Promise<TunnelResult>((resolve) => {
     let settled = false;
     const done = (r: TunnelResult, socket?: Socket): void => {
@@ -42,10 +48,28 @@ export function openTunnel(proxy: URL, target: { host: string; port: number }, t
       agent: false,
       ...proxyTls,
     });
-    const timer = setTimeout(() => done({ ok: false, stage: 'proxy_unreachable', status: null, reason: `proxy ${shown} did not answer CONNECT ${authority} in ${timeoutMs} ms` }), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        done({
+          ok: false,
+          stage: 'proxy_unreachable',
+          status: null,
+          reason: `proxy ${shown} did not answer CONNECT ${authority} in ${timeoutMs} ms`,
+        }),
+      timeoutMs,
+    );
     const answered = (status: number, socket?: Socket): void => {
       if (status >= 200 && status < 300) done({ ok: true }, socket);
-      else done({ ok: false, stage: 'refused', status, reason: `proxy ${shown} refused CONNECT ${authority} (${proxyRefusalWords(status)})` }, socket);
+      else
+        done(
+          {
+            ok: false,
+            stage: 'refused',
+            status,
+            reason: `proxy ${shown} refused CONNECT ${authority} (${proxyRefusalWords(status)})`,
+          },
+          socket,
+        );
     };
     req.once('connect', (res, socket) => answered(res.statusCode ?? 0, socket));
     // A refusal comes back as an ordinary answer.

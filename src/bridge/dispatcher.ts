@@ -7,8 +7,24 @@
  * rejects. No input, PIN or token is ever logged: only call names and where an input was wrong.
  */
 import type { z } from 'zod';
-import { AdminSession, agentHandlers, LoginGuard, type AdminPin, type BridgeAgent, type Handlers } from '../agent/bridge-handlers.js';
-import { calls, events, type BridgeError, type CallName, type ErrorCode, type EventName, type EventPayload, type ScreenSettings } from '../contract.js';
+import {
+  AdminSession,
+  agentHandlers,
+  LoginGuard,
+  type AdminPin,
+  type BridgeAgent,
+  type Handlers,
+} from '../agent/bridge-handlers.js';
+import {
+  calls,
+  events,
+  type BridgeError,
+  type CallName,
+  type ErrorCode,
+  type EventName,
+  type EventPayload,
+  type ScreenSettings,
+} from '../contract.js';
 import { SERVICE_TEXT_MAX } from '../contract/common.js';
 import type { Clock } from '../domain/clock.js';
 import { clipStrings } from '../domain/long-text.js';
@@ -28,7 +44,10 @@ export type DispatcherOptions = {
   log?: Logger;
 };
 
-/** Who is asking, as its transport knows it: the admin session its calls are gated by, and the transport's name in the logs. */
+/**
+ * Who is asking, as its transport knows it: the admin session its calls are gated by, and the transport's name in the
+ * logs.
+ */
 export type Caller = { session: AdminSession; via: string };
 
 /**
@@ -43,10 +62,20 @@ export type Answer = { ok: true; value: unknown } | BridgeError;
 export type EventSink = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
 
 export type Dispatcher = {
-  /** A closed admin session for one client (a window's renderer under IPC, a browser's cookie on the web); wrong PINs count across all of them. */
+  /**
+   * A closed admin session for one client (a window's renderer under IPC, a browser's cookie on the web); wrong PINs
+   * count across all of them.
+   */
   newSession(): AdminSession;
-  dispatch<F>(name: CallName, read: () => Framed<F> | Promise<Framed<F>>, caller: Caller): Promise<Answer | { refused: F }>;
-  /** Forwards the agent's events to `sink` until the returned function is called; `statusNow`: the current status at once. */
+  dispatch<F>(
+    name: CallName,
+    read: () => Framed<F> | Promise<Framed<F>>,
+    caller: Caller,
+  ): Promise<Answer | { refused: F }>;
+  /**
+   * Forwards the agent's events to `sink` until the returned function is called; `statusNow`: the current status at
+   * once.
+   */
   subscribe(sink: EventSink, opts?: { statusNow?: boolean }): () => void;
 };
 
@@ -58,12 +87,18 @@ export function refusal(code: ErrorCode, message: string, issues?: Issue[]): Bri
 
 /** Paths and messages only: never the value that was wrong (it may be a PIN or a token). */
 function issuesOf(error: z.ZodError): Issue[] {
-  return error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
+  return error.issues.map((i) => ({
+    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    message: i.message,
+  }));
 }
 
 const issueLines = (error: z.ZodError): string[] => issuesOf(error).map((i) => `${i.path.join('.')}: ${i.message}`);
 
-/** The calls that answer with a punch's result: when it does not fit, the punch's facts still go back (punch-fallback.ts). */
+/**
+ * The calls that answer with a punch's result: when it does not fit, the punch's facts still go back
+ * (punch-fallback.ts).
+ */
 const PUNCH_CALLS: ReadonlySet<CallName> = new Set<CallName>(['punch', 'badgeScan', 'answerPin']);
 
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
@@ -79,7 +114,11 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   function clipped(value: unknown, what: Record<string, string>): unknown {
     const cut: string[] = [];
     const out = clipStrings(value, SERVICE_TEXT_MAX, cut);
-    if (cut.length > 0) log.warn(`text over ${SERVICE_TEXT_MAX} characters cut for the screen`, { ...what, fields: cut.slice(0, 10).join(', ') });
+    if (cut.length > 0)
+      log.warn(`text over ${SERVICE_TEXT_MAX} characters cut for the screen`, {
+        ...what,
+        fields: cut.slice(0, 10).join(', '),
+      });
     return out;
   }
   // `adminLogin`, `lock` and `screenSettings` answer for the caller's own session.
@@ -96,7 +135,11 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     return fn(input);
   }
 
-  async function dispatch<F>(name: CallName, read: () => Framed<F> | Promise<Framed<F>>, caller: Caller): Promise<Answer | { refused: F }> {
+  async function dispatch<F>(
+    name: CallName,
+    read: () => Framed<F> | Promise<Framed<F>>,
+    caller: Caller,
+  ): Promise<Answer | { refused: F }> {
     const spec = calls[name];
     if (spec.admin && !caller.session.touch()) return refusal('forbidden', 'admin session required');
     const framed = await read();
@@ -116,7 +159,11 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       // A punch is stored before it is answered: the screen gets its facts, never "not registered".
       const salvaged = PUNCH_CALLS.has(name) ? salvagePunchResult(bounded) : null;
       if (salvaged) {
-        log.error(`${caller.via} punch answer outside the contract: sent with what fits`, { call: name, issues: issueLines(checked.error), dropped: salvaged.dropped.join(', ') });
+        log.error(`${caller.via} punch answer outside the contract: sent with what fits`, {
+          call: name,
+          issues: issueLines(checked.error),
+          dropped: salvaged.dropped.join(', '),
+        });
         return { ok: true, value: salvaged.value };
       }
       log.error(`${caller.via} call answered outside the contract`, { call: name, issues: issueLines(checked.error) });
@@ -132,7 +179,11 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       if (checked.success) return sink(name, checked.data as EventPayload<E>);
       const salvaged = name === 'punch' ? salvagePunchEvent(bounded) : null;
       if (salvaged) {
-        log.error('punch event outside the contract: sent with what fits', { event: name, issues: issueLines(checked.error), dropped: salvaged.dropped.join(', ') });
+        log.error('punch event outside the contract: sent with what fits', {
+          event: name,
+          issues: issueLines(checked.error),
+          dropped: salvaged.dropped.join(', '),
+        });
         return sink(name, salvaged.value as EventPayload<E>);
       }
       log.error('agent event outside the contract, not sent', { event: name, issues: issueLines(checked.error) });
@@ -153,5 +204,9 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
 
   // One count of wrong manager PINs for every client of this bridge: a new client is not a new allowance.
   const guard = new LoginGuard();
-  return { newSession: () => new AdminSession({ adminPin: opts.adminPin, idleMs: adminIdleMs, clock, guard }), dispatch, subscribe };
+  return {
+    newSession: () => new AdminSession({ adminPin: opts.adminPin, idleMs: adminIdleMs, clock, guard }),
+    dispatch,
+    subscribe,
+  };
 }

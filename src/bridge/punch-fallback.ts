@@ -8,7 +8,16 @@
 import type { z } from 'zod';
 import { serviceText } from '../contract/common.js';
 import { adminParamsSchema } from '../contract/admin-codes.js';
-import { punchDaySchema, punchNoteSchema, punchReceiptSchema, punchRefusalSchema, punchResultSchema, requestIdSchema, type PunchDayView, type PunchResultView } from '../contract/punch.js';
+import {
+  punchDaySchema,
+  punchNoteSchema,
+  punchReceiptSchema,
+  punchRefusalSchema,
+  punchResultSchema,
+  requestIdSchema,
+  type PunchDayView,
+  type PunchResultView,
+} from '../contract/punch.js';
 
 export type Salvaged = { value: PunchResultView; dropped: string[] };
 
@@ -17,7 +26,14 @@ type Fields = Record<string, unknown>;
 const isObject = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `from[key]` when it fits `schema`; else `fallback` (undefined: left out), the key noted as dropped. */
-function part<T>(from: Fields, key: string, schema: z.ZodType<T>, fallback: T | undefined, dropped: string[], prefix = ''): T | undefined {
+function part<T>(
+  from: Fields,
+  key: string,
+  schema: z.ZodType<T>,
+  fallback: T | undefined,
+  dropped: string[],
+  prefix = '',
+): T | undefined {
   const v = from[key];
   if (v === undefined) return fallback;
   const p = schema.safeParse(v);
@@ -47,7 +63,8 @@ function dayPart(raw: Fields, dropped: string[]): PunchDayView | undefined {
 }
 
 const text = serviceText.nullable();
-const withoutUndefined = <T extends Fields>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const withoutUndefined = <T extends Fields>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 function registered(raw: Fields, dropped: string[]): PunchResultView {
   const shape = punchResultSchema.options[0].shape;
@@ -96,15 +113,27 @@ export function salvagePunchResult(raw: unknown): Salvaged | null {
   if (checked.success) return { value: checked.data, dropped };
   // Unreachable while every part above is checked against its own schema; the bare facts then.
   if (value.ok) {
-    const bare = { ok: true as const, punchId: null, nsr: value.nsr ?? null, employeeName: null, employeeExternalId: null, localDate: value.localDate, localTime: value.localTime, repeat: value.repeat };
+    const bare = {
+      ok: true as const,
+      punchId: null,
+      nsr: value.nsr ?? null,
+      employeeName: null,
+      employeeExternalId: null,
+      localDate: value.localDate,
+      localTime: value.localTime,
+      repeat: value.repeat,
+    };
     const b = punchResultSchema.safeParse(bare);
-    if (b.success) return { value: b.data, dropped: [...dropped, 'employeeName', 'employeeExternalId', 'note', 'receipt', 'day'] };
+    if (b.success)
+      return { value: b.data, dropped: [...dropped, 'employeeName', 'employeeExternalId', 'note', 'receipt', 'day'] };
   }
   return null;
 }
 
 /** The same for a `punch` event: the result salvaged, and the call's `requestId` kept when it is one. */
-export function salvagePunchEvent(raw: unknown): (Salvaged & { value: PunchResultView & { requestId?: string } }) | null {
+export function salvagePunchEvent(
+  raw: unknown,
+): (Salvaged & { value: PunchResultView & { requestId?: string } }) | null {
   const s = salvagePunchResult(raw);
   if (!s || !isObject(raw)) return s;
   const id = requestIdSchema.safeParse(raw['requestId']);

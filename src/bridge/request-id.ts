@@ -12,10 +12,14 @@ const scope = new AsyncLocalStorage<string | undefined>();
 
 /** The id a call's (already validated) input carries, if it is one of the calls that take one. */
 export function requestIdOf(input: unknown): string | undefined {
-  return typeof input === 'object' && input !== null && 'requestId' in input && typeof input.requestId === 'string' ? input.requestId : undefined;
+  return typeof input === 'object' && input !== null && 'requestId' in input && typeof input.requestId === 'string'
+    ? input.requestId
+    : undefined;
 }
 
-/** Runs `fn` (the call) with `id` as the id of any punch event it emits; undefined: none, whatever the outer context. */
+/**
+ * Runs `fn` (the call) with `id` as the id of any punch event it emits; undefined: none, whatever the outer context.
+ */
 export function withRequestId<T>(id: string | undefined, fn: () => T): T {
   return scope.run(id, fn);
 }

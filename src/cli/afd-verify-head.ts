@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { checkChainHead, type HeadCheck } from '../domain/afd/chain-head.js';
 
 /**
- * The chain head in FILE.p7s (a signed attribute, agent/cades.ts) held against the file's text:
+ * The chain head in FILE.p7s (a signed attribute, agent/exports/cades.ts) held against the file's text:
  * what `timeclock afd verify` shows on its "chain head at export" line. A signature without one
  * (an earlier version's, another REP's) says so and is not an error.
  */
@@ -10,11 +10,15 @@ export async function signedChainHead(p7s: string, afdText: string, employerId: 
   let head;
   try {
     // PKI.js only when there is a signature to read (it is not loaded with every command).
-    const { chainHeadOf } = await import('../agent/cades.js');
+    const { chainHeadOf } = await import('../agent/exports/cades.js');
     head = chainHeadOf(fs.readFileSync(p7s));
   } catch (e) {
     return { ok: true, text: `not read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
   }
-  if (head === null) return { ok: true, text: 'none in the signature (signed by an earlier version or another REP): how far the chain reached when it was exported is not recorded' };
+  if (head === null)
+    return {
+      ok: true,
+      text: 'none in the signature (signed by an earlier version or another REP): how far the chain reached when it was exported is not recorded',
+    };
   return checkChainHead(afdText, employerId, head);
 }

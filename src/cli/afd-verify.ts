@@ -14,8 +14,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { signerConcerns } from '../agent/afd-signer-check.js';
-import { verifyAfdText } from '../agent/journal-snapshot.js';
+import { signerConcerns } from '../agent/exports/afd-signer-check.js';
+import { verifyAfdText } from '../agent/journal/journal-snapshot.js';
 import { terminalOfAfdFileName } from '../domain/afd/export.js';
 import { parseHeader } from '../domain/afd/header.js';
 import { marksWithoutCpf } from '../domain/afd/no-cpf.js';
@@ -30,12 +30,17 @@ type SignatureCheck =
   /** No signature that could be checked: absent, declared absent, or not checkable here. */
   | { state: 'unsigned'; text: string };
 
-export async function runAfdVerify(file: string, opts: AfdVerifyOptions = { allowUnsigned: false, strict: false }): Promise<number> {
+export async function runAfdVerify(
+  file: string,
+  opts: AfdVerifyOptions = { allowUnsigned: false, strict: false },
+): Promise<number> {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file);
   } catch (e) {
-    process.stderr.write(`timeclock: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    process.stderr.write(
+      `timeclock: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`,
+    );
     return Exit.error;
   }
   const text = bytes.toString('latin1');
@@ -46,15 +51,30 @@ export async function runAfdVerify(file: string, opts: AfdVerifyOptions = { allo
   const header = parseHeader(text.split('\r\n', 1)[0] ?? '');
   if (header.ok) {
     const h = header.header;
-    out.push(`employer ${h.employer.kind.toUpperCase()} ${h.employer.id}, ${h.firstDate} to ${h.lastDate}, layout ${h.layoutVersion}`);
-    if (h.developer === null || /^0+$/.test(h.developer.id)) warnings.push("the header's developer id is zeros: the REP-P's developer is not named");
+    out.push(
+      `employer ${h.employer.kind.toUpperCase()} ${h.employer.id}, ${h.firstDate} to ${h.lastDate}, layout ${h.layoutVersion}`,
+    );
+    if (h.developer === null || /^0+$/.test(h.developer.id))
+      warnings.push("the header's developer id is zeros: the REP-P's developer is not named");
   }
   const terminal = terminalOfAfdFileName(path.basename(file));
   if (terminal) out.push(`terminal ${terminal} (from the file's name): the NSRs are that terminal's own sequence`);
-  const chain = v.chain === null ? 'no type 7 records' : v.chain.kind === 'from-start' ? 'hash chain checked from its start' : `hash chain anchored at line ${v.chain.line} (NSR ${v.chain.nsr})`;
-  out.push(v.ok ? `valid: ${v.lines} lines, ${v.counts[7]} marks (type 7); ${chain}` : `INVALID: line ${v.firstProblem?.line}: ${v.firstProblem?.message}`);
+  const chain =
+    v.chain === null
+      ? 'no type 7 records'
+      : v.chain.kind === 'from-start'
+        ? 'hash chain checked from its start'
+        : `hash chain anchored at line ${v.chain.line} (NSR ${v.chain.nsr})`;
+  out.push(
+    v.ok
+      ? `valid: ${v.lines} lines, ${v.counts[7]} marks (type 7); ${chain}`
+      : `INVALID: line ${v.firstProblem?.line}: ${v.firstProblem?.message}`,
+  );
 
-  for (const nsr of marksWithoutCpf(text)) warnings.push(`NSR ${String(nsr).padStart(9, '0')} has no CPF (twelve zeros): whose punch it is cannot be read from this file`);
+  for (const nsr of marksWithoutCpf(text))
+    warnings.push(
+      `NSR ${String(nsr).padStart(9, '0')} has no CPF (twelve zeros): whose punch it is cannot be read from this file`,
+    );
   const sig = checkSignature(file, v.signature);
   if (sig.state === 'mismatch') errors.push('the signature does not match the file');
   if (sig.state === 'unsigned') {
@@ -63,10 +83,14 @@ export async function runAfdVerify(file: string, opts: AfdVerifyOptions = { allo
     else errors.push(`${why}: a file is valid only signed (--allow-unsigned accepts it)`);
   }
   if (sig.state === 'matches' && sig.signer) {
-    for (const c of signerConcerns(sig.signer)) (opts.strict ? errors : warnings).push(opts.strict ? `${c} (--strict)` : c);
+    for (const c of signerConcerns(sig.signer))
+      (opts.strict ? errors : warnings).push(opts.strict ? `${c} (--strict)` : c);
   }
   // The employer chain's head signed into the .p7s at export time (issue 26 item 8).
-  const head = sig.state === 'matches' ? await signedChainHead(`${file}.p7s`, text, header.ok ? header.header.employer.id : null) : null;
+  const head =
+    sig.state === 'matches'
+      ? await signedChainHead(`${file}.p7s`, text, header.ok ? header.header.employer.id : null)
+      : null;
   if (head && !head.ok) errors.push(`the chain head signed with the file does not agree with it: ${head.text}`);
   for (const w of warnings) out.push(`warning: ${w}`);
   out.push(`signature: ${sig.text}`);
@@ -90,10 +114,38 @@ function checkSignature(file: string, says: ReturnType<typeof verifyAfdText>['si
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'timeclock-afd-'));
   try {
     const signerPem = path.join(tmp, 'signer.pem');
-    // -noverify: the signer's certificate is not checked against a CA (the ICP-Brasil roots are not on this machine); signerConcerns says what can be seen.
-    const r = spawnSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', p7s, '-content', file, '-noverify', '-signer', signerPem, '-out', path.join(tmp, 'out')], { encoding: 'utf8', env: withoutSecrets(process.env) });
-    if (r.error) return { state: 'unsigned', text: `${p7s} not checked: ${(r.error as NodeJS.ErrnoException).code === 'ENOENT' ? 'openssl is not installed' : r.error.message}` };
-    if (r.status !== 0) return { state: 'mismatch', text: `${p7s} does NOT match this file (openssl cms -verify: ${(r.stderr || r.stdout).trim().split('\n')[0]})` };
+    // -noverify: the signer's certificate is not checked against a CA (the ICP-Brasil roots are not on this machine);
+    // signerConcerns says what can be seen.
+    const r = spawnSync(
+      'openssl',
+      [
+        'cms',
+        '-verify',
+        '-binary',
+        '-inform',
+        'DER',
+        '-in',
+        p7s,
+        '-content',
+        file,
+        '-noverify',
+        '-signer',
+        signerPem,
+        '-out',
+        path.join(tmp, 'out'),
+      ],
+      { encoding: 'utf8', env: withoutSecrets(process.env) },
+    );
+    if (r.error)
+      return {
+        state: 'unsigned',
+        text: `${p7s} not checked: ${(r.error as NodeJS.ErrnoException).code === 'ENOENT' ? 'openssl is not installed' : r.error.message}`,
+      };
+    if (r.status !== 0)
+      return {
+        state: 'mismatch',
+        text: `${p7s} does NOT match this file (openssl cms -verify: ${(r.stderr || r.stdout).trim().split('\n')[0]})`,
+      };
     let signer: crypto.X509Certificate | null = null;
     try {
       signer = new crypto.X509Certificate(fs.readFileSync(signerPem));
@@ -101,7 +153,11 @@ function checkSignature(file: string, says: ReturnType<typeof verifyAfdText>['si
       // the signature checked; who signed is only known when OpenSSL wrote the certificate out
     }
     const by = signer ? ` by ${signer.subject.split('\n').join(', ')}` : '';
-    return { state: 'matches', signer, text: `${p7s} matches this file (signed${by}); checked by openssl cms -verify, the certificate's chain to a CA not checked` };
+    return {
+      state: 'matches',
+      signer,
+      text: `${p7s} matches this file (signed${by}); checked by openssl cms -verify, the certificate's chain to a CA not checked`,
+    };
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

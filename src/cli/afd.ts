@@ -1,6 +1,6 @@
 /**
  * `timeclock afd export --from YYYY-MM-DD --to YYYY-MM-DD [--out DIR|FILE] [--json]`: the journal's
- * marks of those days as an AFD (src/agent/afd-export.ts). Reads the database read-only, so it works
+ * marks of those days as an AFD (src/agent/exports/afd-export.ts). Reads the database read-only, so it works
  * beside a running terminal. `--out` a directory (default: the current one) keeps the Annex's file
  * name with the terminal's id; any other path is the file's name. An existing file is never replaced.
  *
@@ -8,17 +8,22 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { AfdExportError, checkAfdRange } from '../agent/afd-export.js';
+import { AfdExportError, checkAfdRange } from '../agent/exports/afd-export.js';
 import { runAfdVerify } from './afd-verify.js';
 import { openJournalReadOnly } from './journal-db.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
-export const AFD_USAGE = 'usage: timeclock afd export --from YYYY-MM-DD --to YYYY-MM-DD [--out DIR|FILE] [--json] | timeclock afd verify FILE [--allow-unsigned] [--strict]';
+export const AFD_USAGE =
+  'usage: timeclock afd export --from YYYY-MM-DD --to YYYY-MM-DD [--out DIR|FILE] [--json] | timeclock afd verify FILE [--allow-unsigned] [--strict]';
 
 export async function runAfd(opts: CliOptions, args: string[]): Promise<number> {
   const [action, ...rest] = args;
   if (action === 'export' && rest.length === 0) return runAfdExport(opts);
-  if (action === 'verify' && rest.length === 1) return runAfdVerify(rest[0] as string, { allowUnsigned: opts['allow-unsigned'] === true, strict: opts.strict === true });
+  if (action === 'verify' && rest.length === 1)
+    return runAfdVerify(rest[0] as string, {
+      allowUnsigned: opts['allow-unsigned'] === true,
+      strict: opts.strict === true,
+    });
   throw new UsageError(AFD_USAGE);
 }
 
@@ -31,7 +36,8 @@ function target(out: string | undefined): { dir: string; fileName?: string } {
     return { dir: p };
   }
   const dir = path.dirname(p);
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new AfdExportError(`no directory ${dir} for ${p}`, 'write_failed', {});
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory())
+    throw new AfdExportError(`no directory ${dir} for ${p}`, 'write_failed', {});
   return { dir, fileName: path.basename(p) };
 }
 
@@ -57,11 +63,21 @@ export async function runAfdExport(opts: CliOptions): Promise<number> {
     }
     const nsr = (n: number | null): string => String(n).padStart(9, '0');
     for (const f of [r, ...(r.others ?? [])]) {
-      const range = f.firstNsr === null ? 'no marks in these days' : `${f.marks} mark${f.marks === 1 ? '' : 's'}, NSR ${nsr(f.firstNsr)} to ${nsr(f.lastNsr)}`;
-      process.stdout.write(`wrote ${f.file}\n  employer ${f.employerId ?? ''}, ${from} to ${to}: ${range}; ${f.bytes} bytes; layout ${f.layoutVersion}\n`);
+      const range =
+        f.firstNsr === null
+          ? 'no marks in these days'
+          : `${f.marks} mark${f.marks === 1 ? '' : 's'}, NSR ${nsr(f.firstNsr)} to ${nsr(f.lastNsr)}`;
+      process.stdout.write(
+        `wrote ${f.file}\n  employer ${f.employerId ?? ''}, ${from} to ${to}: ${range}; ${f.bytes} bytes; layout ${f.layoutVersion}\n`,
+      );
       // Each terminal numbers its own NSRs (docs/evidence-journal.md, "Who the REP-P is"): say whose these are.
-      if (f.terminal) process.stdout.write(`  terminal ${f.terminal}: its own NSR sequence, named in the file's name\n`);
-      process.stdout.write(f.p7s ? `  signed: ${f.p7s} (${f.signer})\n` : '  not signed (afd.signingKey is not set): its last line says ARQUIVO_NAO_ASSINADO\n');
+      if (f.terminal)
+        process.stdout.write(`  terminal ${f.terminal}: its own NSR sequence, named in the file's name\n`);
+      process.stdout.write(
+        f.p7s
+          ? `  signed: ${f.p7s} (${f.signer})\n`
+          : '  not signed (afd.signingKey is not set): its last line says ARQUIVO_NAO_ASSINADO\n',
+      );
     }
     return Exit.ok;
   } catch (e) {

@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/agent.js';
+import type { Agent } from '../agent/facade/agent.js';
 import { calls } from '../contract.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 import { openAgent } from './setup.js';
@@ -17,7 +17,8 @@ type AuditMarkResult = AuditReport['marks'][number];
 export const AUDIT_USAGE = 'usage: timeclock audit compare --from YYYY-MM-DD --to YYYY-MM-DD [--json] [--config FILE]';
 
 function rangeOf(opts: CliOptions, args: readonly string[]): { from: string; to: string } {
-  if (args[0] !== 'compare' || args.length > 1 || opts.from === undefined || opts.to === undefined) throw new UsageError(AUDIT_USAGE);
+  if (args[0] !== 'compare' || args.length > 1 || opts.from === undefined || opts.to === undefined)
+    throw new UsageError(AUDIT_USAGE);
   // The admin screen's own check of a range (calendar days, from ≤ to, at most a year).
   const r = calls.auditCompare.input.safeParse({ from: opts.from, to: opts.to });
   if (!r.success) throw new UsageError(`${r.error.issues.map((i) => i.message).join('; ')} (${AUDIT_USAGE})`);
@@ -28,7 +29,12 @@ const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repea
 const nsr9 = (n: number): string => String(n).padStart(9, '0');
 
 function detail(m: AuditMarkResult): string {
-  const sent = m.delivered === true ? 'delivered' : m.delivered === false ? `not delivered (${m.state})` : `delivery not known (${m.state})`;
+  const sent =
+    m.delivered === true
+      ? 'delivered'
+      : m.delivered === false
+        ? `not delivered (${m.state})`
+        : `delivery not known (${m.state})`;
   if (m.status === 'found') return `_id ${m.recordId ?? '?'}`;
   if (m.status === 'missing') return `${sent}${m.note ? `; ${m.note}` : ''}`;
   return m.reason;
@@ -44,16 +50,27 @@ export function auditText(r: AuditReport): string {
   if (r.skippedRecords > 0) lines.push(`${r.skippedRecords} records of the service's answers could not be read`);
   const shown = r.marks.filter((m) => m.status !== 'found');
   if (shown.length > 0) {
-    lines.push('', `${pad('NSR', 10)}${pad('date', 11)}${pad('time', 6)}${pad('employee', 14)}${pad('status', 10)}detail`);
+    lines.push(
+      '',
+      `${pad('NSR', 10)}${pad('date', 11)}${pad('time', 6)}${pad('employee', 14)}${pad('status', 10)}detail`,
+    );
     for (const m of shown) {
       const [date, time] = m.minute ? m.minute.split('T') : ['?', '?'];
-      lines.push(`${pad(nsr9(m.nsr), 10)}${pad(date ?? '?', 11)}${pad(time ?? '?', 6)}${pad(m.employee ?? '?', 14)}${pad(m.status, 10)}${detail(m)}`);
+      lines.push(
+        `${pad(nsr9(m.nsr), 10)}${pad(date ?? '?', 11)}${pad(time ?? '?', 6)}${pad(m.employee ?? '?', 14)}${pad(m.status, 10)}${detail(m)}`,
+      );
     }
   }
   if (c.found > 0) lines.push('', `${c.found} marks found on the service are not listed (--json lists every mark)`);
   if (r.unexplained.length > 0) {
-    lines.push('', 'records of the API on those days that no mark of this journal explains (another terminal or integration on the same account may have made them):');
-    for (const u of r.unexplained) lines.push(`  ${u.minute.replace('T', ' ')}  ${pad(u.employee, 14)}_id ${u.recordId ?? '?'}  ${u.type ?? '(no type)'}`);
+    lines.push(
+      '',
+      'records of the API on those days that no mark of this journal explains (another terminal or integration on the same account may have made them):',
+    );
+    for (const u of r.unexplained)
+      lines.push(
+        `  ${u.minute.replace('T', ' ')}  ${pad(u.employee, 14)}_id ${u.recordId ?? '?'}  ${u.type ?? '(no type)'}`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }

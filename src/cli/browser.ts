@@ -71,7 +71,10 @@ export function runKioskBrowser(
   const launch = (): void => {
     const startedAt = Date.now();
     // The URL (with its one-time code) goes to the browser only: never to a log.
-    child = spawn(executable, kioskBrowserArgs(url(), profile, language), { stdio: 'ignore', env: kioskBrowserEnv(process.env, language) });
+    child = spawn(executable, kioskBrowserArgs(url(), profile, language), {
+      stdio: 'ignore',
+      env: kioskBrowserEnv(process.env, language),
+    });
     child.once('error', (e) => {
       say(`cannot start the kiosk browser ${executable}: ${e.message}`);
       stopped = true;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { adoptDataDir, overlappingDirs } from '../agent/adopt-queue.js';
-import { compactTerminalData, megabytes as mb } from '../agent/data-compact.js';
+import { adoptDataDir, overlappingDirs } from '../agent/host/adopt-queue.js';
+import { compactTerminalData, megabytes as mb } from '../agent/host/data-compact.js';
 import { loadConfig } from '../config.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
@@ -20,7 +20,8 @@ export async function runData(opts: CliOptions, args: string[]): Promise<number>
   const from = opts.from;
   if (!from) throw new UsageError(`data adopt needs --from DIR\n${USAGE}`);
   // The database file itself, say, rather than its directory: a mistake, not "nothing to adopt".
-  if (fs.existsSync(from) && !fs.statSync(from).isDirectory()) throw new UsageError(`data adopt: --from must be a directory (${from} is not)`);
+  if (fs.existsSync(from) && !fs.statSync(from).isDirectory())
+    throw new UsageError(`data adopt: --from must be a directory (${from} is not)`);
   const { config } = loadConfig({ file: opts.config });
   const overlap = overlappingDirs(from, config.dataDir);
   if (overlap) throw new UsageError(`data adopt: ${overlap}`);

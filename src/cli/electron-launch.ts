@@ -36,7 +36,11 @@ export async function launchElectron(electronPath: string, opts: CliOptions): Pr
   const mainJs = fileURLToPath(new URL('../main/main.js', import.meta.url));
   const env = { ...process.env };
   delete env.ELECTRON_RUN_AS_NODE; // would make Electron run main.js as plain Node
-  const child = spawn(electronPath, [mainJs, ...(opts.config ? ['--config', opts.config] : []), ...(opts.demo ? ['--demo'] : [])], { stdio: 'inherit', env });
+  const child = spawn(
+    electronPath,
+    [mainJs, ...(opts.config ? ['--config', opts.config] : []), ...(opts.demo ? ['--demo'] : [])],
+    { stdio: 'inherit', env },
+  );
   process.once('SIGINT', () => child.kill('SIGINT'));
   process.once('SIGTERM', () => child.kill('SIGTERM'));
   return await new Promise<number>((resolve, reject) => {

@@ -1,6 +1,6 @@
 /** `timeclock status`: where the terminal's request slots come from, and another live terminal under its id. */
-import { oneLine } from '../agent/fleet-words.js';
-import type { AgentStatus } from '../agent/status.js';
+import { oneLine } from '../agent/status/fleet-words.js';
+import type { AgentStatus } from '../agent/status/status.js';
 import type { Say } from './status-say.js';
 
 export function fleetLines(s: AgentStatus, say: Say): string[] {
@@ -8,7 +8,8 @@ export function fleetLines(s: AgentStatus, say: Say): string[] {
   // Read from the database with no agent running, nothing is known of a window: said only when one is configured.
   if (s.rate || s.agentRunning) lines.push(say.label('status.label.sharedWindow') + rateModeValue(say, s));
   const wk = s.fleet?.windowKey;
-  if (wk) lines.push(say.label('status.label.windowKey') + say.text('status.windowKey', { key: wk.key, from: wk.from }));
+  if (wk)
+    lines.push(say.label('status.label.windowKey') + say.text('status.windowKey', { key: wk.key, from: wk.from }));
   const conflict = conflictValue(say, s);
   if (conflict) lines.push(say.label('status.label.idConflict') + conflict);
   return lines;
@@ -50,4 +51,3 @@ function conflictValue(say: Say, s: AgentStatus): string | null {
   const instance = fleet.instanceId ?? '?';
   return say.text('status.conflict', { id: s.terminalId, others: others.join(', '), host: fleet.host, instance });
 }
-

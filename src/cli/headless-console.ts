@@ -9,11 +9,11 @@ import { runKioskBrowser, type KioskBrowser } from './browser.js';
 import { Exit, type CliOptions } from './options.js';
 import { openAgent } from './setup.js';
 import { DEMO_ADMIN_PIN } from '../agent/open-agent.js';
-import { installProcessGuard, logProcessWarnings } from '../agent/process-guard.js';
+import { installProcessGuard, logProcessWarnings } from '../agent/host/process-guard.js';
 import { terminalIdOf, type LoadedConfig } from '../config.js';
 import { createConsole } from '../log.js';
-import { serviceNotifier, serviceStatusText } from '../agent/service-notify.js';
-import { publishScreenAddress } from '../agent/screen-address.js';
+import { serviceNotifier, serviceStatusText } from '../agent/status/service-notify.js';
+import { publishScreenAddress } from '../agent/host/screen-address.js';
 import type { Say } from '../log.js';
 
 /** The address for `timeclock screen-url`; a data directory that refuses the file costs only that command. */
@@ -86,7 +86,8 @@ export async function runHeadless(opts: CliOptions, loaded?: LoadedConfig): Prom
     await stop();
     throw e;
   }
-  // The kiosk screen over loopback: `chromium --kiosk <url>` (the URL carries the session token: see below where it is shown).
+  // The kiosk screen over loopback: `chromium --kiosk <url>` (the URL carries the session token: see below where it is
+  // shown).
   bridge = await startWebBridge({
     agent: run.agent,
     host: '127.0.0.1',
@@ -98,9 +99,14 @@ export async function runHeadless(opts: CliOptions, loaded?: LoadedConfig): Prom
   });
   const st = run.agent.status();
   if (run.demo) {
-    say(`demo mode: embedded mock API at ${run.demo.url} (token demo-token), records at ${run.demo.origin}/__mock/records`);
-    if (!run.agent.admin.hasAdminPin()) say(`demo admin PIN: ${DEMO_ADMIN_PIN} (until one is set with 'timeclock pin set-admin')`);
-    const codes = run.demo.employees().flatMap((e) => (e.external_id ? [{ code: e.external_id, name: e.full_name }] : []));
+    say(
+      `demo mode: embedded mock API at ${run.demo.url} (token demo-token), records at ${run.demo.origin}/__mock/records`,
+    );
+    if (!run.agent.admin.hasAdminPin())
+      say(`demo admin PIN: ${DEMO_ADMIN_PIN} (until one is set with 'timeclock pin set-admin')`);
+    const codes = run.demo
+      .employees()
+      .flatMap((e) => (e.external_id ? [{ code: e.external_id, name: e.full_name }] : []));
     const [first, last] = [codes[0], codes[codes.length - 1]];
     if (first && last) say(`demo codes: ${first.code} … ${last.code} (e.g. ${first.code} = ${first.name})`);
   }
@@ -108,12 +114,20 @@ export async function runHeadless(opts: CliOptions, loaded?: LoadedConfig): Prom
   for (const w of st.warnings) say(`warning: ${w}`, 'warn');
   const screen = bridge;
   unpublish = publishScreenAddressOrSay(run.config.dataDir, screen.url, say);
-  // The token is a live credential for the bridge: shown to a person at a terminal, never written to a log (the journal, a shipper).
+  // The token is a live credential for the bridge: shown to a person at a terminal, never written to a log (the
+  // journal, a shipper).
   const personReading = process.stdout.isTTY === true && process.stderr.isTTY === true;
   if (personReading) say(`kiosk screen: ${screen.url}  (e.g. chromium --kiosk '${screen.url}')`);
   else say(`kiosk screen: ${screen.address}  (with its token: timeclock screen-url)`);
   if (opts.browser) {
-    browser = runKioskBrowser(opts.browser, () => screen.urlWithCode(), run.config.dataDir, run.config.screen.language, run.log, say);
+    browser = runKioskBrowser(
+      opts.browser,
+      () => screen.urlWithCode(),
+      run.config.dataDir,
+      run.config.screen.language,
+      run.log,
+      say,
+    );
     say(`kiosk screen shown in ${opts.browser}`);
   }
   if (notify.active) notify.ready(serviceStatusText(run.agent.status()));
@@ -137,7 +151,8 @@ export async function runHeadless(opts: CliOptions, loaded?: LoadedConfig): Prom
   // the kiosk screen (the agent tells of each; the calls below print nothing themselves).
   const offPunch = run.agent.on('punch', (r) => {
     if (printPunches) show(r);
-    if (!r.ok && r.reason === 'pin_required' && r.pinChallenge) awaitingPin = { challenge: r.pinChallenge, until: Date.now() + PIN_ANSWER_MS };
+    if (!r.ok && r.reason === 'pin_required' && r.pinChallenge)
+      awaitingPin = { challenge: r.pinChallenge, until: Date.now() + PIN_ANSWER_MS };
   });
   const pinPending = () => awaitingPin !== null && Date.now() <= awaitingPin.until;
   const typedLine = async (line: string) => {
@@ -182,7 +197,10 @@ export async function runHeadless(opts: CliOptions, loaded?: LoadedConfig): Prom
   if (!stopping) {
     // End of input (a pipe, or Ctrl-D): deliver what can be delivered now, then stop.
     const left = await run.agent.flush({ maxWaitMs: 30_000 });
-    if (!left.done) say(`stopping with ${left.queue.pending + left.queue.in_doubt} punches waiting (${left.blockedBy}); they are kept and sent on the next start`);
+    if (!left.done)
+      say(
+        `stopping with ${left.queue.pending + left.queue.in_doubt} punches waiting (${left.blockedBy}); they are kept and sent on the next start`,
+      );
     await stop();
   }
   return Exit.ok;

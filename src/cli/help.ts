@@ -18,12 +18,23 @@ const EXAMPLES: Record<string, string[]> = {
   settings: ['timeclock settings show', 'timeclock settings reset'],
   data: ['timeclock data adopt --from ~/.local/share/timeclock-kiosk', 'timeclock data compact'],
   journal: ['timeclock journal verify'],
-  receipt: ['timeclock receipt 000000042', 'timeclock receipt 000000042 --json', 'timeclock receipt 000000042 --pdf --out /media/timeclock-usb/comprovante.pdf'],
-  afd: ['timeclock afd export --from 2026-11-01 --to 2026-11-30 --out /media/timeclock-usb', 'timeclock afd verify AFD00000000000000000.txt'],
+  receipt: [
+    'timeclock receipt 000000042',
+    'timeclock receipt 000000042 --json',
+    'timeclock receipt 000000042 --pdf --out /media/timeclock-usb/comprovante.pdf',
+  ],
+  afd: [
+    'timeclock afd export --from 2026-11-01 --to 2026-11-30 --out /media/timeclock-usb',
+    'timeclock afd verify AFD00000000000000000.txt',
+  ],
   enroll: ['timeclock enroll badge 0012345678 1001'],
   unenroll: ['timeclock unenroll badge 0012345678'],
   pin: ['echo 4821 | timeclock pin set 1001', 'timeclock pin clear 1001'],
-  hid: ['timeclock hid list', 'timeclock hid record reader.capture --seconds 20', 'timeclock hid replay reader.capture'],
+  hid: [
+    'timeclock hid list',
+    'timeclock hid record reader.capture --seconds 20',
+    'timeclock hid replay reader.capture',
+  ],
   mock: ['timeclock mock --port 8080', 'timeclock mock --employees 5000 --sites 3 --variant page-cap=50'],
   help: ['timeclock help', 'timeclock help status'],
   version: ['timeclock version'],
@@ -65,7 +76,9 @@ export function commandHelp(usage: string, command: string): string | null {
 
 /** Edits (insert, delete, substitute, swap two neighbours) from a to b. */
 function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   const at = (i: number, j: number): number => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {

@@ -35,7 +35,11 @@ export function runHidReplay(opts: CliOptions, file: string): number {
 }
 
 /** `timeclock hid record <file>`: what the configured reader sends, for support. */
-export async function runHidRecord(opts: CliOptions, file: string, backend: HidBackend = new NodeHidBackend()): Promise<number> {
+export async function runHidRecord(
+  opts: CliOptions,
+  file: string,
+  backend: HidBackend = new NodeHidBackend(),
+): Promise<number> {
   const reader = readerConfig(opts);
   const seconds = intFlag('seconds', opts.seconds, 30, 1, 3_600);
   const device = (await backend.devices()).find((d) => matches(reader.match, d) && d.path !== undefined);

@@ -13,13 +13,20 @@ export async function runHidList(opts: CliOptions, backend: HidBackend = new Nod
     return Exit.ok;
   }
   if (devices.length === 0) {
-    process.stdout.write('no HID devices found (is the reader plugged in? on Linux, can this user read /dev/hidraw*? see README "Badge readers")\n');
+    process.stdout.write(
+      'no HID devices found (is the reader plugged in? on Linux, can this user read /dev/hidraw*? see README "Badge readers")\n',
+    );
     return Exit.ok;
   }
   process.stdout.write('vendor:product  usage page/usage  product (manufacturer)  serial  path\n');
   for (const d of devices) {
-    const usage = d.usagePage === undefined ? '-' : `0x${hex4(d.usagePage)}/0x${hex4(d.usage ?? 0)}${d.usagePage === 1 && d.usage === 6 ? ' keyboard' : ''}`;
-    process.stdout.write(`${hex4(d.vendorId)}:${hex4(d.productId)}  ${usage}  ${d.product ?? '?'} (${d.manufacturer ?? '?'})  ${d.serialNumber || '-'}  ${d.path ?? '-'}\n`);
+    const usage =
+      d.usagePage === undefined
+        ? '-'
+        : `0x${hex4(d.usagePage)}/0x${hex4(d.usage ?? 0)}${d.usagePage === 1 && d.usage === 6 ? ' keyboard' : ''}`;
+    process.stdout.write(
+      `${hex4(d.vendorId)}:${hex4(d.productId)}  ${usage}  ${d.product ?? '?'} (${d.manufacturer ?? '?'})  ${d.serialNumber || '-'}  ${d.path ?? '-'}\n`,
+    );
   }
   return Exit.ok;
 }

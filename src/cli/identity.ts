@@ -1,7 +1,7 @@
 import readline from 'node:readline';
 import { buildIdentityAdmin, realRuntime } from '../agent/build-agent.js';
 import { loadConfig } from '../config.js';
-import type { AdminResult } from '../agent/identity-admin.js';
+import type { AdminResult } from '../agent/identity/identity-admin.js';
 import { createLogger } from '../log.js';
 import { answerText } from '../messages/catalogue.js';
 import { cliLang } from './lang.js';
@@ -22,7 +22,11 @@ function report(r: AdminResult): number {
 export function runEnroll(opts: CliOptions, args: string[], remove: boolean): number {
   const [what, code, employee] = args;
   if (what !== 'badge' || !code || (!remove && !employee) || args.length > (remove ? 2 : 3)) {
-    throw new UsageError(remove ? 'usage: timeclock unenroll badge <code>' : 'usage: timeclock enroll badge <code> <employee: external id, registration number or CPF>');
+    throw new UsageError(
+      remove
+        ? 'usage: timeclock unenroll badge <code>'
+        : 'usage: timeclock enroll badge <code> <employee: external id, registration number or CPF>',
+    );
   }
   const a = openAdmin(opts);
   try {
@@ -47,16 +51,24 @@ async function readPin(): Promise<string> {
 export async function runPin(opts: CliOptions, args: string[]): Promise<number> {
   const [action, employee] = args;
   const alone = action === 'set-admin' || action === 'unlock';
-  if ((action !== 'set' && action !== 'clear' && !alone) || (alone ? args.length !== 1 : !employee || args.length !== 2)) {
+  if (
+    (action !== 'set' && action !== 'clear' && !alone) ||
+    (alone ? args.length !== 1 : !employee || args.length !== 2)
+  ) {
     throw new UsageError(
-      'usage: timeclock pin set <employee>   (the PIN is read from standard input)\n       timeclock pin clear <employee>\n       timeclock pin set-admin       (the admin screen\'s PIN, from standard input)\n       timeclock pin unlock          (lift the admin PIN\'s lockout after wrong PINs)',
+      "usage: timeclock pin set <employee>   (the PIN is read from standard input)\n       timeclock pin clear <employee>\n       timeclock pin set-admin       (the admin screen's PIN, from standard input)\n       timeclock pin unlock          (lift the admin PIN's lockout after wrong PINs)",
     );
   }
   const a = openAdmin(opts);
   try {
     if (action === 'set-admin') return report(await a.admin.setAdminPin(await readPin()));
-    if (action === 'unlock') return report(a.admin.unlockAdminPin(`timeclock pin unlock (uid ${process.getuid?.() ?? '?'})`));
-    return report(action === 'set' ? await a.admin.setPin(employee as string, await readPin()) : a.admin.clearPin(employee as string));
+    if (action === 'unlock')
+      return report(a.admin.unlockAdminPin(`timeclock pin unlock (uid ${process.getuid?.() ?? '?'})`));
+    return report(
+      action === 'set'
+        ? await a.admin.setPin(employee as string, await readPin())
+        : a.admin.clearPin(employee as string),
+    );
   } finally {
     a.close();
   }

@@ -1,4 +1,4 @@
-import { JournalSnapshot, openJournalSnapshot } from '../agent/journal-snapshot.js';
+import { JournalSnapshot, openJournalSnapshot } from '../agent/journal/journal-snapshot.js';
 import { loadConfig, type Config } from '../config.js';
 import type { CliOptions } from './options.js';
 
@@ -13,11 +13,15 @@ export function openJournalReadOnly(opts: CliOptions): JournalDb | null {
   const { config } = loadConfig({ file: opts.config });
   const snapshot = openJournalSnapshot(config);
   if (snapshot === 'no_data') {
-    process.stderr.write(`timeclock: no terminal data in ${config.dataDir} yet (start the terminal first, or set TIMECLOCK_DATA_DIR)\n`);
+    process.stderr.write(
+      `timeclock: no terminal data in ${config.dataDir} yet (start the terminal first, or set TIMECLOCK_DATA_DIR)\n`,
+    );
     return null;
   }
   if (snapshot === 'no_journal') {
-    process.stderr.write(`timeclock: the data in ${config.dataDir} has no evidence journal yet (start the terminal with this version once)\n`);
+    process.stderr.write(
+      `timeclock: the data in ${config.dataDir} has no evidence journal yet (start the terminal with this version once)\n`,
+    );
     return null;
   }
   return { config, snapshot };

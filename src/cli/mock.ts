@@ -75,18 +75,21 @@ const MAX_INT = 1_000_000_000;
 
 function wholeNumber(name: string, raw: string, min: number): number {
   const n = /^-?\d{1,10}$/.test(raw) ? Number(raw) : NaN;
-  if (!(n >= min && n <= MAX_INT)) throw new UsageError(`--variant ${name} needs a whole number from ${min} to ${MAX_INT} (got '${raw}')`);
+  if (!(n >= min && n <= MAX_INT))
+    throw new UsageError(`--variant ${name} needs a whole number from ${min} to ${MAX_INT} (got '${raw}')`);
   return n;
 }
 
 function idList(name: string, value: string): string[] {
   const ids = value.split(',').map((s) => s.trim());
-  if (ids.some((id) => id === '')) throw new UsageError(`--variant ${name} needs a comma-separated list of employee ids (got '${value}')`);
+  if (ids.some((id) => id === ''))
+    throw new UsageError(`--variant ${name} needs a comma-separated list of employee ids (got '${value}')`);
   return ids;
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--variant ${name} needs one of ${allowed.join(', ')} (got '${value}')`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--variant ${name} needs one of ${allowed.join(', ')} (got '${value}')`);
   return value as T;
 }
 
@@ -125,8 +128,14 @@ export function parseVariantFlags(flags: readonly string[]): MockVariantFlags {
         break;
       case 'cut-body': {
         const m = /^([^x]+)(?:x(.+))?$/.exec(value);
-        if (!m) throw new UsageError(`--variant cut-body needs PAGE or PAGExTIMES, e.g. cut-body=2 or cut-body=2x3 (got '${value}')`);
-        variants.cutBody = { page: wholeNumber('cut-body (page)', m[1] as string, 1), times: m[2] === undefined ? 1 : wholeNumber('cut-body (times)', m[2], 1) };
+        if (!m)
+          throw new UsageError(
+            `--variant cut-body needs PAGE or PAGExTIMES, e.g. cut-body=2 or cut-body=2x3 (got '${value}')`,
+          );
+        variants.cutBody = {
+          page: wholeNumber('cut-body (page)', m[1] as string, 1),
+          times: m[2] === undefined ? 1 : wholeNumber('cut-body (times)', m[2], 1),
+        };
         break;
       }
       case 'not-allowed':
@@ -137,7 +146,10 @@ export function parseVariantFlags(flags: readonly string[]): MockVariantFlags {
         break;
       case 'redirect': {
         const m = /^(301|302|307|308):([\x21-\x7e]+)$/.exec(value);
-        if (!m) throw new UsageError(`--variant redirect needs STATUS:URL with STATUS 301, 302, 307 or 308 and a URL without spaces, e.g. redirect=302:https://login.example/ (got '${value}')`);
+        if (!m)
+          throw new UsageError(
+            `--variant redirect needs STATUS:URL with STATUS 301, 302, 307 or 308 and a URL without spaces, e.g. redirect=302:https://login.example/ (got '${value}')`,
+          );
         variants.redirect = { status: Number(m[1]) as 301 | 302 | 307 | 308, location: m[2] as string };
         break;
       }
@@ -155,7 +167,8 @@ export function parseVariantFlags(flags: readonly string[]): MockVariantFlags {
         break;
       case 'long-strings': {
         const n = wholeNumber(v, value, 1);
-        if (n > 1_000_000) throw new UsageError(`--variant long-strings needs a length from 1 to 1000000 (got '${value}')`);
+        if (n > 1_000_000)
+          throw new UsageError(`--variant long-strings needs a length from 1 to 1000000 (got '${value}')`);
         variants.longStrings = n;
         break;
       }
@@ -172,7 +185,10 @@ export function parseVariantFlags(flags: readonly string[]): MockVariantFlags {
         const m = /^offset:(-?\d{1,12})$/.exec(value);
         if (m) variants.date = { mode: 'offset', offsetMs: Number(m[1]) };
         else if (value === 'missing' || value === 'garbage') variants.date = { mode: value };
-        else throw new UsageError(`--variant date needs missing, garbage or offset:MS (e.g. offset:3600000) (got '${value}')`);
+        else
+          throw new UsageError(
+            `--variant date needs missing, garbage or offset:MS (e.g. offset:3600000) (got '${value}')`,
+          );
         break;
       }
     }
@@ -188,13 +204,17 @@ function checkKnownEmployees(seed: MockSeed, flag: string, ids: readonly string[
     if (e.external_id !== undefined) known.add(e.external_id);
   }
   const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length > 0) throw new UsageError(`--variant ${flag}: no employee with external_id or _id ${unknown.map((id) => `'${id}'`).join(', ')}`);
+  if (unknown.length > 0)
+    throw new UsageError(
+      `--variant ${flag}: no employee with external_id or _id ${unknown.map((id) => `'${id}'`).join(', ')}`,
+    );
 }
 
 /** The mock T&A API on its own, for manual tests and for pointing a terminal at it. */
 export async function runMock(opts: CliOptions): Promise<number> {
   const host = opts.host ?? '127.0.0.1';
-  if (!/^(127\.\d+\.\d+\.\d+|localhost|::1)$/.test(host)) throw new UsageError('--host must be a loopback address: the mock has unauthenticated control endpoints');
+  if (!/^(127\.\d+\.\d+\.\d+|localhost|::1)$/.test(host))
+    throw new UsageError('--host must be a loopback address: the mock has unauthenticated control endpoints');
   const employees = opts.employees === undefined ? null : intFlag('employees', opts.employees, 0, 1, 1_000_000);
   const sites = intFlag('sites', opts.sites, 1, 1, 1_000);
   const flags = opts.variant ?? [];
@@ -206,12 +226,17 @@ export async function runMock(opts: CliOptions): Promise<number> {
     host,
     port: intFlag('port', opts.port, 0, 0, 65_535),
     tokens: [opts.token ?? 'demo-token'],
-    rateLimit: { limit: intFlag('limit', opts.limit, 60, 1, 1_000_000), windowMs: intFlag('window-ms', opts['window-ms'], 60_000, 1, 3_600_000) },
+    rateLimit: {
+      limit: intFlag('limit', opts.limit, 60, 1, 1_000_000),
+      windowMs: intFlag('window-ms', opts['window-ms'], 60_000, 1, 3_600_000),
+    },
     seed,
     variants,
   });
   for (const id of notAllowed) mock.setAllowExternalApiRecord(id, false);
-  process.stdout.write(`mock T&A API listening at ${mock.url} (token ${opts.token ?? 'demo-token'}); control: ${mock.origin}/__mock/records, /__mock/requests, /__mock/variants\n`);
+  process.stdout.write(
+    `mock T&A API listening at ${mock.url} (token ${opts.token ?? 'demo-token'}); control: ${mock.origin}/__mock/records, /__mock/requests, /__mock/variants\n`,
+  );
   if (flags.length > 0) process.stdout.write(`server variants: ${flags.join(', ')}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

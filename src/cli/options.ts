@@ -44,6 +44,7 @@ export class UsageError extends Error {}
 export function intFlag(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const r = z.coerce.number().int().min(min).max(max).safeParse(raw);
-  if (!r.success || raw.trim() === '') throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got '${raw}')`);
+  if (!r.success || raw.trim() === '')
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got '${raw}')`);
   return r.data;
 }

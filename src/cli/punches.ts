@@ -1,4 +1,4 @@
-import { PunchReview, type PunchRow } from '../agent/punch-review.js';
+import { PunchReview, type PunchRow } from '../agent/delivery/punch-review.js';
 import { loadConfig } from '../config.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
@@ -12,13 +12,15 @@ const USAGE =
 
 function ids(args: string[]): number[] {
   const out = args.map((a) => (/^[1-9]\d{0,15}$/.test(a) ? Number(a) : NaN));
-  if (out.length === 0 || out.some((n) => !Number.isSafeInteger(n))) throw new UsageError(`punch ids are whole numbers (${USAGE})`);
+  if (out.length === 0 || out.some((n) => !Number.isSafeInteger(n)))
+    throw new UsageError(`punch ids are whole numbers (${USAGE})`);
   return out;
 }
 
 function line(p: PunchRow): string {
   const who = `${p.employee_name}${p.employee_external_id ? ` (${p.employee_external_id})` : ''}`;
-  const why = p.state === 'held' ? `${p.held_reason ?? '?'}: ${p.last_error ?? ''}` : (p.reject_reason ?? p.last_error ?? '');
+  const why =
+    p.state === 'held' ? `${p.held_reason ?? '?'}: ${p.last_error ?? ''}` : (p.reject_reason ?? p.last_error ?? '');
   return `${p.id}\t${p.local_date} ${p.local_time}\t${who}\t${why}`;
 }
 
@@ -30,7 +32,9 @@ export function runPunches(opts: CliOptions, kind: 'rejected' | 'held', args: st
     const now = Date.now();
     if (action === 'list' && rest.length === 0) {
       const rows = review.list(kind, 1_000);
-      process.stdout.write(opts.json ? `${JSON.stringify(rows)}\n` : rows.map((r) => `${line(r)}\n`).join('') || `no ${kind} punches\n`);
+      process.stdout.write(
+        opts.json ? `${JSON.stringify(rows)}\n` : rows.map((r) => `${line(r)}\n`).join('') || `no ${kind} punches\n`,
+      );
       return Exit.ok;
     }
     if (kind === 'rejected' && action === 'retry') {
@@ -46,15 +50,26 @@ export function runPunches(opts: CliOptions, kind: 'rejected' | 'held', args: st
       return missed.length ? Exit.error : Exit.ok;
     }
     // resend also confirms a punch whose PIN was not verified; dispute keeps it here, never sent.
-    if (kind === 'held' && (action === 'resend' || action === 'delivered' || action === 'dispute') && rest.length >= 1) {
+    if (
+      kind === 'held' &&
+      (action === 'resend' || action === 'delivered' || action === 'dispute') &&
+      rest.length >= 1
+    ) {
       const [id] = ids(rest.slice(0, 1)) as [number];
       const reason = rest.slice(1).join(' ').trim();
-      if ((action === 'dispute') !== (reason !== '')) throw new UsageError(action === 'dispute' ? 'a dispute needs a reason: timeclock held dispute <id> <reason>' : USAGE);
+      if ((action === 'dispute') !== (reason !== ''))
+        throw new UsageError(
+          action === 'dispute' ? 'a dispute needs a reason: timeclock held dispute <id> <reason>' : USAGE,
+        );
       if (!review.decideHeld(id, action, now, reason)) {
         process.stderr.write(`timeclock: punch ${id} is not held\n`);
         return Exit.error;
       }
-      const said = { resend: `punch ${id} queued to be sent`, delivered: `punch ${id} marked as delivered`, dispute: `punch ${id} disputed: kept here, never sent` };
+      const said = {
+        resend: `punch ${id} queued to be sent`,
+        delivered: `punch ${id} marked as delivered`,
+        dispute: `punch ${id} disputed: kept here, never sent`,
+      };
       process.stdout.write(`${said[action]}\n`);
       return Exit.ok;
     }

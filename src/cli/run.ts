@@ -7,7 +7,7 @@ import { ConfigError } from '../config.js';
 import { defaultTerminalId, terminalIdSchema } from '../config-fleet.js';
 import { createConsole } from '../log.js';
 import { VERSION } from '../version.js';
-import { StoreError } from '../agent/terminal-data.js';
+import { StoreError } from '../agent/host/terminal-data.js';
 import { runFlush } from './flush.js';
 import { runMock } from './mock.js';
 import { runStart } from './start.js';
@@ -167,7 +167,9 @@ async function dispatch(argv: string[]): Promise<number> {
 /** `timeclock help [COMMAND]`, `timeclock COMMAND --help`: the whole page, or one command's (help.ts). */
 function printHelp(topic: string | undefined): number {
   if (topic === undefined || topic === 'help') {
-    process.stdout.write(`${USAGE}\n\ncommands: ${commandNames(USAGE).join(', ')}; timeclock help COMMAND for one of them\n`);
+    process.stdout.write(
+      `${USAGE}\n\ncommands: ${commandNames(USAGE).join(', ')}; timeclock help COMMAND for one of them\n`,
+    );
     return Exit.ok;
   }
   const own = commandHelp(USAGE, topic);

@@ -4,7 +4,7 @@
  * without the token. Refuses clearly (exit 1) when no terminal is running on this data directory.
  */
 import { loadConfig } from '../config.js';
-import { readScreenAddress } from '../agent/screen-address.js';
+import { readScreenAddress } from '../agent/host/screen-address.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
 export function runScreenUrl(opts: CliOptions, args: string[]): number {

@@ -2,7 +2,7 @@
  * `timeclock status`'s words for whether the service answers and for the read routes it lacks
  * (the wording of the latter is the catalogue's, as the admin screen's).
  */
-import type { AgentStatus } from '../agent/status.js';
+import type { AgentStatus } from '../agent/status/status.js';
 import { t } from '../messages/catalogue.js';
 import type { Lang } from '../messages/lang.js';
 import { absentRouteLine } from '../messages/route-text.js';

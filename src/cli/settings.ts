@@ -1,5 +1,5 @@
-import { readSavedSettings, resetSettingsOffline, savedTokenFile } from '../agent/saved-settings.js';
-import { perWindow } from '../agent/stored-settings.js';
+import { readSavedSettings, resetSettingsOffline, savedTokenFile } from '../agent/settings/saved-settings.js';
+import { perWindow } from '../agent/settings/stored-settings.js';
 import { loadConfig } from '../config.js';
 import { Exit, UsageError, type CliOptions } from './options.js';
 
@@ -9,7 +9,9 @@ const when = (at: number | null | undefined): string => (at ? new Date(at).toISO
 export function runSettings(opts: CliOptions, args: string[]): number {
   const [action, ...rest] = args;
   if ((action !== 'show' && action !== 'reset') || rest.length > 0) {
-    throw new UsageError('usage: timeclock settings show [--json]   (token/site/budget in force and where each comes from)\n       timeclock settings reset         (forget what the admin screen set: back to the configuration)');
+    throw new UsageError(
+      'usage: timeclock settings show [--json]   (token/site/budget in force and where each comes from)\n       timeclock settings reset         (forget what the admin screen set: back to the configuration)',
+    );
   }
   return action === 'show' ? show(opts) : reset(opts);
 }
@@ -23,12 +25,11 @@ function show(opts: CliOptions): number {
   }
   const from = (at: number | null) => (at === null ? 'from the configuration' : `set on the admin screen ${when(at)}`);
   const t = view.token;
-  const token =
-    demo
-      ? 'the demo token (demo mode: a token set on the admin screen is not used)'
-      : t.source === 'config'
-        ? 'from the configuration (api.token / TIMECLOCK_API_TOKEN)'
-        : `set on the admin screen ${when(t.setAt)}, kept ${t.source === 'keyring' ? 'encrypted with the system secret store' : `in ${savedTokenFile(config.dataDir)} (readable only by the kiosk user)`}`;
+  const token = demo
+    ? 'the demo token (demo mode: a token set on the admin screen is not used)'
+    : t.source === 'config'
+      ? 'from the configuration (api.token / TIMECLOCK_API_TOKEN)'
+      : `set on the admin screen ${when(t.setAt)}, kept ${t.source === 'keyring' ? 'encrypted with the system secret store' : `in ${savedTokenFile(config.dataDir)} (readable only by the kiosk user)`}`;
   const lines = [
     `data:           ${config.dataDir}${demo ? ' (demo mode)' : ''}`,
     `site:           ${view.siteId ? `${view.siteId} (${from(saved.site)})` : 'none: all active employees (no site configured)'}`,
@@ -36,7 +37,8 @@ function show(opts: CliOptions): number {
     `API token:      ${token}`,
     ...(t.warning ? [`warning:        ${t.warning}`] : []),
   ];
-  if (saved.site !== null || saved.rateLimit !== null || t.source !== 'config') lines.push(`('timeclock settings reset' goes back to the configuration)`);
+  if (saved.site !== null || saved.rateLimit !== null || t.source !== 'config')
+    lines.push(`('timeclock settings reset' goes back to the configuration)`);
   process.stdout.write(lines.join('\n') + '\n');
   return Exit.ok;
 }
@@ -45,7 +47,9 @@ function reset(opts: CliOptions): number {
   const { config } = loadConfig({ file: opts.config });
   const r = resetSettingsOffline(config);
   if (r.kind === 'running') {
-    process.stderr.write(`timeclock: the terminal (pid ${r.pid}) is running on ${config.dataDir}; stop it first, then reset its settings\n`);
+    process.stderr.write(
+      `timeclock: the terminal (pid ${r.pid}) is running on ${config.dataDir}; stop it first, then reset its settings\n`,
+    );
     return Exit.error;
   }
   if (r.kind === 'no_data') {

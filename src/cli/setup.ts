@@ -11,6 +11,10 @@ export type { Running };
  * desktop secret store by design, so no warning is shown for it.
  * `serve.metrics`: serve `metrics.listen` (the running terminal, not a one-shot command).
  */
-export function openAgent(opts: CliOptions, serve: { metrics?: boolean } = {}, loaded: LoadedConfig = loadConfig({ file: opts.config })): Promise<Running> {
+export function openAgent(
+  opts: CliOptions,
+  serve: { metrics?: boolean } = {},
+  loaded: LoadedConfig = loadConfig({ file: opts.config }),
+): Promise<Running> {
   return openAgentFor(loaded, { metrics: serve.metrics ?? false });
 }

@@ -14,7 +14,11 @@ export { electronRuntime } from './electron-launch.js';
 export async function runStart(opts: CliOptions): Promise<number> {
   let loaded;
   try {
-    loaded = startConfig(loadConfig({ file: opts.config }), { file: opts.config, demo: opts.demo ?? false, env: process.env });
+    loaded = startConfig(loadConfig({ file: opts.config }), {
+      file: opts.config,
+      demo: opts.demo ?? false,
+      env: process.env,
+    });
   } catch (e) {
     if (e instanceof StartRefused) throw new UsageError(e.message);
     throw e;

@@ -2,7 +2,7 @@
  * `timeclock status` on what the terminal keeps: the disk, the database's integrity, the evidence
  * journal, and what retention let go. An alert (damaged file, broken chain) is a line of its own.
  */
-import type { AgentStatus } from '../agent/status.js';
+import type { AgentStatus } from '../agent/status/status.js';
 import type { Say } from './status-say.js';
 
 /** A full disk refuses punches: said here, not only by doctor and the log (each line only when it applies). */

@@ -2,7 +2,7 @@
  * `timeclock status` on the roster beyond its size: what a manager must know, each line (with its
  * list of employees under it) only when it applies.
  */
-import type { AgentStatus } from '../agent/status.js';
+import type { AgentStatus } from '../agent/status/status.js';
 import { inParens, type Say } from './status-say.js';
 
 type Roster = AgentStatus['roster'];

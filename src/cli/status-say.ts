@@ -2,7 +2,7 @@
  * How `timeclock status` words things in the command line's language: catalogue texts, labels
  * padded to one column, spans ("5m 3s ago"), figures, and long lines folded under their column.
  */
-import type { AgentStatus } from '../agent/status.js';
+import type { AgentStatus } from '../agent/status/status.js';
 import { t, type MessageKey, type Params } from '../messages/catalogue.js';
 import type { Lang } from '../messages/lang.js';
 import { dictionaries } from '../messages/catalogue.js';

@@ -2,7 +2,7 @@
  * `timeclock status` as text, in the command line's language: one small function per line, each
  * returning nothing when its line does not apply. Words come from the catalogue's `status` subject.
  */
-import type { AgentStatus } from '../agent/status.js';
+import type { AgentStatus } from '../agent/status/status.js';
 import { describeOffset } from '../domain/date-plausibility.js';
 import { chooseTimeZone } from '../domain/local-time.js';
 import { localWhen } from '../domain/when-text.js';

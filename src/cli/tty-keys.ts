@@ -28,7 +28,12 @@ function keysOf(chunk: string): string[] {
  * detector, so a keyboard-wedge reader's burst becomes one badge scan (never mixed into what a
  * person is typing), and a person's keys build the keypad line. Returns a function that stops it.
  */
-export function readTerminalKeys(input: NodeJS.ReadStream, options: WedgeOptions, h: KeypadHandlers, echo: (s: string) => void): () => void {
+export function readTerminalKeys(
+  input: NodeJS.ReadStream,
+  options: WedgeOptions,
+  h: KeypadHandlers,
+  echo: (s: string) => void,
+): () => void {
   const detector = new WedgeDetector(options);
   let typed = '';
   let timer: NodeJS.Timeout | null = null;

@@ -65,7 +65,8 @@ export const adminParamsSchema = z.record(z.string(), z.string());
 export type AdminParams = z.infer<typeof adminParamsSchema>;
 
 /**
- * The answer to a manager's PIN: `opened`; `wrong_pin`; `too_many` (locked: for `lockedForMs`, or a minute); `no_admin_pin`
+ * The answer to a manager's PIN: `opened`; `wrong_pin`; `too_many` (locked: for `lockedForMs`, or a minute);
+ * `no_admin_pin`
  * (none is set: the keypad says how to set one); `disabled` (this screen has no administration).
  */
 export const adminLoginCodeSchema = z.enum(['opened', 'wrong_pin', 'too_many', 'no_admin_pin', 'disabled']);

@@ -30,10 +30,14 @@ export const rejectedPunchSchema = z.object({
  * service, and cannot be true), with the service's words (or the captured time) in `last_error`.
  */
 export const heldPunchSchema = rejectedPunchSchema.extend({
-  held_reason: z.enum(['not_allowed', 'forbidden', 'unverified', 'pin_unverified', 'disputed', 'clock_unverified']).nullable(),
+  held_reason: z
+    .enum(['not_allowed', 'forbidden', 'unverified', 'pin_unverified', 'disputed', 'clock_unverified'])
+    .nullable(),
 });
 
-/** What happened, as a code and the details its text is filled with: every screen and the CLI word it from src/messages. */
+/**
+ * What happened, as a code and the details its text is filled with: every screen and the CLI word it from src/messages.
+ */
 const answered = { code: adminCodeSchema, params: adminParamsSchema.optional() };
 
 export const adminResultSchema = z.object({ ok: z.boolean(), ...answered });
@@ -54,5 +58,11 @@ export const unresolvedPunchSchema = z.object({
 
 export const rosterSyncResultSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), employees: count, requests: count, finishedAt: epochMs }),
-  z.object({ ok: z.literal(false), error: serviceText, requests: count, finishedAt: epochMs, outcome: rosterSyncOutcomeSchema.optional() }),
+  z.object({
+    ok: z.literal(false),
+    error: serviceText,
+    requests: count,
+    finishedAt: epochMs,
+    outcome: rosterSyncOutcomeSchema.optional(),
+  }),
 ]);

@@ -1,21 +1,34 @@
-/** The AFD export (src/agent/afd-admin.ts) and the comparison of the journal with the service (src/agent/audit-runner.ts). */
+/**
+ * The AFD export (src/agent/exports/afd-admin.ts) and the comparison of the journal with the service
+ * (src/agent/delivery/audit-runner.ts).
+ */
 import { z } from 'zod';
 import { adminParamsSchema } from './admin-codes.js';
 import { calendarDay, count, epochMs } from './common.js';
 
-// ---- AFD export (src/agent/afd-admin.ts) ----------------------------------------------------------
+// ---- AFD export (src/agent/exports/afd-admin.ts) ----------------------------------------------------------
 
 /** About five years: how far back a labour claim reaches (CF art. 7, XXIX); the longest range one AFD export covers. */
 export const AFD_MAX_DAYS = 1_830;
-/** Where the web bridge serves an exported file, once, by the id the export answered (admin session and token required). */
+/**
+ * Where the web bridge serves an exported file, once, by the id the export answered (admin session and token required).
+ */
 export const AFD_DOWNLOAD_PATH = '/api/afd-download/';
 
 const downloadId = z.string().regex(/^[0-9a-f]{32}$/);
 
-/** A mounted removable drive the export can write to (src/agent/removable-drives.ts). */
-export const afdDriveSchema = z.object({ path: z.string(), label: z.string(), readOnly: z.boolean(), freeBytes: z.number().nullable() });
+/** A mounted removable drive the export can write to (src/agent/host/removable-drives.ts). */
+export const afdDriveSchema = z.object({
+  path: z.string(),
+  label: z.string(),
+  readOnly: z.boolean(),
+  freeBytes: z.number().nullable(),
+});
 
-/** What the export panel needs first: the site's today, the drives, what the configuration lacks, whether files are signed. */
+/**
+ * What the export panel needs first: the site's today, the drives, what the configuration lacks, whether files are
+ * signed.
+ */
 export const afdTargetsSchema = z.object({
   today: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   drives: z.array(afdDriveSchema),
@@ -61,7 +74,7 @@ export const afdExportResultSchema = z.discriminatedUnion('ok', [
 ]);
 export type AfdExportAnswer = z.infer<typeof afdExportResultSchema>;
 
-// ---- journal against the service (src/sync/audit-compare.ts, src/agent/audit-runner.ts) ----------------
+// ---- journal against the service (src/sync/audit-compare.ts, src/agent/delivery/audit-runner.ts) ----------------
 
 /** The longest range one comparison covers (its requests go at the lowest priority, after punches and roster pages). */
 export const AUDIT_MAX_DAYS = 366;
@@ -76,7 +89,9 @@ export const auditSummarySchema = z.object({
   found: count,
   missing: count,
   unchecked: count,
-  /** Records of the API on those employee-days no mark explains (another terminal or integration may share the account). */
+  /**
+   * Records of the API on those employee-days no mark explains (another terminal or integration may share the account).
+   */
   unexplained: count,
   /** Missing although the journal says they were delivered. */
   missingDelivered: count,
@@ -89,15 +104,25 @@ export type AuditSummary = z.infer<typeof auditSummarySchema>;
 
 export const auditStateSchema = z.object({
   running: z
-    .object({ from: calendarDay, to: calendarDay, startedAt: epochMs, requestsDone: count, requestsTotal: count.nullable() })
+    .object({
+      from: calendarDay,
+      to: calendarDay,
+      startedAt: epochMs,
+      requestsDone: count,
+      requestsTotal: count.nullable(),
+    })
     .nullable(),
   last: auditSummarySchema.nullable(),
 });
 export type AuditState = z.infer<typeof auditStateSchema>;
 
-/** After an export: a listed drive unmounted so it can be pulled (src/agent/unmount-drive.ts). */
+/** After an export: a listed drive unmounted so it can be pulled (src/agent/host/unmount-drive.ts). */
 export const unmountDriveResultSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), label: z.string() }),
-  z.object({ ok: z.literal(false), code: z.enum(['drive_unknown', 'unmount_failed']), params: z.record(z.string(), z.string()) }),
+  z.object({
+    ok: z.literal(false),
+    code: z.enum(['drive_unknown', 'unmount_failed']),
+    params: z.record(z.string(), z.string()),
+  }),
 ]);
 export type UnmountDriveResult = z.infer<typeof unmountDriveResultSchema>;

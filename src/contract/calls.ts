@@ -1,11 +1,34 @@
-/** The bridge itself: every call (input, output, whether it needs an admin session), the events, and the error envelope. */
+/**
+ * The bridge itself: every call (input, output, whether it needs an admin session), the events, and the error envelope.
+ */
 import { z } from 'zod';
-import { adminResultSchema, enrollResultSchema, heldPunchSchema, rejectedPunchSchema, rosterSyncResultSchema, unresolvedPunchSchema } from './admin.js';
+import {
+  adminResultSchema,
+  enrollResultSchema,
+  heldPunchSchema,
+  rejectedPunchSchema,
+  rosterSyncResultSchema,
+  unresolvedPunchSchema,
+} from './admin.js';
 import { adminLoginCodeSchema } from './admin-codes.js';
-import { AFD_MAX_DAYS, AUDIT_MAX_DAYS, afdExportResultSchema, afdTargetsSchema, auditStateSchema, auditSummarySchema, unmountDriveResultSchema } from './afd-audit.js';
+import {
+  AFD_MAX_DAYS,
+  AUDIT_MAX_DAYS,
+  afdExportResultSchema,
+  afdTargetsSchema,
+  auditStateSchema,
+  auditSummarySchema,
+  unmountDriveResultSchema,
+} from './afd-audit.js';
 import { calendarDay, dayNumber, epochMs, text } from './common.js';
 import { punchEventSchema, punchReceiptSchema, punchResultSchema, requestIdSchema } from './punch.js';
-import { employeePunchesSchema, exportPunchesInput, findPunchesInput, punchCsvResultSchema, waitingListSchema } from './punch-lists.js';
+import {
+  employeePunchesSchema,
+  exportPunchesInput,
+  findPunchesInput,
+  punchCsvResultSchema,
+  waitingListSchema,
+} from './punch-lists.js';
 import { screenSettingsSchema } from './screen-settings.js';
 import { readerStatusSchema, statusSchema } from './status.js';
 
@@ -39,14 +62,34 @@ export const calls = {
     output: punchResultSchema.nullable(),
     admin: false,
   },
-  /** The PIN for the badge scan that answered `pin_required` with this `pinChallenge` (a reader's scan the screen only saw as an event). */
-  answerPin: { input: z.strictObject({ challenge: text(64).min(1), pin, requestId: requestIdSchema.optional() }), output: punchResultSchema, admin: false },
+  /**
+   * The PIN for the badge scan that answered `pin_required` with this `pinChallenge` (a reader's scan the screen only
+   * saw as an event).
+   */
+  answerPin: {
+    input: z.strictObject({ challenge: text(64).min(1), pin, requestId: requestIdSchema.optional() }),
+    output: punchResultSchema,
+    admin: false,
+  },
   status: { input: empty, output: statusSchema, admin: false },
   screenSettings: { input: empty, output: screenSettingsSchema, admin: false },
   adminLogin: {
     input: z.strictObject({ pin }),
-    /** `lockedForMs` with `too_many`: how long login stays locked (the screen says "locked for N min", never "wrong PIN"). */
-    output: z.object({ ok: z.boolean(), code: adminLoginCodeSchema, expiresAt: epochMs.optional(), lockedForMs: z.number().int().positive().max(7 * 24 * 3_600_000).optional() }),
+    /**
+     * `lockedForMs` with `too_many`: how long login stays locked (the screen says "locked for N min", never "wrong
+     * PIN").
+     */
+    output: z.object({
+      ok: z.boolean(),
+      code: adminLoginCodeSchema,
+      expiresAt: epochMs.optional(),
+      lockedForMs: z
+        .number()
+        .int()
+        .positive()
+        .max(7 * 24 * 3_600_000)
+        .optional(),
+    }),
     admin: false,
   },
   /** Ends the admin session; harmless without one. */
@@ -54,13 +97,20 @@ export const calls = {
   /** Same as adminLogout, from the screen's lock button: must work whatever state the session is in. */
   lock: { input: empty, output: done, admin: false },
   listRejected: { input: empty, output: z.array(rejectedPunchSchema), admin: true },
-  retryRejected: { input: z.strictObject({ punchId: z.number().int().positive() }), output: adminResultSchema, admin: true },
+  retryRejected: {
+    input: z.strictObject({ punchId: z.number().int().positive() }),
+    output: adminResultSchema,
+    admin: true,
+  },
   /** Every rejected punch back in the queue at once. */
   retryAllRejected: { input: empty, output: adminResultSchema, admin: true },
   listHeld: { input: empty, output: z.array(heldPunchSchema), admin: true },
   /** A person's decision on a held punch: send it again, or take it as delivered (both written to the audit log). */
   decideHeld: {
-    /** resend: send it (also: confirm a punch whose PIN was not verified); delivered: take it as on the service; dispute: keep it here, never sent, with the reason. */
+    /**
+     * resend: send it (also: confirm a punch whose PIN was not verified); delivered: take it as on the service;
+     * dispute: keep it here, never sent, with the reason.
+     */
     input: z.strictObject({
       punchId: z.number().int().positive(),
       decision: z.enum(['resend', 'delivered', 'dispute']),
@@ -74,7 +124,11 @@ export const calls = {
   listUnresolved: { input: empty, output: z.array(unresolvedPunchSchema), admin: true },
   /** Applies a roster sync held because it would shrink the roster by more than half. */
   confirmRosterShrink: { input: empty, output: adminResultSchema, admin: true },
-  enrollBadge: { input: z.strictObject({ code: text(200), employee: employeeQuery }), output: enrollResultSchema, admin: true },
+  enrollBadge: {
+    input: z.strictObject({ code: text(200), employee: employeeQuery }),
+    output: enrollResultSchema,
+    admin: true,
+  },
   unenrollBadge: { input: z.strictObject({ code: text(200) }), output: adminResultSchema, admin: true },
   enrollNextScan: {
     input: z.strictObject({ employee: employeeQuery, timeoutMs: z.number().int().min(1_000).max(120_000).optional() }),
@@ -88,51 +142,87 @@ export const calls = {
   setSite: { input: z.strictObject({ siteId: text(64).min(1) }), output: adminResultSchema, admin: true },
   /** The account's request budget, when the service grants more or less than 60 a minute. */
   setRateBudget: {
-    input: z.strictObject({ limit: z.number().int().min(1).max(10_000), windowMs: z.number().int().min(1_000).max(3_600_000) }),
+    input: z.strictObject({
+      limit: z.number().int().min(1).max(10_000),
+      windowMs: z.number().int().min(1_000).max(3_600_000),
+    }),
     output: adminResultSchema,
     admin: true,
   },
   clearPin: { input: z.strictObject({ employee: employeeQuery }), output: adminResultSchema, admin: true },
   /** A punch's receipt looked up by its NSR; null: no mark with that NSR on this terminal. */
-  receipt: { input: z.strictObject({ nsr: z.number().int().min(1).max(999_999_999) }), output: punchReceiptSchema.nullable(), admin: true },
+  receipt: {
+    input: z.strictObject({ nsr: z.number().int().min(1).max(999_999_999) }),
+    output: punchReceiptSchema.nullable(),
+    admin: true,
+  },
   /** The export panel's start: the site's today, the removable drives mounted now, what the configuration lacks. */
   afdTargets: { input: empty, output: afdTargetsSchema, admin: true },
-  /** The journal's marks dated from..to (inclusive) as an AFD, on a listed removable drive or for download (web bridge). */
+  /**
+   * The journal's marks dated from..to (inclusive) as an AFD, on a listed removable drive or for download (web bridge).
+   */
   exportAfd: {
     input: z
       .strictObject({
         from: calendarDay,
         to: calendarDay,
-        target: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('drive'), path: text(4096).min(1) }), z.strictObject({ kind: z.literal('download') })]),
+        target: z.discriminatedUnion('kind', [
+          z.strictObject({ kind: z.literal('drive'), path: text(4096).min(1) }),
+          z.strictObject({ kind: z.literal('download') }),
+        ]),
       })
       .refine((i) => i.from <= i.to, { message: 'from is after to', path: ['to'] })
-      .refine((i) => dayNumber(i.to) - dayNumber(i.from) < AFD_MAX_DAYS, { message: `at most ${AFD_MAX_DAYS} days`, path: ['to'] }),
+      .refine((i) => dayNumber(i.to) - dayNumber(i.from) < AFD_MAX_DAYS, {
+        message: `at most ${AFD_MAX_DAYS} days`,
+        path: ['to'],
+      }),
     output: afdExportResultSchema,
     admin: true,
   },
-  /** Compares the journal's marks dated from..to with the service's records; answers when done (paced by the rate limit). */
+  /**
+   * Compares the journal's marks dated from..to with the service's records; answers when done (paced by the rate
+   * limit).
+   */
   auditCompare: {
     input: z
       .strictObject({ from: calendarDay, to: calendarDay })
       .refine((i) => i.from <= i.to, { message: 'from is after to', path: ['to'] })
-      .refine((i) => dayNumber(i.to) - dayNumber(i.from) < AUDIT_MAX_DAYS, { message: `at most ${AUDIT_MAX_DAYS} days`, path: ['to'] }),
+      .refine((i) => dayNumber(i.to) - dayNumber(i.from) < AUDIT_MAX_DAYS, {
+        message: `at most ${AUDIT_MAX_DAYS} days`,
+        path: ['to'],
+      }),
     output: auditSummarySchema,
     admin: true,
   },
   /** The comparison under way, if any, and the last one's summary. */
   auditCompareState: { input: empty, output: auditStateSchema, admin: true },
-  /** The punches not yet delivered (pending, sending, in doubt, held), oldest first, at most WAITING_MAX, and how many there are. */
+  /**
+   * The punches not yet delivered (pending, sending, in doubt, held), oldest first, at most WAITING_MAX, and how many
+   * there are.
+   */
   listWaiting: { input: empty, output: waitingListSchema, admin: true },
-  /** An employee's punches of a local date (default: the site's today), by external id, registration number, CPF or part of a name. */
+  /**
+   * An employee's punches of a local date (default: the site's today), by external id, registration number, CPF or part
+   * of a name.
+   */
   findPunches: { input: findPunchesInput, output: employeePunchesSchema, admin: true },
-  /** The punches dated from..to (inclusive, at most PUNCH_CSV_MAX_DAYS) as CSV, on a listed removable drive or for download (web bridge). */
+  /**
+   * The punches dated from..to (inclusive, at most PUNCH_CSV_MAX_DAYS) as CSV, on a listed removable drive or for
+   * download (web bridge).
+   */
   exportPunchesCsv: { input: exportPunchesInput, output: punchCsvResultSchema, admin: true },
   /** Unmounts a listed removable drive (after an export) so it can be pulled out safely. */
   unmountDrive: { input: z.strictObject({ path: text(4096).min(1) }), output: unmountDriveResultSchema, admin: true },
   /** A punch's PDF receipt (Art. 80) and its detached signature, base64, by NSR; null: no mark with that NSR. */
   receiptPdf: {
     input: z.strictObject({ nsr: z.number().int().min(1).max(999_999_999) }),
-    output: z.object({ fileName: z.string().regex(/^comprovante-\d{9}\.pdf$/), pdf: z.string().max(1_000_000), p7s: z.string().max(100_000).nullable() }).nullable(),
+    output: z
+      .object({
+        fileName: z.string().regex(/^comprovante-\d{9}\.pdf$/),
+        pdf: z.string().max(1_000_000),
+        p7s: z.string().max(100_000).nullable(),
+      })
+      .nullable(),
     admin: true,
   },
 } as const satisfies Record<string, CallSpec>;
@@ -182,7 +272,9 @@ export type CallResult<N extends CallName> = CallSuccess<N> | BridgeError;
 /** The envelope of a call's answer, for a client that wants to check what it received. */
 export function callResultSchema<N extends CallName>(name: N): z.ZodType<CallResult<N>> {
   // The output schema looked up by `name` is that call's, which the compiler cannot follow through the index.
-  return z.union([z.object({ ok: z.literal(true), value: calls[name].output }), bridgeErrorSchema]) as z.ZodType<CallResult<N>>;
+  return z.union([z.object({ ok: z.literal(true), value: calls[name].output }), bridgeErrorSchema]) as z.ZodType<
+    CallResult<N>
+  >;
 }
 
 /** The bridge as the renderer sees it: exactly `calls` and `events`, whatever carries them. */

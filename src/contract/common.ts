@@ -1,4 +1,6 @@
-/** Pieces the contract's files share: bounded text, times, counts and calendar days. Not re-exported by src/contract.ts. */
+/**
+ * Pieces the contract's files share: bounded text, times, counts and calendar days. Not re-exported by src/contract.ts.
+ */
 import { z } from 'zod';
 
 /** Input typed at the screen (a code, a PIN, a manager's reason): bounded, refused whole when longer. */

@@ -1,5 +1,5 @@
 /**
- * The admin screen's punch lists (src/agent/punch-lists.ts): the punches not yet delivered, one
+ * The admin screen's punch lists (src/agent/exports/punch-lists.ts): the punches not yet delivered, one
  * employee's punches of a day, and a date range of punches as CSV (on a removable drive, or in
  * browser mode as a one-time download served at AFD_DOWNLOAD_PATH like the AFD).
  */
@@ -58,14 +58,26 @@ export const findPunchesInput = z.strictObject({
   date: calendarDay.optional(),
 });
 
-const target = z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('drive'), path: text(4096).min(1) }), z.strictObject({ kind: z.literal('download') })]);
+const target = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('drive'), path: text(4096).min(1) }),
+  z.strictObject({ kind: z.literal('download') }),
+]);
 
 export const exportPunchesInput = z
   .strictObject({ from: calendarDay, to: calendarDay, target })
   .refine((i) => i.from <= i.to, { message: 'from is after to', path: ['to'] })
-  .refine((i) => dayNumber(i.to) - dayNumber(i.from) < PUNCH_CSV_MAX_DAYS, { message: `at most ${PUNCH_CSV_MAX_DAYS} days`, path: ['to'] });
+  .refine((i) => dayNumber(i.to) - dayNumber(i.from) < PUNCH_CSV_MAX_DAYS, {
+    message: `at most ${PUNCH_CSV_MAX_DAYS} days`,
+    path: ['to'],
+  });
 
-export const punchCsvErrorCodeSchema = z.enum(['drive_unknown', 'drive_read_only', 'write_failed', 'busy', 'target_unsafe']);
+export const punchCsvErrorCodeSchema = z.enum([
+  'drive_unknown',
+  'drive_read_only',
+  'write_failed',
+  'busy',
+  'target_unsafe',
+]);
 
 export const punchCsvResultSchema = z.discriminatedUnion('ok', [
   z.object({
@@ -78,7 +90,10 @@ export const punchCsvResultSchema = z.discriminatedUnion('ok', [
       z.object({ kind: z.literal('download') }),
     ]),
     /** The one-time id for AFD_DOWNLOAD_PATH (download target only). */
-    download: z.string().regex(/^[0-9a-f]{32}$/).nullable(),
+    download: z
+      .string()
+      .regex(/^[0-9a-f]{32}$/)
+      .nullable(),
   }),
   z.object({ ok: z.literal(false), code: punchCsvErrorCodeSchema, params: adminParamsSchema }),
 ]);

@@ -32,14 +32,14 @@ export const punchRefusalSchema = z.enum([
 
 /**
  * The most UTF-8 bytes a receipt's QR code carries: the screen draws it at error correction M, whose
- * largest code (version 40) holds 2,331 bytes. src/agent/receipt.ts cuts the names in the QR text
+ * largest code (version 40) holds 2,331 bytes. src/agent/receipts/receipt.ts cuts the names in the QR text
  * so that it always fits (a 10,000-character name included).
  */
 export const RECEIPT_QR_MAX_BYTES = 2_331;
 
 /**
  * The worker's receipt of a punch ("Comprovante de Registro de Ponto do Trabalhador", Portaria 671 Art. 79), built by
- * src/agent/receipt.ts, where the QR code's text format is written down. The names are whole here
+ * src/agent/receipts/receipt.ts, where the QR code's text format is written down. The names are whole here
  * (the screen shortens them for display); the QR text cuts them by its own rule.
  */
 export const punchReceiptSchema = z.object({
@@ -50,7 +50,10 @@ export const punchReceiptSchema = z.object({
   utcOffset: z.string().regex(/^[+-]\d{2}:\d{2}$/),
   /** Null: a code no roster knew at capture, or the punch is no longer kept (`punchKept`). */
   employeeName: serviceText.nullable(),
-  /** False: retention deleted the punch and the journal keeps only its mark: no name, the time to the minute (seconds 00). */
+  /**
+   * False: retention deleted the punch and the journal keeps only its mark: no name, the time to the minute (seconds
+   * 00).
+   */
   punchKept: z.boolean(),
   /** Masked (***.456.789-**); null: no CPF registered for the worker. */
   cpf: z.string().nullable(),
@@ -60,7 +63,10 @@ export const punchReceiptSchema = z.object({
   /** The record's SHA-256 (64 hex digits); screens show its start, the QR code all of it. */
   hash: z.string().regex(/^[0-9a-fA-F]{64}$/),
   portalUrl: serviceText.nullable(),
-  /** The receipt's text (the worker's copy: the whole CPF) at most RECEIPT_QR_MAX_BYTES in UTF-8, by the agent's cut; the QR code's when `qrText` is absent. */
+  /**
+   * The receipt's text (the worker's copy: the whole CPF) at most RECEIPT_QR_MAX_BYTES in UTF-8, by the agent's cut;
+   * the QR code's when `qrText` is absent.
+   */
   text: serviceText,
   /**
    * The time the terminal learnt later was the right one (its clock was wrong, or the worker's zone
@@ -72,7 +78,10 @@ export const punchReceiptSchema = z.object({
       date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
       time: z.string().regex(/^\d{2}:\d{2}:\d{2}$/),
       utcOffset: z.string().regex(/^[+-]\d{2}:\d{2}$/),
-      adjustmentNsr: z.string().regex(/^\d{9}$/).nullable(),
+      adjustmentNsr: z
+        .string()
+        .regex(/^\d{9}$/)
+        .nullable(),
     })
     .nullable()
     .optional(),
@@ -97,7 +106,7 @@ const directionSchema = z.enum(['entry', 'exit']);
 export const DAY_PUNCHES_MAX = 48;
 
 /**
- * The employee's day beside a punch's result (agent/self-service.ts): entry or exit (a label,
+ * The employee's day beside a punch's result (agent/receipts/self-service.ts): entry or exit (a label,
  * never a choice), the day's punches in order with the new one marked, and what the service told
  * of the hours bank and a leave today, each with when it was fetched. Absent: not an employee's
  * punch (an unknown code), or an older agent.
@@ -105,7 +114,14 @@ export const DAY_PUNCHES_MAX = 48;
 export const punchDaySchema = z.object({
   direction: directionSchema,
   punches: z
-    .array(z.object({ time: z.string().regex(/^\d{2}:\d{2}$/), direction: directionSchema, fromService: z.boolean(), isNew: z.boolean() }))
+    .array(
+      z.object({
+        time: z.string().regex(/^\d{2}:\d{2}$/),
+        direction: directionSchema,
+        fromService: z.boolean(),
+        isNew: z.boolean(),
+      }),
+    )
     .max(DAY_PUNCHES_MAX),
   serviceAt: epochMs.nullable(),
   hoursBank: z.object({ minutes: z.number().int(), at: epochMs }).nullable(),

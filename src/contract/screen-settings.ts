@@ -12,9 +12,15 @@ export const screenSettingsSchema = z.object({
   speech: z.boolean().optional(),
   /** The PIN step names whose PIN it asks for; absent: on. */
   pinShowName: z.boolean().optional(),
-  /** What a typed ID may be (config identity.allowed.id): the keypad's title says it ("matrícula ou CPF"); absent: the config's default, all three. */
+  /**
+   * What a typed ID may be (config identity.allowed.id): the keypad's title says it ("matrícula ou CPF"); absent: the
+   * config's default, all three.
+   */
   idKinds: z.array(z.enum(['badge', 'external_id', 'registration_number', 'cpf'])).optional(),
-  /** The keyboard-wedge detector's options (src/input/wedge-detector.ts), so the page tells bursts from typing as the headless terminal does. */
+  /**
+   * The keyboard-wedge detector's options (src/input/wedge-detector.ts), so the page tells bursts from typing as the
+   * headless terminal does.
+   */
   wedge: z.object({
     maxInterKeyMs: z.number().nonnegative(),
     minLength: count,

@@ -22,11 +22,14 @@ export const readerStatusSchema = z.object({
   lastError: z.string().nullable(),
 });
 
-/** The terminal's state for the status bar and the admin screen (agent/status.ts `AgentStatus`). No secrets. */
+/** The terminal's state for the status bar and the admin screen (agent/status/status.ts `AgentStatus`). No secrets. */
 export const statusSchema = z.object({
   /** The terminal software's version (package.json). */
   version: z.string(),
-  /** This terminal's name in logs, status and metrics (config `terminalId`, else a random id kept in its data directory). */
+  /**
+   * This terminal's name in logs, status and metrics (config `terminalId`, else a random id kept in its data
+   * directory).
+   */
   terminalId: z.string(),
   now: epochMs,
   online: z.boolean().nullable(),
@@ -50,7 +53,15 @@ export const statusSchema = z.object({
    */
   collisions: z.object({
     count,
-    punches: z.array(z.object({ id: z.number().int(), employeeName: z.string(), externalId: z.string().nullable(), localDate: z.string(), localTime: z.string() })),
+    punches: z.array(
+      z.object({
+        id: z.number().int(),
+        employeeName: z.string(),
+        externalId: z.string().nullable(),
+        localDate: z.string(),
+        localTime: z.string(),
+      }),
+    ),
   }),
   rateWindow: z.object({ used: count, limit: count, windowMs: z.number() }),
   /**
@@ -102,19 +113,39 @@ export const statusSchema = z.object({
        */
       evidence: z
         .object({
-          noCpf: z.object({ count, employees: z.array(z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string() })) }),
+          noCpf: z.object({
+            count,
+            employees: z.array(z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string() })),
+          }),
           noEmployer: z.object({
             count,
-            employees: z.array(z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string(), reason: z.enum(['unknown', 'unread']) })),
+            employees: z.array(
+              z.object({
+                id: z.string(),
+                externalId: z.string().nullable(),
+                name: z.string(),
+                reason: z.enum(['unknown', 'unread']),
+              }),
+            ),
           }),
         })
         .optional(),
     }),
     enrolledBadges: count,
-    /** False: no complete employee list (never synced, or the last sync failed and the list is older than its refresh interval). */
+    /**
+     * False: no complete employee list (never synced, or the last sync failed and the list is older than its refresh
+     * interval).
+     */
     complete: z.boolean(),
-    /** Records of the last sync the terminal could not use (no _id and no external_id…), counted and the first listed. */
-    skipped: z.object({ count, examples: z.array(z.object({ position: count, id: z.string().nullable(), reason: skipReasonSchema })) }).nullable(),
+    /**
+     * Records of the last sync the terminal could not use (no _id and no external_id…), counted and the first listed.
+     */
+    skipped: z
+      .object({
+        count,
+        examples: z.array(z.object({ position: count, id: z.string().nullable(), reason: skipReasonSchema })),
+      })
+      .nullable(),
     /** A sync that would shrink the roster by more than half, held until a second sync agrees or a manager confirms. */
     heldShrink: z.object({ employees: count, inUse: count, since: epochMs, recheckAt: epochMs.nullable() }).nullable(),
     /**
@@ -123,28 +154,46 @@ export const statusSchema = z.object({
      * to compare), one_site (the same totals on an account with one site: nothing to filter, as expected).
      */
     siteFilter: z.enum(['verified', 'suspect', 'unknown', 'one_site']).nullable(),
-    /** Employees whose contract does not allow API records (allow_external_api_record false): their punches are held. */
+    /**
+     * Employees whose contract does not allow API records (allow_external_api_record false): their punches are held.
+     */
     notAllowed: z.object({
       count,
-      employees: z.array(z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string(), heldPunches: count })),
+      employees: z.array(
+        z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string(), heldPunches: count }),
+      ),
     }),
-    /** When the next roster sync is due (back-off after a failure, refresh after a success); null when none is planned. */
+    /**
+     * When the next roster sync is due (back-off after a failure, refresh after a success); null when none is planned.
+     */
     nextSyncAt: epochMs.nullable(),
-    /** How refreshes go: by changes (the service filters on `_updated`), full syncs, or not known before a first full sync. */
+    /**
+     * How refreshes go: by changes (the service filters on `_updated`), full syncs, or not known before a first full
+     * sync.
+     */
     refreshBy: z.enum(['changes', 'full']).nullable(),
   }),
   unresolved: z.object({ count, oldestAt: epochMs.nullable(), lastCheckedAt: epochMs.nullable() }),
   site: z.object({ id: z.string(), name: z.string(), timezone: z.string().nullable() }).nullable(),
   readers: z.array(readerStatusSchema),
   clockSkewMs: z.number().nullable(),
-  /** The last background integrity check of the database (null: none yet); `damaged` is an alert. Absent from older agents. */
+  /**
+   * The last background integrity check of the database (null: none yet); `damaged` is an alert. Absent from older
+   * agents.
+   */
   integrity: z
-    .object({ at: epochMs, ms: z.number(), result: z.enum(['ok', 'damaged', 'unchecked']), problems: z.array(z.string()) })
+    .object({
+      at: epochMs,
+      ms: z.number(),
+      result: z.enum(['ok', 'damaged', 'unchecked']),
+      problems: z.array(z.string()),
+    })
     .nullable()
     .optional(),
   /**
    * What the terminal keeps: delivered punches (and their journal) `deliveredDays` after delivery, audit lines
-   * `auditDays`. `queue.sent` counts the delivered punches still here; `deliveredEver` adds those deleted. Absent from older agents.
+   * `auditDays`. `queue.sent` counts the delivered punches still here; `deliveredEver` adds those deleted. Absent from
+   * older agents.
    */
   retention: z
     .object({
@@ -163,7 +212,10 @@ export const statusSchema = z.object({
           error: z.string().nullable(),
         })
         .nullable(),
-      /** incremental: free pages are given back after each pass; none: a file of an earlier version (`timeclock data compact` converts it). */
+      /**
+       * incremental: free pages are given back after each pass; none: a file of an earlier version (`timeclock data
+       * compact` converts it).
+       */
       file: z.object({ bytes: count, freeBytes: count, autoVacuum: z.enum(['none', 'full', 'incremental']) }),
     })
     .optional(),
@@ -182,12 +234,20 @@ export const statusSchema = z.object({
           ok: z.boolean(),
           marks: count,
           facts: count,
-          problem: z.object({ nsr: z.number().int().optional(), seq: z.number().int().optional(), message: z.string() }).nullable(),
+          problem: z
+            .object({ nsr: z.number().int().optional(), seq: z.number().int().optional(), message: z.string() })
+            .nullable(),
           ms: z.number(),
         })
         .nullable(),
-      /** The last restore of the data directory recognised at a start: NSRs from..to may have been given before it and are skipped. */
-      lastRestore: z.object({ at: epochMs, from: z.number().int(), to: z.number().int(), where: z.string() }).nullable().optional(),
+      /**
+       * The last restore of the data directory recognised at a start: NSRs from..to may have been given before it and
+       * are skipped.
+       */
+      lastRestore: z
+        .object({ at: epochMs, from: z.number().int(), to: z.number().int(), where: z.string() })
+        .nullable()
+        .optional(),
       /** The NSR mirror outside the data directory (null: none, a restore of the whole directory is not recognised). */
       guard: z.object({ mirror: z.string().nullable(), mirrorProblem: z.string().nullable() }).nullable().optional(),
     })
@@ -195,13 +255,18 @@ export const statusSchema = z.object({
     .optional(),
   agentRunning: z.boolean(),
   /** Where the settings the admin screen can change come from now. No secret, only where it is kept. */
-  settings: z
-    .object({
-      siteId: z.string().nullable(),
-      rateLimit: z.object({ limit: count, windowMs: z.number() }),
-      /** config: the config file or environment; keyring: the OS secret store; file: a file only the kiosk user can read. */
-      token: z.object({ source: z.enum(['config', 'keyring', 'file']), setAt: epochMs.nullable(), warning: z.string().nullable() }),
+  settings: z.object({
+    siteId: z.string().nullable(),
+    rateLimit: z.object({ limit: count, windowMs: z.number() }),
+    /**
+     * config: the config file or environment; keyring: the OS secret store; file: a file only the kiosk user can read.
+     */
+    token: z.object({
+      source: z.enum(['config', 'keyring', 'file']),
+      setAt: epochMs.nullable(),
+      warning: z.string().nullable(),
     }),
+  }),
   /**
    * This terminal as one of a fleet: the host it runs on (shown with `terminalId`), its instance in the account's
    * window in Redis (null without Redis), and other live terminals under its id (a cloned data directory, a copied
@@ -214,18 +279,33 @@ export const statusSchema = z.object({
       conflict: z
         .object({
           since: epochMs,
-          others: z.array(z.object({ id: z.string(), instance: z.string(), host: z.string(), pid: z.number().int(), startedAt: epochMs })),
+          others: z.array(
+            z.object({
+              id: z.string(),
+              instance: z.string(),
+              host: z.string(),
+              pid: z.number().int(),
+              startedAt: epochMs,
+            }),
+          ),
         })
         .nullable(),
-      /** The account's window in Redis: its key, and the normalised service address (never credentials) or rateLimit.redisKey it comes from. */
+      /**
+       * The account's window in Redis: its key, and the normalised service address (never credentials) or
+       * rateLimit.redisKey it comes from.
+       */
       windowKey: z.object({ key: z.string(), from: z.string() }).nullable().optional(),
     })
     .optional(),
   /**
    * Whether the service answers: online; errors (it answers, with server errors: 5xx); offline (no answer, or its
-   * host refuses connections). `online` above is true only when online. Null before any request; absent from older agents.
+   * host refuses connections). `online` above is true only when online. Null before any request; absent from older
+   * agents.
    */
-  service: z.object({ state: z.enum(['online', 'errors', 'offline']), since: epochMs, reason: z.string().nullable() }).nullable().optional(),
+  service: z
+    .object({ state: z.enum(['online', 'errors', 'offline']), since: epochMs, reason: z.string().nullable() })
+    .nullable()
+    .optional(),
   /**
    * Read routes the service does not have (it answered 404, 405 or 501): each asked again once at `nextAt` (an hour,
    * doubling to a day while it lasts); what needs it goes without. Absent from older agents.
@@ -246,7 +326,8 @@ export const statusSchema = z.object({
    * What the terminal makes of the service's `Date` (issue 23): ok (it anchors the time); off (this machine is
    * NTP-synchronised and the service's clock is `offsetMs` off, beyond `boundMs`: punches keep the local time and are
    * marked); unconfirmed (a `Date` `jumpMs` from the time in force waits for a second answer); no_date (answers carry
-   * no usable `Date`: punches are sent at this terminal's clock, marked unanchored). Null: no answer yet; absent from older agents.
+   * no usable `Date`: punches are sent at this terminal's clock, marked unanchored). Null: no answer yet; absent from
+   * older agents.
    */
   serviceClock: z
     .object({

@@ -41,7 +41,10 @@ export type RouteChange = { kind: 'absent' | 'back'; absent: AbsentRoute };
 
 export const FIRST_PAUSE_MS = 3_600_000;
 export const LONGEST_PAUSE_MS = 24 * 3_600_000;
-/** A request let through after a pause that never reported back (its caller stopped) holds the route no longer than this. */
+/**
+ * A request let through after a pause that never reported back (its caller stopped) holds the route no longer than
+ * this.
+ */
 export const PROBE_STALE_MS = 5 * 60_000;
 
 /** The length of pause number `n` (1-based): an hour, doubling, at most a day. */
@@ -63,7 +66,13 @@ export class AbsentRoutes {
    */
   constructor(remembered: readonly AbsentRoute[] = [], now = 0) {
     for (const r of remembered) {
-      this.entries.set(r.route, { state: 'doubt', subject: null, status: r.status, at: r.since, was: { ...r, nextAt: Math.min(r.nextAt, now) } });
+      this.entries.set(r.route, {
+        state: 'doubt',
+        subject: null,
+        status: r.status,
+        at: r.since,
+        was: { ...r, nextAt: Math.min(r.nextAt, now) },
+      });
     }
   }
 
@@ -86,7 +95,10 @@ export class AbsentRoutes {
     return e?.state === 'absent' ? { ...e.absent } : null;
   }
 
-  /** Learns from the answer of a request to `route` about `subject` (the employee, the site); a change for status and the log, or null. */
+  /**
+   * Learns from the answer of a request to `route` about `subject` (the employee, the site); a change for status and
+   * the log, or null.
+   */
   note(route: ReadRoute, subject: string, signal: RouteSignal, now: number): RouteChange | null {
     const e = this.entries.get(route);
     if (signal.kind === 'present') {
@@ -118,7 +130,14 @@ export class AbsentRoutes {
       if (!e) this.entries.set(route, { state: 'doubt', subject, status: signal.status, at: now });
       return null;
     }
-    const absent: AbsentRoute = { route, status: signal.status, since: e?.at ?? now, lastAt: now, nextAt: now + pauseMs(1), pauses: 1 };
+    const absent: AbsentRoute = {
+      route,
+      status: signal.status,
+      since: e?.at ?? now,
+      lastAt: now,
+      nextAt: now + pauseMs(1),
+      pauses: 1,
+    };
     this.entries.set(route, { state: 'absent', absent, probingSince: null });
     return { kind: 'absent', absent: { ...absent } };
   }

@@ -14,12 +14,16 @@ export type TimeReading = {
   mono: number;
   bootId: string;
   anchored: boolean;
-  /** The service's clock disagrees with this machine's synchronised one, which was kept (date-plausibility.ts): mark the punch. */
+  /**
+   * The service's clock disagrees with this machine's synchronised one, which was kept (date-plausibility.ts): mark the
+   * punch.
+   */
   serviceClockOff?: boolean;
 };
 
 export function readTime(anchor: Anchor | null, bootId: string, wall: number, mono: number): TimeReading {
-  if (anchor && anchor.bootId === bootId) return { at: correctedTime(anchor, mono, wall), wall, mono, bootId, anchored: true };
+  if (anchor && anchor.bootId === bootId)
+    return { at: correctedTime(anchor, mono, wall), wall, mono, bootId, anchored: true };
   return { at: wall, wall, mono, bootId, anchored: false };
 }
 

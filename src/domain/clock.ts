@@ -17,7 +17,11 @@ export const STEP_TOLERANCE_MS = 2_000;
  * A step of the wall clock between two readings of both clocks: how far the wall moved beyond
  * (positive) or short of (negative) the monotonic time elapsed; null when within `toleranceMs`.
  */
-export function clockStep(prev: { wall: number; mono: number }, cur: { wall: number; mono: number }, toleranceMs = STEP_TOLERANCE_MS): number | null {
+export function clockStep(
+  prev: { wall: number; mono: number },
+  cur: { wall: number; mono: number },
+  toleranceMs = STEP_TOLERANCE_MS,
+): number | null {
   const drift = cur.wall - prev.wall - (cur.mono - prev.mono);
   return Math.abs(drift) > toleranceMs ? drift : null;
 }

@@ -75,7 +75,10 @@ export function confirms(first: DateCandidate, second: DateCandidate): boolean {
   if (first.anchor.bootId !== second.anchor.bootId) return false;
   // Answers to requests that were out together may come from one cache or one wrong hop: not independent.
   if (second.sentMono < first.receivedMono) return false;
-  return Math.abs(predictAt(first.anchor, second.anchor.mono) - second.anchor.serverMs) <= AGREEMENT_MS + uncertaintyOf(first) + uncertaintyOf(second);
+  return (
+    Math.abs(predictAt(first.anchor, second.anchor.mono) - second.anchor.serverMs) <=
+    AGREEMENT_MS + uncertaintyOf(first) + uncertaintyOf(second)
+  );
 }
 
 /**
@@ -86,7 +89,9 @@ export function confirms(first: DateCandidate, second: DateCandidate): boolean {
 export function anchorAfter(current: Anchor | null, candidate: DateCandidate): Anchor {
   const c = candidate.anchor;
   if (!current || current.bootId !== c.bootId) return c;
-  return Math.abs(predictAt(current, c.mono) - c.serverMs) > ANCHOR_TOLERANCE_MS + uncertaintyOf(candidate) ? c : current;
+  return Math.abs(predictAt(current, c.mono) - c.serverMs) > ANCHOR_TOLERANCE_MS + uncertaintyOf(candidate)
+    ? c
+    : current;
 }
 
 /**
@@ -94,8 +99,18 @@ export function anchorAfter(current: Anchor | null, candidate: DateCandidate): A
  * with this clock within `boundMs`, else this clock itself at the candidate's moment, so punches
  * are anchored (not waiting for a `Date` that will not come right) at the local time.
  */
-export function anchorWhenLocalWins(current: Anchor | null, candidate: Anchor, localAt: number, boundMs: number): Anchor {
-  if (current && current.bootId === candidate.bootId && Math.abs(predictAt(current, candidate.mono) - localAt) <= boundMs) return current;
+export function anchorWhenLocalWins(
+  current: Anchor | null,
+  candidate: Anchor,
+  localAt: number,
+  boundMs: number,
+): Anchor {
+  if (
+    current &&
+    current.bootId === candidate.bootId &&
+    Math.abs(predictAt(current, candidate.mono) - localAt) <= boundMs
+  )
+    return current;
   return { bootId: candidate.bootId, serverMs: localAt, mono: candidate.mono };
 }
 

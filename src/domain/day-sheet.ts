@@ -22,7 +22,11 @@ export type DayPunch = {
   readonly isNew: boolean;
 };
 
-export type DaySheet = { readonly date: string; readonly direction: PunchDirection; readonly punches: readonly DayPunch[] };
+export type DaySheet = {
+  readonly date: string;
+  readonly direction: PunchDirection;
+  readonly punches: readonly DayPunch[];
+};
 
 /** The default longest shift: a 12-hour shift with its break (the 12x36 scale) still ends in an exit. */
 export const DEFAULT_MAX_SHIFT_MINUTES = 16 * 60;
@@ -48,12 +52,18 @@ const keyOf = (p: WallPunch): string => `${p.date}T${p.time}`;
  * them), `service` the service's records when fetched (any days; those of the same minute as one of
  * ours are the same punch). Punches from the day before count only for the alternation.
  */
-export function daySheet(now: WallPunch, own: readonly WallPunch[], service: readonly WallPunch[], maxShiftMinutes = DEFAULT_MAX_SHIFT_MINUTES): DaySheet {
+export function daySheet(
+  now: WallPunch,
+  own: readonly WallPunch[],
+  service: readonly WallPunch[],
+  maxShiftMinutes = DEFAULT_MAX_SHIFT_MINUTES,
+): DaySheet {
   const fresh = minuteOf(now);
   const ownKeys = new Set([...own.filter(isWall).map(minuteOf), fresh].map(keyOf));
   const all = new Map<string, { p: WallPunch; fromService: boolean }>();
   for (const k of ownKeys) all.set(k, { p: { date: k.slice(0, 10), time: k.slice(11) }, fromService: false });
-  for (const s of service.filter(isWall).map(minuteOf)) if (!all.has(keyOf(s))) all.set(keyOf(s), { p: s, fromService: true });
+  for (const s of service.filter(isWall).map(minuteOf))
+    if (!all.has(keyOf(s))) all.set(keyOf(s), { p: s, fromService: true });
   const end = wallMinutes(fresh);
   // What came after the new punch (a clock set back, another terminal) is listed but does not change its label.
   const ordered = [...all.values()]
@@ -63,13 +73,19 @@ export function daySheet(now: WallPunch, own: readonly WallPunch[], service: rea
   const labelled: { p: WallPunch; fromService: boolean; direction: PunchDirection }[] = [];
   let previous: { at: number; direction: PunchDirection } | null = null;
   for (const e of ordered) {
-    const direction: PunchDirection = previous !== null && previous.direction === 'entry' && e.at - previous.at <= maxShiftMinutes ? 'exit' : 'entry';
+    const direction: PunchDirection =
+      previous !== null && previous.direction === 'entry' && e.at - previous.at <= maxShiftMinutes ? 'exit' : 'entry';
     labelled.push({ p: e.p, fromService: e.fromService, direction });
     previous = { at: e.at, direction };
   }
   const punches = labelled
     .filter((e) => e.p.date === fresh.date)
-    .map((e) => ({ time: e.p.time, direction: e.direction, fromService: e.fromService, isNew: keyOf(e.p) === keyOf(fresh) }));
+    .map((e) => ({
+      time: e.p.time,
+      direction: e.direction,
+      fromService: e.fromService,
+      isNew: keyOf(e.p) === keyOf(fresh),
+    }));
   const direction = punches.find((p) => p.isNew)?.direction ?? 'entry';
   return { date: fresh.date, direction, punches };
 }

@@ -30,7 +30,12 @@ export function keysFor(input: InputKind, rules: IdentityRules): LookupKey[] {
   return rules.order.filter((k) => rules.allowed[input].includes(k));
 }
 
-export function resolveCredential<E>(code: string, input: InputKind, rules: IdentityRules, lookups: Lookups<E>): Resolution<E> {
+export function resolveCredential<E>(
+  code: string,
+  input: InputKind,
+  rules: IdentityRules,
+  lookups: Lookups<E>,
+): Resolution<E> {
   let invalidCpf = false;
   for (const key of keysFor(input, rules)) {
     let found: E[];

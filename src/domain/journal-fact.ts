@@ -47,7 +47,10 @@ export const FACT_EVENTS = [
    * a space and the NSRs it corrects (domain/afd/clock-record.ts).
    */
   'clock_adjusted',
-  /** Journal event: an archive older than journal.keepYears was removed (detail: its name, NSRs and facts; store/journal-archive.ts). */
+  /**
+   * Journal event: an archive older than journal.keepYears was removed (detail: its name, NSRs and facts;
+   * store/journal/journal-archive.ts).
+   */
   'archive_removed',
 ] as const;
 export type FactEvent = (typeof FACT_EVENTS)[number];
@@ -58,7 +61,11 @@ export const JOURNAL_EVENTS: readonly FactEvent[] = ['restored', 'backfilled', '
 /** The type 4 line a 'clock_adjusted' fact carries, or null when its detail does not start with one. */
 export function clockAdjustedLine(detail: string): string | null {
   const line = detail.slice(0, 73);
-  return /^\d{9}4\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00[+-]\d{4}\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00[+-]\d{4}\d{11}[0-9A-F]{4}$/.test(line) ? line : null;
+  return /^\d{9}4\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00[+-]\d{4}\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00[+-]\d{4}\d{11}[0-9A-F]{4}$/.test(
+    line,
+  )
+    ? line
+    : null;
 }
 
 export type FactFields = { seq: number; nsr: number; at: number; event: FactEvent; detail: string };

@@ -55,7 +55,11 @@ export function addDays(localDate: string, days: number): string {
  * Whether the local minute of `at` may have been lived before (a DST fall-back turns the clock
  * back, at most a few hours): only then can a punch share its local minute with an earlier one.
  */
-export function localMinuteMayRepeat(at: number, zone: string, local: LocalDateTime = localDateTime(at, zone)): boolean {
+export function localMinuteMayRepeat(
+  at: number,
+  zone: string,
+  local: LocalDateTime = localDateTime(at, zone),
+): boolean {
   for (const back of [30, 60, 120, 180]) {
     const earlier = localDateTime(at - back * 60_000, zone);
     if (earlier.date > local.date || (earlier.date === local.date && earlier.time >= local.time)) return true;

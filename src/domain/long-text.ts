@@ -4,7 +4,9 @@
  * protects memory, and it is met by cutting, never by failing. Pure.
  */
 
-/** The most characters (UTF-16 code units) one field keeps: 64 Ki. The contract's SERVICE_TEXT_MAX is the same number. */
+/**
+ * The most characters (UTF-16 code units) one field keeps: 64 Ki. The contract's SERVICE_TEXT_MAX is the same number.
+ */
 export const FIELD_TEXT_MAX = 65_536;
 
 /** What marks a cut: the reader sees that the text goes on. */
@@ -15,7 +17,8 @@ export const CUT_MARK = '…';
  * characters in all, never ending on half of a surrogate pair (an emoji is kept whole or left out).
  */
 export function cutText(text: string, max: number): string {
-  if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`cutText: max must be a positive integer, got ${max}`);
+  if (!Number.isSafeInteger(max) || max < 1)
+    throw new RangeError(`cutText: max must be a positive integer, got ${max}`);
   if (text.length <= max) return text;
   let end = max - CUT_MARK.length;
   const last = text.charCodeAt(end - 1);

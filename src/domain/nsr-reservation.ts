@@ -1,6 +1,6 @@
 /**
  * NSRs are never given twice, also after the database is put back from an older copy. The journal
- * reserves NSRs in blocks in a sidecar file beside the database (store/journal-nsr.ts) before it
+ * reserves NSRs in blocks in a sidecar file beside the database (store/journal/journal-nsr.ts) before it
  * records the same reservation in the database, in the punch's transaction:
  *
  *   1. sidecar := { reservedTo: R1, pending: R2 }   (atomic write, fsync)
@@ -81,15 +81,22 @@ export type SidecarCopy = { sidecar: Sidecar | null; where: string };
 /**
  * The copy to judge the database by: of those of this journal, the one that knows the most NSRs
  * (a restore rolls back the copies inside the data directory, not the ones kept elsewhere); on a
- * tie the one knowing a later NSR given, else the first. None of this journal: the first copy (missing or foreign, as it says).
+ * tie the one knowing a later NSR given, else the first. None of this journal: the first copy (missing or foreign, as
+ * it says).
  */
 export function furthestCopy(copies: readonly SidecarCopy[], journalId: string): SidecarCopy {
   let best: SidecarCopy | null = null;
   for (const c of copies) {
     if (c.sidecar === null || c.sidecar.journalId !== journalId) continue;
     const b = best?.sidecar as Sidecar | undefined;
-    // On a tie, the copy that knows the last NSR given (the fleet's Redis does, a sidecar of a running journal does not).
-    if (!b || highWater(c.sidecar) > highWater(b) || (highWater(c.sidecar) === highWater(b) && (c.sidecar.lastGiven ?? 0) > (b.lastGiven ?? 0))) best = c;
+    // On a tie, the copy that knows the last NSR given (the fleet's Redis does, a sidecar of a running journal does
+    // not).
+    if (
+      !b ||
+      highWater(c.sidecar) > highWater(b) ||
+      (highWater(c.sidecar) === highWater(b) && (c.sidecar.lastGiven ?? 0) > (b.lastGiven ?? 0))
+    )
+      best = c;
   }
   return best ?? copies[0] ?? { sidecar: null, where: 'none' };
 }

@@ -5,8 +5,17 @@
  * creation date. Characters WinAnsi cannot carry are written as "?"; long lines are wrapped.
  */
 
-export type PdfLine = { text: string; bold?: boolean; size?: number; /** Blank space before it, in points. */ gap?: number };
-export type PdfDocument = { lines: PdfLine[]; title: string; /** D:YYYYMMDDHHmmSS+HH'mm' (pdfDate). */ creationDate: string };
+export type PdfLine = {
+  text: string;
+  bold?: boolean;
+  size?: number;
+  /** Blank space before it, in points. */ gap?: number;
+};
+export type PdfDocument = {
+  lines: PdfLine[];
+  title: string;
+  /** D:YYYYMMDDHHmmSS+HH'mm' (pdfDate). */ creationDate: string;
+};
 
 /** A5 portrait, in points. */
 const WIDTH = 420;
@@ -15,9 +24,33 @@ const MARGIN = 36;
 
 /** WinAnsi's characters in 0x80–0x9F (cp1252) by their Unicode code point; 0xA0–0xFF are Latin-1's own. */
 const CP1252_HIGH: Record<number, number> = {
-  0x20ac: 0x80, 0x201a: 0x82, 0x0192: 0x83, 0x201e: 0x84, 0x2026: 0x85, 0x2020: 0x86, 0x2021: 0x87, 0x02c6: 0x88, 0x2030: 0x89,
-  0x0160: 0x8a, 0x2039: 0x8b, 0x0152: 0x8c, 0x017d: 0x8e, 0x2018: 0x91, 0x2019: 0x92, 0x201c: 0x93, 0x201d: 0x94, 0x2022: 0x95,
-  0x2013: 0x96, 0x2014: 0x97, 0x02dc: 0x98, 0x2122: 0x99, 0x0161: 0x9a, 0x203a: 0x9b, 0x0153: 0x9c, 0x017e: 0x9e, 0x0178: 0x9f,
+  0x20ac: 0x80,
+  0x201a: 0x82,
+  0x0192: 0x83,
+  0x201e: 0x84,
+  0x2026: 0x85,
+  0x2020: 0x86,
+  0x2021: 0x87,
+  0x02c6: 0x88,
+  0x2030: 0x89,
+  0x0160: 0x8a,
+  0x2039: 0x8b,
+  0x0152: 0x8c,
+  0x017d: 0x8e,
+  0x2018: 0x91,
+  0x2019: 0x92,
+  0x201c: 0x93,
+  0x201d: 0x94,
+  0x2022: 0x95,
+  0x2013: 0x96,
+  0x2014: 0x97,
+  0x02dc: 0x98,
+  0x2122: 0x99,
+  0x0161: 0x9a,
+  0x203a: 0x9b,
+  0x0153: 0x9c,
+  0x017e: 0x9e,
+  0x0178: 0x9f,
 };
 
 /** The text as WinAnsi bytes. */
@@ -76,7 +109,11 @@ export function buildTextPdf(doc: PdfDocument): Buffer {
     for (const piece of wrap(line.text, perLine)) {
       y -= gap + size * 1.35;
       gap = 0;
-      ops.push(`/${line.bold ? 'F2' : 'F1'} ${size} Tf`, `1 0 0 1 ${MARGIN} ${y.toFixed(2)} Tm`, `${literal(piece)} Tj`);
+      ops.push(
+        `/${line.bold ? 'F2' : 'F1'} ${size} Tf`,
+        `1 0 0 1 ${MARGIN} ${y.toFixed(2)} Tm`,
+        `${literal(piece)} Tj`,
+      );
     }
   }
   ops.push('ET');

@@ -16,7 +16,10 @@ export type PunchResult =
       ok: true;
       /** null for a punch kept unresolved (accept-and-resolve): not in the outbox yet */
       punchId: number | null;
-      /** Its NSR in the evidence journal (an unresolved capture has one too; a repeat: the earlier punch's; null: taken before the journal). */
+      /**
+       * Its NSR in the evidence journal (an unresolved capture has one too; a repeat: the earlier punch's; null: taken
+       * before the journal).
+       */
       nsr: number | null;
       /** null while the credential is not matched to an employee */
       employeeName: string | null;
@@ -42,7 +45,9 @@ export type PunchResult =
        * of the badge code, which a screen shown a reader's scan does not have. Single use.
        */
       pinChallenge?: string;
-      /** With `enrollment`: whether the badge was enrolled, and the answer's code and details for the screen to word. */
+      /**
+       * With `enrollment`: whether the badge was enrolled, and the answer's code and details for the screen to word.
+       */
       enrollment?: { ok: boolean; code: EnrollmentCode; params?: Record<string, string> };
     };
 

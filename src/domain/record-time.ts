@@ -7,14 +7,18 @@
  */
 import { localDateTime } from './local-time.js';
 
-/** `wall`: no offset, wall time of the zone the record was sent in; `instant`: ms since the epoch, cut to the minute. */
+/**
+ * `wall`: no offset, wall time of the zone the record was sent in; `instant`: ms since the epoch, cut to the minute.
+ */
 export type RecordTime = { kind: 'wall'; minute: string } | { kind: 'instant'; at: number };
 
 /** The zone a wall minute was read in: an IANA zone, or a fixed offset east of UTC (minutes). */
 export type WallZone = { zone: string } | { offsetMinutes: number };
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
-const HTTP_DATE = /^(?:(Mon|Tue|Wed|Thu|Fri|Sat|Sun), )?(\d{1,2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2})(?::(\d{2}))? (GMT|UTC|UT|Z|[+-]\d{4})$/;
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
+const HTTP_DATE =
+  /^(?:(Mon|Tue|Wed|Thu|Fri|Sat|Sun), )?(\d{1,2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2})(?::(\d{2}))? (GMT|UTC|UT|Z|[+-]\d{4})$/;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MINUTE_MS = 60_000;
@@ -52,7 +56,9 @@ export function parseRecordTime(text: string): RecordTime | null {
     const [, wd, d, mon, y, h, mi, s, zone] = http;
     const ms = wallMs(Number(y), MONTHS.indexOf(mon as string) + 1, Number(d), Number(h), Number(mi), Number(s ?? '0'));
     if (ms === null) return null;
-    const offset = /^[+-]/.test(zone as string) ? offsetOf((zone as string)[0] as string, (zone as string).slice(1, 3), (zone as string).slice(3)) : 0;
+    const offset = /^[+-]/.test(zone as string)
+      ? offsetOf((zone as string)[0] as string, (zone as string).slice(1, 3), (zone as string).slice(3))
+      : 0;
     if (offset === null) return null;
     const at = ms - offset * MINUTE_MS;
     // A weekday that is not the date's says the text is not what it seems: not read.

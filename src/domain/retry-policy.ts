@@ -68,6 +68,11 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
 export const MAX_RETRY_AFTER_MS = 15 * 60_000;
 
 /** How long to pause after a 429: the server's word (capped), else one full window. */
-export function rateLimitPause(header: string | null | undefined, now: number, windowMs: number, serverDate: number | null = null): number {
+export function rateLimitPause(
+  header: string | null | undefined,
+  now: number,
+  windowMs: number,
+  serverDate: number | null = null,
+): number {
   return Math.min(parseRetryAfter(header, serverDate ?? now) ?? windowMs, Math.max(MAX_RETRY_AFTER_MS, windowMs));
 }

@@ -27,7 +27,10 @@ export type ServiceObservation =
 /** Lost requests, or server errors, in a row before an online service counts as offline, or answering errors. */
 export const BAD_IN_A_ROW = 3;
 
-/** A server error: the service answers but cannot do the work. 501 is a route it lacks (domain/absent-routes.ts), not a failure. */
+/**
+ * A server error: the service answers but cannot do the work. 501 is a route it lacks (domain/absent-routes.ts), not a
+ * failure.
+ */
 export function isServerError(status: number): boolean {
   return status >= 500 && status !== 501;
 }
@@ -53,7 +56,8 @@ export class ServiceState {
         }
         this.errorsSinceGood += 1;
         // Out of contact, one error answer already says more than "no answer"; online, it takes a run of them.
-        if (was !== 'online' || this.errorsSinceGood >= BAD_IN_A_ROW) return this.set('errors', `HTTP ${o.status}`, now);
+        if (was !== 'online' || this.errorsSinceGood >= BAD_IN_A_ROW)
+          return this.set('errors', `HTTP ${o.status}`, now);
         return null;
       case 'lost':
         this.lostInARow += 1;

@@ -10,8 +10,7 @@
 export type KnownTime = { at: number; what: 'anchored_punch' | 'build' };
 
 export type UnanchoredDoubt =
-  | { kind: 'before_known'; known: KnownTime }
-  | { kind: 'after_present'; presentAt: number; presentAnchored: boolean };
+  { kind: 'before_known'; known: KnownTime } | { kind: 'after_present'; presentAt: number; presentAnchored: boolean };
 
 /**
  * Why `capturedAt` cannot be the punch's true time, or null when it may be. `toleranceMs` allows
@@ -26,6 +25,7 @@ export function unanchoredDoubt(
   let latest: KnownTime | null = null;
   for (const k of known) if (Number.isFinite(k.at) && (latest === null || k.at > latest.at)) latest = k;
   if (latest && capturedAt < latest.at - toleranceMs) return { kind: 'before_known', known: latest };
-  if (capturedAt > present.at + toleranceMs) return { kind: 'after_present', presentAt: present.at, presentAnchored: present.anchored };
+  if (capturedAt > present.at + toleranceMs)
+    return { kind: 'after_present', presentAt: present.at, presentAnchored: present.anchored };
   return null;
 }

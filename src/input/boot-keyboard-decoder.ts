@@ -84,7 +84,8 @@ export class BootKeyboardDecoder implements ReportDecoder {
       terminators: [...(opts.terminators ?? defaultBootKeyboardOptions.terminators)],
       maxKeys: opts.maxKeys ?? defaultBootKeyboardOptions.maxKeys,
     };
-    if (!Number.isInteger(o.maxKeys) || o.maxKeys < 1) throw new RangeError(`maxKeys must be a positive integer, not ${o.maxKeys}`);
+    if (!Number.isInteger(o.maxKeys) || o.maxKeys < 1)
+      throw new RangeError(`maxKeys must be a positive integer, not ${o.maxKeys}`);
     if (o.layout !== 'auto' && o.layout !== 8 && o.layout !== 9) throw new RangeError(`layout must be 'auto', 8 or 9`);
     this.opts = Object.freeze(o);
   }

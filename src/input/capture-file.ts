@@ -75,7 +75,8 @@ const hex2 = (n: number): string => n.toString(16).padStart(2, '0');
 
 /** One capture line: `+<ms> aa bb cc ...`. */
 export function formatCaptureLine(offsetMs: number, bytes: Uint8Array): string {
-  if (!Number.isFinite(offsetMs) || offsetMs < 0) throw new RangeError(`offset must be a finite number of ms >= 0, not ${offsetMs}`);
+  if (!Number.isFinite(offsetMs) || offsetMs < 0)
+    throw new RangeError(`offset must be a finite number of ms >= 0, not ${offsetMs}`);
   return [`+${offsetMs}`, ...Array.from(bytes, hex2)].join(' ');
 }
 
@@ -128,7 +129,6 @@ export type EncodeBootOptions = {
 
 const SHIFT = MOD.leftShift | MOD.rightShift;
 const MAX_SLOTS = 6;
-
 
 /**
  * A realistic stream of boot-protocol reports typing `code` and then the terminator: presses and
@@ -187,7 +187,14 @@ export function encodeBootReports(code: string, opts: EncodeBootOptions): Captur
     held.push(k.usage);
     // Roll-over within one report: the next key goes down in the same report.
     const next = keys[i + 1];
-    if (rollover && next !== undefined && next.shift === k.shift && !held.includes(next.usage) && held.length < MAX_SLOTS && rnd() < 0.25) {
+    if (
+      rollover &&
+      next !== undefined &&
+      next.shift === k.shift &&
+      !held.includes(next.usage) &&
+      held.length < MAX_SLOTS &&
+      rnd() < 0.25
+    ) {
       held.push(next.usage);
       i++;
     }

@@ -72,8 +72,10 @@ export function applyTransforms(code: string, t: CodeTransforms): TransformResul
     c = w.code;
   }
   if (c.length === 0) return refuse('empty code');
-  if (t.minLength !== undefined && c.length < t.minLength) return refuse(`too short (${c.length} characters, at least ${t.minLength})`);
-  if (t.maxLength !== undefined && c.length > t.maxLength) return refuse(`too long (${c.length} characters, at most ${t.maxLength})`);
+  if (t.minLength !== undefined && c.length < t.minLength)
+    return refuse(`too short (${c.length} characters, at least ${t.minLength})`);
+  if (t.maxLength !== undefined && c.length > t.maxLength)
+    return refuse(`too long (${c.length} characters, at most ${t.maxLength})`);
   return { ok: true, code: c };
 }
 

@@ -69,14 +69,16 @@ export function describeHidLoadError(e: unknown): string | null {
   if (typeof message !== 'string') return null;
   const first = message.split('\n')[0].trim();
   // pkg-prebuilds, when there is no prebuild for this platform (its message lists every path tried).
-  if (/^Failed to find binding for /.test(first)) return `${HID_UNAVAILABLE}: node-hid has no native binding for this system (${first})`;
+  if (/^Failed to find binding for /.test(first))
+    return `${HID_UNAVAILABLE}: node-hid has no native binding for this system (${first})`;
   if (code !== 'ERR_DLOPEN_FAILED') return null;
   const open = GLIBC_OPEN.exec(first) ?? MUSL_OPEN.exec(first);
   if (open) {
     const file = open[1];
     const reason = open[2];
     // The binding file itself unreadable is not a missing library.
-    if (!isSharedLibrary(path.basename(file))) return `${HID_UNAVAILABLE}: ${badFile(file, `cannot open shared object file: ${reason}`)}`;
+    if (!isSharedLibrary(path.basename(file)))
+      return `${HID_UNAVAILABLE}: ${badFile(file, `cannot open shared object file: ${reason}`)}`;
     return `${HID_UNAVAILABLE}: ${missing(path.basename(file), reason)}`;
   }
   const bad = GLIBC_BAD_FILE.exec(first);

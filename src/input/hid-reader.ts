@@ -6,7 +6,8 @@ export type { ReportDecoder } from './boot-keyboard-decoder.js';
 export type CodeTransform = (code: string) => { ok: true; code: string } | { ok: false; reason: string };
 
 /** Which device is this reader: by ids (and optionally usage page or serial), or any keyboard-class device. */
-export type ReaderMatch = { vendorId: number; productId: number; usagePage?: number; serialNumber?: string } | 'auto-keyboard';
+export type ReaderMatch =
+  { vendorId: number; productId: number; usagePage?: number; serialNumber?: string } | 'auto-keyboard';
 
 import type { ReaderStatus } from '../domain/reader-status.js';
 export type { ReaderStatus };
@@ -14,7 +15,10 @@ export type { ReaderStatus };
 /** Reports further apart than this start a new scan. */
 export const QUIET_RESET_MS = 300;
 
-export type ReaderLog = { info(m: string, f?: Record<string, unknown>): void; warn(m: string, f?: Record<string, unknown>): void };
+export type ReaderLog = {
+  info(m: string, f?: Record<string, unknown>): void;
+  warn(m: string, f?: Record<string, unknown>): void;
+};
 
 export function matches(m: ReaderMatch, d: HidDeviceInfo): boolean {
   if (m === 'auto-keyboard') return d.usagePage === 0x01 && d.usage === 0x06;
@@ -30,7 +34,7 @@ export function describeDevice(d: HidDeviceInfo): string {
   return `${hex4(d.vendorId)}:${hex4(d.productId)}${d.product ? ` ${d.product}` : ''}${d.path ? ` (${d.path})` : ''}`;
 }
 
-/** What a HID reader is built from (agent/build-readers.ts). */
+/** What a HID reader is built from (agent/capture/build-readers.ts). */
 export type HidReaderDeps = {
   opts: { name: string; match: ReaderMatch; reconnectMs: number };
   backend: HidBackend;
@@ -77,7 +81,18 @@ export class HidReader {
     this.log = d.log;
     this.onScan = d.onScan;
     this.onStatus = d.onStatus ?? (() => {});
-    this.st = { name: opts.name, connected: false, device: null, connectedSince: null, lastScanAt: null, scans: 0, errors: 0, disconnects: 0, lastDisconnectAt: null, lastError: null };
+    this.st = {
+      name: opts.name,
+      connected: false,
+      device: null,
+      connectedSince: null,
+      lastScanAt: null,
+      scans: 0,
+      errors: 0,
+      disconnects: 0,
+      lastDisconnectAt: null,
+      lastError: null,
+    };
   }
 
   status(): ReaderStatus {
@@ -114,16 +129,29 @@ export class HidReader {
     const handle = await this.backend.open(path);
     this.handle = handle;
     this.decoder.reset(); // half a code from before the unplug is not the start of the next one
-    Object.assign(this.st, { connected: true, device: describeDevice(device), connectedSince: this.clock.now(), lastError: null });
+    Object.assign(this.st, {
+      connected: true,
+      device: describeDevice(device),
+      connectedSince: this.clock.now(),
+      lastError: null,
+    });
     this.log.info('badge reader connected', { reader: this.opts.name, device: this.st.device });
     this.changed();
     await new Promise<void>((resolve) => {
       handle.onData((report) => this.onReport(report));
       handle.onError((e) => {
         if (this.running) {
-          Object.assign(this.st, { connected: false, connectedSince: null, lastDisconnectAt: this.clock.now(), lastError: e.message });
+          Object.assign(this.st, {
+            connected: false,
+            connectedSince: null,
+            lastDisconnectAt: this.clock.now(),
+            lastError: e.message,
+          });
           this.st.disconnects++;
-          this.log.warn('badge reader disconnected; looking for it again', { reader: this.opts.name, error: e.message });
+          this.log.warn('badge reader disconnected; looking for it again', {
+            reader: this.opts.name,
+            error: e.message,
+          });
           this.changed();
         }
         resolve();

@@ -19,7 +19,14 @@ export const readerConfigSchema = z
     name: z.string().min(1).max(40),
     match: z.union([
       z.literal('auto-keyboard'),
-      z.object({ vendorId: usbId, productId: usbId, usagePage: usbId.optional(), serialNumber: z.string().min(1).optional() }).strict(),
+      z
+        .object({
+          vendorId: usbId,
+          productId: usbId,
+          usagePage: usbId.optional(),
+          serialNumber: z.string().min(1).optional(),
+        })
+        .strict(),
     ]),
     decoder: z.enum(['boot-keyboard', 'vendor-ascii']).default('boot-keyboard'),
     /**
@@ -37,7 +44,12 @@ export type ReaderConfig = z.infer<typeof readerConfigSchema>;
 /** The decoder a reader's configuration asks for (a fresh one: decoders keep state between reports). */
 export function decoderFor(c: ReaderConfig): ReportDecoder {
   if (c.decoder === 'vendor-ascii') {
-    return new VendorAsciiDecoder({ reportIdByte: c.layout === 9, terminators: c.terminator === 'tab' ? '\t' : '\r\n', maxLength: MAX_CODE_LENGTH, endOfReportTerminates: false });
+    return new VendorAsciiDecoder({
+      reportIdByte: c.layout === 9,
+      terminators: c.terminator === 'tab' ? '\t' : '\r\n',
+      maxLength: MAX_CODE_LENGTH,
+      endOfReportTerminates: false,
+    });
   }
   return new BootKeyboardDecoder({ layout: c.layout, terminators: [c.terminator], maxKeys: MAX_CODE_LENGTH });
 }

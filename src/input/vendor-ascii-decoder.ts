@@ -49,14 +49,17 @@ export class VendorAsciiDecoder implements ReportDecoder {
 
   constructor(opts: Partial<VendorAsciiOptions> = {}) {
     const o: VendorAsciiOptions = { ...defaultVendorAsciiOptions, ...opts };
-    if (!Number.isInteger(o.maxLength) || o.maxLength < 1) throw new RangeError(`maxLength must be a positive integer, not ${o.maxLength}`);
+    if (!Number.isInteger(o.maxLength) || o.maxLength < 1)
+      throw new RangeError(`maxLength must be a positive integer, not ${o.maxLength}`);
     const bytes = new Set<number>();
     for (const ch of o.terminators) {
       const b = ch.codePointAt(0) ?? 0;
-      if (b === 0 || b > 0x7f) throw new RangeError(`terminator ${JSON.stringify(ch)} is not an ASCII byte other than NUL`);
+      if (b === 0 || b > 0x7f)
+        throw new RangeError(`terminator ${JSON.stringify(ch)} is not an ASCII byte other than NUL`);
       bytes.add(b);
     }
-    if (bytes.size === 0 && !o.endOfReportTerminates) throw new RangeError('no terminator: give terminators or endOfReportTerminates');
+    if (bytes.size === 0 && !o.endOfReportTerminates)
+      throw new RangeError('no terminator: give terminators or endOfReportTerminates');
     this.opts = Object.freeze(o);
     this.terminatorBytes = bytes;
   }

@@ -16,7 +16,11 @@ export function cliArguments(argv: readonly string[]): string[] | null {
  * Runs the command line and exits the app with its code when it settles. `timeclock start` stays
  * running until a signal; it exits the process itself then.
  */
-export async function runCliMode(app: Pick<App, 'exit'>, args: string[], run: (argv: string[]) => Promise<number>): Promise<number> {
+export async function runCliMode(
+  app: Pick<App, 'exit'>,
+  args: string[],
+  run: (argv: string[]) => Promise<number>,
+): Promise<number> {
   const code = await run(args);
   // Let buffered output reach a pipe before the process ends.
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));

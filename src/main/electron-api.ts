@@ -25,7 +25,10 @@ export type IpcMainInvokeEvent = {
 };
 
 export type IpcMain = {
-  handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown): void;
+  handle(
+    channel: string,
+    listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown,
+  ): void;
   removeHandler(channel: string): void;
 };
 
@@ -34,9 +37,13 @@ export type HeadersReceivedResponse = { cancel?: boolean; responseHeaders?: Reco
 
 export type Session = {
   webRequest: {
-    onHeadersReceived(listener: (details: HeadersReceivedDetails, callback: (response: HeadersReceivedResponse) => void) => void): void;
+    onHeadersReceived(
+      listener: (details: HeadersReceivedDetails, callback: (response: HeadersReceivedResponse) => void) => void,
+    ): void;
   };
-  setPermissionRequestHandler(handler: (webContents: WebContents, permission: string, callback: (granted: boolean) => void) => void): void;
+  setPermissionRequestHandler(
+    handler: (webContents: WebContents, permission: string, callback: (granted: boolean) => void) => void,
+  ): void;
   setPermissionCheckHandler(handler: (webContents: WebContents | null, permission: string) => boolean): void;
 };
 

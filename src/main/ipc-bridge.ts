@@ -9,7 +9,7 @@
 import { callNames, type BridgeError, type CallName, type EventName } from '../contract.js';
 import { createDispatcher, refusal, type Caller, type DispatcherOptions } from '../bridge/dispatcher.js';
 import { silentLogger } from '../log.js';
-import type { AdminSession } from '../agent/admin-session.js';
+import type { AdminSession } from '../agent/identity/admin-session.js';
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent, WebContents } from './electron-api.js';
 import { isRendererUrl } from './kiosk-window.js';
 
@@ -53,7 +53,9 @@ export function registerIpcBridge(opts: IpcBridgeOptions): IpcBridge {
     const frame = event.senderFrame;
     if (!frame) return false;
     const main = window.webContents.mainFrame;
-    const isMain = frame === main || (frame.parent === null && frame.processId === main.processId && frame.routingId === main.routingId);
+    const isMain =
+      frame === main ||
+      (frame.parent === null && frame.processId === main.processId && frame.routingId === main.routingId);
     return isMain && isRendererUrl(frame.url, opts.rendererUrl);
   }
 
@@ -62,7 +64,14 @@ export function registerIpcBridge(opts: IpcBridgeOptions): IpcBridge {
       log.warn('IPC call from outside the kiosk page refused', { call: name });
       return refusal('forbidden', 'not the kiosk page');
     }
-    const a = await dispatcher.dispatch<BridgeError>(name, () => (args.length > 1 ? { refused: refusal('bad_request', `the ${name} call takes one argument`) } : { input: args[0] }), callerOf(event));
+    const a = await dispatcher.dispatch<BridgeError>(
+      name,
+      () =>
+        args.length > 1
+          ? { refused: refusal('bad_request', `the ${name} call takes one argument`) }
+          : { input: args[0] },
+      callerOf(event),
+    );
     return 'refused' in a ? a.refused : a;
   }
 

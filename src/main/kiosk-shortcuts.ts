@@ -11,7 +11,17 @@ import type { KeyboardInput } from './electron-api.js';
 type Modifier = boolean | 'any';
 
 export type KioskShortcut = {
-  what: 'reload' | 'close' | 'quit' | 'devtools' | 'zoom' | 'print' | 'fullscreen' | 'view-source' | 'navigate' | 'new-window';
+  what:
+    | 'reload'
+    | 'close'
+    | 'quit'
+    | 'devtools'
+    | 'zoom'
+    | 'print'
+    | 'fullscreen'
+    | 'view-source'
+    | 'navigate'
+    | 'new-window';
   /** Matched against the input's `key` (lower-cased) and its layout-free `code`. */
   keys: readonly string[];
   /** Ctrl, or Cmd on a Mac keyboard. */
@@ -35,13 +45,24 @@ export const KIOSK_SHORTCUTS: readonly KioskShortcut[] = [
   { what: 'devtools', keys: [...letter('i'), ...letter('j'), ...letter('c')], mod: true, shift: true },
   { what: 'devtools', keys: ['f12', 'F12'], mod: 'any', shift: 'any', alt: 'any' },
   // Ctrl and + = - _ 0 ), on the main row or the keypad: zoom in, out, reset.
-  { what: 'zoom', keys: ['+', '=', '-', '_', '0', ')', 'Equal', 'Minus', 'Digit0', 'NumpadAdd', 'NumpadSubtract', 'Numpad0'], mod: true, shift: 'any' },
+  {
+    what: 'zoom',
+    keys: ['+', '=', '-', '_', '0', ')', 'Equal', 'Minus', 'Digit0', 'NumpadAdd', 'NumpadSubtract', 'Numpad0'],
+    mod: true,
+    shift: 'any',
+  },
   { what: 'print', keys: letter('p'), mod: true, shift: 'any' },
   { what: 'fullscreen', keys: ['f11', 'F11'], mod: 'any', shift: 'any', alt: 'any' },
   { what: 'view-source', keys: letter('u'), mod: true },
   // Alt+Left / Right / Home and the keyboard's own browser keys.
   { what: 'navigate', keys: ['arrowleft', 'ArrowLeft', 'arrowright', 'ArrowRight', 'home', 'Home'], alt: true },
-  { what: 'navigate', keys: ['browserback', 'BrowserBack', 'browserforward', 'BrowserForward', 'browserhome', 'BrowserHome'], mod: 'any', shift: 'any', alt: 'any' },
+  {
+    what: 'navigate',
+    keys: ['browserback', 'BrowserBack', 'browserforward', 'BrowserForward', 'browserhome', 'BrowserHome'],
+    mod: 'any',
+    shift: 'any',
+    alt: 'any',
+  },
   { what: 'new-window', keys: [...letter('n'), ...letter('t')], mod: true, shift: 'any' },
 ];
 

@@ -7,7 +7,13 @@
 import { KIOSK_CSP } from '../contract.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BrowserWindow, BrowserWindowConstructor, KeyboardInput, NavigationEvent, PreventableEvent } from './electron-api.js';
+import type {
+  BrowserWindow,
+  BrowserWindowConstructor,
+  KeyboardInput,
+  NavigationEvent,
+  PreventableEvent,
+} from './electron-api.js';
 import { kioskShortcutOf } from './kiosk-shortcuts.js';
 
 /**
@@ -45,7 +51,10 @@ export function isRendererUrl(url: string, renderer: string): boolean {
   return u.protocol === 'file:' && u.protocol === r.protocol && u.host === r.host && u.pathname === r.pathname;
 }
 
-export function createKioskWindow(BrowserWindow: BrowserWindowConstructor, opts: KioskWindowOptions): { window: BrowserWindow; url: string } {
+export function createKioskWindow(
+  BrowserWindow: BrowserWindowConstructor,
+  opts: KioskWindowOptions,
+): { window: BrowserWindow; url: string } {
   const url = rendererUrl(opts.rendererDir);
   const window = new BrowserWindow({
     show: false,
@@ -77,7 +86,8 @@ export function createKioskWindow(BrowserWindow: BrowserWindowConstructor, opts:
   ses.webRequest.onHeadersReceived((details, callback) => {
     const headers: Record<string, string[]> = {};
     // Ours replaces any policy the response brought, whatever the header's case.
-    for (const [k, v] of Object.entries(details.responseHeaders ?? {})) if (k.toLowerCase() !== 'content-security-policy') headers[k] = v;
+    for (const [k, v] of Object.entries(details.responseHeaders ?? {}))
+      if (k.toLowerCase() !== 'content-security-policy') headers[k] = v;
     headers['Content-Security-Policy'] = [KIOSK_CSP];
     callback({ responseHeaders: headers });
   });

@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { openAgent } from '../agent/open-agent.js';
-import { installProcessGuard, logProcessWarnings } from '../agent/process-guard.js';
+import { installProcessGuard, logProcessWarnings } from '../agent/host/process-guard.js';
 import { ConfigError, loadConfig, secretEnvKeys, terminalIdOf, type LoadedConfig } from '../config.js';
 import { startConfig } from '../config-demo.js';
 import { chromiumLocale } from '../messages/lang.js';
@@ -39,7 +39,11 @@ function startKiosk(argv: string[]): void {
   try {
     const file = argValue(argv, '--config');
     // A config file that names no API starts nothing but the demo asked for (config-demo.ts).
-    loaded = startConfig(loadConfig(file === undefined ? {} : { file }), { file, demo: argv.includes('--demo'), env: process.env });
+    loaded = startConfig(loadConfig(file === undefined ? {} : { file }), {
+      file,
+      demo: argv.includes('--demo'),
+      env: process.env,
+    });
   } catch (e) {
     // `timeclock: …` on a terminal, a JSON log line under a service.
     const terminal = terminalIdSchema.safeParse(process.env.TIMECLOCK_TERMINAL_ID).data ?? defaultTerminalId();
@@ -57,7 +61,10 @@ function startKiosk(argv: string[]): void {
 
   async function startAgent(): Promise<RunningAgent> {
     // After app ready (runShell awaits whenReady first): safeStorage on Linux is usable only then.
-    const run = await openAgent(loaded, { tokens: safeStorageTokenStore(electron.safeStorage, config.dataDir, { log }), metrics: true });
+    const run = await openAgent(loaded, {
+      tokens: safeStorageTokenStore(electron.safeStorage, config.dataDir, { log }),
+      metrics: true,
+    });
     installProcessGuard(log, (m) => run.agent.noteError(m));
     try {
       await run.agent.start({ awaitRosterIfEmpty: true });

@@ -70,7 +70,8 @@ for (const name of CALLS) {
   api[name] = (input?: unknown) => ipcRenderer.invoke(`kiosk:${name}`, input === undefined ? {} : input);
 }
 api.on = (event: unknown, fn: unknown): (() => void) => {
-  if (typeof event !== 'string' || !EVENTS.includes(event) || typeof fn !== 'function') throw new TypeError('kiosk.on(event, fn): unknown event or no function');
+  if (typeof event !== 'string' || !EVENTS.includes(event) || typeof fn !== 'function')
+    throw new TypeError('kiosk.on(event, fn): unknown event or no function');
   const listener: Listener = (_ipcEvent, message) => {
     const m = message as { name?: unknown; payload?: unknown } | null;
     if (m && m.name === event) (fn as (payload: unknown) => void)(m.payload);

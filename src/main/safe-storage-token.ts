@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TokenStore } from '../agent/token-store.js';
+import type { TokenStore } from '../agent/host/token-store.js';
 import { silentLogger, type Logger } from '../log.js';
 import {
   FileTokenStore,
@@ -26,12 +26,16 @@ import type { SafeStorage } from './electron-api.js';
 const PLAIN_TEXT_BACKENDS = new Set(['basic_text', 'unknown']);
 
 /** Why the secret store cannot be used on this machine, or null when it can. */
-export function secretStoreProblem(safeStorage: SafeStorage, platform: NodeJS.Platform = process.platform): string | null {
+export function secretStoreProblem(
+  safeStorage: SafeStorage,
+  platform: NodeJS.Platform = process.platform,
+): string | null {
   try {
     if (!safeStorage.isEncryptionAvailable()) return 'no system secret store (encryption is not available)';
     if (platform === 'linux') {
       const backend = safeStorage.getSelectedStorageBackend?.() ?? 'unknown';
-      if (PLAIN_TEXT_BACKENDS.has(backend)) return `no system secret store (Electron's safeStorage backend is '${backend}', which keeps secrets as plain text)`;
+      if (PLAIN_TEXT_BACKENDS.has(backend))
+        return `no system secret store (Electron's safeStorage backend is '${backend}', which keeps secrets as plain text)`;
     }
     return null;
   } catch (e) {
@@ -50,7 +54,9 @@ export function safeStorageTokenStore(
   const enc = path.join(dataDir, TOKEN_ENC_FILE_NAME);
   const lost = fs.existsSync(enc) ? `; a token saved earlier in the secret store (${enc}) cannot be read now` : '';
   const warning = noSecretStoreWarning(path.join(dataDir, TOKEN_FILE_NAME), problem) + lost;
-  log.warn('no system secret store: a token set on the admin screen is kept in a file only the kiosk user can read', { dataDir });
+  log.warn('no system secret store: a token set on the admin screen is kept in a file only the kiosk user can read', {
+    dataDir,
+  });
   return new FileTokenStore(dataDir, warning);
 }
 
@@ -85,7 +91,9 @@ class SafeStorageTokenStore implements TokenStore {
     try {
       return this.safeStorage.decryptString(cipher);
     } catch (e) {
-      throw new Error(`${this.enc} cannot be decrypted with the system secret store (${(e as Error).message}); set the token again on the admin screen`);
+      throw new Error(
+        `${this.enc} cannot be decrypted with the system secret store (${(e as Error).message}); set the token again on the admin screen`,
+      );
     }
   }
 

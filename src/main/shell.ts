@@ -11,7 +11,12 @@ import { registerIpcBridge, type IpcBridge } from './ipc-bridge.js';
 import { createKioskWindow } from './kiosk-window.js';
 
 /** A started agent and how to stop it (and whatever was started with it, e.g. the demo mock). */
-export type RunningAgent = { agent: BridgeAgent; adminPin: AdminPin | null; screen?: ScreenSettings; shutdown(): Promise<void> };
+export type RunningAgent = {
+  agent: BridgeAgent;
+  adminPin: AdminPin | null;
+  screen?: ScreenSettings;
+  shutdown(): Promise<void>;
+};
 
 export type ShellOptions = {
   preloadPath: string;
@@ -91,7 +96,12 @@ export function runShell(electron: ElectronMain, opts: ShellOptions): Shell {
     running = started;
     // No menu bar and none of the default menu's accelerators (reload, close, quit, zoom, DevTools).
     electron.Menu.setApplicationMenu(null);
-    const created = createKioskWindow(electron.BrowserWindow, { preloadPath: opts.preloadPath, rendererDir: opts.rendererDir, kiosk: opts.kiosk, devTools: opts.devTools === true });
+    const created = createKioskWindow(electron.BrowserWindow, {
+      preloadPath: opts.preloadPath,
+      rendererDir: opts.rendererDir,
+      kiosk: opts.kiosk,
+      devTools: opts.devTools === true,
+    });
     win = created.window;
     // A time clock is looked at, not used: without this the screen blanks between punches (the
     // session turns X's blanking off too; under Wayland this is what keeps the display on).

@@ -50,15 +50,57 @@ import type { PluralText, Text, Texts } from './text.js';
 export { LANGS, isLang, langOfLocale, type Lang } from './lang.js';
 export type { PluralText, Text } from './text.js';
 
-const en = { ...enAnswers, ...enKiosk, ...enAdmin, ...enRoster, ...enReceipt, ...enAfd, ...enAudit, ...enPunch, ...enPunches, ...enDay, ...enFleet, ...enService, ...enStatus };
+const en = {
+  ...enAnswers,
+  ...enKiosk,
+  ...enAdmin,
+  ...enRoster,
+  ...enReceipt,
+  ...enAfd,
+  ...enAudit,
+  ...enPunch,
+  ...enPunches,
+  ...enDay,
+  ...enFleet,
+  ...enService,
+  ...enStatus,
+};
 
 export type MessageKey = keyof typeof en;
 export type Dictionary = Texts<typeof en>;
 
 export const dictionaries: { readonly [L in Lang]: Dictionary } = {
   en,
-  'pt-BR': { ...ptAnswers, ...ptKiosk, ...ptAdmin, ...ptRoster, ...ptReceipt, ...ptAfd, ...ptAudit, ...ptPunch, ...ptPunches, ...ptDay, ...ptFleet, ...ptService, ...ptStatus },
-  es: { ...esAnswers, ...esKiosk, ...esAdmin, ...esRoster, ...esReceipt, ...esAfd, ...esAudit, ...esPunch, ...esPunches, ...esDay, ...esFleet, ...esService, ...esStatus },
+  'pt-BR': {
+    ...ptAnswers,
+    ...ptKiosk,
+    ...ptAdmin,
+    ...ptRoster,
+    ...ptReceipt,
+    ...ptAfd,
+    ...ptAudit,
+    ...ptPunch,
+    ...ptPunches,
+    ...ptDay,
+    ...ptFleet,
+    ...ptService,
+    ...ptStatus,
+  },
+  es: {
+    ...esAnswers,
+    ...esKiosk,
+    ...esAdmin,
+    ...esRoster,
+    ...esReceipt,
+    ...esAfd,
+    ...esAudit,
+    ...esPunch,
+    ...esPunches,
+    ...esDay,
+    ...esFleet,
+    ...esService,
+    ...esStatus,
+  },
 };
 
 export type Params = Readonly<Record<string, string | number>>;
@@ -78,7 +120,12 @@ export function formOf(lang: Lang, text: Text, params: Params): string {
   if (!Number.isFinite(n)) return text.other;
   // Zero reads as a plural in all three ("0 tentativas", "0 intentos", "0 attempts"), though CLDR
   // files pt's 0 under "one"; a text may still give its own `zero` form (e.g. "none yet").
-  const category = n === 0 ? (text.zero !== undefined ? 'zero' : 'other') : (pluralRulesOf(lang).select(n) as keyof Omit<PluralText, 'count'>);
+  const category =
+    n === 0
+      ? text.zero !== undefined
+        ? 'zero'
+        : 'other'
+      : (pluralRulesOf(lang).select(n) as keyof Omit<PluralText, 'count'>);
   return text[category] ?? text.other;
 }
 
@@ -100,6 +147,7 @@ export type CodedAnswer = { readonly code: AdminCode; readonly params?: Readonly
 export function answerText(lang: Lang, a: CodedAnswer): string {
   const params: Record<string, string> = { ...a.params };
   const store = params['store'];
-  if (store === 'keyring' || store === 'file' || store === 'config') params['store'] = t(lang, `settings.source.${store}`);
+  if (store === 'keyring' || store === 'file' || store === 'config')
+    params['store'] = t(lang, `settings.source.${store}`);
   return t(lang, `answer.${a.code}`, params);
 }

@@ -22,8 +22,22 @@ export function refusalText(lang: Lang, r: Refusal): string {
 }
 
 const REGISTERED_KEYS = {
-  punch: { repeat: 'punch.repeat', awaitingRoster: 'punch.awaitingRoster', unknownCode: 'punch.unknownCode', heldNotAllowed: 'punch.heldNotAllowed', heldPinUnverified: 'punch.heldPinUnverified', registered: 'punch.registered' },
-  console: { repeat: 'console.repeat', awaitingRoster: 'console.awaitingRoster', unknownCode: 'console.unknownCode', heldNotAllowed: 'console.heldNotAllowed', heldPinUnverified: 'console.heldPinUnverified', registered: 'console.registered' },
+  punch: {
+    repeat: 'punch.repeat',
+    awaitingRoster: 'punch.awaitingRoster',
+    unknownCode: 'punch.unknownCode',
+    heldNotAllowed: 'punch.heldNotAllowed',
+    heldPinUnverified: 'punch.heldPinUnverified',
+    registered: 'punch.registered',
+  },
+  console: {
+    repeat: 'console.repeat',
+    awaitingRoster: 'console.awaitingRoster',
+    unknownCode: 'console.unknownCode',
+    heldNotAllowed: 'console.heldNotAllowed',
+    heldPinUnverified: 'console.heldPinUnverified',
+    registered: 'console.registered',
+  },
 } as const satisfies Record<string, Record<string, MessageKey>>;
 
 function registeredKey(r: Registered, where: keyof typeof REGISTERED_KEYS): MessageKey {
@@ -41,15 +55,20 @@ export function punchText(lang: Lang, r: PunchResultView): string {
   return t(lang, registeredKey(r, 'punch'), { name: r.employeeName ?? '', time: r.localTime });
 }
 
-/** One line per punch for the headless terminal: what the employee would read on screen, with the NSR of their receipt. */
+/**
+ * One line per punch for the headless terminal: what the employee would read on screen, with the NSR of their receipt.
+ */
 export function consoleLine(lang: Lang, r: PunchResultView): string {
   if (!r.ok) {
-    return r.reason === 'pin_required' ? t(lang, 'console.pin', { name: r.employeeName ?? '' }) : t(lang, 'console.refused', { reason: refusalText(lang, r) });
+    return r.reason === 'pin_required'
+      ? t(lang, 'console.pin', { name: r.employeeName ?? '' })
+      : t(lang, 'console.refused', { reason: refusalText(lang, r) });
   }
   const line = t(lang, registeredKey(r, 'console'), { name: r.employeeName ?? '', time: r.localTime });
   const nsr = typeof r.nsr === 'number' ? ` — ${t(lang, 'console.nsr', { nsr: String(r.nsr).padStart(9, '0') })}` : '';
   // Entry or exit, as the screen says it (a label, never a choice); not for a repeat.
-  const direction = r.day && !r.repeat ? ` — ${t(lang, r.day.direction === 'entry' ? 'console.entry' : 'console.exit')}` : '';
+  const direction =
+    r.day && !r.repeat ? ` — ${t(lang, r.day.direction === 'entry' ? 'console.entry' : 'console.exit')}` : '';
   const unconfirmed = r.timeToConfirm ? ` (${t(lang, 'result.timeToConfirm')})` : '';
   return `${line}${unconfirmed}${nsr}${direction}`;
 }

@@ -17,7 +17,12 @@ const LACKS = {
 
 export type AbsentRouteWords = { absent: string; lacks: string | null; next: string };
 
-export function absentRouteWords(lang: Lang, a: AbsentRouteFacts, now: number, time: (ms: number) => string): AbsentRouteWords {
+export function absentRouteWords(
+  lang: Lang,
+  a: AbsentRouteFacts,
+  now: number,
+  time: (ms: number) => string,
+): AbsentRouteWords {
   const key = (LACKS as Record<string, (typeof LACKS)[keyof typeof LACKS]>)[a.route];
   return {
     absent: t(lang, 'route.absent', { route: a.route, status: String(a.status), time: time(a.since) }),

@@ -26,7 +26,10 @@ const REDIRECT_REASONS: Record<Redirect['status'], string> = {
   308: 'Permanent Redirect',
 };
 
-const html = (text: string): { contentType: string; text: string } => ({ contentType: 'text/html; charset=utf-8', text });
+const html = (text: string): { contentType: string; text: string } => ({
+  contentType: 'text/html; charset=utf-8',
+  text,
+});
 
 /** The redirect, with the tiny HTML page a web server sends along (the location is not repeated in it). */
 export function redirectReply(r: Redirect): Reply {
@@ -35,7 +38,9 @@ export function redirectReply(r: Redirect): Reply {
     status: r.status,
     body: null,
     headers: { location: r.location },
-    raw: html(`<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n</body>\r\n</html>\r\n`),
+    raw: html(
+      `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n</body>\r\n</html>\r\n`,
+    ),
   };
 }
 
@@ -56,7 +61,9 @@ export function nonApiReply(kind: NonApiKind): Reply {
       return {
         status: 404,
         body: null,
-        raw: html('<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'),
+        raw: html(
+          '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+        ),
       };
     case 'text':
       return { status: 200, body: null, raw: { contentType: 'text/plain; charset=utf-8', text: 'OK' } };
@@ -169,6 +176,9 @@ export function absentRouteReply(status: ServerVariants['absentRouteStatus']): R
     case 501:
       return errorReply(501, 'The server does not support the action requested by the browser.');
     default:
-      return errorReply(404, 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.');
+      return errorReply(
+        404,
+        'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.',
+      );
   }
 }

@@ -1,7 +1,22 @@
 /** The API routes under /v2.1: times, employees, sites, timesheets, work leaves and the Eve-style paging they share. */
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, localDatePattern, localDateTimePattern, localTimePattern, objectIdPattern, type Site } from '../api/shapes.js';
-import { DUPLICATE_RECORD_MESSAGE, errorOn2xxReply, GARBAGE_TIME, FORBIDDEN_PUNCH_MESSAGE, isForbiddenPunch, timesAnswerReply, timesTime } from './answer-variants.js';
+import {
+  MAX_PAGE_SIZE,
+  localDatePattern,
+  localDateTimePattern,
+  localTimePattern,
+  objectIdPattern,
+  type Site,
+} from '../api/shapes.js';
+import {
+  DUPLICATE_RECORD_MESSAGE,
+  errorOn2xxReply,
+  GARBAGE_TIME,
+  FORBIDDEN_PUNCH_MESSAGE,
+  isForbiddenPunch,
+  timesAnswerReply,
+  timesTime,
+} from './answer-variants.js';
 import { errorReply, isRecord, issuesOf, parsePositiveInt, type Reply } from './reply.js';
 import { getTimesheet, selectWorkLeaves } from './self-service-routes.js';
 import type { MockEmployee } from './seed.js';
@@ -44,7 +59,11 @@ const splitPunchSchema = z.strictObject({
 function wireEmployee(state: MockState, e: MockEmployee): Record<string, unknown> {
   const { active: _active, site_ids: _sites, ...fields } = e;
   const long = state.variants?.longStrings;
-  const rest = { ...fields, ...(long === undefined ? {} : { full_name: padText(fields.full_name, long) }), _updated: createdStamp(state.updatedAt(e._id)) };
+  const rest = {
+    ...fields,
+    ...(long === undefined ? {} : { full_name: padText(fields.full_name, long) }),
+    _updated: createdStamp(state.updatedAt(e._id)),
+  };
   return state.variants?.oddRecords ? applyOddRecord(rest, oddRecordKind(state.indexOf(e._id))) : rest;
 }
 
@@ -60,7 +79,8 @@ function updatedFilterOf(raw: string): ((updatedMs: number) => boolean) | string
   if (!isRecord(cond)) return 'only {"_updated": {"$gte" | "$gt": date}} is supported';
   const [op, value] = Object.entries(cond)[0] ?? [];
   const at = typeof value === 'string' && STAMP.test(value) ? Date.parse(value) : Number.NaN;
-  if ((op !== '$gte' && op !== '$gt') || Number.isNaN(at)) return 'only {"_updated": {"$gte" | "$gt": "YYYY-MM-DDTHH:MM+hh:mm"}} is supported';
+  if ((op !== '$gte' && op !== '$gt') || Number.isNaN(at))
+    return 'only {"_updated": {"$gte" | "$gt": "YYYY-MM-DDTHH:MM+hh:mm"}} is supported';
   // `_updated` is shown to the minute: compare what the client can see.
   const minute = (ms: number) => Math.floor(ms / 60_000) * 60_000;
   return op === '$gte' ? (u) => minute(u) >= at : (u) => minute(u) > at;
@@ -97,16 +117,27 @@ function postTimes(state: MockState, bodyText: string, arrival: number, token: s
   const data = parsed.data;
   const time = 'date' in data ? `${data.date}T${data.time}` : data.time;
   if (!isCalendarDate(time.slice(0, 10))) {
-    return errorReply(422, 'request validation failed', { [dialect.punchBody === 'split' ? 'date' : 'time']: 'not a calendar date' });
+    return errorReply(422, 'request validation failed', {
+      [dialect.punchBody === 'split' ? 'date' : 'time']: 'not a calendar date',
+    });
   }
-  const [field, value] = data.employee_id !== undefined ? ['employee_id', data.employee_id] : ['employee_external_id', data.employee_external_id ?? ''];
+  const [field, value] =
+    data.employee_id !== undefined
+      ? ['employee_id', data.employee_id]
+      : ['employee_external_id', data.employee_external_id ?? ''];
   const emp = field === 'employee_id' ? state.employeesById.get(value) : state.byExternal(value);
   if (!emp || !emp.active) return errorReply(404, `no active employee with ${field} '${value}'`);
   // contract_data.allow_external_api_record (spec, employee): only an explicit false refuses.
-  if (emp.contract_data?.allow_external_api_record === false) return errorReply(403, padText('external API records are not allowed for this employee', state.variants?.longStrings));
+  if (emp.contract_data?.allow_external_api_record === false)
+    return errorReply(
+      403,
+      padText('external API records are not allowed for this employee', state.variants?.longStrings),
+    );
   const v = state.variants ?? {};
-  if (isForbiddenPunch(v.forbiddenPunches, emp)) return errorReply(403, padText(FORBIDDEN_PUNCH_MESSAGE, v.longStrings));
-  if (v.conflictOnDuplicate && state.records.some((r) => r.employee_id === emp._id && r.time === time)) return errorReply(409, DUPLICATE_RECORD_MESSAGE);
+  if (isForbiddenPunch(v.forbiddenPunches, emp))
+    return errorReply(403, padText(FORBIDDEN_PUNCH_MESSAGE, v.longStrings));
+  if (v.conflictOnDuplicate && state.records.some((r) => r.employee_id === emp._id && r.time === time))
+    return errorReply(409, DUPLICATE_RECORD_MESSAGE);
   if (v.errorBodyOn2xx) return errorOn2xxReply();
 
   const rec: StoredTimeRecord = {
@@ -131,7 +162,8 @@ function getTimes(state: MockState, params: URLSearchParams): Reply {
   const issues: Record<string, string> = {};
   const id = params.get('employee_id');
   const ext = params.get('employee_external_id');
-  if ((id === null) === (ext === null)) issues.employee_id = 'exactly one of employee_id and employee_external_id is required';
+  if ((id === null) === (ext === null))
+    issues.employee_id = 'exactly one of employee_id and employee_external_id is required';
   const { startDate: startKey, endDate: endKey } = state.dialect.timesQuery;
   const start = params.get(startKey);
   const end = params.get(endKey);
@@ -144,12 +176,27 @@ function getTimes(state: MockState, params: URLSearchParams): Reply {
 
   // Records stay readable after an employee is deactivated: rule 1 concerns employee reads.
   const emp = id !== null ? state.employeesById.get(id) : state.byExternal(ext ?? '');
-  if (!emp) return errorReply(404, id !== null ? `no employee with employee_id '${id}'` : `no employee with employee_external_id '${ext}'`);
+  if (!emp)
+    return errorReply(
+      404,
+      id !== null ? `no employee with employee_id '${id}'` : `no employee with employee_external_id '${ext}'`,
+    );
   const times = state.records
-    .filter((r) => r.employee_id === emp._id && r.time.slice(0, 10) >= start && (v.timesEndExclusive ? r.time.slice(0, 10) < end : r.time.slice(0, 10) <= end))
+    .filter(
+      (r) =>
+        r.employee_id === emp._id &&
+        r.time.slice(0, 10) >= start &&
+        (v.timesEndExclusive ? r.time.slice(0, 10) < end : r.time.slice(0, 10) <= end),
+    )
     .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0))
-    .map((r) => ({ _id: r._id, approved: r.approved, type: r.type, time: timesTime(r.time, v.timesTimeFormat, emp.timezone) }));
-  if (v.timesGarbageRecord) times.push({ _id: 'ffffffffffffffffffffffff', approved: false, type: 'registro externo', time: GARBAGE_TIME });
+    .map((r) => ({
+      _id: r._id,
+      approved: r.approved,
+      type: r.type,
+      time: timesTime(r.time, v.timesTimeFormat, emp.timezone),
+    }));
+  if (v.timesGarbageRecord)
+    times.push({ _id: 'ffffffffffffffffffffffff', approved: false, type: 'registro externo', time: GARBAGE_TIME });
   return { status: 200, body: { employee_id: emp._id, times } };
 }
 
@@ -174,7 +221,8 @@ function page<T>(state: MockState, resource: string, params: URLSearchParams, al
   const pageNo = pageRaw ?? 1;
   const total = all.length;
   const last = Math.max(1, Math.ceil(total / max));
-  const href = (p: number): string => `${resource}?${new URLSearchParams({ ...opts.extra, max_results: String(max), page: String(p) }).toString()}`;
+  const href = (p: number): string =>
+    `${resource}?${new URLSearchParams({ ...opts.extra, max_results: String(max), page: String(p) }).toString()}`;
   const links: Record<string, { title: string; href: string }> = {
     parent: { title: 'home', href: '/' },
     self: { title: resource, href: href(pageNo) },
@@ -197,7 +245,8 @@ function listEmployees(state: MockState, params: URLSearchParams): Reply {
   const siteParam = state.dialect.siteFilterParam;
   // A server that does not know the parameter neither validates it nor carries it into the links.
   const site = state.variants?.ignoreSiteFilter ? null : params.get(siteParam);
-  if (site !== null && !objectIdPattern.test(site)) return errorReply(400, 'invalid query', { [siteParam]: 'must be a 24-hex id' });
+  if (site !== null && !objectIdPattern.test(site))
+    return errorReply(400, 'invalid query', { [siteParam]: 'must be a 24-hex id' });
   const whereParam = state.dialect.updatedFilterParam;
   const where = state.variants?.updatedFilter ? params.get(whereParam) : null;
   const changed = where === null ? null : updatedFilterOf(where);
@@ -205,7 +254,12 @@ function listEmployees(state: MockState, params: URLSearchParams): Reply {
   const selected: MockEmployee[] = [];
   // An unknown site simply selects nobody.
   for (const e of state.employeesById.values()) {
-    if (e.active && (site === null || e.site_ids.includes(site)) && (changed === null || changed(state.updatedAt(e._id)))) selected.push(e);
+    if (
+      e.active &&
+      (site === null || e.site_ids.includes(site)) &&
+      (changed === null || changed(state.updatedAt(e._id)))
+    )
+      selected.push(e);
   }
   const reply = page(state, 'employees', params, selected, {
     extra: { ...(site === null ? {} : { [siteParam]: site }), ...(where === null ? {} : { [whereParam]: where }) },
@@ -220,7 +274,14 @@ function listEmployees(state: MockState, params: URLSearchParams): Reply {
 export type Route = { allow: string[]; handle: (method: string) => Reply };
 
 /** `apiPath` is relative to /v2.1 without a trailing slash; `null` when no route matches. */
-export function apiRoute(state: MockState, apiPath: string, params: URLSearchParams, body: () => { text: string }, arrival: number, token: string): Route | null {
+export function apiRoute(
+  state: MockState,
+  apiPath: string,
+  params: URLSearchParams,
+  body: () => { text: string },
+  arrival: number,
+  token: string,
+): Route | null {
   const segs = apiPath.split('/').slice(1);
   let id: string | undefined;
   if (segs.length === 2) {
@@ -232,7 +293,10 @@ export function apiRoute(state: MockState, apiPath: string, params: URLSearchPar
   }
   const [head] = segs;
   if (segs.length === 1 && head === 'times') {
-    return { allow: ['GET', 'POST'], handle: (m) => (m === 'GET' ? getTimes(state, params) : postTimes(state, body().text, arrival, token)) };
+    return {
+      allow: ['GET', 'POST'],
+      handle: (m) => (m === 'GET' ? getTimes(state, params) : postTimes(state, body().text, arrival, token)),
+    };
   }
   if (segs.length === 1 && head === 'employees') return { allow: ['GET'], handle: () => listEmployees(state, params) };
   if (segs.length === 1 && head === 'timesheets') return { allow: ['GET'], handle: () => getTimesheet(state, params) };
@@ -241,19 +305,27 @@ export function apiRoute(state: MockState, apiPath: string, params: URLSearchPar
       allow: ['GET'],
       handle: () => {
         const sel = selectWorkLeaves(state, params);
-        return sel.ok ? page(state, 'work-leaves', params, sel.items, { extra: sel.extra, toWire: sel.toWire }) : sel.reply;
+        return sel.ok
+          ? page(state, 'work-leaves', params, sel.items, { extra: sel.extra, toWire: sel.toWire })
+          : sel.reply;
       },
     };
   }
   if (segs.length === 1 && head === 'sites') {
-    return { allow: ['GET'], handle: () => page(state, 'sites', params, [...state.sites.values()], { extra: {}, toWire: (s) => wireSite(state, s) }) };
+    return {
+      allow: ['GET'],
+      handle: () =>
+        page(state, 'sites', params, [...state.sites.values()], { extra: {}, toWire: (s) => wireSite(state, s) }),
+    };
   }
   if (id !== undefined && head === 'employees') {
     return {
       allow: ['GET'],
       handle: () => {
         const e = state.employeesById.get(id);
-        return e && e.active ? { status: 200, body: wireEmployee(state, e) } : errorReply(404, `no active employee with _id '${id}'`);
+        return e && e.active
+          ? { status: 200, body: wireEmployee(state, e) }
+          : errorReply(404, `no active employee with _id '${id}'`);
       },
     };
   }
@@ -262,7 +334,17 @@ export function apiRoute(state: MockState, apiPath: string, params: URLSearchPar
       allow: ['GET'],
       handle: () => {
         const p = state.paymentSources.get(id);
-        return p ? { status: 200, body: { ...structuredClone(p), _created: '2025-01-02T09:00-03:00', _updated: '2025-01-02T09:00-03:00', _etag: `etag-${id}` } } : errorReply(404, `no employer with _id '${id}'`);
+        return p
+          ? {
+              status: 200,
+              body: {
+                ...structuredClone(p),
+                _created: '2025-01-02T09:00-03:00',
+                _updated: '2025-01-02T09:00-03:00',
+                _etag: `etag-${id}`,
+              },
+            }
+          : errorReply(404, `no employer with _id '${id}'`);
       },
     };
   }

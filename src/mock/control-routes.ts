@@ -16,7 +16,6 @@ const otherRecordSchema = z.strictObject({
   type: z.enum(TIME_RECORD_TYPES).default('registro externo'),
 });
 
-
 /** `PUT /__mock/employees/{idOrExternalId}/allow-external-api-record` with `true`, `false` or `null` (removes it). */
 function allowFlag(state: MockState, method: string, rawKey: string, bodyText: string): Reply {
   if (method !== 'PUT') return methodNotAllowed('PUT');
@@ -47,7 +46,9 @@ export function controlRoute(state: MockState, method: string, path: string, bod
     // `DELETE /__mock/records/{_id}`: a record removed on the service (by a manager, another system).
     if (method !== 'DELETE') return methodNotAllowed('DELETE');
     const id = record[1] as string;
-    return state.deleteRecord(id) ? { status: 200, body: { _status: 'OK', deleted: id } } : errorReply(404, `no record '${id}'`);
+    return state.deleteRecord(id)
+      ? { status: 200, body: { _status: 'OK', deleted: id } }
+      : errorReply(404, `no record '${id}'`);
   }
   switch (path) {
     case '/__mock/records': {
@@ -57,8 +58,10 @@ export function controlRoute(state: MockState, method: string, path: string, bod
       const j = readJson(bodyText);
       if (!j.ok) return j.reply;
       const parsed = otherRecordSchema.safeParse(j.value);
-      if (!parsed.success) return errorReply(422, 'invalid record: {employee, time: YYYY-MM-DDTHH:MM, type?}', issuesOf(parsed.error));
-      const known = state.employeesById.has(parsed.data.employee) || state.byExternal(parsed.data.employee) !== undefined;
+      if (!parsed.success)
+        return errorReply(422, 'invalid record: {employee, time: YYYY-MM-DDTHH:MM, type?}', issuesOf(parsed.error));
+      const known =
+        state.employeesById.has(parsed.data.employee) || state.byExternal(parsed.data.employee) !== undefined;
       if (!known) return errorReply(404, `no employee with _id or external_id '${parsed.data.employee}'`);
       const rec = state.addRecord(parsed.data.employee, parsed.data.time, parsed.data.type);
       return { status: 201, body: { _status: 'OK', _id: rec._id } };
@@ -91,7 +94,8 @@ export function controlRoute(state: MockState, method: string, path: string, bod
       const j = readJson(bodyText);
       if (!j.ok) return j.reply;
       const parsed = tokensSchema.safeParse(j.value);
-      if (!parsed.success) return errorReply(422, 'invalid token list: a non-empty array of non-empty strings', issuesOf(parsed.error));
+      if (!parsed.success)
+        return errorReply(422, 'invalid token list: a non-empty array of non-empty strings', issuesOf(parsed.error));
       state.setTokens(parsed.data);
       return { status: 200, body: { _status: 'OK', tokens: parsed.data.length } };
     }

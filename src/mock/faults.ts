@@ -17,7 +17,9 @@ export type FaultPlan = {
   slowDelayMs?: number;
   /** Answer 429 to every authenticated (matching) request, regardless of the window. */
   always429?: boolean;
-  /** Restrict faults to matching requests; `pathPrefix` is relative to /v2.1 (e.g. '/times'). Default: all API requests. */
+  /**
+   * Restrict faults to matching requests; `pathPrefix` is relative to /v2.1 (e.g. '/times'). Default: all API requests.
+   */
   only?: { method?: string; pathPrefix?: string };
   /** Let this many matching requests through untouched first (to cut a sequence off mid-way). */
   afterMatches?: number;

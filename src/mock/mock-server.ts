@@ -21,7 +21,14 @@ import { controlRoute } from './control-routes.js';
 import { DEFAULT_SLOW_DELAY_MS, faultApplies, mulberry32, pickFault, type FaultPlan } from './faults.js';
 import { errorReply, firstValues, type Reply } from './reply.js';
 import { demoSeed, type MockEmployee, type MockSeed } from './seed.js';
-import { copyEmployee, MockState, rateRuleSchema, type RequestLogEntry, type StoredTimeRecord, type TimeRecordType } from './state.js';
+import {
+  copyEmployee,
+  MockState,
+  rateRuleSchema,
+  type RequestLogEntry,
+  type StoredTimeRecord,
+  type TimeRecordType,
+} from './state.js';
 import { authenticate, isLoopbackHost, readBody, retryAfterHeader, send } from './transport.js';
 import { wireOptions } from './wire-variants.js';
 import type { LeaveInput, MockLeave } from './self-service-state.js';
@@ -42,7 +49,9 @@ export type MockOptions = {
   tokens?: string[];
   /** Default 60 per 60_000 ms, as in the spec. */
   rateLimit?: { limit: number; windowMs: number };
-  /** Form of `Retry-After` on 429; default 'seconds'. The `retryAfterDate` variant switches to 'http-date' at run time. */
+  /**
+   * Form of `Retry-After` on 429; default 'seconds'. The `retryAfterDate` variant switches to 'http-date' at run time.
+   */
   retryAfterFormat?: 'seconds' | 'http-date';
   /** Members left out take their defaults. */
   dialect?: ApiDialectInput;
@@ -75,7 +84,10 @@ export type MockServer = {
   /** Server variants from now on (null: none); also `PUT /__mock/variants`. Restarts the `cutBody` count. */
   setVariants(v: ServerVariants | null): void;
   records(): StoredTimeRecord[];
-  /** A record as if made elsewhere (another terminal or integration, the service's screens); also `POST /__mock/records`. */
+  /**
+   * A record as if made elsewhere (another terminal or integration, the service's screens); also `POST
+   * /__mock/records`.
+   */
   addRecord(r: { employee: string; time: string; type?: TimeRecordType }): StoredTimeRecord;
   /** A record removed on the service; false when none has that `_id`. Also `DELETE /__mock/records/{_id}`. */
   deleteRecord(id: string): boolean;
@@ -85,13 +97,21 @@ export type MockServer = {
   setActive(employeeIdOrExternalId: string, active: boolean): void;
   /** `contract_data.allow_external_api_record` (false: POST /times answers 403); undefined removes it. */
   setAllowExternalApiRecord(employeeIdOrExternalId: string, value: boolean | undefined): void;
-  /** Work leaves as GET /work-leaves reads them (with `approval_info` whatever the variants); also `GET /__mock/work-leaves`. */
+  /**
+   * Work leaves as GET /work-leaves reads them (with `approval_info` whatever the variants); also `GET
+   * /__mock/work-leaves`.
+   */
   leaves(): MockLeave[];
-  /** A leave (`approved` absent: no `approval_info`); throws for an unknown employee. Also `POST /__mock/work-leaves`. */
+  /**
+   * A leave (`approved` absent: no `approval_info`); throws for an unknown employee. Also `POST /__mock/work-leaves`.
+   */
   addLeave(leave: LeaveInput): MockLeave;
   /** Also `DELETE /__mock/work-leaves/{_id}`. */
   deleteLeave(id: string): boolean;
-  /** The employee's hours-bank `final_balance` ("-3.25"); undefined resets it to "0.00". Also `PUT /__mock/employees/{key}/hours-bank`. */
+  /**
+   * The employee's hours-bank `final_balance` ("-3.25"); undefined resets it to "0.00". Also `PUT
+   * /__mock/employees/{key}/hours-bank`.
+   */
   setHoursBalance(employeeIdOrExternalId: string, value: string | undefined): void;
   /** Closes the server and destroys open sockets (slow responses included) so tests never hang. */
   close(): Promise<void>;
@@ -120,7 +140,14 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
 
   // Control routes (entry null) are the test's own line: no wire variant touches them.
   const reply = (res: http.ServerResponse, r: Reply, entry: RequestLogEntry | null): void =>
-    send(res, r, entry, clock.now(), entry === null ? {} : wireOptions(state.variants, res.req.method, res.req.url), state.variants?.date);
+    send(
+      res,
+      r,
+      entry,
+      clock.now(),
+      entry === null ? {} : wireOptions(state.variants, res.req.method, res.req.url),
+      state.variants?.date,
+    );
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const arrival = clock.now();
@@ -134,7 +161,11 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
     try {
       if (isControl) {
         const body = await readBody(req);
-        reply(res, body.tooLarge ? errorReply(413, 'request body too large') : controlRoute(state, method, path, body.text), null);
+        reply(
+          res,
+          body.tooLarge ? errorReply(413, 'request body too large') : controlRoute(state, method, path, body.text),
+          null,
+        );
         return;
       }
       entry = { at: arrival, method, path, query: firstValues(params), status: null, counted: false, fault: null };
@@ -157,7 +188,11 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
       const token = authenticate(req.headers.authorization, state.tokens);
       if (token === null) {
         await readBody(req);
-        reply(res, errorReply(401, 'please provide proper credentials', undefined, { 'www-authenticate': 'Basic realm="api"' }), entry);
+        reply(
+          res,
+          errorReply(401, 'please provide proper credentials', undefined, { 'www-authenticate': 'Basic realm="api"' }),
+          entry,
+        );
         return;
       }
       const retryFormat = variants?.retryAfterDate ? 'http-date' : retryAfterFormat;
@@ -168,7 +203,13 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
       if (plan?.always429) {
         entry.fault = 'always_429';
         await readBody(req);
-        reply(res, errorReply(429, 'too many requests (injected)', undefined, { 'retry-after': retryAfterHeader(retryFormat, arrival + 1000, arrival) }), entry);
+        reply(
+          res,
+          errorReply(429, 'too many requests (injected)', undefined, {
+            'retry-after': retryAfterHeader(retryFormat, arrival + 1000, arrival),
+          }),
+          entry,
+        );
         return;
       }
       const admission = rate.admit(token, arrival);
@@ -176,7 +217,11 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
         await readBody(req);
         const { limit, windowMs } = rate.getRule();
         const headers = { 'retry-after': retryAfterHeader(retryFormat, admission.retryAt, arrival) };
-        reply(res, errorReply(429, `too many requests: at most ${limit} per ${windowMs} ms`, undefined, headers), entry);
+        reply(
+          res,
+          errorReply(429, `too many requests: at most ${limit} per ${windowMs} ms`, undefined, headers),
+          entry,
+        );
         return;
       }
       entry.counted = true;
@@ -196,7 +241,8 @@ export async function startMockServer(opts: MockOptions = {}): Promise<MockServe
       } else {
         const r = apiRoute(state, apiPath, params, () => body, arrival, token);
         if (!r) answer = errorReply(404, `not found: ${path}`);
-        else if (!r.allow.includes(method)) answer = errorReply(405, `method ${method} not allowed`, undefined, { allow: r.allow.join(', ') });
+        else if (!r.allow.includes(method))
+          answer = errorReply(405, `method ${method} not allowed`, undefined, { allow: r.allow.join(', ') });
         else answer = r.handle(method);
       }
 

@@ -12,7 +12,12 @@ export type Reply = {
   raw?: { contentType: string; text: string };
 };
 
-export function errorReply(status: number, message: string, issues?: Record<string, string>, headers?: Record<string, string>): Reply {
+export function errorReply(
+  status: number,
+  message: string,
+  issues?: Record<string, string>,
+  headers?: Record<string, string>,
+): Reply {
   const body: ErrorBody = { _status: 'ERR', _error: { code: status, message } };
   if (issues && Object.keys(issues).length > 0) body._issues = issues;
   return { status, body, headers };

@@ -9,7 +9,13 @@ export type MockEmployee = Employee & { active: boolean; site_ids: string[] };
  * `leaves` and `balances` (hours-bank `final_balance` by `_id` or external id) are optional; those
  * of an employee not in `employees` (a seed derived from the demo one) are left out.
  */
-export type MockSeed = { sites: Site[]; employees: MockEmployee[]; leaves?: LeaveInput[]; balances?: Record<string, string>; paymentSources?: MockPaymentSource[] };
+export type MockSeed = {
+  sites: Site[];
+  employees: MockEmployee[];
+  leaves?: LeaveInput[];
+  balances?: Record<string, string>;
+  paymentSources?: MockPaymentSource[];
+};
 
 /** An employer as `GET /payment-sources/{id}` answers it (the spec's Employer: exactly one of cpf and cnpj, bare). */
 export type MockPaymentSource = {
@@ -19,7 +25,14 @@ export type MockPaymentSource = {
   cpf?: string;
   external_id?: string;
   period_cut_day?: number;
-  address?: { cep?: string; street_name?: string; street_number?: string; complement?: string; city?: string; state?: string };
+  address?: {
+    cep?: string;
+    street_name?: string;
+    street_number?: string;
+    complement?: string;
+    city?: string;
+    state?: string;
+  };
 };
 
 /**
@@ -29,7 +42,15 @@ export type MockPaymentSource = {
  */
 const DEMO_LEAVES: LeaveInput[] = [
   { employee: '1033', type: 'ferias', start_date: '2000-01-01', end_date: '2099-12-31', approved: true },
-  { employee: '1002', type: 'abono', start_date: '2000-01-01', end_date: '2099-12-31', start_time: '08:00', end_time: '10:00', approved: true },
+  {
+    employee: '1002',
+    type: 'abono',
+    start_date: '2000-01-01',
+    end_date: '2099-12-31',
+    start_time: '08:00',
+    end_time: '10:00',
+    approved: true,
+  },
   { employee: '1003', type: 'ferias', start_date: '2000-01-01', end_date: '2099-12-31', approved: false },
 ];
 const DEMO_BALANCES: Record<string, string> = { '1001': '12.50', '1002': '-3.25' };
@@ -49,7 +70,8 @@ const ZEROS = '0000000000000000';
 
 /** Deterministic 24-hex id: 8 hex chars from the prefix's hash, then `n` as 16 hex digits. */
 export function objectIdFor(prefix: string, n: number): string {
-  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`objectIdFor: n must be a non-negative safe integer, got ${n}`);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new RangeError(`objectIdFor: n must be a non-negative safe integer, got ${n}`);
   let head = prefixHashes.get(prefix);
   if (head === undefined) {
     head = fnv1a(prefix).toString(16).padStart(8, '0');
@@ -58,7 +80,6 @@ export function objectIdFor(prefix: string, n: number): string {
   const tail = n.toString(16);
   return head + ZEROS.slice(tail.length) + tail;
 }
-
 
 /** Nine base digits from a PRNG, never all equal (such CPFs are invalid even with right checks). */
 function cpfFromRandom(random: () => number): string {
@@ -99,7 +120,14 @@ export function demoPaymentSources(): MockPaymentSource[] {
       name: 'Elétrica Parceira Instalações Ltda',
       cnpj: '11444777000161',
       period_cut_day: 20,
-      address: { cep: '04538132', street_name: 'Avenida Brigadeiro Faria Lima', street_number: '3477', complement: 'sala 5', city: 'São Paulo', state: 'SP' },
+      address: {
+        cep: '04538132',
+        street_name: 'Avenida Brigadeiro Faria Lima',
+        street_number: '3477',
+        complement: 'sala 5',
+        city: 'São Paulo',
+        state: 'SP',
+      },
     },
   ];
 }
@@ -143,7 +171,18 @@ const DEMO_NAMES = [
   'Severino Bezerra Lima',
 ];
 
-const JOB_ROLES = ['Pedreiro', 'Servente de obras', 'Eletricista', 'Carpinteiro', 'Armador', 'Encanador', 'Pintor', 'Mestre de obras', 'Técnico de segurança do trabalho', 'Almoxarife'];
+const JOB_ROLES = [
+  'Pedreiro',
+  'Servente de obras',
+  'Eletricista',
+  'Carpinteiro',
+  'Armador',
+  'Encanador',
+  'Pintor',
+  'Mestre de obras',
+  'Técnico de segurança do trabalho',
+  'Almoxarife',
+];
 
 function registration(n: number): string {
   return `M-${String(n).padStart(4, '0')}`;
@@ -156,7 +195,13 @@ function registration(n: number): string {
  * on Manaus time.
  */
 export function demoSeed(): MockSeed {
-  const site: Site = { _id: DEMO_SITE_ID, name: 'Obra Centro — São Paulo', timezone: 'America/Sao_Paulo', city: 'São Paulo', state: 'SP' };
+  const site: Site = {
+    _id: DEMO_SITE_ID,
+    name: 'Obra Centro — São Paulo',
+    timezone: 'America/Sao_Paulo',
+    city: 'São Paulo',
+    state: 'SP',
+  };
   const random = mulberry32(20261121);
   const employees: MockEmployee[] = DEMO_NAMES.map((full_name, idx) => {
     const n = idx + 1;
@@ -179,14 +224,67 @@ export function demoSeed(): MockSeed {
     };
     if (external !== '1036') emp.external_id = external;
     if (external !== '1034') emp.work_schedule = DEMO_WORK_SCHEDULE_ID;
-    if (external !== '1035' && emp.contract_data) emp.contract_data.payment_source = n >= 29 && n <= 33 ? DEMO_SUBCONTRACTOR_ID : DEMO_PAYMENT_SOURCE_ID;
+    if (external !== '1035' && emp.contract_data)
+      emp.contract_data.payment_source = n >= 29 && n <= 33 ? DEMO_SUBCONTRACTOR_ID : DEMO_PAYMENT_SOURCE_ID;
     return emp;
   });
-  return { sites: [site], employees, leaves: DEMO_LEAVES.map((l) => ({ ...l })), balances: { ...DEMO_BALANCES }, paymentSources: demoPaymentSources() };
+  return {
+    sites: [site],
+    employees,
+    leaves: DEMO_LEAVES.map((l) => ({ ...l })),
+    balances: { ...DEMO_BALANCES },
+    paymentSources: demoPaymentSources(),
+  };
 }
 
-const FIRST_NAMES = ['Ana', 'João', 'Maria', 'José', 'Francisca', 'Antônio', 'Juliana', 'Carlos', 'Luciana', 'Paulo', 'Fernanda', 'Marcelo', 'Patrícia', 'Rafael', 'Adriana', 'Ricardo', 'Camila', 'Luiz', 'Aline', 'Pedro', 'Beatriz', 'Lucas', 'Larissa', 'Gustavo'];
-const LAST_NAMES = ['Silva', 'Santos', 'Oliveira', 'Souza', 'Rodrigues', 'Ferreira', 'Alves', 'Pereira', 'Lima', 'Gomes', 'Costa', 'Ribeiro', 'Martins', 'Carvalho', 'Almeida', 'Lopes', 'Soares', 'Fernandes', 'Vieira', 'Barbosa'];
+const FIRST_NAMES = [
+  'Ana',
+  'João',
+  'Maria',
+  'José',
+  'Francisca',
+  'Antônio',
+  'Juliana',
+  'Carlos',
+  'Luciana',
+  'Paulo',
+  'Fernanda',
+  'Marcelo',
+  'Patrícia',
+  'Rafael',
+  'Adriana',
+  'Ricardo',
+  'Camila',
+  'Luiz',
+  'Aline',
+  'Pedro',
+  'Beatriz',
+  'Lucas',
+  'Larissa',
+  'Gustavo',
+];
+const LAST_NAMES = [
+  'Silva',
+  'Santos',
+  'Oliveira',
+  'Souza',
+  'Rodrigues',
+  'Ferreira',
+  'Alves',
+  'Pereira',
+  'Lima',
+  'Gomes',
+  'Costa',
+  'Ribeiro',
+  'Martins',
+  'Carvalho',
+  'Almeida',
+  'Lopes',
+  'Soares',
+  'Fernandes',
+  'Vieira',
+  'Barbosa',
+];
 const STATES: Array<[string, string]> = [
   ['São Paulo', 'SP'],
   ['Campinas', 'SP'],
@@ -211,7 +309,13 @@ export function generatedSeed(opts: { employees: number; sites: number; seed?: n
   const sites: Site[] = [];
   for (let s = 0; s < siteCount; s++) {
     const [city, state] = STATES[s % STATES.length] as [string, string];
-    sites.push({ _id: objectIdFor('gen-site', s), name: `Unidade ${s + 1} — ${city}`, timezone: 'America/Sao_Paulo', city, state });
+    sites.push({
+      _id: objectIdFor('gen-site', s),
+      name: `Unidade ${s + 1} — ${city}`,
+      timezone: 'America/Sao_Paulo',
+      city,
+      state,
+    });
   }
 
   const employees: MockEmployee[] = new Array<MockEmployee>(count);
@@ -234,5 +338,9 @@ export function generatedSeed(opts: { employees: number; sites: number; seed?: n
       site_ids: [site._id],
     };
   }
-  return { sites, employees, paymentSources: [{ _id: paymentSource, name: 'Empregador Gerado Ltda', cnpj: '11222333000181' }] };
+  return {
+    sites,
+    employees,
+    paymentSources: [{ _id: paymentSource, name: 'Empregador Gerado Ltda', cnpj: '11222333000181' }],
+  };
 }

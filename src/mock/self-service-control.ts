@@ -13,7 +13,6 @@ import type { MockState } from './state.js';
 const LEAVE_PATH = /^\/__mock\/work-leaves\/([^/]+)$/;
 const BALANCE_PATH = /^\/__mock\/employees\/([^/]+)\/hours-bank$/;
 
-
 function decoded(raw: string): string | null {
   try {
     return decodeURIComponent(raw);
@@ -30,20 +29,28 @@ function balance(state: MockState, method: string, rawKey: string, bodyText: str
   const j = readJson(bodyText);
   if (!j.ok) return j.reply;
   const parsed = balanceSchema.nullable().safeParse(j.value);
-  if (!parsed.success) return errorReply(422, 'invalid balance: a decimal string such as "-3.25", or null', issuesOf(parsed.error));
+  if (!parsed.success)
+    return errorReply(422, 'invalid balance: a decimal string such as "-3.25", or null', issuesOf(parsed.error));
   state.selfService.setBalance(key, parsed.data ?? undefined);
   return { status: 200, body: { _status: 'OK', final_balance: parsed.data } };
 }
 
 /** The reply of a self-service control route, or null when `path` is none of them. */
-export function selfServiceControlRoute(state: MockState, method: string, path: string, bodyText: string): Reply | null {
+export function selfServiceControlRoute(
+  state: MockState,
+  method: string,
+  path: string,
+  bodyText: string,
+): Reply | null {
   const b = BALANCE_PATH.exec(path);
   if (b) return balance(state, method, b[1] as string, bodyText);
   const one = LEAVE_PATH.exec(path);
   if (one) {
     if (method !== 'DELETE') return methodNotAllowed('DELETE');
     const id = one[1] as string;
-    return state.selfService.deleteLeave(id) ? { status: 200, body: { _status: 'OK', deleted: id } } : errorReply(404, `no work leave '${id}'`);
+    return state.selfService.deleteLeave(id)
+      ? { status: 200, body: { _status: 'OK', deleted: id } }
+      : errorReply(404, `no work leave '${id}'`);
   }
   if (path !== '/__mock/work-leaves') return null;
   if (method === 'GET') return { status: 200, body: state.selfService.leaves };
@@ -51,7 +58,12 @@ export function selfServiceControlRoute(state: MockState, method: string, path: 
   const j = readJson(bodyText);
   if (!j.ok) return j.reply;
   const parsed = leaveInputSchema.safeParse(j.value);
-  if (!parsed.success) return errorReply(422, 'invalid leave: {employee, type, start_date, end_date, start_time?, end_time?, approved?}', issuesOf(parsed.error));
+  if (!parsed.success)
+    return errorReply(
+      422,
+      'invalid leave: {employee, type, start_date, end_date, start_time?, end_time?, approved?}',
+      issuesOf(parsed.error),
+    );
   const leave = state.selfService.addLeave(parsed.data);
   if (!leave) return errorReply(404, `no employee with _id or external_id '${parsed.data.employee}'`);
   return { status: 201, body: { _status: 'OK', _id: leave._id } };

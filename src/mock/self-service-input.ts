@@ -20,5 +20,8 @@ export const leaveInputSchema = z
   })
   .refine((l) => l.end_date >= l.start_date, { message: 'end_date must not be before start_date', path: ['end_date'] })
   // Spec rule 4: a partial leave carries both times, a whole-day one neither.
-  .refine((l) => (l.start_time === undefined) === (l.end_time === undefined), { message: 'start_time and end_time go together', path: ['end_time'] });
+  .refine((l) => (l.start_time === undefined) === (l.end_time === undefined), {
+    message: 'start_time and end_time go together',
+    path: ['end_time'],
+  });
 export type LeaveInput = z.infer<typeof leaveInputSchema>;

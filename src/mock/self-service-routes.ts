@@ -16,7 +16,12 @@ type TimesheetNames = ApiDialect['timesheetQuery'];
 /** The parameter names of the `timesheetQuery` variant. */
 export const TIMESHEET_QUERY_NAMES: Record<NonNullable<ServerVariants['timesheetQuery']>, TimesheetNames> = {
   'employee-from-to': { employeeExternalId: 'employee', employeeId: 'employee', startDate: 'from', endDate: 'to' },
-  'data-inicio-fim': { employeeExternalId: 'employee_external_id', employeeId: 'employee_id', startDate: 'data_inicio', endDate: 'data_fim' },
+  'data-inicio-fim': {
+    employeeExternalId: 'employee_external_id',
+    employeeId: 'employee_id',
+    startDate: 'data_inicio',
+    endDate: 'data_fim',
+  },
 };
 
 /** A timesheet is a pay period, not a history: longer asks are refused. */
@@ -59,7 +64,11 @@ function malformDays(days: Record<string, unknown>): void {
   days['not-a-date'] = { horarios: ['08:00'], total: '0.00' };
 }
 
-function findEmployee(state: MockState, names: TimesheetNames, params: URLSearchParams): { emp: MockEmployee | undefined; asked: string } {
+function findEmployee(
+  state: MockState,
+  names: TimesheetNames,
+  params: URLSearchParams,
+): { emp: MockEmployee | undefined; asked: string } {
   const ext = params.get(names.employeeExternalId);
   if (names.employeeId === names.employeeExternalId) {
     // One parameter for both: an `_id` or an external id.
@@ -80,7 +89,10 @@ export function getTimesheet(state: MockState, params: URLSearchParams): Reply {
   const single = names.employeeId === names.employeeExternalId;
   const hasExt = params.get(names.employeeExternalId) !== null;
   const hasId = !single && params.get(names.employeeId) !== null;
-  if (hasExt === hasId) issues[names.employeeExternalId] = single ? 'required' : `exactly one of ${names.employeeExternalId} and ${names.employeeId} is required`;
+  if (hasExt === hasId)
+    issues[names.employeeExternalId] = single
+      ? 'required'
+      : `exactly one of ${names.employeeExternalId} and ${names.employeeId} is required`;
   const start = params.get(names.startDate);
   const end = params.get(names.endDate);
   if (!calendarDate(start)) issues[names.startDate] = 'required, YYYY-MM-DD';
@@ -88,7 +100,8 @@ export function getTimesheet(state: MockState, params: URLSearchParams): Reply {
   else if (calendarDate(start) && (start > end || Date.parse(end) - Date.parse(start) >= MAX_TIMESHEET_DAYS * DAY_MS)) {
     issues[names.endDate] = `must be from ${names.startDate} to at most ${MAX_TIMESHEET_DAYS} days later`;
   }
-  if (Object.keys(issues).length > 0 || !calendarDate(start) || !calendarDate(end)) return errorReply(400, 'invalid query', issues);
+  if (Object.keys(issues).length > 0 || !calendarDate(start) || !calendarDate(end))
+    return errorReply(400, 'invalid query', issues);
 
   const { emp, asked } = findEmployee(state, names, params);
   if (!emp) return errorReply(404, `no employee with ${asked}`);
@@ -127,9 +140,13 @@ export function getTimesheet(state: MockState, params: URLSearchParams): Reply {
   return { status: 200, body };
 }
 
-export type LeaveSelection = { ok: true; items: MockLeave[]; extra: Record<string, string>; toWire: (l: MockLeave) => unknown } | { ok: false; reply: Reply };
+export type LeaveSelection =
+  | { ok: true; items: MockLeave[]; extra: Record<string, string>; toWire: (l: MockLeave) => unknown }
+  | { ok: false; reply: Reply };
 
-/** The filters of GET /work-leaves (spec: employee, "all leaves that contain dates between" the dates, type, status). */
+/**
+ * The filters of GET /work-leaves (spec: employee, "all leaves that contain dates between" the dates, type, status).
+ */
 export function selectWorkLeaves(state: MockState, params: URLSearchParams): LeaveSelection {
   const issues: Record<string, string> = {};
   const extra: Record<string, string> = {};
@@ -141,8 +158,10 @@ export function selectWorkLeaves(state: MockState, params: URLSearchParams): Lea
   if (id !== undefined && ext !== undefined) issues.employee_id = 'mutually exclusive with employee_external_id';
   if (start !== undefined && !calendarDate(start)) issues.start_date = 'must be YYYY-MM-DD';
   if (end !== undefined && !calendarDate(end)) issues.end_date = 'must be YYYY-MM-DD';
-  else if (start !== undefined && end !== undefined && calendarDate(start) && start > end) issues.end_date = 'must not be before start_date';
-  if (status !== undefined && !(LEAVE_STATUSES as readonly string[]).includes(status)) issues.status = `one of ${LEAVE_STATUSES.join(', ')}`;
+  else if (start !== undefined && end !== undefined && calendarDate(start) && start > end)
+    issues.end_date = 'must not be before start_date';
+  if (status !== undefined && !(LEAVE_STATUSES as readonly string[]).includes(status))
+    issues.status = `one of ${LEAVE_STATUSES.join(', ')}`;
   if (Object.keys(issues).length > 0) return { ok: false, reply: errorReply(400, 'invalid query', issues) };
 
   // An unknown employee selects nobody, like any other list filter.
@@ -154,7 +173,10 @@ export function selectWorkLeaves(state: MockState, params: URLSearchParams): Lea
         (start === undefined || l.end_date >= start) &&
         (end === undefined || l.start_date <= end) &&
         (type === undefined || l.type === type) &&
-        (status === undefined || (status === 'pendente' ? l.approval_info === undefined : l.approval_info?.approved === (status === 'aprovado'))),
+        (status === undefined ||
+          (status === 'pendente'
+            ? l.approval_info === undefined
+            : l.approval_info?.approved === (status === 'aprovado'))),
     )
     .sort((a, b) => (a.start_date < b.start_date ? -1 : a.start_date > b.start_date ? 1 : a._id < b._id ? -1 : 1));
   const omitApproval = state.variants?.leavesWithoutApproval === true;

@@ -56,7 +56,8 @@ export class SelfServiceState {
       end_date: l.end_date,
     };
     if (e.external_id !== undefined) leave.employee_external_id = e.external_id;
-    if (l.start_time !== undefined && l.end_time !== undefined) Object.assign(leave, { start_time: l.start_time, end_time: l.end_time });
+    if (l.start_time !== undefined && l.end_time !== undefined)
+      Object.assign(leave, { start_time: l.start_time, end_time: l.end_time });
     if (l.approved !== undefined) leave.approval_info = { approved: l.approved, request_date: stamp(at, true) };
     this.leaves.push(leave);
     return leave;

@@ -13,7 +13,17 @@ import { SelfServiceState } from './self-service-state.js';
 import { serverVariantsSchema, type ServerVariants } from './variants.js';
 
 /** The types of a time record (spec, time record); one added through the API is 'registro externo' (rule 2). */
-export const TIME_RECORD_TYPES = ['pré-assinalado', 'aparelho', 'web', 'desconsiderado', 'app', 'reconhecimento facial', 'ajuste manual', 'offline', 'registro externo'] as const;
+export const TIME_RECORD_TYPES = [
+  'pré-assinalado',
+  'aparelho',
+  'web',
+  'desconsiderado',
+  'app',
+  'reconhecimento facial',
+  'ajuste manual',
+  'offline',
+  'registro externo',
+] as const;
 export type TimeRecordType = (typeof TIME_RECORD_TYPES)[number];
 
 export type StoredTimeRecord = {
@@ -110,7 +120,10 @@ export class MockState {
     this.sites = new Map<string, Site>(opts.seed.sites.map((s) => [s._id, structuredClone(s)]));
     this.paymentSources = new Map((opts.seed.paymentSources ?? []).map((p) => [p._id, structuredClone(p)]));
     this.addEmployees(opts.seed.employees);
-    this.selfService = new SelfServiceState((key) => this.employeesById.get(key) ?? this.byExternal(key), () => this.clock.now());
+    this.selfService = new SelfServiceState(
+      (key) => this.employeesById.get(key) ?? this.byExternal(key),
+      () => this.clock.now(),
+    );
     for (const l of opts.seed.leaves ?? []) this.selfService.addLeave(l);
     for (const [key, value] of Object.entries(opts.seed.balances ?? {})) this.selfService.setBalance(key, value);
   }
@@ -134,7 +147,8 @@ export class MockState {
       const e = copyEmployee(raw);
       if (e.external_id !== undefined) {
         const owner = this.idByExternal.get(e.external_id);
-        if (owner !== undefined && owner !== e._id) throw new Error(`external_id ${e.external_id} already belongs to ${owner}`);
+        if (owner !== undefined && owner !== e._id)
+          throw new Error(`external_id ${e.external_id} already belongs to ${owner}`);
       }
       const previous = this.employeesById.get(e._id);
       if (previous?.external_id !== undefined) this.idByExternal.delete(previous.external_id);
@@ -189,11 +203,23 @@ export class MockState {
     return objectIdFor('time_record', ++this.recordSeq);
   }
 
-  /** A record made elsewhere (another terminal or integration on the account, the service's own screens): tests and control routes. */
+  /**
+   * A record made elsewhere (another terminal or integration on the account, the service's own screens): tests and
+   * control routes.
+   */
   addRecord(key: string, time: string, type: TimeRecordType, token = '(elsewhere)'): StoredTimeRecord {
     const e = this.find(key);
     const at = this.clock.now();
-    const rec: StoredTimeRecord = { _id: this.nextRecordId(), employee_id: e._id, time, type, approved: false, _created: `${new Date(at).toISOString().slice(0, 16)}+00:00`, receivedAt: at, token };
+    const rec: StoredTimeRecord = {
+      _id: this.nextRecordId(),
+      employee_id: e._id,
+      time,
+      type,
+      approved: false,
+      _created: `${new Date(at).toISOString().slice(0, 16)}+00:00`,
+      receivedAt: at,
+      token,
+    };
     if (e.external_id !== undefined) rec.employee_external_id = e.external_id;
     this.records.push(rec);
     return rec;

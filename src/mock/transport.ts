@@ -19,7 +19,8 @@ export function readBody(req: http.IncomingMessage): Promise<{ text: string; too
     let tooLarge = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true; // keep draining so the connection stays usable
+      if (size > MAX_BODY_BYTES)
+        tooLarge = true; // keep draining so the connection stays usable
       else chunks.push(chunk);
     });
     req.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge }));
@@ -64,7 +65,14 @@ export function dateHeader(now: number, variant?: ServerVariants['date']): strin
  * says); records the status in the log entry. `wire`: the wire variants of this answer
  * (compressed, trickled), none by default.
  */
-export function send(res: http.ServerResponse, reply: Reply, entry: RequestLogEntry | null, now: number, wire: WireOptions = {}, date?: ServerVariants['date']): void {
+export function send(
+  res: http.ServerResponse,
+  reply: Reply,
+  entry: RequestLogEntry | null,
+  now: number,
+  wire: WireOptions = {},
+  date?: ServerVariants['date'],
+): void {
   if (res.destroyed || res.headersSent) return;
   const dateValue = dateHeader(now, date);
   // Node adds a Date of its own unless told not to.

@@ -40,7 +40,10 @@ export const serverVariantsSchema = z.strictObject({
   oddRecords: z.boolean().optional(),
 
   // Answers of the time-record routes and of whatever stands in front of the API (answer-variants.ts).
-  /** POST /times for these employees (external_id or _id) answers 403 (Eve body) and stores nothing; the roster is untouched. */
+  /**
+   * POST /times for these employees (external_id or _id) answers 403 (Eve body) and stores nothing; the roster is
+   * untouched.
+   */
   forbiddenPunches: z.array(z.string().min(1)).optional(),
   /** Every authenticated, admitted /v2.1 request is answered with this redirect (and counted); nothing is processed. */
   redirect: z
@@ -50,7 +53,10 @@ export const serverVariantsSchema = z.strictObject({
       location: z.string().regex(/^[\x21-\x7e]+$/, 'must be visible ASCII without spaces'),
     })
     .optional(),
-  /** Every non-control request, before authentication, gets a page that is not the API's (a captive portal, a wrong proxy). */
+  /**
+   * Every non-control request, before authentication, gets a page that is not the API's (a captive portal, a wrong
+   * proxy).
+   */
   nonApi: z.enum(['html', 'html-404', 'text']).optional(),
   /** POST /times for an employee and `time` already held answers 409 instead of storing a second record. */
   conflictOnDuplicate: z.boolean().optional(),
@@ -91,7 +97,10 @@ export const serverVariantsSchema = z.strictObject({
   timesGarbageRecord: z.boolean().optional(),
 
   // What stands between the service and the terminal on the wire (wire-variants.ts).
-  /** Every answer but the control routes' is compressed so, whatever the request's `Accept-Encoding` (nginx `gzip_proxied any`). */
+  /**
+   * Every answer but the control routes' is compressed so, whatever the request's `Accept-Encoding` (nginx
+   * `gzip_proxied any`).
+   */
   compress: z.enum(['gzip', 'deflate', 'br']).optional(),
   /**
    * POST /times stores the record, then answers 201 with this body instead of the API's JSON:
@@ -99,11 +108,16 @@ export const serverVariantsSchema = z.strictObject({
    * gzip and is not, or the JSON cut off mid-transfer (half of it, then the socket is destroyed).
    */
   postTimesBody: z.enum(['text', 'html', 'xml', 'truncated-json', 'bad-gzip', 'cut']).optional(),
-  /** Headers at once, then the body at this rate; `only` selects requests as a fault plan's does (default: every API answer). */
+  /**
+   * Headers at once, then the body at this rate; `only` selects requests as a fault plan's does (default: every API
+   * answer).
+   */
   trickle: z
     .strictObject({
       bytesPerSecond: z.number().int().min(1).max(1_000_000),
-      only: z.strictObject({ method: z.string().min(1).optional(), pathPrefix: z.string().startsWith('/').optional() }).optional(),
+      only: z
+        .strictObject({ method: z.string().min(1).optional(), pathPrefix: z.string().startsWith('/').optional() })
+        .optional(),
     })
     .optional(),
 
@@ -121,7 +135,10 @@ export const serverVariantsSchema = z.strictObject({
    * as a missing route does (`absentRouteStatus`), counted by the rate window; POST /times still works.
    */
   absentRoutes: z.array(z.enum(ABSENT_ROUTES)).optional(),
-  /** How an absent route answers: 404 with Eve's body (default), 'html-404' (a proxy's nginx page), 405 (Eve's body and `Allow`) or 501. */
+  /**
+   * How an absent route answers: 404 with Eve's body (default), 'html-404' (a proxy's nginx page), 405 (Eve's body and
+   * `Allow`) or 501.
+   */
   absentRouteStatus: z.union([z.literal(404), z.literal(405), z.literal(501), z.literal('html-404')]).optional(),
 
   // The service's clock as its answers tell it (transport.ts), or a gateway's in front of it.
@@ -139,13 +156,31 @@ export const serverVariantsSchema = z.strictObject({
 
 export type ServerVariants = z.infer<typeof serverVariantsSchema>;
 
-export type OddRecordKind = 'none' | 'cpf_null' | 'contract_data_null' | 'no_full_name' | 'city_null' | 'unknown_members' | 'bad_timezone' | 'no_ids';
+export type OddRecordKind =
+  | 'none'
+  | 'cpf_null'
+  | 'contract_data_null'
+  | 'no_full_name'
+  | 'city_null'
+  | 'unknown_members'
+  | 'bad_timezone'
+  | 'no_ids';
 
-const ODD_KINDS: readonly OddRecordKind[] = ['none', 'cpf_null', 'contract_data_null', 'no_full_name', 'city_null', 'unknown_members', 'bad_timezone', 'no_ids'];
+const ODD_KINDS: readonly OddRecordKind[] = [
+  'none',
+  'cpf_null',
+  'contract_data_null',
+  'no_full_name',
+  'city_null',
+  'unknown_members',
+  'bad_timezone',
+  'no_ids',
+];
 
 /** What the `oddRecords` variant does to the employee at 0-based insertion index `index` (cycle of 8). */
 export function oddRecordKind(index: number): OddRecordKind {
-  if (!Number.isSafeInteger(index) || index < 0) throw new RangeError(`oddRecordKind: index must be a non-negative integer, got ${index}`);
+  if (!Number.isSafeInteger(index) || index < 0)
+    throw new RangeError(`oddRecordKind: index must be a non-negative integer, got ${index}`);
   return ODD_KINDS[index % ODD_KINDS.length] as OddRecordKind;
 }
 

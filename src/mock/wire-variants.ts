@@ -20,7 +20,11 @@ type PostTimesBody = NonNullable<ServerVariants['postTimesBody']>;
 export type WireOptions = { compress?: Compression; trickleBytesPerSecond?: number };
 
 /** The wire variants that apply to this request (`url` as received, query included). */
-export function wireOptions(v: ServerVariants | null, method: string | undefined, url: string | undefined): WireOptions {
+export function wireOptions(
+  v: ServerVariants | null,
+  method: string | undefined,
+  url: string | undefined,
+): WireOptions {
   if (!v) return {};
   const out: WireOptions = {};
   if (v.compress) out.compress = v.compress;
@@ -28,7 +32,8 @@ export function wireOptions(v: ServerVariants | null, method: string | undefined
     const raw = url ?? '/';
     const path = raw.split('?')[0] ?? '/';
     const apiPath = path.startsWith(`${API_VERSION_SEGMENT}/`) ? path.slice(API_VERSION_SEGMENT.length) : path;
-    if (faultApplies({ only: v.trickle.only }, method ?? 'GET', apiPath)) out.trickleBytesPerSecond = v.trickle.bytesPerSecond;
+    if (faultApplies({ only: v.trickle.only }, method ?? 'GET', apiPath))
+      out.trickleBytesPerSecond = v.trickle.bytesPerSecond;
   }
   return out;
 }
@@ -49,7 +54,12 @@ export function compressed(payload: Buffer, how: Compression): Buffer {
  * Writes `payload` a few bytes per tick (at most 20 ticks a second), then ends. Stops when the
  * client goes away; `entry.trickled` tells how far it got, so a test sees the client hang up.
  */
-export function trickle(res: http.ServerResponse, payload: Buffer, bytesPerSecond: number, entry: RequestLogEntry | null): void {
+export function trickle(
+  res: http.ServerResponse,
+  payload: Buffer,
+  bytesPerSecond: number,
+  entry: RequestLogEntry | null,
+): void {
   const tickMs = Math.max(50, Math.ceil(1000 / bytesPerSecond));
   const perTick = Math.max(1, Math.round((bytesPerSecond * tickMs) / 1000));
   let sent = 0;
@@ -75,12 +85,19 @@ export function postTimesBodyReply(kind: PostTimesBody, created: { _id: string; 
   const json = JSON.stringify({ _id: created._id, _status: 'OK', _created: created._created });
   switch (kind) {
     case 'text':
-      return { status: 201, body: null, raw: { contentType: 'text/plain; charset=utf-8', text: `Created ${created._id}\n` } };
+      return {
+        status: 201,
+        body: null,
+        raw: { contentType: 'text/plain; charset=utf-8', text: `Created ${created._id}\n` },
+      };
     case 'html':
       return {
         status: 201,
         body: null,
-        raw: { contentType: 'text/html; charset=utf-8', text: `<html><head><title>201 Created</title></head><body><h1>Created</h1><p>${created._id}</p></body></html>\n` },
+        raw: {
+          contentType: 'text/html; charset=utf-8',
+          text: `<html><head><title>201 Created</title></head><body><h1>Created</h1><p>${created._id}</p></body></html>\n`,
+        },
       };
     case 'xml':
       // Eve's XML rendering, as served to a client that does not ask for JSON first.
@@ -93,9 +110,18 @@ export function postTimesBodyReply(kind: PostTimesBody, created: { _id: string; 
         },
       };
     case 'truncated-json':
-      return { status: 201, body: null, raw: { contentType: 'application/json', text: json.slice(0, Math.floor(json.length / 2)) } };
+      return {
+        status: 201,
+        body: null,
+        raw: { contentType: 'application/json', text: json.slice(0, Math.floor(json.length / 2)) },
+      };
     case 'bad-gzip':
-      return { status: 201, body: null, headers: { 'content-encoding': 'gzip' }, raw: { contentType: 'application/json', text: `not gzip at all: ${json}` } };
+      return {
+        status: 201,
+        body: null,
+        headers: { 'content-encoding': 'gzip' },
+        raw: { contentType: 'application/json', text: `not gzip at all: ${json}` },
+      };
     case 'cut':
       return { status: 201, body: JSON.parse(json) as unknown, cut: true };
   }

@@ -12,7 +12,10 @@ declare const connectionKind: unique symbol;
 type Opened<K extends string> = Db & { readonly [connectionKind]: K };
 /** The main connection, synchronous=FULL: a commit that returned is on disk. The punch path takes only this one. */
 export type DurableDb = Opened<'durable'>;
-/** The second connection, synchronous=NORMAL: bookkeeping a power cut may undo (rate slots, outbox transitions, retention). */
+/**
+ * The second connection, synchronous=NORMAL: bookkeeping a power cut may undo (rate slots, outbox transitions,
+ * retention).
+ */
 export type BookkeepingDb = Opened<'bookkeeping'>;
 /** Opened read-only (`timeclock doctor`, journal and AFD readers): nothing that writes accepts it. */
 export type ReadOnlyDb = Opened<'read-only'>;
@@ -38,7 +41,10 @@ export function ensureDataDir(dataDir: string): string {
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     fs.accessSync(dataDir, fs.constants.W_OK);
   } catch (e) {
-    throw new StoreError(`data directory ${dataDir} is not writable: ${realCause(dataDir, e as NodeJS.ErrnoException)}`, 'unwritable');
+    throw new StoreError(
+      `data directory ${dataDir} is not writable: ${realCause(dataDir, e as NodeJS.ErrnoException)}`,
+      'unwritable',
+    );
   }
   return dataDir;
 }
@@ -64,13 +70,15 @@ function realCause(dir: string, e: NodeJS.ErrnoException): string {
 /**
  * `integrityCheck`: also run SQLite's quick_check, which reads the whole file (seconds on a year of
  * punches with a cold cache): only `timeclock doctor`, the explicit full check, asks for it. The
- * agent checks in the background instead (store/integrity-check.ts).
+ * agent checks in the background instead (store/upkeep/integrity-check.ts).
  */
 export type OpenOptions = { readonly?: boolean; integrityCheck?: boolean };
 type OpenWritable = OpenOptions & { readonly?: false };
 type OpenReadOnly = OpenOptions & { readonly: true };
 
-/** The write-ahead log is cut back to this after a checkpoint: a retention pass once grew it, it need not stay grown. */
+/**
+ * The write-ahead log is cut back to this after a checkpoint: a retention pass once grew it, it need not stay grown.
+ */
 export const WAL_SIZE_LIMIT = 8 * 1024 * 1024;
 
 /** How many of quick_check's findings are kept: the first ones say enough. */
@@ -111,7 +119,7 @@ export function openDatabase(dataDir: string, opts: OpenOptions = {}): DurableDb
     // a 100,000-employee roster far under a millisecond and the terminal's memory small.
     db.pragma('cache_size = -4000');
     if (!opts.readonly) {
-      // A new file: pages freed by retention can then be given back (store/retention.ts). Only
+      // A new file: pages freed by retention can then be given back (store/upkeep/retention.ts). Only
       // before its first page is written (switching WAL on writes one); a file of an earlier
       // version changes mode by one VACUUM (`timeclock data compact`).
       if ((db.pragma('page_count', { simple: true }) as number) === 0) db.pragma('auto_vacuum = INCREMENTAL');
@@ -140,7 +148,10 @@ export function openDatabase(dataDir: string, opts: OpenOptions = {}): DurableDb
     if (e instanceof StoreError) throw e;
     const msg = (e as Error).message;
     if (/not a database|malformed|corrupt/i.test(msg)) {
-      throw new StoreError(`database ${file} is damaged (${msg}). Nothing was changed; see README "Troubleshooting".`, 'corrupt');
+      throw new StoreError(
+        `database ${file} is damaged (${msg}). Nothing was changed; see README "Troubleshooting".`,
+        'corrupt',
+      );
     }
     throw new StoreError(`cannot use ${file}: ${msg}`, 'io');
   }
@@ -197,7 +208,11 @@ export function migrate(db: Db): void {
       db.transaction(() => {
         db.exec(migrations[v] as string);
         const broken = db.pragma('foreign_key_check') as unknown[];
-        if (broken.length > 0) throw new StoreError(`migration ${v + 1} would leave ${broken.length} broken references; nothing was changed`, 'migration');
+        if (broken.length > 0)
+          throw new StoreError(
+            `migration ${v + 1} would leave ${broken.length} broken references; nothing was changed`,
+            'migration',
+          );
         db.pragma(`user_version = ${v + 1}`);
       })();
     }

@@ -24,7 +24,8 @@ export function ownerOnlyDatabaseFile(file: string): void {
       const mode = st.mode & 0o777;
       if (st.isFile() && (mode & 0o077) !== 0) fs.chmodSync(f, mode & 0o700);
     } catch (e) {
-      // Absent side files are normal; a file of another owner (root's doctor on the service's file) is not ours to change.
+      // Absent side files are normal; a file of another owner (root's doctor on the service's file) is not ours to
+      // change.
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'EPERM') throw e;
     }

@@ -11,4 +11,9 @@ import { migrationsV6toV11 } from './migrations/v06-v11.js';
 import { migrationsV12 } from './migrations/v12.js';
 import { migrationsV13 } from './migrations/v13.js';
 
-export const migrations: readonly string[] = [...migrationsV1toV5, ...migrationsV6toV11, ...migrationsV12, ...migrationsV13];
+export const migrations: readonly string[] = [
+  ...migrationsV1toV5,
+  ...migrationsV6toV11,
+  ...migrationsV12,
+  ...migrationsV13,
+];

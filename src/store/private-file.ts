@@ -122,7 +122,7 @@ export function noSecretStoreWarning(file: string, why = 'no system secret store
 /**
  * The API token in `<dataDir>/api-token` (0600). The headless terminal's store, and the Electron
  * shell's when the system has no secret store. Shaped as the agent's TokenStore
- * (src/agent/token-store.ts).
+ * (src/agent/host/token-store.ts).
  */
 export class FileTokenStore {
   readonly source = 'file' as const;

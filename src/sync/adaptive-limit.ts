@@ -1,4 +1,13 @@
-import { aimdLimit, aimdPaced, aimdRateLimited, aimdRule, aimdShift, aimdStart, type AimdRule, type AimdState } from '../domain/adaptive-rate.js';
+import {
+  aimdLimit,
+  aimdPaced,
+  aimdRateLimited,
+  aimdRule,
+  aimdShift,
+  aimdStart,
+  type AimdRule,
+  type AimdState,
+} from '../domain/adaptive-rate.js';
 import type { Random } from '../domain/clock.js';
 import type { WindowRule } from '../domain/sliding-window.js';
 import type { RateSharing } from './shared-window-link.js';

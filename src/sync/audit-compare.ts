@@ -4,7 +4,7 @@ import type { TimeRecordRead, TimesReading } from '../api/time-records.js';
 import type { Clock } from '../domain/clock.js';
 import { recordNamesMinute, recordWallMinute, type WallZone } from '../domain/record-time.js';
 import { rateLimitPause } from '../domain/retry-policy.js';
-import type { AuditMark } from '../store/audit-marks.js';
+import type { AuditMark } from '../store/journal/audit-marks.js';
 import { Priority, type RateBudget } from './rate-budget.js';
 import { isApiRecord, isRecordOf } from './record-match.js';
 import { checkRange, employeeRefOf } from './reconcile.js';
@@ -18,7 +18,13 @@ import { checkRange, employeeRefOf } from './reconcile.js';
  * are listed, not judged: another terminal or integration may share the account.
  */
 
-export type AuditMarkResult = { nsr: number; employee: string | null; minute: string | null; delivered: boolean | null; state: string } & (
+export type AuditMarkResult = {
+  nsr: number;
+  employee: string | null;
+  minute: string | null;
+  delivered: boolean | null;
+  state: string;
+} & (
   | { status: 'found'; recordId: string | null; type: string | null }
   /** `note`: what the service has at that minute instead (a record of another type), if anything. */
   | { status: 'missing'; note: string | null }
@@ -26,9 +32,23 @@ export type AuditMarkResult = { nsr: number; employee: string | null; minute: st
 );
 
 /** A record of type 'registro externo' (or none) at a minute no mark of this journal explains. */
-export type Unexplained = { employee: string; day: string; minute: string; recordId: string | null; type: string | null };
+export type Unexplained = {
+  employee: string;
+  day: string;
+  minute: string;
+  recordId: string | null;
+  type: string | null;
+};
 
-export type AuditCounts = { marks: number; found: number; missing: number; unchecked: number; unexplained: number; missingDelivered: number; requests: number };
+export type AuditCounts = {
+  marks: number;
+  found: number;
+  missing: number;
+  unchecked: number;
+  unexplained: number;
+  missingDelivered: number;
+  requests: number;
+};
 
 export type AuditReport = {
   from: string;
@@ -75,7 +95,8 @@ export type AuditGroup = { ref: EmployeeRef; label: string; days: Map<string, Au
 export type AuditRequest = { group: AuditGroup; days: string[] };
 type Asked = { ok: true; reading: TimesReading } | { ok: false; reason: string; stop: boolean; failure: boolean };
 
-const dayDiff = (a: string, b: string): number => (Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000;
+const dayDiff = (a: string, b: string): number =>
+  (Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000;
 
 /** The requests to make: per employee, its days with marks cut into runs of at most `maxDays` calendar days. */
 export function planRequests(groups: Iterable<AuditGroup>, maxDays: number): AuditRequest[] {
@@ -95,19 +116,33 @@ export function planRequests(groups: Iterable<AuditGroup>, maxDays: number): Aud
   return out;
 }
 
-export async function compareWithService(deps: AuditDeps, marks: Iterable<AuditMark>, opts: AuditOptions): Promise<AuditReport> {
+export async function compareWithService(
+  deps: AuditDeps,
+  marks: Iterable<AuditMark>,
+  opts: AuditOptions,
+): Promise<AuditReport> {
   const startedAt = deps.clock.now();
   const results = new Map<number, AuditMarkResult>();
   const groups = new Map<string, AuditGroup>();
   let count = 0;
   for (const m of marks) {
     count++;
-    const base = { nsr: m.nsr, employee: m.employee ? (m.employee.externalId ?? m.employee.key) : null, minute: m.minute, delivered: m.delivered, state: m.state };
+    const base = {
+      nsr: m.nsr,
+      employee: m.employee ? (m.employee.externalId ?? m.employee.key) : null,
+      minute: m.minute,
+      delivered: m.delivered,
+      state: m.state,
+    };
     if (m.problem !== null || m.employee === null || m.minute === null) {
       results.set(m.nsr, { ...base, status: 'unchecked', reason: m.problem ?? 'no known employee' });
       continue;
     }
-    const g = groups.get(m.employee.key) ?? { ref: employeeRefOf({ employee_key: m.employee.key, employee_external_id: m.employee.externalId }), label: base.employee ?? m.employee.key, days: new Map<string, AuditMark[]>() };
+    const g = groups.get(m.employee.key) ?? {
+      ref: employeeRefOf({ employee_key: m.employee.key, employee_external_id: m.employee.externalId }),
+      label: base.employee ?? m.employee.key,
+      days: new Map<string, AuditMark[]>(),
+    };
     groups.set(m.employee.key, g);
     const day = m.minute.slice(0, 10);
     g.days.set(day, [...(g.days.get(day) ?? []), m]);
@@ -122,7 +157,8 @@ export async function compareWithService(deps: AuditDeps, marks: Iterable<AuditM
   opts.onProgress?.({ requestsDone: 0, requestsTotal: requests.length, marks: count });
   for (const req of requests) {
     const before = sent.n;
-    const asked: Asked = stopWhy !== null ? { ok: false, reason: stopWhy, stop: true, failure: false } : await ask(deps, req, opts, sent);
+    const asked: Asked =
+      stopWhy !== null ? { ok: false, reason: stopWhy, stop: true, failure: false } : await ask(deps, req, opts, sent);
     if (asked.ok) {
       failuresInRow = 0;
       skippedRecords += asked.reading.skipped;
@@ -130,9 +166,18 @@ export async function compareWithService(deps: AuditDeps, marks: Iterable<AuditM
     } else {
       if (asked.stop) stopWhy ??= asked.reason;
       failuresInRow = asked.failure ? failuresInRow + 1 : 0;
-      if (failuresInRow >= (opts.maxFailuresInRow ?? 3)) stopWhy ??= `not asked: ${failuresInRow} requests in a row failed (last: ${asked.reason})`;
+      if (failuresInRow >= (opts.maxFailuresInRow ?? 3))
+        stopWhy ??= `not asked: ${failuresInRow} requests in a row failed (last: ${asked.reason})`;
       for (const m of req.days.flatMap((d) => req.group.days.get(d) ?? [])) {
-        results.set(m.nsr, { nsr: m.nsr, employee: req.group.label, minute: m.minute, delivered: m.delivered, state: m.state, status: 'unchecked', reason: asked.reason });
+        results.set(m.nsr, {
+          nsr: m.nsr,
+          employee: req.group.label,
+          minute: m.minute,
+          delivered: m.delivered,
+          state: m.state,
+          status: 'unchecked',
+          reason: asked.reason,
+        });
       }
     }
     if (sent.n > before) done++;
@@ -161,14 +206,21 @@ export async function compareWithService(deps: AuditDeps, marks: Iterable<AuditM
   };
 }
 
-/** One request through the budget (`sent` counts what went out); a 429 pauses everybody, as any caller's does, and is asked again. */
+/**
+ * One request through the budget (`sent` counts what went out); a 429 pauses everybody, as any caller's does, and is
+ * asked again.
+ */
 async function ask(deps: AuditDeps, req: AuditRequest, opts: AuditOptions, sent: { n: number }): Promise<Asked> {
   const first = req.days[0] as string;
   const last = req.days[req.days.length - 1] as string;
   const range = { start: checkRange({ local_date: first }).start, end: checkRange({ local_date: last }).end };
-  for (let limited = 0; ; ) {
-    const ticket = await deps.budget.acquire(Priority.audit, 'audit', { signal: opts.signal, standAside: deps.punchesDue });
-    if (!ticket) return { ok: false, reason: 'the comparison was stopped before this was asked', stop: true, failure: false };
+  for (let limited = 0; ;) {
+    const ticket = await deps.budget.acquire(Priority.audit, 'audit', {
+      signal: opts.signal,
+      standAside: deps.punchesDue,
+    });
+    if (!ticket)
+      return { ok: false, reason: 'the comparison was stopped before this was asked', stop: true, failure: false };
     let res: ApiOutcome<TimesReading>;
     sent.n++;
     try {
@@ -181,8 +233,12 @@ async function ask(deps: AuditDeps, req: AuditRequest, opts: AuditOptions, sent:
       case 'ok':
         return { ok: true, reading: res.value };
       case 'rate_limited':
-        deps.budget.pauseUntil(now + rateLimitPause(res.retryAfterHeader, now, deps.windowMs(), res.serverDate), 'retry_after');
-        if (++limited >= (opts.maxRateLimited ?? 3)) return { ok: false, reason: `the service answered 429 ${limited} times`, stop: false, failure: true };
+        deps.budget.pauseUntil(
+          now + rateLimitPause(res.retryAfterHeader, now, deps.windowMs(), res.serverDate),
+          'retry_after',
+        );
+        if (++limited >= (opts.maxRateLimited ?? 3))
+          return { ok: false, reason: `the service answered 429 ${limited} times`, stop: false, failure: true };
         continue;
       case 'auth':
         deps.budget.pauseUntil(now + deps.authRetryMs, 'auth');
@@ -205,11 +261,21 @@ async function ask(deps: AuditDeps, req: AuditRequest, opts: AuditOptions, sent:
  * one minute need two records); API records left over on those days are unexplained, shown at
  * their wall minute in the zone of the employee's first mark.
  */
-function settle(req: AuditRequest, reading: TimesReading, results: Map<number, AuditMarkResult>, unexplained: Unexplained[]): void {
+function settle(
+  req: AuditRequest,
+  reading: TimesReading,
+  results: Map<number, AuditMarkResult>,
+  unexplained: Unexplained[],
+): void {
   const days = new Set(req.days);
-  const marksOf = (day: string) => [...(req.group.days.get(day) ?? [])].sort((a, b) => (a.minute as string).localeCompare(b.minute as string) || a.nsr - b.nsr);
+  const marksOf = (day: string) =>
+    [...(req.group.days.get(day) ?? [])].sort(
+      (a, b) => (a.minute as string).localeCompare(b.minute as string) || a.nsr - b.nsr,
+    );
   const zone: WallZone = marksOf(req.days[0] as string)[0]?.where ?? { offsetMinutes: 0 };
-  const free = reading.times.map((t) => ({ t, minute: recordWallMinute(t.time, zone) })).filter((r) => days.has(r.minute.slice(0, 10)));
+  const free = reading.times
+    .map((t) => ({ t, minute: recordWallMinute(t.time, zone) }))
+    .filter((r) => days.has(r.minute.slice(0, 10)));
   const taken = new Set<TimeRecordRead>();
   for (const day of req.days) {
     for (const m of marksOf(day)) {
@@ -221,10 +287,18 @@ function settle(req: AuditRequest, reading: TimesReading, results: Map<number, A
         taken.add(rec);
         results.set(m.nsr, { ...base, status: 'found', recordId: rec.id, type: rec.type });
       } else if (reading.skipped > 0) {
-        results.set(m.nsr, { ...base, status: 'unchecked', reason: `not among the records read, but ${reading.skipped} record(s) of the answer could not be read` });
+        results.set(m.nsr, {
+          ...base,
+          status: 'unchecked',
+          reason: `not among the records read, but ${reading.skipped} record(s) of the answer could not be read`,
+        });
       } else {
         const other = reading.times.find((t) => !isApiRecord(t) && recordNamesMinute(t.time, sent.minute, sent.where));
-        results.set(m.nsr, { ...base, status: 'missing', note: other ? `the service has a record of type '${other.type}' at that minute` : null });
+        results.set(m.nsr, {
+          ...base,
+          status: 'missing',
+          note: other ? `the service has a record of type '${other.type}' at that minute` : null,
+        });
       }
     }
   }

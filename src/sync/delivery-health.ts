@@ -47,7 +47,9 @@ export class DeliveryHealth {
     this.opts.windowMs = ms;
   }
 
-  /** The service answers again: the queue's back-off ends now; the next request still goes alone until one gets through. */
+  /**
+   * The service answers again: the queue's back-off ends now; the next request still goes alone until one gets through.
+   */
   resume(now: number): void {
     if (this.blockedUntil > now) this.blockedUntil = now;
     this.backoff.reset();
@@ -60,13 +62,19 @@ export class DeliveryHealth {
 
   /** Every answer: the server's clock, the failure count and back-off, a set-up problem or its end. */
   noteAnswer(res: ApiOutcome<unknown>, sentAt: number, now: number): void {
-    if ('serverDate' in res && res.serverDate !== null) this.onEvent({ type: 'server_date', serverDate: res.serverDate, sentAt, receivedAt: now });
+    if ('serverDate' in res && res.serverDate !== null)
+      this.onEvent({ type: 'server_date', serverDate: res.serverDate, sentAt, receivedAt: now });
     this.cautious = res.kind !== 'ok' && res.kind !== 'refused' && res.kind !== 'forbidden';
     if (res.kind === 'not_sent' || res.kind === 'server_error' || res.kind === 'unknown' || res.kind === 'setup') {
       this.blockedUntil = now + this.backoff.fail();
       this.blockedSetAt = now;
       const error = res.kind === 'setup' ? res.reason : res.error;
-      this.onEvent({ type: 'failed', failures: this.backoff.failures, error, reachable: res.kind === 'server_error' || res.kind === 'setup' });
+      this.onEvent({
+        type: 'failed',
+        failures: this.backoff.failures,
+        error,
+        reachable: res.kind === 'server_error' || res.kind === 'setup',
+      });
       if (res.kind === 'setup') this.onEvent({ type: 'setup', reason: res.reason, location: res.location });
       return;
     }

@@ -1,6 +1,6 @@
 /**
  * Each worker's own employer (issue 26): the payment sources the roster names, read with
- * `GET /payment-sources/{id}` into the employers cache (store/employers.ts). Run after each roster
+ * `GET /payment-sources/{id}` into the employers cache (store/roster/employers.ts). Run after each roster
  * sync, one request at a time, below the roster's own pages (Priority.audit: the punch reserve kept
  * free, sync/priority.ts) and standing aside while punches are due, so it never delays a punch. Not
  * at the self-service level: that goes only while the window is nearly empty, and a roster sync
@@ -15,7 +15,7 @@ import type { Clock } from '../domain/clock.js';
 import { rateLimitPause } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
 import type { WritableDb } from '../store/database.js';
-import { EmployerCache, saveEmployer } from '../store/employers.js';
+import { EmployerCache, saveEmployer } from '../store/roster/employers.js';
 import { Priority, type RateBudget } from './rate-budget.js';
 
 export type EmployerApi = { getPaymentSource(id: string): Promise<ApiOutcome<EmployerRecord>> };
@@ -74,11 +74,20 @@ export class EmployerSync {
       } else if (res.kind === 'refused' && res.status === 404) {
         saveEmployer(this.d.db, id, 'missing', at);
         r.missing++;
-        this.d.log.warn('the service has no employer with this id: its workers fall back to the configured employer', { paymentSource: id });
+        this.d.log.warn('the service has no employer with this id: its workers fall back to the configured employer', {
+          paymentSource: id,
+        });
       } else {
         r.failed++;
-        if (res.kind === 'rate_limited') this.d.budget.pauseUntil(at + rateLimitPause(res.retryAfterHeader, at, this.d.windowMs(), res.serverDate), 'retry_after');
-        this.d.log.warn('employer not read; tried again after the next roster sync', { paymentSource: id, error: describeOutcome(res) });
+        if (res.kind === 'rate_limited')
+          this.d.budget.pauseUntil(
+            at + rateLimitPause(res.retryAfterHeader, at, this.d.windowMs(), res.serverDate),
+            'retry_after',
+          );
+        this.d.log.warn('employer not read; tried again after the next roster sync', {
+          paymentSource: id,
+          error: describeOutcome(res),
+        });
         if (res.kind !== 'server_error') break; // auth, offline, 429: the rest would fare no better now
       }
     }

@@ -30,9 +30,13 @@ export function tcpProbe(baseUrl: string, timeoutMs: number): Probe {
         socket.destroy();
         resolve(r);
       };
-      socket.setTimeout(timeoutMs, () => done({ ok: false, reason: `no answer from ${host}:${port} in ${timeoutMs} ms` }));
+      socket.setTimeout(timeoutMs, () =>
+        done({ ok: false, reason: `no answer from ${host}:${port} in ${timeoutMs} ms` }),
+      );
       socket.once('connect', () => done({ ok: true }));
-      socket.once('error', (e: NodeJS.ErrnoException) => done({ ok: false, reason: `${e.code ?? e.message} ${host}:${port}` }));
+      socket.once('error', (e: NodeJS.ErrnoException) =>
+        done({ ok: false, reason: `${e.code ?? e.message} ${host}:${port}` }),
+      );
     });
 }
 
@@ -83,7 +87,8 @@ export class LivenessWatch {
       if (this.state?.reachable !== true) this.set({ reachable: true, at: this.o.now(), reason: null });
     } else {
       this.failures += 1;
-      if (this.failures >= this.o.failuresToOffline && this.state?.reachable !== false) this.set({ reachable: false, at: this.o.now(), reason: r.reason });
+      if (this.failures >= this.o.failuresToOffline && this.state?.reachable !== false)
+        this.set({ reachable: false, at: this.o.now(), reason: r.reason });
     }
     return this.state;
   }

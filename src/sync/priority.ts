@@ -21,6 +21,7 @@ export const DEFAULT_SELF_SERVICE_SHARE = 0.1;
  */
 export function fillLimit(priority: Priority, limit: number, reserve: number, selfServiceShare: number): number {
   if (priority === Priority.punch) return limit;
-  if (priority === Priority.selfService) return Math.min(limit - reserve, Math.max(1, Math.floor(limit * selfServiceShare)));
+  if (priority === Priority.selfService)
+    return Math.min(limit - reserve, Math.max(1, Math.floor(limit * selfServiceShare)));
   return limit - reserve;
 }

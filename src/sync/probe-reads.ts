@@ -7,7 +7,7 @@ import type { ApiOutcome } from '../api/client.js';
 import { describeOutcome } from '../api/classify.js';
 import type { Clock } from '../domain/clock.js';
 import type { Logger } from '../log.js';
-import type { Outbox, PunchRow } from '../store/outbox.js';
+import type { Outbox, PunchRow } from '../store/punches/outbox.js';
 import type { DeliveryHealth } from './delivery-health.js';
 import { Priority, type RateBudget } from './rate-budget.js';
 import type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
@@ -99,12 +99,20 @@ export class ProbeReads {
     }
     if (this.d.anchoring.mayGo(item)) return null;
     const why = p.res.kind === 'ok' ? 'the service sent no usable Date header' : describeOutcome(p.res);
-    outbox.markPending(item.id, p.at, Math.max(health.blockedUntil, p.at + this.d.opts.backoff.baseMs), `waiting for the service's time: ${why}`);
+    outbox.markPending(
+      item.id,
+      p.at,
+      Math.max(health.blockedUntil, p.at + this.d.opts.backoff.baseMs),
+      `waiting for the service's time: ${why}`,
+    );
     return p.at;
   }
 
   private hold(item: PunchRow, reason: string, now: number): void {
-    this.d.log.warn("the service refuses this employee's punch (403); held, the others go on", { punchId: item.id, reason });
+    this.d.log.warn("the service refuses this employee's punch (403); held, the others go on", {
+      punchId: item.id,
+      reason,
+    });
     this.d.outbox.markHeld(item.id, now, 'forbidden', reason, now + this.d.opts.heldRetryMs);
     this.d.onEvent({ type: 'held', punchId: item.id, reason });
   }

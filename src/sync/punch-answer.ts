@@ -5,7 +5,7 @@
  */
 import type { ApiOutcome } from '../api/client.js';
 import type { Logger } from '../log.js';
-import type { Outbox, PunchRow } from '../store/outbox.js';
+import type { Outbox, PunchRow } from '../store/punches/outbox.js';
 import type { DeliveryHealth } from './delivery-health.js';
 import type { UploaderEvent, UploaderOptions } from './uploader-types.js';
 
@@ -41,7 +41,10 @@ export function recordPunchAnswer(ctx: AnswerContext, item: PunchRow, res: Punch
       return;
     case 'unknown':
       // 409 too: the service may already have it. Look before anything is sent again.
-      ctx.log.warn('punch outcome unknown; will check the server before any resend', { punchId: item.id, error: res.error });
+      ctx.log.warn('punch outcome unknown; will check the server before any resend', {
+        punchId: item.id,
+        error: res.error,
+      });
       outbox.markInDoubt(item.id, now, now + ctx.opts.inDoubtGraceMs, res.error);
       return;
     case 'refused':

@@ -1,6 +1,6 @@
 import type { Clock, Sleep } from '../domain/clock.js';
 import { msUntilFreeSlot, punchReserve, slotsInUse, type WindowRule } from '../domain/sliding-window.js';
-import type { RateSlots, StoredSlot } from '../store/rate-slots.js';
+import type { RateSlots, StoredSlot } from '../store/settings/rate-slots.js';
 import { AdaptiveLimit, type AdaptiveOptions } from './adaptive-limit.js';
 import type { RateSharing, SharedWindowLink } from './shared-window-link.js';
 import type { PunchWaiting } from './shared-window.js';
@@ -38,7 +38,10 @@ export type RateBudgetDeps = {
   adaptive?: AdaptiveOptions;
   /** Share of the window roster traffic leaves free for punches (see punchReserve); 0: none. */
   reserveShare?: number;
-  /** The self-service reads go only while the whole window is below this share of the limit, so a shift change finds it nearly empty. */
+  /**
+   * The self-service reads go only while the whole window is below this share of the limit, so a shift change finds it
+   * nearly empty.
+   */
   selfServiceShare?: number;
 };
 
@@ -70,7 +73,13 @@ export class RateBudget {
   private readonly d: Required<RateBudgetDeps>;
 
   constructor(deps: RateBudgetDeps) {
-    const d = (this.d = { link: null, adaptive: {}, reserveShare: 0, selfServiceShare: DEFAULT_SELF_SERVICE_SHARE, ...deps });
+    const d = (this.d = {
+      link: null,
+      adaptive: {},
+      reserveShare: 0,
+      selfServiceShare: DEFAULT_SELF_SERVICE_SHARE,
+      ...deps,
+    });
     const { store, clock, rule, link, adaptive } = d;
     this.rule = rule;
     const now = clock.now();
@@ -80,8 +89,14 @@ export class RateBudget {
     store.prune(now, rule.windowMs);
     this.slots = store.live(now, rule.windowMs);
     // Slots an earlier run took are in the shared window under its name already (see RateSlots.claim).
-    const inherited = (link && this.persist(() => store.claim(link.self, this.slots))) || new Map<number, string | null>();
-    link?.attach({ wake: () => this.kick(), held: () => this.slots, windowMs: () => this.rule.windowMs, ownerOf: (id) => inherited.get(id) ?? null });
+    const inherited =
+      (link && this.persist(() => store.claim(link.self, this.slots))) || new Map<number, string | null>();
+    link?.attach({
+      wake: () => this.kick(),
+      held: () => this.slots,
+      windowMs: () => this.rule.windowMs,
+      ownerOf: (id) => inherited.get(id) ?? null,
+    });
   }
 
   /**
@@ -125,7 +140,12 @@ export class RateBudget {
   acquire(
     priority: Priority,
     purpose: string,
-    opts: { signal?: AbortSignal; standAside?: () => boolean; duringAuthPause?: boolean; waiting?: () => PunchWaiting | null } = {},
+    opts: {
+      signal?: AbortSignal;
+      standAside?: () => boolean;
+      duringAuthPause?: boolean;
+      waiting?: () => PunchWaiting | null;
+    } = {},
   ): Promise<SlotTicket | null> {
     if (opts.signal?.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
@@ -187,7 +207,9 @@ export class RateBudget {
       // Answers within the last window, and not before the last pause ended.
       const now = this.d.clock.now();
       const since = this.pausedUntil;
-      const count = this.slots.filter((s) => s.releasedAt !== null && s.releasedAt > now - this.rule.windowMs && s.releasedAt >= since).length;
+      const count = this.slots.filter(
+        (s) => s.releasedAt !== null && s.releasedAt > now - this.rule.windowMs && s.releasedAt >= since,
+      ).length;
       this.adaptive.rateLimited(now, this.sharing().shared, { count, since }, at - now);
     }
     if (at > this.pausedUntil || reason === 'auth') {
@@ -209,7 +231,9 @@ export class RateBudget {
   }
 
   pause(): { until: number; reason: PauseReason } | null {
-    return this.pausedUntil > this.d.clock.now() && this.pauseReason ? { until: this.pausedUntil, reason: this.pauseReason } : null;
+    return this.pausedUntil > this.d.clock.now() && this.pauseReason
+      ? { until: this.pausedUntil, reason: this.pauseReason }
+      : null;
   }
 
   inUse(): number {
@@ -259,7 +283,12 @@ export class RateBudget {
         this.slots = this.slots.filter((s) => s.releasedAt === null || s.releasedAt + this.rule.windowMs > now);
         const share = this.adaptive.current(now);
         const shareLimit = this.d.link ? this.d.link.localLimit(share, now) : share;
-        const limit = fillLimit(head.priority, shareLimit, punchReserve(shareLimit, this.d.reserveShare), this.d.selfServiceShare);
+        const limit = fillLimit(
+          head.priority,
+          shareLimit,
+          punchReserve(shareLimit, this.d.reserveShare),
+          this.d.selfServiceShare,
+        );
         let wait = msUntilFreeSlot(this.slots, now, { limit, windowMs: this.rule.windowMs });
         // Once cut, requests are spread over the window (see adaptive-rate.ts); not while Redis's window rules.
         const spacing = Number.isFinite(shareLimit) ? this.adaptive.spacingMs(now) : 0;
@@ -298,7 +327,9 @@ export class RateBudget {
    */
   private async sharedAgrees(link: SharedWindowLink, head: Waiter, id: number, now: number): Promise<boolean> {
     const answer = await link.take(head.priority, id, now, head.waiting?.() ?? null);
-    const eligible = !head.signal?.aborted && (this.d.clock.now() >= this.pausedUntil || (this.pauseReason === 'auth' && head.duringAuthPause));
+    const eligible =
+      !head.signal?.aborted &&
+      (this.d.clock.now() >= this.pausedUntil || (this.pauseReason === 'auth' && head.duringAuthPause));
     if (answer.ok && eligible) return true;
     this.persist(() => this.d.store.forget(id));
     if (answer.ok) link.giveBack(id);

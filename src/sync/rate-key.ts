@@ -29,7 +29,9 @@ export function defaultRateKey(baseUrl: string, token: string): string {
   return `timeclock:rate:${createHash('sha256').update(account).digest('hex').slice(0, 16)}`;
 }
 
-/** Where the window's key comes from, for status and doctor: the key, and the address it was made from or the setting. */
+/**
+ * Where the window's key comes from, for status and doctor: the key, and the address it was made from or the setting.
+ */
 export type RateKeyOrigin = { key: string; from: string };
 
 export function rateKeyOrigin(redisKey: string | undefined, baseUrl: string, token: string): RateKeyOrigin {

@@ -2,7 +2,7 @@ import type { Clock, Random } from '../domain/clock.js';
 import { addDays } from '../domain/local-time.js';
 import { backoffDelay, type BackoffOptions } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
-import type { Outbox, PunchRow } from '../store/outbox.js';
+import type { Outbox, PunchRow } from '../store/punches/outbox.js';
 import type { EmployeeRef } from '../api/shapes.js';
 import type { DeliveryHealth } from './delivery-health.js';
 import { sentMinuteOf, verdictOf } from './record-match.js';
@@ -11,7 +11,9 @@ import type { TimesApi, UploaderEvent } from './uploader-types.js';
 
 /** Who a punch is for, as the API takes it: the external id when there is one, else the `_id`. */
 export function employeeRefOf(p: Pick<PunchRow, 'employee_external_id' | 'employee_key'>): EmployeeRef {
-  return p.employee_external_id ? { kind: 'external_id', value: p.employee_external_id } : { kind: 'employee_id', value: p.employee_key };
+  return p.employee_external_id
+    ? { kind: 'external_id', value: p.employee_external_id }
+    : { kind: 'employee_id', value: p.employee_key };
 }
 
 /**
@@ -123,7 +125,12 @@ export class Reconciler {
       case 'setup': {
         // The service was not reached or not the API: the queue backs off; nothing was learnt.
         const why = res.kind === 'setup' ? res.reason : res.error;
-        this.outbox.markInDoubt(item.id, now, Math.max(this.health.blockedUntil, now + this.opts.backoff.baseMs), `reconciliation failed: ${why}`);
+        this.outbox.markInDoubt(
+          item.id,
+          now,
+          Math.max(this.health.blockedUntil, now + this.opts.backoff.baseMs),
+          `reconciliation failed: ${why}`,
+        );
         return now;
       }
       case 'refused':
@@ -141,22 +148,37 @@ export class Reconciler {
    */
   conflictAfterAbsent(item: PunchRow, now: number, reason: string): boolean {
     if (!this.outbox.foundAbsent(item.id)) return false;
-    this.log.warn('409 for a punch the service\'s list does not show', { punchId: item.id, reason });
-    this.checkFailed(item, now, `409 after a list without it: ${reason}`, (checks) =>
-      `the service answers 409 (it already has a record of this employee at ${item.local_date} ${item.local_time}) but its list of records does not show this punch (${checks} checks): mark it delivered if that record is this punch, else send it again`);
+    this.log.warn("409 for a punch the service's list does not show", { punchId: item.id, reason });
+    this.checkFailed(
+      item,
+      now,
+      `409 after a list without it: ${reason}`,
+      (checks) =>
+        `the service answers 409 (it already has a record of this employee at ${item.local_date} ${item.local_time}) but its list of records does not show this punch (${checks} checks): mark it delivered if that record is this punch, else send it again`,
+    );
     return true;
   }
 
-  /** An answer that proves nothing either way (a 404, a 400, an unreadable record): back off this punch, then hand it over. */
+  /**
+   * An answer that proves nothing either way (a 404, a 400, an unreadable record): back off this punch, then hand it
+   * over.
+   */
   private checkFailed(item: PunchRow, now: number, reason: string, heldWhy?: (checks: number) => string): void {
     const checks = item.checks + 1;
     if (checks >= this.opts.maxChecks) {
-      const why = heldWhy?.(checks) ?? `the service would not say whether it has this punch (${checks} checks, last: ${reason}): send it again or mark it delivered`;
+      const why =
+        heldWhy?.(checks) ??
+        `the service would not say whether it has this punch (${checks} checks, last: ${reason}): send it again or mark it delivered`;
       this.log.warn('in-doubt punch handed to a person', { punchId: item.id, reason });
       this.outbox.markHeld(item.id, now, 'unverified', why, now);
       this.onEvent({ type: 'held', punchId: item.id, reason: why });
       return;
     }
-    this.outbox.markCheckFailed(item.id, now, now + backoffDelay(checks, this.opts.backoff, this.random), `reconciliation failed: ${reason}`);
+    this.outbox.markCheckFailed(
+      item.id,
+      now,
+      now + backoffDelay(checks, this.opts.backoff, this.random),
+      `reconciliation failed: ${reason}`,
+    );
   }
 }

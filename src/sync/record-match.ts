@@ -5,7 +5,7 @@
 import type { TimeRecordRead, TimesReading } from '../api/time-records.js';
 import { isValidTimeZone } from '../domain/local-time.js';
 import { instantOfWall, recordNamesMinute, type WallZone } from '../domain/record-time.js';
-import type { PunchRow } from '../store/punch-row.js';
+import type { PunchRow } from '../store/punches/punch-row.js';
 
 /** What a punch sent: its wall minute (`YYYY-MM-DDTHH:MM`, no offset on the wire) and the zone it is wall time of. */
 export type SentMinute = { minute: string; where: WallZone };
@@ -32,7 +32,9 @@ export function sentMinuteOf(p: Pick<PunchRow, 'local_date' | 'local_time' | 'ti
   return { minute, where: { offsetMinutes: Math.round((instantOfWall(minute, 0) - utc) / 60_000) } };
 }
 
-/** Other punches of the same employee, wall minute and zone (a DST fall-back's second 01:45) already settled as sent. */
+/**
+ * Other punches of the same employee, wall minute and zone (a DST fall-back's second 01:45) already settled as sent.
+ */
 export type SettledTwins = { count: number; recordIds: ReadonlyArray<string | null> };
 
 export type PunchVerdict =
@@ -51,12 +53,20 @@ export type PunchVerdict =
 export function verdictOf(reading: TimesReading, sent: SentMinute, twins: SettledTwins): PunchVerdict {
   const matching = reading.times.filter((t) => isRecordOf(t, sent));
   if (matching.length > twins.count) {
-    const record = matching.find((t) => t.id === null || !twins.recordIds.includes(t.id)) ?? (matching[twins.count] as TimeRecordRead);
+    const record =
+      matching.find((t) => t.id === null || !twins.recordIds.includes(t.id)) ??
+      (matching[twins.count] as TimeRecordRead);
     return { kind: 'present', record };
   }
   if (reading.skipped > 0) {
-    const have = twins.count > 0 ? `${matching.length} matching record(s) for ${twins.count + 1} punches at ${sent.minute}` : `no record at ${sent.minute}`;
-    return { kind: 'unproven', reason: `${have}, and ${reading.skipped} record(s) of the list have a time that cannot be read` };
+    const have =
+      twins.count > 0
+        ? `${matching.length} matching record(s) for ${twins.count + 1} punches at ${sent.minute}`
+        : `no record at ${sent.minute}`;
+    return {
+      kind: 'unproven',
+      reason: `${have}, and ${reading.skipped} record(s) of the list have a time that cannot be read`,
+    };
   }
   return { kind: 'absent' };
 }

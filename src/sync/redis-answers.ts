@@ -68,13 +68,18 @@ export function countAnswer(v: unknown, command: string, min: number, max: numbe
 
 /** An array of at most `maxItems` strings of at most `maxLength` characters (the fleet registry's entries). */
 export function stringsAnswer(v: unknown, command: string, maxItems: number, maxLength: number): string[] {
-  if (Array.isArray(v) && v.length <= maxItems && v.every((x) => typeof x === 'string' && x.length <= maxLength)) return v as string[];
+  if (Array.isArray(v) && v.length <= maxItems && v.every((x) => typeof x === 'string' && x.length <= maxLength))
+    return v as string[];
   throw new BadRedisAnswer(command, describeAnswer(v));
 }
 
-/** An error reply (ReplyError) to a script is an answer of the wrong kind too; anything else (a timeout, a closed connection) passes through. */
+/**
+ * An error reply (ReplyError) to a script is an answer of the wrong kind too; anything else (a timeout, a closed
+ * connection) passes through.
+ */
 export function asBadAnswer(e: unknown, command: string): unknown {
   // A refused password stays what it is (redis-fault.ts tells the operator to fix the URL).
-  if (e instanceof Error && e.name === 'ReplyError' && !/^(NOAUTH|WRONGPASS|NOPERM)\b/.test(e.message)) return new BadRedisAnswer(command, `an error reply ${printable(e.message.slice(0, 80))}`);
+  if (e instanceof Error && e.name === 'ReplyError' && !/^(NOAUTH|WRONGPASS|NOPERM)\b/.test(e.message))
+    return new BadRedisAnswer(command, `an error reply ${printable(e.message.slice(0, 80))}`);
   return e;
 }

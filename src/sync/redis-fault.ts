@@ -13,15 +13,32 @@ import { BadRedisAnswer } from './redis-answers.js';
  */
 export type RedisFault = 'connecting' | 'unreachable' | 'auth' | 'timeout' | 'bad_answer' | 'error';
 
-export const redisFaults: readonly RedisFault[] = ['connecting', 'unreachable', 'auth', 'timeout', 'bad_answer', 'error'];
+export const redisFaults: readonly RedisFault[] = [
+  'connecting',
+  'unreachable',
+  'auth',
+  'timeout',
+  'bad_answer',
+  'error',
+];
 
 /** The fault an error (or the message a closed connection left) stands for. */
 export function faultOf(e: unknown): RedisFault {
   if (e instanceof BadRedisAnswer) return 'bad_answer';
   const m = e instanceof Error ? e.message : String(e);
-  if (/\b(WRONGPASS|NOAUTH|NOPERM)\b|invalid password|invalid username-password|AUTH failed|without any password configured/i.test(m)) return 'auth';
+  if (
+    /\b(WRONGPASS|NOAUTH|NOPERM)\b|invalid password|invalid username-password|AUTH failed|without any password configured/i.test(
+      m,
+    )
+  )
+    return 'auth';
   if (/Redis answered /.test(m)) return 'bad_answer';
   if (/command timed out/i.test(m)) return 'timeout';
-  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|ETIMEDOUT|EPIPE|connect|connection|closed|not connected|no answer/i.test(m)) return 'unreachable';
+  if (
+    /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|ETIMEDOUT|EPIPE|connect|connection|closed|not connected|no answer/i.test(
+      m,
+    )
+  )
+    return 'unreachable';
   return 'error';
 }

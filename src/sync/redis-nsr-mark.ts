@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
  * The NSR high-water mark of each evidence journal in the fleet's Redis (issue 26 item 7): a key
  * per journal id holding the highest NSR the journal ever reserved or gave. A restore of the data
  * directory (and of the mirror beside it) does not roll it back, so the journal recognises the
- * restore at its next start (store/evidence-journal.ts, as with the mirror). Only ever raised:
+ * restore at its next start (store/journal/evidence-journal.ts, as with the mirror). Only ever raised:
  * a script compares and sets in one step, so a late or repeated write never lowers it.
  */
 export const NSR_MARK_LUA = `
@@ -31,7 +31,8 @@ type MarkCommands = { timeclockNsrMark(key: string, reserved: number, given: num
 /** A field of the reply as a whole NSR (absent: 0), or what is wrong with it. */
 function wholeNsr(v: unknown): number {
   const n = v === null || v === undefined ? 0 : typeof v === 'string' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new Error(`Redis answered ${JSON.stringify(v)} for an NSR mark`);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+    throw new Error(`Redis answered ${JSON.stringify(v)} for an NSR mark`);
   return n;
 }
 
@@ -132,9 +133,17 @@ export class RedisNsrMark {
     try {
       while (this.wanted.size > 0) {
         for (const [journalId, mark] of [...this.wanted]) {
-          const now = markOf(await (this.redis as unknown as MarkCommands).timeclockNsrMark(nsrMarkKey(journalId), mark.reserved, mark.given));
-          // Less than was sent: not a Redis that ran the script (a proxy, a stranger on the port); never asked again in a loop.
-          if (now.reserved < mark.reserved || now.given < mark.given) throw new Error(`Redis answered ${now.reserved}/${now.given} for ${mark.reserved}/${mark.given}`);
+          const now = markOf(
+            await (this.redis as unknown as MarkCommands).timeclockNsrMark(
+              nsrMarkKey(journalId),
+              mark.reserved,
+              mark.given,
+            ),
+          );
+          // Less than was sent: not a Redis that ran the script (a proxy, a stranger on the port); never asked again in
+          // a loop.
+          if (now.reserved < mark.reserved || now.given < mark.given)
+            throw new Error(`Redis answered ${now.reserved}/${now.given} for ${mark.reserved}/${mark.given}`);
           this.sent.set(journalId, now);
           const still = this.wanted.get(journalId);
           if (still && still.reserved <= now.reserved && still.given <= now.given) this.wanted.delete(journalId);
@@ -142,7 +151,10 @@ export class RedisNsrMark {
       }
       this.failing = false;
     } catch (e) {
-      if (!this.failing) this.problem(`the NSR mark could not be kept in Redis (${(e as Error).message}): sent again when Redis answers`);
+      if (!this.failing)
+        this.problem(
+          `the NSR mark could not be kept in Redis (${(e as Error).message}): sent again when Redis answers`,
+        );
       this.failing = true;
     }
   }

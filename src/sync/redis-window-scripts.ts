@@ -11,7 +11,8 @@
  * Punches first, fleet-wide, two ways. A mark holds roster pages back exactly while some punch
  * waits, for the cost of one small sorted set. A reserve (a few slots roster pages never take)
  * serves the punch that comes while none waits: without it a sync fills the whole window in a
- * burst and the next punch waits for that burst to age out, up to a window. A terminal that dies while its mark stands holds roster pages back until
+ * burst and the next punch waits for that burst to age out, up to a window. A terminal that dies while its mark stands
+ * holds roster pages back until
  * the mark expires (at most one window, the request timeout and `holdMs`), never punches.
  * Members carry the process's random instance id beside the terminal id, so two terminals under one
  * id (a cloned disk image: the local slot ids of fresh databases start at 1 on each) never share a

@@ -8,7 +8,10 @@ import type { HeldSlot, PunchWaiting, SharedTake, SharedWindow } from './shared-
 
 export type RedisWindowOptions = {
   url: string;
-  /** The sorted set of slots; `<key>:punch-waiting` holds the punch-waiting marks, `<key>:punch-oldest` how long their punches wait. */
+  /**
+   * The sorted set of slots; `<key>:punch-waiting` holds the punch-waiting marks, `<key>:punch-oldest` how long their
+   * punches wait.
+   */
   key: string;
   /** Names this terminal's slots and its punch-waiting mark, with `instanceId`. */
   terminalId: string;
@@ -26,7 +29,9 @@ export type RedisWindowOptions = {
   holdMs?: number;
   /** Slots of the account's window roster pages leave to punches (see punchReserve). */
   punchReserve?: number;
-  /** Self-service reads of every terminal go only while the account's window is below this share (selfService.maxShare). */
+  /**
+   * Self-service reads of every terminal go only while the account's window is below this share (selfService.maxShare).
+   */
   selfServiceShare?: number;
   /** Short: a Redis that does not answer must not hold a punch back; the local share takes over. */
   commandTimeoutMs?: number;
@@ -48,7 +53,13 @@ function age(ms: number): number {
 
 /** The typed view of the scripts that defineCommand adds to the client. */
 type RateCommands = {
-  timeclockRateTake(slots: string, waiting: string, oldest: string, want: string, ...argv: (string | number)[]): Promise<unknown>;
+  timeclockRateTake(
+    slots: string,
+    waiting: string,
+    oldest: string,
+    want: string,
+    ...argv: (string | number)[]
+  ): Promise<unknown>;
   timeclockRateRelease(slots: string, member: string, windowMs: number): Promise<unknown>;
   timeclockRateRestore(slots: string, ...argv: (string | number)[]): Promise<unknown>;
   timeclockAnnounce(registry: string, member: string, ttlMs: number): Promise<unknown>;
@@ -173,7 +184,13 @@ export class RedisSharedWindow implements SharedWindow {
           this.self,
           holdMs,
           // What anything but a punch leaves free (fillLimit): the script takes it as slots to leave.
-          limit - fillLimit(priority, limit, this.opts.punchReserve ?? 0, this.opts.selfServiceShare ?? DEFAULT_SELF_SERVICE_SHARE),
+          limit -
+            fillLimit(
+              priority,
+              limit,
+              this.opts.punchReserve ?? 0,
+              this.opts.selfServiceShare ?? DEFAULT_SELF_SERVICE_SHARE,
+            ),
           age(waiting?.oldestMs ?? 0),
           waiting === null ? -2 : waiting.nextMs === null ? -1 : age(waiting.nextMs),
           Math.min(Math.max(0, Math.floor(waiting?.more ?? (waiting?.nextMs == null ? 0 : 1))), limit),
@@ -183,28 +200,51 @@ export class RedisSharedWindow implements SharedWindow {
   }
 
   async release(slotId: number, windowMs: number): Promise<void> {
-    await this.call('the release script', () => this.cmds.timeclockRateRelease(this.key, this.member(slotId), windowMs), (v) => countAnswer(v, 'the release script', 1, 1));
+    await this.call(
+      'the release script',
+      () => this.cmds.timeclockRateRelease(this.key, this.member(slotId), windowMs),
+      (v) => countAnswer(v, 'the release script', 1, 1),
+    );
   }
 
   async forget(slotId: number): Promise<void> {
-    await this.call('ZREM', () => this.redis.zrem(this.key, this.member(slotId)), (v) => countAnswer(v, 'ZREM', 0, 1));
+    await this.call(
+      'ZREM',
+      () => this.redis.zrem(this.key, this.member(slotId)),
+      (v) => countAnswer(v, 'ZREM', 0, 1),
+    );
   }
 
   async restore(slots: readonly HeldSlot[]): Promise<void> {
     // Run even with nothing to put back: the answer shows Redis answers again (a rejoin is a probe).
     // A slot an earlier run took keeps the member it has there (a restart must not count it twice).
-    const argv = slots.flatMap((s) => [s.owner ? `${s.owner}:${s.slotId}` : this.member(s.slotId), Math.ceil(s.countsForMs)]);
-    await this.call('the restore script', () => this.cmds.timeclockRateRestore(this.key, ...argv), (v) => countAnswer(v, 'the restore script', 0, slots.length));
+    const argv = slots.flatMap((s) => [
+      s.owner ? `${s.owner}:${s.slotId}` : this.member(s.slotId),
+      Math.ceil(s.countsForMs),
+    ]);
+    await this.call(
+      'the restore script',
+      () => this.cmds.timeclockRateRestore(this.key, ...argv),
+      (v) => countAnswer(v, 'the restore script', 0, slots.length),
+    );
   }
 
   /** Puts `entry` in the account's registry for `ttlMs` (Redis time) and answers every live entry. */
   announce(entry: string, ttlMs: number): Promise<string[]> {
-    return this.call('the registry script', () => this.cmds.timeclockAnnounce(this.registryKey, entry, ttlMs), (v) => stringsAnswer(v, 'the registry script', 10_000, 1_000));
+    return this.call(
+      'the registry script',
+      () => this.cmds.timeclockAnnounce(this.registryKey, entry, ttlMs),
+      (v) => stringsAnswer(v, 'the registry script', 10_000, 1_000),
+    );
   }
 
   /** Takes `entry` out of the registry (this terminal stops). */
   async withdraw(entry: string): Promise<void> {
-    await this.call('ZREM', () => this.redis.zrem(this.registryKey, entry), (v) => countAnswer(v, 'ZREM', 0, 1));
+    await this.call(
+      'ZREM',
+      () => this.redis.zrem(this.registryKey, entry),
+      (v) => countAnswer(v, 'ZREM', 0, 1),
+    );
   }
 
   onChange(fn: (reachable: boolean, error: string | null) => void): void {

@@ -14,12 +14,12 @@
  * still need one request a page.
  */
 import type { ApiOutcome, EmployeePage } from '../api/client.js';
-import type { RosterEmployee } from '../store/roster.js';
+import type { RosterEmployee } from '../store/roster/roster.js';
 import type { RosterApi } from './roster-api.js';
 import { usableRows, type Skipped } from './roster-rows.js';
 import type { ChangesMemo } from '../domain/roster-changes-memo.js';
 
-/** Kept in settings (store/setting-keys.ts `rosterChanges`); declared once, in domain. */
+/** Kept in settings (store/settings/setting-keys.ts `rosterChanges`); declared once, in domain. */
 export type { ChangesMemo };
 
 /** `_updated` is shown to the minute and the Date header to the second: ask from a little earlier. */
@@ -51,14 +51,16 @@ export class RosterChanges {
   /** Refreshes by changes when the service allows it; otherwise says a full sync is needed. */
   async refresh(siteId: string | null, call: RosterCall): Promise<ChangesOutcome> {
     const memo = this.d.memo.read();
-    if (!memo || memo.mode !== 'changes' || memo.siteId !== siteId) return { kind: 'full', requests: 0, why: 'no filter known to work' };
+    if (!memo || memo.mode !== 'changes' || memo.siteId !== siteId)
+      return { kind: 'full', requests: 0, why: 'no filter known to work' };
     if (this.d.roster.size() === 0) return { kind: 'full', requests: 0, why: 'no roster yet' };
     let requests = 1;
     const count = await call(() => this.d.api.getEmployeesPage(1, 1, siteId));
     if (!count || count.kind !== 'ok') return { kind: 'failed', requests, res: count };
     const total = count.value.meta.total;
     const startedAt = count.serverDate;
-    if (total === null || startedAt === null) return { kind: 'full', requests, why: 'the answer has no total or no Date' };
+    if (total === null || startedAt === null)
+      return { kind: 'full', requests, why: 'the answer has no total or no Date' };
     if (startedAt - memo.fullAt >= this.d.fullEveryMs) return { kind: 'full', requests, why: 'the daily full sync' };
 
     const skipped: Skipped = { count: 0, examples: [] };
@@ -82,7 +84,8 @@ export class RosterChanges {
     }
     const employees = this.d.roster.size();
     // Changes never show who left; the count does.
-    if (employees + memo.unusable !== total) return { kind: 'full', requests, why: `${employees} employees after the changes, the service counts ${total}` };
+    if (employees + memo.unusable !== total)
+      return { kind: 'full', requests, why: `${employees} employees after the changes, the service counts ${total}` };
     this.d.memo.write({ ...memo, since: startedAt });
     return { kind: 'applied', requests, changed, employees, skipped };
   }
@@ -91,7 +94,11 @@ export class RosterChanges {
    * Before a complete full sync is applied: whether the service honours the filter, asked with
    * one request unless already known (null: nothing to tell it by). Returns it and the requests made.
    */
-  async probe(siteId: string | null, total: number | null, call: RosterCall): Promise<{ honoured: boolean; requests: number }> {
+  async probe(
+    siteId: string | null,
+    total: number | null,
+    call: RosterCall,
+  ): Promise<{ honoured: boolean; requests: number }> {
     const memo = this.d.memo.read();
     if (memo && memo.siteId === siteId && memo.mode === 'changes') return { honoured: true, requests: 0 };
     // Nobody to tell apart: a service that ignores the filter would also answer none.
@@ -106,7 +113,13 @@ export class RosterChanges {
    */
   fullApplied(siteId: string | null, startedAt: number | null, unusable: number, honoured: boolean): void {
     const at = startedAt ?? 0;
-    this.d.memo.write({ siteId, mode: honoured && startedAt !== null ? 'changes' : 'full', since: at, fullAt: at, unusable });
+    this.d.memo.write({
+      siteId,
+      mode: honoured && startedAt !== null ? 'changes' : 'full',
+      since: at,
+      fullAt: at,
+      unusable,
+    });
   }
 
   private apply(items: EmployeePage['items'], listedBefore: number, skipped: Skipped): number {

@@ -1,5 +1,5 @@
 import type { ApiOutcome, EmployeePage } from '../api/client.js';
-import type { RosterEmployee } from '../store/roster.js';
+import type { RosterEmployee } from '../store/roster/roster.js';
 import { usableRows, type Skipped } from './roster-rows.js';
 
 /** No site has this many pages: a server that never says it is done is stopped here. */
@@ -49,7 +49,10 @@ export async function stageAllPages(d: PagesDeps): Promise<PagesRead> {
       break;
     }
     const perPage = largest || null;
-    d.progress({ pagesDone: page - 1, pagesTotal: lastTotal !== null && perPage ? Math.ceil(lastTotal / perPage) : null });
+    d.progress({
+      pagesDone: page - 1,
+      pagesTotal: lastTotal !== null && perPage ? Math.ceil(lastTotal / perPage) : null,
+    });
     requests++;
     const res = await d.fetch(page);
     if (!res || res.kind !== 'ok') return { ok: false, requests, res };
@@ -79,7 +82,9 @@ export async function stageAllPages(d: PagesDeps): Promise<PagesRead> {
     if (lastTotal === null && meta.maxResults === null && items.length < largest) break;
     largest = Math.max(largest, items.length);
   }
-  if (!problem && firstTotal !== null && lastTotal !== firstTotal) problem = `the total moved from ${firstTotal} to ${lastTotal} during the sync`;
-  if (!problem && lastTotal !== null && listed !== lastTotal) problem = `${listed} employees arrived of the ${lastTotal} the service counts`;
+  if (!problem && firstTotal !== null && lastTotal !== firstTotal)
+    problem = `the total moved from ${firstTotal} to ${lastTotal} during the sync`;
+  if (!problem && lastTotal !== null && listed !== lastTotal)
+    problem = `${listed} employees arrived of the ${lastTotal} the service counts`;
   return { ok: true, requests, pages, listed, firstTotal, lastTotal, startedAt, skipped, problem };
 }

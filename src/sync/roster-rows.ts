@@ -1,6 +1,6 @@
 import { readEmployee, type EmployeeRecord, type RecordReading, type SkipReason } from '../api/roster-records.js';
 import { isValidTimeZone } from '../domain/local-time.js';
-import type { RosterEmployee } from '../store/roster.js';
+import type { RosterEmployee } from '../store/roster/roster.js';
 
 /** Prefix of the roster key of an employee the service sent without `_id`. */
 export const EXTERNAL_KEY_PREFIX = 'ext:';
@@ -24,7 +24,9 @@ export function toRosterEmployee(e: EmployeeRecord): RosterEmployee {
 }
 
 /** A record as the service sent it, read on its own: a roster row, or why it cannot be one. */
-export function rosterRowOf(raw: unknown): { ok: true; employee: RosterEmployee } | Extract<RecordReading, { ok: false }> {
+export function rosterRowOf(
+  raw: unknown,
+): { ok: true; employee: RosterEmployee } | Extract<RecordReading, { ok: false }> {
   const r = readEmployee(raw);
   return r.ok ? { ok: true, employee: toRosterEmployee(r.employee) } : r;
 }
@@ -44,7 +46,8 @@ export function usableRows(items: readonly unknown[], listedBefore: number, skip
     if (r.ok) usable.push(r.employee);
     else {
       skipped.count++;
-      if (skipped.examples.length < SKIPPED_LISTED) skipped.examples.push({ position: listedBefore + i + 1, id: r.id, reason: r.reason });
+      if (skipped.examples.length < SKIPPED_LISTED)
+        skipped.examples.push({ position: listedBefore + i + 1, id: r.id, reason: r.reason });
     }
   });
   return usable;

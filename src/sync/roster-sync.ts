@@ -4,7 +4,7 @@ import type { SiteRecord } from '../api/roster-records.js';
 import type { Clock } from '../domain/clock.js';
 import { rateLimitPause } from '../domain/retry-policy.js';
 import type { Logger } from '../log.js';
-import type { Roster } from '../store/roster.js';
+import type { Roster } from '../store/roster/roster.js';
 import type { RosterChanges } from './roster-changes.js';
 import { stageAllPages } from './roster-pages.js';
 import type { Skipped } from './roster-rows.js';
@@ -23,9 +23,13 @@ import { checkSiteFilter, type SiteFilterCheck } from './site-filter-check.js';
 
 export type { SiteFilterCheck } from './site-filter-check.js';
 
-
 type Common = { requests: number; finishedAt: number };
-type Fetched = Common & { skipped: Skipped; siteFilter: SiteFilterCheck | null; site: SiteRecord | null; siteError: string | null };
+type Fetched = Common & {
+  skipped: Skipped;
+  siteFilter: SiteFilterCheck | null;
+  site: SiteRecord | null;
+  siteError: string | null;
+};
 
 /**
  * - applied: the new roster is in use;
@@ -60,7 +64,7 @@ export type RosterSyncOptions = {
   routes?: RouteGate;
 };
 
-/** What the roster sync is built from (agent/build-delivery.ts). */
+/** What the roster sync is built from (agent/delivery/build-delivery.ts). */
 export type RosterSyncDeps = {
   api: RosterApi;
   roster: Roster;
@@ -129,7 +133,7 @@ export class RosterSync {
     }
     this.heldShrink = null;
     const n = this.d.roster.commitStaging();
-    this.d.log.info('smaller roster applied on a manager\'s confirmation', { employees: n });
+    this.d.log.info("smaller roster applied on a manager's confirmation", { employees: n });
     return n;
   }
 
@@ -144,9 +148,18 @@ export class RosterSync {
     const onAbort = () => ctl.abort();
     if (signal?.aborted) ctl.abort();
     else signal?.addEventListener('abort', onAbort, { once: true });
-    const before = cur ? cur.promise.then(() => undefined, () => undefined) : Promise.resolve();
+    const before = cur
+      ? cur.promise.then(
+          () => undefined,
+          () => undefined,
+        )
+      : Promise.resolve();
     const gen = this.gen;
-    const entry: { gen: number; ctl: AbortController; promise: Promise<RosterSyncResult> } = { gen, ctl, promise: Promise.resolve(null as never) };
+    const entry: { gen: number; ctl: AbortController; promise: Promise<RosterSyncResult> } = {
+      gen,
+      ctl,
+      promise: Promise.resolve(null as never),
+    };
     entry.promise = before
       .then(() => this.run(gen, ctl.signal))
       // Whatever escapes (a storage error, a bug) is this sync's failure, never the process's.
@@ -162,7 +175,11 @@ export class RosterSync {
     return entry.promise;
   }
 
-  private async call<T>(purpose: string, fn: () => Promise<ApiOutcome<T>>, signal?: AbortSignal): Promise<ApiOutcome<T> | null> {
+  private async call<T>(
+    purpose: string,
+    fn: () => Promise<ApiOutcome<T>>,
+    signal?: AbortSignal,
+  ): Promise<ApiOutcome<T> | null> {
     if (signal?.aborted) return null;
     const ticket = await this.d.budget.acquire(Priority.roster, purpose, { signal, standAside: this.d.punchesDue });
     if (!ticket) return null;
@@ -173,7 +190,12 @@ export class RosterSync {
     }
   }
 
-  private failed(error: string, requests: number, outcome: 'failed' | 'cancelled' = 'failed', reachable: boolean | null = null): RosterSyncResult {
+  private failed(
+    error: string,
+    requests: number,
+    outcome: 'failed' | 'cancelled' = 'failed',
+    reachable: boolean | null = null,
+  ): RosterSyncResult {
     if (outcome === 'failed') this.d.log.warn('roster sync failed; the previous roster stays in use', { error });
     return { ok: false, outcome, error, requests, finishedAt: this.d.clock.now(), reachable };
   }
@@ -182,7 +204,11 @@ export class RosterSync {
   private failure(res: ApiOutcome<unknown> | null, requests: number): RosterSyncResult {
     const now = this.d.clock.now();
     if (!res) return this.failed('cancelled', requests, 'cancelled');
-    if (res.kind === 'rate_limited') this.d.budget.pauseUntil(now + rateLimitPause(res.retryAfterHeader, now, this.opts.windowMs, res.serverDate), 'retry_after');
+    if (res.kind === 'rate_limited')
+      this.d.budget.pauseUntil(
+        now + rateLimitPause(res.retryAfterHeader, now, this.opts.windowMs, res.serverDate),
+        'retry_after',
+      );
     if (res.kind === 'auth') this.d.budget.pauseUntil(now + this.opts.authRetryMs, 'auth');
     return this.failed(describeOutcome(res), requests, 'failed', res.kind !== 'not_sent' && res.kind !== 'unknown');
   }
@@ -227,7 +253,11 @@ export class RosterSync {
       siteFilter = check.result;
       requests += check.requests;
     }
-    if (skipped.count > 0) this.d.log.warn('roster records skipped: the terminal cannot use them', { count: skipped.count, first: skipped.examples.slice(0, 3) });
+    if (skipped.count > 0)
+      this.d.log.warn('roster records skipped: the terminal cannot use them', {
+        count: skipped.count,
+        first: skipped.examples.slice(0, 3),
+      });
     const fetched = { requests, skipped, siteFilter, site, siteError };
     const staged = this.d.roster.stagedSize();
     const inUse = this.d.roster.size();
@@ -241,7 +271,9 @@ export class RosterSync {
       return { ...fetched, ok: false, outcome: 'incomplete', error: problem, partial, finishedAt: this.d.clock.now() };
     }
     // Asked before anything is applied, so that the result follows the swap at once.
-    const probe = this.opts.changes ? await this.opts.changes.probe(siteId, lastTotal, (fn) => this.call('roster', fn, signal)) : { honoured: false, requests: 0 };
+    const probe = this.opts.changes
+      ? await this.opts.changes.probe(siteId, lastTotal, (fn) => this.call('roster', fn, signal))
+      : { honoured: false, requests: 0 };
     requests += probe.requests;
     fetched.requests = requests;
     if (gen !== this.gen) return this.failed('cancelled', requests, 'cancelled');
@@ -255,7 +287,16 @@ export class RosterSync {
         this.heldShrink = { since: held?.since ?? now, gen, staged: true };
         const error = `the new roster has ${staged} employees, less than half of the ${inUse} in use: held until a later sync agrees or a manager confirms`;
         this.d.log.warn('roster sync held: it would shrink the roster by more than half', { staged, inUse });
-        return { ...fetched, ok: false, outcome: 'shrink_held', error, staged, inUse, heldSince: this.heldShrink.since, finishedAt: now };
+        return {
+          ...fetched,
+          ok: false,
+          outcome: 'shrink_held',
+          error,
+          staged,
+          inUse,
+          heldSince: this.heldShrink.since,
+          finishedAt: now,
+        };
       }
     }
     this.heldShrink = null;
@@ -272,7 +313,13 @@ export class RosterSync {
    * A refresh by changes (roster-changes.ts): its result when it applied or failed, null when a
    * full sync is needed (the requests it made then in `lastChangeRequests`).
    */
-  private async byChanges(gen: number, site: SiteRecord | null, siteError: string | null, before: number, signal: AbortSignal): Promise<RosterSyncResult | null> {
+  private async byChanges(
+    gen: number,
+    site: SiteRecord | null,
+    siteError: string | null,
+    before: number,
+    signal: AbortSignal,
+  ): Promise<RosterSyncResult | null> {
     this.lastChangeRequests = 0;
     if (!this.opts.changes || this.heldShrink || this.acceptShrink) return null;
     const r = await this.opts.changes.refresh(this.opts.siteId, (fn) => this.call('roster', fn, signal));
@@ -286,7 +333,15 @@ export class RosterSync {
     if (gen !== this.gen) return this.failed('cancelled', requests, 'cancelled');
     this.d.log.info('roster refreshed by its changes', { changed: r.changed, employees: r.employees, requests });
     const fetched = { requests, skipped: r.skipped, siteFilter: null, site, siteError };
-    return { ...fetched, ok: true, outcome: 'applied', employees: r.employees, siteId: this.opts.siteId, changed: r.changed, finishedAt: this.d.clock.now() };
+    return {
+      ...fetched,
+      ok: true,
+      outcome: 'applied',
+      employees: r.employees,
+      siteId: this.opts.siteId,
+      changed: r.changed,
+      finishedAt: this.d.clock.now(),
+    };
   }
 
   /**

@@ -75,7 +75,12 @@ export class RouteGate {
     if (!change) return;
     const a = change.absent;
     if (change.kind === 'back') this.d.log.info(`the service answers ${route} again`, { route });
-    else this.d.log.warn(`${absentReason(a)}: not asked again before ${utcMinute(a.nextAt)}`, { route, status: a.status, pauses: a.pauses });
+    else
+      this.d.log.warn(`${absentReason(a)}: not asked again before ${utcMinute(a.nextAt)}`, {
+        route,
+        status: a.status,
+        pauses: a.pauses,
+      });
     this.d.changed?.(this.routes.list());
   }
 

@@ -4,7 +4,7 @@
  * one request for both), and an approved leave today (GET /work-leaves). Each request goes through
  * the budget at the lowest priority, standing aside while punches are due: a shift change drains
  * at the full limit whether these run or not. Nothing here ever delays a punch's result: the
- * screen shows what an earlier fetch left in the cache (agent/self-service.ts).
+ * screen shows what an earlier fetch left in the cache (agent/receipts/self-service.ts).
  */
 import type { ApiOutcome } from '../api/classify.js';
 import { describeOutcome } from '../api/classify.js';
@@ -19,7 +19,12 @@ import { absentReason, type ReadRoute, type RouteGate } from './route-gate.js';
 
 export type SelfServiceApi = {
   getTimesheet(ref: EmployeeRef, startDate: string, endDate: string): Promise<ApiOutcome<TimesheetReading>>;
-  getWorkLeaves(ref: EmployeeRef, startDate: string, endDate: string, opts?: { status?: string }): Promise<ApiOutcome<WorkLeavesReading>>;
+  getWorkLeaves(
+    ref: EmployeeRef,
+    startDate: string,
+    endDate: string,
+    opts?: { status?: string },
+  ): Promise<ApiOutcome<WorkLeavesReading>>;
 };
 
 export type SelfServiceDeps = {
@@ -46,7 +51,8 @@ export type ServiceDay = {
   leave: LeaveToday | null;
 };
 
-export type FetchOutcome = { ok: true; day: ServiceDay; requests: number } | { ok: false; reason: string; requests: number; stop: boolean };
+export type FetchOutcome =
+  { ok: true; day: ServiceDay; requests: number } | { ok: false; reason: string; requests: number; stop: boolean };
 
 /** The leaves' status filter for an approved leave (spec: "'aprovado' is an allowed value"). */
 const APPROVED = 'aprovado';
@@ -76,7 +82,9 @@ export async function fetchServiceDay(
     leave: null,
   };
   if (!opts.withLeaves) return { ok: true, day, requests };
-  const leaves = await ask(deps, 'GET /work-leaves', subject, opts.signal, () => deps.api.getWorkLeaves(ref, date, date, { status: APPROVED }));
+  const leaves = await ask(deps, 'GET /work-leaves', subject, opts.signal, () =>
+    deps.api.getWorkLeaves(ref, date, date, { status: APPROVED }),
+  );
   requests += leaves.requests;
   if (!leaves.ok) {
     if (leaves.stop) return { ok: false, reason: leaves.reason, requests, stop: true };
@@ -88,18 +96,29 @@ export async function fetchServiceDay(
 }
 
 /** `absent`: the service lacks the route (on pause, or this answer showed it): nothing to ask again soon. */
-type Asked<T> = { ok: true; value: T; requests: number } | { ok: false; reason: string; stop: boolean; requests: number; absent: boolean };
+type Asked<T> =
+  | { ok: true; value: T; requests: number }
+  | { ok: false; reason: string; stop: boolean; requests: number; absent: boolean };
 
 /**
  * One request through the budget, unless the service lacks the route (then none, and no slot is
  * taken); a 429 pauses everybody (as any caller's does) and is asked again, at most twice.
  */
-async function ask<T>(deps: SelfServiceDeps, route: ReadRoute, subject: string, signal: AbortSignal | undefined, call: () => Promise<ApiOutcome<T>>): Promise<Asked<T>> {
+async function ask<T>(
+  deps: SelfServiceDeps,
+  route: ReadRoute,
+  subject: string,
+  signal: AbortSignal | undefined,
+  call: () => Promise<ApiOutcome<T>>,
+): Promise<Asked<T>> {
   let requests = 0;
   const paused = deps.routes?.held(route);
   if (paused) return { ok: false, reason: absentReason(paused), stop: false, requests, absent: true };
-  for (let limited = 0; ; ) {
-    const ticket = await deps.budget.acquire(Priority.selfService, 'self_service', { ...(signal ? { signal } : {}), standAside: deps.punchesDue });
+  for (let limited = 0; ;) {
+    const ticket = await deps.budget.acquire(Priority.selfService, 'self_service', {
+      ...(signal ? { signal } : {}),
+      standAside: deps.punchesDue,
+    });
     if (!ticket) return { ok: false, reason: 'stopped', stop: true, requests, absent: false };
     let res: ApiOutcome<T>;
     requests++;
@@ -114,16 +133,32 @@ async function ask<T>(deps: SelfServiceDeps, route: ReadRoute, subject: string, 
       case 'ok':
         return { ok: true, value: res.value, requests };
       case 'rate_limited':
-        deps.budget.pauseUntil(now + rateLimitPause(res.retryAfterHeader, now, deps.windowMs(), res.serverDate), 'retry_after');
-        if (++limited >= 2) return { ok: false, reason: 'the service answered 429 twice', stop: false, requests, absent: false };
+        deps.budget.pauseUntil(
+          now + rateLimitPause(res.retryAfterHeader, now, deps.windowMs(), res.serverDate),
+          'retry_after',
+        );
+        if (++limited >= 2)
+          return { ok: false, reason: 'the service answered 429 twice', stop: false, requests, absent: false };
         continue;
       case 'auth':
         deps.budget.pauseUntil(now + deps.authRetryMs, 'auth');
-        return { ok: false, reason: `the service refused the API token: ${res.reason}`, stop: true, requests, absent: false };
+        return {
+          ok: false,
+          reason: `the service refused the API token: ${res.reason}`,
+          stop: true,
+          requests,
+          absent: false,
+        };
       default: {
         // This answer may have shown the route missing: then it is on pause from now on.
         const learnt = deps.routes?.absent(route) ?? null;
-        return { ok: false, reason: learnt ? absentReason(learnt) : describeOutcome(res), stop: false, requests, absent: learnt !== null };
+        return {
+          ok: false,
+          reason: learnt ? absentReason(learnt) : describeOutcome(res),
+          stop: false,
+          requests,
+          absent: learnt !== null,
+        };
       }
     }
   }

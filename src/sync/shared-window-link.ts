@@ -45,7 +45,7 @@ export type BudgetView = {
 const TAKEN: SharedTake = { ok: true };
 const LOOK_AGAIN: SharedTake = { ok: false, waitMs: 0 };
 
-/** What the link to the shared window is built from (agent/shared-rate.ts). */
+/** What the link to the shared window is built from (agent/delivery/shared-rate.ts). */
 export type SharedWindowLinkDeps = {
   window: SharedWindow;
   clock: Clock;
@@ -118,7 +118,9 @@ export class SharedWindowLink {
     this.budget = budget;
     if (this.d.window.reachable) void this.rejoin();
     // Silent Redis at start: the own share is chosen when the wait is over, even with nothing to send.
-    void this.d.sleep(Math.max(0, this.joinUntil - this.d.clock.now()), this.stopped.signal).then(() => this.joinTimedOut());
+    void this.d
+      .sleep(Math.max(0, this.joinUntil - this.d.clock.now()), this.stopped.signal)
+      .then(() => this.joinTimedOut());
   }
 
   /**
@@ -134,7 +136,12 @@ export class SharedWindowLink {
    * it; else wait `waitMs` (0: look again now, the local share applies from here on). `waiting`: how
    * long this terminal's punches have waited, so the fleet serves its oldest first.
    */
-  async take(priority: Priority, slotId: number, now: number, waiting: PunchWaiting | null = null): Promise<SharedTake> {
+  async take(
+    priority: Priority,
+    slotId: number,
+    now: number,
+    waiting: PunchWaiting | null = null,
+  ): Promise<SharedTake> {
     if (this.mode === 'joining') {
       if (now < this.joinUntil) {
         void this.rejoin();
@@ -192,7 +199,12 @@ export class SharedWindowLink {
   }
 
   view(): RateSharing {
-    return { shared: this.mode, redisError: this.error, reason: this.mode === 'fallback-local' ? this.reason : null, since: this.since };
+    return {
+      shared: this.mode,
+      redisError: this.error,
+      reason: this.mode === 'fallback-local' ? this.reason : null,
+      since: this.since,
+    };
   }
 
   private fullyShared(now: number): boolean {
@@ -226,11 +238,14 @@ export class SharedWindowLink {
     if (this.confirmed) return;
     this.confirmed = true;
     this.backoffMs = this.d.opts.retryBaseMs ?? 250;
-    if (this.outage === 'bad_answer') this.d.log.info('rate window: Redis answers right again; sharing the account window');
+    if (this.outage === 'bad_answer')
+      this.d.log.info('rate window: Redis answers right again; sharing the account window');
     this.outage = null;
   }
 
-  /** Restores held slots into the shared window; true when it now rules. One attempt at a time, none during back-off. */
+  /**
+   * Restores held slots into the shared window; true when it now rules. One attempt at a time, none during back-off.
+   */
   private rejoin(): Promise<boolean> {
     if (!this.needsRejoin) return Promise.resolve(true);
     if (this.stopped.signal.aborted) return Promise.resolve(false);
@@ -242,7 +257,11 @@ export class SharedWindowLink {
     // Durations on this terminal's clock, so its error does not matter; in flight: as if just sent.
     const held: HeldSlot[] = this.budget
       .held()
-      .map((s) => ({ slotId: s.id, countsForMs: s.releasedAt === null ? windowMs + this.d.opts.inFlightMs : s.releasedAt + windowMs - now, owner: this.budget?.ownerOf?.(s.id) ?? null }))
+      .map((s) => ({
+        slotId: s.id,
+        countsForMs: s.releasedAt === null ? windowMs + this.d.opts.inFlightMs : s.releasedAt + windowMs - now,
+        owner: this.budget?.ownerOf?.(s.id) ?? null,
+      }))
       .filter((s) => s.countsForMs > 0);
     this.rejoining = this.d.window
       .restore(held)
@@ -257,7 +276,8 @@ export class SharedWindowLink {
         if (this.outage !== 'bad_answer') {
           this.outage = null;
           this.backoffMs = this.d.opts.retryBaseMs ?? 250;
-          if (was !== 'redis') this.d.log.info('rate window: sharing the account window in Redis', { restoredSlots: held.length });
+          if (was !== 'redis')
+            this.d.log.info('rate window: sharing the account window in Redis', { restoredSlots: held.length });
         }
         this.budget?.wake();
         return true;
@@ -290,7 +310,10 @@ export class SharedWindowLink {
     if (firstOfOutage) {
       this.outage = fault;
       const words = e instanceof BadRedisAnswer ? `${message}: Redis misbehaves` : 'Redis out of reach';
-      this.d.log.warn(`rate window: ${words}, this terminal goes on at its own share`, { error: message, reason: fault });
+      this.d.log.warn(`rate window: ${words}, this terminal goes on at its own share`, {
+        error: message,
+        reason: fault,
+      });
     }
     const was = this.mode;
     if (was !== 'fallback-local') this.setMode('fallback-local');

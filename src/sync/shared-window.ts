@@ -19,7 +19,9 @@ export type HeldSlot = {
 export type PunchWaiting = {
   oldestMs: number;
   nextMs: number | null;
-  /** How many more of its punches are due after this one (the slots kept for it at most); default 1 with a next punch. */
+  /**
+   * How many more of its punches are due after this one (the slots kept for it at most); default 1 with a next punch.
+   */
   more?: number;
 };
 

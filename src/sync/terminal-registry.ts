@@ -40,7 +40,7 @@ export function parseEntry(text: string): TerminalEntry | null {
   }
 }
 
-/** What the terminal registry is built from (agent/shared-rate.ts). */
+/** What the terminal registry is built from (agent/delivery/shared-rate.ts). */
 export type TerminalRegistryDeps = {
   store: RegistryStore;
   self: TerminalEntry;
@@ -90,7 +90,10 @@ export class TerminalRegistry {
     return this.current;
   }
 
-  /** One renewal, and what it tells of the others; a failure leaves the last finding (the window's link reports Redis's state). */
+  /**
+   * One renewal, and what it tells of the others; a failure leaves the last finding (the window's link reports Redis's
+   * state).
+   */
   announceNow(): Promise<void> {
     if (this.stopped.signal.aborted || !this.store.reachable) return Promise.resolve();
     this.announcing ??= this.store
@@ -112,12 +115,15 @@ export class TerminalRegistry {
   }
 
   private found(live: TerminalEntry[]): void {
-    const others = live.filter((e) => e.id === this.self.id && e.instance !== this.self.instance).sort((a, b) => a.startedAt - b.startedAt);
+    const others = live
+      .filter((e) => e.id === this.self.id && e.instance !== this.self.instance)
+      .sort((a, b) => a.startedAt - b.startedAt);
     const key = others.map((e) => e.instance).join(',');
     const before = this.current;
     if (others.length === 0) {
       this.current = null;
-      if (before) this.log.info('terminal id conflict over: no other live terminal uses this id', { terminalId: this.self.id });
+      if (before)
+        this.log.info('terminal id conflict over: no other live terminal uses this id', { terminalId: this.self.id });
       this.loggedKey = '';
     } else {
       this.current = { since: before?.since ?? this.clock.now(), others };
@@ -131,6 +137,10 @@ export class TerminalRegistry {
         );
       }
     }
-    if ((before === null) !== (this.current === null) || (before && this.current && key !== before.others.map((e) => e.instance).join(','))) this.opts.changed?.();
+    if (
+      (before === null) !== (this.current === null) ||
+      (before && this.current && key !== before.others.map((e) => e.instance).join(','))
+    )
+      this.opts.changed?.();
   }
 }

@@ -1,6 +1,6 @@
 import type { Clock, Random, Sleep } from '../domain/clock.js';
 import type { Logger } from '../log.js';
-import type { Outbox, PunchRow } from '../store/outbox.js';
+import type { Outbox, PunchRow } from '../store/punches/outbox.js';
 import { Priority, type RateBudget } from './rate-budget.js';
 import { DeliveryHealth } from './delivery-health.js';
 import { recordPunchAnswer, type AnswerContext } from './punch-answer.js';
@@ -24,7 +24,9 @@ export type UploaderDeps = {
   log: Logger;
   /** Delivery bookkeeping: the status recorder in the agent. */
   onEvent?: (e: UploaderEvent) => void;
-  /** A punch of this boot taken before any answer waits for one (agent/punch-anchoring.ts); none: every punch goes. */
+  /**
+   * A punch of this boot taken before any answer waits for one (agent/time/punch-anchoring.ts); none: every punch goes.
+   */
   anchoring?: PunchAnchoring;
   /** Read routes the service lacks (GET /times: in-doubt punches go to a person without a check). */
   routes?: RouteGate;
@@ -77,7 +79,12 @@ export class Uploader {
   constructor(d: UploaderDeps) {
     const { outbox, api, budget, clock, random, opts, log, routes } = d;
     const onEvent = (this.onEvent = d.onEvent ?? (() => {}));
-    const anchoring = (this.anchoring = d.anchoring ?? { needsAnchor: () => false, mayGo: () => true, reanchor: () => false, doubt: () => null });
+    const anchoring = (this.anchoring = d.anchoring ?? {
+      needsAnchor: () => false,
+      mayGo: () => true,
+      reanchor: () => false,
+      doubt: () => null,
+    });
     this.outbox = outbox;
     this.api = api;
     this.budget = budget;
@@ -85,11 +92,38 @@ export class Uploader {
     this.sleep = d.sleep;
     this.log = log;
     this.opts = { ...opts };
-    this.health = new DeliveryHealth({ budget, opts: { backoff: opts.backoff, windowMs: opts.windowMs, authRetryMs: opts.authRetryMs }, random, log, onEvent });
+    this.health = new DeliveryHealth({
+      budget,
+      opts: { backoff: opts.backoff, windowMs: opts.windowMs, authRetryMs: opts.authRetryMs },
+      random,
+      log,
+      onEvent,
+    });
     this.heldCheckEveryMs = Math.min(HELD_CHECK_EVERY_MS, opts.heldRetryMs);
-    this.reconciler = new Reconciler({ outbox, api, clock, random, opts: this.opts, log, onEvent, health: this.health, ...(routes ? { routes } : {}) });
+    this.reconciler = new Reconciler({
+      outbox,
+      api,
+      clock,
+      random,
+      opts: this.opts,
+      log,
+      onEvent,
+      health: this.health,
+      ...(routes ? { routes } : {}),
+    });
     this.answers = { outbox, health: this.health, log, onEvent, opts: this.opts };
-    this.probes = new ProbeReads({ outbox, api, budget, clock, health: this.health, log, onEvent, opts: this.opts, anchoring, stopSignal: () => this.stopCtl.signal });
+    this.probes = new ProbeReads({
+      outbox,
+      api,
+      budget,
+      clock,
+      health: this.health,
+      log,
+      onEvent,
+      opts: this.opts,
+      anchoring,
+      stopSignal: () => this.stopCtl.signal,
+    });
   }
 
   start(): void {
@@ -144,10 +178,15 @@ export class Uploader {
     const now = this.clock.now();
     this.health.resume(now);
     const due = this.outbox.pullForward(now);
-    if (due > 0) this.log.info('the service answers again: punches put off by the back-off are due now', { count: due });
+    if (due > 0)
+      this.log.info('the service answers again: punches put off by the back-off are due now', { count: due });
     if (opts.probe && !this.outbox.hasDue(now) && !this.serviceProbe) {
-      const task = this.probes.probe('service_back')
-        .then(() => undefined, (e: unknown) => this.onStorageError(e))
+      const task = this.probes
+        .probe('service_back')
+        .then(
+          () => undefined,
+          (e: unknown) => this.onStorageError(e),
+        )
         .finally(() => {
           this.serviceProbe = null;
           this.tasks.delete(task);
@@ -204,7 +243,10 @@ export class Uploader {
           await this.idle(this.health.blockedUntil - now);
           continue;
         }
-        const ticket = await this.budget.acquire(Priority.punch, 'punch', { signal: this.stopCtl.signal, waiting: () => this.punchWaiting() });
+        const ticket = await this.budget.acquire(Priority.punch, 'punch', {
+          signal: this.stopCtl.signal,
+          waiting: () => this.punchWaiting(),
+        });
         if (!ticket) break;
         const item = this.pick(this.clock.now());
         if (!item) {
@@ -295,7 +337,8 @@ export class Uploader {
     this.health.noteAnswer(res, sentAt, now);
     if (res.kind === 'forbidden') return this.probes.onForbidden(item, res.reason, now);
     // A 409 after a list said it absent: counted toward the hand-off, not another turn of POST, 409, GET.
-    if (res.kind === 'unknown' && res.status === 409 && this.reconciler.conflictAfterAbsent(item, now, res.error)) return now;
+    if (res.kind === 'unknown' && res.status === 409 && this.reconciler.conflictAfterAbsent(item, now, res.error))
+      return now;
     recordPunchAnswer(this.answers, item, res, now);
     return now;
   }
@@ -303,8 +346,11 @@ export class Uploader {
   /** Its wall-clock time cannot be true (a dead RTC): kept for a person, never delivered as fact. */
   private holdForClock(item: PunchRow, why: string): number {
     const now = this.clock.now();
-    this.log.warn("a punch's time is this terminal's clock, never confirmed by the service, and cannot be true: held for a person", { punchId: item.id, why });
-    // Nothing brings it back by itself but a re-timing by its boot's anchor (store/punch-times.ts).
+    this.log.warn(
+      "a punch's time is this terminal's clock, never confirmed by the service, and cannot be true: held for a person",
+      { punchId: item.id, why },
+    );
+    // Nothing brings it back by itself but a re-timing by its boot's anchor (store/punches/punch-times.ts).
     this.outbox.markHeld(item.id, now, 'clock_unverified', why, now);
     this.onEvent({ type: 'held', punchId: item.id, reason: why });
     return now;

@@ -6,7 +6,7 @@
  * admin call). Only a digest of each secret is kept; the secret is never logged.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { AdminSession } from '../agent/admin-session.js';
+import type { AdminSession } from '../agent/identity/admin-session.js';
 
 export const ADMIN_COOKIE = 'kiosk-admin';
 const SECRET_RE = /^[0-9a-f]{64}$/;

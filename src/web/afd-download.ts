@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import type http from 'node:http';
-import type { AfdDownload } from '../agent/afd-admin.js';
+import type { AfdDownload } from '../agent/exports/afd-admin.js';
 import type { ErrorCode } from '../contract.js';
 
 export type DownloadDeps = {
@@ -14,11 +14,22 @@ export type DownloadDeps = {
   /** True while an admin session is open (and keeps it open). */
   adminOk(): boolean;
   headers: Readonly<Record<string, string>>;
-  sendError(res: http.ServerResponse, code: ErrorCode, message: string, o?: { status?: number; headers?: Record<string, string> }): void;
+  sendError(
+    res: http.ServerResponse,
+    code: ErrorCode,
+    message: string,
+    o?: { status?: number; headers?: Record<string, string> },
+  ): void;
 };
 
-export function serveAfdDownload(req: http.IncomingMessage, res: http.ServerResponse, id: string, d: DownloadDeps): void {
-  if (req.method !== 'GET') return d.sendError(res, 'bad_request', 'use GET', { status: 405, headers: { allow: 'GET' } });
+export function serveAfdDownload(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  id: string,
+  d: DownloadDeps,
+): void {
+  if (req.method !== 'GET')
+    return d.sendError(res, 'bad_request', 'use GET', { status: 405, headers: { allow: 'GET' } });
   // Browsers say where a request comes from; another site's page (or a typed address) is not our screen.
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin') return d.sendError(res, 'forbidden', 'not from this page');

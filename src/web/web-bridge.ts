@@ -16,7 +16,14 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { AFD_DOWNLOAD_PATH, isCallName, KIOSK_CSP, SCREEN_CODE_PATH, screenCodeRequestSchema, type ErrorCode } from '../contract.js';
+import {
+  AFD_DOWNLOAD_PATH,
+  isCallName,
+  KIOSK_CSP,
+  SCREEN_CODE_PATH,
+  screenCodeRequestSchema,
+  type ErrorCode,
+} from '../contract.js';
 import { silentLogger } from '../log.js';
 import { createDispatcher, type Caller, type DispatcherOptions, type Issue } from '../bridge/dispatcher.js';
 import { readStatic } from './static-files.js';
@@ -56,7 +63,13 @@ const SECURITY_HEADERS = {
   'cross-origin-resource-policy': 'same-origin',
 } as const;
 
-const STATUS_OF: Record<ErrorCode, number> = { bad_request: 400, unauthorized: 401, forbidden: 403, not_found: 404, internal: 500 };
+const STATUS_OF: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  internal: 500,
+};
 
 /** A refusal of the HTTP framing itself (content type, size, JSON), with its own status. */
 type FramingRefusal = { code: ErrorCode; message: string; status?: number; headers?: Record<string, string> };
@@ -67,9 +80,11 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge> {
-  if (!isLoopbackHost(opts.host)) throw new Error(`the web bridge listens on loopback only (127.0.0.1 or ::1), not on ${JSON.stringify(opts.host)}`);
+  if (!isLoopbackHost(opts.host))
+    throw new Error(`the web bridge listens on loopback only (127.0.0.1 or ::1), not on ${JSON.stringify(opts.host)}`);
   const rootReal = await fs.realpath(opts.rendererDir);
-  if (!(await fs.stat(rootReal)).isDirectory()) throw new Error(`renderer directory ${opts.rendererDir} is not a directory`);
+  if (!(await fs.stat(rootReal)).isDirectory())
+    throw new Error(`renderer directory ${opts.rendererDir} is not a directory`);
   const log = opts.log ?? silentLogger;
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const token = randomBytes(32).toString('hex');
@@ -89,17 +104,33 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
   function sendJson(res: http.ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
     if (res.headersSent) return void res.end();
     const data = JSON.stringify(body);
-    res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(data), ...extra });
+    res.writeHead(status, {
+      ...SECURITY_HEADERS,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(data),
+      ...extra,
+    });
     res.end(data);
   }
 
-  function sendError(res: http.ServerResponse, code: ErrorCode, message: string, o: { status?: number; issues?: Issue[]; headers?: Record<string, string> } = {}): void {
-    sendJson(res, o.status ?? STATUS_OF[code], { ok: false, error: { code, message, ...(o.issues ? { issues: o.issues } : {}) } }, o.headers);
+  function sendError(
+    res: http.ServerResponse,
+    code: ErrorCode,
+    message: string,
+    o: { status?: number; issues?: Issue[]; headers?: Record<string, string> } = {},
+  ): void {
+    sendJson(
+      res,
+      o.status ?? STATUS_OF[code],
+      { ok: false, error: { code, message, ...(o.issues ? { issues: o.issues } : {}) } },
+      o.headers,
+    );
   }
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     if ((req.headers.host ?? '').toLowerCase() !== hostPort) return sendError(res, 'forbidden', 'wrong Host');
-    if (req.headers.origin !== undefined && req.headers.origin !== origin) return sendError(res, 'forbidden', 'foreign Origin');
+    if (req.headers.origin !== undefined && req.headers.origin !== origin)
+      return sendError(res, 'forbidden', 'foreign Origin');
     const raw = req.url ?? '';
     if (!raw.startsWith('/')) return sendError(res, 'bad_request', 'bad request target');
     const q = raw.indexOf('?');
@@ -109,10 +140,17 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
     return serveStatic(req, res, pathname);
   }
 
-  async function api(req: http.IncomingMessage, res: http.ServerResponse, pathname: string, query: URLSearchParams): Promise<void> {
+  async function api(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    pathname: string,
+    query: URLSearchParams,
+  ): Promise<void> {
     if (pathname === '/api/events') {
-      if (!tokenOk(req.headers['x-kiosk-token'] ?? query.get('t'))) return sendError(res, 'unauthorized', 'missing or wrong token');
-      if (req.method !== 'GET') return sendError(res, 'bad_request', 'use GET', { status: 405, headers: { allow: 'GET' } });
+      if (!tokenOk(req.headers['x-kiosk-token'] ?? query.get('t')))
+        return sendError(res, 'unauthorized', 'missing or wrong token');
+      if (req.method !== 'GET')
+        return sendError(res, 'bad_request', 'use GET', { status: 405, headers: { allow: 'GET' } });
       return eventStream(req, res);
     }
     if (pathname === SCREEN_CODE_PATH) return exchangeCode(req, res);
@@ -120,11 +158,17 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
     if (pathname.startsWith(AFD_DOWNLOAD_PATH)) {
       const afd = opts.agent.afd;
       const id = pathname.slice(AFD_DOWNLOAD_PATH.length);
-      return serveAfdDownload(req, res, id, { take: (i) => afd.takeDownload(i), adminOk: () => sessions.of(req.headers.cookie).touch(), headers: SECURITY_HEADERS, sendError });
+      return serveAfdDownload(req, res, id, {
+        take: (i) => afd.takeDownload(i),
+        adminOk: () => sessions.of(req.headers.cookie).touch(),
+        headers: SECURITY_HEADERS,
+        sendError,
+      });
     }
     const name = pathname.slice('/api/'.length);
     if (!isCallName(name)) return sendError(res, 'not_found', 'no such call');
-    if (req.method !== 'POST') return sendError(res, 'bad_request', 'use POST', { status: 405, headers: { allow: 'POST' } });
+    if (req.method !== 'POST')
+      return sendError(res, 'bad_request', 'use POST', { status: 405, headers: { allow: 'POST' } });
     const cookie = req.headers.cookie;
     const login = name === 'adminLogin';
     const session = login ? sessions.forLogin() : sessions.of(cookie);
@@ -142,7 +186,8 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
 
   /** A one-time code (from the browser's `/?c=`) for the page token: once, within its time, and never logged. */
   async function exchangeCode(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    if (req.method !== 'POST') return sendError(res, 'bad_request', 'use POST', { status: 405, headers: { allow: 'POST' } });
+    if (req.method !== 'POST')
+      return sendError(res, 'bad_request', 'use POST', { status: 405, headers: { allow: 'POST' } });
     const framed = await readJson(req);
     if ('refused' in framed) return sendError(res, framed.refused.code, framed.refused.message, framed.refused);
     const asked = screenCodeRequestSchema.safeParse(framed.input);
@@ -152,10 +197,18 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
   }
 
   function eventStream(req: http.IncomingMessage, res: http.ServerResponse): void {
-    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     res.write(': connected\n\n');
     streams.add(res);
-    const off = dispatcher.subscribe((event, payload) => res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`), { statusNow: true });
+    const off = dispatcher.subscribe(
+      (event, payload) => res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`),
+      { statusNow: true },
+    );
     const beat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
     beat.unref();
     const stop = (): void => {
@@ -168,7 +221,8 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
   }
 
   async function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<void> {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 'bad_request', 'use GET', { status: 405, headers: { allow: 'GET, HEAD' } });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendError(res, 'bad_request', 'use GET', { status: 405, headers: { allow: 'GET, HEAD' } });
     const file = await readStatic(rootReal, pathname);
     if (!file) return sendError(res, 'not_found', 'not found');
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': file.type, 'content-length': file.body.length });
@@ -224,7 +278,15 @@ async function readJson(req: http.IncomingMessage): Promise<{ input: unknown } |
     return { refused: { code: 'bad_request', message: 'body must be application/json', status: 415 } };
   }
   const body = await readBody(req);
-  if (body === 'too_large') return { refused: { code: 'bad_request', message: `body larger than ${MAX_BODY} bytes`, status: 413, headers: { connection: 'close' } } };
+  if (body === 'too_large')
+    return {
+      refused: {
+        code: 'bad_request',
+        message: `body larger than ${MAX_BODY} bytes`,
+        status: 413,
+        headers: { connection: 'close' },
+      },
+    };
   try {
     return { input: JSON.parse(body.toString('utf8')) };
   } catch {

@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { localDateTime } from '../../src/domain/local-time.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed, objectIdFor } from '../../src/mock/seed.js';
@@ -77,7 +77,13 @@ function openBare(dir: TempDir): BareDb {
   };
 }
 
-type Measured = { agent: LatencySummary; bare: LatencySummary; refused: number; sentDuringCapture: number; rosterSize: number };
+type Measured = {
+  agent: LatencySummary;
+  bare: LatencySummary;
+  refused: number;
+  sentDuringCapture: number;
+  rosterSize: number;
+};
 
 /**
  * Agent and baseline measured interleaved (punch, insert, punch, insert… alternating which goes
@@ -88,7 +94,12 @@ async function measure(mock: MockServer, agentDir: TempDir, bareDir: TempDir): P
   let agent: Agent | null = null;
   const bare = openBare(bareDir);
   try {
-    agent = benchAgent({ dataDir: agentDir.dir, baseUrl: mock.url, siteId: objectIdFor('gen-site', 0), rateLimit: RATE });
+    agent = benchAgent({
+      dataDir: agentDir.dir,
+      baseUrl: mock.url,
+      siteId: objectIdFor('gen-site', 0),
+      rateLimit: RATE,
+    });
     const started = await withTimeout(agent.start({ roster: true, awaitRosterIfEmpty: true }), 30_000);
     if (started.timedOut) throw new Error('agent start (roster sync) did not finish within 30 s');
     const rosterSize = agent.status().roster.size;
@@ -153,10 +164,29 @@ export async function benchCapture(): Promise<Result> {
         {
           title: 'latency per call (ms)',
           columns: ['', 'n', 'p50', 'p90', 'p99', 'max', 'mean'],
-          rows: [row('agent.punch()', a.lat), row('bare INSERT (baseline)', bare), ['ratio agent/bare', null, p50Ratio, ratio(a.lat.p90Ms, bare.p90Ms), p99Ratio, ratio(a.lat.maxMs, bare.maxMs), ratio(a.lat.meanMs, bare.meanMs)]],
+          rows: [
+            row('agent.punch()', a.lat),
+            row('bare INSERT (baseline)', bare),
+            [
+              'ratio agent/bare',
+              null,
+              p50Ratio,
+              ratio(a.lat.p90Ms, bare.p90Ms),
+              p99Ratio,
+              ratio(a.lat.maxMs, bare.maxMs),
+              ratio(a.lat.meanMs, bare.meanMs),
+            ],
+          ],
         },
       ],
-      targets: [{ what: 'p99(punch) / p99(bare INSERT)', value: p99Ratio, target: `≤ ${TARGET_P99_RATIO.toFixed(1)}`, met: p99Ratio === null ? null : p99Ratio <= TARGET_P99_RATIO }],
+      targets: [
+        {
+          what: 'p99(punch) / p99(bare INSERT)',
+          value: p99Ratio,
+          target: `≤ ${TARGET_P99_RATIO.toFixed(1)}`,
+          met: p99Ratio === null ? null : p99Ratio <= TARGET_P99_RATIO,
+        },
+      ],
       notes: [
         `temp dirs in ${fsInfo.tmpdir} (${fsInfo.fsType}); both files WAL + synchronous=FULL`,
         `uploader running against the mock at ${RATE.limit} per ${RATE.windowMs} ms during capture; it delivered ${a.sentDuringCapture} punches meanwhile`,
@@ -164,7 +194,18 @@ export async function benchCapture(): Promise<Result> {
         'baseline row: same columns as `punches`, plain table (no UNIQUE, no indexes, no journal row), one autocommit INSERT',
         'agent and baseline measured interleaved call by call (order alternating), so disk stalls hit both alike',
       ],
-      raw: { n: N, warmup: WARMUP, rate: RATE, agent: a.lat, bare, p50Ratio, p99Ratio, refused: a.refused, sentDuringCapture: a.sentDuringCapture, fs: fsInfo },
+      raw: {
+        n: N,
+        warmup: WARMUP,
+        rate: RATE,
+        agent: a.lat,
+        bare,
+        p50Ratio,
+        p99Ratio,
+        refused: a.refused,
+        sentDuringCapture: a.sentDuringCapture,
+        fs: fsInfo,
+      },
     };
   } finally {
     await mock.close();

@@ -17,7 +17,7 @@
 import Bottleneck from 'bottleneck';
 import PQueue from 'p-queue';
 import { Pool, request } from 'undici';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { API_VERSION_SEGMENT, BASIC_AUTH_USER, buildPunchBody, defaultApiDialect } from '../../src/api/shapes.js';
 import { localDateTime } from '../../src/domain/local-time.js';
 import { maxInAnyWindow, type WindowRule } from '../../src/domain/sliding-window.js';
@@ -79,7 +79,10 @@ function freshMock(): Promise<MockProcess> {
  * t=0, last 60 at t=9,000 → 540 / 9,000 ms × 1,000 = 60). Below 1.0 is lost throughput; above 1.0
  * means the server admitted more than the rule allows (impossible without 429s elsewhere).
  */
-export function steadyRate(deliveredAt: readonly number[], rule: WindowRule): { perWindow: number | null; firstToLastMs: number | null } {
+export function steadyRate(
+  deliveredAt: readonly number[],
+  rule: WindowRule,
+): { perWindow: number | null; firstToLastMs: number | null } {
   if (deliveredAt.length === 0) return { perWindow: null, firstToLastMs: null };
   const t = [...deliveredAt].sort((a, b) => a - b);
   const span = (t[t.length - 1] as number) - (t[0] as number);
@@ -93,7 +96,10 @@ export function steadyRate(deliveredAt: readonly number[], rule: WindowRule): { 
  * per-slot efficiency that, unlike `steadyRate`, does not charge a sender for how its last window's
  * `limit` requests are spread out (a sequential sender cannot send them all at one instant).
  */
-export function slotReuse(deliveredAt: readonly number[], rule: WindowRule): { medianMs: number | null; maxMs: number | null } {
+export function slotReuse(
+  deliveredAt: readonly number[],
+  rule: WindowRule,
+): { medianMs: number | null; maxMs: number | null } {
   const t = [...deliveredAt].sort((a, b) => a - b);
   const gaps: number[] = [];
   for (let i = 0; i + rule.limit < t.length; i++) gaps.push((t[i + rule.limit] as number) - (t[i] as number));
@@ -102,7 +108,10 @@ export function slotReuse(deliveredAt: readonly number[], rule: WindowRule): { m
   return { medianMs: gaps[Math.floor((gaps.length - 1) / 2)] as number, maxMs: gaps[gaps.length - 1] as number };
 }
 
-async function statsFromMock(mock: MockProcess, base: { limiter: string; concurrency: number; totalMs: number; timedOut: boolean; clientErrors: number }): Promise<DrainStats> {
+async function statsFromMock(
+  mock: MockProcess,
+  base: { limiter: string; concurrency: number; totalMs: number; timedOut: boolean; clientErrors: number },
+): Promise<DrainStats> {
   const posts = (await mock.requests()).filter((r) => r.method === 'POST' && r.path === `${API_VERSION_SEGMENT}/times`);
   const delivered = posts.filter((r) => r.status !== null && r.status >= 200 && r.status < 300);
   const rateLimited = posts.filter((r) => r.status === 429).length;
@@ -113,7 +122,8 @@ async function statsFromMock(mock: MockProcess, base: { limiter: string; concurr
   const enough = sorted.length >= RULE.limit;
   const records = await mock.records();
   const perKey = new Map<string, number>();
-  for (const r of records) perKey.set(`${r.employee_id}|${r.time}`, (perKey.get(`${r.employee_id}|${r.time}`) ?? 0) + 1);
+  for (const r of records)
+    perKey.set(`${r.employee_id}|${r.time}`, (perKey.get(`${r.employee_id}|${r.time}`) ?? 0) + 1);
   let duplicateRecords = 0;
   for (const n of perKey.values()) duplicateRecords += n - 1;
   return {
@@ -133,7 +143,9 @@ async function statsFromMock(mock: MockProcess, base: { limiter: string; concurr
     slotReuseMedianMs: reuse.medianMs,
     slotReuseMaxMs: reuse.maxMs,
     firstWindowSpreadMs: enough ? (sorted[RULE.limit - 1] as number) - (sorted[0] as number) : null,
-    lastWindowSpreadMs: enough ? (sorted[sorted.length - 1] as number) - (sorted[sorted.length - RULE.limit] as number) : null,
+    lastWindowSpreadMs: enough
+      ? (sorted[sorted.length - 1] as number) - (sorted[sorted.length - RULE.limit] as number)
+      : null,
     recordsOnServer: records.length,
     duplicateRecords,
   };
@@ -157,7 +169,7 @@ async function drainAgent(): Promise<DrainStats> {
     // Capture the backlog before start(): punch() commits and wakes an uploader that is not
     // running yet, so nothing is sent until start().
     for (let i = 0; i < N; i++) {
-      const r = (await agent.punch({ kind: 'badge', value: externalId(i) }));
+      const r = await agent.punch({ kind: 'badge', value: externalId(i) });
       if (!r.ok || r.repeat) throw new Error(`punch ${i} not registered: ${JSON.stringify(r)}`);
     }
     const t0 = performance.now();
@@ -165,7 +177,13 @@ async function drainAgent(): Promise<DrainStats> {
     const flushed = await withTimeout(agent.flush({ maxWaitMs: DRAIN_TIMEOUT_MS }), DRAIN_TIMEOUT_MS + 2_000);
     const totalMs = performance.now() - t0;
     const timedOut = flushed.timedOut || !flushed.value.done || agent.status().queue.sent !== N;
-    return await statsFromMock(mock, { limiter: 'agent uploader (sliding-window budget)', concurrency: AGENT_IN_FLIGHT, totalMs, timedOut, clientErrors: 0 });
+    return await statsFromMock(mock, {
+      limiter: 'agent uploader (sliding-window budget)',
+      concurrency: AGENT_IN_FLIGHT,
+      totalMs,
+      timedOut,
+      clientErrors: 0,
+    });
   } finally {
     await agent?.stop();
     await mock.close();
@@ -184,7 +202,9 @@ function undiciSender(mock: MockProcess): Sender {
   let errors = 0;
   return {
     async send(i) {
-      const body = JSON.stringify(buildPunchBody(defaultApiDialect, { kind: 'external_id', value: externalId(i) }, local.date, local.time));
+      const body = JSON.stringify(
+        buildPunchBody(defaultApiDialect, { kind: 'external_id', value: externalId(i) }, local.date, local.time),
+      );
       try {
         const res = await request(`${mock.url}/times`, {
           method: 'POST',
@@ -207,14 +227,25 @@ function undiciSender(mock: MockProcess): Sender {
 async function drainBottleneck(): Promise<DrainStats> {
   const mock = await freshMock();
   const sender = undiciSender(mock);
-  const limiter = new Bottleneck({ maxConcurrent: BASELINE_CONCURRENCY, reservoir: RULE.limit, reservoirRefreshAmount: RULE.limit, reservoirRefreshInterval: RULE.windowMs });
+  const limiter = new Bottleneck({
+    maxConcurrent: BASELINE_CONCURRENCY,
+    reservoir: RULE.limit,
+    reservoirRefreshAmount: RULE.limit,
+    reservoirRefreshInterval: RULE.windowMs,
+  });
   try {
     const t0 = performance.now();
     const all = Promise.allSettled(Array.from({ length: N }, (_, i) => limiter.schedule(() => sender.send(i))));
     const done = await withTimeout(all, DRAIN_TIMEOUT_MS);
     const totalMs = performance.now() - t0;
     if (done.timedOut) await withTimeout(limiter.stop({ dropWaitingJobs: true }), REQUEST_TIMEOUT_MS);
-    return await statsFromMock(mock, { limiter: 'bottleneck reservoir 60 / 1000 ms', concurrency: BASELINE_CONCURRENCY, totalMs, timedOut: done.timedOut, clientErrors: sender.clientErrors() });
+    return await statsFromMock(mock, {
+      limiter: 'bottleneck reservoir 60 / 1000 ms',
+      concurrency: BASELINE_CONCURRENCY,
+      totalMs,
+      timedOut: done.timedOut,
+      clientErrors: sender.clientErrors(),
+    });
   } finally {
     await limiter.disconnect();
     await sender.close();
@@ -235,7 +266,13 @@ async function drainPQueue(): Promise<DrainStats> {
       queue.pause();
       queue.clear();
     }
-    return await statsFromMock(mock, { limiter: 'p-queue intervalCap 60 / 1000 ms', concurrency: BASELINE_CONCURRENCY, totalMs, timedOut: done.timedOut, clientErrors: sender.clientErrors() });
+    return await statsFromMock(mock, {
+      limiter: 'p-queue intervalCap 60 / 1000 ms',
+      concurrency: BASELINE_CONCURRENCY,
+      totalMs,
+      timedOut: done.timedOut,
+      clientErrors: sender.clientErrors(),
+    });
   } finally {
     queue.clear();
     await sender.close();
@@ -267,10 +304,25 @@ export async function benchDrain(): Promise<Result> {
     s.timedOut ? 'YES' : 'no',
   ];
   const targets: Target[] = [
-    { what: 'agent: achieved ÷ allowed rate', value: agent.rateRatio, target: `≥ ${TARGET_RATE_RATIO}`, met: agent.rateRatio === null ? null : agent.rateRatio >= TARGET_RATE_RATIO },
+    {
+      what: 'agent: achieved ÷ allowed rate',
+      value: agent.rateRatio,
+      target: `≥ ${TARGET_RATE_RATIO}`,
+      met: agent.rateRatio === null ? null : agent.rateRatio >= TARGET_RATE_RATIO,
+    },
     { what: 'agent: 429s seen by the mock', value: agent.rateLimited, target: '0', met: agent.rateLimited === 0 },
-    { what: `agent: max POSTs in any ${RULE.windowMs} ms window`, value: agent.maxInAnyWindow, target: `≤ ${RULE.limit}`, met: agent.maxInAnyWindow <= RULE.limit },
-    { what: 'agent: records on the server (exactly once)', value: agent.recordsOnServer - agent.duplicateRecords, target: `${N}, 0 duplicates`, met: agent.recordsOnServer === N && agent.duplicateRecords === 0 && !agent.timedOut },
+    {
+      what: `agent: max POSTs in any ${RULE.windowMs} ms window`,
+      value: agent.maxInAnyWindow,
+      target: `≤ ${RULE.limit}`,
+      met: agent.maxInAnyWindow <= RULE.limit,
+    },
+    {
+      what: 'agent: records on the server (exactly once)',
+      value: agent.recordsOnServer - agent.duplicateRecords,
+      target: `${N}, 0 duplicates`,
+      met: agent.recordsOnServer === N && agent.duplicateRecords === 0 && !agent.timedOut,
+    },
   ];
   return {
     name: 'drain',
@@ -278,7 +330,22 @@ export async function benchDrain(): Promise<Result> {
     tables: [
       {
         title: 'delivery of the backlog',
-        columns: ['limiter', 'conc.', 'POSTs', 'delivered', '429s', 'other/err', `max/${RULE.windowMs}ms`, 'rate/window', 'rate ÷ allowed', 'first→last ms', 'reuse ms', `${RULE.windowMs}/reuse`, 'total ms', 'timed out'],
+        columns: [
+          'limiter',
+          'conc.',
+          'POSTs',
+          'delivered',
+          '429s',
+          'other/err',
+          `max/${RULE.windowMs}ms`,
+          'rate/window',
+          'rate ÷ allowed',
+          'first→last ms',
+          'reuse ms',
+          `${RULE.windowMs}/reuse`,
+          'total ms',
+          'timed out',
+        ],
         rows: runs.map(row),
       },
     ],

@@ -27,9 +27,15 @@ export type FleetFigures = {
   /** Windows from the first punch to the last delivery, the last counted whole. */
   windows: number;
   use: number;
-  /** Use a perfect limiter (no round trip, nothing but punches) gets from the same arrivals, after the same requests before the first punch. */
+  /**
+   * Use a perfect limiter (no round trip, nothing but punches) gets from the same arrivals, after the same requests
+   * before the first punch.
+   */
   idealUse: number;
-  /** windowMs ÷ the median of a[i + limit] − a[i] over admitted arrivals: how fast slots come back while a backlog lasts (1 = perfect). */
+  /**
+   * windowMs ÷ the median of a[i + limit] − a[i] over admitted arrivals: how fast slots come back while a backlog lasts
+   * (1 = perfect).
+   */
   drainRate: number | null;
   spreadMs: number;
   /**
@@ -56,7 +62,11 @@ export function idealWindows(arrivals: readonly number[], rule: WindowRule, prio
 }
 
 /** When a perfect limiter sends each punch, serving them in the order they were captured (as idealWindows). */
-export function idealSends(arrivals: readonly number[], rule: WindowRule, prior: readonly number[] = []): Map<number, number> {
+export function idealSends(
+  arrivals: readonly number[],
+  rule: WindowRule,
+  prior: readonly number[] = [],
+): Map<number, number> {
   const order = arrivals.map((a, i) => ({ a, i })).sort((x, y) => x.a - y.a);
   const sent: number[] = [...prior].sort((a, b) => a - b);
   const at = new Map<number, number>();
@@ -76,7 +86,8 @@ export function longestWait(captured: readonly number[], tapped: readonly Tapped
   for (const r of tapped) {
     if (!isPost(r)) continue;
     evs.push({ at: r.sentAt, kind: 'send' });
-    if (r.status !== null && r.status >= 200 && r.status < 300 && r.answeredAt !== null) evs.push({ at: r.answeredAt, kind: 'deliver' });
+    if (r.status !== null && r.status >= 200 && r.status < 300 && r.answeredAt !== null)
+      evs.push({ at: r.answeredAt, kind: 'deliver' });
   }
   evs.sort((a, b) => a.at - b.at);
   let pending = 0;
@@ -109,10 +120,22 @@ export function drainRate(arrivals: readonly number[], rule: WindowRule): number
 
 const isPost = (r: { method: string; path: string }) => r.method === 'POST' && r.path.endsWith('/times');
 
-export function fleetFigures(o: { rule: WindowRule; requests: RequestLogEntry[]; taps: Tapped[][]; captured: number[][] }): FleetFigures {
+export function fleetFigures(o: {
+  rule: WindowRule;
+  requests: RequestLogEntry[];
+  taps: Tapped[][];
+  captured: number[][];
+}): FleetFigures {
   const { rule } = o;
   const first = Math.min(...o.captured.flat());
-  const doneAt = o.taps.map((log) => Math.max(first, ...log.filter((r) => isPost(r) && r.status !== null && r.status < 300 && r.answeredAt !== null).map((r) => r.answeredAt as number)));
+  const doneAt = o.taps.map((log) =>
+    Math.max(
+      first,
+      ...log
+        .filter((r) => isPost(r) && r.status !== null && r.status < 300 && r.answeredAt !== null)
+        .map((r) => r.answeredAt as number),
+    ),
+  );
   const last = Math.max(...doneAt);
   const span = o.requests.filter((r) => r.at >= first && r.at <= last);
   const admitted = span.filter((r) => r.counted).length;
@@ -137,7 +160,9 @@ export function fleetFigures(o: { rule: WindowRule; requests: RequestLogEntry[];
   // Each terminal's last punch as a perfect oldest-first limiter sends it.
   const sends = idealSends(punches, rule, prior);
   const owner = o.captured.flatMap((c, t) => c.map(() => t));
-  const idealDone = o.captured.map((_, t) => Math.max(...[...sends].filter(([i]) => owner[i] === t).map(([, at]) => at)));
+  const idealDone = o.captured.map((_, t) =>
+    Math.max(...[...sends].filter(([i]) => owner[i] === t).map(([, at]) => at)),
+  );
   return {
     requests: span.length,
     admitted,
@@ -145,7 +170,14 @@ export function fleetFigures(o: { rule: WindowRule; requests: RequestLogEntry[];
     refusedShare: span.length > 0 ? refused / span.length : 0,
     windows,
     use: admitted / (rule.limit * windows),
-    idealUse: punches.length / (rule.limit * idealWindows(punches, rule, o.requests.filter((r) => r.counted && r.at < first && r.at > first - rule.windowMs).map((r) => r.at))),
+    idealUse:
+      punches.length /
+      (rule.limit *
+        idealWindows(
+          punches,
+          rule,
+          o.requests.filter((r) => r.counted && r.at < first && r.at > first - rule.windowMs).map((r) => r.at),
+        )),
     drainRate: drainRate(
       span.filter((r) => r.counted).map((r) => r.at),
       rule,

@@ -26,7 +26,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
 import { configSchema, type Config } from '../../src/config.js';
 import { mulberry32 } from '../../src/domain/seeded-random.js';
@@ -42,13 +42,21 @@ import { sleep, type TempDir } from './support.js';
 import { startTap, type TerminalTap } from './terminal-tap.js';
 
 const LIMIT = 60;
-const list = (env: string | undefined, fallback: number[]) => (env ? env.split(',').map(Number).filter((x) => x > 0) : fallback);
+const list = (env: string | undefined, fallback: number[]) =>
+  env
+    ? env
+        .split(',')
+        .map(Number)
+        .filter((x) => x > 0)
+    : fallback;
 const WINDOWS_MS = list(process.env.BENCH_FLEET_WINDOWS_MS, [3_000, 12_000]);
 const SIZES = list(process.env.BENCH_FLEET_SIZES, [3, 10]);
 const REPEAT = Math.max(1, Number(process.env.BENCH_FLEET_REPEAT ?? 1));
 export const MODES = ['alone', 'split', 'adaptive', 'redis', 'redis-cloned'] as const;
 export type Mode = (typeof MODES)[number];
-const RUN_MODES: readonly Mode[] = process.env.BENCH_FLEET_MODES ? MODES.filter((m) => (process.env.BENCH_FLEET_MODES as string).split(',').includes(m)) : MODES;
+const RUN_MODES: readonly Mode[] = process.env.BENCH_FLEET_MODES
+  ? MODES.filter((m) => (process.env.BENCH_FLEET_MODES as string).split(',').includes(m))
+  : MODES;
 /** The fleet's punches: this many windows of the account's work. */
 const PUNCH_WINDOWS = 5;
 /** ... arriving over this many windows from the shift change. */
@@ -60,9 +68,25 @@ const DRAIN_WINDOWS = 30;
  */
 const SKEWED = process.env.BENCH_FLEET_DEMAND === 'skewed';
 const SITE_ID = objectIdFor('gen-site', 0);
-const GOALS = { alone: { use: 0.98, refused: 0 }, redis: { use: 0.95, refused: 0.01 }, 'redis-cloned': { use: 0.95, refused: 0.01 }, adaptive: { use: 0.9, refused: 0.05 } } as const;
+const GOALS = {
+  alone: { use: 0.98, refused: 0 },
+  redis: { use: 0.95, refused: 0.01 },
+  'redis-cloned': { use: 0.95, refused: 0.01 },
+  adaptive: { use: 0.9, refused: 0.05 },
+} as const;
 
-export type FleetRun = { mode: Mode; n: number; rule: WindowRule; each: number[]; figures: FleetFigures; delivered: number; duplicates: number; timedOut: boolean; startMs: number; limitsAtEnd: number[] };
+export type FleetRun = {
+  mode: Mode;
+  n: number;
+  rule: WindowRule;
+  each: number[];
+  figures: FleetFigures;
+  delivered: number;
+  duplicates: number;
+  timedOut: boolean;
+  startMs: number;
+  limitsAtEnd: number[];
+};
 
 const DATA_ROOT = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
 
@@ -104,7 +128,9 @@ function demand(n: number, total: number): number[] {
 function arrivals(each: number[], rule: WindowRule): number[][] {
   return each.map((count, i) => {
     const rnd = mulberry32(1_000 + i);
-    return Array.from({ length: count }, () => Math.floor(rnd() * ARRIVAL_WINDOWS * rule.windowMs)).sort((a, b) => a - b);
+    return Array.from({ length: count }, () => Math.floor(rnd() * ARRIVAL_WINDOWS * rule.windowMs)).sort(
+      (a, b) => a - b,
+    );
   });
 }
 
@@ -126,7 +152,11 @@ export async function fleetRun(n: number, mode: Mode, rule: WindowRule, redis: R
   const total = each.reduce((a, b) => a + b, 0);
   const firstOf = each.map((_, i) => each.slice(0, i).reduce((a, b) => a + b, 0));
   const share = Math.floor(rule.limit / n);
-  const mock: MockProcess = await startMockProcess({ employees: total, rule, variants: ['absent-routes=/timesheets,/work-leaves'] });
+  const mock: MockProcess = await startMockProcess({
+    employees: total,
+    rule,
+    variants: ['absent-routes=/timesheets,/work-leaves'],
+  });
   const dirs: TempDir[] = [];
   const taps: TerminalTap[] = [];
   const agents: Agent[] = [];
@@ -139,24 +169,46 @@ export async function fleetRun(n: number, mode: Mode, rule: WindowRule, redis: R
       const tap = await startTap(mock.url);
       taps.push(tap);
       const shared = mode === 'redis' || mode === 'redis-cloned';
-      const rateLimit = { ...rule, limit: mode === 'adaptive' ? rule.limit : share, accountLimit: rule.limit, ...(shared ? { redisUrl: (redis as RedisProcess).url, redisKey } : {}) };
+      const rateLimit = {
+        ...rule,
+        limit: mode === 'adaptive' ? rule.limit : share,
+        accountLimit: rule.limit,
+        ...(shared ? { redisUrl: (redis as RedisProcess).url, redisKey } : {}),
+      };
       agents.push(fleetAgent(dir.dir, tap.url, mode === 'redis-cloned' ? 'kiosk' : `T${i}`, rateLimit));
     }
     // Cold: all switched on together, each syncing its roster at start.
     const started = Date.now();
     await Promise.all(agents.map((a) => a.start()));
-    if (!(await waitUntil(() => agents.every((a) => a.status().roster.size >= total), DRAIN_WINDOWS * rule.windowMs))) throw new Error('rosters not in');
+    if (!(await waitUntil(() => agents.every((a) => a.status().roster.size >= total), DRAIN_WINDOWS * rule.windowMs)))
+      throw new Error('rosters not in');
     const startMs = Date.now() - started;
     const t0 = Date.now();
     const offsets = arrivals(each, rule);
-    const captured = await Promise.all(agents.map((a, i) => badge(a, i, firstOf[i] as number, offsets[i] as number[], t0)));
-    const timedOut = !(await waitUntil(() => agents.every((a, i) => a.status().queue.sent === each[i]), DRAIN_WINDOWS * rule.windowMs));
+    const captured = await Promise.all(
+      agents.map((a, i) => badge(a, i, firstOf[i] as number, offsets[i] as number[], t0)),
+    );
+    const timedOut = !(await waitUntil(
+      () => agents.every((a, i) => a.status().queue.sent === each[i]),
+      DRAIN_WINDOWS * rule.windowMs,
+    ));
     const limitsAtEnd = agents.map((a) => a.status().rateWindow.limit);
     await sleep(200); // the taps note the last answers' ends
     const records = await mock.records();
     const keys = new Set(records.map((r) => `${r.employee_external_id ?? r.employee_id}|${r.time}`));
     const figures = fleetFigures({ rule, requests: await mock.requests(), taps: taps.map((t) => t.log), captured });
-    return { mode, n, rule, each, figures, delivered: keys.size, duplicates: records.length - keys.size, timedOut, startMs, limitsAtEnd };
+    return {
+      mode,
+      n,
+      rule,
+      each,
+      figures,
+      delivered: keys.size,
+      duplicates: records.length - keys.size,
+      timedOut,
+      startMs,
+      limitsAtEnd,
+    };
   } finally {
     await Promise.allSettled(agents.map((a) => a.stop()));
     await Promise.allSettled(taps.map((t) => t.close()));
@@ -191,12 +243,25 @@ function fleetRow(r: FleetRun, baseline: FleetRun | undefined): Cell[] {
     s1(f.spreadMs),
     s1(f.idealSpreadMs),
     lo === hi ? String(lo) : `${lo}–${hi}`,
-    r.delivered === r.each.reduce((a, b) => a + b, 0) && r.duplicates === 0 && !r.timedOut ? 'yes' : `NO (${r.delivered}, ${r.duplicates} dup${r.timedOut ? ', timed out' : ''})`,
+    r.delivered === r.each.reduce((a, b) => a + b, 0) && r.duplicates === 0 && !r.timedOut
+      ? 'yes'
+      : `NO (${r.delivered}, ${r.duplicates} dup${r.timedOut ? ', timed out' : ''})`,
   ];
 }
 
 function terminalRows(r: FleetRun): Cell[][] {
-  return r.figures.terminals.map((t, i) => [`${r.rule.windowMs / 1000} s`, r.n, r.mode, `T${i}`, t.requests, t.refused, pct(t.refusedShare), Number(t.use.toFixed(2)), s1(t.longestWaitMs), s1(t.doneAfterMs)]);
+  return r.figures.terminals.map((t, i) => [
+    `${r.rule.windowMs / 1000} s`,
+    r.n,
+    r.mode,
+    `T${i}`,
+    t.requests,
+    t.refused,
+    pct(t.refusedShare),
+    Number(t.use.toFixed(2)),
+    s1(t.longestWaitMs),
+    s1(t.doneAfterMs),
+  ]);
 }
 
 function targets(runs: FleetRun[]): Target[] {
@@ -207,13 +272,34 @@ function targets(runs: FleetRun[]): Target[] {
     const tag = `${r.rule.windowMs / 1000} s, ${r.n} terminals, ${r.mode}`;
     if (r.mode === 'alone') {
       // Item 8: its backlog drains at the limit (how fast slots come back), never a 429.
-      out.push({ what: `${tag}: drain rate ÷ limit`, value: r.figures.drainRate, target: `≥ ${g.use}`, met: r.figures.drainRate !== null && r.figures.drainRate >= g.use });
-      out.push({ what: `${tag}: requests answered 429`, value: r.figures.refused, target: '0', met: r.figures.refused === 0 });
+      out.push({
+        what: `${tag}: drain rate ÷ limit`,
+        value: r.figures.drainRate,
+        target: `≥ ${g.use}`,
+        met: r.figures.drainRate !== null && r.figures.drainRate >= g.use,
+      });
+      out.push({
+        what: `${tag}: requests answered 429`,
+        value: r.figures.refused,
+        target: '0',
+        met: r.figures.refused === 0,
+      });
       continue;
     }
-    // The issue's goal is on use; a shift change's first window cannot be full, so it is judged against what a perfect limiter gets.
-    out.push({ what: `${tag}: use of the account limit ÷ a perfect limiter's (absolute ${r.figures.use.toFixed(3)})`, value: r.figures.use / r.figures.idealUse, target: `≥ ${g.use}`, met: r.figures.use / r.figures.idealUse >= g.use });
-    out.push({ what: `${tag}: share answered 429`, value: r.figures.refusedShare, target: `< ${g.refused}`, met: r.figures.refusedShare < g.refused });
+    // The issue's goal is on use; a shift change's first window cannot be full, so it is judged against what a perfect
+    // limiter gets.
+    out.push({
+      what: `${tag}: use of the account limit ÷ a perfect limiter's (absolute ${r.figures.use.toFixed(3)})`,
+      value: r.figures.use / r.figures.idealUse,
+      target: `≥ ${g.use}`,
+      met: r.figures.use / r.figures.idealUse >= g.use,
+    });
+    out.push({
+      what: `${tag}: share answered 429`,
+      value: r.figures.refusedShare,
+      target: `< ${g.refused}`,
+      met: r.figures.refusedShare < g.refused,
+    });
   }
   return out;
 }
@@ -228,24 +314,58 @@ export async function benchFleet(): Promise<Result> {
           for (const mode of RUN_MODES.filter((m) => (m === 'alone') === (n === 1))) {
             const run = await fleetRun(n, mode, { limit: LIMIT, windowMs }, redis);
             runs.push(run);
-            process.stderr.write(`fleet ${windowMs} ms ${n} ${mode}: use ${run.figures.use.toFixed(3)}, 429 ${pct(run.figures.refusedShare)}\n`);
+            process.stderr.write(
+              `fleet ${windowMs} ms ${n} ${mode}: use ${run.figures.use.toFixed(3)}, 429 ${pct(run.figures.refusedShare)}\n`,
+            );
           }
   } finally {
     await redis?.stop();
   }
-  const baselineOf = (r: FleetRun) => runs.find((b) => b.mode === 'split' && b.n === r.n && b.rule.windowMs === r.rule.windowMs);
+  const baselineOf = (r: FleetRun) =>
+    runs.find((b) => b.mode === 'split' && b.n === r.n && b.rule.windowMs === r.rule.windowMs);
   return {
     name: 'fleet',
     title: `fleet, cold start and a shift change: ${PUNCH_WINDOWS} windows of punches (${SKEWED ? 'half at the first terminal' : 'even'}) over ${ARRIVAL_WINDOWS} windows, ${SIZES.join(' and ')} terminals on one token, ${LIMIT} per ${WINDOWS_MS.map((w) => `${w / 1000} s`).join(' / ')} (real clock)`,
     tables: [
       {
-        title: 'per fleet (the mock\'s log, from the first punch to the last delivery)',
-        columns: ['window', 'N', 'mode', 'start s', 'requests', '429s', '429 %', 'windows', 'use', 'use ÷ ideal', 'drain ÷ limit', 'use ÷ split', 'longest wait s', 'first done s', 'last done s', 'spread s', 'ideal spread s', 'limit at end', 'all once'],
+        title: "per fleet (the mock's log, from the first punch to the last delivery)",
+        columns: [
+          'window',
+          'N',
+          'mode',
+          'start s',
+          'requests',
+          '429s',
+          '429 %',
+          'windows',
+          'use',
+          'use ÷ ideal',
+          'drain ÷ limit',
+          'use ÷ split',
+          'longest wait s',
+          'first done s',
+          'last done s',
+          'spread s',
+          'ideal spread s',
+          'limit at end',
+          'all once',
+        ],
         rows: runs.map((r) => fleetRow(r, baselineOf(r))),
       },
       {
         title: 'per terminal (its tap)',
-        columns: ['window', 'N', 'mode', 'terminal', 'requests', '429s', '429 %', 'use of share', 'longest wait s', 'done s'],
+        columns: [
+          'window',
+          'N',
+          'mode',
+          'terminal',
+          'requests',
+          '429s',
+          '429 %',
+          'use of share',
+          'longest wait s',
+          'done s',
+        ],
         rows: runs.flatMap(terminalRows),
       },
     ],
@@ -255,7 +375,7 @@ export async function benchFleet(): Promise<Result> {
       'ideal spread s = the finish spread of a perfect limiter serving the same punches oldest first (a terminal whose last punch came early finishes early even then)',
       'start s = switch-on to every roster in (the roster syncs share the account too); longest wait = punches captured and undelivered while the terminal sent no POST /times; done = first punch to its last delivery',
       `drain ÷ limit = window ÷ the median of a[i + ${LIMIT}] − a[i] over admitted arrivals (how fast a slot comes back while the backlog lasts; 1 for a perfect limiter, whatever the arrivals)`,
-      'use of share = a terminal\'s requests not answered 429 ÷ (limit / N × the fleet\'s windows)',
+      "use of share = a terminal's requests not answered 429 ÷ (limit / N × the fleet's windows)",
       `the mock's Retry-After is whole seconds (at a 3 s window a 429 pauses a third of a window or more); the employee's-day reads meet routes the mock does not have (404: GET /timesheets, /work-leaves)`,
       `each terminal: its own data dir on ${DATA_ROOT}, default configuration but rateLimit (split: floor(${LIMIT} / N); adaptive: ${LIMIT}; redis: the shared window, floor(${LIMIT} / N) as fallback) and terminalId (T<i>, or 'kiosk' on every one for redis-cloned)`,
       'the machine is shared with other work: timings are noisy, compare within a run',

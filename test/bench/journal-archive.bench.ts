@@ -1,7 +1,7 @@
 /**
  * Five years on a small disk (issue 26 item 9): a year of a 500-employee site (4 punches a day,
  * 730,000 punches) written to the evidence journal through its writer (marks and their
- * 'delivered' facts), with the real archiving (agent/journal-archiver.ts) run after every day as
+ * 'delivered' facts), with the real archiving (agent/journal/journal-archiver.ts) run after every day as
  * the retention pass runs it, and the freed pages given back as the pass does. Measures: the
  * database at the end of the year and its peak, the archives' bytes per punch, five years
  * (the database plus five years of archives), the event loop's longest wait while archiving.
@@ -13,16 +13,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { archiveJournal } from '../../src/agent/journal-archiver.js';
-import { RetentionWatch } from '../../src/agent/retention-watch.js';
+import { archiveJournal } from '../../src/agent/journal/journal-archiver.js';
+import { RetentionWatch } from '../../src/agent/journal/retention-watch.js';
 import { silentLogger } from '../../src/log.js';
-import { checkpointInWorker } from '../../src/store/checkpoint-worker.js';
-import { DEFAULT_RETENTION, RetentionStore } from '../../src/store/retention.js';
+import { checkpointInWorker } from '../../src/store/upkeep/checkpoint-worker.js';
+import { DEFAULT_RETENTION, RetentionStore } from '../../src/store/upkeep/retention.js';
 import { localDateTime } from '../../src/domain/local-time.js';
 import { DB_FILE_NAME, openDatabase, type DurableDb } from '../../src/store/database.js';
-import { EvidenceJournal } from '../../src/store/evidence-journal.js';
-import { ARCHIVE_DIR_NAME } from '../../src/store/journal-archive.js';
-import { verifyJournal } from '../../src/store/journal-verify.js';
+import { EvidenceJournal } from '../../src/store/journal/evidence-journal.js';
+import { ARCHIVE_DIR_NAME } from '../../src/store/journal/journal-archive.js';
+import { verifyJournal } from '../../src/store/journal/journal-verify.js';
 import type { Result } from './report.js';
 import { tempDir } from './support.js';
 
@@ -48,7 +48,17 @@ function writeDay(db: DurableDb, journal: EvidenceJournal, day: number, counter:
         const at = START + day * DAY_MS + (base - 0) * 3_600_000 + ((n * 7_919) % 1_800) * 1_000;
         const local = localDateTime(at, ZONE);
         const nsr = journal.reserveNsr(EMPLOYEES * PER_DAY);
-        journal.appendMark({ nsr, at, localDate: local.date, localTime: local.time, zone: ZONE, recordedAt: at, cpf: cpfOf(e), punchId: n + 1, chain: e % 10 === 0 ? 'cnpj:11444777000161' : '' });
+        journal.appendMark({
+          nsr,
+          at,
+          localDate: local.date,
+          localTime: local.time,
+          zone: ZONE,
+          recordedAt: at,
+          cpf: cpfOf(e),
+          punchId: n + 1,
+          chain: e % 10 === 0 ? 'cnpj:11444777000161' : '',
+        });
         journal.facts.append(nsr, at + 2_000 + (n % 900), 'delivered', randomId(n));
       }
     }
@@ -56,8 +66,14 @@ function writeDay(db: DurableDb, journal: EvidenceJournal, day: number, counter:
   journal.settle();
 }
 
-const dbBytes = (dir: string) => ['', '-wal'].reduce((s, x) => s + (fs.existsSync(path.join(dir, DB_FILE_NAME + x)) ? fs.statSync(path.join(dir, DB_FILE_NAME + x)).size : 0), 0);
-const dirBytes = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).reduce((s, f) => s + fs.statSync(path.join(dir, f)).size, 0) : 0);
+const dbBytes = (dir: string) =>
+  ['', '-wal'].reduce(
+    (s, x) =>
+      s + (fs.existsSync(path.join(dir, DB_FILE_NAME + x)) ? fs.statSync(path.join(dir, DB_FILE_NAME + x)).size : 0),
+    0,
+  );
+const dirBytes = (dir: string) =>
+  fs.existsSync(dir) ? fs.readdirSync(dir).reduce((s, f) => s + fs.statSync(path.join(dir, f)).size, 0) : 0;
 
 function freePages(db: DurableDb): void {
   db.pragma('wal_checkpoint(TRUNCATE)');
@@ -65,7 +81,9 @@ function freePages(db: DurableDb): void {
   db.pragma('wal_checkpoint(TRUNCATE)');
 }
 
-/** The longest gap between two ticks of a 1 ms timer while `run` runs: how long the event loop was kept from other work. */
+/**
+ * The longest gap between two ticks of a 1 ms timer while `run` runs: how long the event loop was kept from other work.
+ */
 async function loopStall<T>(run: () => Promise<T>): Promise<{ value: T; maxMs: number }> {
   let last = performance.now();
   let maxMs = 0;
@@ -124,12 +142,29 @@ export async function benchJournalArchive(): Promise<Result> {
       writeDay(db, journal, day, counter);
       const now = START + (day + 1) * DAY_MS;
       const a0 = performance.now();
-      // The retention pass as the agent runs it: its checkpoints in a worker, the archiving in its steps, then the freed pages given back.
+      // The retention pass as the agent runs it: its checkpoints in a worker, the archiving in its steps, then the
+      // freed pages given back.
       let r: Awaited<ReturnType<typeof archiveJournal>> | null = null;
       const watch = new RetentionWatch({
-        store: new RetentionStore(db), policy: DEFAULT_RETENTION, clock: { now: () => now }, mono: () => performance.now(), log: silentLogger,
-        checkpointer: () => checkpointInWorker(t.dir), write: () => undefined, changed: () => undefined, firstAfterMs: 0, everyMs: DAY_MS,
-        archive: async (step) => (r = await archiveJournal({ db, settings: { archiveAfterDays: afterDays, keepYears: 5 }, now: () => now, mono: () => performance.now(), signer: () => null, ...step })),
+        store: new RetentionStore(db),
+        policy: DEFAULT_RETENTION,
+        clock: { now: () => now },
+        mono: () => performance.now(),
+        log: silentLogger,
+        checkpointer: () => checkpointInWorker(t.dir),
+        write: () => undefined,
+        changed: () => undefined,
+        firstAfterMs: 0,
+        everyMs: DAY_MS,
+        archive: async (step) =>
+          (r = await archiveJournal({
+            db,
+            settings: { archiveAfterDays: afterDays, keepYears: 5 },
+            now: () => now,
+            mono: () => performance.now(),
+            signer: () => null,
+            ...step,
+          })),
       });
       const { value: pass, maxMs } = await loopStall(() => watch.runNow());
       await watch.stop();
@@ -153,9 +188,24 @@ export async function benchJournalArchive(): Promise<Result> {
     const baseYear = base.perPunch * YEAR_PUNCHES;
     const fiveYears = dbEnd + archivePerPunch * YEAR_PUNCHES * 5;
     const raw = {
-      days, punches: counter.n, archivedPunches: archived, dbEndBytes: dbEnd, dbPeakBytes: peak, archiveBytes: archives, archivePerPunch,
-      baseline: base, baselineYearBytes: baseYear, fiveYearsBytes: fiveYears, longestStepMs: longestStep, maxLoopStallMs: stall, quietPassStallMs: quietStall, stallsOfArchivingPasses: stalls.map((x) => +x.toFixed(1)), afterDays,
-      archiveMs, writeAndArchiveMs, verify: { ok: v.ok, marks: v.marks, facts: v.facts, ms: v.ms },
+      days,
+      punches: counter.n,
+      archivedPunches: archived,
+      dbEndBytes: dbEnd,
+      dbPeakBytes: peak,
+      archiveBytes: archives,
+      archivePerPunch,
+      baseline: base,
+      baselineYearBytes: baseYear,
+      fiveYearsBytes: fiveYears,
+      longestStepMs: longestStep,
+      maxLoopStallMs: stall,
+      quietPassStallMs: quietStall,
+      stallsOfArchivingPasses: stalls.map((x) => +x.toFixed(1)),
+      afterDays,
+      archiveMs,
+      writeAndArchiveMs,
+      verify: { ok: v.ok, marks: v.marks, facts: v.facts, ms: v.ms },
     };
     return {
       name: 'journal-archive',
@@ -165,21 +215,48 @@ export async function benchJournalArchive(): Promise<Result> {
           title: 'sizes (MB = 10^6 bytes)',
           columns: ['', 'MB', 'bytes per punch', 'vs baseline'],
           rows: [
-            ['baseline: the year without archiving (tenth of it measured, scaled)', +(baseYear / MB).toFixed(1), Math.round(base.perPunch), 1],
+            [
+              'baseline: the year without archiving (tenth of it measured, scaled)',
+              +(baseYear / MB).toFixed(1),
+              Math.round(base.perPunch),
+              1,
+            ],
             [`database at the end (${days} days)`, +(dbEnd / MB).toFixed(1), null, +(dbEnd / baseYear).toFixed(3)],
             ['database, peak over the run', +(peak / MB).toFixed(1), null, +(peak / baseYear).toFixed(3)],
-            [`archives (${archived.toLocaleString('en')} punches)`, +(archives / MB).toFixed(2), +archivePerPunch.toFixed(1), +(archivePerPunch / base.perPunch).toFixed(3)],
-            ['five years: database + 5 × a year of archives', +(fiveYears / MB).toFixed(1), null, +(fiveYears / (5 * baseYear)).toFixed(3)],
+            [
+              `archives (${archived.toLocaleString('en')} punches)`,
+              +(archives / MB).toFixed(2),
+              +archivePerPunch.toFixed(1),
+              +(archivePerPunch / base.perPunch).toFixed(3),
+            ],
+            [
+              'five years: database + 5 × a year of archives',
+              +(fiveYears / MB).toFixed(1),
+              null,
+              +(fiveYears / (5 * baseYear)).toFixed(3),
+            ],
           ],
         },
         {
           title: 'work',
           columns: ['', 'ms', 'note'],
           rows: [
-            ['retention passes with archiving, all together', Math.round(archiveMs), `${days} daily passes (RetentionWatch.runNow)`],
-            ['  longest synchronous step (the pass\'s longestBatchMs)', +longestStep.toFixed(1), ''],
-            ['  event loop kept busy while archiving, longest (1 ms timer)', +stall.toFixed(1), `passes that wrote an archive: ${stalls.map((x) => x.toFixed(0)).join(', ')} ms; the others at most ${quietStall.toFixed(0)} ms`],
-            [`verify at the end (archives + database)`, v.ms, v.ok ? `ok, ${v.marks} marks, ${v.facts} facts` : `NOT OK: ${v.firstProblem?.message}`],
+            [
+              'retention passes with archiving, all together',
+              Math.round(archiveMs),
+              `${days} daily passes (RetentionWatch.runNow)`,
+            ],
+            ["  longest synchronous step (the pass's longestBatchMs)", +longestStep.toFixed(1), ''],
+            [
+              '  event loop kept busy while archiving, longest (1 ms timer)',
+              +stall.toFixed(1),
+              `passes that wrote an archive: ${stalls.map((x) => x.toFixed(0)).join(', ')} ms; the others at most ${quietStall.toFixed(0)} ms`,
+            ],
+            [
+              `verify at the end (archives + database)`,
+              v.ms,
+              v.ok ? `ok, ${v.marks} marks, ${v.facts} facts` : `NOT OK: ${v.firstProblem?.message}`,
+            ],
           ],
         },
       ],
@@ -190,7 +267,7 @@ export async function benchJournalArchive(): Promise<Result> {
         { what: 'event loop kept busy while archiving, longest (ms)', value: stall, target: '≤ 50', met: stall <= 50 },
       ],
       notes: [
-        'journal rows only (marks and their delivered facts), written through EvidenceJournal as the terminal writes them; the punches table is retention\'s (retention.deliveredDays) and not counted here',
+        "journal rows only (marks and their delivered facts), written through EvidenceJournal as the terminal writes them; the punches table is retention's (retention.deliveredDays) and not counted here",
         `five years = the database at the end + archives per punch × ${YEAR_PUNCHES.toLocaleString('en')} × 5 (a year's archives scaled; archives are kept journal.keepYears = 5)`,
         `scale to a year: ×${scale.toFixed(3)} (figures above are measured, not scaled, except the baseline and five years)`,
       ],

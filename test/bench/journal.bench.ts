@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DB_FILE_NAME, openDatabase, type Db } from '../../src/store/database.js';
-import { EvidenceJournal } from '../../src/store/evidence-journal.js';
-import { backfillJournal } from '../../src/store/journal-backfill.js';
-import { verifyJournal } from '../../src/store/journal-verify.js';
+import { EvidenceJournal } from '../../src/store/journal/evidence-journal.js';
+import { backfillJournal } from '../../src/store/journal/journal-backfill.js';
+import { verifyJournal } from '../../src/store/journal/journal-verify.js';
 import { fillDelivered } from '../helpers/history.js';
 import type { Result } from './report.js';
 import { tempDir } from './support.js';
@@ -39,7 +39,11 @@ function sizes(): { without: number; with: number; perPunch: number; tables: Rec
     fillDelivered(db, { punches: SIZE_PUNCHES, employees: 500, journal: true, evidence: new EvidenceJournal(db) });
     let tables: Record<string, number> = {};
     try {
-      const rows = db.prepare(`SELECT name, SUM(pgsize) AS bytes FROM dbstat WHERE name LIKE 'journal_%' OR name IN ('punches_by_nsr') GROUP BY name`).all() as { name: string; bytes: number }[];
+      const rows = db
+        .prepare(
+          `SELECT name, SUM(pgsize) AS bytes FROM dbstat WHERE name LIKE 'journal_%' OR name IN ('punches_by_nsr') GROUP BY name`,
+        )
+        .all() as { name: string; bytes: number }[];
       tables = Object.fromEntries(rows.map((r) => [r.name, r.bytes]));
     } catch {
       /* SQLite built without dbstat: the file sizes alone */
@@ -102,7 +106,14 @@ export async function benchJournal(): Promise<Result> {
           ['without the journal', s.without],
           ['with marks and delivered facts', s.with],
           ['difference per punch', Math.round(s.perPunch)],
-          ['journal tables and indexes per punch (dbstat)', Math.round(Object.entries(s.tables).filter(([k]) => k.startsWith('journal_')).reduce((n, [, b]) => n + b, 0) / SIZE_PUNCHES)],
+          [
+            'journal tables and indexes per punch (dbstat)',
+            Math.round(
+              Object.entries(s.tables)
+                .filter(([k]) => k.startsWith('journal_'))
+                .reduce((n, [, b]) => n + b, 0) / SIZE_PUNCHES,
+            ),
+          ],
           ...Object.entries(s.tables).map(([k, n]): [string, number] => [`  dbstat ${k}`, n]),
         ],
       },
@@ -112,14 +123,27 @@ export async function benchJournal(): Promise<Result> {
         rows: [
           [`journal ${up.marks} punches at upgrade`, Math.round(up.ms), `${up.perThousandMs.toFixed(1)} ms per 1,000`],
           [`verify ${VERIFY_MARKS} marks + facts`, v.ms, v.ok ? 'ok' : 'NOT OK'],
-          ['  event loop delay while verifying, max', Number(v.maxDelayMs.toFixed(1)), `p99 ${v.p99DelayMs.toFixed(1)} ms`],
+          [
+            '  event loop delay while verifying, max',
+            Number(v.maxDelayMs.toFixed(1)),
+            `p99 ${v.p99DelayMs.toFixed(1)} ms`,
+          ],
         ],
       },
     ],
-    targets: [{ what: 'event loop delay max while verifying (ms)', value: v.maxDelayMs, target: '≤ 50', met: v.maxDelayMs <= 50 }],
+    targets: [
+      {
+        what: 'event loop delay max while verifying (ms)',
+        value: v.maxDelayMs,
+        target: '≤ 50',
+        met: v.maxDelayMs <= 50,
+      },
+    ],
     notes: [
       'marks are 137-character AFD type 7 lines, facts the delivered fact of each punch (a 24-character _id)',
-      'the file without the journal still has migration 11: its punches, all without NSR, sit in the partial index punches_unjournalled, so the difference undercounts; dbstat counts the journal alone', 'the upgrade: fillDelivered rows without NSRs, as a terminal upgraded with history has them'],
+      'the file without the journal still has migration 11: its punches, all without NSR, sit in the partial index punches_unjournalled, so the difference undercounts; dbstat counts the journal alone',
+      'the upgrade: fillDelivered rows without NSRs, as a terminal upgraded with history has them',
+    ],
     raw: { sizes: s, backfill: up, verify: v },
   };
 }

@@ -17,7 +17,11 @@ export type MockProcess = {
 const CLI = path.resolve('dist/src/cli.js');
 
 /** `variants`: `timeclock mock --variant` values (e.g. 'page-cap=25'). */
-export async function startMockProcess(opts: { employees: number; rule: WindowRule; variants?: string[] }): Promise<MockProcess> {
+export async function startMockProcess(opts: {
+  employees: number;
+  rule: WindowRule;
+  variants?: string[];
+}): Promise<MockProcess> {
   const child = spawn(
     process.execPath,
     [

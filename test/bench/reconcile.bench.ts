@@ -8,7 +8,7 @@
  * configuration's default (2 s doubling to 60 s) so the bench takes seconds; times are reported
  * scaled back. Baseline: the variant the specification shows.
  */
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
 import { configSchema, type Config } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
@@ -32,10 +32,22 @@ const VARIANTS: Variant[] = [
   { name: 'GET /times answers 400', variants: { timesAnswer: 400 } },
 ];
 
-type Measured = { name: string; resolved: number; handedOver: number; gets: number; posts: number; ms: number; duplicates: number };
+type Measured = {
+  name: string;
+  resolved: number;
+  handedOver: number;
+  gets: number;
+  posts: number;
+  ms: number;
+  duplicates: number;
+};
 
 async function measure(v: Variant): Promise<Measured> {
-  const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 600, windowMs: 60_000 }, variants: v.variants });
+  const mock = await startMockServer({
+    seed: demoSeed(),
+    rateLimit: { limit: 600, windowMs: 60_000 },
+    variants: v.variants,
+  });
   const dir = tempDir('timeclock-bench-reconcile-');
   let agent: Agent | null = null;
   try {
@@ -69,7 +81,8 @@ async function measure(v: Variant): Promise<Measured> {
     // Every GET /times is a reconciliation check; every POST past the first of each punch is a resend.
     const log = mock.requests();
     const keys = new Map<string, number>();
-    for (const r of mock.records()) keys.set(`${r.employee_id}|${r.time}`, (keys.get(`${r.employee_id}|${r.time}`) ?? 0) + 1);
+    for (const r of mock.records())
+      keys.set(`${r.employee_id}|${r.time}`, (keys.get(`${r.employee_id}|${r.time}`) ?? 0) + 1);
     return {
       name: v.name,
       resolved: done.value.sent,
@@ -91,10 +104,30 @@ export async function benchReconcile(): Promise<Result> {
   for (const v of VARIANTS) rows.push(await measure(v));
   const base = rows[0] as Measured;
   const perPunch = (m: Measured) => (m.gets + m.posts) / PUNCHES;
-  const row = (m: Measured): Cell[] => [m.name, m.resolved, m.handedOver, m.gets / PUNCHES, m.posts / PUNCHES, perPunch(m), ratio(perPunch(m), perPunch(base)), (m.ms * SCALE) / 1000, m.duplicates];
+  const row = (m: Measured): Cell[] => [
+    m.name,
+    m.resolved,
+    m.handedOver,
+    m.gets / PUNCHES,
+    m.posts / PUNCHES,
+    perPunch(m),
+    ratio(perPunch(m), perPunch(base)),
+    (m.ms * SCALE) / 1000,
+    m.duplicates,
+  ];
   const table: Table = {
     title: `${PUNCHES} in-doubt punches per variant (stored by the service, answer lost), until resolved or handed to a person`,
-    columns: ['GET /times', 'sent', 'to a person', 'GETs/punch', 'POSTs/punch', 'requests/punch', '÷ baseline', 's at default back-off', 'duplicates'],
+    columns: [
+      'GET /times',
+      'sent',
+      'to a person',
+      'GETs/punch',
+      'POSTs/punch',
+      'requests/punch',
+      '÷ baseline',
+      's at default back-off',
+      'duplicates',
+    ],
     rows: rows.map(row),
   };
   const worst = Math.max(...rows.map((m) => m.gets / PUNCHES));
@@ -104,13 +137,28 @@ export async function benchReconcile(): Promise<Result> {
     title: 'reconciliation: requests one in-doubt punch costs, per GET /times variant',
     tables: [table],
     targets: [
-      { what: 'records on the service twice', value: rows.reduce((s, m) => s + m.duplicates, 0), target: '0', met: rows.every((m) => m.duplicates === 0) },
-      { what: 'most checks (GET /times) for one in-doubt punch, any variant', value: worst, target: `≤ ${maxChecks} (retry.maxChecks)`, met: worst <= maxChecks },
-      { what: 'punches sent again after the answer was lost', value: rows.reduce((s, m) => s + m.posts, 0), target: '0', met: rows.every((m) => m.posts === 0) },
+      {
+        what: 'records on the service twice',
+        value: rows.reduce((s, m) => s + m.duplicates, 0),
+        target: '0',
+        met: rows.every((m) => m.duplicates === 0),
+      },
+      {
+        what: 'most checks (GET /times) for one in-doubt punch, any variant',
+        value: worst,
+        target: `≤ ${maxChecks} (retry.maxChecks)`,
+        met: worst <= maxChecks,
+      },
+      {
+        what: 'punches sent again after the answer was lost',
+        value: rows.reduce((s, m) => s + m.posts, 0),
+        target: '0',
+        met: rows.every((m) => m.posts === 0),
+      },
     ],
     notes: [
       `back-off ${DEFAULT_RETRY.baseMs / SCALE} ms doubling to ${DEFAULT_RETRY.maxMs / SCALE} ms here (the default ${DEFAULT_RETRY.baseMs / 1000} s to ${DEFAULT_RETRY.maxMs / 1000} s, ÷ ${SCALE}); "s at default back-off" = measured × ${SCALE}`,
-      'POSTs/punch counts sends after the answer was lost (0: never sent twice); requests/punch is what the account\'s budget pays from the lost answer on',
+      "POSTs/punch counts sends after the answer was lost (0: never sent twice); requests/punch is what the account's budget pays from the lost answer on",
       'before this change: a 404 or 400 to GET /times resent the punch (a duplicate) or asked again every 2 s for ever (~30 of the 60 requests a minute)',
     ],
     raw: { punches: PUNCHES, scale: SCALE, rows },

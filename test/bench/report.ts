@@ -59,7 +59,10 @@ export function ratio(a: number, b: number): number | null {
 export function renderTable(t: Table): string {
   const cells = t.rows.map((r) => r.map((c) => fmt(c)));
   const widths = t.columns.map((c, i) => Math.max(c.length, ...cells.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => '| ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join(' | ') + ' |';
+  const line = (r: string[]) =>
+    '| ' +
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join(' | ') +
+    ' |';
   const sep = '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|';
   return [t.title, line(t.columns), sep, ...cells.map(line)].join('\n');
 }

@@ -11,11 +11,17 @@
  */
 import { configSchema } from '../../src/config.js';
 import { cpfFromBase } from '../../src/domain/cpf.js';
-import { resolveCredential, type IdentityRules, type InputKind, type LookupKey, type Resolution } from '../../src/domain/identity.js';
+import {
+  resolveCredential,
+  type IdentityRules,
+  type InputKind,
+  type LookupKey,
+  type Resolution,
+} from '../../src/domain/identity.js';
 import { generatedSeed } from '../../src/mock/seed.js';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
-import { Identities } from '../../src/store/identities.js';
-import { Roster, type RosterEmployee } from '../../src/store/roster.js';
+import { Identities } from '../../src/store/roster/identities.js';
+import { Roster, type RosterEmployee } from '../../src/store/roster/roster.js';
 import { rosterRowOf } from '../../src/sync/roster-rows.js';
 import { ratio, summarizeNs, type Cell, type LatencySummary, type Table } from './report.js';
 import { EMPLOYEES, mib, type RosterPart } from './roster-setup.js';
@@ -29,10 +35,26 @@ const externalId = (i: number) => String(100000 + i);
 const maskCpf = (c: string) => `${c.slice(0, 3)}.${c.slice(3, 6)}.${c.slice(6, 9)}-${c.slice(9)}`;
 
 type Probe = { code: string; expect: { kind: 'found'; key: LookupKey; id: string } | { kind: 'unknown' } };
-type LookupKind = { name: string; input: InputKind; probes: Probe[]; samples: bigint[]; asExpected: number; ambiguous: number; wrong: number };
+type LookupKind = {
+  name: string;
+  input: InputKind;
+  probes: Probe[];
+  samples: bigint[];
+  asExpected: number;
+  ambiguous: number;
+  wrong: number;
+};
 
 type LookupMeasured = {
-  kinds: { name: string; input: InputKind; keysTried: string; lat: LatencySummary; asExpected: number; ambiguous: number; wrong: number }[];
+  kinds: {
+    name: string;
+    input: InputKind;
+    keysTried: string;
+    lat: LatencySummary;
+    asExpected: number;
+    ambiguous: number;
+    wrong: number;
+  }[];
   baseline: LatencySummary;
   setupMs: { seed: number; rosterReplace: number; enroll: number };
   rosterSize: number;
@@ -73,7 +95,8 @@ async function measureLookups(): Promise<LookupMeasured> {
     const identities = new Identities(db);
     const at = Date.now();
     db.transaction(() => {
-      for (let i = 0; i < employees.length; i++) identities.enroll(badgeCode(i), (employees[i] as RosterEmployee).id, at, 'bench');
+      for (let i = 0; i < employees.length; i++)
+        identities.enroll(badgeCode(i), (employees[i] as RosterEmployee).id, at, 'bench');
     })();
     const enrollMs = performance.now() - t0;
 
@@ -108,13 +131,26 @@ async function measureLookups(): Promise<LookupMeasured> {
       ambiguous: 0,
       wrong: 0,
     });
-    const found = (key: LookupKey, i: number) => ({ kind: 'found' as const, key, id: (employees[i] as RosterEmployee).id });
+    const found = (key: LookupKey, i: number) => ({
+      kind: 'found' as const,
+      key,
+      id: (employees[i] as RosterEmployee).id,
+    });
     const kinds: LookupKind[] = [
       make('badge code (badge)', 'badge', (i) => ({ code: badgeCode(i), expect: found('badge', i) })),
       make('external_id (id)', 'id', (i) => ({ code: externalId(i), expect: found('external_id', i) })),
-      make('registration no. (id)', 'id', (i) => ({ code: (employees[i] as RosterEmployee).registration_number as string, expect: found('registration_number', i) })),
-      make('masked CPF (id)', 'id', (i) => ({ code: maskCpf((employees[i] as RosterEmployee).cpf as string), expect: found('cpf', i) })),
-      make('unknown badge (badge)', 'badge', () => ({ code: `BX${String(Math.floor(random() * 1e8)).padStart(8, '0')}`, expect: { kind: 'unknown' } })),
+      make('registration no. (id)', 'id', (i) => ({
+        code: (employees[i] as RosterEmployee).registration_number as string,
+        expect: found('registration_number', i),
+      })),
+      make('masked CPF (id)', 'id', (i) => ({
+        code: maskCpf((employees[i] as RosterEmployee).cpf as string),
+        expect: found('cpf', i),
+      })),
+      make('unknown badge (badge)', 'badge', () => ({
+        code: `BX${String(Math.floor(random() * 1e8)).padStart(8, '0')}`,
+        expect: { kind: 'unknown' },
+      })),
       make('unknown, valid CPF (id)', 'id', () => ({ code: unknownCpf(), expect: { kind: 'unknown' } })),
     ];
     const pkIds = Array.from({ length: total }, () => (employees[pick()] as RosterEmployee).id);
@@ -149,7 +185,15 @@ async function measureLookups(): Promise<LookupMeasured> {
     const pageCount = db.pragma('page_count', { simple: true }) as number;
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     return {
-      kinds: kinds.map((k) => ({ name: k.name, input: k.input, keysTried: keysTried(k.input), lat: summarizeNs(k.samples), asExpected: k.asExpected, ambiguous: k.ambiguous, wrong: k.wrong })),
+      kinds: kinds.map((k) => ({
+        name: k.name,
+        input: k.input,
+        keysTried: keysTried(k.input),
+        lat: summarizeNs(k.samples),
+        asExpected: k.asExpected,
+        ambiguous: k.ambiguous,
+        wrong: k.wrong,
+      })),
       baseline: summarizeNs(baseline),
       setupMs: { seed: seedMs, rosterReplace: rosterMs, enroll: enrollMs },
       rosterSize: roster.size(),
@@ -165,10 +209,36 @@ async function measureLookups(): Promise<LookupMeasured> {
 
 export async function rosterLookups(): Promise<RosterPart> {
   const lookups = await measureLookups();
-  const lat = (name: string, s: LatencySummary, keys: string, ok: Cell, amb: Cell, wrong: Cell): Cell[] => [name, keys, s.n, s.p50Ms, s.p90Ms, s.p99Ms, s.maxMs, s.meanMs, ratio(s.p99Ms, lookups.baseline.p99Ms), ok, amb, wrong];
+  const lat = (name: string, s: LatencySummary, keys: string, ok: Cell, amb: Cell, wrong: Cell): Cell[] => [
+    name,
+    keys,
+    s.n,
+    s.p50Ms,
+    s.p90Ms,
+    s.p99Ms,
+    s.maxMs,
+    s.meanMs,
+    ratio(s.p99Ms, lookups.baseline.p99Ms),
+    ok,
+    amb,
+    wrong,
+  ];
   const lookupTable: Table = {
     title: `resolveCredential latency per call (ms), ${lookups.rosterSize} employees, ${lookups.enrolled} badges`,
-    columns: ['code (input)', 'keys tried', 'n', 'p50', 'p90', 'p99', 'max', 'mean', 'p99 ÷ PK', 'as expected', 'ambiguous', 'wrong'],
+    columns: [
+      'code (input)',
+      'keys tried',
+      'n',
+      'p50',
+      'p90',
+      'p99',
+      'max',
+      'mean',
+      'p99 ÷ PK',
+      'as expected',
+      'ambiguous',
+      'wrong',
+    ],
     rows: [
       ...lookups.kinds.map((k) => lat(k.name, k.lat, k.keysTried, k.asExpected, k.ambiguous, k.wrong)),
       lat('SELECT … WHERE id = ? (baseline)', lookups.baseline, 'primary key', null, null, null),
@@ -181,7 +251,12 @@ export async function rosterLookups(): Promise<RosterPart> {
   return {
     tables: [lookupTable],
     targets: [
-      { what: `worst lookup p99 (${worst.name}), ms`, value: worst.lat.p99Ms, target: `< ${TARGET_P99_MS}`, met: worst.lat.p99Ms < TARGET_P99_MS },
+      {
+        what: `worst lookup p99 (${worst.name}), ms`,
+        value: worst.lat.p99Ms,
+        target: `< ${TARGET_P99_MS}`,
+        met: worst.lat.p99Ms < TARGET_P99_MS,
+      },
       { what: 'lookups answering someone else or nobody', value: wrongAnswers, target: '0', met: wrongAnswers === 0 },
     ],
     notes: [

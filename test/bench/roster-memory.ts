@@ -11,7 +11,16 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startMockProcess } from './mock-process.js';
 import type { Cell, Table } from './report.js';
-import { AGENT_RATE, CHILD_LIMIT_MS, EMPLOYEES, MIB, mib, MOCK_RULE, PRODUCTION_RATE, type RosterPart } from './roster-setup.js';
+import {
+  AGENT_RATE,
+  CHILD_LIMIT_MS,
+  EMPLOYEES,
+  MIB,
+  mib,
+  MOCK_RULE,
+  PRODUCTION_RATE,
+  type RosterPart,
+} from './roster-setup.js';
 import type { ChildArgs, ChildReport } from './rss-child.js';
 import { tempDir } from './support.js';
 
@@ -34,7 +43,9 @@ function runChild(args: ChildArgs): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     // Launched as the terminal is (assets/bin/timeclock, npm start): V8's young generation at 4 MiB.
-    const child = spawn(process.execPath, [...V8_FLAGS, CHILD_SCRIPT, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...V8_FLAGS, CHILD_SCRIPT, JSON.stringify(args)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -52,7 +63,12 @@ function runChild(args: ChildArgs): Promise<ChildRun> {
       clearTimeout(timer);
       const wallMs = performance.now() - t0;
       const tail = stderr.trim().split('\n').slice(-15).join('\n');
-      if (timedOut) return reject(new Error(`rss child (${args.mode}) did not finish within ${CHILD_LIMIT_MS / 1000} s and was killed\n${tail}`));
+      if (timedOut)
+        return reject(
+          new Error(
+            `rss child (${args.mode}) did not finish within ${CHILD_LIMIT_MS / 1000} s and was killed\n${tail}`,
+          ),
+        );
       if (code !== 0) return reject(new Error(`rss child (${args.mode}) exited with ${code ?? signal}\n${tail}`));
       const line = stdout.trim().split('\n').pop() ?? '';
       try {
@@ -72,7 +88,13 @@ async function measureRss(): Promise<{ empty: ChildRun; full: ChildRun; fast: Ch
   const fullDir = tempDir('timeclock-bench-rss-full-');
   const fastDir = tempDir('timeclock-bench-rss-fast-');
   try {
-    const common = { baseUrl: mock.url, employees: EMPLOYEES, punches: RSS_PUNCHES, rateLimit: AGENT_RATE, flushMaxMs: CHILD_FLUSH_MAX_MS };
+    const common = {
+      baseUrl: mock.url,
+      employees: EMPLOYEES,
+      punches: RSS_PUNCHES,
+      rateLimit: AGENT_RATE,
+      flushMaxMs: CHILD_FLUSH_MAX_MS,
+    };
     const empty = await runChild({ ...common, mode: 'empty', dataDir: emptyDir.dir });
     // As at a site: roster loaded (fast), then punching with the production rate limit.
     const full = await runChild({ ...common, mode: 'full', dataDir: fullDir.dir, punchRateLimit: PRODUCTION_RATE });
@@ -95,29 +117,85 @@ export async function rosterMemory(): Promise<RosterPart> {
   const rss = await measureRss();
   const e = rss.empty.report;
   const f = rss.full.report;
-  const memRow = (name: string, r: ChildReport, wallMs: number): Cell[] => [name, peakBytes(r) / MIB, peakBytes(r) / MB, mib(r.memoryUsage.rss), mib(r.memoryUsage.heapTotal), mib(r.memoryUsage.heapUsed), mib(r.memoryUsage.external), mib(r.memoryUsage.arrayBuffers), wallMs / 1000];
+  const memRow = (name: string, r: ChildReport, wallMs: number): Cell[] => [
+    name,
+    peakBytes(r) / MIB,
+    peakBytes(r) / MB,
+    mib(r.memoryUsage.rss),
+    mib(r.memoryUsage.heapTotal),
+    mib(r.memoryUsage.heapUsed),
+    mib(r.memoryUsage.external),
+    mib(r.memoryUsage.arrayBuffers),
+    wallMs / 1000,
+  ];
   const rssTable: Table = {
-    title: 'agent process memory (MiB = 2^20 bytes, MB = 10^6 bytes); peak = process.resourceUsage().maxRSS, the rest process.memoryUsage() at exit',
-    columns: ['child', 'peak RSS MiB', 'peak RSS MB', 'RSS at exit MiB', 'heapTotal', 'heapUsed', 'external', 'arrayBuffers', 'wall s'],
+    title:
+      'agent process memory (MiB = 2^20 bytes, MB = 10^6 bytes); peak = process.resourceUsage().maxRSS, the rest process.memoryUsage() at exit',
+    columns: [
+      'child',
+      'peak RSS MiB',
+      'peak RSS MB',
+      'RSS at exit MiB',
+      'heapTotal',
+      'heapUsed',
+      'external',
+      'arrayBuffers',
+      'wall s',
+    ],
     rows: [
       memRow('empty roster, agent built only (baseline)', e, rss.empty.wallMs),
-      memRow(`${EMPLOYEES} employees + ${EMPLOYEES} badges + ${RSS_PUNCHES} punches (production limit)`, f, rss.full.wallMs),
-      memRow(`same, uploader delivering all ${RSS_PUNCHES} at ${AGENT_RATE.limit}/${AGENT_RATE.windowMs} ms`, rss.fast.report, rss.fast.wallMs),
-      ['difference', (peakBytes(f) - peakBytes(e)) / MIB, (peakBytes(f) - peakBytes(e)) / MB, mib(f.memoryUsage.rss - e.memoryUsage.rss), mib(f.memoryUsage.heapTotal - e.memoryUsage.heapTotal), mib(f.memoryUsage.heapUsed - e.memoryUsage.heapUsed), mib(f.memoryUsage.external - e.memoryUsage.external), mib(f.memoryUsage.arrayBuffers - e.memoryUsage.arrayBuffers), null],
+      memRow(
+        `${EMPLOYEES} employees + ${EMPLOYEES} badges + ${RSS_PUNCHES} punches (production limit)`,
+        f,
+        rss.full.wallMs,
+      ),
+      memRow(
+        `same, uploader delivering all ${RSS_PUNCHES} at ${AGENT_RATE.limit}/${AGENT_RATE.windowMs} ms`,
+        rss.fast.report,
+        rss.fast.wallMs,
+      ),
+      [
+        'difference',
+        (peakBytes(f) - peakBytes(e)) / MIB,
+        (peakBytes(f) - peakBytes(e)) / MB,
+        mib(f.memoryUsage.rss - e.memoryUsage.rss),
+        mib(f.memoryUsage.heapTotal - e.memoryUsage.heapTotal),
+        mib(f.memoryUsage.heapUsed - e.memoryUsage.heapUsed),
+        mib(f.memoryUsage.external - e.memoryUsage.external),
+        mib(f.memoryUsage.arrayBuffers - e.memoryUsage.arrayBuffers),
+        null,
+      ],
     ],
   };
   const phaseTable: Table = {
     title: 'full child, phase by phase (MiB)',
     columns: ['phase', 'ms', 'RSS after', 'peak so far', 'heapTotal after', 'heapUsed after'],
-    rows: f.checkpoints.map((c) => [c.phase, Math.round(c.ms), mib(c.rssBytes), c.maxRssKbSoFar / 1024, mib(c.heapTotalBytes), mib(c.heapUsedBytes)]),
+    rows: f.checkpoints.map((c) => [
+      c.phase,
+      Math.round(c.ms),
+      mib(c.rssBytes),
+      c.maxRssKbSoFar / 1024,
+      mib(c.heapTotalBytes),
+      mib(c.heapUsedBytes),
+    ]),
   };
   const peakPhase = f.checkpoints.find((c) => c.maxRssKbSoFar >= f.maxRssKb)?.phase ?? '—';
   const afterSync = f.checkpoints.find((c) => c.phase.startsWith('roster sync'));
   return {
     tables: [rssTable, phaseTable],
     targets: [
-      { what: `agent peak RSS with ${EMPLOYEES} employees + badges, punching at the production limit, MB (${(peakBytes(f) / MIB).toFixed(1)} MiB)`, value: peakBytes(f) / MB, target: `< ${TARGET_RSS_MB} MB (${((TARGET_RSS_MB * MB) / MIB).toFixed(2)} MiB)`, met: peakBytes(f) < TARGET_RSS_MB * MB },
-      { what: `same with the uploader delivering ${RSS_PUNCHES} punches at ${AGENT_RATE.limit}/s (stress, not a site), MB (${(peakBytes(rss.fast.report) / MIB).toFixed(1)} MiB)`, value: peakBytes(rss.fast.report) / MB, target: `< ${TARGET_RSS_MB} MB`, met: peakBytes(rss.fast.report) < TARGET_RSS_MB * MB },
+      {
+        what: `agent peak RSS with ${EMPLOYEES} employees + badges, punching at the production limit, MB (${(peakBytes(f) / MIB).toFixed(1)} MiB)`,
+        value: peakBytes(f) / MB,
+        target: `< ${TARGET_RSS_MB} MB (${((TARGET_RSS_MB * MB) / MIB).toFixed(2)} MiB)`,
+        met: peakBytes(f) < TARGET_RSS_MB * MB,
+      },
+      {
+        what: `same with the uploader delivering ${RSS_PUNCHES} punches at ${AGENT_RATE.limit}/s (stress, not a site), MB (${(peakBytes(rss.fast.report) / MIB).toFixed(1)} MiB)`,
+        value: peakBytes(rss.fast.report) / MB,
+        target: `< ${TARGET_RSS_MB} MB`,
+        met: peakBytes(rss.fast.report) < TARGET_RSS_MB * MB,
+      },
     ],
     notes: [
       `memory: each child is a fresh \`node\` running dist/test/bench/rss-child.js; the mock (${EMPLOYEES} employees, ${MOCK_RULE.limit} per ${MOCK_RULE.windowMs} ms) runs in a third process, started in ${Math.round(rss.mockStartMs)} ms; the agent's own budget is ${AGENT_RATE.limit} per ${AGENT_RATE.windowMs} ms (the config's maximum limit), so neither limits anything`,
@@ -125,6 +203,16 @@ export async function rosterMemory(): Promise<RosterPart> {
       `memory: the full child reached its peak during "${peakPhase}"; its peak up to the end of the roster sync alone was ${afterSync ? (afterSync.maxRssKbSoFar / 1024).toFixed(1) : '—'} MiB`,
       `memory: MB = 10^6 bytes, MiB = 2^20 = 1,048,576 bytes; the goal, ${TARGET_RSS_MB} MB, is ${((TARGET_RSS_MB * MB) / MIB).toFixed(2)} MiB; maxRSS is read in KiB and converted`,
     ],
-    raw: { rss: { punches: RSS_PUNCHES, empty: rss.empty, full: rss.full, fast: rss.fast, mockStartMs: rss.mockStartMs, agentRate: AGENT_RATE, mockRule: MOCK_RULE } },
+    raw: {
+      rss: {
+        punches: RSS_PUNCHES,
+        empty: rss.empty,
+        full: rss.full,
+        fast: rss.fast,
+        mockStartMs: rss.mockStartMs,
+        agentRate: AGENT_RATE,
+        mockRule: MOCK_RULE,
+      },
+    },
   };
 }

@@ -16,11 +16,11 @@
  * The swap's own time is measured by wrapping Roster.prototype.commitStaging.
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { generatedSeed, objectIdFor } from '../../src/mock/seed.js';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
-import { Identities } from '../../src/store/identities.js';
-import { Roster, type RosterEmployee } from '../../src/store/roster.js';
+import { Identities } from '../../src/store/roster/identities.js';
+import { Roster, type RosterEmployee } from '../../src/store/roster/roster.js';
 import { rosterRowOf } from '../../src/sync/roster-rows.js';
 import { fillDelivered } from '../helpers/history.js';
 import { startMockProcess } from './mock-process.js';
@@ -39,7 +39,17 @@ const RESOLUTION_MS = 10;
 const MOCK_RULE = { limit: 1_000_000, windowMs: 60_000 };
 const AGENT_RATE = { limit: 10_000, windowMs: 1_000 };
 
-type Phase = { name: string; ms: number; maxMs: number; p99Ms: number; p50Ms: number; meanMs: number; punches: number; punchMaxMs: number | null; statusMaxMs: number | null };
+type Phase = {
+  name: string;
+  ms: number;
+  maxMs: number;
+  p99Ms: number;
+  p50Ms: number;
+  meanMs: number;
+  punches: number;
+  punchMaxMs: number | null;
+  statusMaxMs: number | null;
+};
 
 const ms = (ns: number) => ns / 1e6;
 
@@ -106,7 +116,8 @@ function prepare(dir: string, employees: RosterEmployee[]): { fillMs: number } {
     const identities = new Identities(db);
     const at = Date.now();
     db.transaction(() => {
-      for (let i = 0; i < employees.length; i++) identities.enroll(badgeCode(i), (employees[i] as RosterEmployee).id, at, 'bench');
+      for (let i = 0; i < employees.length; i++)
+        identities.enroll(badgeCode(i), (employees[i] as RosterEmployee).id, at, 'bench');
     })();
     db.pragma('wal_checkpoint(TRUNCATE)');
     return { fillMs: performance.now() - t0 };
@@ -137,14 +148,24 @@ export async function benchRosterStalls(): Promise<Result> {
       }
     };
     // The history is dated 2025: kept whole, so a retention pass does not run into the measurement.
-    agent = benchAgent({ dataDir: dir.dir, baseUrl: mock.url, rateLimit: AGENT_RATE, extra: { retention: { deliveredDays: 3_650 } } });
+    agent = benchAgent({
+      dataDir: dir.dir,
+      baseUrl: mock.url,
+      rateLimit: AGENT_RATE,
+      extra: { retention: { deliveredDays: 3_650 } },
+    });
     const a = agent;
     a.on('status', () => {});
     await a.start({ roster: false });
     // Punched employees are distinct, so none is a repeat; the first 500 have a year of history.
     const codes = distinctSample(EMPLOYEES, 2_000, seededRandom(0x57a11)).map(badgeCode);
     const watch = openDatabase(dir.dir, { readonly: true });
-    const retiredLeft = () => (watch.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name GLOB 'roster_retired_*'").get() as { n: number }).n;
+    const retiredLeft = () =>
+      (
+        watch.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name GLOB 'roster_retired_*'").get() as {
+          n: number;
+        }
+      ).n;
 
     const idle = await measured(() => sleep(IDLE_MS));
     const punchOnly = await measured(async () => {
@@ -175,18 +196,52 @@ export async function benchRosterStalls(): Promise<Result> {
     const phases = [
       summary('idle (baseline)', idle.h, idle.wallMs, null),
       summary(`punch every ${PUNCH_EVERY_MS} ms + status`, punchOnly.h, punchOnly.wallMs, punchOnly.value),
-      summary(`same + full sync of ${EMPLOYEES} (1,000 pages), swap, old roster freed`, sync.h, sync.wallMs, sync.value),
+      summary(
+        `same + full sync of ${EMPLOYEES} (1,000 pages), swap, old roster freed`,
+        sync.h,
+        sync.wallMs,
+        sync.value,
+      ),
     ];
     const base = phases[0] as Phase;
-    const row = (p: Phase): Cell[] => [p.name, p.ms / 1000, p.maxMs, p.p99Ms, p.p50Ms, p.meanMs, ratio(p.maxMs, base.maxMs), ratio(p.p99Ms, base.p99Ms), p.punches, p.punchMaxMs, p.statusMaxMs];
+    const row = (p: Phase): Cell[] => [
+      p.name,
+      p.ms / 1000,
+      p.maxMs,
+      p.p99Ms,
+      p.p50Ms,
+      p.meanMs,
+      ratio(p.maxMs, base.maxMs),
+      ratio(p.p99Ms, base.p99Ms),
+      p.punches,
+      p.punchMaxMs,
+      p.statusMaxMs,
+    ];
     const table: Table = {
       title: `agent event-loop delay (ms, monitorEventLoopDelay at ${RESOLUTION_MS} ms resolution): ${EMPLOYEES} employees + badges, ${HISTORY.punches} delivered punches`,
-      columns: ['phase', 's', 'max', 'p99', 'p50', 'mean', 'max ÷ idle', 'p99 ÷ idle', 'punches', 'punch max', 'status max'],
+      columns: [
+        'phase',
+        's',
+        'max',
+        'p99',
+        'p50',
+        'mean',
+        'max ÷ idle',
+        'p99 ÷ idle',
+        'punches',
+        'punch max',
+        'status max',
+      ],
       rows: phases.map(row),
     };
     const worst = phases[2] as Phase;
     const targets: Target[] = [
-      { what: 'longest event-loop stall during the sync, swap and freeing, ms', value: worst.maxMs, target: `≤ ${TARGET_STALL_MS}`, met: worst.maxMs <= TARGET_STALL_MS },
+      {
+        what: 'longest event-loop stall during the sync, swap and freeing, ms',
+        value: worst.maxMs,
+        target: `≤ ${TARGET_STALL_MS}`,
+        met: worst.maxMs <= TARGET_STALL_MS,
+      },
       { what: 'commitStaging (the swap), longest call, ms', value: Math.max(...swaps), target: 'reported', met: null },
     ];
     return {

@@ -10,12 +10,19 @@
  *    serving 100 per page (baseline) and one capping its pages at 25.
  */
 import { Pool } from 'undici';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { BASIC_AUTH_USER, MAX_PAGE_SIZE } from '../../src/api/shapes.js';
 import { objectIdFor } from '../../src/mock/seed.js';
 import { startMockProcess, type MockProcess } from './mock-process.js';
 import { ratio, type Cell, type Table } from './report.js';
-import { AGENT_RATE, MOCK_RULE, PRODUCTION_RATE, SYNC_EMPLOYEES, SYNC_LIMIT_MS, type RosterPart } from './roster-setup.js';
+import {
+  AGENT_RATE,
+  MOCK_RULE,
+  PRODUCTION_RATE,
+  SYNC_EMPLOYEES,
+  SYNC_LIMIT_MS,
+  type RosterPart,
+} from './roster-setup.js';
 import { benchAgent, tempDir, withTimeout } from './support.js';
 
 /** The one site of the mock process's generated seed. */
@@ -24,10 +31,21 @@ const SYNC_ROUNDS = 3;
 
 const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? Number.NaN : s.length % 2 ? (s[(s.length - 1) / 2] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
+  return s.length === 0
+    ? Number.NaN
+    : s.length % 2
+      ? (s[(s.length - 1) / 2] as number)
+      : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
 };
 
-type SyncRound = { agentMs: number; agentRequests: number; agentEmployees: number; baselineMs: number; baselineRequests: number; baselineEmployees: number };
+type SyncRound = {
+  agentMs: number;
+  agentRequests: number;
+  agentEmployees: number;
+  baselineMs: number;
+  baselineRequests: number;
+  baselineEmployees: number;
+};
 
 async function agentSync(mock: MockProcess): Promise<{ ms: number; requests: number; employees: number }> {
   const dir = tempDir('timeclock-bench-sync-');
@@ -37,10 +55,12 @@ async function agentSync(mock: MockProcess): Promise<{ ms: number; requests: num
     const t0 = performance.now();
     const synced = await withTimeout(agent.syncRoster(), SYNC_LIMIT_MS);
     const ms = performance.now() - t0;
-    if (synced.timedOut) throw new Error(`roster sync of ${SYNC_EMPLOYEES} employees did not finish within ${SYNC_LIMIT_MS / 1000} s`);
+    if (synced.timedOut)
+      throw new Error(`roster sync of ${SYNC_EMPLOYEES} employees did not finish within ${SYNC_LIMIT_MS / 1000} s`);
     if (!synced.value.ok) throw new Error(`roster sync failed: ${synced.value.error}`);
     const size = agent.status().roster.size;
-    if (size !== SYNC_EMPLOYEES) throw new Error(`roster holds ${size} employees after sync, expected ${SYNC_EMPLOYEES}`);
+    if (size !== SYNC_EMPLOYEES)
+      throw new Error(`roster holds ${size} employees after sync, expected ${SYNC_EMPLOYEES}`);
     return { ms, requests: synced.value.requests, employees: synced.value.employees };
   } finally {
     await agent?.stop();
@@ -60,7 +80,11 @@ async function baselineSync(mock: MockProcess): Promise<{ ms: number; requests: 
       let total: number | null = null;
       for (let page = 1; total === null || (page - 1) * MAX_PAGE_SIZE < total; page++) {
         requests++;
-        const res = await pool.request({ method: 'GET', path: `${path}/employees?max_results=${MAX_PAGE_SIZE}&page=${page}`, headers: { authorization: auth } });
+        const res = await pool.request({
+          method: 'GET',
+          path: `${path}/employees?max_results=${MAX_PAGE_SIZE}&page=${page}`,
+          headers: { authorization: auth },
+        });
         if (res.statusCode !== 200) throw new Error(`baseline GET /employees page ${page}: ${res.statusCode}`);
         const body = (await res.body.json()) as { _items: unknown[]; _meta: { total: number } };
         total = body._meta.total;
@@ -94,11 +118,19 @@ async function measureSync(): Promise<SyncRound[]> {
         b = await baselineSync(mock);
         a = await agentSync(mock);
       }
-      rounds.push({ agentMs: a.ms, agentRequests: a.requests, agentEmployees: a.employees, baselineMs: b.ms, baselineRequests: b.requests, baselineEmployees: b.employees });
+      rounds.push({
+        agentMs: a.ms,
+        agentRequests: a.requests,
+        agentEmployees: a.employees,
+        baselineMs: b.ms,
+        baselineRequests: b.requests,
+        baselineEmployees: b.employees,
+      });
     }
     const log = await mock.requests();
     const limited = log.filter((e) => e.status === 429).length;
-    if (limited > 0) throw new Error(`the mock answered ${limited} requests with 429: the rate limit was not out of the way`);
+    if (limited > 0)
+      throw new Error(`the mock answered ${limited} requests with 429: the rate limit was not out of the way`);
     return rounds;
   } finally {
     await mock.close();
@@ -144,16 +176,48 @@ export async function rosterSync(): Promise<RosterPart> {
   const baseMed = median(sync.map((r) => r.baselineMs));
   const syncTable: Table = {
     title: `full roster sync, ${SYNC_EMPLOYEES} employees in pages of ${MAX_PAGE_SIZE} (ms), ${SYNC_ROUNDS} rounds interleaved`,
-    columns: ['', 'requests', 'employees', ...sync.map((_, i) => `round ${i + 1}`), 'median', 'employees/s', 'median ÷ baseline'],
+    columns: [
+      '',
+      'requests',
+      'employees',
+      ...sync.map((_, i) => `round ${i + 1}`),
+      'median',
+      'employees/s',
+      'median ÷ baseline',
+    ],
     rows: [
-      ['agent.syncRoster() (fresh agent each round)', sync[0]?.agentRequests ?? null, sync[0]?.agentEmployees ?? null, ...sync.map((r) => r.agentMs), agentMed, (SYNC_EMPLOYEES / agentMed) * 1000, ratio(agentMed, baseMed)],
-      ['undici page loop + JSON only (baseline)', sync[0]?.baselineRequests ?? null, sync[0]?.baselineEmployees ?? null, ...sync.map((r) => r.baselineMs), baseMed, (SYNC_EMPLOYEES / baseMed) * 1000, 1],
+      [
+        'agent.syncRoster() (fresh agent each round)',
+        sync[0]?.agentRequests ?? null,
+        sync[0]?.agentEmployees ?? null,
+        ...sync.map((r) => r.agentMs),
+        agentMed,
+        (SYNC_EMPLOYEES / agentMed) * 1000,
+        ratio(agentMed, baseMed),
+      ],
+      [
+        'undici page loop + JSON only (baseline)',
+        sync[0]?.baselineRequests ?? null,
+        sync[0]?.baselineEmployees ?? null,
+        ...sync.map((r) => r.baselineMs),
+        baseMed,
+        (SYNC_EMPLOYEES / baseMed) * 1000,
+        1,
+      ],
     ],
   };
 
   // 4
-  const minutesAtRealWindow = (c: CappedSync) => (c.ms / 1000) * (PRODUCTION_RATE.windowMs / SCALED_RATE.windowMs) / 60;
-  const capRow = (c: CappedSync): Cell[] => [c.label, c.requests, c.employees, c.ms / 1000, minutesAtRealWindow(c), ratio(c.requests, uncapped.requests)];
+  const minutesAtRealWindow = (c: CappedSync) =>
+    ((c.ms / 1000) * (PRODUCTION_RATE.windowMs / SCALED_RATE.windowMs)) / 60;
+  const capRow = (c: CappedSync): Cell[] => [
+    c.label,
+    c.requests,
+    c.employees,
+    c.ms / 1000,
+    minutesAtRealWindow(c),
+    ratio(c.requests, uncapped.requests),
+  ];
   const capTable: Table = {
     title: `a site of ${SYNC_EMPLOYEES} employees synced within the account's limit (${SCALED_RATE.limit} per ${SCALED_RATE.windowMs} ms here, standing for ${PRODUCTION_RATE.limit} per minute)`,
     columns: ['server', 'requests', 'employees', 's here', 'min at 60/min', 'requests ÷ baseline'],
@@ -162,8 +226,18 @@ export async function rosterSync(): Promise<RosterPart> {
   return {
     tables: [syncTable, capTable],
     targets: [
-      { what: `full sync of ${SYNC_EMPLOYEES} employees, median s`, value: agentMed / 1000, target: 'reported (no target set)', met: null },
-      { what: `requests of a ${SYNC_EMPLOYEES}-employee site sync, server page cap ${SERVER_PAGE_CAP}`, value: capped.requests, target: 'reported (no target set)', met: null },
+      {
+        what: `full sync of ${SYNC_EMPLOYEES} employees, median s`,
+        value: agentMed / 1000,
+        target: 'reported (no target set)',
+        met: null,
+      },
+      {
+        what: `requests of a ${SYNC_EMPLOYEES}-employee site sync, server page cap ${SERVER_PAGE_CAP}`,
+        value: capped.requests,
+        target: 'reported (no target set)',
+        met: null,
+      },
     ],
     notes: [
       `sync: roster.pageSize = ${MAX_PAGE_SIZE} (default), no siteId (so no GET /sites request); the mock runs in its own process; time = syncRoster() call to its answer, agent built beforehand; baseline over one keep-alive undici Pool connection, no schema validation, no SQLite`,

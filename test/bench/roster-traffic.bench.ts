@@ -12,7 +12,7 @@
  * exactly the day's. Requests are counted by the mock (GET /employees and /sites). Baseline: the
  * account's whole budget for a day, 60 per minute = 86,400 requests.
  */
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
 import { testAgent } from '../helpers/agent.js';
@@ -26,22 +26,44 @@ const REFRESH_MS = 6 * HOUR;
 const DAY_BUDGET = 60 * 60 * 24;
 const CHANGED_PER_DAY = 0.01;
 
-type Day = { employees: number; filter: boolean; perRefresh: number[]; perDay: number; firstSync: number; seconds: number };
+type Day = {
+  employees: number;
+  filter: boolean;
+  perRefresh: number[];
+  perDay: number;
+  firstSync: number;
+  seconds: number;
+};
 
 const rosterRequests = (mock: MockServer, from: number) =>
-  mock.requests().slice(from).filter((r) => r.method === 'GET' && (r.path.endsWith('/employees') || r.path.includes('/sites'))).length;
+  mock
+    .requests()
+    .slice(from)
+    .filter((r) => r.method === 'GET' && (r.path.endsWith('/employees') || r.path.includes('/sites'))).length;
 
 async function oneDay(employees: number, filter: boolean): Promise<Day> {
   const t0 = performance.now();
   const time = new FakeTime(Date.parse('2026-11-24T09:00:00Z'));
   const seed = generatedSeed({ employees, sites: 1 });
-  const mock = await startMockServer({ seed, clock: time.clock, rateLimit: { limit: 1_000_000, windowMs: 60_000 }, ...(filter ? { variants: { updatedFilter: true } } : {}) });
+  const mock = await startMockServer({
+    seed,
+    clock: time.clock,
+    rateLimit: { limit: 1_000_000, windowMs: 60_000 },
+    ...(filter ? { variants: { updatedFilter: true } } : {}),
+  });
   const tmp = tempDir('timeclock-bench-traffic-');
   let agent: Agent | null = null;
   try {
     // The seed is older than the terminal: an hour passes before it first syncs.
     await time.advance(HOUR, 60_000);
-    agent = testAgent({ dataDir: tmp.dir, mock, clock: time.clock, mono: time.mono, sleep: time.sleep, rateLimit: { limit: 10_000, windowMs: 1_000 } });
+    agent = testAgent({
+      dataDir: tmp.dir,
+      mock,
+      clock: time.clock,
+      mono: time.mono,
+      sleep: time.sleep,
+      rateLimit: { limit: 10_000, windowMs: 1_000 },
+    });
     await agent.start({ roster: false });
     const sync = async (a: Agent) => {
       let done = false;
@@ -59,7 +81,10 @@ async function oneDay(employees: number, filter: boolean): Promise<Day> {
     for (let k = 0; k < 4; k++) {
       // Changes spread over the stretch, then the refresh at its end.
       for (let i = 0; i < changedPerStretch; i++) {
-        await time.advance(Math.floor(REFRESH_MS / (changedPerStretch + 1)), Math.floor(REFRESH_MS / (changedPerStretch + 1)));
+        await time.advance(
+          Math.floor(REFRESH_MS / (changedPerStretch + 1)),
+          Math.floor(REFRESH_MS / (changedPerStretch + 1)),
+        );
         mock.setAllowExternalApiRecord(ids[(k * changedPerStretch + i) % ids.length] as string, true);
       }
       await time.advance(REFRESH_MS - changedPerStretch * Math.floor(REFRESH_MS / (changedPerStretch + 1)), 60_000);
@@ -67,8 +92,16 @@ async function oneDay(employees: number, filter: boolean): Promise<Day> {
       await sync(agent);
       perRefresh.push(rosterRequests(mock, mark));
     }
-    if (agent.status().roster.size !== employees) throw new Error(`roster has ${agent.status().roster.size} of ${employees}`);
-    return { employees, filter, perRefresh, perDay: perRefresh.reduce((s, x) => s + x, 0), firstSync, seconds: (performance.now() - t0) / 1000 };
+    if (agent.status().roster.size !== employees)
+      throw new Error(`roster has ${agent.status().roster.size} of ${employees}`);
+    return {
+      employees,
+      filter,
+      perRefresh,
+      perDay: perRefresh.reduce((s, x) => s + x, 0),
+      firstSync,
+      seconds: (performance.now() - t0) / 1000,
+    };
   } finally {
     await agent?.stop();
     await mock.close();
@@ -105,8 +138,16 @@ export async function benchRosterTraffic(): Promise<Result> {
     title: 'Roster refreshes: requests per day (4 refreshes, 1 % of employees changed a day)',
     tables: [
       {
-        title: 'requests counted by the mock; the day\'s budget is 60/min = 86,400',
-        columns: ['employees', 'service', 'first sync', 'refreshes at 6/12/18/24 h', 'per day', 'of the day\'s budget', 'bench s'],
+        title: "requests counted by the mock; the day's budget is 60/min = 86,400",
+        columns: [
+          'employees',
+          'service',
+          'first sync',
+          'refreshes at 6/12/18/24 h',
+          'per day',
+          "of the day's budget",
+          'bench s',
+        ],
         rows,
       },
     ],

@@ -29,7 +29,10 @@ export async function benchRoster(): Promise<Result> {
     title: `roster: lookups among ${EMPLOYEES} employees, agent memory with them, full sync of ${SYNC_EMPLOYEES}`,
     tables: parts.flatMap((p) => p.tables),
     targets: parts.flatMap((p) => p.targets),
-    notes: [...parts.flatMap((p) => p.notes), `each child is bounded by ${CHILD_LIMIT_MS / 1000} s, each sync by ${SYNC_LIMIT_MS / 1000} s; temp dirs removed`],
+    notes: [
+      ...parts.flatMap((p) => p.notes),
+      `each child is bounded by ${CHILD_LIMIT_MS / 1000} s, each sync by ${SYNC_LIMIT_MS / 1000} s; temp dirs removed`,
+    ],
     raw: { employees: EMPLOYEES, ...lookups.raw, ...memory.raw, ...sync.raw },
   };
 }

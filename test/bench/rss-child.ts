@@ -1,5 +1,6 @@
 /**
- * The agent process of the roster bench's memory measurement, run by roster-memory.ts (part of roster.bench.ts) as a child
+ * The agent process of the roster bench's memory measurement, run by roster-memory.ts (part of roster.bench.ts) as a
+ * child
  * (`node dist/test/bench/rss-child.js '<json args>'`) so that its peak RSS is the agent's alone:
  * no bench bookkeeping, no mock (the mock runs in a process of its own), nothing left over from
  * earlier benches.
@@ -12,10 +13,10 @@
  * Prints one JSON line (ChildReport) on stdout and exits 0; any failure goes to stderr, exit 1.
  */
 import { fileURLToPath } from 'node:url';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { objectIdFor } from '../../src/mock/seed.js';
 import { openBookkeepingConnection } from '../../src/store/database.js';
-import { Identities } from '../../src/store/identities.js';
+import { Identities } from '../../src/store/roster/identities.js';
 import { badgeCode, benchAgent, distinctSample, seededRandom, yieldToLoop } from './support.js';
 
 /** Page cache of the bench's own enrollment connection, KiB. */
@@ -69,7 +70,14 @@ async function run(args: ChildArgs): Promise<ChildReport> {
   const mark = (phase: string) => {
     const now = performance.now();
     const m = process.memoryUsage();
-    checkpoints.push({ phase, ms: now - t, rssBytes: m.rss, heapTotalBytes: m.heapTotal, heapUsedBytes: m.heapUsed, maxRssKbSoFar: process.resourceUsage().maxRSS });
+    checkpoints.push({
+      phase,
+      ms: now - t,
+      rssBytes: m.rss,
+      heapTotalBytes: m.heapTotal,
+      heapUsedBytes: m.heapUsed,
+      maxRssKbSoFar: process.resourceUsage().maxRSS,
+    });
     t = now;
   };
   mark('node started, modules loaded');
@@ -91,7 +99,8 @@ async function run(args: ChildArgs): Promise<ChildReport> {
     if (args.mode === 'full') {
       const synced = await agent.syncRoster();
       if (!synced.ok) throw new Error(`roster sync failed: ${synced.error}`);
-      if (synced.employees !== args.employees) throw new Error(`roster sync brought ${synced.employees} employees, expected ${args.employees}`);
+      if (synced.employees !== args.employees)
+        throw new Error(`roster sync brought ${synced.employees} employees, expected ${args.employees}`);
       report.syncRequests = synced.requests;
       mark(`roster sync (${synced.employees} employees, ${synced.requests} requests)`);
 
@@ -107,7 +116,8 @@ async function run(args: ChildArgs): Promise<ChildReport> {
         const identities = new Identities(db);
         const at = Date.now();
         db.transaction(() => {
-          for (let i = 0; i < args.employees; i++) identities.enroll(badgeCode(i), objectIdFor('gen-employee', i), at, 'bench');
+          for (let i = 0; i < args.employees; i++)
+            identities.enroll(badgeCode(i), objectIdFor('gen-employee', i), at, 'bench');
         })();
         report.enrolled = identities.enrollmentCount();
       } finally {
@@ -132,7 +142,9 @@ async function run(args: ChildArgs): Promise<ChildReport> {
       }
       report.punchesOk = ok;
       report.punchesRefused = refused;
-      mark(`${args.punches} badge punches (uploader running at ${args.punchRateLimit ? 'the production limit' : 'the sync limit'})`);
+      mark(
+        `${args.punches} badge punches (uploader running at ${args.punchRateLimit ? 'the production limit' : 'the sync limit'})`,
+      );
 
       if (!args.punchRateLimit) {
         const flushed = await agent.flush({ maxWaitMs: args.flushMaxMs });
@@ -146,7 +158,13 @@ async function run(args: ChildArgs): Promise<ChildReport> {
     await agent.stop();
     agent = null;
     mark('agent stopped');
-    return { ...report, rosterSize, maxRssKb: process.resourceUsage().maxRSS, memoryUsage: process.memoryUsage(), checkpoints };
+    return {
+      ...report,
+      rosterSize,
+      maxRssKb: process.resourceUsage().maxRSS,
+      memoryUsage: process.memoryUsage(),
+      checkpoints,
+    };
   } finally {
     await agent?.stop();
   }

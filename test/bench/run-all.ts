@@ -40,7 +40,10 @@ export const benches: Bench[] = [
   { name: 'runtime', run: async () => (await import('./runtime.bench.js')).benchRuntime() },
 ];
 
-/** The whole run is bounded (the fleet bench alone takes about 12 minutes); a bench that hangs past this is a bug to report, not to wait for. */
+/**
+ * The whole run is bounded (the fleet bench alone takes about 12 minutes); a bench that hangs past this is a bug to
+ * report, not to wait for.
+ */
 const RUN_LIMIT_MS = 1_800_000;
 
 function projectRoot(): string {
@@ -62,8 +65,15 @@ async function main(): Promise<void> {
 
   const only = process.argv.slice(2);
   const selected = only.length > 0 ? benches.filter((b) => only.includes(b.name)) : benches;
-  const env = { node: process.version, platform: `${process.platform} ${os.release()} ${process.arch}`, cpus: os.cpus().length, ...tempFsInfo() };
-  console.log(`timeclock-kiosk benches — ${new Date().toISOString()} — node ${env.node}, ${env.platform}, ${env.cpus} CPUs, temp on ${env.fsType}`);
+  const env = {
+    node: process.version,
+    platform: `${process.platform} ${os.release()} ${process.arch}`,
+    cpus: os.cpus().length,
+    ...tempFsInfo(),
+  };
+  console.log(
+    `timeclock-kiosk benches — ${new Date().toISOString()} — node ${env.node}, ${env.platform}, ${env.cpus} CPUs, temp on ${env.fsType}`,
+  );
 
   const out: Record<string, unknown> = {};
   let failed = 0;

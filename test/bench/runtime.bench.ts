@@ -35,11 +35,13 @@ function packagedLayout(dir: string): string {
   fs.copyFileSync('package.json', path.join(dir, 'package.json'));
   const modules = path.join(dir, 'node_modules');
   fs.mkdirSync(modules);
-  for (const name of fs.readdirSync('node_modules')) if (name !== 'electron' && name !== '.bin') fs.symlinkSync(path.resolve('node_modules', name), path.join(modules, name));
+  for (const name of fs.readdirSync('node_modules'))
+    if (name !== 'electron' && name !== '.bin')
+      fs.symlinkSync(path.resolve('node_modules', name), path.join(modules, name));
   fs.mkdirSync(path.join(modules, 'electron'));
   fs.writeFileSync(
     path.join(modules, 'electron/index.js'),
-    "module.exports = { app: { commandLine: { appendSwitch() {} }, exit(code) { process.exit(code); }, requestSingleInstanceLock() { process.exit(9); } } };\n",
+    'module.exports = { app: { commandLine: { appendSwitch() {} }, exit(code) { process.exit(code); }, requestSingleInstanceLock() { process.exit(9); } } };\n',
   );
   return path.join(dir, 'dist/src/main/main.js');
 }
@@ -51,7 +53,10 @@ function kib(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 
 async function runOne(args: string[], env: NodeJS.ProcessEnv, entry: string): Promise<Run> {
   const t0 = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--max-semi-space-size=4', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['--max-semi-space-size=4', ...args], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -63,7 +68,8 @@ async function runOne(args: string[], env: NodeJS.ProcessEnv, entry: string): Pr
   const until = async (ok: () => boolean, what: string, ms: number): Promise<void> => {
     const end = Date.now() + ms;
     while (!ok()) {
-      if (child.exitCode !== null) throw new Error(`${entry} exited (${child.exitCode}) before ${what}: ${err.slice(-2000)}`);
+      if (child.exitCode !== null)
+        throw new Error(`${entry} exited (${child.exitCode}) before ${what}: ${err.slice(-2000)}`);
       if (Date.now() > end) throw new Error(`${entry}: ${what} not seen in ${ms} ms: ${err.slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -103,8 +109,20 @@ export async function benchRuntime(): Promise<Result> {
     // Interleaved, twice each: a busy machine's drift falls on both.
     const runs: Run[] = [];
     for (let round = 0; round < 2; round++) {
-      runs.push(await runOne([path.resolve('dist/src/cli.js'), 'start', '--headless'], env(`dev-${round}`), 'node dist/src/cli.js start --headless (npm start)'));
-      runs.push(await runOne([main, '--ozone-platform=headless', '--cli', 'start', '--headless'], env(`pkg-${round}`), 'main.js --cli start --headless (the package, under Node)'));
+      runs.push(
+        await runOne(
+          [path.resolve('dist/src/cli.js'), 'start', '--headless'],
+          env(`dev-${round}`),
+          'node dist/src/cli.js start --headless (npm start)',
+        ),
+      );
+      runs.push(
+        await runOne(
+          [main, '--ozone-platform=headless', '--cli', 'start', '--headless'],
+          env(`pkg-${round}`),
+          'main.js --cli start --headless (the package, under Node)',
+        ),
+      );
     }
     const dev = runs.filter((r) => r.entry.startsWith('node dist'));
     const pkg = runs.filter((r) => r.entry.startsWith('main.js'));
@@ -116,11 +134,32 @@ export async function benchRuntime(): Promise<Result> {
       tables: [
         {
           title: 'each a fresh process (peak = VmHWM, MiB = 2^20 bytes, MB = 10^6 bytes)',
-          columns: ['entry', 'peak RSS MiB', 'peak RSS MB', 'RSS at end MiB', 'start to roster applied s', 'punch lines'],
-          rows: runs.map((r) => [r.entry, r.peakBytes / MIB, r.peakBytes / MB, r.endBytes / MIB, r.syncMs / 1000, r.punchesLogged]),
+          columns: [
+            'entry',
+            'peak RSS MiB',
+            'peak RSS MB',
+            'RSS at end MiB',
+            'start to roster applied s',
+            'punch lines',
+          ],
+          rows: runs.map((r) => [
+            r.entry,
+            r.peakBytes / MIB,
+            r.peakBytes / MB,
+            r.endBytes / MIB,
+            r.syncMs / 1000,
+            r.punchesLogged,
+          ]),
         },
       ],
-      targets: [{ what: 'peak RSS, the package entry ÷ npm start (lowest of two runs each)', value: ratio, target: 'about 1.0: the entry adds nothing', met: ratio < 1.1 }],
+      targets: [
+        {
+          what: 'peak RSS, the package entry ÷ npm start (lowest of two runs each)',
+          value: ratio,
+          target: 'about 1.0: the entry adds nothing',
+          met: ratio < 1.1,
+        },
+      ],
       notes: [
         `runtime: Electron cannot be downloaded here; the package's entry ran under Node ${process.versions.node} with a stand-in electron module. Electron's own main-process memory (Chromium's browser process, its V8 and Node build) is not in these figures: measure it on a terminal with grep VmHWM /proc/$(pidof timeclock-kiosk)/status`,
       ],

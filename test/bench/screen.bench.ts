@@ -34,7 +34,8 @@ async function armNameWatch(page: Page, name: string): Promise<void> {
         if (e.key === 'Enter') enterAt = e.timeStamp;
       };
       w.addEventListener('keydown', onKey, true);
-      const shown = (): boolean => w.document.querySelector('[data-testid=result-name]')?.textContent?.trim() === expected;
+      const shown = (): boolean =>
+        w.document.querySelector('[data-testid=result-name]')?.textContent?.trim() === expected;
       const obs = new w.MutationObserver(() => {
         if (enterAt === null || !shown()) return;
         obs.disconnect();
@@ -51,7 +52,11 @@ async function bridgeRoundTrip(page: Page, token: string): Promise<number> {
   return page.evaluate(async (t) => {
     const w = globalThis as unknown as PageGlobals;
     const t0 = w.performance.now();
-    const res = await w.fetch('/api/status', { method: 'POST', headers: { 'content-type': 'application/json', 'x-kiosk-token': t }, body: '{}' });
+    const res = await w.fetch('/api/status', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-kiosk-token': t },
+      body: '{}',
+    });
     await res.json();
     return new Promise<number>((resolve) => w.requestAnimationFrame(() => resolve(w.performance.now() - t0)));
   }, token);
@@ -72,7 +77,9 @@ export async function benchScreen(): Promise<Result> {
       if (!emp?.external_id) throw new Error('seed without external ids');
       await armNameWatch(page, emp.full_name);
       await wedgeBurst(page, emp.external_id, 4);
-      const ms = await page.evaluate(() => (globalThis as unknown as PageGlobals).__benchWait ?? Promise.reject(new Error('not armed')));
+      const ms = await page.evaluate(
+        () => (globalThis as unknown as PageGlobals).__benchWait ?? Promise.reject(new Error('not armed')),
+      );
       const b = await bridgeRoundTrip(page, rig.bridge.token);
       if (i >= WARMUP) {
         wedge.push(ms);
@@ -101,7 +108,9 @@ export async function benchScreen(): Promise<Result> {
           ],
         },
       ],
-      targets: [{ what: 'p95 Enter → name on screen (ms)', value: p95, target: `< ${TARGET_P95_MS}`, met: p95 < TARGET_P95_MS }],
+      targets: [
+        { what: 'p95 Enter → name on screen (ms)', value: p95, target: `< ${TARGET_P95_MS}`, met: p95 < TARGET_P95_MS },
+      ],
       notes: [
         'Every round a different employee (no repeat-punch shortcut); each punch is a durable SQLite commit before the answer.',
         '"On screen" is the animation frame after the name is in the DOM, the frame that paints it.',

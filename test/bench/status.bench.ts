@@ -16,14 +16,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
 import { configSchema, type Config } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed, objectIdFor } from '../../src/mock/seed.js';
 import { DB_FILE_NAME, openDatabase, quickCheck } from '../../src/store/database.js';
-import { checkIntegrityInWorker } from '../../src/store/integrity-check.js';
+import { checkIntegrityInWorker } from '../../src/store/upkeep/integrity-check.js';
 import { fillDelivered } from '../helpers/history.js';
 import { ratio, summarizeNs, type Cell, type Result, type Table, type Target } from './report.js';
 import { tempDir } from './support.js';
@@ -39,10 +39,20 @@ const MIB = 1024 * 1024;
 
 const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? Number.NaN : s.length % 2 ? (s[(s.length - 1) / 2] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
+  return s.length === 0
+    ? Number.NaN
+    : s.length % 2
+      ? (s[(s.length - 1) / 2] as number)
+      : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
 };
 
-type Site = { name: string; dir: string; config: Config & { api: NonNullable<Config['api']> }; bytes: number; punched: number };
+type Site = {
+  name: string;
+  dir: string;
+  config: Config & { api: NonNullable<Config['api']> };
+  bytes: number;
+  punched: number;
+};
 
 function configFor(dir: string, mock: MockServer): Config & { api: NonNullable<Config['api']> } {
   return configSchema.parse({
@@ -69,11 +79,16 @@ function evict(dir: string): boolean {
 function statusRun(dir: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [CLI, 'status'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TZ: 'UTC', TIMECLOCK_DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'status'], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TZ: 'UTC', TIMECLOCK_DATA_DIR: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stdout.resume();
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`timeclock status exited ${code}: ${err}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(performance.now() - t0) : reject(new Error(`timeclock status exited ${code}: ${err}`)),
+    );
   });
 }
 
@@ -106,14 +121,25 @@ async function prepare(name: string, mock: MockServer, history: boolean): Promis
   await agentRun(site);
   if (history) {
     const db = openDatabase(dir);
-    fillDelivered(db, { punches: PUNCHES, employees: EMPLOYEES, journal: true, keyOf: (e) => objectIdFor('gen-employee', e) });
+    fillDelivered(db, {
+      punches: PUNCHES,
+      employees: EMPLOYEES,
+      journal: true,
+      keyOf: (e) => objectIdFor('gen-employee', e),
+    });
     db.close();
   }
   site.bytes = fs.statSync(path.join(dir, DB_FILE_NAME)).size;
   return site;
 }
 
-type Figures = { statusWarm: number; statusCold: number | null; startWarm: number; startCold: number | null; agentStatus: number };
+type Figures = {
+  statusWarm: number;
+  statusCold: number | null;
+  startWarm: number;
+  startCold: number | null;
+  agentStatus: number;
+};
 
 async function measure(site: Site): Promise<Figures> {
   await statusRun(site.dir);
@@ -140,7 +166,16 @@ async function measure(site: Site): Promise<Figures> {
   };
 }
 
-type CheckFigures = { inThreadMs: number; inThreadColdMs: number | null; workerWarmMs: number; workerColdMs: number | null; longestStallMs: number; punchIdleMs: number; punchDuringMs: number; punchesDuring: number };
+type CheckFigures = {
+  inThreadMs: number;
+  inThreadColdMs: number | null;
+  workerWarmMs: number;
+  workerColdMs: number | null;
+  longestStallMs: number;
+  punchIdleMs: number;
+  punchDuringMs: number;
+  punchesDuring: number;
+};
 
 /** The background check on the year's file: what it costs, and what capture sees while it runs. */
 async function measureCheck(site: Site): Promise<CheckFigures> {
@@ -191,14 +226,26 @@ async function measureCheck(site: Site): Promise<CheckFigures> {
       await checkIntegrityInWorker(site.dir).result;
       workerColdMs = performance.now() - c0;
     }
-    return { inThreadMs, inThreadColdMs, workerWarmMs, workerColdMs, longestStallMs: longest, punchIdleMs: median(idle), punchDuringMs: median(during), punchesDuring: during.length };
+    return {
+      inThreadMs,
+      inThreadColdMs,
+      workerWarmMs,
+      workerColdMs,
+      longestStallMs: longest,
+      punchIdleMs: median(idle),
+      punchDuringMs: median(during),
+      punchesDuring: during.length,
+    };
   } finally {
     await agent.stop();
   }
 }
 
 export async function benchStatus(): Promise<Result> {
-  const mock = await startMockServer({ seed: generatedSeed({ employees: EMPLOYEES, sites: 1 }), rateLimit: { limit: 100_000, windowMs: 1_000 } });
+  const mock = await startMockServer({
+    seed: generatedSeed({ employees: EMPLOYEES, sites: 1 }),
+    rateLimit: { limit: 100_000, windowMs: 1_000 },
+  });
   const sites: Site[] = [];
   try {
     const t0 = performance.now();
@@ -211,7 +258,12 @@ export async function benchStatus(): Promise<Result> {
     const y = await measure(year);
     const c = await measureCheck(year);
 
-    const row = (what: string, a: number | null, b: number | null): Cell[] => [what, a, b, a === null || b === null ? null : ratio(b, a)];
+    const row = (what: string, a: number | null, b: number | null): Cell[] => [
+      what,
+      a,
+      b,
+      a === null || b === null ? null : ratio(b, a),
+    ];
     const table: Table = {
       title: `no history vs a year of a ${EMPLOYEES}-employee site (${PUNCHES.toLocaleString('en')} delivered punches, ${(PUNCHES * 3).toLocaleString('en')} journal rows), ms (median)`,
       columns: ['measure', 'no history (baseline)', 'one year', '÷ baseline'],
@@ -219,7 +271,11 @@ export async function benchStatus(): Promise<Result> {
         row(`timeclock status (process), warm, median of ${WARM_RUNS}`, e.statusWarm, y.statusWarm),
         row(`timeclock status (process), database file cold, median of ${COLD_RUNS}`, e.statusCold, y.statusCold),
         row(`agent start → first punch acknowledged, warm, median of ${WARM_RUNS}`, e.startWarm, y.startWarm),
-        row(`agent start → first punch acknowledged, database file cold, median of ${COLD_RUNS}`, e.startCold, y.startCold),
+        row(
+          `agent start → first punch acknowledged, database file cold, median of ${COLD_RUNS}`,
+          e.startCold,
+          y.startCold,
+        ),
         row(`agent.status() in the running agent, median of ${STATUS_CALLS}`, e.agentStatus, y.agentStatus),
       ],
     };
@@ -259,7 +315,15 @@ export async function benchStatus(): Promise<Result> {
         'before this change (quick_check at every open, GROUP BY state, roster scans; measured the same way at ea6d112 on a 2-CPU box): status 872 ms warm (1.6×) and 2,152 ms cold (3.8×); start to first punch 337 ms warm (35×) and 1,693 ms cold (57×); agent.status() 8.2 ms (17×)',
         `setup (roster syncs, history written in one transaction) ${setupS.toFixed(1)} s`,
       ],
-      raw: { employees: EMPLOYEES, punches: PUNCHES, bytes: { empty: empty.bytes, year: year.bytes }, empty: e, year: y, check: c, setupS },
+      raw: {
+        employees: EMPLOYEES,
+        punches: PUNCHES,
+        bytes: { empty: empty.bytes, year: year.bytes },
+        empty: e,
+        year: y,
+        check: c,
+        setupS,
+      },
     };
   } finally {
     for (const s of sites) fs.rmSync(s.dir, { recursive: true, force: true });

@@ -12,11 +12,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { RetentionWatch, type RetentionPassRecord } from '../../src/agent/retention-watch.js';
+import { RetentionWatch, type RetentionPassRecord } from '../../src/agent/journal/retention-watch.js';
 import { silentLogger } from '../../src/log.js';
-import { checkpointInWorker } from '../../src/store/checkpoint-worker.js';
-import { DB_FILE_NAME, openBookkeepingConnection, openDatabase, type DurableDb as Db, type WritableDb } from '../../src/store/database.js';
-import { compactDatabase, DEFAULT_RETENTION, RetentionStore } from '../../src/store/retention.js';
+import { checkpointInWorker } from '../../src/store/upkeep/checkpoint-worker.js';
+import {
+  DB_FILE_NAME,
+  openBookkeepingConnection,
+  openDatabase,
+  type DurableDb as Db,
+  type WritableDb,
+} from '../../src/store/database.js';
+import { compactDatabase, DEFAULT_RETENTION, RetentionStore } from '../../src/store/upkeep/retention.js';
 import { fillDelivered, type History } from '../helpers/history.js';
 import type { Result, Table, Target } from './report.js';
 import { tempDir, type TempDir } from './support.js';
@@ -61,7 +67,10 @@ const objectId = (e: number) => `64b7f0c2a1e3d4${String(e).padStart(10, '0')}`;
 
 /** One 'pin_ok' line per punch, at the punch's time (same schedule as fillDelivered). */
 function fillPinAudit(db: Db): void {
-  const rows = db.prepare('SELECT captured_at, employee_key FROM punches ORDER BY id').all() as { captured_at: number; employee_key: string }[];
+  const rows = db.prepare('SELECT captured_at, employee_key FROM punches ORDER BY id').all() as {
+    captured_at: number;
+    employee_key: string;
+  }[];
   const insert = db.prepare(`INSERT INTO audit_log (at, event, employee_id, detail) VALUES (?, 'pin_ok', ?, NULL)`);
   db.transaction(() => {
     for (const r of rows) insert.run(r.captured_at - 2_000, r.employee_key);
@@ -95,16 +104,23 @@ type Pass = { record: RetentionPassRecord; wallMs: number; loopMaxMs: number; ga
 /** The store with each slice timed, wall and CPU: a slice far longer than its CPU time waited for the machine. */
 function timedStore(db: WritableDb, slices: Slice[]): RetentionStore {
   const store = new RetentionStore(db);
-  const wrap = <A extends unknown[], R>(kind: string, fn: (...a: A) => R) => (...a: A): R => {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    try {
-      return fn(...a);
-    } finally {
-      const c = process.cpuUsage(c0);
-      slices.push({ kind, size: Number(a[a.length - 1]), wallMs: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 });
-    }
-  };
+  const wrap =
+    <A extends unknown[], R>(kind: string, fn: (...a: A) => R) =>
+    (...a: A): R => {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      try {
+        return fn(...a);
+      } finally {
+        const c = process.cpuUsage(c0);
+        slices.push({
+          kind,
+          size: Number(a[a.length - 1]),
+          wallMs: performance.now() - t0,
+          cpuMs: (c.user + c.system) / 1000,
+        });
+      }
+    };
   store.pruneDelivered = wrap('punches', store.pruneDelivered.bind(store));
   store.pruneAudit = wrap('audit lines', store.pruneAudit.bind(store));
   store.incrementalVacuum = wrap('pages vacuumed', store.incrementalVacuum.bind(store));
@@ -118,7 +134,10 @@ const longestOf = (slices: Slice[]): string => {
 
 /** Linux pressure stall information: the share of the last minute some task here waited for the CPU / the disk. */
 function pressure(): string {
-  const some = (what: string) => /some .*?avg60=([\d.]+)/.exec(fs.existsSync(`/proc/pressure/${what}`) ? fs.readFileSync(`/proc/pressure/${what}`, 'utf8') : '')?.[1] ?? '?';
+  const some = (what: string) =>
+    /some .*?avg60=([\d.]+)/.exec(
+      fs.existsSync(`/proc/pressure/${what}`) ? fs.readFileSync(`/proc/pressure/${what}`, 'utf8') : '',
+    )?.[1] ?? '?';
   return `cpu ${some('cpu')} %, io ${some('io')} %`;
 }
 
@@ -206,44 +225,128 @@ export async function benchStorage(): Promise<Result> {
       columns: ['file', 'MB (10^6 bytes)', 'MiB (2^20 bytes)'],
       rows: [
         row('the year kept whole (no retention)', wholeSize),
-        row(`default retention (${DEFAULT_RETENTION.deliveredDays} days delivered), after the pass and incremental vacuum`, keptSize),
+        row(
+          `default retention (${DEFAULT_RETENTION.deliveredDays} days delivered), after the pass and incremental vacuum`,
+          keptSize,
+        ),
         row('PINs on every punch: the year kept whole, with a pin_ok audit line per punch', pinsWhole),
-        row(`PINs on every punch, default retention (audit lines kept ${DEFAULT_RETENTION.auditDays} days: all of the year's)`, pinsSize),
-        row('file of an earlier version (auto_vacuum none), the year whole: a pass leaves it this size (freed pages are reused by new rows)', oldWhole),
+        row(
+          `PINs on every punch, default retention (audit lines kept ${DEFAULT_RETENTION.auditDays} days: all of the year's)`,
+          pinsSize,
+        ),
+        row(
+          'file of an earlier version (auto_vacuum none), the year whole: a pass leaves it this size (freed pages are reused by new rows)',
+          oldWhole,
+        ),
         row('the same after `timeclock data compact` (the pass, then VACUUM to auto_vacuum incremental)', oldCompacted),
       ],
     };
     const passRow = (what: string, p: Pass) => {
       const walls = p.slices.map((x) => x.wallMs).sort((a, b) => a - b);
       const over = p.slices.filter((x) => x.wallMs > 50);
-      return [what, p.record.deleted.punches, p.record.deleted.journal + p.record.deleted.audit, p.slices.length, p.wallMs, walls[Math.floor(walls.length / 2)] ?? null,
-        p.record.longestBatchMs, longestOf(p.slices), Math.max(...p.slices.map((x) => x.cpuMs)), over.length, over.length ? Math.max(...over.map((x) => x.cpuMs)) : null, p.loopMaxMs, p.gapMaxMs];
+      return [
+        what,
+        p.record.deleted.punches,
+        p.record.deleted.journal + p.record.deleted.audit,
+        p.slices.length,
+        p.wallMs,
+        walls[Math.floor(walls.length / 2)] ?? null,
+        p.record.longestBatchMs,
+        longestOf(p.slices),
+        Math.max(...p.slices.map((x) => x.cpuMs)),
+        over.length,
+        over.length ? Math.max(...over.map((x) => x.cpuMs)) : null,
+        p.loopMaxMs,
+        p.gapMaxMs,
+      ];
     };
     const passes: Table = {
       title: 'the first retention pass of a year (the agent does it in the background, 60 s after a start), ms',
-      columns: ['file', 'punches deleted', 'journal + audit rows deleted', 'slices', 'pass, wall', 'slice median', 'longest slice', 'it was', 'most CPU in one slice', 'slices > 50 ms', 'their most CPU', 'event loop delay max', 'longest gap of a 1 ms timer'],
-      rows: [passRow('delivered punches only', pass), passRow('PINs on (audit lines younger than 400 days: none deleted)', pinsPass), ['nothing running: the same 1 ms timer for 3 s (this machine\'s noise floor)', null, null, null, null, null, null, null, null, null, null, null, idleGapMs]],
+      columns: [
+        'file',
+        'punches deleted',
+        'journal + audit rows deleted',
+        'slices',
+        'pass, wall',
+        'slice median',
+        'longest slice',
+        'it was',
+        'most CPU in one slice',
+        'slices > 50 ms',
+        'their most CPU',
+        'event loop delay max',
+        'longest gap of a 1 ms timer',
+      ],
+      rows: [
+        passRow('delivered punches only', pass),
+        passRow('PINs on (audit lines younger than 400 days: none deleted)', pinsPass),
+        [
+          "nothing running: the same 1 ms timer for 3 s (this machine's noise floor)",
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          idleGapMs,
+        ],
+      ],
     };
-    const target: Target = { what: 'database file after a year with the default retention, MB', value: mb(keptSize.bytes), target: `< ${GOAL_MB}`, met: mb(keptSize.bytes) < GOAL_MB };
+    const target: Target = {
+      what: 'database file after a year with the default retention, MB',
+      value: mb(keptSize.bytes),
+      target: `< ${GOAL_MB}`,
+      met: mb(keptSize.bytes) < GOAL_MB,
+    };
     return {
       name: 'storage',
       title: 'storage that stays small: a year of a 500-employee site with and without retention',
       tables: [sizes, passes],
       targets: [
         target,
-        { what: 'the same with PINs on every punch, MB', value: mb(pinsSize.bytes), target: `< ${GOAL_MB}`, met: mb(pinsSize.bytes) < GOAL_MB },
-        { what: 'longest event-loop stall during the first pass of a year, ms', value: Math.max(pass.loopMaxMs, pass.gapMaxMs), target: '≤ 50', met: Math.max(pass.loopMaxMs, pass.gapMaxMs) <= 50 },
+        {
+          what: 'the same with PINs on every punch, MB',
+          value: mb(pinsSize.bytes),
+          target: `< ${GOAL_MB}`,
+          met: mb(pinsSize.bytes) < GOAL_MB,
+        },
+        {
+          what: 'longest event-loop stall during the first pass of a year, ms',
+          value: Math.max(pass.loopMaxMs, pass.gapMaxMs),
+          target: '≤ 50',
+          met: Math.max(pass.loopMaxMs, pass.gapMaxMs) <= 50,
+        },
       ],
       notes: [
         'sizes: the database file plus its write-ahead log, after a checkpoint (as the terminal leaves them when it stops); 1 MB = 10^6 bytes, 1 MiB = 2^20 bytes',
         `the clock for the pass: ${new Date(end).toISOString()}, 8 h after the year's last punch; delivered punches are kept ${DEFAULT_RETENTION.deliveredDays} days from delivery: about ${Math.round((DEFAULT_RETENTION.deliveredDays * 5) / 7)} working days of them`,
         `a slice is one transaction (a batch of deletes) or one incremental_vacuum chunk on the event loop, sized by the pass to about 15 ms; its CPU time (process.cpuUsage) against its wall time tells the pass's own work from waiting for a busy machine; pressure during the run (Linux PSI, some avg60): before ${psiBefore}, after ${pressure()}`,
-        'event loop delay max: perf_hooks.monitorEventLoopDelay (1 ms resolution) during the pass; longest gap: a 1 ms interval timer; longest batch: the pass\'s own timing of one transaction or vacuum chunk',
+        "event loop delay max: perf_hooks.monitorEventLoopDelay (1 ms resolution) during the pass; longest gap: a 1 ms interval timer; longest batch: the pass's own timing of one transaction or vacuum chunk",
         `timeclock data compact of the earlier-version file (auto_vacuum ${autoVacuumBefore} before): ${compactMs.toFixed(0)} ms in one go (it refuses while an agent runs), ${compacted.deleted.punches.toLocaleString('en')} punches deleted, auto_vacuum ${autoVacuumAfter} after (2 = incremental)`,
         'no roster in these files (500 employees add about 0.2 MB); the status bench measures the year with its roster',
         `setup (a year written, copied three times, two passes, compact) ${setupS.toFixed(1)} s`,
       ],
-      raw: { employees: EMPLOYEES, punches: PUNCHES, bytes: { whole: wholeSize.bytes, kept: keptSize.bytes, pinsWhole: pinsWhole.bytes, pins: pinsSize.bytes, oldWhole: oldWhole.bytes, oldCompacted: oldCompacted.bytes }, pass, pinsPass, idleGapMs, compactMs },
+      raw: {
+        employees: EMPLOYEES,
+        punches: PUNCHES,
+        bytes: {
+          whole: wholeSize.bytes,
+          kept: keptSize.bytes,
+          pinsWhole: pinsWhole.bytes,
+          pins: pinsSize.bytes,
+          oldWhole: oldWhole.bytes,
+          oldCompacted: oldCompacted.bytes,
+        },
+        pass,
+        pinsPass,
+        idleGapMs,
+        compactMs,
+      },
     };
   } finally {
     for (const d of dirs) d.cleanup();

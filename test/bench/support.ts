@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
 import { configSchema, type Config } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
@@ -35,8 +35,17 @@ export async function withTimeout<T>(p: Promise<T>, ms: number): Promise<Timed<T
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
-/** A real agent (real SQLite file in `dataDir`, real HTTP) pointed at `baseUrl`, logging nothing; `extra`: more configuration. */
-export function benchAgent(o: { dataDir: string; baseUrl: string; siteId?: string; rateLimit: { limit: number; windowMs: number }; extra?: Record<string, unknown> }): Agent {
+/**
+ * A real agent (real SQLite file in `dataDir`, real HTTP) pointed at `baseUrl`, logging nothing; `extra`: more
+ * configuration.
+ */
+export function benchAgent(o: {
+  dataDir: string;
+  baseUrl: string;
+  siteId?: string;
+  rateLimit: { limit: number; windowMs: number };
+  extra?: Record<string, unknown>;
+}): Agent {
   const config = configSchema.parse({
     ...o.extra,
     dataDir: o.dataDir,

@@ -16,10 +16,23 @@ export async function startTap(target: string): Promise<TerminalTap> {
   const log: Tapped[] = [];
   const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
   const server = http.createServer((req, res) => {
-    const entry: Tapped = { sentAt: Date.now(), answeredAt: null, method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0] as string, status: null };
+    const entry: Tapped = {
+      sentAt: Date.now(),
+      answeredAt: null,
+      method: req.method ?? 'GET',
+      path: (req.url ?? '/').split('?')[0] as string,
+      status: null,
+    };
     log.push(entry);
     const out = http.request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host }, agent },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host },
+        agent,
+      },
       (answer) => {
         entry.status = answer.statusCode ?? null;
         res.writeHead(answer.statusCode ?? 502, answer.headers);

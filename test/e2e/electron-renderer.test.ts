@@ -15,7 +15,14 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { runShell } from '../../src/main/shell.js';
 import { fakeElectron } from '../helpers/fake-electron.js';
-import { ADMIN_PIN, RENDERER_DIR, screenshotPath, TEST_SCREEN, wedgeBurst, type KioskRig } from '../helpers/kiosk-browser.js';
+import {
+  ADMIN_PIN,
+  RENDERER_DIR,
+  screenshotPath,
+  TEST_SCREEN,
+  wedgeBurst,
+  type KioskRig,
+} from '../helpers/kiosk-browser.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
 import type { PageGlobals } from '../helpers/page-globals.js';
 import { waitFor } from '../helpers/temp.js';
@@ -53,7 +60,12 @@ async function electronKiosk(): Promise<{ page: Page; problems: string[]; calls:
     preloadPath: PRELOAD,
     rendererDir: RENDERER_DIR,
     kiosk: true,
-    startAgent: async () => ({ agent: r.agent, adminPin: { verify: (pin) => r.agent.admin.verifyAdminPin(pin) }, screen: TEST_SCREEN, shutdown: async () => {} }),
+    startAgent: async () => ({
+      agent: r.agent,
+      adminPin: { verify: (pin) => r.agent.admin.verifyAdminPin(pin) },
+      screen: TEST_SCREEN,
+      shutdown: async () => {},
+    }),
   });
   await shell.ready;
   const win = electron.windows[0];
@@ -61,7 +73,9 @@ async function electronKiosk(): Promise<{ page: Page; problems: string[]; calls:
   const url = win.loaded[0];
   if (!url?.startsWith('file://')) throw new Error(`the window loaded ${url ?? 'nothing'}`);
 
-  const context = await rigs.browser().newContext({ viewport: { width: 800, height: 480 }, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+  const context = await rigs
+    .browser()
+    .newContext({ viewport: { width: 800, height: 480 }, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (m) => {
@@ -77,7 +91,12 @@ async function electronKiosk(): Promise<{ page: Page; problems: string[]; calls:
   const send = win.webContents.send.bind(win.webContents);
   win.webContents.send = (channel: string, ...args: unknown[]): void => {
     send(channel, ...args);
-    page.evaluate(([c, a]) => (globalThis as unknown as { __ipcEmit(c: unknown, a: unknown): void }).__ipcEmit(c, a), [channel, args] as const).catch(() => {});
+    page
+      .evaluate(([c, a]) => (globalThis as unknown as { __ipcEmit(c: unknown, a: unknown): void }).__ipcEmit(c, a), [
+        channel,
+        args,
+      ] as const)
+      .catch(() => {});
   };
   await page.addInitScript({ content: preloadInitScript() });
   await page.goto(url);
@@ -96,9 +115,14 @@ describe('the kiosk screen in the Electron window (file://, real preload, IPC br
     await page.waitForSelector('body[data-screen="result"]');
     const name = rig?.mock.employees().find((e) => e.external_id === '1007')?.full_name;
     expect(await text(page, 'result-name')).toBe(name);
-    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.lastSound)).toBe('success');
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.lastSound)).toBe(
+      'success',
+    );
     await page.screenshot({ path: screenshotPath('electron-result-800x480') });
-    await waitFor(() => rig?.mock.records().some((x) => x.employee_external_id === '1007') === true, 'the punch delivered');
+    await waitFor(
+      () => rig?.mock.records().some((x) => x.employee_external_id === '1007') === true,
+      'the punch delivered',
+    );
     // The screen used IPC for everything; events came back over it too (the status after the punch).
     expect(calls).toEqual(expect.arrayContaining(['kiosk:screenSettings', 'kiosk:status', 'kiosk:badgeScan']));
     await page.click('[data-testid=result]');

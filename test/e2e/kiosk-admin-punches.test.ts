@@ -27,7 +27,10 @@ async function offlineWithWaiting(r: KioskRig): Promise<void> {
   await waitFor(() => r.agent.status().queue.sent === 1, 'the first punch delivered');
   await r.stopMock();
   for (const id of ['1002', '1003']) expect((await r.agent.punch({ kind: 'id', value: id })).ok).toBe(true);
-  await waitFor(() => r.agent.afd.punches.waiting().punches.filter((p) => p.lastError !== null).length === 2, 'both waiting punches tried once');
+  await waitFor(
+    () => r.agent.afd.punches.waiting().punches.filter((p) => p.lastError !== null).length === 2,
+    'both waiting punches tried once',
+  );
 }
 
 async function searchEmployee(page: Page, query: string): Promise<void> {
@@ -100,7 +103,9 @@ describe('punch lists on the admin screen (Chromium, web bridge)', () => {
     await large.page.screenshot({ path: screenshotPath('admin-waiting-1920x1080') });
     await large.page.click('[data-testid=tab-punches]');
     await searchEmployee(large.page, '1002');
-    await large.page.waitForSelector('[data-testid=found-punch][data-state=pending], [data-testid=found-punch][data-state=sending]');
+    await large.page.waitForSelector(
+      '[data-testid=found-punch][data-state=pending], [data-testid=found-punch][data-state=sending]',
+    );
     await large.page.screenshot({ path: screenshotPath('admin-punches-1920x1080') });
     await large.page.click('[data-testid=tab-connection]');
     await large.page.waitForSelector('[data-testid=conn-last-answered]');
@@ -114,7 +119,9 @@ describe('punch lists on the admin screen (Chromium, web bridge)', () => {
     await openAdmin(page, 'queue');
     await page.locator('[data-testid=waiting-row]').nth(1).waitFor();
     // The punch the uploader tried carries the error (which of the waiting rows that is depends on timing).
-    expect(await page.locator('[data-testid=waiting-row] [data-testid=waiting-error]').first().textContent()).toContain('rechazó la conexión');
+    expect(await page.locator('[data-testid=waiting-row] [data-testid=waiting-error]').first().textContent()).toContain(
+      'rechazó la conexión',
+    );
     await page.click('[data-testid=tab-punches]');
     await searchEmployee(page, '1003');
     await page.waitForSelector('[data-testid=found-punch]');

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { verifyAfd } from '../../src/domain/afd/verify.js';
-import { sha256Latin1 } from '../../src/store/journal-facts.js';
+import { sha256Latin1 } from '../../src/store/journal/journal-facts.js';
 import { EMPLOYER, TERMINAL, TERMINAL_NAME as ANNEX_NAME } from '../helpers/afd.js';
 import { fakeDrive } from '../helpers/fake-drive.js';
 import { screenshotPath } from '../helpers/kiosk-browser.js';
@@ -45,7 +45,10 @@ describe('AFD export on the admin screen (Chromium, web bridge)', () => {
     expect(await text(page, 'afd-marks')).toBe('1');
     await page.screenshot({ path: screenshotPath('admin-afd-800x480') });
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=afd-download-file]')]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid=afd-download-file]'),
+    ]);
     expect(download.suggestedFilename()).toBe(ANNEX_NAME);
     const saved = await download.path();
     const content = fs.readFileSync(saved, 'latin1');
@@ -61,10 +64,14 @@ describe('AFD export on the admin screen (Chromium, web bridge)', () => {
     await openAdmin(page, 'queue');
     await page.click('[data-testid=tab-afd]');
     await page.waitForSelector('[data-testid=afd-missing]:not(:empty)');
-    expect(await text(page, 'afd-missing')).toBe('O AFD identifica o empregador: defina employer.name, employer.cnpj (or employer.cpf) na configuração antes.');
+    expect(await text(page, 'afd-missing')).toBe(
+      'O AFD identifica o empregador: defina employer.name, employer.cnpj (or employer.cpf) na configuração antes.',
+    );
     await page.click('[data-testid=afd-export]');
     await page.waitForSelector('[data-testid=admin-message][data-tone=error]');
-    expect(await text(page, 'admin-message')).toBe('O AFD não pode ser gerado: falta na configuração employer.name, employer.cnpj (or employer.cpf).');
+    expect(await text(page, 'admin-message')).toBe(
+      'O AFD não pode ser gerado: falta na configuração employer.name, employer.cnpj (or employer.cpf).',
+    );
   });
 
   it('after an export to a USB drive offers to remove it safely, and says so when it cannot', async () => {
@@ -88,7 +95,9 @@ describe('AFD export on the admin screen (Chromium, web bridge)', () => {
 
       await page.click('[data-testid=afd-unmount]');
       await page.waitForSelector('[data-testid=admin-message][data-tone=error]');
-      expect(await text(page, 'admin-message')).toMatch(/^Não foi possível remover o pendrive sdb1 com segurança \(umount: .*not mounted.*\)\. Aguarde/);
+      expect(await text(page, 'admin-message')).toMatch(
+        /^Não foi possível remover o pendrive sdb1 com segurança \(umount: .*not mounted.*\)\. Aguarde/,
+      );
       expect(await page.isEnabled('[data-testid=afd-unmount]')).toBe(true);
       expect(problems.filter((p) => /Content Security Policy|Uncaught|TypeError/i.test(p))).toEqual([]);
     } finally {

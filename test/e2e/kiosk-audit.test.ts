@@ -23,7 +23,9 @@ describe('the journal against the service on the admin screen', () => {
     expect((await r.agent.flush({ maxWaitMs: 20_000 })).done).toBe(true);
     const [, joao] = punched;
     const day = joao?.localDate as string;
-    const rec = r.mock.records().find((x) => x.employee_external_id === '1002' && x.time === `${day}T${joao?.localTime}`);
+    const rec = r.mock
+      .records()
+      .find((x) => x.employee_external_id === '1002' && x.time === `${day}T${joao?.localTime}`);
     expect(r.mock.deleteRecord(rec?._id ?? '')).toBe(true);
 
     const { page, problems } = await r.open(SMALL);
@@ -37,10 +39,16 @@ describe('the journal against the service on the admin screen', () => {
     expect(run && run.y >= 0 && run.y + run.height <= SMALL.height && run.x + run.width <= SMALL.width).toBe(true);
     await page.screenshot({ path: screenshotPath('admin-audit-range-800x480') });
     await page.click('[data-testid=audit-run]');
-    await page.waitForSelector('[data-testid=admin-message]:has-text("Conferência concluída: 1 de 2 marcações encontradas no serviço.")');
-    expect((await page.textContent('[data-testid=audit-result]'))?.trim()).toBe('2 marcações: 1 encontradas, 1 ausentes, 0 não conferidas.');
+    await page.waitForSelector(
+      '[data-testid=admin-message]:has-text("Conferência concluída: 1 de 2 marcações encontradas no serviço.")',
+    );
+    expect((await page.textContent('[data-testid=audit-result]'))?.trim()).toBe(
+      '2 marcações: 1 encontradas, 1 ausentes, 0 não conferidas.',
+    );
     expect((await page.textContent('[data-testid=audit-missing]'))?.trim()).toBe(String(joao?.nsr).padStart(9, '0'));
-    expect((await page.textContent('[data-testid=audit-delivered]'))?.trim()).toContain('1 das marcações ausentes tinham sido entregues');
+    expect((await page.textContent('[data-testid=audit-delivered]'))?.trim()).toContain(
+      '1 das marcações ausentes tinham sido entregues',
+    );
 
     // The summary too, once scrolled to.
     await page.locator('[data-testid=audit-missing]').scrollIntoViewIfNeeded();

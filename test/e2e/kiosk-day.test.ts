@@ -27,22 +27,43 @@ const ANA = 'Ana Paula Ferreira da Silva';
 
 type Lang = ScreenSettings['language'];
 const WORDS: Record<Lang, { entry: string; exit: string; bank: RegExp; vacation: string; elsewhere: string }> = {
-  'pt-BR': { entry: 'Entrada registrada', exit: 'Saída registrada', bank: /^Banco de horas: \+12h30 \(em \d{2}\/\d{2} \d{2}:\d{2}\)$/, vacation: 'Você está de férias hoje; o registro foi feito.', elsewhere: 'registrado em outro lugar' },
-  es: { entry: 'Entrada registrada', exit: 'Salida registrada', bank: /^Banco de horas: \+12h30 \(al \d{2}\/\d{2} \d{2}:\d{2}\)$/, vacation: 'Hoy está de vacaciones; el registro se realizó.', elsewhere: 'registrado en otro lugar' },
-  en: { entry: 'Entry registered', exit: 'Exit registered', bank: /^Hours bank: \+12h30 \(as of \d{2}\/\d{2} \d{2}:\d{2}\)$/, vacation: 'You are on vacation today; the punch was registered.', elsewhere: 'registered elsewhere' },
+  'pt-BR': {
+    entry: 'Entrada registrada',
+    exit: 'Saída registrada',
+    bank: /^Banco de horas: \+12h30 \(em \d{2}\/\d{2} \d{2}:\d{2}\)$/,
+    vacation: 'Você está de férias hoje; o registro foi feito.',
+    elsewhere: 'registrado em outro lugar',
+  },
+  es: {
+    entry: 'Entrada registrada',
+    exit: 'Salida registrada',
+    bank: /^Banco de horas: \+12h30 \(al \d{2}\/\d{2} \d{2}:\d{2}\)$/,
+    vacation: 'Hoy está de vacaciones; el registro se realizó.',
+    elsewhere: 'registrado en otro lugar',
+  },
+  en: {
+    entry: 'Entry registered',
+    exit: 'Exit registered',
+    bank: /^Hours bank: \+12h30 \(as of \d{2}\/\d{2} \d{2}:\d{2}\)$/,
+    vacation: 'You are on vacation today; the punch was registered.',
+    elsewhere: 'registered elsewhere',
+  },
 };
-
 
 /** Font sizes in px of the clock (idle) or the result's time, and the largest other text on the screen. */
 async function timeIsLargest(page: Page, timeSelector: string): Promise<void> {
   const sizes = await page.evaluate((sel) => {
-    const g = globalThis as unknown as { document: { querySelector(s: string): unknown; querySelectorAll(s: string): ArrayLike<unknown> }; getComputedStyle(e: unknown): { fontSize: string } };
+    const g = globalThis as unknown as {
+      document: { querySelector(s: string): unknown; querySelectorAll(s: string): ArrayLike<unknown> };
+      getComputedStyle(e: unknown): { fontSize: string };
+    };
     const time = parseFloat(g.getComputedStyle(g.document.querySelector(sel)).fontSize);
     let other = 0;
     const all = g.document.querySelectorAll('#app *');
     for (let i = 0; i < all.length; i++) {
       const el = all[i] as { matches(s: string): boolean; textContent: string | null; children: ArrayLike<unknown> };
-      if (el.matches(sel) || el.children.length > 0 || !(el.textContent ?? '').trim() || el.matches('.result-icon')) continue;
+      if (el.matches(sel) || el.children.length > 0 || !(el.textContent ?? '').trim() || el.matches('.result-icon'))
+        continue;
       other = Math.max(other, parseFloat(g.getComputedStyle(el).fontSize));
     }
     return { time, other };
@@ -58,7 +79,8 @@ async function waitFor(cond: () => boolean, what: string, ms = 20_000): Promise<
   }
 }
 
-const answered = (r: KioskRig, path: string) => r.mock.requests().filter((q) => q.method === 'GET' && q.path.endsWith(path) && q.status === 200).length;
+const answered = (r: KioskRig, path: string) =>
+  r.mock.requests().filter((q) => q.method === 'GET' && q.path.endsWith(path) && q.status === 200).length;
 
 /** A badge scan on the first page; every page shows the punch (the others through the punch event). */
 async function punch(pages: Page[], code: string): Promise<void> {
@@ -79,7 +101,16 @@ const text = async (page: Page, sel: string) => ((await page.textContent(sel)) ?
 
 /** Local 'YYYY-MM-DD HH:MM' in São Paulo, `agoMs` ago (not before today's 00:00). */
 function saoPaulo(agoMs: number): { date: string; time: string } {
-  const fmt = (at: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+  const fmt = (at: number) =>
+    new Intl.DateTimeFormat('sv-SE', {
+      timeZone: 'America/Sao_Paulo',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(at);
   const [date = ''] = fmt(Date.now()).split(' ');
   const [earlierDate = '', earlier = ''] = fmt(Date.now() - agoMs).split(' ');
   return { date, time: earlierDate === date ? earlier : '00:00' };
@@ -92,14 +123,29 @@ function saoPaulo(agoMs: number): { date: string; time: string } {
  */
 type Setup = { lang: Lang; sizes: Size[]; extra?: Partial<ScreenSettings>; elsewhere?: boolean };
 type Opened = Awaited<ReturnType<KioskRig['open']>> & { size: Size };
-type Half = { setup: Setup; r: KioskRig; opened: Opened[]; pages: Page[]; firstTime: string; earlier: { date: string; time: string } };
+type Half = {
+  setup: Setup;
+  r: KioskRig;
+  opened: Opened[];
+  pages: Page[];
+  firstTime: string;
+  earlier: { date: string; time: string };
+};
 
-/** A rig in `setup`'s language at its sizes: the idle screen checked, then each employee's first punch and the day fetched. */
+/**
+ * A rig in `setup`'s language at its sizes: the idle screen checked, then each employee's first punch and the day
+ * fetched.
+ */
 async function firstHalf(setup: Setup, rigsOpen: KioskRig[]): Promise<Half> {
   const { lang, sizes, extra = {}, elsewhere = false } = setup;
   const theme = extra.theme === 'light' ? '-light' : '';
-  // Reads for the employee's day stand aside above a share of the rate window; the rig's start-up (roster, site) fills a tenth of it.
-  const r = await startKioskRig({ browser: rigs.browser(), settings: { selfService: { maxShare: 0.5 } }, screen: { ...TEST_SCREEN, language: lang, resultMs: 120_000, receiptMs: 120_000, ...extra } });
+  // Reads for the employee's day stand aside above a share of the rate window; the rig's start-up (roster, site) fills
+  // a tenth of it.
+  const r = await startKioskRig({
+    browser: rigs.browser(),
+    settings: { selfService: { maxShare: 0.5 } },
+    screen: { ...TEST_SCREEN, language: lang, resultMs: 120_000, receiptMs: 120_000, ...extra },
+  });
   rigsOpen.push(r);
   const earlier = saoPaulo(30 * 60_000);
   if (elsewhere) r.mock.addRecord({ employee: '1001', time: `${earlier.date}T${earlier.time}` });
@@ -120,7 +166,13 @@ async function firstHalf(setup: Setup, rigsOpen: KioskRig[]): Promise<Half> {
   await dismissAll(pages);
   await punch(pages, '1033');
   await dismissAll(pages);
-  await waitFor(() => answered(r, '/timesheets') >= timesheetsBefore + 2, `GET /timesheets answered for both (asked: ${r.mock.requests().map((q) => `${q.method} ${q.path} ${q.status}`).join(', ')})`);
+  await waitFor(
+    () => answered(r, '/timesheets') >= timesheetsBefore + 2,
+    `GET /timesheets answered for both (asked: ${r.mock
+      .requests()
+      .map((q) => `${q.method} ${q.path} ${q.status}`)
+      .join(', ')})`,
+  );
   await waitFor(() => answered(r, '/work-leaves') >= 1, 'GET /work-leaves answered');
   return { setup, r, opened, pages, firstTime, earlier };
 }
@@ -160,10 +212,22 @@ async function secondHalf(h: Half): Promise<void> {
     await timeIsLargest(p, '[data-testid=result-time]');
     // One assertive live region on the page, telling the headline and the name.
     expect(await p.locator('[aria-live=assertive]').count()).toBe(1);
-    await p.waitForFunction((h) => (globalThis as unknown as { document: { getElementById(id: string): { textContent: string | null } | null } }).document.getElementById('live-announcer')?.textContent?.startsWith(h) === true, elsewhere ? WORDS[lang].entry : WORDS[lang].exit);
+    await p.waitForFunction(
+      (h) =>
+        (
+          globalThis as unknown as { document: { getElementById(id: string): { textContent: string | null } | null } }
+        ).document
+          .getElementById('live-announcer')
+          ?.textContent?.startsWith(h) === true,
+      elsewhere ? WORDS[lang].entry : WORDS[lang].exit,
+    );
     expect(await text(p, '#live-announcer')).toContain(ANA);
     // Spoken only when the screen settings ask for it: the first name and the headline.
-    const said = await p.evaluate(() => (globalThis as unknown as { document: { body: { dataset: Record<string, string | undefined> } } }).document.body.dataset['lastSpeech'] ?? null);
+    const said = await p.evaluate(
+      () =>
+        (globalThis as unknown as { document: { body: { dataset: Record<string, string | undefined> } } }).document.body
+          .dataset['lastSpeech'] ?? null,
+    );
     expect(said).toBe(extra.speech ? `Ana, ${(elsewhere ? WORDS[lang].entry : WORDS[lang].exit).toLowerCase()}` : null);
     await p.screenshot({ path: screenshotPath(`day-result-${lang}${theme}-${label(o.size)}`) });
   }
@@ -184,7 +248,13 @@ async function secondHalf(h: Half): Promise<void> {
     await first.click('[data-testid=open-keypad]');
     await waitScreen(first, 'keypad');
     await first.screenshot({ path: screenshotPath(`day-keypad-pt-BR-light-${label(sizes[0] as Size)}`) });
-    expect(await pages[0]?.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset['theme'])).toBe('light');
+    expect(
+      await pages[0]?.evaluate(
+        () =>
+          (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document
+            .documentElement.dataset['theme'],
+      ),
+    ).toBe('light');
   }
   for (const o of opened) expect(o.problems, `page errors ${label(o.size)}`).toEqual([]);
 }
@@ -201,17 +271,21 @@ const SETUPS: Setup[] = [
 describe('the employee’s day on the result screen', () => {
   // One test for the four set-ups: the next punch must wait for a later minute (the same one is a
   // repeat), and this way the file waits for it once, not once per language.
-  it('exit after entry, both punches, the hours bank, the vacation note: pt-BR, es (and en said aloud) in landscape and portrait, and the light theme with a punch from elsewhere', { timeout: 420_000 }, async () => {
-    const open: KioskRig[] = [];
-    try {
-      const halves: Half[] = [];
-      for (const setup of SETUPS) halves.push(await firstHalf(setup, open));
-      const last = (halves[halves.length - 1] as Half).firstTime;
-      await waitFor(() => new Date().toISOString().slice(14, 16) !== last.slice(3, 5), 'the next minute', 65_000);
-      await new Promise((res) => setTimeout(res, 300));
-      for (const h of halves) await secondHalf(h);
-    } finally {
-      for (const r of open) await r.close();
-    }
-  });
+  it(
+    'exit after entry, both punches, the hours bank, the vacation note: pt-BR, es (and en said aloud) in landscape and portrait, and the light theme with a punch from elsewhere',
+    { timeout: 420_000 },
+    async () => {
+      const open: KioskRig[] = [];
+      try {
+        const halves: Half[] = [];
+        for (const setup of SETUPS) halves.push(await firstHalf(setup, open));
+        const last = (halves[halves.length - 1] as Half).firstTime;
+        await waitFor(() => new Date().toISOString().slice(14, 16) !== last.slice(3, 5), 'the next minute', 65_000);
+        await new Promise((res) => setTimeout(res, 300));
+        for (const h of halves) await secondHalf(h);
+      } finally {
+        for (const r of open) await r.close();
+      }
+    },
+  );
 });

@@ -30,7 +30,9 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
     await line.waitFor({ state: 'visible', timeout: 15_000 });
     expect(await line.getAttribute('data-kind')).toBe('redirect');
     expect(await line.getAttribute('data-location')).toBe(NEW_ADDRESS);
-    expect((await line.textContent())?.trim()).toBe(`Envio pausado: o serviço respondeu de outro endereço (${NEW_ADDRESS}) — verifique o endereço da API`);
+    expect((await line.textContent())?.trim()).toBe(
+      `Envio pausado: o serviço respondeu de outro endereço (${NEW_ADDRESS}) — verifique o endereço da API`,
+    );
     await page.screenshot({ path: screenshotPath('idle-setup-problem-800x480') });
     expect(r.agent.status().queue.rejected).toBe(0);
     expect(r.agent.status().unsent).toBe(1);
@@ -70,7 +72,9 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
     await page.waitForSelector('[data-testid=config-warnings][data-count="1"]', { state: 'visible', timeout: 10_000 });
     expect(await page.locator('[data-testid=config-warning]').count()).toBe(1);
     expect(await text(page, '[data-testid=config-warnings]')).toContain('Avisos de configuração');
-    expect(await text(page, '[data-testid=config-warning]')).toContain('the request budget (60 per 1 s) is above the account');
+    expect(await text(page, '[data-testid=config-warning]')).toContain(
+      'the request budget (60 per 1 s) is above the account',
+    );
     // Not a set-up problem: no such alert on the connection tab.
     expect(await page.isVisible('section[data-testid=setup-problem]')).toBe(false);
 

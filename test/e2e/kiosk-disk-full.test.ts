@@ -47,7 +47,9 @@ describe('a full disk on the admin screen (Chromium, web bridge)', () => {
     const alert = page.locator('section[data-testid=storage-alert]');
     await alert.waitFor({ state: 'visible', timeout: 10_000 });
     expect(await alert.getAttribute('role')).toBe('alert');
-    expect(await text(page, '[data-testid=storage-refused]')).toMatch(/^Disco cheio: 2 registros não puderam ser salvos \(o último em .+\)\. Libere espaço no terminal agora\.$/);
+    expect(await text(page, '[data-testid=storage-refused]')).toMatch(
+      /^Disco cheio: 2 registros não puderam ser salvos \(o último em .+\)\. Libere espaço no terminal agora\.$/,
+    );
     expect(await text(page, '[data-testid=storage-low]')).toMatch(/^Pouco espaço livre no terminal: 0 MB\./);
     await page.screenshot({ path: screenshotPath('admin-queue-disk-full-800x480') });
 

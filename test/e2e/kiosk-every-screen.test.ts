@@ -25,7 +25,10 @@ const rigs = kioskRigPerTest();
 
 type Box = { x: number; y: number; width: number; height: number };
 type G = {
-  document: { querySelectorAll(s: string): ArrayLike<{ getBoundingClientRect(): Box; tagName: string; className: unknown }>; documentElement: { scrollWidth: number; scrollHeight: number; lang: string } };
+  document: {
+    querySelectorAll(s: string): ArrayLike<{ getBoundingClientRect(): Box; tagName: string; className: unknown }>;
+    documentElement: { scrollWidth: number; scrollHeight: number; lang: string };
+  };
   innerWidth: number;
   innerHeight: number;
 };
@@ -41,9 +44,14 @@ async function outside(page: Page, selector: string): Promise<string[]> {
       if (!el) continue;
       const b = el.getBoundingClientRect();
       if (b.width === 0 || b.height === 0) continue;
-      if (b.x < -0.5 || b.y < -0.5 || b.x + b.width > g.innerWidth + 0.5 || b.y + b.height > g.innerHeight + 0.5) bad.push(`${el.tagName}.${String(el.className)}`);
+      if (b.x < -0.5 || b.y < -0.5 || b.x + b.width > g.innerWidth + 0.5 || b.y + b.height > g.innerHeight + 0.5)
+        bad.push(`${el.tagName}.${String(el.className)}`);
     }
-    if (g.document.documentElement.scrollWidth > g.innerWidth || g.document.documentElement.scrollHeight > g.innerHeight) bad.push('the page scrolls');
+    if (
+      g.document.documentElement.scrollWidth > g.innerWidth ||
+      g.document.documentElement.scrollHeight > g.innerHeight
+    )
+      bad.push('the page scrolls');
     return bad;
   }, selector);
 }
@@ -57,42 +65,58 @@ async function shot(page: Page, state: string, lang: string, size: Size, selecto
 
 describe('every screen fits, in both orientations and the three languages', () => {
   for (const lang of LANGS) {
-    it(`${lang}: idle, keypad, registered, repeat, refused, manager login and every admin tab at 800×480 and 800×1280`, { timeout: 240_000 }, async () => {
-      const rig = await rigs.start({ screen: { ...TEST_SCREEN, language: lang, resultMs: 120_000 } });
-      for (const size of SIZES) {
-        const { page, problems } = await rig.open(size);
-        expect(await page.evaluate(() => (globalThis as unknown as G).document.documentElement.lang)).toBe(lang);
-        await shot(page, 'idle', lang, size);
-        await page.click('[data-testid=open-keypad]');
-        await waitScreen(page, 'keypad');
-        await pressKeys(page, '1001');
-        await shot(page, 'keypad', lang, size);
-        await page.click('[data-testid=key-cancel]');
-        await waitScreen(page, 'idle');
-        // A registered punch, then the same minute again (a repeat), then a code nobody has.
-        for (const [state, code] of [['registered', '1002'], ['repeat', '1002'], ['refused', '99999999']] as const) {
-          await wedgeBurst(page, code);
-          await page.waitForSelector(`[data-testid=result][data-ok="${state === 'refused' ? 'false' : 'true'}"]`, { timeout: 15_000 });
-          await shot(page, state, lang, size);
-          await page.click('[data-testid=result]');
+    it(
+      `${lang}: idle, keypad, registered, repeat, refused, manager login and every admin tab at 800×480 and 800×1280`,
+      { timeout: 240_000 },
+      async () => {
+        const rig = await rigs.start({ screen: { ...TEST_SCREEN, language: lang, resultMs: 120_000 } });
+        for (const size of SIZES) {
+          const { page, problems } = await rig.open(size);
+          expect(await page.evaluate(() => (globalThis as unknown as G).document.documentElement.lang)).toBe(lang);
+          await shot(page, 'idle', lang, size);
+          await page.click('[data-testid=open-keypad]');
+          await waitScreen(page, 'keypad');
+          await pressKeys(page, '1001');
+          await shot(page, 'keypad', lang, size);
+          await page.click('[data-testid=key-cancel]');
           await waitScreen(page, 'idle');
+          // A registered punch, then the same minute again (a repeat), then a code nobody has.
+          for (const [state, code] of [
+            ['registered', '1002'],
+            ['repeat', '1002'],
+            ['refused', '99999999'],
+          ] as const) {
+            await wedgeBurst(page, code);
+            await page.waitForSelector(`[data-testid=result][data-ok="${state === 'refused' ? 'false' : 'true'}"]`, {
+              timeout: 15_000,
+            });
+            await shot(page, state, lang, size);
+            await page.click('[data-testid=result]');
+            await waitScreen(page, 'idle');
+          }
+          await page.click('[data-testid=open-admin]');
+          await waitScreen(page, 'admin-login');
+          await shot(page, 'admin-login', lang, size);
+          await pressKeys(page, ADMIN_PIN);
+          await page.click('[data-testid=key-ok]');
+          await waitScreen(page, 'admin');
+          for (const tab of TABS) {
+            await page.click(`[data-testid=tab-${tab}]`);
+            await page.waitForSelector(`[data-testid=tab-${tab}][aria-selected="true"]`);
+            // The chosen tab, the lock and the panel's frame on screen; the panel's content scrolls inside it.
+            await shot(
+              page,
+              `admin-${tab}`,
+              lang,
+              size,
+              `[data-testid=tab-${tab}], [data-testid=lock], .admin-top, .admin-panel`,
+            );
+          }
+          await page.click('[data-testid=lock]');
+          await waitScreen(page, 'idle');
+          expect(problems, `page errors ${lang} ${name(size)}`).toEqual([]);
         }
-        await page.click('[data-testid=open-admin]');
-        await waitScreen(page, 'admin-login');
-        await shot(page, 'admin-login', lang, size);
-        await pressKeys(page, ADMIN_PIN);
-        await page.click('[data-testid=key-ok]');
-        await waitScreen(page, 'admin');
-        for (const tab of TABS) {
-          await page.click(`[data-testid=tab-${tab}]`);
-          await page.waitForSelector(`[data-testid=tab-${tab}][aria-selected="true"]`);
-          // The chosen tab, the lock and the panel's frame on screen; the panel's content scrolls inside it.
-          await shot(page, `admin-${tab}`, lang, size, `[data-testid=tab-${tab}], [data-testid=lock], .admin-top, .admin-panel`);
-        }
-        await page.click('[data-testid=lock]');
-        await waitScreen(page, 'idle');
-        expect(problems, `page errors ${lang} ${name(size)}`).toEqual([]);
-      }
-    });
+      },
+    );
   }
 });

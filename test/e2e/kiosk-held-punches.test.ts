@@ -16,14 +16,20 @@ import { FORBIDDEN_PUNCH_MESSAGE, OUTSIDE_SCHEDULE_MESSAGE } from '../../src/moc
 
 const LARGE = { width: 1920, height: 1080 };
 
-/** Test-sized delivery timings: an in-doubt punch is checked after 50 ms, and handed to a person after 3 checks that prove nothing. */
+/**
+ * Test-sized delivery timings: an in-doubt punch is checked after 50 ms, and handed to a person after 3 checks that
+ * prove nothing.
+ */
 const RETRY = { inDoubtGraceMs: 50, maxChecks: 3, baseMs: 20, maxMs: 200 };
 
 const rigs = kioskRigPerTest();
 
 describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
   it('held punches: one refused for its employee (403), one the service will not confirm; the manager marks one delivered and sends the other again', async () => {
-    const r = await rigs.start({ variants: { forbiddenPunches: ['1002'], timesAnswer: 404 }, settings: { retry: RETRY } });
+    const r = await rigs.start({
+      variants: { forbiddenPunches: ['1002'], timesAnswer: 404 },
+      settings: { retry: RETRY },
+    });
     const { page, problems } = await r.open(SMALL);
 
     await punch(page, '1002');
@@ -31,7 +37,10 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
     // The next punch is stored by the service but its answer is lost: in doubt, and GET /times answers 404.
     r.mock.setFaults({ dropAfterStore: 1, only: { method: 'POST', pathPrefix: '/times' } });
     await punch(page, '1001');
-    await waitFor(() => r.mock.records().some((x) => x.employee_external_id === '1001'), 'the dropped punch stored by the service');
+    await waitFor(
+      () => r.mock.records().some((x) => x.employee_external_id === '1001'),
+      'the dropped punch stored by the service',
+    );
     r.mock.setFaults(null);
     await waitFor(() => r.agent.status().queue.held === 2, 'the unconfirmed punch held after its checks');
 
@@ -42,8 +51,12 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
     const unverified = page.locator('[data-testid=held-row][data-reason="unverified"]');
     expect(await rows.count()).toBe(2);
     expect(await forbidden.textContent()).toContain('João Carlos de Oliveira (1002)');
-    expect(await forbidden.locator('[data-testid=held-reason]').textContent()).toBe('o serviço recusou este funcionário (403) — nova tentativa automática');
-    expect(await forbidden.locator('[data-testid=held-detail]').textContent()).toBe(`Detalhes: 403 ${FORBIDDEN_PUNCH_MESSAGE}`);
+    expect(await forbidden.locator('[data-testid=held-reason]').textContent()).toBe(
+      'o serviço recusou este funcionário (403) — nova tentativa automática',
+    );
+    expect(await forbidden.locator('[data-testid=held-detail]').textContent()).toBe(
+      `Detalhes: 403 ${FORBIDDEN_PUNCH_MESSAGE}`,
+    );
     expect(await unverified.textContent()).toContain('Ana Paula Ferreira da Silva (1001)');
     expect(await unverified.locator('[data-testid=held-reason]').textContent()).toBe(
       'o serviço não confirma se recebeu — decida: enviar de novo ou marcar como entregue',
@@ -71,7 +84,10 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
     expect(await text(page, '[data-testid=admin-message]')).toBe(
       `Registro retido ${unverifiedId} marcado como entregue; nada mais será enviado para ele.`,
     );
-    await page.waitForSelector(`[data-testid=held-row][data-punch-id="${unverifiedId}"]`, { state: 'detached', timeout: 10_000 });
+    await page.waitForSelector(`[data-testid=held-row][data-punch-id="${unverifiedId}"]`, {
+      state: 'detached',
+      timeout: 10_000,
+    });
     expect(await rows.count()).toBe(1);
     expect(r.agent.status().queue).toMatchObject({ sent: 1, held: 1 });
     // Never sent twice: the one record is the one the service stored when its answer was lost.
@@ -82,12 +98,18 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
     const forbiddenId = await forbidden.getAttribute('data-punch-id');
     await forbidden.locator('[data-testid=held-resend]').click();
     await page.waitForFunction(
-      (want) => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=admin-message]')?.textContent?.trim() === want,
+      (want) =>
+        (globalThis as unknown as PageGlobals).document
+          .querySelector('[data-testid=admin-message]')
+          ?.textContent?.trim() === want,
       `Registro retido ${forbiddenId} colocado de novo na fila de envio.`,
       { timeout: 10_000 },
     );
     // The service's record comes a moment before the terminal writes its answer down: wait for both.
-    await waitFor(() => r.mock.records().some((x) => x.employee_external_id === '1002') && r.agent.status().queue.sent === 2, 'the resent punch delivered');
+    await waitFor(
+      () => r.mock.records().some((x) => x.employee_external_id === '1002') && r.agent.status().queue.sent === 2,
+      'the resent punch delivered',
+    );
     await page.waitForSelector('[data-testid=held-none]', { timeout: 10_000 });
     expect(r.agent.status().queue).toMatchObject({ sent: 2, held: 0, rejected: 0 });
     expect(r.mock.records().filter((x) => x.employee_external_id === '1001')).toHaveLength(1);
@@ -107,7 +129,8 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
     const rows = page.locator('[data-testid=rejected-row]');
     await rows.nth(1).waitFor({ timeout: 10_000 });
     expect(await rows.count()).toBe(2);
-    for (const reason of await rows.locator('.rr-reason').allTextContents()) expect(reason).toContain(OUTSIDE_SCHEDULE_MESSAGE);
+    for (const reason of await rows.locator('.rr-reason').allTextContents())
+      expect(reason).toContain(OUTSIDE_SCHEDULE_MESSAGE);
     const retryAll = page.locator('[data-testid=retry-all]');
     expect(await retryAll.isVisible()).toBe(true);
 
@@ -116,7 +139,12 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
     await page.waitForSelector('[data-testid=admin-message][data-tone="ok"]', { timeout: 10_000 });
     expect(await text(page, '[data-testid=admin-message]')).toBe('Registros recusados reenviados para envio: 2.');
     await waitFor(() => r.mock.records().length === 2, 'both retried punches delivered');
-    expect(r.mock.records().map((x) => x.employee_external_id).sort()).toEqual(['1001', '1002']);
+    expect(
+      r.mock
+        .records()
+        .map((x) => x.employee_external_id)
+        .sort(),
+    ).toEqual(['1001', '1002']);
     await page.waitForSelector('[data-testid=rejected-row]', { state: 'detached', timeout: 10_000 });
     await retryAll.waitFor({ state: 'hidden', timeout: 10_000 });
     expect(r.agent.status().queue).toMatchObject({ sent: 2, rejected: 0 });

@@ -18,9 +18,21 @@ const SIZES = [
   { width: 1080, height: 1920 },
 ];
 const WORDS = {
-  'pt-BR': { title: 'Digite sua matrícula ou CPF', pin: (name: string) => `${name}, digite seu PIN`, wrong: 'PIN incorreto. Restam 4 tentativas.' },
-  es: { title: 'Ingrese su matrícula o CPF', pin: (name: string) => `${name}, ingrese su PIN`, wrong: 'PIN incorrecto. Quedan 4 intentos.' },
-  en: { title: 'Type your ID or CPF', pin: (name: string) => `${name}, type your PIN`, wrong: 'Wrong PIN. 4 tries left.' },
+  'pt-BR': {
+    title: 'Digite sua matrícula ou CPF',
+    pin: (name: string) => `${name}, digite seu PIN`,
+    wrong: 'PIN incorreto. Restam 4 tentativas.',
+  },
+  es: {
+    title: 'Ingrese su matrícula o CPF',
+    pin: (name: string) => `${name}, ingrese su PIN`,
+    wrong: 'PIN incorrecto. Quedan 4 intentos.',
+  },
+  en: {
+    title: 'Type your ID or CPF',
+    pin: (name: string) => `${name}, type your PIN`,
+    wrong: 'Wrong PIN. 4 tries left.',
+  },
 } as const;
 const LANGS = ['pt-BR', 'es', 'en'] as const;
 const EMPLOYEES = ['1001', '1002', '1003'];
@@ -52,7 +64,8 @@ describe('the keypad and the PIN step, in every language', () => {
       const { page } = await r.open(size);
       const sent: string[] = [];
       page.on('request', (q) => {
-        if (q.url().endsWith('/api/punch')) sent.push(String((q.postDataJSON() as { credential?: { value?: string } }).credential?.value));
+        if (q.url().endsWith('/api/punch'))
+          sent.push(String((q.postDataJSON() as { credential?: { value?: string } }).credential?.value));
       });
       for (const [n, lang] of LANGS.entries()) {
         const ext = EMPLOYEES[n] ?? '';
@@ -78,7 +91,9 @@ describe('the keypad and the PIN step, in every language', () => {
           await pressKeys(page, cpf[i - 1] ?? '');
           expect(await fitsInField(page), `${i} digits`).toBe(true);
         }
-        expect(await text(page, '[data-testid=keypad-value]')).toBe(`${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`);
+        expect(await text(page, '[data-testid=keypad-value]')).toBe(
+          `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`,
+        );
         await page.screenshot({ path: screenshotPath(`keypad-cpf-${size.width}x${size.height}-${lang}`) });
         await page.click('[data-testid=key-ok]');
 
@@ -99,7 +114,10 @@ describe('the keypad and the PIN step, in every language', () => {
         expect(await page.getAttribute('[data-testid=result]', 'data-ok')).toBe('true');
         expect(await text(page, '[data-testid=result-name]')).toBe(employee?.full_name);
         await dismissResult(page);
-        await waitFor(() => r.mock.records().some((x) => x.employee_external_id === ext), `the punch of ${ext} delivered`);
+        await waitFor(
+          () => r.mock.records().some((x) => x.employee_external_id === ext),
+          `the punch of ${ext} delivered`,
+        );
       }
       // The mask is for the eyes only: the screen sent the digits typed, never the dots.
       expect(sent.length).toBeGreaterThanOrEqual(6);

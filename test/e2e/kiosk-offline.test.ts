@@ -16,7 +16,11 @@ const SIZES = [
 ];
 const LANGS = ['pt-BR', 'es', 'en'] as const;
 /** What the line says offline with nothing waiting, in the order the language button cycles. */
-const OFFLINE_TEXT = { 'pt-BR': 'Sem conexão — os registros ficam salvos aqui', es: 'Sin conexión — los registros se guardan aquí', en: 'No connection — punches are saved here' } as const;
+const OFFLINE_TEXT = {
+  'pt-BR': 'Sem conexão — os registros ficam salvos aqui',
+  es: 'Sin conexión — los registros se guardan aquí',
+  en: 'No connection — punches are saved here',
+} as const;
 
 const rigs = kioskRigPerTest();
 const text = async (page: Page, testid: string) => ((await page.textContent(`[data-testid=${testid}]`)) ?? '').trim();

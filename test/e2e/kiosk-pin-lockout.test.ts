@@ -23,9 +23,13 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
     expect(await r.agent.admin.setPin('1001', '4826')).toMatchObject({ ok: true });
     expect(await r.agent.admin.setPin('1002', '5937')).toMatchObject({ ok: true });
     const { page, problems } = await r.open(SMALL);
-    const lastSound = () => page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.lastSound ?? null);
+    const lastSound = () =>
+      page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.lastSound ?? null);
     const result = page.locator('[data-testid=result]');
-    /** ID on the keypad, then the PIN, as kiosk-screen.test.ts does: ends on the result, or on the PIN step asking again. */
+    /**
+     * ID on the keypad, then the PIN, as kiosk-screen.test.ts does: ends on the result, or on the PIN step asking
+     * again.
+     */
     const idThenPin = async (id: string, pin: string): Promise<void> => {
       await page.click('[data-testid=open-keypad]');
       await waitScreen(page, 'keypad');
@@ -55,7 +59,9 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
     expect(await text(page, '[data-testid=result-name]')).toBe('Ana Paula Ferreira da Silva');
     const time = await text(page, '[data-testid=result-time]');
     expect(time).toMatch(/^\d{2}:\d{2}$/);
-    expect(await text(page, '[data-testid=result-message]')).toBe(`Registrado às ${time}. PIN não verificado: o gestor vai confirmar este registro.`);
+    expect(await text(page, '[data-testid=result-message]')).toBe(
+      `Registrado às ${time}. PIN não verificado: o gestor vai confirmar este registro.`,
+    );
     expect(await lastSound()).toBe('success');
     await page.screenshot({ path: screenshotPath('result-pin-unverified-800x480') });
     await dismissResult(page);
@@ -81,12 +87,17 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
     const rows = page.locator('[data-testid=held-list] [data-testid=held-row]');
     await rows.nth(anaHeld).waitFor({ timeout: 10_000 });
     expect(await rows.count()).toBe(anaHeld + 1);
-    const anaId = await page.locator('[data-testid=held-row]', { hasText: '(1001)' }).first().getAttribute('data-punch-id');
+    const anaId = await page
+      .locator('[data-testid=held-row]', { hasText: '(1001)' })
+      .first()
+      .getAttribute('data-punch-id');
     expect(anaId).toMatch(/^\d+$/);
     const ana = page.locator(`[data-testid=held-row][data-punch-id="${anaId}"]`);
     const joao = page.locator('[data-testid=held-row]', { hasText: '(1002)' });
     expect(await ana.getAttribute('data-reason')).toBe('pin_unverified');
-    expect(await ana.locator('[data-testid=held-reason]').textContent()).toBe('PIN não verificado (funcionário bloqueado por PINs errados) — confirme ou conteste');
+    expect(await ana.locator('[data-testid=held-reason]').textContent()).toBe(
+      'PIN não verificado (funcionário bloqueado por PINs errados) — confirme ou conteste',
+    );
     expect(await ana.locator('[data-testid=held-confirm]').textContent()).toBe('Confirmar');
     expect(await ana.locator('[data-testid=held-dispute]').textContent()).toBe('Contestar');
     // Not the buttons of a punch the service would not confirm.
@@ -109,11 +120,15 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
     await page.screenshot({ path: screenshotPath('admin-held-dispute-800x480') });
     await ana.locator('[data-testid=held-dispute-confirm]').click();
     await page.waitForSelector('[data-testid=admin-message][data-tone="ok"]', { timeout: 10_000 });
-    expect(await text(page, '[data-testid=admin-message]')).toBe(`Registro ${anaId} contestado: fica guardado neste terminal e não será enviado.`);
+    expect(await text(page, '[data-testid=admin-message]')).toBe(
+      `Registro ${anaId} contestado: fica guardado neste terminal e não será enviado.`,
+    );
     const disputed = page.locator(`[data-testid=held-row][data-punch-id="${anaId}"][data-reason="disputed"]`);
     await disputed.waitFor({ timeout: 10_000 });
     expect(await disputed.getAttribute('data-disputing')).toBe('false');
-    expect(await disputed.locator('[data-testid=held-reason]').textContent()).toBe('contestado pelo gestor — guardado, não será enviado');
+    expect(await disputed.locator('[data-testid=held-reason]').textContent()).toBe(
+      'contestado pelo gestor — guardado, não será enviado',
+    );
     expect(await disputed.locator('[data-testid=held-detail]').textContent()).toBe(`Motivo: ${reason}`);
     expect(await disputed.locator('button').count()).toBe(0);
     await disputed.scrollIntoViewIfNeeded();
@@ -123,12 +138,21 @@ describe('delivery problems on the kiosk screen (Chromium, web bridge)', () => {
     const joaoId = await joao.getAttribute('data-punch-id');
     await joao.locator('[data-testid=held-confirm]').click();
     await page.waitForFunction(
-      (want) => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=admin-message]')?.textContent?.trim() === want,
+      (want) =>
+        (globalThis as unknown as PageGlobals).document
+          .querySelector('[data-testid=admin-message]')
+          ?.textContent?.trim() === want,
       `Registro retido ${joaoId} colocado de novo na fila de envio.`,
       { timeout: 10_000 },
     );
-    await waitFor(() => r.mock.records().some((x) => x.employee_external_id === '1002'), 'the confirmed punch delivered');
-    await page.waitForSelector(`[data-testid=held-row][data-punch-id="${joaoId}"]`, { state: 'detached', timeout: 10_000 });
+    await waitFor(
+      () => r.mock.records().some((x) => x.employee_external_id === '1002'),
+      'the confirmed punch delivered',
+    );
+    await page.waitForSelector(`[data-testid=held-row][data-punch-id="${joaoId}"]`, {
+      state: 'detached',
+      timeout: 10_000,
+    });
     expect(await rows.count()).toBe(anaHeld);
 
     // The disputed punch stays here and is never sent.

@@ -32,14 +32,22 @@ async function box(page: Page, selector: string): Promise<Box> {
   if (!b) throw new Error(`${selector} is not on screen`);
   return b;
 }
-const inside = (b: Box, size: { width: number; height: number }) => b.x >= 0 && b.y >= 0 && b.x + b.width <= size.width + 0.5 && b.y + b.height <= size.height + 0.5;
-const apart = (a: Box, b: Box) => a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+const inside = (b: Box, size: { width: number; height: number }) =>
+  b.x >= 0 && b.y >= 0 && b.x + b.width <= size.width + 0.5 && b.y + b.height <= size.height + 0.5;
+const apart = (a: Box, b: Box) =>
+  a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
 
-type ScrollGlobals = { document: { documentElement: { scrollHeight: number; scrollWidth: number } }; innerHeight: number; innerWidth: number };
+type ScrollGlobals = {
+  document: { documentElement: { scrollHeight: number; scrollWidth: number } };
+  innerHeight: number;
+  innerWidth: number;
+};
 const scrolls = (page: Page) =>
   page.evaluate(() => {
     const w = globalThis as unknown as ScrollGlobals;
-    return w.document.documentElement.scrollHeight > w.innerHeight || w.document.documentElement.scrollWidth > w.innerWidth;
+    return (
+      w.document.documentElement.scrollHeight > w.innerHeight || w.document.documentElement.scrollWidth > w.innerWidth
+    );
   });
 
 /** The receipt whole on screen, apart from the name and the time, nothing to scroll. */
@@ -49,7 +57,9 @@ async function expectFits(page: Page, size: { width: number; height: number }): 
   for (const other of ['[data-testid=result-name]', '[data-testid=result-time]', '[data-testid=result-message]']) {
     const b = await box(page, other);
     expect(inside(b, size), `${other} inside the screen`).toBe(true);
-    expect(apart(b, receipt), `${other} ${JSON.stringify(b)} clear of the receipt ${JSON.stringify(receipt)}`).toBe(true);
+    expect(apart(b, receipt), `${other} ${JSON.stringify(b)} clear of the receipt ${JSON.stringify(receipt)}`).toBe(
+      true,
+    );
   }
   expect(await scrolls(page)).toBe(false);
 }
@@ -80,7 +90,8 @@ describe('the receipt on the result screen', () => {
 
     const png = await page.screenshot({ path: screenshotPath('receipt-800x480') });
     const decoded = decodePng(png);
-    // Issue 26: with a portal, the QR code is the link with the NSR and the whole hash (a small code); the text has the portal too.
+    // Issue 26: with a portal, the QR code is the link with the NSR and the whole hash (a small code); the text has the
+    // portal too.
     expect(decoded).toBe(receipt.qrText);
     expect(decoded).toBe(`https://portal.example.com.br/ponto?nsr=${nsr}&sha256=${receipt.hash}`);
     expect(receipt.text).toContain(`NSR: ${nsr}`);
@@ -168,7 +179,9 @@ describe('the receipt on the admin screen', () => {
 
     await page.fill('[data-testid=receipt-nsr]', '999999');
     await page.keyboard.press('Enter');
-    await page.waitForSelector('[data-testid=admin-message]:has-text("Nenhum registro com NSR 000999999 neste terminal.")');
+    await page.waitForSelector(
+      '[data-testid=admin-message]:has-text("Nenhum registro com NSR 000999999 neste terminal.")',
+    );
     expect(await page.locator('[data-testid=receipt]').count()).toBe(0);
     await page.fill('[data-testid=receipt-nsr]', '0');
     await page.click('[data-testid=receipt-lookup]');

@@ -18,10 +18,15 @@ import { DEMO_SITE_ID, demoSeed, objectIdFor, type MockSeed } from '../../src/mo
 const SMALL = { width: 800, height: 480 };
 const LARGE = { width: 1920, height: 1080 };
 
-/** Test-sized roster timings: a failed sync is retried within ~100-300 ms; a held shrink is not re-checked during a test. */
+/**
+ * Test-sized roster timings: a failed sync is retried within ~100-300 ms; a held shrink is not re-checked during a
+ * test.
+ */
 const ROSTER = { retryBaseMs: 100, retryMaxMs: 300, shrinkRecheckMs: 60_000 };
 
-/** The demo employee whose contract says `allow_external_api_record: false` (index 24: `oddRecords` leaves it as it is). */
+/**
+ * The demo employee whose contract says `allow_external_api_record: false` (index 24: `oddRecords` leaves it as it is).
+ */
 const HELD_ID = '1025';
 
 const rigs = kioskRigPerTest();
@@ -39,17 +44,25 @@ async function typeId(page: Page, id: string): Promise<void> {
 }
 
 /** The demo seed with `HELD_ID` not allowed to record by API. */
-/** The demo with employee HELD_ID not allowed API records, and a second site with nobody (the site filter is suspect only on an account of several sites). */
+/**
+ * The demo with employee HELD_ID not allowed API records, and a second site with nobody (the site filter is suspect
+ * only on an account of several sites).
+ */
 function seedWithHeld(): MockSeed {
   const seed = demoSeed();
-  seed.sites.push({ ...(seed.sites[0] as MockSeed['sites'][number]), _id: objectIdFor('e2e-other-site', 0), name: 'Outra obra' });
+  seed.sites.push({
+    ...(seed.sites[0] as MockSeed['sites'][number]),
+    _id: objectIdFor('e2e-other-site', 0),
+    name: 'Outra obra',
+  });
   const e = seed.employees.find((x) => x.external_id === HELD_ID);
   if (!e?.contract_data) throw new Error(`no demo employee ${HELD_ID} with contract data`);
   e.contract_data.allow_external_api_record = false;
   return seed;
 }
 
-const nameOf = (seed: MockSeed, ext: string): string => seed.employees.find((e) => e.external_id === ext)?.full_name ?? '?';
+const nameOf = (seed: MockSeed, ext: string): string =>
+  seed.employees.find((e) => e.external_id === ext)?.full_name ?? '?';
 
 /** Script errors and CSP violations; a missing favicon and the like are not the page's fault. */
 function scriptProblems(problems: string[]): string[] {
@@ -71,7 +84,9 @@ describe('the kiosk screen without a complete employee list (Chromium, web bridg
     await page.waitForSelector('[data-testid=result][data-note="awaiting_roster"]');
     expect(await attr(page, 'result', 'data-ok')).toBe('true');
     expect(await lastSound(page)).toBe('success');
-    expect(await text(page, 'result-message')).toContain('Será confirmado quando o terminal receber a lista de funcionários');
+    expect(await text(page, 'result-message')).toContain(
+      'Será confirmado quando o terminal receber a lista de funcionários',
+    );
     const shownTime = await text(page, 'result-time');
     expect(shownTime).toMatch(/^\d{2}:\d{2}$/);
     await page.screenshot({ path: screenshotPath('result-awaiting-roster-800x480') });
@@ -112,7 +127,10 @@ describe('the kiosk screen without a complete employee list (Chromium, web bridg
     await wedgeBurst(page, '1002');
     await waitScreen(page, 'result');
     expect(await attr(page, 'result', 'data-note')).toBe('none');
-    await waitFor(() => r.mock.records().some((x) => x.employee_external_id === '1002'), 'the colleague’s punch delivered');
+    await waitFor(
+      () => r.mock.records().some((x) => x.employee_external_id === '1002'),
+      'the colleague’s punch delivered',
+    );
     expect(r.mock.records().filter((x) => x.employee_external_id === HELD_ID)).toEqual([]);
     expect(r.agent.status().queue.held).toBe(1);
     expect(scriptProblems(problems)).toEqual([]);
@@ -185,7 +203,11 @@ describe('the site manager at the roster tab', () => {
     );
     await page.waitForSelector('[data-testid=held-shrink]', { state: 'hidden', timeout: 10_000 });
     await page.waitForFunction(
-      (before) => Number((globalThis as unknown as PageGlobals).document.querySelector('[data-testid=roster-size]')?.textContent ?? 'NaN') < before,
+      (before) =>
+        Number(
+          (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=roster-size]')?.textContent ??
+            'NaN',
+        ) < before,
       sizeBefore,
       { timeout: 10_000 },
     );

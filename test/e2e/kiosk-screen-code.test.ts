@@ -19,14 +19,22 @@ describe('the kiosk screen opened with a one-time code (Chromium, web bridge)', 
     const url = r.bridge.urlWithCode();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?c=[0-9a-f]{32}$/);
     expect(url).not.toContain(r.bridge.token);
-    const context = await r.browser.newContext({ viewport: { width: 800, height: 480 }, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+    const context = await r.browser.newContext({
+      viewport: { width: 800, height: 480 },
+      locale: 'pt-BR',
+      timezoneId: 'America/Sao_Paulo',
+    });
     const page = await context.newPage();
     await page.goto(url);
     await waitScreen(page, 'idle', 15_000);
     // The code is out of the address bar, and spent: a second use is refused.
     expect(page.url()).toBe(r.bridge.address);
     const code = new URL(url).searchParams.get('c') ?? '';
-    const again = await fetch(`${r.bridge.origin}${SCREEN_CODE_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const again = await fetch(`${r.bridge.origin}${SCREEN_CODE_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
     expect(again.status).toBe(403);
 
     // The page holds the token: a badge punches.
@@ -39,8 +47,21 @@ describe('the kiosk screen opened with a one-time code (Chromium, web bridge)', 
     await waitScreen(page, 'idle', 15_000); // a reload keeps working: the tab kept its token, not the spent code
     await openAdmin(page, 'queue');
     const cookies = await context.cookies(r.bridge.origin);
-    expect(cookies).toEqual([expect.objectContaining({ name: 'kiosk-admin', httpOnly: true, sameSite: 'Strict', path: '/', domain: '127.0.0.1', expires: -1 })]);
-    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals & { document: { cookie: string } }).document.cookie)).toBe('');
+    expect(cookies).toEqual([
+      expect.objectContaining({
+        name: 'kiosk-admin',
+        httpOnly: true,
+        sameSite: 'Strict',
+        path: '/',
+        domain: '127.0.0.1',
+        expires: -1,
+      }),
+    ]);
+    expect(
+      await page.evaluate(
+        () => (globalThis as unknown as PageGlobals & { document: { cookie: string } }).document.cookie,
+      ),
+    ).toBe('');
     await context.close();
   });
 });

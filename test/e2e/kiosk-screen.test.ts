@@ -6,7 +6,14 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_PIN, screenshotPath, TEST_SCREEN, typeSlowly, wedgeBurst, type KioskRig } from '../helpers/kiosk-browser.js';
+import {
+  ADMIN_PIN,
+  screenshotPath,
+  TEST_SCREEN,
+  typeSlowly,
+  wedgeBurst,
+  type KioskRig,
+} from '../helpers/kiosk-browser.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
 import { dismissResult, lastSound, openAdmin, pressKeys, waitScreen } from '../helpers/screen-actions.js';
 import type { PageGlobals } from '../helpers/page-globals.js';
@@ -18,7 +25,8 @@ const LARGE = { width: 1920, height: 1080 };
 const rigs = kioskRigPerTest();
 const kiosk = (): Promise<KioskRig> => rigs.start();
 
-const screen = (page: Page) => page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.screen ?? null);
+const screen = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.screen ?? null);
 const text = async (page: Page, testid: string) => ((await page.textContent(`[data-testid=${testid}]`)) ?? '').trim();
 const attr = (page: Page, testid: string, name: string) => page.getAttribute(`[data-testid=${testid}]`, name);
 
@@ -35,7 +43,13 @@ describe('an employee at the kiosk screen (Chromium, web bridge)', () => {
     // Hours, minutes and seconds (Portaria 671, Annex IX), ticking.
     const shown = await text(page, 'clock');
     expect(shown).toMatch(/^\d{2}:\d{2}:\d{2}$/);
-    await page.waitForFunction((before) => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=clock]')?.textContent?.trim() !== before, shown, { timeout: 3_000 });
+    await page.waitForFunction(
+      (before) =>
+        (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=clock]')?.textContent?.trim() !==
+        before,
+      shown,
+      { timeout: 3_000 },
+    );
     // The roster came from the service at start: it is known to be reachable.
     await page.waitForSelector('[data-testid=connection][data-state="online"][data-waiting="0"]');
     await page.screenshot({ path: screenshotPath('idle-800x480') });
@@ -48,7 +62,10 @@ describe('an employee at the kiosk screen (Chromium, web bridge)', () => {
     expect(await lastSound(page)).toBe('success');
     await page.screenshot({ path: screenshotPath('result-800x480') });
 
-    await waitFor(() => r.mock.records().some((x) => x.employee_external_id === '1001'), 'the punch delivered to the API');
+    await waitFor(
+      () => r.mock.records().some((x) => x.employee_external_id === '1001'),
+      'the punch delivered to the API',
+    );
     // One punch, and the burst did not leave digits on a keypad.
     expect(r.agent.status().queue.sent).toBe(1);
     await dismissResult(page);
@@ -101,7 +118,12 @@ describe('an employee at the kiosk screen (Chromium, web bridge)', () => {
     expect(await text(page, 'result-name')).toBe('Maria Aparecida dos Santos');
 
     await waitFor(() => r.mock.records().length === 2, 'both punches delivered');
-    expect(r.mock.records().map((x) => x.employee_external_id).sort()).toEqual(['1002', '1003']);
+    expect(
+      r.mock
+        .records()
+        .map((x) => x.employee_external_id)
+        .sort(),
+    ).toEqual(['1002', '1003']);
     expect(scriptProblems(problems)).toEqual([]);
   });
 
@@ -131,7 +153,12 @@ describe('an employee at the kiosk screen (Chromium, web bridge)', () => {
 
     await r.startMock();
     await page.waitForSelector('[data-testid=connection][data-state="online"][data-waiting="0"]', { timeout: 30_000 });
-    expect(r.mock.records().map((x) => x.employee_external_id).sort()).toEqual(['1004', '1006']);
+    expect(
+      r.mock
+        .records()
+        .map((x) => x.employee_external_id)
+        .sort(),
+    ).toEqual(['1004', '1006']);
   });
 });
 
@@ -174,7 +201,10 @@ describe('PINs and language', () => {
   });
 
   it('a badge from an HID reader that needs a PIN: the screen asks for it without knowing the code, and the punch registers', async () => {
-    const r = await rigs.start({ settings: { pin: { requiredFor: ['badge'] } }, screen: { ...TEST_SCREEN, pinRequiredFor: ['badge'] } });
+    const r = await rigs.start({
+      settings: { pin: { requiredFor: ['badge'] } },
+      screen: { ...TEST_SCREEN, pinRequiredFor: ['badge'] },
+    });
     expect(r.agent.admin.enrollBadge('CARD-HID-9', '1009', 'cli')).toMatchObject({ ok: true });
     expect(await r.agent.admin.setPin('1009', '6071')).toMatchObject({ ok: true });
     const { page } = await r.open(SMALL);
@@ -199,13 +229,23 @@ describe('PINs and language', () => {
     expect(await text(page, 'language')).toBe('Español');
     expect(await attr(page, 'language', 'lang')).toBe('es');
     await page.click('[data-testid=language]');
-    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=open-keypad]')?.textContent?.includes('Ingresar') === true);
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as PageGlobals).document
+          .querySelector('[data-testid=open-keypad]')
+          ?.textContent?.includes('Ingresar') === true,
+    );
     expect(await htmlLang()).toBe('es');
     expect(await page.textContent('body')).toContain('Acerque su credencial');
     expect(await text(page, 'language')).toBe('English');
     expect(await attr(page, 'language', 'lang')).toBe('en');
     await page.click('[data-testid=language]');
-    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=open-keypad]')?.textContent?.includes('ID') === true);
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as PageGlobals).document
+          .querySelector('[data-testid=open-keypad]')
+          ?.textContent?.includes('ID') === true,
+    );
     expect(await page.textContent('body')).toMatch(/Scan your badge/i);
     expect(await text(page, 'language')).toBe('Português');
     expect(await attr(page, 'language', 'lang')).toBe('pt-BR');
@@ -255,7 +295,11 @@ describe('the site manager at the admin screen', () => {
     await waitScreen(page, 'idle');
     // Locked for real: the bridge refuses admin calls from this page now.
     const answer = await page.evaluate(async (token) => {
-      const res = await (globalThis as unknown as PageGlobals).fetch('/api/listRejected', { method: 'POST', headers: { 'content-type': 'application/json', 'x-kiosk-token': token }, body: '{}' });
+      const res = await (globalThis as unknown as PageGlobals).fetch('/api/listRejected', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-kiosk-token': token },
+        body: '{}',
+      });
       return res.status;
     }, r.bridge.token);
     expect(answer).toBe(403);
@@ -277,7 +321,12 @@ describe('the site manager at the admin screen', () => {
     expect(await row.count()).toBe(1);
     expect(await row.textContent()).toContain('Francisca Lima Rodrigues');
     expect(await row.textContent()).toMatch(/404/);
-    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=queue-rejected]')?.textContent?.trim() === '1');
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as PageGlobals).document
+          .querySelector('[data-testid=queue-rejected]')
+          ?.textContent?.trim() === '1',
+    );
     await page.screenshot({ path: screenshotPath('admin-rejected-1920x1080') });
 
     r.mock.setActive('1005', true);
@@ -290,7 +339,12 @@ describe('the site manager at the admin screen', () => {
     expect(await text(page, 'admin-message')).not.toContain('queued again');
     await waitFor(() => r.mock.records().some((x) => x.employee_external_id === '1005'), 'the retried punch delivered');
     await page.waitForSelector('[data-testid=rejected-row]', { state: 'detached', timeout: 10_000 });
-    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=queue-rejected]')?.textContent?.trim() === '0');
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as PageGlobals).document
+          .querySelector('[data-testid=queue-rejected]')
+          ?.textContent?.trim() === '0',
+    );
     expect(r.agent.status().queue.sent).toBe(1);
   });
 });

@@ -15,8 +15,12 @@ const rigs = kioskRigPerTest();
 
 describe('the service as the kiosk screen shows it', () => {
   it('the routes the service lacks are listed on the connection tab, with what the terminal does without them', async () => {
-    // The employee's day is read only while the window is nearly empty: after the start's roster reads, a larger share lets it go now.
-    const r = await rigs.start({ variants: { absentRoutes: ['/timesheets', '/work-leaves'], absentRouteStatus: 405 }, settings: { selfService: { maxShare: 0.5 } } });
+    // The employee's day is read only while the window is nearly empty: after the start's roster reads, a larger share
+    // lets it go now.
+    const r = await rigs.start({
+      variants: { absentRoutes: ['/timesheets', '/work-leaves'], absentRouteStatus: 405 },
+      settings: { selfService: { maxShare: 0.5 } },
+    });
     const { page, problems } = await r.open(SMALL);
     await punch(page, '1001');
     await waitFor(() => r.agent.status().absentRoutes.length === 2, 'both routes found missing');
@@ -25,13 +29,18 @@ describe('the service as the kiosk screen shows it', () => {
 
     await openAdmin(page, 'connection');
     const box = page.locator('section[data-testid=absent-routes]');
-    await page.waitForSelector('section[data-testid=absent-routes][data-count="2"]', { state: 'visible', timeout: 10_000 });
+    await page.waitForSelector('section[data-testid=absent-routes][data-count="2"]', {
+      state: 'visible',
+      timeout: 10_000,
+    });
     expect(await text(page, 'section[data-testid=absent-routes] .alert-title')).toBe('Ausente no serviço');
     const sheets = box.locator('[data-testid=absent-route][data-route="GET /timesheets"]');
     expect(await sheets.textContent()).toMatch(
       /^O serviço não tem GET \/timesheets \(405 desde .+\): o banco de horas e os registros do dia vindos do serviço não são mostrados — nova consulta às .+$/,
     );
-    expect(await box.locator('[data-testid=absent-route][data-route="GET /work-leaves"]').textContent()).toContain('os avisos de afastamento não são mostrados');
+    expect(await box.locator('[data-testid=absent-route][data-route="GET /work-leaves"]').textContent()).toContain(
+      'os avisos de afastamento não são mostrados',
+    );
     expect(await page.getAttribute('[data-testid=conn-online] span', 'data-state')).toBe('online');
     await page.screenshot({ path: screenshotPath('admin-connection-absent-routes-800x480') });
     expect(scriptProblems(problems)).toEqual([]);

@@ -6,16 +6,21 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Agent } from '../../src/agent/agent.js';
-import type { DriveRoots } from '../../src/agent/removable-drives.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
+import type { DriveRoots } from '../../src/agent/host/removable-drives.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
 import { openDatabase } from '../../src/store/database.js';
-import { EvidenceJournal } from '../../src/store/evidence-journal.js';
+import { EvidenceJournal } from '../../src/store/journal/evidence-journal.js';
 import { testAgent } from './agent.js';
 
 export const ZONE = 'America/Sao_Paulo';
-export const EMPLOYER = { name: 'RELOJOARIA SÃO JOÃO LTDA', cnpj: '11.222.333/0001-81', cno: '12345678901234', repRegistration: '5120230012345' };
+export const EMPLOYER = {
+  name: 'RELOJOARIA SÃO JOÃO LTDA',
+  cnpj: '11.222.333/0001-81',
+  cno: '12345678901234',
+  repRegistration: '5120230012345',
+};
 /** The Annex's bare name: a journal no terminal made (exportAfd with `terminal: null`). */
 export const ANNEX_NAME = 'AFD0000512023001234511222333000181REP_P.txt';
 /** The terminal of the terminals these helpers start (`terminalId`), and the name its exports get. */
@@ -37,7 +42,13 @@ export async function punchedTerminal(
   const clock = { t: spInstant(punches[0]?.date ?? '2026-08-03', '07:00'), now: () => clock.t };
   const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 60, windowMs: 1_000 }, clock });
   cleanups.push(() => mock.close());
-  const agent = testAgent({ dataDir, mock, clock, settings: { employer: EMPLOYER, terminalId: TERMINAL, ...more.settings }, ...(more.afdDrives ? { afdDrives: more.afdDrives } : {}) });
+  const agent = testAgent({
+    dataDir,
+    mock,
+    clock,
+    settings: { employer: EMPLOYER, terminalId: TERMINAL, ...more.settings },
+    ...(more.afdDrives ? { afdDrives: more.afdDrives } : {}),
+  });
   cleanups.push(() => agent.stop());
   await agent.start({ awaitRosterIfEmpty: true });
   for (const p of punches) {
@@ -49,7 +60,10 @@ export async function punchedTerminal(
 }
 
 /** Marks appended straight to a journal (no punches behind them), in transactions of 5,000. */
-export function journalWith(dataDir: string, marks: ReadonlyArray<{ date: string; time: string; cpf: string | null }>): void {
+export function journalWith(
+  dataDir: string,
+  marks: ReadonlyArray<{ date: string; time: string; cpf: string | null }>,
+): void {
   const db = openDatabase(dataDir);
   try {
     const journal = new EvidenceJournal(db);
@@ -74,9 +88,17 @@ export function makeP12(dir: string, password: string): { p12: string; cert: str
   const key = path.join(dir, 'signer.key');
   const cert = path.join(dir, 'signer.pem');
   const subj = '/C=BR/O=Relojoaria Sao Joao LTDA/CN=RELOJOARIA SAO JOAO LTDA:11222333000181';
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '30', '-subj', subj], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '30', '-subj', subj],
+    { stdio: 'ignore' },
+  );
   const p12 = path.join(dir, 'signer.p12');
-  execFileSync('openssl', ['pkcs12', '-export', '-inkey', key, '-in', cert, '-out', p12, '-passout', `pass:${password}`], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    ['pkcs12', '-export', '-inkey', key, '-in', cert, '-out', p12, '-passout', `pass:${password}`],
+    { stdio: 'ignore' },
+  );
   return { p12, cert };
 }
 

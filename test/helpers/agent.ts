@@ -1,8 +1,8 @@
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
 import { configSchema, type Config } from '../../src/config.js';
-import type { TokenStore } from '../../src/agent/token-store.js';
-import type { DriveRoots } from '../../src/agent/removable-drives.js';
+import type { TokenStore } from '../../src/agent/host/token-store.js';
+import type { DriveRoots } from '../../src/agent/host/removable-drives.js';
 import type { Clock, Sleep } from '../../src/domain/clock.js';
 import type { SidecarCopy } from '../../src/domain/nsr-reservation.js';
 import type { NtpSync } from '../../src/domain/date-plausibility.js';
@@ -16,13 +16,23 @@ export type TestAgentOptions = {
   token?: string;
   rateLimit?: { limit: number; windowMs: number };
   timeoutMs?: number;
-  retry?: Partial<{ baseMs: number; maxMs: number; inDoubtGraceMs: number; authRetryMs: number; heldRetryMs: number; maxChecks: number }>;
+  retry?: Partial<{
+    baseMs: number;
+    maxMs: number;
+    inDoubtGraceMs: number;
+    authRetryMs: number;
+    heldRetryMs: number;
+    maxChecks: number;
+  }>;
   siteId?: string;
   log?: Logger;
   /** Further settings, merged over the test defaults (e.g. identity, pin). */
   settings?: Record<string, unknown>;
   clock?: Clock;
-  /** Monotonic ms, stepped apart from `clock` to make a step of the wall clock (default: `clock` itself, so time passes without steps). */
+  /**
+   * Monotonic ms, stepped apart from `clock` to make a step of the wall clock (default: `clock` itself, so time passes
+   * without steps).
+   */
   mono?: () => number;
   /** The agent's waits (retries, pauses, the rate window): with a FakeTime, they end when the test moves time. */
   sleep?: Sleep;
@@ -39,11 +49,14 @@ export type TestAgentOptions = {
   afdDrives?: DriveRoots;
   /** The host name the terminal says it runs on (the fleet's registry; default the machine's). */
   host?: string;
-  /** Whether this machine's clock is NTP-synchronised, as the agent is told (default 'unknown': never the test box's own state). */
+  /**
+   * Whether this machine's clock is NTP-synchronised, as the agent is told (default 'unknown': never the test box's own
+   * state).
+   */
   ntp?: NtpSync;
   /** How often the clock watch looks (0: only by `agent.checkClock()`, for steps on injected time). */
   clockCheckEveryMs?: number;
-  /** The NSR mark the fleet's Redis held at start, as openAgent reads it (agent/fleet-nsr.ts). */
+  /** The NSR mark the fleet's Redis held at start, as openAgent reads it (agent/journal/fleet-nsr.ts). */
   fleetNsr?: SidecarCopy | null;
 };
 
@@ -62,7 +75,17 @@ export function testAgent(o: TestAgentOptions): Agent {
   const rt = realRuntime(log);
   return buildAgent(
     config,
-    { ...rt, ntp: () => o.ntp ?? 'unknown', ...(o.host ? { host: o.host } : {}), ...(o.clock ? { clock: o.clock } : {}), ...(o.mono ? { mono: o.mono } : o.clock ? { mono: () => (o.clock as Clock).now() } : {}), ...(o.bootId ? { bootId: o.bootId } : {}), ...(o.sleep ? { sleep: o.sleep } : {}), ...(o.hid ? { hid: o.hid } : {}), ...(o.tokens ? { tokens: o.tokens } : {}) },
+    {
+      ...rt,
+      ntp: () => o.ntp ?? 'unknown',
+      ...(o.host ? { host: o.host } : {}),
+      ...(o.clock ? { clock: o.clock } : {}),
+      ...(o.mono ? { mono: o.mono } : o.clock ? { mono: () => (o.clock as Clock).now() } : {}),
+      ...(o.bootId ? { bootId: o.bootId } : {}),
+      ...(o.sleep ? { sleep: o.sleep } : {}),
+      ...(o.hid ? { hid: o.hid } : {}),
+      ...(o.tokens ? { tokens: o.tokens } : {}),
+    },
     {
       demo: o.demo ?? false,
       ...(o.adaptiveRate === undefined ? {} : { adaptiveRate: o.adaptiveRate }),

@@ -3,8 +3,8 @@
  * for both that a test moves by days (wall and monotonic together: time passing, not a step), the
  * demo roster, punches delivered for real.
  */
-import type { Agent } from '../../src/agent/agent.js';
-import type { PunchAnswer } from '../../src/agent/receipts.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
+import type { PunchAnswer } from '../../src/agent/receipts/receipts.js';
 import { startMockServer, type MockServer, type ServerVariants } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
 import { testAgent } from './agent.js';
@@ -26,7 +26,11 @@ export type AuditRig = {
   timesReads(): number;
 };
 
-export type RigOptions = { variants?: ServerVariants; rate?: { limit: number; windowMs: number }; settings?: Record<string, unknown> };
+export type RigOptions = {
+  variants?: ServerVariants;
+  rate?: { limit: number; windowMs: number };
+  settings?: Record<string, unknown>;
+};
 
 export async function auditRig(cleanups: Array<() => Promise<void> | void>, o: RigOptions = {}): Promise<AuditRig> {
   // The next 15:00 UTC (noon in São Paulo, 11:00 in Manaus): every employee's punch falls on the
@@ -38,11 +42,17 @@ export async function auditRig(cleanups: Array<() => Promise<void> | void>, o: R
   let offset = (fifteen > realNow ? fifteen : fifteen + DAY) - realNow;
   const clock = { now: () => Date.now() + offset };
   const rate = o.rate ?? { limit: 60, windowMs: 1_000 };
-  const mock = await startMockServer({ seed: demoSeed(), rateLimit: rate, clock, ...(o.variants ? { variants: o.variants } : {}) });
+  const mock = await startMockServer({
+    seed: demoSeed(),
+    rateLimit: rate,
+    clock,
+    ...(o.variants ? { variants: o.variants } : {}),
+  });
   cleanups.push(() => mock.close());
   const t = tempDir('timeclock-audit-');
   cleanups.push(t.cleanup);
-  const make = (): Agent => testAgent({ dataDir: t.dir, mock, clock, rateLimit: rate, ...(o.settings ? { settings: o.settings } : {}) });
+  const make = (): Agent =>
+    testAgent({ dataDir: t.dir, mock, clock, rateLimit: rate, ...(o.settings ? { settings: o.settings } : {}) });
   let agent = make();
   cleanups.push(() => agent.stop());
   await agent.start({ awaitRosterIfEmpty: true });
@@ -58,7 +68,8 @@ export async function auditRig(cleanups: Array<() => Promise<void> | void>, o: R
     },
     async punch(who) {
       const r = await agent.punch({ kind: 'id', value: who });
-      if (!r.ok || r.nsr === null || r.punchId === null) throw new Error(`punch of ${who} not registered: ${JSON.stringify(r)}`);
+      if (!r.ok || r.nsr === null || r.punchId === null)
+        throw new Error(`punch of ${who} not registered: ${JSON.stringify(r)}`);
       return { ...r, nsr: r.nsr, who };
     },
     async reopen() {

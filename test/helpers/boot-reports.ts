@@ -1,8 +1,10 @@
 /** Boot-protocol keyboard reports written by hand, and what a decoder made of them: for the decoder's tests. */
 import type { BootKeyboardDecoder, DecodeEvent } from '../../src/input/boot-keyboard-decoder.js';
 
-export const codes = (events: readonly DecodeEvent[]): string[] => events.flatMap((e) => (e.type === 'code' ? [e.code] : []));
-export const errors = (events: readonly DecodeEvent[]): string[] => events.flatMap((e) => (e.type === 'error' ? [e.reason] : []));
+export const codes = (events: readonly DecodeEvent[]): string[] =>
+  events.flatMap((e) => (e.type === 'code' ? [e.code] : []));
+export const errors = (events: readonly DecodeEvent[]): string[] =>
+  events.flatMap((e) => (e.type === 'error' ? [e.reason] : []));
 
 /** An 8-byte boot report. */
 export const r8 = (modifier: number, ...keys: number[]): Uint8Array => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
 import { testAgent, type TestAgentOptions } from './agent.js';
@@ -17,7 +17,11 @@ export async function agentWithRenderer(
   /** More agent options, given the agent's data directory (e.g. a token store in it). */
   more: (dataDir: string) => Partial<TestAgentOptions> = () => ({}),
 ): Promise<{ mock: MockServer; agent: Agent; root: string; dataDir: string }> {
-  const mock = await startMockServer({ rateLimit: { limit: 60, windowMs: 1_000 }, seed: demoSeed(), tokens: [apiToken] });
+  const mock = await startMockServer({
+    rateLimit: { limit: 60, windowMs: 1_000 },
+    seed: demoSeed(),
+    tokens: [apiToken],
+  });
   cleanups.push(() => mock.close());
   const t = tempDir();
   cleanups.push(t.cleanup);

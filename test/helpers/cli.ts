@@ -23,7 +23,11 @@ export function runCli(args: string[], env: Record<string, string>, input = '', 
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`timeclock ${args.join(' ')} did not finish in ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(
+          `timeclock ${args.join(' ')} did not finish in ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+        ),
+      );
     }, timeoutMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -62,11 +66,17 @@ export async function screenUrl(env: Record<string, string>): Promise<URL> {
 }
 
 /** A command's function run in this process (`runAfd`, `runCli`…), with what it writes to stdout and stderr. */
-export async function inProcess(run: () => number | Promise<number>): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function inProcess(
+  run: () => number | Promise<number>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
+  const out = vi
+    .spyOn(process.stdout, 'write')
+    .mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
+  const err = vi
+    .spyOn(process.stderr, 'write')
+    .mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
   try {
     return { code: await run(), stdout, stderr };
   } finally {

@@ -9,11 +9,22 @@ import path from 'node:path';
 
 export type FpmRecord = { args: string[]; scripts: Record<string, string> };
 
-export async function buildDeb(o: { root: string; unpacked: string; work: string; electronVersion: string }): Promise<{ deb: string; record: FpmRecord }> {
+export async function buildDeb(o: {
+  root: string;
+  unpacked: string;
+  work: string;
+  electronVersion: string;
+}): Promise<{ deb: string; record: FpmRecord }> {
   const recordFile = path.join(o.work, 'fpm.json');
   const fpm = path.join(o.work, 'fpm-stand-in');
-  fs.writeFileSync(fpm, `#!/bin/sh\nexec '${process.execPath}' '${path.join(o.root, 'test/helpers/fpm-stand-in.mjs')}' "$@"\n`, { mode: 0o755 });
-  const { stageDebLayout } = (await import(path.join(o.root, 'scripts/dist/deb-layout.mjs'))) as { stageDebLayout(root: string, dir: string): string[] };
+  fs.writeFileSync(
+    fpm,
+    `#!/bin/sh\nexec '${process.execPath}' '${path.join(o.root, 'test/helpers/fpm-stand-in.mjs')}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  const { stageDebLayout } = (await import(path.join(o.root, 'scripts/dist/deb-layout.mjs'))) as {
+    stageDebLayout(root: string, dir: string): string[];
+  };
   const { build, Platform } = (await import('electron-builder')) as typeof import('electron-builder');
   const saved = { CUSTOM_FPM_PATH: process.env.CUSTOM_FPM_PATH, FPM_RECORD: process.env.FPM_RECORD };
   process.env.CUSTOM_FPM_PATH = fpm;
@@ -26,7 +37,11 @@ export async function buildDeb(o: { root: string; unpacked: string; work: string
       config: {
         extends: path.join(o.root, 'electron-builder.yml'),
         electronVersion: o.electronVersion,
-        directories: { app: path.join(o.work, 'build/app'), output: path.join(o.work, 'deb-out'), buildResources: 'assets' },
+        directories: {
+          app: path.join(o.work, 'build/app'),
+          output: path.join(o.work, 'deb-out'),
+          buildResources: 'assets',
+        },
         deb: { fpm: stageDebLayout(o.root, path.join(o.work, 'build/deb')) },
       },
     });
@@ -34,7 +49,8 @@ export async function buildDeb(o: { root: string; unpacked: string; work: string
     if (!deb) throw new Error(`electron-builder made no .deb (${outputs.join(', ')})`);
     return { deb, record: JSON.parse(fs.readFileSync(recordFile, 'utf8')) as FpmRecord };
   } finally {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   }
 }

@@ -22,7 +22,19 @@ export const DATA = '/var/lib/timeclock-kiosk';
 export const CONF = '/etc/timeclock-kiosk';
 export const LEGACY = '/home/kiosk/.local/share/timeclock-kiosk';
 /** Programs that act on the live system: never to be run with DPKG_ROOT set. */
-export const LIVE_PROGRAMS = ['systemctl', 'udevadm', 'runuser', 'update-desktop-database', 'unshare', 'sudo', 'deb-systemd-invoke', 'getent', 'useradd', 'groupadd', 'adduser'];
+export const LIVE_PROGRAMS = [
+  'systemctl',
+  'udevadm',
+  'runuser',
+  'update-desktop-database',
+  'unshare',
+  'sudo',
+  'deb-systemd-invoke',
+  'getent',
+  'useradd',
+  'groupadd',
+  'adduser',
+];
 
 /** Fake roots made so far, removed by the test file's afterEach. */
 export const cleanups: Array<() => void> = [];
@@ -47,7 +59,10 @@ export function requireRoot(): void {
   }
 }
 
-/** A fake root holding what dpkg unpacks (the package's own files from scripts/dist/deb-layout.mjs, the app under /opt) and empty account files. */
+/**
+ * A fake root holding what dpkg unpacks (the package's own files from scripts/dist/deb-layout.mjs, the app under /opt)
+ * and empty account files.
+ */
 export function fakeRoot(): Rig {
   requireRoot();
   const t = tempDir('timeclock deb-root-');
@@ -57,7 +72,8 @@ export function fakeRoot(): Rig {
   fs.mkdirSync(at('/etc'), { recursive: true });
   for (const f of ['passwd', 'group', 'shadow', 'gshadow']) fs.writeFileSync(at(`/etc/${f}`), '');
   fs.mkdirSync(at(`${RES}/bin`), { recursive: true });
-  for (const f of ['timeclock', 'timeclock-kiosk-session']) fs.copyFileSync(path.resolve('assets/bin', f), at(`${RES}/bin/${f}`));
+  for (const f of ['timeclock', 'timeclock-kiosk-session'])
+    fs.copyFileSync(path.resolve('assets/bin', f), at(`${RES}/bin/${f}`));
   fs.writeFileSync(at(`${APP}/timeclock-kiosk`), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
   fs.cpSync(path.join(stageLayout(t.dir), 'root'), root, { recursive: true, verbatimSymlinks: true });
 
@@ -112,7 +128,9 @@ export function entry(rig: Rig, file: 'passwd' | 'group', name: string): string[
     .find((f) => f[0] === name);
 }
 
-/** Every entry under `dir`: type, mode, owner, and content hash or link target (no times: install rewrites the units). */
+/**
+ * Every entry under `dir`: type, mode, owner, and content hash or link target (no times: install rewrites the units).
+ */
 export function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (p: string) => {

@@ -6,7 +6,27 @@ import path from 'node:path';
 export type Line = { check: string; status: 'ok' | 'warn' | 'fail'; detail: string };
 
 /** The order `timeclock doctor` promises (no readers configured). */
-export const CHECKS = ['configuration', 'data directory', 'disk space', 'database', 'proxy', 'trust', 'service', 'site', 'roster', 'roster evidence', 'clock', 'time sync', 'readers', 'admin PIN', 'browser', 'versions', 'USB drives', 'time zone', 'NSR numbering'];
+export const CHECKS = [
+  'configuration',
+  'data directory',
+  'disk space',
+  'database',
+  'proxy',
+  'trust',
+  'service',
+  'site',
+  'roster',
+  'roster evidence',
+  'clock',
+  'time sync',
+  'readers',
+  'admin PIN',
+  'browser',
+  'versions',
+  'USB drives',
+  'time zone',
+  'NSR numbering',
+];
 
 /** `ok   name: detail` lines back into records; any other line fails the test. */
 export function parseLines(stdout: string): Line[] {
@@ -83,7 +103,10 @@ export async function settled(dir: string, quietMs = 1_000, timeoutMs = 15_000):
   throw new Error(`files in ${dir} kept changing for ${timeoutMs} ms`);
 }
 
-/** The environment a doctor run gets: the mock API and its token, the site, the data directory, the stand-in tools first on PATH. */
+/**
+ * The environment a doctor run gets: the mock API and its token, the site, the data directory, the stand-in tools first
+ * on PATH.
+ */
 export function doctorEnv(
   o: { apiUrl: string; siteId: string; dataDir: string; tools: { bin: string; chromium: string } },
   extra: Record<string, string> = {},

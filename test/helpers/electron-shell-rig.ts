@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, expect } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { bridgeErrorSchema, type BridgeError, type CallName } from '../../src/contract.js';
 import { createLogger } from '../../src/log.js';
 import type { WebContents, WebFrameMain } from '../../src/main/electron-api.js';
@@ -65,9 +65,14 @@ export function electronShellRig(): ShellRig {
   async function setup(o: { backend?: string; kiosk?: boolean; devTools?: boolean } = {}): Promise<Ctx> {
     const electron = fakeElectron();
     electron.safeStorage.backend = o.backend ?? 'gnome_libsecret';
-    const { mock, agent, root, dataDir } = await agentWithRenderer(cleanups, API_TOKEN, { 'index.html': '<!doctype html><title>kiosk</title>' }, (dir) => ({
-      tokens: safeStorageTokenStore(electron.safeStorage, dir, { platform: 'linux' }),
-    }));
+    const { mock, agent, root, dataDir } = await agentWithRenderer(
+      cleanups,
+      API_TOKEN,
+      { 'index.html': '<!doctype html><title>kiosk</title>' },
+      (dir) => ({
+        tokens: safeStorageTokenStore(electron.safeStorage, dir, { platform: 'linux' }),
+      }),
+    );
     let shutdowns = 0;
     const running: RunningAgent = {
       agent,
@@ -94,7 +99,19 @@ export function electronShellRig(): ShellRig {
       seen.push(JSON.stringify(r));
       return r;
     };
-    return { electron, shell, win, agent, mock, root, url: pathToFileURL(path.join(root, 'index.html')).href, kiosk, shutdowns: () => shutdowns, dataDir, call };
+    return {
+      electron,
+      shell,
+      win,
+      agent,
+      mock,
+      root,
+      url: pathToFileURL(path.join(root, 'index.html')).href,
+      kiosk,
+      shutdowns: () => shutdowns,
+      dataDir,
+      call,
+    };
   }
 
   return { setup, cleanups, seen, logLines };

@@ -1,12 +1,12 @@
 /**
- * A USB stick as the terminal's drive listing sees it (src/agent/removable-drives.ts), built in a
+ * A USB stick as the terminal's drive listing sees it (src/agent/host/removable-drives.ts), built in a
  * temp directory: a directory as its mount point, a /proc/mounts stand-in naming it, and
  * /sys/block/<disk>/removable saying whether its disk is removable. The DriveRoots returned are
  * what the agent is given (testAgent's `afdDrives`) or the listing and doctor read directly.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { diskOf, type DriveRoots } from '../../src/agent/removable-drives.js';
+import { diskOf, type DriveRoots } from '../../src/agent/host/removable-drives.js';
 
 export type FakeMount = {
   /** As /proc/mounts names it: /dev/sdb1, or tmpfs and the like (no disk behind it). */
@@ -22,9 +22,20 @@ export type FakeMount = {
   removable?: boolean;
 };
 
-/** The mounts `lines` under `root` (its mounts file and sys/block), drives accepted under `mountRoots` (paths below root). */
-export function fakeMounts(root: string, lines: readonly FakeMount[], mountRoots: readonly string[] = ['media']): DriveRoots {
-  const roots: DriveRoots = { mounts: path.join(root, 'mounts'), sysBlock: path.join(root, 'sys', 'block'), mountRoots: mountRoots.map((m) => path.join(root, m)) };
+/**
+ * The mounts `lines` under `root` (its mounts file and sys/block), drives accepted under `mountRoots` (paths below
+ * root).
+ */
+export function fakeMounts(
+  root: string,
+  lines: readonly FakeMount[],
+  mountRoots: readonly string[] = ['media'],
+): DriveRoots {
+  const roots: DriveRoots = {
+    mounts: path.join(root, 'mounts'),
+    sysBlock: path.join(root, 'sys', 'block'),
+    mountRoots: mountRoots.map((m) => path.join(root, m)),
+  };
   for (const m of lines) {
     if (m.mountPoint !== '/' && m.made !== false) fs.mkdirSync(m.mountPoint, { recursive: true });
     if (!m.device.startsWith('/dev/')) continue;
@@ -32,7 +43,8 @@ export function fakeMounts(root: string, lines: readonly FakeMount[], mountRoots
     fs.mkdirSync(disk, { recursive: true });
     fs.writeFileSync(path.join(disk, 'removable'), m.removable === false ? '0\n' : '1\n');
   }
-  const line = (m: FakeMount) => `${m.device} ${m.mountPoint.replace(/ /g, '\\040')} ${m.fsType ?? 'vfat'} ${m.options ?? 'rw,nosuid'} 0 0`;
+  const line = (m: FakeMount) =>
+    `${m.device} ${m.mountPoint.replace(/ /g, '\\040')} ${m.fsType ?? 'vfat'} ${m.options ?? 'rw,nosuid'} 0 0`;
   fs.writeFileSync(roots.mounts, [...lines.map(line), ''].join('\n'));
   return roots;
 }
@@ -45,7 +57,10 @@ export type FakeDrive = {
   unplug(): void;
 };
 
-/** The system disk (not removable, at /) and one removable stick, `device` (default /dev/sdb1) at `mountPoint` (default root/media/timeclock/<device>). */
+/**
+ * The system disk (not removable, at /) and one removable stick, `device` (default /dev/sdb1) at `mountPoint` (default
+ * root/media/timeclock/<device>).
+ */
 export function fakeDrive(root: string, o: { device?: string; mountPoint?: string } = {}): FakeDrive {
   const device = o.device ?? '/dev/sdb1';
   const stick = o.mountPoint ?? path.join(root, 'media', 'timeclock', path.basename(device));

@@ -80,7 +80,10 @@ export class FakeWebContents implements WebContents {
     this.openHandler = handler;
   }
   on(event: string, listener: (e: NavigationEvent, input: KeyboardInput) => void): void {
-    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener as (e: NavigationEvent, input?: KeyboardInput) => void]);
+    this.listeners.set(event, [
+      ...(this.listeners.get(event) ?? []),
+      listener as (e: NavigationEvent, input?: KeyboardInput) => void,
+    ]);
   }
   toggleDevTools(): void {
     this.devToolsToggled++;
@@ -143,7 +146,10 @@ export class FakeWindow implements BrowserWindow {
   }
   once(event: string, listener: () => void): void {
     const wrapped = (): void => {
-      this.handlers.set(event, (this.handlers.get(event) ?? []).filter((h) => h !== wrapped));
+      this.handlers.set(
+        event,
+        (this.handlers.get(event) ?? []).filter((h) => h !== wrapped),
+      );
       listener();
     };
     this.on(event, wrapped);
@@ -158,7 +164,10 @@ export class FakeWindow implements BrowserWindow {
 
 export class FakeIpcMain implements IpcMain {
   readonly handlers = new Map<string, (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown>();
-  handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown): void {
+  handle(
+    channel: string,
+    listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown,
+  ): void {
     if (this.handlers.has(channel)) throw new Error(`second handler for ${channel}`);
     this.handlers.set(channel, listener);
   }
@@ -166,7 +175,11 @@ export class FakeIpcMain implements IpcMain {
     this.handlers.delete(channel);
   }
   /** What `ipcRenderer.invoke(channel, ...args)` from `frame` of `sender` would get. */
-  async invoke(channel: string, from: { sender: WebContents; senderFrame: WebFrameMain | null }, ...args: unknown[]): Promise<unknown> {
+  async invoke(
+    channel: string,
+    from: { sender: WebContents; senderFrame: WebFrameMain | null },
+    ...args: unknown[]
+  ): Promise<unknown> {
     const h = this.handlers.get(channel);
     if (!h) throw new Error(`No handler registered for '${channel}'`);
     // Electron structured-clones both ways: a result that cannot cross IPC fails here too.
@@ -178,7 +191,9 @@ export class FakeApp implements App {
   lockFree = true;
   /** Chromium switches appended, in order. */
   readonly switches: Array<[string, string | undefined]> = [];
-  readonly commandLine = { appendSwitch: (name: string, value?: string): void => void this.switches.push([name, value]) };
+  readonly commandLine = {
+    appendSwitch: (name: string, value?: string): void => void this.switches.push([name, value]),
+  };
   quits = 0;
   exitCode: number | null = null;
   private readonly handlers = new Map<string, Array<(e: PreventableEvent) => void>>();
@@ -228,7 +243,8 @@ export class FakeSafeStorage implements SafeStorage {
     return Buffer.concat([Buffer.from('FAKE1'), Buffer.from(b.map((x) => x ^ this.key))]);
   }
   decryptString(encrypted: Buffer): string {
-    if (!encrypted.subarray(0, 5).equals(Buffer.from('FAKE1'))) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+    if (!encrypted.subarray(0, 5).equals(Buffer.from('FAKE1')))
+      throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
     return Buffer.from(encrypted.subarray(5).map((x) => x ^ this.key)).toString('utf8');
   }
   getSelectedStorageBackend(): string {

@@ -55,7 +55,8 @@ export class FakeTime {
     const since = performance.now();
     while (this.quietWhen && !this.quietWhen()) {
       // A request that takes this long is stuck, not slow: say so rather than hang the test.
-      if (performance.now() - since > QUIET_WAIT_MS) throw new Error(`not quiet within ${QUIET_WAIT_MS} ms of real time (quietWhen)`);
+      if (performance.now() - since > QUIET_WAIT_MS)
+        throw new Error(`not quiet within ${QUIET_WAIT_MS} ms of real time (quietWhen)`);
       await settle();
     }
   }

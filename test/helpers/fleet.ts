@@ -1,4 +1,4 @@
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import type { Clock } from '../../src/domain/clock.js';
 import type { Logger } from '../../src/log.js';
 import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
@@ -60,7 +60,10 @@ export async function startTerminal(rig: FleetRig, mock: MockServer, o: Terminal
 /** A fresh data directory, removed by the rig's cleanups. */
 /** The account's service: a mock at ACCOUNT_LIMIT per WINDOW_MS with 100 employees at one site, closed with the rig. */
 export async function accountMock(rig: FleetRig): Promise<MockServer> {
-  const mock = await startMockServer({ seed: generatedSeed({ employees: 100, sites: 1 }), rateLimit: { limit: ACCOUNT_LIMIT, windowMs: WINDOW_MS } });
+  const mock = await startMockServer({
+    seed: generatedSeed({ employees: 100, sites: 1 }),
+    rateLimit: { limit: ACCOUNT_LIMIT, windowMs: WINDOW_MS },
+  });
   rig.cleanups.push(() => mock.close());
   return mock;
 }
@@ -89,7 +92,10 @@ export function serviceView(mock: MockServer, since = 0): { refused: number; max
   const reqs = apiRequests(mock, since);
   return {
     refused: reqs.filter((r) => r.status === 429).length,
-    maxPerWindow: maxInAnyWindow(reqs.filter((r) => r.counted).map((r) => r.at), WINDOW_MS),
+    maxPerWindow: maxInAnyWindow(
+      reqs.filter((r) => r.counted).map((r) => r.at),
+      WINDOW_MS,
+    ),
     total: reqs.length,
   };
 }

@@ -13,9 +13,29 @@ import zlib from 'node:zlib';
 
 const args = process.argv.slice(2);
 const VALUE_FLAGS = new Set([
-  '-s', '-t', '--architecture', '--after-install', '--after-remove', '--before-install', '--before-remove', '--description', '--version',
-  '--package', '--name', '--maintainer', '--vendor', '--url', '--category', '--deb-priority', '-d', '--deb-recommends', '--license',
-  '--iteration', '--config-files', '--deb-changelog', '--deb-compression',
+  '-s',
+  '-t',
+  '--architecture',
+  '--after-install',
+  '--after-remove',
+  '--before-install',
+  '--before-remove',
+  '--description',
+  '--version',
+  '--package',
+  '--name',
+  '--maintainer',
+  '--vendor',
+  '--url',
+  '--category',
+  '--deb-priority',
+  '-d',
+  '--deb-recommends',
+  '--license',
+  '--iteration',
+  '--config-files',
+  '--deb-changelog',
+  '--deb-compression',
 ]);
 const opts = {};
 const mappings = [];
@@ -42,13 +62,20 @@ try {
     const [src, dst] = [m.slice(0, eq), m.slice(eq + 1)];
     const target = path.join(data, dst);
     fs.mkdirSync(src.endsWith('/') ? target : path.dirname(target), { recursive: true });
-    fs.cpSync(src.endsWith('/') ? src : src, target, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+    fs.cpSync(src.endsWith('/') ? src : src, target, {
+      recursive: true,
+      verbatimSymlinks: true,
+      preserveTimestamps: true,
+    });
   }
   const name = one('--name');
   if (one('--deb-changelog')) {
     const doc = path.join(data, 'usr/share/doc', name);
     fs.mkdirSync(doc, { recursive: true });
-    fs.writeFileSync(path.join(doc, 'changelog.gz'), zlib.gzipSync(fs.readFileSync(one('--deb-changelog')), { level: 9 }));
+    fs.writeFileSync(
+      path.join(doc, 'changelog.gz'),
+      zlib.gzipSync(fs.readFileSync(one('--deb-changelog')), { level: 9 }),
+    );
   }
   // Directories 0755 (fpm's staging directory is made with the umask; dpkg wants 0755).
   const walk = (dir) => {
@@ -73,7 +100,12 @@ try {
   };
   list(data);
   // Scripts, verbatim.
-  const scripts = { preinst: '--before-install', postinst: '--after-install', prerm: '--before-remove', postrm: '--after-remove' };
+  const scripts = {
+    preinst: '--before-install',
+    postinst: '--after-install',
+    prerm: '--before-remove',
+    postrm: '--after-remove',
+  };
   for (const [script, flag] of Object.entries(scripts)) {
     if (!one(flag)) continue;
     const text = fs.readFileSync(one(flag), 'utf8');
@@ -85,9 +117,24 @@ try {
   if (conffiles.length) fs.writeFileSync(path.join(data, 'DEBIAN', 'conffiles'), conffiles.join('\n') + '\n');
   fs.writeFileSync(
     path.join(data, 'DEBIAN', 'md5sums'),
-    files.sort().map((f) => `${crypto.createHash('md5').update(fs.readFileSync(path.join(data, f))).digest('hex')}  ${f.slice(1)}`).join('\n') + '\n',
+    files
+      .sort()
+      .map(
+        (f) =>
+          `${crypto
+            .createHash('md5')
+            .update(fs.readFileSync(path.join(data, f)))
+            .digest('hex')}  ${f.slice(1)}`,
+      )
+      .join('\n') + '\n',
   );
-  const kib = Math.ceil(Number(execFileSync('du', ['-s', '-B1', '--apparent-size', '--exclude=DEBIAN', data], { encoding: 'utf8' }).split('\t')[0]) / 1024);
+  const kib = Math.ceil(
+    Number(
+      execFileSync('du', ['-s', '-B1', '--apparent-size', '--exclude=DEBIAN', data], { encoding: 'utf8' }).split(
+        '\t',
+      )[0],
+    ) / 1024,
+  );
   // fpm's control template (templates/deb.erb), with the fields these arguments fill.
   const [synopsis, ...rest] = one('--description', 'no description given').split('\n');
   const control = [
@@ -107,7 +154,9 @@ try {
     ...rest.map((l) => ` ${l.trim() || '.'}`),
   ].filter((l) => l !== null);
   fs.writeFileSync(path.join(data, 'DEBIAN', 'control'), control.join('\n') + '\n');
-  execFileSync('dpkg-deb', ['--build', '--root-owner-group', `-Z${one('--deb-compression', 'xz')}`, data, out], { stdio: 'pipe' });
+  execFileSync('dpkg-deb', ['--build', '--root-owner-group', `-Z${one('--deb-compression', 'xz')}`, data, out], {
+    stdio: 'pipe',
+  });
   if (process.env.FPM_RECORD) fs.writeFileSync(process.env.FPM_RECORD, JSON.stringify({ args, scripts: scriptsSeen }));
 } finally {
   fs.rmSync(stage, { recursive: true, force: true });

@@ -4,8 +4,8 @@
  * the status bench uses it too.
  */
 import type { Db } from '../../src/store/database.js';
-import type { EvidenceJournal } from '../../src/store/evidence-journal.js';
-import type { RosterEmployee } from '../../src/store/roster.js';
+import type { EvidenceJournal } from '../../src/store/journal/evidence-journal.js';
+import type { RosterEmployee } from '../../src/store/roster/roster.js';
 
 const DAY_MS = 86_400_000;
 /** 2025-01-06 11:00 UTC, 08:00 in São Paulo. */
@@ -36,7 +36,16 @@ export type History = { punches: number; journal: number; lastCapturedAt: number
  * mark and its 'delivered' fact, as the terminal writes them (without: punches from before the
  * evidence journal, journalled at the agent's next open). One transaction: 200,000 rows take a few seconds.
  */
-export function fillDelivered(db: Db, o: { punches: number; employees: number; journal: boolean; keyOf?: (e: number) => string; evidence?: EvidenceJournal }): History {
+export function fillDelivered(
+  db: Db,
+  o: {
+    punches: number;
+    employees: number;
+    journal: boolean;
+    keyOf?: (e: number) => string;
+    evidence?: EvidenceJournal;
+  },
+): History {
   const keyOf = o.keyOf ?? ((e: number) => `emp-${e}`);
   const punch = db.prepare(
     `INSERT INTO punches (captured_at, local_date, local_time, time_zone, employee_key, employee_external_id, employee_name,
@@ -61,11 +70,34 @@ export function fillDelivered(db: Db, o: { punches: number; employees: number; j
       const nsr = o.evidence ? o.evidence.reserveNsr() : null;
       const [date, time] = [local.slice(0, 10), local.slice(11, 16)];
       const id = Number(
-        punch.run(at, date, time, keyOf(e), String(10_000 + e), `Employee ${e}`, at, `srv-${n}`, sentAt, sentAt, Math.floor(at / 60_000), nsr).lastInsertRowid,
+        punch.run(
+          at,
+          date,
+          time,
+          keyOf(e),
+          String(10_000 + e),
+          `Employee ${e}`,
+          at,
+          `srv-${n}`,
+          sentAt,
+          sentAt,
+          Math.floor(at / 60_000),
+          nsr,
+        ).lastInsertRowid,
       );
       if (o.evidence && nsr !== null) {
-        o.evidence.appendMark({ nsr, at, localDate: date, localTime: time, zone: 'America/Sao_Paulo', recordedAt: at, cpf: null, punchId: id });
-        o.evidence.facts.append(nsr, sentAt, 'delivered', `srv-${String(n).padStart(20, '0')}`); // as long as a service _id
+        o.evidence.appendMark({
+          nsr,
+          at,
+          localDate: date,
+          localTime: time,
+          zone: 'America/Sao_Paulo',
+          recordedAt: at,
+          cpf: null,
+          punchId: id,
+        });
+        // as long as a service _id
+        o.evidence.facts.append(nsr, sentAt, 'delivered', `srv-${String(n).padStart(20, '0')}`);
       }
       if (o.journal) {
         journal.run(id, at, 'captured', 'badge America/Sao_Paulo');

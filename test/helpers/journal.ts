@@ -1,8 +1,8 @@
 import { localDateTime } from '../../src/domain/local-time.js';
 import { openDatabase, type Db as AnyDb, type DurableDb as Db } from '../../src/store/database.js';
-import { EvidenceJournal, type JournalOptions } from '../../src/store/evidence-journal.js';
-import { JournalReader } from '../../src/store/journal-read.js';
-import { Outbox, type NewPunch } from '../../src/store/outbox.js';
+import { EvidenceJournal, type JournalOptions } from '../../src/store/journal/evidence-journal.js';
+import { JournalReader } from '../../src/store/journal/journal-read.js';
+import { Outbox, type NewPunch } from '../../src/store/punches/outbox.js';
 import { tempDir } from './temp.js';
 
 export const ZONE = 'America/Sao_Paulo';
@@ -14,12 +14,28 @@ export function journalPunch(i: number, extra: Partial<NewPunch> = {}): NewPunch
   const at = BASE + i * 60_000;
   const local = localDateTime(at, ZONE);
   return {
-    capturedAt: at, localDate: local.date, localTime: local.time, timeZone: ZONE, employeeKey: `E${i}`, employeeExternalId: `X${i}`,
-    employeeName: `Employee ${i}`, credentialKind: 'badge', clockFlag: null, cpf: '529.982.247-25', ...extra,
+    capturedAt: at,
+    localDate: local.date,
+    localTime: local.time,
+    timeZone: ZONE,
+    employeeKey: `E${i}`,
+    employeeExternalId: `X${i}`,
+    employeeName: `Employee ${i}`,
+    credentialKind: 'badge',
+    clockFlag: null,
+    cpf: '529.982.247-25',
+    ...extra,
   };
 }
 
-export type OpenJournal = { db: Db; journal: EvidenceJournal; outbox: Outbox; reader: JournalReader; warnings: string[]; judged: ReturnType<EvidenceJournal['open']> };
+export type OpenJournal = {
+  db: Db;
+  journal: EvidenceJournal;
+  outbox: Outbox;
+  reader: JournalReader;
+  warnings: string[];
+  judged: ReturnType<EvidenceJournal['open']>;
+};
 
 /** The terminal's database in `dir` with its journal opened as the agent opens it. */
 export function openJournalled(dir: string, o: JournalOptions = {}): OpenJournal {
@@ -31,7 +47,12 @@ export function openJournalled(dir: string, o: JournalOptions = {}): OpenJournal
 }
 
 /** Temp data directories and journals opened in them, all closed and removed by `cleanup()` (afterEach). */
-export function journalRig(): { dir(): string; open(d: string, o?: JournalOptions): OpenJournal; defer(fn: () => void): void; cleanup(): void } {
+export function journalRig(): {
+  dir(): string;
+  open(d: string, o?: JournalOptions): OpenJournal;
+  defer(fn: () => void): void;
+  cleanup(): void;
+} {
   const undo: Array<() => void> = [];
   return {
     dir() {
@@ -63,5 +84,11 @@ export function punchRange(outbox: Outbox, from: number, to: number): number[] {
 }
 
 export const dropJournalTriggers = (db: AnyDb): void => {
-  for (const t of ['journal_marks_append_only_u', 'journal_marks_append_only_d', 'journal_facts_append_only_u', 'journal_facts_append_only_d']) db.exec(`DROP TRIGGER ${t}`);
+  for (const t of [
+    'journal_marks_append_only_u',
+    'journal_marks_append_only_d',
+    'journal_facts_append_only_u',
+    'journal_facts_append_only_d',
+  ])
+    db.exec(`DROP TRIGGER ${t}`);
 };

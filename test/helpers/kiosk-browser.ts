@@ -3,13 +3,13 @@
  * file, the web bridge serving the built renderer (dist/renderer, made by scripts/build.mjs), and
  * Debian's Chromium driven by playwright-core. Shared by the end-to-end tests and the screen bench.
  */
-import type { DriveRoots } from '../../src/agent/removable-drives.js';
+import type { DriveRoots } from '../../src/agent/host/removable-drives.js';
 import { kioskBrowserEnv } from '../../src/cli/browser.js';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { API_VERSION_SEGMENT } from '../../src/api/shapes.js';
 import { startMockServer, type MockServer, type ServerVariants } from '../../src/mock/mock-server.js';
 import { DEMO_SITE_ID, demoSeed, type MockSeed } from '../../src/mock/seed.js';
@@ -42,12 +42,20 @@ export const ARTIFACTS_DIR = path.resolve('test-artifacts');
 
 export async function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(`no Chromium at ${CHROMIUM_PATH}: install Debian's package (apt-get install chromium; .ci/run does) or set TIMECLOCK_CHROMIUM`);
+    throw new Error(
+      `no Chromium at ${CHROMIUM_PATH}: install Debian's package (apt-get install chromium; .ci/run does) or set TIMECLOCK_CHROMIUM`,
+    );
   }
-  if (!fs.existsSync(path.join(RENDERER_DIR, 'app.js'))) throw new Error(`no built renderer in ${RENDERER_DIR}: run npm run build`);
+  if (!fs.existsSync(path.join(RENDERER_DIR, 'app.js')))
+    throw new Error(`no built renderer in ${RENDERER_DIR}: run npm run build`);
   // The environment `timeclock start --browser` gives it, at a site speaking pt-BR (the default): the
   // admin screen's date fields are drawn in that locale.
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, env: kioskBrowserEnv(process.env, 'pt-BR') });
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    env: kioskBrowserEnv(process.env, 'pt-BR'),
+  });
 }
 
 export type KioskRig = {
@@ -59,7 +67,10 @@ export type KioskRig = {
   stopMock(): Promise<void>;
   /** The API comes back on the same address, with the same employees. */
   startMock(): Promise<void>;
-  /** A page on the kiosk screen at this size, loaded and showing the idle screen; `problems` collects its script errors and console errors (CSP violations among them). */
+  /**
+   * A page on the kiosk screen at this size, loaded and showing the idle screen; `problems` collects its script errors
+   * and console errors (CSP violations among them).
+   */
   open(size: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; problems: string[] }>;
   close(): Promise<void>;
 };
@@ -122,7 +133,10 @@ export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRi
     cleanups.push(t.cleanup);
     const apiUrl = mock?.url ?? `http://127.0.0.1:${port}${API_VERSION_SEGMENT}`;
     // testAgent's settings replace its `api` whole: the liveness interval goes in with the rest of it.
-    const api = opts.livenessEveryMs === undefined ? {} : { api: { baseUrl: apiUrl, token: API_TOKEN, timeoutMs: 1_000, livenessEveryMs: opts.livenessEveryMs } };
+    const api =
+      opts.livenessEveryMs === undefined
+        ? {}
+        : { api: { baseUrl: apiUrl, token: API_TOKEN, timeoutMs: 1_000, livenessEveryMs: opts.livenessEveryMs } };
     const agent = testAgent({
       dataDir: opts.dataDir ?? path.join(t.dir, 'data'),
       mock: { url: apiUrl },
@@ -175,7 +189,9 @@ export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRi
         page.on('pageerror', (e) => problems.push(e.message));
         await page.goto(bridge.url);
         await page.waitForSelector('body[data-screen="idle"]', { timeout: 15_000 }).catch((e: unknown) => {
-          throw new Error(`the idle screen did not come up: ${(e as Error).message}; page errors: ${problems.join(' | ') || 'none'}`);
+          throw new Error(
+            `the idle screen did not come up: ${(e as Error).message}; page errors: ${problems.join(' | ') || 'none'}`,
+          );
         });
         return { context, page, problems };
       },
@@ -221,7 +237,14 @@ export async function wedgeBurst(page: Page, code: string, gapMs = 0): Promise<v
   for (const key of [...code, 'Enter']) {
     const k = keyDescription(key);
     sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...k }));
-    sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: k.key, code: k.code, windowsVirtualKeyCode: k.windowsVirtualKeyCode }));
+    sent.push(
+      cdp.send('Input.dispatchKeyEvent', {
+        type: 'keyUp',
+        key: k.key,
+        code: k.code,
+        windowsVirtualKeyCode: k.windowsVirtualKeyCode,
+      }),
+    );
   }
   await Promise.all(sent);
 }
@@ -240,7 +263,8 @@ async function devTools(page: Page): Promise<CDPSession> {
 function keyDescription(key: string): { key: string; code: string; windowsVirtualKeyCode: number; text?: string } {
   if (key === 'Enter') return { key, code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' };
   if (/^[0-9]$/.test(key)) return { key, code: `Digit${key}`, windowsVirtualKeyCode: key.charCodeAt(0), text: key };
-  if (/^[a-zA-Z]$/.test(key)) return { key, code: `Key${key.toUpperCase()}`, windowsVirtualKeyCode: key.toUpperCase().charCodeAt(0), text: key };
+  if (/^[a-zA-Z]$/.test(key))
+    return { key, code: `Key${key.toUpperCase()}`, windowsVirtualKeyCode: key.toUpperCase().charCodeAt(0), text: key };
   throw new Error(`wedgeBurst: no key for ${JSON.stringify(key)}`);
 }
 

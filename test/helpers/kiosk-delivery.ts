@@ -1,4 +1,7 @@
-/** What the e2e tests of delivery on the kiosk screen share: the small screen, reading a text, a punch, the page's script problems. */
+/**
+ * What the e2e tests of delivery on the kiosk screen share: the small screen, reading a text, a punch, the page's
+ * script problems.
+ */
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { wedgeBurst } from './kiosk-browser.js';

@@ -6,7 +6,10 @@ import { launchChromium, startKioskRig, type KioskRig, type KioskRigOptions } fr
  * For a test file of the kiosk screen: one Chromium for the whole file, and a fresh rig (mock,
  * agent, web bridge) per test, closed after it. Call at the top of the file.
  */
-export function kioskRigPerTest(): { start(opts?: Omit<KioskRigOptions, 'browser'>): Promise<KioskRig>; browser(): Browser } {
+export function kioskRigPerTest(): {
+  start(opts?: Omit<KioskRigOptions, 'browser'>): Promise<KioskRig>;
+  browser(): Browser;
+} {
   let browser: Browser | null = null;
   let rig: KioskRig | null = null;
   beforeAll(async () => {

@@ -34,7 +34,8 @@ export function resolveTarget(from: string, specifier: string): Target {
     const joined = specifier.startsWith('/') ? specifier : path.posix.join(path.posix.dirname(from), specifier);
     return { kind: 'local', path: path.posix.normalize(joined) };
   }
-  if (specifier.startsWith('node:') || builtins.has(specifier.split('/')[0] as string)) return { kind: 'builtin', name: specifier };
+  if (specifier.startsWith('node:') || builtins.has(specifier.split('/')[0] as string))
+    return { kind: 'builtin', name: specifier };
   return { kind: 'package', name: specifier };
 }
 
@@ -88,7 +89,8 @@ const rules: Rule[] = [
   },
   {
     applies: (f) => under(f, 'src/agent'),
-    local: (t) => under(t, 'src') && !under(t, 'src/bridge') && !under(t, 'src/main') && !under(t, 'src/web') && !isCli(t),
+    local: (t) =>
+      under(t, 'src') && !under(t, 'src/bridge') && !under(t, 'src/main') && !under(t, 'src/web') && !isCli(t),
     builtins: true,
     packages: true,
     says: 'src/agent may import anything but bridge, main, web, cli and renderer',
@@ -96,7 +98,12 @@ const rules: Rule[] = [
   {
     // The one dispatcher of bridge calls: above the agent, below the transports (main, web).
     applies: (f) => under(f, 'src/bridge'),
-    local: (t) => under(t, 'src/bridge') || under(t, 'src/agent') || under(t, 'src/domain') || isContract(t) || stem(t) === 'src/log',
+    local: (t) =>
+      under(t, 'src/bridge') ||
+      under(t, 'src/agent') ||
+      under(t, 'src/domain') ||
+      isContract(t) ||
+      stem(t) === 'src/log',
     builtins: true,
     packages: true,
     says: 'src/bridge may import bridge, agent, domain, the contract and src/log.ts',
@@ -138,7 +145,13 @@ const rules: Rule[] = [
   },
   {
     applies: (f) => under(f, 'src/web'),
-    local: (t) => under(t, 'src/web') || under(t, 'src/bridge') || under(t, 'src/agent') || under(t, 'src/domain') || isContract(t) || stem(t) === 'src/log',
+    local: (t) =>
+      under(t, 'src/web') ||
+      under(t, 'src/bridge') ||
+      under(t, 'src/agent') ||
+      under(t, 'src/domain') ||
+      isContract(t) ||
+      stem(t) === 'src/log',
     builtins: true,
     packages: true,
     says: 'src/web may import web, bridge, agent, domain, the contract and src/log.ts',
@@ -157,7 +170,8 @@ const rules: Rule[] = [
     // The contract (schemas to check what crosses into the page), the message catalogue, and the
     // one wedge detector, so the screen tells a reader's burst from typing exactly as the headless
     // terminal does.
-    local: (t) => under(t, 'renderer') || isContract(t) || under(t, 'src/messages') || stem(t) === 'src/input/wedge-detector',
+    local: (t) =>
+      under(t, 'renderer') || isContract(t) || under(t, 'src/messages') || stem(t) === 'src/input/wedge-detector',
     builtins: false,
     packages: true,
     says: 'renderer may import from src only the contract (src/contract.ts, src/contract/**), src/messages/** and src/input/wedge-detector.ts',
@@ -176,8 +190,16 @@ export function checkLayers(files: readonly SourceFile[]): Violation[] {
         if (!ok) reasons.push(rule.says);
       }
       // The Electron entry is the packaged app's command line too (`--cli`: the runAsNode fuse is off).
-      if (target.kind === 'local' && isCli(target.path) && under(file.path, 'src') && !isCli(file.path) && file.path !== ELECTRON_ENTRY) {
-        reasons.push('only src/cli.ts, src/cli/** and the Electron entry (src/main/main.ts) may import the command line');
+      if (
+        target.kind === 'local' &&
+        isCli(target.path) &&
+        under(file.path, 'src') &&
+        !isCli(file.path) &&
+        file.path !== ELECTRON_ENTRY
+      ) {
+        reasons.push(
+          'only src/cli.ts, src/cli/** and the Electron entry (src/main/main.ts) may import the command line',
+        );
       }
       if (reasons.length > 0) out.push({ file: file.path, specifier, reason: reasons.join('; ') });
     }
@@ -200,7 +222,6 @@ export function readTree(dir: string, exts: RegExp): SourceFile[] {
   }
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }
-
 
 /**
  * Circles in the import graph (type imports included: a type declared beside code that imports
@@ -250,7 +271,8 @@ export function importCycles(files: readonly SourceFile[]): string[][] {
       }
       work.pop();
       const parent = work[work.length - 1];
-      if (parent !== undefined) low.set(parent.node, Math.min(low.get(parent.node) as number, low.get(frame.node) as number));
+      if (parent !== undefined)
+        low.set(parent.node, Math.min(low.get(parent.node) as number, low.get(frame.node) as number));
       if (low.get(frame.node) !== index.get(frame.node)) continue;
       const component: string[] = [];
       for (;;) {

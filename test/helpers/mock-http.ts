@@ -3,7 +3,12 @@ import { request } from 'undici';
 import { startMockServer, type MockOptions, type MockServer } from '../../src/mock/mock-server.js';
 
 /** An answer of the mock as the tests read it; `json` is undefined for a body that is not JSON. */
-export type Res = { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: unknown };
+export type Res = {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: unknown;
+};
 
 /** Mocks started by a test file, each closed after its test. */
 export function mockServers(): (opts?: MockOptions) => Promise<MockServer> {
@@ -18,7 +23,8 @@ export function mockServers(): (opts?: MockOptions) => Promise<MockServer> {
   };
 }
 
-export const basicAuth = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+export const basicAuth = (user: string, password: string): string =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 export type CallOpts = {
   body?: unknown;
@@ -35,14 +41,29 @@ export type CallOpts = {
 };
 
 /** One request to the mock over real HTTP on loopback. */
-export async function mockCall(srv: MockServer, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: CallOpts = {}): Promise<Res> {
+export async function mockCall(
+  srv: MockServer,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  opts: CallOpts = {},
+): Promise<Res> {
   const headers: Record<string, string> = {};
   const token = opts.token === undefined ? 'demo-token' : opts.token;
-  const authorization = opts.control ? null : opts.authorization !== undefined ? opts.authorization : token === null ? null : basicAuth('public', token);
+  const authorization = opts.control
+    ? null
+    : opts.authorization !== undefined
+      ? opts.authorization
+      : token === null
+        ? null
+        : basicAuth('public', token);
   if (authorization !== null) headers.authorization = authorization;
   const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await request(`${opts.base ?? (opts.control || opts.origin ? srv.origin : srv.url)}${path}`, { method, headers, body });
+  const res = await request(`${opts.base ?? (opts.control || opts.origin ? srv.origin : srv.url)}${path}`, {
+    method,
+    headers,
+    body,
+  });
   const text = await res.body.text();
   let json: unknown;
   try {

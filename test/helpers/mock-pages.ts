@@ -6,9 +6,14 @@ import { mockCall, type CallOpts, type Res } from './mock-http.js';
 
 export type Json = Record<string, unknown>;
 
-export type Envelope = { _items: Json[]; _links?: Record<string, { href: string }>; _meta?: { max_results: number; page: number; total: number } };
+export type Envelope = {
+  _items: Json[];
+  _links?: Record<string, { href: string }>;
+  _meta?: { max_results: number; page: number; total: number };
+};
 
-export const call = (srv: MockServer, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: CallOpts = {}) => mockCall(srv, method, path, opts);
+export const call = (srv: MockServer, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: CallOpts = {}) =>
+  mockCall(srv, method, path, opts);
 
 /** A GET that must answer 200, read as an envelope. */
 export async function page(srv: MockServer, path: string): Promise<Envelope> {

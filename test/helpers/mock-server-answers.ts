@@ -3,7 +3,11 @@ import { errorBodySchema } from '../../src/api/shapes.js';
 import type { Res } from './mock-http.js';
 
 /** A clock for the mock (its `clock` option) that moves only when told. */
-export function fakeClock(start: number): { now: () => number; set: (t: number) => void; advance: (ms: number) => void } {
+export function fakeClock(start: number): {
+  now: () => number;
+  set: (t: number) => void;
+  advance: (ms: number) => void;
+} {
   let t = start;
   return { now: () => t, set: (v) => (t = v), advance: (ms) => (t += ms) };
 }

@@ -74,7 +74,9 @@ export type ConnectProxy = Closer & {
  * `hosts`: names only this proxy resolves (name → address); other names are refused with 502.
  * `auth`: credentials the proxy requires (407 without them).
  */
-export async function startConnectProxy(o: { hosts?: Record<string, string>; auth?: { user: string; password: string } } = {}): Promise<ConnectProxy> {
+export async function startConnectProxy(
+  o: { hosts?: Record<string, string>; auth?: { user: string; password: string } } = {},
+): Promise<ConnectProxy> {
   const expected = o.auth ? `Basic ${Buffer.from(`${o.auth.user}:${o.auth.password}`).toString('base64')}` : null;
   const server = http.createServer((req, res) => {
     proxy.plainRequests += 1;
@@ -85,7 +87,8 @@ export async function startConnectProxy(o: { hosts?: Record<string, string>; aut
   };
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     const target = req.url ?? '';
-    const authorization = typeof req.headers['proxy-authorization'] === 'string' ? req.headers['proxy-authorization'] : null;
+    const authorization =
+      typeof req.headers['proxy-authorization'] === 'string' ? req.headers['proxy-authorization'] : null;
     const record = (status: number) => proxy.tunnels.push({ target, authorization, status });
     client.on('error', () => client.destroy());
     if (proxy.refuse !== null) {

@@ -2,9 +2,9 @@
 import { afterEach } from 'vitest';
 import type { Clock } from '../../src/domain/clock.js';
 import type { PinPolicy, ThrottlePolicy } from '../../src/domain/pin-policy.js';
-import { AuditLog, type AuditEntry } from '../../src/store/audit-log.js';
+import { AuditLog, type AuditEntry } from '../../src/store/roster/audit-log.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
-import { Pins, type ScryptParams } from '../../src/store/pins.js';
+import { Pins, type ScryptParams } from '../../src/store/roster/pins.js';
 import { tempDir } from './temp.js';
 
 export const T0 = 1_795_000_000_000;
@@ -49,7 +49,15 @@ export function pinStores(): { setup(opts?: Opts): Setup; open(dir: string, cloc
       if (db.open) db.close();
     });
     const audit = new AuditLog(db);
-    const pins = new Pins({ db, clock, policy: POLICY, audit, scryptParams: opts.scryptParams ?? FAST, throttle: opts.throttle ?? NO_THROTTLE, attemptDelay: opts.attemptDelay ?? (() => 0) });
+    const pins = new Pins({
+      db,
+      clock,
+      policy: POLICY,
+      audit,
+      scryptParams: opts.scryptParams ?? FAST,
+      throttle: opts.throttle ?? NO_THROTTLE,
+      attemptDelay: opts.attemptDelay ?? (() => 0),
+    });
     return { dir, db, clock, audit, pins };
   }
 
@@ -62,6 +70,14 @@ export function pinStores(): { setup(opts?: Opts): Setup; open(dir: string, cloc
   return { setup, open };
 }
 
-const attemptEvents = new Set(['pin_ok', 'pin_wrong', 'pin_locked', 'pin_refused_locked', 'pin_throttled', 'pin_no_pin']);
+const attemptEvents = new Set([
+  'pin_ok',
+  'pin_wrong',
+  'pin_locked',
+  'pin_refused_locked',
+  'pin_throttled',
+  'pin_no_pin',
+]);
 /** The audit entries of PIN attempts (not of setting or clearing a PIN), newest first. */
-export const attemptEntries = (audit: AuditLog): AuditEntry[] => audit.recent(10_000).filter((e) => attemptEvents.has(e.event));
+export const attemptEntries = (audit: AuditLog): AuditEntry[] =>
+  audit.recent(10_000).filter((e) => attemptEvents.has(e.event));

@@ -23,7 +23,13 @@ export function parseProm(text: string): Sample[] {
     }
     if (consumed !== body.length) throw new Error(`malformed labels: ${JSON.stringify(line)}`);
     const raw = m[3] as string;
-    const value = /^\+Inf$/i.test(raw) ? Infinity : /^-Inf$/i.test(raw) ? -Infinity : /^NaN$/i.test(raw) ? NaN : Number(raw);
+    const value = /^\+Inf$/i.test(raw)
+      ? Infinity
+      : /^-Inf$/i.test(raw)
+        ? -Infinity
+        : /^NaN$/i.test(raw)
+          ? NaN
+          : Number(raw);
     if (Number.isNaN(value) && !/^NaN$/i.test(raw)) throw new Error(`not a number: ${JSON.stringify(line)}`);
     out.push({ name: m[1] as string, labels, value });
   }
@@ -35,7 +41,10 @@ export function sample(samples: Sample[], name: string, labels: Record<string, s
   return samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
 }
 
-export async function httpGet(url: string, method: 'GET' | 'HEAD' | 'POST' = 'GET'): Promise<{ status: number; text: string; type: string }> {
+export async function httpGet(
+  url: string,
+  method: 'GET' | 'HEAD' | 'POST' = 'GET',
+): Promise<{ status: number; text: string; type: string }> {
   const res = await request(url, { method });
   const text = await res.body.text();
   return { status: res.statusCode, text, type: String(res.headers['content-type'] ?? '') };

@@ -17,7 +17,11 @@ export function decodeRgba(data: Uint8ClampedArray, width: number, height: numbe
 
 export function decodePng(png: Buffer): string | null {
   const img = PNG.sync.read(png);
-  return decodeRgba(new Uint8ClampedArray(img.data.buffer, img.data.byteOffset, img.data.length), img.width, img.height);
+  return decodeRgba(
+    new Uint8ClampedArray(img.data.buffer, img.data.byteOffset, img.data.length),
+    img.width,
+    img.height,
+  );
 }
 
 /** A module matrix drawn black on white, `scale` pixels a module, with the standard quiet zone of 4. */

@@ -56,7 +56,17 @@ async function freePort(): Promise<number> {
 
 /** Resolves once the server says it accepts connections; fails with its output otherwise. */
 function launchOn(port: number, password: string | undefined): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...(password ? ['--requirepass', password] : [])];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    ...(password ? ['--requirepass', password] : []),
+  ];
   const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';

@@ -26,7 +26,15 @@ export function redisTerminals(defaults: Omit<Partial<RedisWindowOptions>, 'url'
   });
   return {
     async terminal(terminalId, o) {
-      const w = new RedisSharedWindow({ url: redis.url, terminalId, limit: 3, inFlightMs: 300, holdMs: 400, ...defaults, ...o });
+      const w = new RedisSharedWindow({
+        url: redis.url,
+        terminalId,
+        limit: 3,
+        inFlightMs: 300,
+        holdMs: 400,
+        ...defaults,
+        ...o,
+      });
       windows.push(w);
       await waitFor(() => w.reachable, `${terminalId} connected`, 5_000);
       return w;

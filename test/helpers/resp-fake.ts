@@ -7,7 +7,8 @@
 import net from 'node:net';
 
 /** One RESP2 value as the fake writes it. */
-export type Resp = { int: number } | { str: string } | { bulk: string | null } | { err: string } | { arr: Resp[] | null };
+export type Resp =
+  { int: number } | { str: string } | { bulk: string | null } | { err: string } | { arr: Resp[] | null };
 
 export type RespFake = {
   readonly port: number;
@@ -65,7 +66,10 @@ function parseCommands(buf: Buffer): { commands: string[][]; rest: Buffer } {
  * `answer(command, args, n)`: the reply to a script call (EVAL/EVALSHA/ZREM…; n counts script
  * calls from 0), or undefined for the fake's default. `password`: AUTH must give it.
  */
-export async function startRespFake(answer: (command: string, args: string[], n: number) => Resp | undefined, opts: { password?: string } = {}): Promise<RespFake> {
+export async function startRespFake(
+  answer: (command: string, args: string[], n: number) => Resp | undefined,
+  opts: { password?: string } = {},
+): Promise<RespFake> {
   const counts = new Map<string, number>();
   let scripts = 0;
   const sockets = new Set<net.Socket>();

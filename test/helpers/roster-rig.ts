@@ -1,4 +1,4 @@
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { startMockServer, type MockServer, type ServerVariants } from '../../src/mock/mock-server.js';
 import { generatedSeed, objectIdFor, type MockSeed } from '../../src/mock/seed.js';
 import { testAgent, type TestAgentOptions } from './agent.js';
@@ -17,7 +17,14 @@ type Cleanup = () => Promise<void> | void;
  */
 export async function rosterRig(
   cleanups: Cleanup[],
-  o: { employees?: number; variants?: ServerVariants; seed?: MockSeed; siteId?: string | null; agent?: Partial<TestAgentOptions>; roster?: Record<string, unknown> } = {},
+  o: {
+    employees?: number;
+    variants?: ServerVariants;
+    seed?: MockSeed;
+    siteId?: string | null;
+    agent?: Partial<TestAgentOptions>;
+    roster?: Record<string, unknown>;
+  } = {},
 ): Promise<RosterRig> {
   const mock = await startMockServer({
     seed: o.seed ?? generatedSeed({ employees: o.employees ?? 130, sites: 1 }),
@@ -52,8 +59,12 @@ export async function punchAll(agent: Agent, externalIds: readonly string[]): Pr
 /** Waits until the service holds a record for each of these external ids (or `_id`s). */
 export async function deliveredFor(mock: MockServer, keys: readonly string[], timeoutMs = 20_000): Promise<void> {
   const want = new Set(keys);
-  await waitFor(() => {
-    const have = new Set(mock.records().flatMap((r) => [r.employee_external_id ?? '', r.employee_id]));
-    return [...want].every((k) => have.has(k));
-  }, `records on the service for ${keys.length} employees`, timeoutMs);
+  await waitFor(
+    () => {
+      const have = new Set(mock.records().flatMap((r) => [r.employee_external_id ?? '', r.employee_id]));
+      return [...want].every((k) => have.has(k));
+    },
+    `records on the service for ${keys.length} employees`,
+    timeoutMs,
+  );
 }

@@ -4,7 +4,8 @@ import type { PageGlobals } from './page-globals.js';
 
 /** What the e2e tests do on the kiosk screen, as a person would: one copy for every test file. */
 
-export const lastSound = (page: Page) => page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.lastSound ?? null);
+export const lastSound = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.dataset.lastSound ?? null);
 
 export async function waitScreen(page: Page, name: string, timeout = 10_000): Promise<void> {
   await page.waitForSelector(`body[data-screen="${name}"]`, { timeout });
@@ -21,7 +22,10 @@ export async function pressKeys(page: Page, digits: string): Promise<void> {
 }
 
 /** The site manager opens the admin screen with the admin PIN and goes to a tab. */
-export async function openAdmin(page: Page, tab: 'queue' | 'roster' | 'readers' | 'connection' | 'settings' | 'receipt'): Promise<void> {
+export async function openAdmin(
+  page: Page,
+  tab: 'queue' | 'roster' | 'readers' | 'connection' | 'settings' | 'receipt',
+): Promise<void> {
   await page.click('[data-testid=open-admin]');
   await waitScreen(page, 'admin-login');
   await pressKeys(page, ADMIN_PIN);

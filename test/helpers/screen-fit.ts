@@ -5,7 +5,10 @@ import { expect } from 'vitest';
 type Box = { x: number; y: number; width: number; height: number };
 
 type FitGlobals = {
-  document: { querySelectorAll(s: string): ArrayLike<{ getBoundingClientRect(): Box; className: unknown; tagName: string }>; documentElement: { scrollWidth: number; scrollHeight: number } };
+  document: {
+    querySelectorAll(s: string): ArrayLike<{ getBoundingClientRect(): Box; className: unknown; tagName: string }>;
+    documentElement: { scrollWidth: number; scrollHeight: number };
+  };
   innerWidth: number;
   innerHeight: number;
 };
@@ -21,9 +24,14 @@ export async function expectFits(page: Page, what: string, root = '#app'): Promi
       if (!el) continue;
       const b = el.getBoundingClientRect();
       if (b.width === 0 || b.height === 0) continue;
-      if (b.x < -0.5 || b.y < -0.5 || b.x + b.width > w.innerWidth + 0.5 || b.y + b.height > w.innerHeight + 0.5) bad.push(`${el.tagName}.${String(el.className)} ${JSON.stringify(b)}`);
+      if (b.x < -0.5 || b.y < -0.5 || b.x + b.width > w.innerWidth + 0.5 || b.y + b.height > w.innerHeight + 0.5)
+        bad.push(`${el.tagName}.${String(el.className)} ${JSON.stringify(b)}`);
     }
-    if (w.document.documentElement.scrollWidth > w.innerWidth || w.document.documentElement.scrollHeight > w.innerHeight) bad.push('the page scrolls');
+    if (
+      w.document.documentElement.scrollWidth > w.innerWidth ||
+      w.document.documentElement.scrollHeight > w.innerHeight
+    )
+      bad.push('the page scrolls');
     return bad;
   }, root);
   expect(out, `${what}: outside the screen`).toEqual([]);

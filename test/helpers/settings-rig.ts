@@ -1,11 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
-import { DEMO_PAYMENT_SOURCE_ID, DEMO_WORK_SCHEDULE_ID, demoSeed, objectIdFor, type MockSeed } from '../../src/mock/seed.js';
-import { AuditLog } from '../../src/store/audit-log.js';
+import {
+  DEMO_PAYMENT_SOURCE_ID,
+  DEMO_WORK_SCHEDULE_ID,
+  demoSeed,
+  objectIdFor,
+  type MockSeed,
+} from '../../src/mock/seed.js';
+import { AuditLog } from '../../src/store/roster/audit-log.js';
 import { openDatabase } from '../../src/store/database.js';
 import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
 import { testAgent, type TestAgentOptions } from './agent.js';
@@ -31,7 +37,8 @@ function paramValues(text: string): string[] {
     if (Array.isArray(x)) x.forEach(walk);
     else if (x !== null && typeof x === 'object') {
       for (const [k, v] of Object.entries(x)) {
-        if (k === 'params' && v !== null && typeof v === 'object') out.push(...Object.values(v as Record<string, unknown>).map(String));
+        if (k === 'params' && v !== null && typeof v === 'object')
+          out.push(...Object.values(v as Record<string, unknown>).map(String));
         walk(v);
       }
     }
@@ -43,7 +50,13 @@ function paramValues(text: string): string[] {
 /** The demo account plus a second site (Manaus) with five employees of its own. */
 export function twoSiteSeed(): MockSeed {
   const seed = demoSeed();
-  seed.sites.push({ _id: OTHER_SITE, name: 'Obra Norte — Manaus', timezone: 'America/Manaus', city: 'Manaus', state: 'AM' });
+  seed.sites.push({
+    _id: OTHER_SITE,
+    name: 'Obra Norte — Manaus',
+    timezone: 'America/Manaus',
+    city: 'Manaus',
+    state: 'AM',
+  });
   for (let i = 0; i < 5; i++) {
     seed.employees.push({
       _id: objectIdFor('other-employee', i),
@@ -87,7 +100,8 @@ export function settingsRig(): SettingsRig {
     while (cleanups.length) await cleanups.pop()?.();
     for (const s of seen) for (const secret of SECRETS) expect(s).not.toContain(secret);
     // The answers' params (what the screen words its text with) hold neither a token nor a PIN.
-    for (const v of seen.flatMap(paramValues)) for (const secret of [...SECRETS, ADMIN_PIN]) expect(v).not.toContain(secret);
+    for (const v of seen.flatMap(paramValues))
+      for (const secret of [...SECRETS, ADMIN_PIN]) expect(v).not.toContain(secret);
     seen.length = 0;
   });
 
@@ -130,11 +144,20 @@ export function settingsRig(): SettingsRig {
     }
   }
 
-  async function bridgeFor(agent: Agent): Promise<{ bridge: WebBridge; call(name: string, body: unknown): Promise<unknown> }> {
+  async function bridgeFor(
+    agent: Agent,
+  ): Promise<{ bridge: WebBridge; call(name: string, body: unknown): Promise<unknown> }> {
     const root = path.join(data(), 'renderer');
     fs.mkdirSync(root);
     fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>kiosk</title>');
-    const bridge = await startWebBridge({ agent, host: '127.0.0.1', port: 0, rendererDir: root, adminPin: { verify: async (p) => p === ADMIN_PIN }, log });
+    const bridge = await startWebBridge({
+      agent,
+      host: '127.0.0.1',
+      port: 0,
+      rendererDir: root,
+      adminPin: { verify: async (p) => p === ADMIN_PIN },
+      log,
+    });
     cleanups.push(() => bridge.close());
     // The admin cookie the login sets, sent back as the kiosk's browser does.
     let cookie = '';

@@ -50,7 +50,10 @@ function build(
   cert.serialNumber = serial();
   cert.validity.notBefore = notBefore;
   cert.validity.notAfter = notAfter;
-  const subject = [{ name: 'commonName', value: subjectCn }, { name: 'organizationName', value: 'timeclock-kiosk tests' }];
+  const subject = [
+    { name: 'commonName', value: subjectCn },
+    { name: 'organizationName', value: 'timeclock-kiosk tests' },
+  ];
   cert.setSubject(subject);
   cert.setIssuer(signer ? signer.subject : subject);
   cert.setExtensions(extensions);
@@ -91,7 +94,14 @@ export function makeCa(name = 'Timeclock Test Site CA'): TestCa {
     cert: pki.certificateToPem(caCert),
     issue(o) {
       const leaf = rsaKeys();
-      const cert = build(o.names[0] ?? o.ips?.[0] ?? 'server', leaf.publicKey, signer, serverExtensions(o), o.notBefore ?? new Date(now - DAY), o.notAfter ?? new Date(now + 365 * DAY));
+      const cert = build(
+        o.names[0] ?? o.ips?.[0] ?? 'server',
+        leaf.publicKey,
+        signer,
+        serverExtensions(o),
+        o.notBefore ?? new Date(now - DAY),
+        o.notAfter ?? new Date(now + 365 * DAY),
+      );
       cert.sign(signer.key, forge.md.sha256.create());
       return { key: leaf.privatePem, cert: pki.certificateToPem(cert) };
     },
@@ -102,7 +112,14 @@ export function makeCa(name = 'Timeclock Test Site CA'): TestCa {
 export function selfSigned(o: ServerCertOptions): KeyAndCert {
   const keys = rsaKeys();
   const now = Date.now();
-  const cert = build(o.names[0] ?? 'server', keys.publicKey, null, serverExtensions(o), o.notBefore ?? new Date(now - DAY), o.notAfter ?? new Date(now + 365 * DAY));
+  const cert = build(
+    o.names[0] ?? 'server',
+    keys.publicKey,
+    null,
+    serverExtensions(o),
+    o.notBefore ?? new Date(now - DAY),
+    o.notAfter ?? new Date(now + 365 * DAY),
+  );
   cert.sign(keys.privateKey, forge.md.sha256.create());
   return { key: keys.privatePem, cert: pki.certificateToPem(cert) };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterEach, expect } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { bridgeErrorSchema } from '../../src/contract.js';
 import { createLogger } from '../../src/log.js';
 import type { MockServer } from '../../src/mock/mock-server.js';
@@ -15,7 +15,13 @@ export const INDEX = '<!doctype html><title>kiosk</title><script src="/app.js"><
 
 export type Reply = { status: number; headers: http.IncomingHttpHeaders; text: string };
 
-export type Ctx = { mock: MockServer; agent: Agent; bridge: WebBridge; root: string; clock: { t: number; now(): number } };
+export type Ctx = {
+  mock: MockServer;
+  agent: Agent;
+  bridge: WebBridge;
+  root: string;
+  clock: { t: number; now(): number };
+};
 
 export type WebBridgeRig = {
   cleanups: Array<() => Promise<void> | void>;
@@ -23,7 +29,10 @@ export type WebBridgeRig = {
   seen: string[];
   logLines: string[];
   /** node:http, so that Host, Origin and the raw path are sent exactly as written. */
-  send(url: string, o: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<Reply>;
+  send(
+    url: string,
+    o: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer },
+  ): Promise<Reply>;
   setup(over?: Partial<WebBridgeOptions>, wrap?: (a: Agent) => WebBridgeOptions['agent']): Promise<Ctx>;
   /**
    * A call as the kiosk's browser makes it: the page token, and the admin cookie this rig's browser
@@ -49,26 +58,38 @@ export function webBridgeRig(): WebBridgeRig {
   const seen: string[] = [];
   const logLines: string[] = [];
 
-  function send(url: string, o: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<Reply> {
+  function send(
+    url: string,
+    o: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer },
+  ): Promise<Reply> {
     const u = new URL(url);
     return new Promise((resolve, reject) => {
-      const req = http.request({ host: u.hostname, port: u.port, method: o.method ?? 'GET', path: o.path, headers: o.headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          seen.push(text);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
-        });
-        res.on('error', reject);
-      });
+      const req = http.request(
+        { host: u.hostname, port: u.port, method: o.method ?? 'GET', path: o.path, headers: o.headers },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            seen.push(text);
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
+          });
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(o.body);
     });
   }
 
-  async function setup(over: Partial<WebBridgeOptions> = {}, wrap?: (a: Agent) => WebBridgeOptions['agent']): Promise<Ctx> {
-    const { mock, agent, root } = await agentWithRenderer(cleanups, API_TOKEN, { 'index.html': INDEX, 'app.js': 'console.log(1);' });
+  async function setup(
+    over: Partial<WebBridgeOptions> = {},
+    wrap?: (a: Agent) => WebBridgeOptions['agent'],
+  ): Promise<Ctx> {
+    const { mock, agent, root } = await agentWithRenderer(cleanups, API_TOKEN, {
+      'index.html': INDEX,
+      'app.js': 'console.log(1);',
+    });
     fs.writeFileSync(path.join(root, '..', 'package.json'), '{"secret": "outside the renderer"}');
     const clock = { t: Date.now(), now: () => clock.t };
     const log = createLogger({ level: 'debug', write: (l) => logLines.push(l) });
@@ -102,7 +123,13 @@ export function webBridgeRig(): WebBridgeRig {
       const r = await send(b.origin, {
         method: 'POST',
         path: `/api/${name}`,
-        headers: { 'content-type': 'application/json', 'x-kiosk-token': b.token, origin: b.origin, ...(kept ? { cookie: kept } : {}), ...headers },
+        headers: {
+          'content-type': 'application/json',
+          'x-kiosk-token': b.token,
+          origin: b.origin,
+          ...(kept ? { cookie: kept } : {}),
+          ...headers,
+        },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
       keepCookie(jar, b.origin, r);

@@ -7,8 +7,8 @@
  * the route, and a restart asks again once. An in-doubt punch still goes to a person.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
-import type { PunchAnswer } from '../../src/agent/receipts.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
+import type { PunchAnswer } from '../../src/agent/receipts/receipts.js';
 import { statusText } from '../../src/cli/format.js';
 import { startMockServer, type MockServer, type ServerVariants } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
@@ -60,7 +60,8 @@ async function rig(variants: ServerVariants, settings: Record<string, unknown> =
   return { time, mock, agent, dataDir: t.dir, start };
 }
 
-const asked = (mock: MockServer, path: string) => mock.requests().filter((r) => r.method === 'GET' && r.path.endsWith(path));
+const asked = (mock: MockServer, path: string) =>
+  mock.requests().filter((r) => r.method === 'GET' && r.path.endsWith(path));
 
 function dayOf(r: PunchAnswer) {
   if (!r.ok || !r.day) throw new Error(`no day on ${JSON.stringify(r)}`);
@@ -78,7 +79,13 @@ async function punchAndWait(r: Pick<Rig, 'agent' | 'time'>, i: number, gapMs: nu
 describe('a service without GET /timesheets', () => {
   it('is asked at most once an hour while punches flow; leave notes still show; status, the admin facts and doctor name it', async () => {
     const r = await rig({ absentRoutes: ['/timesheets'] });
-    r.mock.addLeave({ employee: code(1), type: 'ferias', start_date: '2026-11-20', end_date: '2026-11-30', approved: true });
+    r.mock.addLeave({
+      employee: code(1),
+      type: 'ferias',
+      start_date: '2026-11-20',
+      end_date: '2026-11-30',
+      approved: true,
+    });
     const start = r.time.clock.now();
     // Three hours of a punch every five minutes, 36 employees in turn (each one's day is fetched after their punch).
     for (let i = 0; i < 36; i++) await punchAndWait(r, i, 5 * MINUTE);
@@ -93,16 +100,32 @@ describe('a service without GET /timesheets', () => {
     // Leaves are still read for each employee: the part the service has is still shown.
     expect(asked(r.mock, '/work-leaves').length).toBeGreaterThanOrEqual(30);
     const again = await r.agent.punch({ kind: 'badge', value: code(1) });
-    expect(dayOf(again)).toMatchObject({ leave: { kind: 'vacation', type: 'ferias' }, hoursBank: null, serviceAt: null, direction: 'exit' });
+    expect(dayOf(again)).toMatchObject({
+      leave: { kind: 'vacation', type: 'ferias' },
+      hoursBank: null,
+      serviceAt: null,
+      direction: 'exit',
+    });
 
     const s = r.agent.status();
     // Dated by the answers (within the 5 s steps this test moves time by).
     const within = (at: number): unknown => expect.toSatisfy((v: number) => v >= start + at && v <= start + at + 5_000);
-    expect(s.absentRoutes).toEqual([{ route: 'GET /timesheets', status: 404, since: within(sheets[0] as number), lastAt: within(sheets[2] as number), nextAt: expect.any(Number), pauses: 2 }]);
+    expect(s.absentRoutes).toEqual([
+      {
+        route: 'GET /timesheets',
+        status: 404,
+        since: within(sheets[0] as number),
+        lastAt: within(sheets[2] as number),
+        nextAt: expect.any(Number),
+        pauses: 2,
+      },
+    ]);
     expect(s.absentRoutes[0]?.nextAt).toBe((s.absentRoutes[0]?.lastAt as number) + 2 * HOUR);
     // Whether the service answers is not what a missing route says: it does, and delivery is healthy.
     expect(s.online).toBe(true);
-    expect(statusText(s)).toMatch(/not on service: The service has no GET \/timesheets \(404 since 2026-11-24 \d\d:\d\d\): the employee's hours bank and the day's punches from the service are not shown; asked again at /);
+    expect(statusText(s)).toMatch(
+      /not on service: The service has no GET \/timesheets \(404 since 2026-11-24 \d\d:\d\d\): the employee's hours bank and the day's punches from the service are not shown; asked again at /,
+    );
     // Not an error storm: the log of failures said it once, and the last error is not about it.
     expect(s.lastError?.message ?? '').not.toMatch(/timesheets/);
 
@@ -110,11 +133,18 @@ describe('a service without GET /timesheets', () => {
     await r.agent.stop();
     const tools = fakeTools(r.dataDir, 'yes');
     const env = doctorEnv({ apiUrl: r.mock.url, siteId: SITE, dataDir: r.dataDir, tools });
-    const status = JSON.parse((await runCli(['status', '--json'], env)).stdout) as { absentRoutes: { route: string; status: number }[] };
+    const status = JSON.parse((await runCli(['status', '--json'], env)).stdout) as {
+      absentRoutes: { route: string; status: number }[];
+    };
     expect(status.absentRoutes).toMatchObject([{ route: 'GET /timesheets', status: 404 }]);
     const doctor = await runCli(['doctor', '--json'], env);
     const service = byCheck(JSON.parse(doctor.stdout) as Line[])['service'];
-    expect(service).toMatchObject({ status: 'warn', detail: expect.stringMatching(/token accepted .*; The service has no GET \/timesheets \(404 since .*\): the employee's hours bank/) });
+    expect(service).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(
+        /token accepted .*; The service has no GET \/timesheets \(404 since .*\): the employee's hours bank/,
+      ),
+    });
   });
 
   it('a restart asks again, once: one 404 pauses the route again, and the status keeps its first date', async () => {
@@ -136,20 +166,23 @@ describe('a service without GET /timesheets', () => {
     ['405', 405, 1],
     ['501', 501, 1],
     ["a proxy's HTML 404", 'html-404', 2],
-  ])('answered %s: paused (405 and 501 at once, a 404 after a second employee); every punch still shows its day', async (_what, status, requests) => {
-    const r = await rig({ absentRoutes: ['/timesheets', '/work-leaves'], absentRouteStatus: status });
-    for (let i = 0; i < 8; i++) await punchAndWait(r, i, MINUTE);
-    expect(asked(r.mock, '/timesheets')).toHaveLength(requests);
-    expect(asked(r.mock, '/work-leaves')).toHaveLength(requests);
-    expect(r.agent.status().absentRoutes.map((a) => [a.route, a.status])).toEqual([
-      ['GET /timesheets', status === 'html-404' ? 404 : status],
-      ['GET /work-leaves', status === 'html-404' ? 404 : status],
-    ]);
-    expect(r.agent.status().queue.sent).toBe(8);
-    // Every punch still answered with its day: entry or exit and this terminal's own punches.
-    const last = await r.agent.punch({ kind: 'badge', value: code(0) });
-    expect(dayOf(last)).toMatchObject({ direction: 'exit', hoursBank: null, leave: null });
-  });
+  ])(
+    'answered %s: paused (405 and 501 at once, a 404 after a second employee); every punch still shows its day',
+    async (_what, status, requests) => {
+      const r = await rig({ absentRoutes: ['/timesheets', '/work-leaves'], absentRouteStatus: status });
+      for (let i = 0; i < 8; i++) await punchAndWait(r, i, MINUTE);
+      expect(asked(r.mock, '/timesheets')).toHaveLength(requests);
+      expect(asked(r.mock, '/work-leaves')).toHaveLength(requests);
+      expect(r.agent.status().absentRoutes.map((a) => [a.route, a.status])).toEqual([
+        ['GET /timesheets', status === 'html-404' ? 404 : status],
+        ['GET /work-leaves', status === 'html-404' ? 404 : status],
+      ]);
+      expect(r.agent.status().queue.sent).toBe(8);
+      // Every punch still answered with its day: entry or exit and this terminal's own punches.
+      const last = await r.agent.punch({ kind: 'badge', value: code(0) });
+      expect(dayOf(last)).toMatchObject({ direction: 'exit', hoursBank: null, leave: null });
+    },
+  );
 
   it('GET /sites missing: the roster still syncs, the site name is not read, and the roster does not ask it again within the hour', async () => {
     const r = await rig({ absentRoutes: ['/sites'], absentRouteStatus: 405 }, { roster: { refreshMs: 10 * MINUTE } });
@@ -163,13 +196,24 @@ describe('a service without GET /timesheets', () => {
 
 describe('a service without GET /times', () => {
   it('an in-doubt punch still goes to a person; once the route is known missing, later ones go at once, without a request', async () => {
-    const r = await rig({ absentRoutes: ['/times'] }, { retry: { baseMs: 2_000, maxMs: 60_000, inDoubtGraceMs: 1_000, maxChecks: 3 } });
+    const r = await rig(
+      { absentRoutes: ['/times'] },
+      { retry: { baseMs: 2_000, maxMs: 60_000, inDoubtGraceMs: 1_000, maxChecks: 3 } },
+    );
     const inDoubt = async (i: number): Promise<void> => {
       r.mock.setFaults({ dropAfterStore: 1, only: { method: 'POST', pathPrefix: '/times' } });
       expect((await r.agent.punch({ kind: 'badge', value: code(i) })).ok).toBe(true);
-      await r.time.advanceUntil(() => r.mock.records().some((x) => x.employee_external_id === code(i)), 'stored, the answer lost');
+      await r.time.advanceUntil(
+        () => r.mock.records().some((x) => x.employee_external_id === code(i)),
+        'stored, the answer lost',
+      );
       r.mock.setFaults(null);
-      await r.time.advanceUntil(() => r.agent.listHeld().some((h) => h.employee_external_id === code(i)), `punch of ${code(i)} handed to a person`, 10 * MINUTE, 250);
+      await r.time.advanceUntil(
+        () => r.agent.listHeld().some((h) => h.employee_external_id === code(i)),
+        `punch of ${code(i)} handed to a person`,
+        10 * MINUTE,
+        250,
+      );
     };
     // The first: as before, its bounded checks (one employee's 404 may be about them), then a person.
     await inDoubt(1);
@@ -185,7 +229,9 @@ describe('a service without GET /times', () => {
     expect(held).toHaveLength(2);
     for (const h of held) {
       expect(h).toMatchObject({ held_reason: 'unverified', state: 'held' });
-      expect(h.last_error).toMatch(/^the service has no GET \/times \(404 since 2026-11-24 \d\d:\d\d UTC\), so it cannot say whether it has this punch: send it again or mark it delivered$/);
+      expect(h.last_error).toMatch(
+        /^the service has no GET \/times \(404 since 2026-11-24 \d\d:\d\d UTC\), so it cannot say whether it has this punch: send it again or mark it delivered$/,
+      );
     }
     // Never sent twice: each record is the one the service stored when its answer was lost.
     expect(r.mock.records()).toHaveLength(3);

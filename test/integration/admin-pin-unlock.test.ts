@@ -8,11 +8,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIdentityAdmin, realRuntime } from '../../src/agent/build-agent.js';
-import { ADMIN_PIN_ID } from '../../src/agent/identity-admin.js';
+import { ADMIN_PIN_ID } from '../../src/agent/identity/identity-admin.js';
 import { loadConfig } from '../../src/config.js';
 import { t } from '../../src/messages/catalogue.js';
 import { silentLogger } from '../../src/log.js';
-import { AuditLog } from '../../src/store/audit-log.js';
+import { AuditLog } from '../../src/store/roster/audit-log.js';
 import { openDatabase } from '../../src/store/database.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
@@ -30,7 +30,9 @@ function pinsOn(dataDir: string) {
   return { clock, admin: store.admin };
 }
 
-const loginCode = async (bridge: Parameters<typeof rig.api>[0], pin: string) => (json(await rig.api(bridge, 'adminLogin', { pin })) as { value: { ok: boolean; code: string; lockedForMs?: number } }).value;
+const loginCode = async (bridge: Parameters<typeof rig.api>[0], pin: string) =>
+  (json(await rig.api(bridge, 'adminLogin', { pin })) as { value: { ok: boolean; code: string; lockedForMs?: number } })
+    .value;
 
 describe('the manager PIN’s lockout', () => {
   it('says "locked for N min" to every PIN during the lock, punches go on, and `timeclock pin unlock` on the box lets the manager in at once (audited)', async () => {
@@ -39,7 +41,9 @@ describe('the manager PIN’s lockout', () => {
     const dataDir = path.join(t0.dir, 'pins');
     const pins = pinsOn(dataDir);
     expect((await pins.admin.setAdminPin(ADMIN_PIN)).ok).toBe(true);
-    const { agent, bridge } = await rig.setup({ adminPin: { verify: (pin) => pins.admin.checkAdminPin(pin), isSet: () => pins.admin.hasAdminPin() } });
+    const { agent, bridge } = await rig.setup({
+      adminPin: { verify: (pin) => pins.admin.checkAdminPin(pin), isSet: () => pins.admin.hasAdminPin() },
+    });
 
     // A passer-by types wrong PINs (each a little later: the store slows repeated tries).
     for (let i = 1; i <= 4; i++) {
@@ -82,8 +86,14 @@ describe('the manager PIN’s lockout', () => {
     const entries = new AuditLog(db).recent(50).filter((e) => e.event === 'pin_unlocked');
     db.close();
     expect(entries.map((e) => [e.employeeId, e.detail])).toEqual([
-      [ADMIN_PIN_ID, expect.stringMatching(/^not locked \(0 wrong PINs in a row cleared\) by timeclock pin unlock \(uid \d+\)$/)],
-      [ADMIN_PIN_ID, expect.stringMatching(/^lock lifted \(5 wrong PINs in a row cleared\) by timeclock pin unlock \(uid \d+\)$/)],
+      [
+        ADMIN_PIN_ID,
+        expect.stringMatching(/^not locked \(0 wrong PINs in a row cleared\) by timeclock pin unlock \(uid \d+\)$/),
+      ],
+      [
+        ADMIN_PIN_ID,
+        expect.stringMatching(/^lock lifted \(5 wrong PINs in a row cleared\) by timeclock pin unlock \(uid \d+\)$/),
+      ],
     ]);
     for (const e of entries) expect(e.detail).not.toContain(ADMIN_PIN);
   });

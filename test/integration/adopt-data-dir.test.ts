@@ -9,16 +9,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adoptLegacyQueue } from '../../src/agent/adopt-queue.js';
+import { adoptLegacyQueue } from '../../src/agent/host/adopt-queue.js';
 import { openAgent } from '../../src/agent/open-agent.js';
 import { loadConfig, terminalIdOf, type LoadedConfig } from '../../src/config.js';
 import { ensureTerminalIdFile, readTerminalIdFile, TERMINAL_ID_FILE } from '../../src/config-terminal-id.js';
 import type { Logger } from '../../src/log.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
-import { adoptDataDir } from '../../src/store/adopt-data-dir.js';
+import { adoptDataDir } from '../../src/store/upkeep/adopt-data-dir.js';
 import { DB_FILE_NAME, openDatabase } from '../../src/store/database.js';
-import { Outbox } from '../../src/store/outbox.js';
+import { Outbox } from '../../src/store/punches/outbox.js';
 import { TOKEN_FILE_NAME, writePrivateFile } from '../../src/store/private-file.js';
 import { testAgent } from '../helpers/agent.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
@@ -28,7 +28,9 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-/** A box as the package leaves it: the system directory exists (empty), the old queue sits in the user's XDG directory. */
+/**
+ * A box as the package leaves it: the system directory exists (empty), the old queue sits in the user's XDG directory.
+ */
 function box() {
   const t = tempDir('timeclock-adopt-');
   cleanups.push(t.cleanup);
@@ -68,14 +70,19 @@ function storeQueue(dir: string, unsent: number, sent = 0): void {
 }
 
 const sha = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-const adoptedDirs = (b: { xdg: string }) => fs.readdirSync(b.xdg).filter((n) => n.startsWith('timeclock-kiosk.adopted-'));
+const adoptedDirs = (b: { xdg: string }) =>
+  fs.readdirSync(b.xdg).filter((n) => n.startsWith('timeclock-kiosk.adopted-'));
 const fixedClock = { now: () => Date.UTC(2026, 0, 2, 3, 4, 5, 678) };
 
 describe('adopting the queue of the old per-user data directory', () => {
   it('at start the agent takes over a queue left by an earlier run, token and all, and delivers what waited', async () => {
     const b = box();
     // Only the token kept in the old directory opens this API: the configured one is refused.
-    const mock: MockServer = await startMockServer({ seed: generatedSeed({ employees: 5, sites: 1 }), tokens: ['legacy-token'], rateLimit: { limit: 60, windowMs: 1_000 } });
+    const mock: MockServer = await startMockServer({
+      seed: generatedSeed({ employees: 5, sites: 1 }),
+      tokens: ['legacy-token'],
+      rateLimit: { limit: 60, windowMs: 1_000 },
+    });
     cleanups.push(() => mock.close());
     // The old screen kiosk: one punch delivered, then two taken while the network was down.
     const online = testAgent({ dataDir: b.legacy, mock, token: 'legacy-token' });
@@ -91,7 +98,12 @@ describe('adopting the queue of the old per-user data directory', () => {
     writePrivateFile(path.join(b.legacy, TOKEN_FILE_NAME), 'legacy-token');
 
     const loaded = loadConfig({
-      env: { XDG_DATA_HOME: b.xdg, TIMECLOCK_API_URL: mock.url, TIMECLOCK_API_TOKEN: 'config-token-refused', TIMECLOCK_LOG_LEVEL: 'error' },
+      env: {
+        XDG_DATA_HOME: b.xdg,
+        TIMECLOCK_API_URL: mock.url,
+        TIMECLOCK_API_TOKEN: 'config-token-refused',
+        TIMECLOCK_LOG_LEVEL: 'error',
+      },
       systemDataDir: b.sys,
     });
     expect(loaded.config.dataDir).toBe(b.sys);
@@ -104,7 +116,12 @@ describe('adopting the queue of the old per-user data directory', () => {
     await run.agent.start({ roster: false });
     const out = await run.agent.flush({ maxWaitMs: 20_000 });
     expect(out.done).toBe(true);
-    expect(mock.records().map((r) => r.employee_external_id).sort()).toEqual(['100000', '100001', '100002']);
+    expect(
+      mock
+        .records()
+        .map((r) => r.employee_external_id)
+        .sort(),
+    ).toEqual(['100000', '100001', '100002']);
 
     // The old directory is kept under a new name; the token came along, private.
     expect(fs.existsSync(b.legacy)).toBe(false);
@@ -123,9 +140,19 @@ describe('adopting the queue of the old per-user data directory', () => {
     const loaded = loadConfig({ env: { XDG_DATA_HOME: b.xdg }, systemDataDir: b.sys });
     // A demo adopts a demo queue only: this one is not.
     expect(await adoptLegacyQueue(loaded, fixedClock, log)).toMatchObject({ outcome: 'nothing' });
-    const prod = loadConfig({ env: { XDG_DATA_HOME: b.xdg, TIMECLOCK_API_URL: 'https://api.example.com/v2.1', TIMECLOCK_API_TOKEN: 't' }, systemDataDir: b.sys });
+    const prod = loadConfig({
+      env: { XDG_DATA_HOME: b.xdg, TIMECLOCK_API_URL: 'https://api.example.com/v2.1', TIMECLOCK_API_TOKEN: 't' },
+      systemDataDir: b.sys,
+    });
     const r = await adoptLegacyQueue(prod, fixedClock, log);
-    expect(r).toMatchObject({ outcome: 'adopted', waiting: 3, total: 5, from: b.legacy, to: b.sys, renamedTo: `${b.legacy}.adopted-20260102T030405Z` });
+    expect(r).toMatchObject({
+      outcome: 'adopted',
+      waiting: 3,
+      total: 5,
+      from: b.legacy,
+      to: b.sys,
+      renamedTo: `${b.legacy}.adopted-20260102T030405Z`,
+    });
     expect(log.lines).toHaveLength(1);
     expect(log.lines[0]?.level).toBe('info');
     expect(log.lines[0]?.msg).toContain(`3 punch(es) waiting to be sent, 5 in all, now in ${b.sys}`);
@@ -141,14 +168,27 @@ describe('adopting the queue of the old per-user data directory', () => {
     storeQueue(scratch, 0);
     const db = openDatabase(scratch);
     db.pragma('wal_autocheckpoint = 0');
-    new Outbox(db).insert({ capturedAt: 1_795_000_000_000, localDate: '2026-11-21', localTime: '09:00', timeZone: 'America/Sao_Paulo', employeeKey: 'W', employeeExternalId: 'W', employeeName: 'In the WAL', credentialKind: 'badge', clockFlag: null });
+    new Outbox(db).insert({
+      capturedAt: 1_795_000_000_000,
+      localDate: '2026-11-21',
+      localTime: '09:00',
+      timeZone: 'America/Sao_Paulo',
+      employeeKey: 'W',
+      employeeExternalId: 'W',
+      employeeName: 'In the WAL',
+      credentialKind: 'badge',
+      clockFlag: null,
+    });
     fs.mkdirSync(b.legacy, { recursive: true });
-    for (const f of [DB_FILE_NAME, `${DB_FILE_NAME}-wal`]) fs.copyFileSync(path.join(scratch, f), path.join(b.legacy, f));
+    for (const f of [DB_FILE_NAME, `${DB_FILE_NAME}-wal`])
+      fs.copyFileSync(path.join(scratch, f), path.join(b.legacy, f));
     db.close();
     expect(fs.statSync(path.join(b.legacy, `${DB_FILE_NAME}-wal`)).size).toBeGreaterThan(0);
     const r = await adoptDataDir(b.legacy, b.sys, fixedClock);
     expect(r).toMatchObject({ outcome: 'adopted', waiting: 1, total: 1 });
-    expect(fs.readdirSync(b.sys).filter((n) => n.startsWith(DB_FILE_NAME) || n.startsWith('.'))).toEqual([DB_FILE_NAME]);
+    expect(fs.readdirSync(b.sys).filter((n) => n.startsWith(DB_FILE_NAME) || n.startsWith('.'))).toEqual([
+      DB_FILE_NAME,
+    ]);
     const adopted = openDatabase(b.sys);
     expect(new Outbox(adopted).counts().pending).toBe(1);
     adopted.close();
@@ -157,8 +197,12 @@ describe('adopting the queue of the old per-user data directory', () => {
   it('leaves a queue alone while a running agent holds it, with one log line', async () => {
     const b = box();
     storeQueue(b.legacy, 2);
-    const lockJs = pathToFileURL(path.resolve('dist/src/store/lock.js')).href;
-    const holder = spawn(process.execPath, ['--input-type=module', '-e', `import { lockDataDir } from ${JSON.stringify(lockJs)}; lockDataDir(${JSON.stringify(b.legacy)}); console.log('locked'); setInterval(() => {}, 1000);`]);
+    const lockJs = pathToFileURL(path.resolve('dist/src/store/upkeep/lock.js')).href;
+    const holder = spawn(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `import { lockDataDir } from ${JSON.stringify(lockJs)}; lockDataDir(${JSON.stringify(b.legacy)}); console.log('locked'); setInterval(() => {}, 1000);`,
+    ]);
     cleanups.push(() => void holder.kill('SIGKILL'));
     await new Promise<void>((resolve, reject) => {
       holder.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
@@ -166,10 +210,15 @@ describe('adopting the queue of the old per-user data directory', () => {
     });
     const before = sha(path.join(b.legacy, DB_FILE_NAME));
     const log = recordingLog();
-    const loaded = loadConfig({ env: { XDG_DATA_HOME: b.xdg, TIMECLOCK_API_URL: 'https://api.example.com/v2.1', TIMECLOCK_API_TOKEN: 't' }, systemDataDir: b.sys });
+    const loaded = loadConfig({
+      env: { XDG_DATA_HOME: b.xdg, TIMECLOCK_API_URL: 'https://api.example.com/v2.1', TIMECLOCK_API_TOKEN: 't' },
+      systemDataDir: b.sys,
+    });
     const r = await adoptLegacyQueue(loaded, fixedClock, log);
     expect(r).toMatchObject({ outcome: 'not-adopted', reason: 'in-use' });
-    expect(log.lines).toEqual([{ level: 'warn', msg: expect.stringContaining(`running timeclock agent (pid ${holder.pid})`) }]);
+    expect(log.lines).toEqual([
+      { level: 'warn', msg: expect.stringContaining(`running timeclock agent (pid ${holder.pid})`) },
+    ]);
     expect(fs.existsSync(path.join(b.sys, DB_FILE_NAME))).toBe(false);
     expect(sha(path.join(b.legacy, DB_FILE_NAME))).toBe(before);
     expect(adoptedDirs(b)).toEqual([]);
@@ -182,9 +231,17 @@ describe('adopting the queue of the old per-user data directory', () => {
     const target = sha(path.join(b.sys, DB_FILE_NAME));
     const listing = fs.readdirSync(b.sys).sort();
     const log = recordingLog();
-    const loaded = loadConfig({ env: { XDG_DATA_HOME: b.xdg, TIMECLOCK_API_URL: 'https://api.example.com/v2.1', TIMECLOCK_API_TOKEN: 't' }, systemDataDir: b.sys });
-    expect(await adoptLegacyQueue(loaded, fixedClock, log)).toMatchObject({ outcome: 'not-adopted', reason: 'target-has-data' });
-    expect(log.lines).toEqual([{ level: 'warn', msg: expect.stringContaining(`${b.legacy} still holds a queue and was not adopted`) }]);
+    const loaded = loadConfig({
+      env: { XDG_DATA_HOME: b.xdg, TIMECLOCK_API_URL: 'https://api.example.com/v2.1', TIMECLOCK_API_TOKEN: 't' },
+      systemDataDir: b.sys,
+    });
+    expect(await adoptLegacyQueue(loaded, fixedClock, log)).toMatchObject({
+      outcome: 'not-adopted',
+      reason: 'target-has-data',
+    });
+    expect(log.lines).toEqual([
+      { level: 'warn', msg: expect.stringContaining(`${b.legacy} still holds a queue and was not adopted`) },
+    ]);
     expect(sha(path.join(b.sys, DB_FILE_NAME))).toBe(target);
     expect(fs.readdirSync(b.sys).sort()).toEqual(listing);
     expect(fs.existsSync(path.join(b.legacy, DB_FILE_NAME))).toBe(true);
@@ -195,7 +252,15 @@ describe('adopting the queue of the old per-user data directory', () => {
     const b = box();
     storeQueue(b.legacy, 2);
     const log = recordingLog();
-    const loaded: LoadedConfig = loadConfig({ env: { XDG_DATA_HOME: b.xdg, TIMECLOCK_DATA_DIR: b.sys, TIMECLOCK_API_URL: 'https://api.example.com/v2.1', TIMECLOCK_API_TOKEN: 't' }, systemDataDir: b.sys });
+    const loaded: LoadedConfig = loadConfig({
+      env: {
+        XDG_DATA_HOME: b.xdg,
+        TIMECLOCK_DATA_DIR: b.sys,
+        TIMECLOCK_API_URL: 'https://api.example.com/v2.1',
+        TIMECLOCK_API_TOKEN: 't',
+      },
+      systemDataDir: b.sys,
+    });
     expect(await adoptLegacyQueue(loaded, fixedClock, log)).toBeNull();
     expect(log.lines).toEqual([]);
     expect(fs.readdirSync(b.sys)).toEqual([]);
@@ -205,11 +270,18 @@ describe('adopting the queue of the old per-user data directory', () => {
   it('an unreadable old database is reported and left where it is; nothing half-copied remains', async () => {
     const b = box();
     fs.mkdirSync(b.legacy, { recursive: true });
-    fs.writeFileSync(path.join(b.legacy, DB_FILE_NAME), 'this is not a database, only bytes where one should be'.repeat(100));
+    fs.writeFileSync(
+      path.join(b.legacy, DB_FILE_NAME),
+      'this is not a database, only bytes where one should be'.repeat(100),
+    );
     const r = await adoptDataDir(b.legacy, b.sys, fixedClock);
     expect(r).toMatchObject({ outcome: 'not-adopted', reason: 'unusable' });
     expect(r.message).toMatch(/cannot be read/);
-    expect(fs.readdirSync(b.sys).filter((n) => n.startsWith(DB_FILE_NAME) || n.includes('adopting') || n === TOKEN_FILE_NAME)).toEqual([]);
+    expect(
+      fs
+        .readdirSync(b.sys)
+        .filter((n) => n.startsWith(DB_FILE_NAME) || n.includes('adopting') || n === TOKEN_FILE_NAME),
+    ).toEqual([]);
     expect(fs.existsSync(b.legacy)).toBe(true);
   });
 
@@ -229,7 +301,7 @@ describe('adopting the queue of the old per-user data directory', () => {
 });
 
 describe('the terminal id goes with the adopted queue', () => {
-  it('a target without an id gets the old directory\'s: the terminal keeps its name in the fleet (readable, no temp file left)', async () => {
+  it("a target without an id gets the old directory's: the terminal keeps its name in the fleet (readable, no temp file left)", async () => {
     const b = box();
     storeQueue(b.legacy, 1);
     const id = ensureTerminalIdFile(b.legacy);

@@ -9,8 +9,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTrailer, noCounts } from '../../src/domain/afd/trailer.js';
 import { verifyAfd } from '../../src/domain/afd/verify.js';
-import { sha256Latin1 } from '../../src/store/journal-facts.js';
-import { EMPLOYER, makeP12, punchedTerminal, TERMINAL, TERMINAL_NAME as ANNEX_NAME, writeConfig } from '../helpers/afd.js';
+import { sha256Latin1 } from '../../src/store/journal/journal-facts.js';
+import {
+  EMPLOYER,
+  makeP12,
+  punchedTerminal,
+  TERMINAL,
+  TERMINAL_NAME as ANNEX_NAME,
+  writeConfig,
+} from '../helpers/afd.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -22,7 +29,14 @@ let apiUrl = '';
 
 /** A configuration file for the CLI on the test's data directory, with `more` over it. */
 const config = (name: string, more: Record<string, unknown> = {}): string =>
-  writeConfig(path.join(tmp.dir, `${name}.json`), { dataDir, api: { baseUrl: apiUrl, token: 'demo-token' }, timezone: 'America/Sao_Paulo', employer: EMPLOYER, terminalId: TERMINAL, ...more });
+  writeConfig(path.join(tmp.dir, `${name}.json`), {
+    dataDir,
+    api: { baseUrl: apiUrl, token: 'demo-token' },
+    timezone: 'America/Sao_Paulo',
+    employer: EMPLOYER,
+    terminalId: TERMINAL,
+    ...more,
+  });
 
 const outDir = (name: string): string => {
   const d = path.join(tmp.dir, name);
@@ -53,7 +67,10 @@ afterAll(async () => {
 describe('timeclock afd export / verify', () => {
   it('exports the range beside the running terminal, under the Annex name, in ISO 8859-1 with CR LF; verify accepts it', async () => {
     const out = outDir('plain');
-    const r = await runCli(['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', out, '--config', config('plain')], env);
+    const r = await runCli(
+      ['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', out, '--config', config('plain')],
+      env,
+    );
     // Written all the same, with what makes it weak evidence said on stderr.
     expect(r.stderr.trim().split('\n')).toEqual([
       "timeclock: warning: the file is not signed (afd.signingKey is not set): a REP-P's AFD is signed with an ICP-Brasil certificate, and `timeclock afd verify` refuses it without --allow-unsigned",
@@ -72,7 +89,12 @@ describe('timeclock afd export / verify', () => {
     const lines = bytes.toString('latin1').split('\r\n');
     expect(lines).toHaveLength(4 + 3 + 1); // header, 4 marks, trailer, signature line, '' after the last CR LF
     expect(lines[0]?.slice(206, 226)).toBe('2026-08-012026-08-31');
-    expect(lines.slice(1, 5).map((l) => l.slice(10, 26))).toEqual(['2026-08-03T08:01', '2026-08-03T08:05', '2026-08-03T12:00', '2026-08-04T07:58']);
+    expect(lines.slice(1, 5).map((l) => l.slice(10, 26))).toEqual([
+      '2026-08-03T08:01',
+      '2026-08-03T08:05',
+      '2026-08-03T12:00',
+      '2026-08-04T07:58',
+    ]);
     expect(lines[6]).toBe('ARQUIVO_NAO_ASSINADO'.padEnd(100, ' '));
     expect(fs.existsSync(`${file}.p7s`)).toBe(false);
 
@@ -80,13 +102,17 @@ describe('timeclock afd export / verify', () => {
     const unsigned = await runCli(['afd', 'verify', file], env);
     expect(unsigned.code).toBe(1);
     expect(unsigned.stdout).toContain('valid: 7 lines, 4 marks (type 7); hash chain checked from its start');
-    expect(unsigned.stdout).toContain('result: NOT valid (no signature checked (none: the file says it is not signed): a file is valid only signed (--allow-unsigned accepts it))');
+    expect(unsigned.stdout).toContain(
+      'result: NOT valid (no signature checked (none: the file says it is not signed): a file is valid only signed (--allow-unsigned accepts it))',
+    );
     const v = await runCli(['afd', 'verify', file, '--allow-unsigned'], env);
     expect(v.code).toBe(0);
     expect(v.stdout).toContain('valid: 7 lines, 4 marks (type 7); hash chain checked from its start');
     expect(v.stdout).toContain('employer CNPJ 11222333000181, 2026-08-01 to 2026-08-31, layout 003');
     expect(v.stdout).toContain('signature: none: the file says it is not signed');
-    expect(v.stdout).toContain('warning: no signature checked (none: the file says it is not signed); accepted because of --allow-unsigned');
+    expect(v.stdout).toContain(
+      'warning: no signature checked (none: the file says it is not signed); accepted because of --allow-unsigned',
+    );
     expect(v.stdout).toContain("warning: the header's developer id is zeros");
     expect(v.stdout).toContain('result: valid');
 
@@ -98,10 +124,15 @@ describe('timeclock afd export / verify', () => {
     fs.writeFileSync(bad, changed);
     const vb = await runCli(['afd', 'verify', bad, '--allow-unsigned'], env);
     expect(vb.code).toBe(1);
-    expect(vb.stdout).toMatch(/INVALID: line 4: the hash of NSR 3 does not follow from the type 7 record before it \(line 3\)/);
+    expect(vb.stdout).toMatch(
+      /INVALID: line 4: the hash of NSR 3 does not follow from the type 7 record before it \(line 3\)/,
+    );
 
     // An existing file is never replaced.
-    const again = await runCli(['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', out, '--config', config('plain')], env);
+    const again = await runCli(
+      ['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', out, '--config', config('plain')],
+      env,
+    );
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`${file} already exists`);
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
@@ -109,9 +140,31 @@ describe('timeclock afd export / verify', () => {
 
   it('a file path given to --out is the file; a period without marks is a header, a zero trailer and the signature line', async () => {
     const file = path.join(outDir('named'), 'julho.txt');
-    const r = await runCli(['afd', 'export', '--from', '2026-07-01', '--to', '2026-07-31', '--out', file, '--json', '--config', config('plain')], env);
+    const r = await runCli(
+      [
+        'afd',
+        'export',
+        '--from',
+        '2026-07-01',
+        '--to',
+        '2026-07-31',
+        '--out',
+        file,
+        '--json',
+        '--config',
+        config('plain'),
+      ],
+      env,
+    );
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ file, marks: 0, firstNsr: null, lastNsr: null, p7s: null, layoutVersion: '003' });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      file,
+      marks: 0,
+      firstNsr: null,
+      lastNsr: null,
+      p7s: null,
+      layoutVersion: '003',
+    });
     const v = verifyAfd(fs.readFileSync(file).toString('latin1'), sha256Latin1);
     expect(v).toMatchObject({ ok: true, lines: 3 });
   });
@@ -121,9 +174,14 @@ describe('timeclock afd export / verify', () => {
     const { p12, cert } = makeP12(keys, 'senha-do-certificado');
     const out = outDir('signed');
     const cfg = config('signed', { afd: { signingKey: p12, developerCnpj: '11.444.777/0001-61' } });
-    const r = await runCli(['afd', 'export', '--from', '2026-08-03', '--to', '2026-09-01', '--out', out, '--config', cfg], { ...env, TIMECLOCK_AFD_SIGNING_PASSWORD: 'senha-do-certificado' });
+    const r = await runCli(
+      ['afd', 'export', '--from', '2026-08-03', '--to', '2026-09-01', '--out', out, '--config', cfg],
+      { ...env, TIMECLOCK_AFD_SIGNING_PASSWORD: 'senha-do-certificado' },
+    );
     // The test key is self-signed: the export names it (and says nothing of the developer, who is configured).
-    expect(r.stderr).toBe('timeclock: warning: the signing certificate (C=BR, O=Relojoaria Sao Joao LTDA, CN=RELOJOARIA SAO JOAO LTDA:11222333000181) is self-signed: no authority vouches for it\n');
+    expect(r.stderr).toBe(
+      'timeclock: warning: the signing certificate (C=BR, O=Relojoaria Sao Joao LTDA, CN=RELOJOARIA SAO JOAO LTDA:11222333000181) is self-signed: no authority vouches for it\n',
+    );
     expect(r.code).toBe(0);
     const file = path.join(out, ANNEX_NAME);
     expect(r.stdout).toContain(`signed: ${file}.p7s (C=BR, O=Relojoaria Sao Joao LTDA`);
@@ -132,21 +190,46 @@ describe('timeclock afd export / verify', () => {
     expect(text.endsWith(`${'ASSINATURA_DIGITAL_EM_ARQUIVO_P7S'.padEnd(100, ' ')}\r\n`)).toBe(true);
     expect(text.slice(253, 268)).toBe('111444777000161'); // developer: kind 1 + CNPJ
 
-    const ossl = spawnSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', `${file}.p7s`, '-content', file, '-CAfile', cert, '-purpose', 'any', '-out', '/dev/null'], { encoding: 'utf8' });
+    const ossl = spawnSync(
+      'openssl',
+      [
+        'cms',
+        '-verify',
+        '-binary',
+        '-inform',
+        'DER',
+        '-in',
+        `${file}.p7s`,
+        '-content',
+        file,
+        '-CAfile',
+        cert,
+        '-purpose',
+        'any',
+        '-out',
+        '/dev/null',
+      ],
+      { encoding: 'utf8' },
+    );
     expect(`${ossl.stdout}${ossl.stderr}`).toContain('Verification successful');
     expect(ossl.status).toBe(0);
 
     const v = await runCli(['afd', 'verify', file], env);
     expect(v.code).toBe(0);
     expect(v.stdout).toMatch(/signature: .*\.p7s matches this file \(signed by C=BR, O=Relojoaria Sao Joao LTDA/);
-    expect(v.stdout).toContain('warning: the signing certificate (C=BR, O=Relojoaria Sao Joao LTDA, CN=RELOJOARIA SAO JOAO LTDA:11222333000181) is self-signed');
+    expect(v.stdout).toContain(
+      'warning: the signing certificate (C=BR, O=Relojoaria Sao Joao LTDA, CN=RELOJOARIA SAO JOAO LTDA:11222333000181) is self-signed',
+    );
     expect(v.stdout).toContain('result: valid');
     // --strict: a signer nobody vouches for makes the file not valid.
     const strict = await runCli(['afd', 'verify', file, '--strict'], env);
     expect(strict.code).toBe(1);
-    expect(strict.stdout).toMatch(/error: the signing certificate .* is self-signed: no authority vouches for it \(--strict\)/);
+    expect(strict.stdout).toMatch(
+      /error: the signing certificate .* is self-signed: no authority vouches for it \(--strict\)/,
+    );
 
-    // A space of the signature line's padding changed: the layout still reads (that line is free text), the signature does not match.
+    // A space of the signature line's padding changed: the layout still reads (that line is free text), the signature
+    // does not match.
     const changed = Buffer.from(text, 'latin1');
     changed[changed.length - 3] = 0x58;
     fs.writeFileSync(file, changed);
@@ -156,29 +239,61 @@ describe('timeclock afd export / verify', () => {
     expect(vb.code).toBe(1);
   });
 
-  it('signs in the employer chain\'s head at export time: verify shows it; in a file reaching it the hash is the last mark\'s, in an earlier period it names what a later file must show', async () => {
+  it("signs in the employer chain's head at export time: verify shows it; in a file reaching it the hash is the last mark's, in an earlier period it names what a later file must show", async () => {
     const keys = outDir('head-keys');
     const { p12 } = makeP12(keys, 'senha');
     const cfg = config('head', { afd: { signingKey: p12, developerCnpj: '11.444.777/0001-61' } });
     const signedEnv = { ...env, TIMECLOCK_AFD_SIGNING_PASSWORD: 'senha' };
     const whole = outDir('head-whole');
     const august = outDir('head-august');
-    expect((await runCli(['afd', 'export', '--from', '2026-08-01', '--to', '2026-09-30', '--out', whole, '--config', cfg], signedEnv)).code).toBe(0);
-    expect((await runCli(['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', august, '--config', cfg], signedEnv)).code).toBe(0);
-    const lastMark = fs.readFileSync(path.join(whole, ANNEX_NAME), 'latin1').split('\r\n').filter((l) => l[9] === '7').at(-1) as string;
+    expect(
+      (
+        await runCli(
+          ['afd', 'export', '--from', '2026-08-01', '--to', '2026-09-30', '--out', whole, '--config', cfg],
+          signedEnv,
+        )
+      ).code,
+    ).toBe(0);
+    expect(
+      (
+        await runCli(
+          ['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', august, '--config', cfg],
+          signedEnv,
+        )
+      ).code,
+    ).toBe(0);
+    const lastMark = fs
+      .readFileSync(path.join(whole, ANNEX_NAME), 'latin1')
+      .split('\r\n')
+      .filter((l) => l[9] === '7')
+      .at(-1) as string;
     const headNsr = lastMark.slice(0, 9);
     const headHash = lastMark.slice(73);
     expect(headHash).toMatch(/^[0-9a-f]{64}$/);
 
     // Signed into the .p7s, as an inspector reads it with OpenSSL alone.
-    const printed = spawnSync('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', path.join(august, `${ANNEX_NAME}.p7s`)], { encoding: 'utf8' }).stdout;
-    expect(printed).toMatch(new RegExp(`UTF8STRING:journal=[0-9a-f]{32};employer=11222333000181;nsr=${Number(headNsr)};sha256=${headHash}`));
+    const printed = spawnSync(
+      'openssl',
+      ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', path.join(august, `${ANNEX_NAME}.p7s`)],
+      { encoding: 'utf8' },
+    ).stdout;
+    expect(printed).toMatch(
+      new RegExp(`UTF8STRING:journal=[0-9a-f]{32};employer=11222333000181;nsr=${Number(headNsr)};sha256=${headHash}`),
+    );
 
     const w = await runCli(['afd', 'verify', path.join(whole, ANNEX_NAME)], env);
-    expect(w.stdout).toMatch(new RegExp(`chain head at export: NSR ${headNsr}, SHA-256 ${headHash}, journal [0-9a-f]{32}: the file's last mark, its hash matches`));
+    expect(w.stdout).toMatch(
+      new RegExp(
+        `chain head at export: NSR ${headNsr}, SHA-256 ${headHash}, journal [0-9a-f]{32}: the file's last mark, its hash matches`,
+      ),
+    );
     expect(w.code).toBe(0);
     const a = await runCli(['afd', 'verify', path.join(august, ANNEX_NAME)], env);
-    expect(a.stdout).toMatch(new RegExp(`chain head at export: NSR ${headNsr}, SHA-256 ${headHash}, journal [0-9a-f]{32}: after this file's last mark \\(NSR 4\\); a later export reaching NSR ${Number(headNsr)} must show this hash there`));
+    expect(a.stdout).toMatch(
+      new RegExp(
+        `chain head at export: NSR ${headNsr}, SHA-256 ${headHash}, journal [0-9a-f]{32}: after this file's last mark \\(NSR 4\\); a later export reaching NSR ${Number(headNsr)} must show this hash there`,
+      ),
+    );
     expect(a.code).toBe(0);
   });
 
@@ -187,7 +302,10 @@ describe('timeclock afd export / verify', () => {
     const { p12 } = makeP12(keys, 'senha');
     const out = outDir('incomplete');
     const cfg = config('incomplete', { afd: { signingKey: p12, developerCnpj: '11.444.777/0001-61' } });
-    const r = await runCli(['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', out, '--config', cfg], { ...env, TIMECLOCK_AFD_SIGNING_PASSWORD: 'senha' });
+    const r = await runCli(
+      ['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', out, '--config', cfg],
+      { ...env, TIMECLOCK_AFD_SIGNING_PASSWORD: 'senha' },
+    );
     expect(r.code).toBe(0);
     const file = path.join(out, ANNEX_NAME);
     const lines = fs.readFileSync(file, 'latin1').split('\r\n');
@@ -228,17 +346,24 @@ describe('timeclock afd export / verify', () => {
 
     // --allow-unsigned: the caller accepts an unsigned file; it is said as a warning.
     const e = await v(file, '--allow-unsigned');
-    expect(e.stdout).toContain(`warning: no signature checked (the file says it is signed, but ${file}.p7s is not beside it); accepted because of --allow-unsigned`);
+    expect(e.stdout).toContain(
+      `warning: no signature checked (the file says it is signed, but ${file}.p7s is not beside it); accepted because of --allow-unsigned`,
+    );
     expect(e.stdout).toContain('result: valid');
     expect(e.code).toBe(0);
     const f = await v(noSigLine, '--allow-unsigned');
-    expect(f.stdout).toContain('warning: no signature checked (none: the file has no signature line after its trailer); accepted because of --allow-unsigned');
+    expect(f.stdout).toContain(
+      'warning: no signature checked (none: the file has no signature line after its trailer); accepted because of --allow-unsigned',
+    );
     expect(f.code).toBe(0);
   });
 
   it('ends quietly when the reader of its output goes away (afd export | head): the file written, no stack trace, exit 0', async () => {
     const file = path.join(outDir('piped'), 'agosto.txt');
-    const child = spawnCli(['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', file, '--config', config('plain')], env);
+    const child = spawnCli(
+      ['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', file, '--config', config('plain')],
+      env,
+    );
     // The reader closes before the command writes a line (as `head -1` does after its first).
     child.stdout.destroy();
     let stderr = '';
@@ -252,9 +377,15 @@ describe('timeclock afd export / verify', () => {
   });
 
   it('refuses without the employer in the configuration, naming the keys; bad dates are a usage error', async () => {
-    const noEmployer = writeConfig(path.join(tmp.dir, 'none.json'), { dataDir, api: { baseUrl: apiUrl, token: 'demo-token' } });
+    const noEmployer = writeConfig(path.join(tmp.dir, 'none.json'), {
+      dataDir,
+      api: { baseUrl: apiUrl, token: 'demo-token' },
+    });
     const out = outDir('refused');
-    const r = await runCli(['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', out, '--config', noEmployer], env);
+    const r = await runCli(
+      ['afd', 'export', '--from', '2026-08-01', '--to', '2026-08-31', '--out', out, '--config', noEmployer],
+      env,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('set employer.name and employer.cnpj (or employer.cpf) in the configuration');
     expect(fs.readdirSync(out)).toEqual([]);
@@ -264,7 +395,10 @@ describe('timeclock afd export / verify', () => {
       ['2026-08-31', '2026-08-01', 'the range starts (2026-08-31) after it ends (2026-08-01)'],
       ['2020-01-01', '2026-01-01', 'at most 1830 days per file'],
     ] as const) {
-      const u = await runCli(['afd', 'export', '--from', from, '--to', to, '--out', out, '--config', config('plain')], env);
+      const u = await runCli(
+        ['afd', 'export', '--from', from, '--to', to, '--out', out, '--config', config('plain')],
+        env,
+      );
       expect(u.code).toBe(2);
       expect(u.stderr).toContain(said);
     }

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAfdSigner, SigningKeyError } from '../../src/agent/afd-signature.js';
+import { loadAfdSigner, SigningKeyError } from '../../src/agent/exports/afd-signature.js';
 import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir();
@@ -20,14 +20,42 @@ function makeP12(name: string, password: string, opts: { ec?: boolean } = {}): s
   const cert = file(`${name}.pem`);
   const algo = opts.ec ? ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256'] : ['-newkey', 'rsa:2048'];
   const subj = '/C=BR/O=Obra Exemplo LTDA/CN=OBRA EXEMPLO LTDA:12345678000195';
-  execFileSync('openssl', ['req', '-x509', ...algo, '-nodes', '-keyout', key, '-out', cert, '-days', '30', '-subj', subj], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    ['req', '-x509', ...algo, '-nodes', '-keyout', key, '-out', cert, '-days', '30', '-subj', subj],
+    { stdio: 'ignore' },
+  );
   const p12 = file(`${name}.p12`);
-  execFileSync('openssl', ['pkcs12', '-export', '-inkey', key, '-in', cert, '-out', p12, '-passout', `pass:${password}`], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    ['pkcs12', '-export', '-inkey', key, '-in', cert, '-out', p12, '-passout', `pass:${password}`],
+    { stdio: 'ignore' },
+  );
   return p12;
 }
 
 function opensslVerify(p7s: string, content: string, ca: string): { ok: boolean; out: string } {
-  const r = spawnSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', p7s, '-content', content, '-CAfile', ca, '-purpose', 'any', '-out', '/dev/null'], { encoding: 'utf8' });
+  const r = spawnSync(
+    'openssl',
+    [
+      'cms',
+      '-verify',
+      '-binary',
+      '-inform',
+      'DER',
+      '-in',
+      p7s,
+      '-content',
+      content,
+      '-CAfile',
+      ca,
+      '-purpose',
+      'any',
+      '-out',
+      '/dev/null',
+    ],
+    { encoding: 'utf8' },
+  );
   return { ok: r.status === 0, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -48,37 +76,57 @@ describe('a signed AFD', () => {
     const v = opensslVerify(file('AFD.p7s'), file('AFD.txt'), file('rsa.pem'));
     expect(v.out).toContain('Verification successful');
     expect(v.ok).toBe(true);
-    const printed = execFileSync('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', file('AFD.p7s')], { encoding: 'utf8' });
+    const printed = execFileSync('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', file('AFD.p7s')], {
+      encoding: 'utf8',
+    });
     expect(printed).toContain('signingCertificateV2');
     expect(printed).toContain('signingTime');
     // Detached: the file's text is not inside the signature.
     expect(fs.readFileSync(file('AFD.p7s')).includes(Buffer.from('OBRA EXEMPLO LTDA\r\n'))).toBe(false);
   });
 
-  it('carries its signed attributes as OpenSSL prints them: the signing time given, the file\'s digest, signing-certificate-v2 naming the certificate, the chain head when given', async () => {
+  it("carries its signed attributes as OpenSSL prints them: the signing time given, the file's digest, signing-certificate-v2 naming the certificate, the chain head when given", async () => {
     const signer = loadAfdSigner(rsa, 'segredo', new Date());
     const at = new Date('2026-03-14T10:58:32Z');
-    const head = { journalId: '0123456789abcdef0123456789abcdef', employerId: '12345678000195', nsr: 1_107, hash: 'ab'.repeat(32) };
-    fs.writeFileSync(file('AFD4.p7s'), await signer.signDigest(crypto.createHash('sha256').update(AFD).digest(), at, head));
+    const head = {
+      journalId: '0123456789abcdef0123456789abcdef',
+      employerId: '12345678000195',
+      nsr: 1_107,
+      hash: 'ab'.repeat(32),
+    };
+    fs.writeFileSync(
+      file('AFD4.p7s'),
+      await signer.signDigest(crypto.createHash('sha256').update(AFD).digest(), at, head),
+    );
     fs.writeFileSync(file('AFD4.txt'), AFD);
     expect(opensslVerify(file('AFD4.p7s'), file('AFD4.txt'), file('rsa.pem')).ok).toBe(true);
-    const printed = execFileSync('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', file('AFD4.p7s')], { encoding: 'utf8' });
+    const printed = execFileSync('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', file('AFD4.p7s')], {
+      encoding: 'utf8',
+    });
     const attrs = printed.slice(printed.indexOf('signedAttrs:'), printed.indexOf('unsignedAttrs:'));
     expect(attrs).toMatch(/contentType \(1\.2\.840\.113549\.1\.9\.3\)\s+set:\s+OBJECT:pkcs7-data/);
     expect(attrs).toMatch(/signingTime \(1\.2\.840\.113549\.1\.9\.5\)\s+set:\s+UTCTIME:Mar 14 10:58:32 2026 GMT/);
     // The message digest is the file's SHA-256 (OpenSSL prints it as a hex dump).
     const digest = crypto.createHash('sha256').update(AFD).digest('hex');
     const dumped = /messageDigest[\s\S]*?OCTET STRING:\s+([\s\S]*?)\n\n/.exec(attrs)?.[1] ?? '';
-    expect([...dumped.matchAll(/- ((?:[0-9a-f]{2}[ -]?)+)/g)].map((m) => m[1]?.replace(/[ -]/g, '')).join('')).toBe(digest);
+    expect([...dumped.matchAll(/- ((?:[0-9a-f]{2}[ -]?)+)/g)].map((m) => m[1]?.replace(/[ -]/g, '')).join('')).toBe(
+      digest,
+    );
     // ESSCertIDv2: the certificate's SHA-256 and its serial number.
     const cert = new crypto.X509Certificate(fs.readFileSync(file('rsa.pem')));
     expect(attrs).toContain('signingCertificateV2');
     expect(attrs).toContain(`[HEX DUMP]:${crypto.createHash('sha256').update(cert.raw).digest('hex').toUpperCase()}`);
     expect(attrs).toMatch(new RegExp(`INTEGER\\s+:0*${cert.serialNumber.replace(/^0+/, '')}`, 'i'));
-    expect(attrs).toContain(`UTF8STRING:journal=${head.journalId};employer=12345678000195;nsr=1107;sha256=${head.hash}`);
+    expect(attrs).toContain(
+      `UTF8STRING:journal=${head.journalId};employer=12345678000195;nsr=1107;sha256=${head.hash}`,
+    );
     // Without a head (a receipt), no such attribute.
     fs.writeFileSync(file('AFD5.p7s'), await signer.sign(AFD, at));
-    expect(execFileSync('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', file('AFD5.p7s')], { encoding: 'utf8' })).not.toContain('2.25.');
+    expect(
+      execFileSync('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', file('AFD5.p7s')], {
+        encoding: 'utf8',
+      }),
+    ).not.toContain('2.25.');
   });
 
   it('fails verification when one byte of the file changes after signing', async () => {
@@ -111,7 +159,9 @@ describe('a signing key that cannot sign', () => {
     expect(() => loadAfdSigner(file('none.p12'), 'x', new Date())).toThrow(/cannot be read \(ENOENT\)/);
     // The clock is the caller's: 40 days on, the 30-day certificate has expired.
     const later = new Date(Date.now() + 40 * 86_400_000);
-    const ends = new Date(new crypto.X509Certificate(fs.readFileSync(file('rsa.pem'))).validTo).toISOString().slice(0, 10);
+    const ends = new Date(new crypto.X509Certificate(fs.readFileSync(file('rsa.pem'))).validTo)
+      .toISOString()
+      .slice(0, 10);
     expect(() => loadAfdSigner(rsa, 'segredo', later)).toThrow(`the certificate expired on ${ends}`);
   });
 });

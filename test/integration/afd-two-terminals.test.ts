@@ -13,14 +13,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcess as cli } from '../helpers/cli.js';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { runAfd } from '../../src/cli/afd.js';
 import type { CliOptions } from '../../src/cli/options.js';
 import { parseMark } from '../../src/domain/afd/mark.js';
 import { verifyAfd } from '../../src/domain/afd/verify.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
-import { sha256Latin1 } from '../../src/store/journal-facts.js';
+import { sha256Latin1 } from '../../src/store/journal/journal-facts.js';
 import { EMPLOYER, spInstant } from '../helpers/afd.js';
 import { testAgent } from '../helpers/agent.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
@@ -43,7 +43,10 @@ async function punch(t: { id: string }, time: string, worker: string): Promise<v
 
 const configOf = (t: { id: string; dir: string }): string => {
   const file = path.join(tmp.dir, `${t.id}.json`);
-  fs.writeFileSync(file, JSON.stringify({ dataDir: t.dir, employer: EMPLOYER, timezone: 'America/Sao_Paulo', terminalId: t.id }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ dataDir: t.dir, employer: EMPLOYER, timezone: 'America/Sao_Paulo', terminalId: t.id }),
+  );
   return file;
 };
 
@@ -66,7 +69,10 @@ beforeAll(async () => {
   // The service stops answering (500 to everything): the south gate's next punch is kept all the same.
   mock.setFaults({ serverError: 1 });
   await punch(SUL, '12:05', '1003');
-  await waitFor(() => (agents[SUL.id] as Agent).status().online === false, 'the south gate sees the service not answering');
+  await waitFor(
+    () => (agents[SUL.id] as Agent).status().online === false,
+    'the south gate sees the service not answering',
+  );
   await punch(SUL, '13:00', '1002');
 }, 60_000);
 

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentMetrics } from '../../src/agent/metrics.js';
+import { agentMetrics } from '../../src/agent/metrics/metrics.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { DEMO_SITE_ID } from '../../src/mock/seed.js';
 import { testAgent } from '../helpers/agent.js';
@@ -25,14 +25,18 @@ afterEach(async () => {
 
 function promtool(args: string[], cwd = DIR): { status: number | null; out: string } {
   const r = spawnSync('promtool', args, { cwd, encoding: 'utf8' });
-  if (r.error) throw new Error(`promtool is needed (Debian package prometheus; .ci/run installs it): ${r.error.message}`);
+  if (r.error)
+    throw new Error(`promtool is needed (Debian package prometheus; .ci/run installs it): ${r.error.message}`);
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
 type Dashboard = { panels: { title: string; targets: { expr: string }[] }[] };
 const dashboardExprs = (): { title: string; expr: string }[] =>
-  (JSON.parse(fs.readFileSync(DASHBOARD, 'utf8')) as Dashboard).panels.flatMap((p) => p.targets.map((t) => ({ title: p.title, expr: t.expr })));
-const metricNames = (text: string): string[] => [...new Set([...text.matchAll(/\btimeclock_[a-z_]+/g)].map((m) => m[0]))].sort();
+  (JSON.parse(fs.readFileSync(DASHBOARD, 'utf8')) as Dashboard).panels.flatMap((p) =>
+    p.targets.map((t) => ({ title: p.title, expr: t.expr })),
+  );
+const metricNames = (text: string): string[] =>
+  [...new Set([...text.matchAll(/\btimeclock_[a-z_]+/g)].map((m) => m[0]))].sort();
 
 describe('docs/monitoring', () => {
   it('the alert rules pass promtool check, and their unit tests fire each alert where it belongs', () => {
@@ -48,7 +52,9 @@ describe('docs/monitoring', () => {
     const t = tempDir('timeclock-rules-');
     cleanups.push(t.cleanup);
     fs.copyFileSync(RULES, path.join(t.dir, 'timeclock-alerts.yml'));
-    const wrong = fs.readFileSync(path.join(DIR, 'timeclock-alerts.test.yml'), 'utf8').replace('instance: gate-b', 'instance: gate-a');
+    const wrong = fs
+      .readFileSync(path.join(DIR, 'timeclock-alerts.test.yml'), 'utf8')
+      .replace('instance: gate-b', 'instance: gate-a');
     fs.writeFileSync(path.join(t.dir, 'wrong.test.yml'), wrong);
     expect(promtool(['test', 'rules', 'wrong.test.yml'], t.dir).status).not.toBe(0);
   });
@@ -58,7 +64,12 @@ describe('docs/monitoring', () => {
     cleanups.push(t.cleanup);
     const exprs = dashboardExprs();
     expect(exprs.length).toBeGreaterThan(10);
-    const rules = ['groups:', '  - name: dashboard', '    rules:', ...exprs.flatMap((e, i) => [`      - record: dashboard:panel_${i}`, `        expr: ${JSON.stringify(e.expr)}`])];
+    const rules = [
+      'groups:',
+      '  - name: dashboard',
+      '    rules:',
+      ...exprs.flatMap((e, i) => [`      - record: dashboard:panel_${i}`, `        expr: ${JSON.stringify(e.expr)}`]),
+    ];
     fs.writeFileSync(path.join(t.dir, 'dash.yml'), `${rules.join('\n')}\n`);
     const r = promtool(['check', 'rules', 'dash.yml'], t.dir);
     expect(r.out).toContain(`SUCCESS: ${exprs.length} rules found`);
@@ -72,10 +83,16 @@ describe('docs/monitoring', () => {
     const agent = testAgent({ dataDir: t.dir, mock, siteId: DEMO_SITE_ID });
     cleanups.push(() => agent.stop());
     await agent.start({ awaitRosterIfEmpty: true });
-    const exported = [...(await agentMetrics(agent, { processMetrics: false }).scrape()).matchAll(/^# HELP (\S+)/gm)].map((m) => m[1]);
-    const named = metricNames(fs.readFileSync(RULES, 'utf8') + dashboardExprs().map((e) => e.expr).join('\n'));
+    const exported = [
+      ...(await agentMetrics(agent, { processMetrics: false }).scrape()).matchAll(/^# HELP (\S+)/gm),
+    ].map((m) => m[1]);
+    const named = metricNames(
+      fs.readFileSync(RULES, 'utf8') +
+        dashboardExprs()
+          .map((e) => e.expr)
+          .join('\n'),
+    );
     expect(named.length).toBeGreaterThan(12);
     expect(named.filter((n) => !exported.includes(n))).toEqual([]);
   });
 });
-

@@ -25,16 +25,29 @@ const SITE = demoSeed().sites[0]!._id;
 const EMP = { kind: 'external_id', value: '1001' } as const;
 
 describe('compressed answers', () => {
-  it.each(['gzip', 'deflate', 'br'] as const)('%s: reads, a create and an error body are read as the API wrote them', async (how) => {
-    const srv = await start({ variants: { compress: how } });
-    const api = clientOf(srv, 5_000);
-    expect(await api.getSite(SITE)).toMatchObject({ kind: 'ok', value: { id: SITE, name: 'Obra Centro — São Paulo' } });
-    expect(await api.getEmployeesPage(1, 5, null)).toMatchObject({ kind: 'ok', value: { items: expect.any(Array) } });
-    const created = await api.postTime(EMP, '2026-11-21', '08:03');
-    expect(created).toMatchObject({ kind: 'ok', value: { remoteId: srv.records()[0]?._id } });
-    expect(await api.postTime({ kind: 'external_id', value: '9999' }, '2026-11-21', '08:03')).toMatchObject({ kind: 'refused', status: 404, reason: "404 no active employee with employee_external_id '9999'" });
-    expect(await api.getTimes(EMP, '2026-11-20', '2026-11-22')).toMatchObject({ kind: 'ok', value: { times: [expect.objectContaining({ text: '2026-11-21T08:03' })] } });
-  });
+  it.each(['gzip', 'deflate', 'br'] as const)(
+    '%s: reads, a create and an error body are read as the API wrote them',
+    async (how) => {
+      const srv = await start({ variants: { compress: how } });
+      const api = clientOf(srv, 5_000);
+      expect(await api.getSite(SITE)).toMatchObject({
+        kind: 'ok',
+        value: { id: SITE, name: 'Obra Centro — São Paulo' },
+      });
+      expect(await api.getEmployeesPage(1, 5, null)).toMatchObject({ kind: 'ok', value: { items: expect.any(Array) } });
+      const created = await api.postTime(EMP, '2026-11-21', '08:03');
+      expect(created).toMatchObject({ kind: 'ok', value: { remoteId: srv.records()[0]?._id } });
+      expect(await api.postTime({ kind: 'external_id', value: '9999' }, '2026-11-21', '08:03')).toMatchObject({
+        kind: 'refused',
+        status: 404,
+        reason: "404 no active employee with employee_external_id '9999'",
+      });
+      expect(await api.getTimes(EMP, '2026-11-20', '2026-11-22')).toMatchObject({
+        kind: 'ok',
+        value: { times: [expect.objectContaining({ text: '2026-11-21T08:03' })] },
+      });
+    },
+  );
 });
 
 describe('one deadline for the whole request', () => {
@@ -46,12 +59,19 @@ describe('one deadline for the whole request', () => {
 
   it('a trickled answer to POST /times ends at the deadline, in doubt; the socket is closed and the server stops sending', async () => {
     // ~70 bytes at 5 a second: 14 s of body, each byte well inside the idle body timeout.
-    const srv = await start({ variants: { trickle: { bytesPerSecond: 5, only: { method: 'POST', pathPrefix: '/times' } } } });
+    const srv = await start({
+      variants: { trickle: { bytesPerSecond: 5, only: { method: 'POST', pathPrefix: '/times' } } },
+    });
     const api = clientOf(srv, 500);
     const t0 = performance.now();
     const res = await api.postTime(EMP, '2026-11-21', '08:03');
     const took = performance.now() - t0;
-    expect(res).toMatchObject({ kind: 'unknown', error: expect.stringMatching(/^the HTTP 201 answer to POST \/times could not be read: the request timed out: no complete answer within 1500 ms .*the record may be stored$/) });
+    expect(res).toMatchObject({
+      kind: 'unknown',
+      error: expect.stringMatching(
+        /^the HTTP 201 answer to POST \/times could not be read: the request timed out: no complete answer within 1500 ms .*the record may be stored$/,
+      ),
+    });
     expect(took).toBeGreaterThanOrEqual(1_450);
     expect(took).toBeLessThan(10_000);
     expect(srv.records()).toHaveLength(1);
@@ -67,7 +87,13 @@ describe('one deadline for the whole request', () => {
     const srv = await start({ variants: { trickle: { bytesPerSecond: 5, only: { pathPrefix: '/employees' } } } });
     const api = clientOf(srv, 500);
     const res = await api.getEmployeesPage(1, 5, null);
-    expect(res).toMatchObject({ kind: 'server_error', status: 200, error: expect.stringMatching(/^the HTTP 200 answer to GET \/employees could not be read: the request timed out: no complete answer within 1500 ms/) });
+    expect(res).toMatchObject({
+      kind: 'server_error',
+      status: 200,
+      error: expect.stringMatching(
+        /^the HTTP 200 answer to GET \/employees could not be read: the request timed out: no complete answer within 1500 ms/,
+      ),
+    });
     // Other routes are not held up.
     expect(await api.getSite(SITE)).toMatchObject({ kind: 'ok' });
   });

@@ -6,12 +6,12 @@
  * does not answer, and waits while punches are due.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { auditSummaryOf } from '../../src/agent/audit-runner.js';
+import { auditSummaryOf } from '../../src/agent/delivery/audit-runner.js';
 import { auditStateSchema, calls } from '../../src/contract.js';
 import type { ServerVariants } from '../../src/mock/mock-server.js';
 import { addDays } from '../../src/domain/local-time.js';
 import { openBookkeepingConnection } from '../../src/store/database.js';
-import { RetentionStore } from '../../src/store/retention.js';
+import { RetentionStore } from '../../src/store/upkeep/retention.js';
 import { auditRig, daysOf, employeeDays, minuteOf, punchAndDeliver, type Punched } from '../helpers/audit-rig.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -47,27 +47,63 @@ describe('the journal compared with the service', () => {
     rig.mock.addRecord({ employee: '1002', time: minuteOf(joao), type: 'ajuste manual' });
     // Another terminal on the account; a manual adjustment; a record on a day 1003 has no mark.
     const elsewhere = rig.mock.addRecord({ employee: '1001', time: `${ana.localDate}T${other(ana.localTime)}` });
-    rig.mock.addRecord({ employee: '1003', time: `${maria.localDate}T${other(maria.localTime)}`, type: 'ajuste manual' });
+    rig.mock.addRecord({
+      employee: '1003',
+      time: `${maria.localDate}T${other(maria.localTime)}`,
+      type: 'ajuste manual',
+    });
     rig.mock.addRecord({ employee: '1003', time: `${addDays(maria.localDate, 1)}T12:00` });
 
     const before = rig.timesReads();
     const progress: number[] = [];
-    const report = await rig.agent.auditCompare({ from: first, to: last }, { onProgress: (p) => progress.push(p.requestsDone) });
+    const report = await rig.agent.auditCompare(
+      { from: first, to: last },
+      { onProgress: (p) => progress.push(p.requestsDone) },
+    );
     const asked = rig.timesReads() - before;
 
     expect(report.marks.map((m) => m.nsr)).toEqual(ps.map((p) => p.nsr).sort((a, b) => a - b));
     expect(report.marks.filter((m) => m.status === 'missing')).toEqual([
-      { nsr: joao.nsr, employee: '1002', minute: minuteOf(joao), delivered: true, state: 'sent', status: 'missing', note: "the service has a record of type 'ajuste manual' at that minute" },
+      {
+        nsr: joao.nsr,
+        employee: '1002',
+        minute: minuteOf(joao),
+        delivered: true,
+        state: 'sent',
+        status: 'missing',
+        note: "the service has a record of type 'ajuste manual' at that minute",
+      },
     ]);
     // Each found mark names the service's record of that employee and minute.
     const records = rig.mock.records();
     for (const m of report.marks) {
       if (m.status !== 'found') continue;
-      const r = records.find((x) => x.time === m.minute && (x.employee_external_id ?? x.employee_id) === m.employee && x.type === 'registro externo');
+      const r = records.find(
+        (x) =>
+          x.time === m.minute &&
+          (x.employee_external_id ?? x.employee_id) === m.employee &&
+          x.type === 'registro externo',
+      );
       expect(m.recordId, `NSR ${m.nsr}`).toBe(r?._id);
     }
-    expect(report.unexplained).toEqual([{ employee: '1001', day: ana.localDate, minute: elsewhere.time, recordId: elsewhere._id, type: 'registro externo' }]);
-    expect(report.counts).toEqual({ marks: 8, found: 7, missing: 1, unchecked: 0, unexplained: 1, missingDelivered: 1, requests: 5 });
+    expect(report.unexplained).toEqual([
+      {
+        employee: '1001',
+        day: ana.localDate,
+        minute: elsewhere.time,
+        recordId: elsewhere._id,
+        type: 'registro externo',
+      },
+    ]);
+    expect(report.counts).toEqual({
+      marks: 8,
+      found: 7,
+      missing: 1,
+      unchecked: 0,
+      unexplained: 1,
+      missingDelivered: 1,
+      requests: 5,
+    });
     // 5 employees, 8 employee-days: one request per employee (its days fit one range).
     expect(employeeDays(ps)).toBe(8);
     expect(asked).toBe(5);
@@ -78,7 +114,16 @@ describe('the journal compared with the service', () => {
     expect(auditStateSchema.parse(state)).toEqual(state);
     expect(calls.auditCompare.output.parse(auditSummaryOf(report))).toEqual(state.last);
     expect(state.running).toBeNull();
-    expect(state.last).toMatchObject({ from: first, to: last, marks: 8, found: 7, missing: 1, unexplained: 1, firstMissing: [joao.nsr], stopped: false });
+    expect(state.last).toMatchObject({
+      from: first,
+      to: last,
+      marks: 8,
+      found: 7,
+      missing: 1,
+      unexplained: 1,
+      firstMissing: [joao.nsr],
+      stopped: false,
+    });
     // Kept in settings: a new agent on the same data still shows it.
     expect((await rig.reopen()).auditCompareState().last).toEqual(state.last);
   });
@@ -97,8 +142,25 @@ describe('the journal compared with the service', () => {
     const day = ps[0]?.localDate as string;
     const report = await agent.auditCompare({ from: day, to: day });
     expect(report.marks).toEqual([
-      { nsr: ps[0]?.nsr, employee: '1001', minute: minuteOf(ps[0] as Punched), delivered: true, state: 'pruned', status: 'found', recordId: expect.any(String), type: 'registro externo' },
-      { nsr: ps[1]?.nsr, employee: null, minute: minuteOf(ps[1] as Punched), delivered: true, state: 'pruned', status: 'unchecked', reason: 'no known employee: its punch was pruned and nobody in the roster has its CPF' },
+      {
+        nsr: ps[0]?.nsr,
+        employee: '1001',
+        minute: minuteOf(ps[0] as Punched),
+        delivered: true,
+        state: 'pruned',
+        status: 'found',
+        recordId: expect.any(String),
+        type: 'registro externo',
+      },
+      {
+        nsr: ps[1]?.nsr,
+        employee: null,
+        minute: minuteOf(ps[1] as Punched),
+        delivered: true,
+        state: 'pruned',
+        status: 'unchecked',
+        reason: 'no known employee: its punch was pruned and nobody in the roster has its CPF',
+      },
     ]);
     expect(report.counts.requests).toBe(1);
   });
@@ -115,7 +177,15 @@ describe('the journal compared with the service', () => {
     const ps = await threeDays(rig);
     const days = daysOf(ps);
     const report = await rig.agent.auditCompare({ from: days[0] as string, to: days[days.length - 1] as string });
-    expect(report.counts).toEqual({ marks: 8, found: 8, missing: 0, unchecked: 0, unexplained: 0, missingDelivered: 0, requests: 5 });
+    expect(report.counts).toEqual({
+      marks: 8,
+      found: 8,
+      missing: 0,
+      unchecked: 0,
+      unexplained: 0,
+      missingDelivered: 0,
+      requests: 5,
+    });
   });
 
   it('records in UTC and one no client can read: every mark found by its instant, the unreadable record counted, not listed', async () => {
@@ -123,14 +193,25 @@ describe('the journal compared with the service', () => {
     const ps = await threeDays(rig);
     const days = daysOf(ps);
     const report = await rig.agent.auditCompare({ from: days[0] as string, to: days[days.length - 1] as string });
-    expect(report.counts).toEqual({ marks: 8, found: 8, missing: 0, unchecked: 0, unexplained: 0, missingDelivered: 0, requests: 5 });
+    expect(report.counts).toEqual({
+      marks: 8,
+      found: 8,
+      missing: 0,
+      unchecked: 0,
+      unexplained: 0,
+      missingDelivered: 0,
+      requests: 5,
+    });
     expect(report.skippedRecords).toBe(5);
   });
 
   it('records as HTTP dates after retention pruned the punches: found by the offset in the mark; a record of another terminal shown at its wall minute', async () => {
     const rig = await auditRig(cleanups, { variants: { timesTimeFormat: 'rfc1123' } });
     const ps = await punchAndDeliver(rig, ['1001', '1010']);
-    const elsewhere = rig.mock.addRecord({ employee: '1010', time: `${ps[1]?.localDate}T${other(ps[1]?.localTime ?? '')}` });
+    const elsewhere = rig.mock.addRecord({
+      employee: '1010',
+      time: `${ps[1]?.localDate}T${other(ps[1]?.localTime ?? '')}`,
+    });
     await rig.agent.stop();
     const db = openBookkeepingConnection(rig.dir);
     expect(new RetentionStore(db).pruneDelivered(rig.clock.now() + 1, 100).punches).toBe(2);
@@ -138,21 +219,36 @@ describe('the journal compared with the service', () => {
     const agent = await rig.reopen();
     const day = ps[0]?.localDate as string;
     const report = await agent.auditCompare({ from: day, to: day });
-    expect(report.marks.map((m) => [m.state, m.status])).toEqual([['pruned', 'found'], ['pruned', 'found']]);
+    expect(report.marks.map((m) => [m.state, m.status])).toEqual([
+      ['pruned', 'found'],
+      ['pruned', 'found'],
+    ]);
     // 1010 is on Manaus time: the service's 'Sat, … GMT' is shown at its wall minute there.
-    expect(report.unexplained).toEqual([{ employee: '1010', day: ps[1]?.localDate, minute: elsewhere.time, recordId: elsewhere._id, type: 'registro externo' }]);
+    expect(report.unexplained).toEqual([
+      {
+        employee: '1010',
+        day: ps[1]?.localDate,
+        minute: elsewhere.time,
+        recordId: elsewhere._id,
+        type: 'registro externo',
+      },
+    ]);
   });
 
-  it.each([404, 400] as const)('a service that answers GET /times with %i: every mark unchecked with the reason, none called missing', async (status) => {
-    const rig = await auditRig(cleanups);
-    const ps = await punchAndDeliver(rig, ['1001', '1002']);
-    rig.mock.setVariants({ timesAnswer: status });
-    const day = ps[0]?.localDate as string;
-    const report = await rig.agent.auditCompare({ from: day, to: day });
-    expect(report.counts).toMatchObject({ marks: 2, found: 0, missing: 0, unchecked: 2, requests: 2 });
-    for (const m of report.marks) expect(m.status === 'unchecked' && m.reason).toMatch(new RegExp(`^the service would not answer: ${status} `));
-    expect(rig.agent.auditCompareState().last).toMatchObject({ unchecked: 2, missing: 0, firstMissing: [] });
-  });
+  it.each([404, 400] as const)(
+    'a service that answers GET /times with %i: every mark unchecked with the reason, none called missing',
+    async (status) => {
+      const rig = await auditRig(cleanups);
+      const ps = await punchAndDeliver(rig, ['1001', '1002']);
+      rig.mock.setVariants({ timesAnswer: status });
+      const day = ps[0]?.localDate as string;
+      const report = await rig.agent.auditCompare({ from: day, to: day });
+      expect(report.counts).toMatchObject({ marks: 2, found: 0, missing: 0, unchecked: 2, requests: 2 });
+      for (const m of report.marks)
+        expect(m.status === 'unchecked' && m.reason).toMatch(new RegExp(`^the service would not answer: ${status} `));
+      expect(rig.agent.auditCompareState().last).toMatchObject({ unchecked: 2, missing: 0, firstMissing: [] });
+    },
+  );
 
   it('waits while punches are due: every punch taken before it reaches the service before its first read', async () => {
     // Room in the window and no reserve: only standing aside keeps the reads behind the punches.

@@ -26,12 +26,24 @@ describe('the token from the credential file', () => {
     cleanups.push(t.cleanup);
     const credential = path.join(t.dir, 'credentials', 'timeclock-env');
     fs.mkdirSync(path.dirname(credential));
-    fs.writeFileSync(credential, `# The API token, read by systemd before it starts the terminal (root only, mode 0600).\nTIMECLOCK_API_URL=${mock.url}\nTIMECLOCK_API_TOKEN=${TOKEN}\n`, { mode: 0o400 });
+    fs.writeFileSync(
+      credential,
+      `# The API token, read by systemd before it starts the terminal (root only, mode 0600).\nTIMECLOCK_API_URL=${mock.url}\nTIMECLOCK_API_TOKEN=${TOKEN}\n`,
+      { mode: 0o400 },
+    );
     const browserEnv = path.join(t.dir, 'browser-env.json');
     const browser = path.join(t.dir, 'fake-browser');
-    fs.writeFileSync(browser, `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(browserEnv)}, JSON.stringify(process.env));\nsetInterval(() => {}, 1000);\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      browser,
+      `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(browserEnv)}, JSON.stringify(process.env));\nsetInterval(() => {}, 1000);\n`,
+      { mode: 0o755 },
+    );
 
-    const child = spawnCli(['start', '--headless', '--browser', browser], { TIMECLOCK_ENV_FILE: credential, TIMECLOCK_DATA_DIR: path.join(t.dir, 'data'), TIMECLOCK_LOG_LEVEL: 'error' });
+    const child = spawnCli(['start', '--headless', '--browser', browser], {
+      TIMECLOCK_ENV_FILE: credential,
+      TIMECLOCK_DATA_DIR: path.join(t.dir, 'data'),
+      TIMECLOCK_LOG_LEVEL: 'error',
+    });
     const exited = new Promise((r) => child.once('exit', r));
     cleanups.push(async () => {
       child.kill('SIGTERM');
@@ -41,7 +53,11 @@ describe('the token from the credential file', () => {
     child.stderr.resume();
     await waitFor(() => fs.existsSync(browserEnv) && fs.statSync(browserEnv).size > 0, 'the browser started');
     // The roster came with the file's token: the mock accepts no other.
-    await waitFor(() => mock.requests().some((r) => r.path.endsWith('/employees') && r.status === 200), 'the roster fetched with the token', 30_000);
+    await waitFor(
+      () => mock.requests().some((r) => r.path.endsWith('/employees') && r.status === 200),
+      'the roster fetched with the token',
+      30_000,
+    );
 
     const agentEnv = fs.readFileSync(`/proc/${child.pid}/environ`, 'utf8');
     expect(agentEnv).toContain(`TIMECLOCK_ENV_FILE=${credential}`);

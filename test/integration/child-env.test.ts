@@ -30,9 +30,15 @@ const dumps = path.join(tmp.dir, 'dumps');
 let mock: MockServer;
 let closedPort: number;
 
-/** A stand-in that appends its environment (NUL-separated, then a record separator) to dumps/<name>, then says `out`. */
+/**
+ * A stand-in that appends its environment (NUL-separated, then a record separator) to dumps/<name>, then says `out`.
+ */
 function standIn(name: string, out = ''): void {
-  fs.writeFileSync(path.join(bin, name), `#!/bin/sh\nenv -0 >> '${path.join(dumps, name)}'\nprintf '\\036' >> '${path.join(dumps, name)}'\n${out ? `printf '%s\\n' '${out}'\n` : ''}`, { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(bin, name),
+    `#!/bin/sh\nenv -0 >> '${path.join(dumps, name)}'\nprintf '\\036' >> '${path.join(dumps, name)}'\n${out ? `printf '%s\\n' '${out}'\n` : ''}`,
+    { mode: 0o755 },
+  );
 }
 
 /** Every environment `name` was started with, as maps. */
@@ -43,7 +49,15 @@ function envsOf(name: string): Array<Map<string, string>> {
     .readFileSync(file, 'utf8')
     .split('\x1e')
     .filter((r) => r.length > 0)
-    .map((r) => new Map(r.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as [string, string])));
+    .map(
+      (r) =>
+        new Map(
+          r
+            .split('\0')
+            .filter(Boolean)
+            .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as [string, string]),
+        ),
+    );
 }
 
 function baseEnv(dataDir: string): Record<string, string> {
@@ -78,7 +92,8 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const leaks = (env: Map<string, string>): string[] => [...env].filter(([k, v]) => k.includes(MARK) || v.includes(MARK)).map(([k]) => k);
+const leaks = (env: Map<string, string>): string[] =>
+  [...env].filter(([k, v]) => k.includes(MARK) || v.includes(MARK)).map(([k]) => k);
 
 describe('children of the terminal get no secret', () => {
   it('systemd-notify and the clock check, started by the running service, see neither the token, the signing password, proxy credentials nor the Redis URL', async () => {
@@ -93,10 +108,14 @@ describe('children of the terminal get no secret', () => {
       child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('exit', (c) => (code = c ?? -1));
       // READY=1, then watchdog pings: several systemd-notify children; the clock check at start.
-      await waitFor(() => {
-        if (code !== null) throw new Error(`the terminal exited (${code}):\n${stderr}`);
-        return envsOf('systemd-notify').length >= 3 && envsOf('timedatectl').length >= 1;
-      }, 'three systemd-notify and one timedatectl run', 30_000);
+      await waitFor(
+        () => {
+          if (code !== null) throw new Error(`the terminal exited (${code}):\n${stderr}`);
+          return envsOf('systemd-notify').length >= 3 && envsOf('timedatectl').length >= 1;
+        },
+        'three systemd-notify and one timedatectl run',
+        30_000,
+      );
     } finally {
       child?.kill('SIGTERM');
       await waitFor(() => code !== null, 'the terminal stops', 20_000);

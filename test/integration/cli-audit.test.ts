@@ -35,13 +35,22 @@ describe('timeclock audit compare', () => {
     if (!ana || !joao) throw new Error('no punches');
     await rig.agent.stop();
     const config = path.join(rig.dir, 'config.json');
-    fs.writeFileSync(config, JSON.stringify({ dataDir: rig.dir, api: { baseUrl: rig.mock.url, token: 'demo-token', timeoutMs: 2_000 }, rateLimit: { limit: 60, windowMs: 1_000 } }));
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        dataDir: rig.dir,
+        api: { baseUrl: rig.mock.url, token: 'demo-token', timeoutMs: 2_000 },
+        rateLimit: { limit: 60, windowMs: 1_000 },
+      }),
+    );
     const day = ana.localDate;
     const args = ['audit', 'compare', '--from', day, '--to', day, '--config', config];
 
     const ok = await cli(args);
     expect(ok.code).toBe(0);
-    expect(ok.stdout.split('\n')[0]).toBe(`journal against the service, ${day}..${day}: 2 marks: 2 found, 0 missing, 0 unchecked; 0 records no mark explains; 2 requests`);
+    expect(ok.stdout.split('\n')[0]).toBe(
+      `journal against the service, ${day}..${day}: 2 marks: 2 found, 0 missing, 0 unchecked; 0 records no mark explains; 2 requests`,
+    );
 
     const rec = rig.mock.records().find((r) => r.employee_external_id === '1002' && r.time === minuteOf(joao));
     rig.mock.deleteRecord(rec?._id ?? '');

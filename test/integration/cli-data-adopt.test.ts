@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SYSTEM_DATA_DIR } from '../../src/config.js';
 import { DB_FILE_NAME, openDatabase } from '../../src/store/database.js';
-import { Outbox } from '../../src/store/outbox.js';
+import { Outbox } from '../../src/store/punches/outbox.js';
 import { TOKEN_FILE_NAME, writePrivateFile } from '../../src/store/private-file.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
@@ -20,7 +20,12 @@ afterEach(() => {
 function dirs() {
   const t = tempDir('timeclock-cli-adopt-');
   cleanups.push(t.cleanup);
-  return { root: t.dir, from: path.join(t.dir, 'home-kiosk', 'timeclock-kiosk'), to: path.join(t.dir, 'var-lib-timeclock-kiosk'), xdg: path.join(t.dir, 'xdg') };
+  return {
+    root: t.dir,
+    from: path.join(t.dir, 'home-kiosk', 'timeclock-kiosk'),
+    to: path.join(t.dir, 'var-lib-timeclock-kiosk'),
+    xdg: path.join(t.dir, 'xdg'),
+  };
 }
 
 /** An old queue: `unsent` punches waiting and one delivered, and a token set on the admin screen. */
@@ -28,14 +33,28 @@ function oldQueue(dir: string, unsent: number): void {
   const db = openDatabase(dir);
   const outbox = new Outbox(db);
   for (let i = 0; i <= unsent; i++) {
-    const r = outbox.insert({ capturedAt: 1_795_000_000_000 + i * 60_000, localDate: '2026-11-21', localTime: `08:0${i}`, timeZone: 'America/Sao_Paulo', employeeKey: `E${i}`, employeeExternalId: `E${i}`, employeeName: `Employee ${i}`, credentialKind: 'badge', clockFlag: null });
+    const r = outbox.insert({
+      capturedAt: 1_795_000_000_000 + i * 60_000,
+      localDate: '2026-11-21',
+      localTime: `08:0${i}`,
+      timeZone: 'America/Sao_Paulo',
+      employeeKey: `E${i}`,
+      employeeExternalId: `E${i}`,
+      employeeName: `Employee ${i}`,
+      credentialKind: 'badge',
+      clockFlag: null,
+    });
     if (i === 0 && r.inserted) outbox.markSent(r.id, 1_795_000_100_000, 'remote-0', 'created');
   }
   db.close();
   writePrivateFile(path.join(dir, TOKEN_FILE_NAME), 'admin-set-token');
 }
 
-const envFor = (d: { to: string; xdg: string }) => ({ TIMECLOCK_DATA_DIR: d.to, XDG_DATA_HOME: d.xdg, TIMECLOCK_LOG_LEVEL: 'error' });
+const envFor = (d: { to: string; xdg: string }) => ({
+  TIMECLOCK_DATA_DIR: d.to,
+  XDG_DATA_HOME: d.xdg,
+  TIMECLOCK_LOG_LEVEL: 'error',
+});
 
 describe('timeclock data adopt', () => {
   it('moves the queue into the data directory (exit 0), then has nothing to adopt (exit 0); status shows the punches there', async () => {
@@ -44,7 +63,9 @@ describe('timeclock data adopt', () => {
     const first = await runCli(['data', 'adopt', '--from', d.from], envFor(d));
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain(`adopted the queue left in ${d.from}: 2 punch(es) waiting to be sent, 3 in all, now in ${d.to}`);
+    expect(first.stdout).toContain(
+      `adopted the queue left in ${d.from}: 2 punch(es) waiting to be sent, 3 in all, now in ${d.to}`,
+    );
     expect(fs.existsSync(d.from)).toBe(false);
     const kept = fs.readdirSync(path.dirname(d.from)).filter((n) => /^timeclock-kiosk\.adopted-\d{8}T\d{6}Z$/.test(n));
     expect(kept).toHaveLength(1);
@@ -55,7 +76,9 @@ describe('timeclock data adopt', () => {
     const status = await runCli(['status'], envFor(d));
     expect(status.code).toBe(0);
     expect(status.stdout.split('\n')[0]).toBe(`data: ${d.to}`);
-    const json = JSON.parse((await runCli(['status', '--json'], envFor(d))).stdout) as { queue: Record<string, number> };
+    const json = JSON.parse((await runCli(['status', '--json'], envFor(d))).stdout) as {
+      queue: Record<string, number>;
+    };
     expect(json.queue).toMatchObject({ pending: 2, sent: 1 });
 
     const again = await runCli(['data', 'adopt', '--from', d.from], envFor(d));

@@ -53,12 +53,16 @@ describe('timeclock help', () => {
   it('a mistyped command gets one line with the command meant, exit 2; an unrelated word no guess', async () => {
     const typo = await runCli(['stauts'], {});
     expect(typo.code).toBe(2);
-    expect(lines(typo.stderr)).toEqual(["timeclock: unknown command 'stauts'; did you mean 'status'? (timeclock help lists the commands)"]);
+    expect(lines(typo.stderr)).toEqual([
+      "timeclock: unknown command 'stauts'; did you mean 'status'? (timeclock help lists the commands)",
+    ]);
     expect((await runCli(['doctr'], {})).stderr).toContain("did you mean 'doctor'?");
     expect((await runCli(['help', 'recept'], {})).stderr).toContain("did you mean 'receipt'?");
     const unrelated = await runCli(['frobnicate'], {});
     expect(unrelated.code).toBe(2);
-    expect(lines(unrelated.stderr)).toEqual(["timeclock: unknown command 'frobnicate' (timeclock help lists the commands)"]);
+    expect(lines(unrelated.stderr)).toEqual([
+      "timeclock: unknown command 'frobnicate' (timeclock help lists the commands)",
+    ]);
   });
 
   it('a bad flag of a known command shows that command’s usage, not the whole page', async () => {

@@ -24,11 +24,16 @@ describe('timeclock journal verify', () => {
 
     const whole = await runCli(['journal', 'verify'], env);
     expect(whole.stderr).toBe('');
-    expect(whole.stdout).toMatch(/^journal: whole — 5 marks and \d+ facts checked in \d+ ms \(journal [0-9a-f]{32}, next NSR \d+\)/);
+    expect(whole.stdout).toMatch(
+      /^journal: whole — 5 marks and \d+ facts checked in \d+ ms \(journal [0-9a-f]{32}, next NSR \d+\)/,
+    );
     expect(whole.code).toBe(0);
 
     const db = openDatabase(dir);
-    for (const t of db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'journal_marks'").all() as { name: string }[]) db.exec(`DROP TRIGGER ${t.name}`);
+    for (const t of db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'journal_marks'")
+      .all() as { name: string }[])
+      db.exec(`DROP TRIGGER ${t.name}`);
     const line = (db.prepare('SELECT line FROM journal_marks WHERE nsr = 3').get() as { line: string }).line;
     // 07:58 becomes 07:59 in the mark's time: the kind of change a dispute is about.
     const changed = line.slice(0, 24) + (line[24] === '9' ? '8' : '9') + line.slice(25);

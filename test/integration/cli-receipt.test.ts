@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PunchAnswer } from '../../src/agent/receipts.js';
+import type { PunchAnswer } from '../../src/agent/receipts/receipts.js';
 import { runReceipt } from '../../src/cli/receipt.js';
 import { UsageError, type CliOptions } from '../../src/cli/options.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
@@ -24,8 +24,12 @@ afterEach(async () => {
 function receipt(opts: CliOptions, args: string[]): { code: number; stdout: string; stderr: string } {
   let stdout = '';
   let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
+  const out = vi
+    .spyOn(process.stdout, 'write')
+    .mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
+  const err = vi
+    .spyOn(process.stderr, 'write')
+    .mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
   try {
     return { code: runReceipt(opts, args) as number, stdout, stderr }; // never --pdf here: a number at once
   } finally {
@@ -40,7 +44,11 @@ describe('timeclock receipt', () => {
     cleanups.push(() => mock.close());
     const t = tempDir();
     cleanups.push(t.cleanup);
-    const evidence = { terminalId: 'obra-centro-01', employer: { name: 'Construtora Exemplo Ltda', cnpj: '11222333000181' }, receipt: { portalUrl: 'https://portal.example.com.br/ponto' } };
+    const evidence = {
+      terminalId: 'obra-centro-01',
+      employer: { name: 'Construtora Exemplo Ltda', cnpj: '11222333000181' },
+      receipt: { portalUrl: 'https://portal.example.com.br/ponto' },
+    };
     const agent = testAgent({ dataDir: t.dir, mock, settings: evidence });
     cleanups.push(() => agent.stop());
     await agent.start({ awaitRosterIfEmpty: true });
@@ -63,12 +71,17 @@ describe('timeclock receipt', () => {
     expect(lines).toContain('Trabalhador: João Carlos de Oliveira');
     expect(lines).toContain('CNPJ: 11.222.333/0001-81');
     expect(lines.at(-1)).toBe('Portal: https://portal.example.com.br/ponto');
-    expect(lines.find((l) => l.startsWith('Data: '))).toMatch(/^Data: \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} UTC-03:00$/);
+    expect(lines.find((l) => l.startsWith('Data: '))).toMatch(
+      /^Data: \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} UTC-03:00$/,
+    );
     expect(lines.find((l) => l.startsWith('SHA-256: '))).toMatch(/^SHA-256: [0-9a-f]{64}$/);
-    // The receipt's text; with a portal configured the screen's QR code carries the link with the NSR and hash (issue 26).
+    // The receipt's text; with a portal configured the screen's QR code carries the link with the NSR and hash (issue
+    // 26).
     const shown = agent.receipt(joao.nsr as number);
     expect(text.stdout).toBe(`${shown?.text}\n`);
-    expect(shown?.qrText).toBe(`https://portal.example.com.br/ponto?nsr=${String(joao.nsr).padStart(9, '0')}&sha256=${shown?.hash}`);
+    expect(shown?.qrText).toBe(
+      `https://portal.example.com.br/ponto?nsr=${String(joao.nsr).padStart(9, '0')}&sha256=${shown?.hash}`,
+    );
     await agent.stop();
 
     const json = receipt({ config, json: true }, [String(ana.nsr).padStart(9, '0')]);
@@ -92,7 +105,8 @@ describe('timeclock receipt', () => {
     const missing = receipt({ config }, ['999999']);
     expect(missing).toMatchObject({ code: 1, stdout: '' });
     expect(missing.stderr).toBe(`timeclock: no punch with NSR 000999999 in ${t.dir}\n`);
-    for (const bad of [[], ['0'], ['abc'], ['1000000000'], ['1', '2']]) expect(() => receipt({ config }, bad), JSON.stringify(bad)).toThrow(UsageError);
+    for (const bad of [[], ['0'], ['abc'], ['1000000000'], ['1', '2']])
+      expect(() => receipt({ config }, bad), JSON.stringify(bad)).toThrow(UsageError);
   });
 
   it('says so when the data directory has no terminal data', () => {

@@ -19,12 +19,22 @@ function data(): string {
   dirs.push(t.cleanup);
   return t.dir;
 }
-const apiEnv = (dataDir: string) => ({ TIMECLOCK_API_URL: mock.url, TIMECLOCK_API_TOKEN: 'demo-token', TIMECLOCK_DATA_DIR: dataDir, TIMECLOCK_LOG_LEVEL: 'error' });
+const apiEnv = (dataDir: string) => ({
+  TIMECLOCK_API_URL: mock.url,
+  TIMECLOCK_API_TOKEN: 'demo-token',
+  TIMECLOCK_DATA_DIR: dataDir,
+  TIMECLOCK_LOG_LEVEL: 'error',
+});
 
 describe('timeclock command line', () => {
   it('the demo (no configuration) registers a typed code and delivers it to the embedded mock', async () => {
     const dir = data();
-    const res = await runCli(['start', '--headless'], { TIMECLOCK_DATA_DIR: dir, TIMECLOCK_LOG_LEVEL: 'error' }, '1001\n', 30_000);
+    const res = await runCli(
+      ['start', '--headless'],
+      { TIMECLOCK_DATA_DIR: dir, TIMECLOCK_LOG_LEVEL: 'error' },
+      '1001\n',
+      30_000,
+    );
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^registered Ana Paula Ferreira da Silva \d\d:\d\d — NSR \d{9} — entry$/m);
     expect(res.stderr).toMatch(/demo mode: embedded mock API at http:\/\/127\.0\.0\.1:\d+\/v2\.1/);
@@ -34,9 +44,22 @@ describe('timeclock command line', () => {
 
   it('--json prints one object per line with the fields scripts rely on', async () => {
     const res = await runCli(['start', '--headless', '--json'], apiEnv(data()), '1002\n9999\n', 30_000);
-    const lines = res.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines[0]).toMatchObject({ ok: true, employee_external_id: '1002', local_date: expect.stringMatching(/^\d{4}-\d\d-\d\d$/), local_time: expect.stringMatching(/^\d\d:\d\d$/), message: expect.any(String) });
-    expect(lines[1]).toMatchObject({ ok: false, reason: 'unknown_credential', message: expect.stringMatching(/not recognised/) });
+    const lines = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({
+      ok: true,
+      employee_external_id: '1002',
+      local_date: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+      local_time: expect.stringMatching(/^\d\d:\d\d$/),
+      message: expect.any(String),
+    });
+    expect(lines[1]).toMatchObject({
+      ok: false,
+      reason: 'unknown_credential',
+      message: expect.stringMatching(/not recognised/),
+    });
   });
 
   it('refuses a 10,000-character code and control characters with a clear message, writing nothing', async () => {
@@ -48,7 +71,9 @@ describe('timeclock command line', () => {
     expect(lines[0]).toMatch(/^refused: .*too long/);
     expect(lines[1]).toMatch(/^refused: .*control characters/);
     expect(lines[2]).toMatch(/^refused: .*control characters/);
-    const status = JSON.parse((await runCli(['status', '--json'], { TIMECLOCK_DATA_DIR: dir })).stdout) as { queue: Record<string, number> };
+    const status = JSON.parse((await runCli(['status', '--json'], { TIMECLOCK_DATA_DIR: dir })).stdout) as {
+      queue: Record<string, number>;
+    };
     expect(Object.values(status.queue).reduce((a, b) => a + b, 0)).toBe(0);
   });
 
@@ -101,7 +126,12 @@ describe('timeclock command line', () => {
     // Capture while the API is unreachable (port 9 on loopback: nothing listens).
     const roster = await runCli(['roster', 'sync'], apiEnv(dir));
     expect(roster.stdout).toMatch(/roster: 36 employees/);
-    const down = { ...apiEnv(dir), TIMECLOCK_API_URL: 'http://127.0.0.1:9/v2.1', TIMECLOCK_RETRY_BASE_MS: '10', TIMECLOCK_RETRY_MAX_MS: '20' };
+    const down = {
+      ...apiEnv(dir),
+      TIMECLOCK_API_URL: 'http://127.0.0.1:9/v2.1',
+      TIMECLOCK_RETRY_BASE_MS: '10',
+      TIMECLOCK_RETRY_MAX_MS: '20',
+    };
     const captured = await runCli(['start', '--headless'], down, '1004\n1005\n', 60_000);
     expect(captured.stdout.match(/^registered/gm)).toHaveLength(2);
     const blocked = await runCli(['flush'], down);

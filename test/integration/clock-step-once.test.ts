@@ -8,7 +8,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentMetrics } from '../../src/agent/metrics.js';
+import { agentMetrics } from '../../src/agent/metrics/metrics.js';
 import type { Logger } from '../../src/log.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
@@ -30,19 +30,39 @@ const HOUR = 60 * MINUTE;
 async function rig(startWrongBy: number, retry = { baseMs: 400, maxMs: 800 }) {
   const time = new FakeTime(Date.UTC(2026, 10, 23, 13, 0, 20) + startWrongBy);
   const clocks = { wrongBy: startWrongBy };
-  const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 60, windowMs: 1_000 }, clock: { now: () => time.clock.now() - clocks.wrongBy } });
+  const mock = await startMockServer({
+    seed: demoSeed(),
+    rateLimit: { limit: 60, windowMs: 1_000 },
+    clock: { now: () => time.clock.now() - clocks.wrongBy },
+  });
   cleanups.push(() => mock.close());
   const t = tempDir();
   cleanups.push(t.cleanup);
   const warnings: string[] = [];
-  const log: Logger = { debug() {}, info() {}, warn: (m) => void warnings.push(m), error: (m) => void warnings.push(m) };
-  const agent = testAgent({ dataDir: t.dir, mock, clock: time.clock, mono: time.mono, sleep: time.sleep, clockCheckEveryMs: 0, retry, log, settings: { selfService: { enabled: false } } });
+  const log: Logger = {
+    debug() {},
+    info() {},
+    warn: (m) => void warnings.push(m),
+    error: (m) => void warnings.push(m),
+  };
+  const agent = testAgent({
+    dataDir: t.dir,
+    mock,
+    clock: time.clock,
+    mono: time.mono,
+    sleep: time.sleep,
+    clockCheckEveryMs: 0,
+    retry,
+    log,
+    settings: { selfService: { enabled: false } },
+  });
   cleanups.push(() => agent.stop());
   await agent.start({ awaitRosterIfEmpty: true });
   const flag = (id: number) => {
     const db = new Database(path.join(t.dir, DB_FILE_NAME), { readonly: true });
     try {
-      return (db.prepare('SELECT clock_flag FROM punches WHERE id = ?').get(id) as { clock_flag: string | null }).clock_flag;
+      return (db.prepare('SELECT clock_flag FROM punches WHERE id = ?').get(id) as { clock_flag: string | null })
+        .clock_flag;
     } finally {
       db.close();
     }
@@ -62,9 +82,18 @@ describe('deadlines are shifted once', () => {
     clocks.wrongBy = 0;
     // Captured with the new clock, and failed once: its retry time and the back-off are on the new clock too.
     expect(await agent.punch({ kind: 'id', value: '1001' })).toMatchObject({ ok: true, localTime: '10:00' });
-    await time.advanceUntil(() => mock.requests().some((r) => r.fault === 'server_error'), 'the first attempt failed', 5_000);
+    await time.advanceUntil(
+      () => mock.requests().some((r) => r.fault === 'server_error'),
+      'the first attempt failed',
+      5_000,
+    );
     // …and the terminal has recorded it: the punch waits for its retry, written with the new clock.
-    await time.advanceUntil(() => agent.status().queue.sending === 0 && agent.status().queue.pending === 1, 'the retry scheduled', 5_000, 5);
+    await time.advanceUntil(
+      () => agent.status().queue.sending === 0 && agent.status().queue.pending === 1,
+      'the retry scheduled',
+      5_000,
+      5,
+    );
 
     const step = agent.checkClock(); // the watch notices the step now
     expect(Math.round((step ?? 0) / HOUR)).toBe(2);
@@ -79,8 +108,17 @@ describe('deadlines are shifted once', () => {
     const { time, clocks, mock, agent } = await rig(2 * HOUR);
     mock.setFaults({ serverError: 1, only: { method: 'POST', pathPrefix: '/times' } });
     expect((await agent.punch({ kind: 'id', value: '1002' })).ok).toBe(true);
-    await time.advanceUntil(() => mock.requests().some((r) => r.fault === 'server_error'), 'the first attempt failed', 5_000);
-    await time.advanceUntil(() => agent.status().queue.sending === 0 && agent.status().queue.pending === 1, 'the retry scheduled', 5_000, 5);
+    await time.advanceUntil(
+      () => mock.requests().some((r) => r.fault === 'server_error'),
+      'the first attempt failed',
+      5_000,
+    );
+    await time.advanceUntil(
+      () => agent.status().queue.sending === 0 && agent.status().queue.pending === 1,
+      'the retry scheduled',
+      5_000,
+      5,
+    );
     time.stepWall(-2 * HOUR);
     clocks.wrongBy = 0;
     expect(Math.round((agent.checkClock() ?? 0) / HOUR)).toBe(-2);

@@ -27,7 +27,14 @@ async function rig(retry: { baseMs: number; maxMs: number }) {
   const t = tempDir();
   cleanups.push(t.cleanup);
   const wall = { offset: 2 * HOUR }; // the terminal's clock is 2 h fast
-  const make = () => testAgent({ dataDir: t.dir, mock, retry, clock: { now: () => Date.now() + wall.offset }, mono: () => performance.now() });
+  const make = () =>
+    testAgent({
+      dataDir: t.dir,
+      mock,
+      retry,
+      clock: { now: () => Date.now() + wall.offset },
+      mono: () => performance.now(),
+    });
   return { mock, wall, dataDir: t.dir, make };
 }
 
@@ -36,16 +43,31 @@ describe('a step of the wall clock', () => {
     // One injected time: the terminal's wall clock 2 h fast, the service's right, both moved by the test.
     const time = new FakeTime(Date.now() + 2 * HOUR);
     let serviceOffset = 2 * HOUR;
-    const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 60, windowMs: 1_000 }, clock: { now: () => time.clock.now() - serviceOffset } });
+    const mock = await startMockServer({
+      seed: demoSeed(),
+      rateLimit: { limit: 60, windowMs: 1_000 },
+      clock: { now: () => time.clock.now() - serviceOffset },
+    });
     cleanups.push(() => mock.close());
     const t = tempDir();
     cleanups.push(t.cleanup);
-    const agent = testAgent({ dataDir: t.dir, mock, retry: { baseMs: 400, maxMs: 800 }, clock: time.clock, mono: time.mono, sleep: time.sleep });
+    const agent = testAgent({
+      dataDir: t.dir,
+      mock,
+      retry: { baseMs: 400, maxMs: 800 },
+      clock: time.clock,
+      mono: time.mono,
+      sleep: time.sleep,
+    });
     cleanups.push(() => agent.stop());
     await agent.start({ awaitRosterIfEmpty: true });
     mock.setFaults({ serverError: 1, only: { method: 'POST', pathPrefix: '/times' } });
     for (const id of ['1001', '1002', '1003']) expect((await agent.punch({ kind: 'id', value: id })).ok).toBe(true);
-    await time.advanceUntil(() => mock.requests().some((r) => r.fault === 'server_error'), 'the first attempt failed', 5_000);
+    await time.advanceUntil(
+      () => mock.requests().some((r) => r.fault === 'server_error'),
+      'the first attempt failed',
+      5_000,
+    );
 
     time.stepWall(-2 * HOUR); // NTP steps the clock back by 2 h (the monotonic clock does not move)
     serviceOffset = 0;
@@ -71,7 +93,9 @@ describe('a step of the wall clock', () => {
 
     wall.offset = 0; // stepped back while stopped
     const db = new Database(path.join(dataDir, DB_FILE_NAME), { readonly: true });
-    const future = (db.prepare('SELECT COUNT(*) AS n FROM rate_slots WHERE taken_at > ?').get(Date.now() + HOUR) as { n: number }).n;
+    const future = (
+      db.prepare('SELECT COUNT(*) AS n FROM rate_slots WHERE taken_at > ?').get(Date.now() + HOUR) as { n: number }
+    ).n;
     db.close();
     expect(future).toBeGreaterThan(0);
     const again = make();

@@ -27,7 +27,13 @@ describe('PIN on the headless console (a pty)', () => {
     cleanups.push(t.cleanup);
     const config = path.join(t.dir, 'config.json');
     fs.writeFileSync(config, JSON.stringify({ timezone: 'America/Sao_Paulo', pin: { requiredFor: ['badge'] } }));
-    const env = { TIMECLOCK_API_URL: mock.url, TIMECLOCK_API_TOKEN: 'demo-token', TIMECLOCK_DATA_DIR: path.join(t.dir, 'data'), TIMECLOCK_LOG_LEVEL: 'error', TIMECLOCK_CONFIG: config };
+    const env = {
+      TIMECLOCK_API_URL: mock.url,
+      TIMECLOCK_API_TOKEN: 'demo-token',
+      TIMECLOCK_DATA_DIR: path.join(t.dir, 'data'),
+      TIMECLOCK_LOG_LEVEL: 'error',
+      TIMECLOCK_CONFIG: config,
+    };
     expect((await runCli(['roster', 'sync'], env)).code).toBe(0);
     expect((await runCli(['enroll', 'badge', '0004817263', '1001'], env)).code).toBe(0);
     // Ana's PIN is João's external id: the trap.
@@ -52,7 +58,11 @@ describe('PIN on the headless console (a pty)', () => {
       await sleep(80);
     }
     child.stdin.write('\r');
-    await waitFor(() => /registered Ana Paula Ferreira da Silva \d\d:\d\d/.test(screen), 'registered the badge owner', 10_000);
+    await waitFor(
+      () => /registered Ana Paula Ferreira da Silva \d\d:\d\d/.test(screen),
+      'registered the badge owner',
+      10_000,
+    );
     const typed = screen.slice(before);
     expect(typed).toContain('****');
     expect(typed).not.toMatch(/1002/);

@@ -71,7 +71,8 @@ async function lifeUntilKilled(run: number): Promise<Ack[]> {
   const extraDelay = Math.floor(random() * 12);
   readline.createInterface({ input: child.stdout }).on('line', (line) => {
     const r = JSON.parse(line) as Ack & { ok: boolean };
-    if (r.ok) acks.push({ employee_external_id: r.employee_external_id, local_date: r.local_date, local_time: r.local_time });
+    if (r.ok)
+      acks.push({ employee_external_id: r.employee_external_id, local_date: r.local_date, local_time: r.local_time });
     if (acks.length === killAtAck) setTimeout(() => child.kill('SIGKILL'), extraDelay);
   });
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
@@ -107,7 +108,9 @@ describe('crash safety', () => {
     expect(flush.code).toBe(0);
 
     const counts = recordCounts(mock.records());
-    const missing = acknowledged.filter((a) => counts.get(`${a.employee_external_id}|${a.local_date}T${a.local_time}`) !== 1);
+    const missing = acknowledged.filter(
+      (a) => counts.get(`${a.employee_external_id}|${a.local_date}T${a.local_time}`) !== 1,
+    );
     expect(missing).toEqual([]);
     const duplicated = [...counts.entries()].filter(([, n]) => n > 1);
     expect(duplicated).toEqual([]);

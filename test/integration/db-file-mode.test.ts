@@ -60,7 +60,7 @@ describe('timeclock.sqlite mode', () => {
 
 describe('export files mode', () => {
   it('an export is written 0600 under umask 0 in a world-readable folder (it holds CPFs and names)', async () => {
-    const { ExportFile } = await import('../../src/agent/export-file.js');
+    const { ExportFile } = await import('../../src/agent/host/export-file.js');
     const dir = path.join(tmp.dir, 'exports');
     fs.mkdirSync(dir, { mode: 0o777 });
     fs.chmodSync(dir, 0o777);

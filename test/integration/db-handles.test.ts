@@ -4,11 +4,17 @@
  * runs checks that the kinds are opened as their names say.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { openBookkeepingConnection, openDatabase, type BookkeepingDb, type DurableDb, type ReadOnlyDb } from '../../src/store/database.js';
-import { Outbox } from '../../src/store/outbox.js';
-import { RateSlots } from '../../src/store/rate-slots.js';
-import { settingKeys } from '../../src/store/setting-keys.js';
-import { readSetting, writeSetting } from '../../src/store/settings.js';
+import {
+  openBookkeepingConnection,
+  openDatabase,
+  type BookkeepingDb,
+  type DurableDb,
+  type ReadOnlyDb,
+} from '../../src/store/database.js';
+import { Outbox } from '../../src/store/punches/outbox.js';
+import { RateSlots } from '../../src/store/settings/rate-slots.js';
+import { settingKeys } from '../../src/store/settings/setting-keys.js';
+import { readSetting, writeSetting } from '../../src/store/settings/settings.js';
 import { tempDir } from '../helpers/temp.js';
 
 const cleanups: Array<() => void> = [];
@@ -39,7 +45,10 @@ describe('database handles', () => {
     cleanups.push(t.cleanup);
     const durable = openDatabase(t.dir);
     const book = openBookkeepingConnection(t.dir);
-    cleanups.push(() => durable.close(), () => book.close());
+    cleanups.push(
+      () => durable.close(),
+      () => book.close(),
+    );
     expect(durable.pragma('synchronous', { simple: true })).toBe(2);
     expect(book.pragma('synchronous', { simple: true })).toBe(1);
     writeSetting(book, settingKeys.lastError, { at: 1, message: 'from bookkeeping' });

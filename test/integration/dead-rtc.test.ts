@@ -27,14 +27,29 @@ describe('a dead RTC', () => {
     let wrongBy = 0;
     const service = { now: () => time.clock.now() + wrongBy };
     const mockOn = async (port: number, variants: ServerVariants | null): Promise<MockServer> => {
-      const m = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 60, windowMs: 1_000 }, clock: service, port, ...(variants ? { variants } : {}) });
+      const m = await startMockServer({
+        seed: demoSeed(),
+        rateLimit: { limit: 60, windowMs: 1_000 },
+        clock: service,
+        port,
+        ...(variants ? { variants } : {}),
+      });
       cleanups.push(() => m.close());
       return m;
     };
     const first = await mockOn(0, null);
     const t = tempDir();
     cleanups.push(t.cleanup);
-    const make = (bootId: string) => testAgent({ dataDir: t.dir, mock: first, clock: time.clock, mono: time.mono, sleep: time.sleep, bootId, clockCheckEveryMs: 0 });
+    const make = (bootId: string) =>
+      testAgent({
+        dataDir: t.dir,
+        mock: first,
+        clock: time.clock,
+        mono: time.mono,
+        sleep: time.sleep,
+        bootId,
+        clockCheckEveryMs: 0,
+      });
 
     // A boot with a good clock: the roster, and a punch the service timed.
     const earlier = make('boot-1');
@@ -54,7 +69,8 @@ describe('a dead RTC', () => {
     cleanups.push(() => agent.stop());
     await agent.start({ roster: false });
     const punch = await agent.punch({ kind: 'id', value: '1002' });
-    expect(punch).toMatchObject({ ok: true, localDate: '2000-01-01', localTime: '00:00' }); // nothing better is known yet
+    // nothing better is known yet
+    expect(punch).toMatchObject({ ok: true, localDate: '2000-01-01', localTime: '00:00' });
     await time.advance(500);
     expect(agent.status().queue.pending).toBe(1);
 
@@ -71,7 +87,9 @@ describe('a dead RTC', () => {
     // What the manager reads on the admin screen's held list.
     const view = heldRow(heldPunchSchema.parse(row), 'en');
     expect(view.when).toMatch(/00:00$/);
-    expect(view.reasonText).toMatch(/^its time is this terminal's clock, never confirmed by the service, and cannot be right/);
+    expect(view.reasonText).toMatch(
+      /^its time is this terminal's clock, never confirmed by the service, and cannot be right/,
+    );
     expect(view.detail).toMatch(/captured at 2000-01-01 00:00/);
     expect(view.decide).toBe('delivery');
     const s = agent.status();
@@ -83,25 +101,48 @@ describe('a dead RTC', () => {
     back.setVariants(null);
     await time.advance(2 * 60_000, 1_000);
     expect((await agent.punch({ kind: 'id', value: '1003' })).ok).toBe(true);
-    await time.advanceUntil(() => agent.status().queue.sent === 3, 're-timed and delivered (and the first boot\'s one)', 30_000, 100);
+    await time.advanceUntil(
+      () => agent.status().queue.sent === 3,
+      "re-timed and delivered (and the first boot's one)",
+      30_000,
+      100,
+    );
     expect(agent.status().queue.held).toBe(0);
-    expect(back.records().map((r) => r.time).sort()).toEqual(['2026-11-23T10:01', '2026-11-23T10:03']);
+    expect(
+      back
+        .records()
+        .map((r) => r.time)
+        .sort(),
+    ).toEqual(['2026-11-23T10:01', '2026-11-23T10:03']);
   });
 
   it('a person who sends a held punch as it is vouches for its time: it goes once, and is not held again (injected time)', async () => {
     const time = new FakeTime(Date.UTC(2000, 0, 1, 2, 0, 0)); // a dead clock from the start: 00:00 in São Paulo
-    const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 60, windowMs: 1_000 }, variants: { date: { mode: 'missing' } } });
+    const mock = await startMockServer({
+      seed: demoSeed(),
+      rateLimit: { limit: 60, windowMs: 1_000 },
+      variants: { date: { mode: 'missing' } },
+    });
     cleanups.push(() => mock.close());
     const t = tempDir();
     cleanups.push(t.cleanup);
-    const agent = testAgent({ dataDir: t.dir, mock, clock: time.clock, mono: time.mono, sleep: time.sleep, clockCheckEveryMs: 0 });
+    const agent = testAgent({
+      dataDir: t.dir,
+      mock,
+      clock: time.clock,
+      mono: time.mono,
+      sleep: time.sleep,
+      clockCheckEveryMs: 0,
+    });
     cleanups.push(() => agent.stop());
     await agent.start({ awaitRosterIfEmpty: true });
     const punch = await agent.punch({ kind: 'id', value: '1001' });
     if (!punch.ok || punch.punchId === null) throw new Error('not registered');
     await time.advanceUntil(() => agent.status().queue.held === 1, 'held for a person', 10_000);
     // Earlier than this software's build: nothing else is known.
-    expect(agent.listHeld()[0]?.last_error).toMatch(/^captured at 2000-01-01 00:00 .*earlier than 20\d\d-\d\d-\d\d \d\d:\d\d \(the date this software was built\)/);
+    expect(agent.listHeld()[0]?.last_error).toMatch(
+      /^captured at 2000-01-01 00:00 .*earlier than 20\d\d-\d\d-\d\d \d\d:\d\d \(the date this software was built\)/,
+    );
     expect(agent.decideHeld(punch.punchId, 'resend', 'manager')).toBe(true);
     await time.advanceUntil(() => agent.status().queue.sent === 1, 'sent as the person decided', 10_000);
     await time.advance(5_000, 100);

@@ -19,15 +19,34 @@ import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DB_FILE_NAME } from '../../src/store/database.js';
-import { POSTINST, PRERM, POSTRM, APP, DATA, CONF, LEGACY, cleanups, fakeRoot, install, entry, snapshot, mode, exists, OLD_TIME, type Rig } from '../helpers/deb-root.js';
+import {
+  POSTINST,
+  PRERM,
+  POSTRM,
+  APP,
+  DATA,
+  CONF,
+  LEGACY,
+  cleanups,
+  fakeRoot,
+  install,
+  entry,
+  snapshot,
+  mode,
+  exists,
+  OLD_TIME,
+  type Rig,
+} from '../helpers/deb-root.js';
 
 afterEach(() => {
   while (cleanups.length) cleanups.pop()?.();
 });
 
 /** What dpkg unpacked (everything but the directories postinst makes and the account files). */
-const packageFiles = (rig: Rig) => Object.fromEntries(Object.entries(snapshot(rig.root)).filter(([p]) => /^(usr|opt|etc\/timeclock-kiosk)\//.test(p)));
-const enabledLinks = (rig: Rig) => Object.keys(snapshot(rig.root)).filter((p) => /^etc\/systemd\/system\/.*\.wants\/timeclock-kiosk/.test(p));
+const packageFiles = (rig: Rig) =>
+  Object.fromEntries(Object.entries(snapshot(rig.root)).filter(([p]) => /^(usr|opt|etc\/timeclock-kiosk)\//.test(p)));
+const enabledLinks = (rig: Rig) =>
+  Object.keys(snapshot(rig.root)).filter((p) => /^etc\/systemd\/system\/.*\.wants\/timeclock-kiosk/.test(p));
 
 describe('postinst: first install into a root holding the package', () => {
   it('makes the kiosk user and its directories, touches no file dpkg owns, enables nothing and runs nothing live', () => {
@@ -102,7 +121,8 @@ describe('postinst: what is already there is kept', () => {
 
     install(rig);
 
-    for (const [f, text] of Object.entries(accounts)) expect(fs.readFileSync(rig.at(`/etc/${f}`), 'utf8'), f).toBe(text);
+    for (const [f, text] of Object.entries(accounts))
+      expect(fs.readFileSync(rig.at(`/etc/${f}`), 'utf8'), f).toBe(text);
     expect(snapshot(rig.at(DATA))).toEqual(dataBefore);
     expect(mode(rig.at(DATA))).toBe(0o750);
     expect(fs.statSync(rig.at(DATA)).uid).toBe(4242);
@@ -152,7 +172,10 @@ describe('postinst: upgrade and repeat', () => {
 });
 
 describe('prerm and postrm', () => {
-  /** An installed terminal with a queue and a configuration; then the package's files gone, as dpkg leaves them before postrm. */
+  /**
+   * An installed terminal with a queue and a configuration; then the package's files gone, as dpkg leaves them before
+   * postrm.
+   */
   function installedThenRemoved(rig: Rig): void {
     install(rig);
     fs.writeFileSync(rig.at(`${DATA}/${DB_FILE_NAME}`), 'undelivered punches', { mode: 0o600 });
@@ -163,7 +186,10 @@ describe('prerm and postrm', () => {
     fs.rmSync(rig.at(APP), { recursive: true });
     fs.rmSync(rig.at('/usr/lib/systemd/system'), { recursive: true });
   }
-  const keptNow = (rig: Rig) => ({ ...snapshot(rig.at(DATA)), ...Object.fromEntries(Object.entries(snapshot(rig.at(CONF))).map(([k, v]) => [`etc/${k}`, v])) });
+  const keptNow = (rig: Rig) => ({
+    ...snapshot(rig.at(DATA)),
+    ...Object.fromEntries(Object.entries(snapshot(rig.at(CONF))).map(([k, v]) => [`etc/${k}`, v])),
+  });
 
   it('remove: keeps the data, the token and the configuration', () => {
     const rig = fakeRoot();
@@ -193,7 +219,10 @@ describe('prerm and postrm', () => {
     const rig = fakeRoot();
     install(rig);
     const before = snapshot(rig.root);
-    for (const [script, arg] of [[PRERM, 'upgrade'], [POSTRM, 'upgrade']] as const) {
+    for (const [script, arg] of [
+      [PRERM, 'upgrade'],
+      [POSTRM, 'upgrade'],
+    ] as const) {
       const r = rig.run(script, arg, '0.2.0');
       expect(r.status, r.stdout + r.stderr).toBe(0);
     }
@@ -213,11 +242,15 @@ describe('the scripts as electron-builder, lintian and shellcheck see them', () 
   it('hold no electron-builder macro, read no account file, call systemctl for daemon-reload only, and make no user by hand', () => {
     for (const file of [POSTINST, PRERM, POSTRM]) {
       const text = fs.readFileSync(file, 'utf8');
-      const code = text.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n');
+      const code = text
+        .split('\n')
+        .filter((l) => !/^\s*#/.test(l))
+        .join('\n');
       expect(text, file).not.toMatch(/\$\{[a-zA-Z]+\}/);
       expect(code, file).not.toMatch(/\/etc\/(passwd|group|shadow)/);
       expect(code, file).not.toMatch(/\b(useradd|groupadd|adduser)\b/);
-      for (const line of code.split('\n').filter((l) => /\bsystemctl\b/.test(l))) expect(line, file).toMatch(/daemon-reload/);
+      for (const line of code.split('\n').filter((l) => /\bsystemctl\b/.test(l)))
+        expect(line, file).toMatch(/daemon-reload/);
     }
   });
 });

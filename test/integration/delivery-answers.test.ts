@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { startMockServer, type MockServer, type ServerVariants } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
 import { recordCounts, testAgent } from '../helpers/agent.js';
@@ -17,7 +17,11 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-async function rig(variants: ServerVariants = {}, mockClockOffsetMs = 0, retry: { baseMs?: number } = {}): Promise<{ mock: MockServer; agent: Agent }> {
+async function rig(
+  variants: ServerVariants = {},
+  mockClockOffsetMs = 0,
+  retry: { baseMs?: number } = {},
+): Promise<{ mock: MockServer; agent: Agent }> {
   const mock = await startMockServer({
     seed: demoSeed(),
     rateLimit: { limit: 60, windowMs: 1_000 },
@@ -27,7 +31,12 @@ async function rig(variants: ServerVariants = {}, mockClockOffsetMs = 0, retry: 
   cleanups.push(() => mock.close());
   const t = tempDir();
   cleanups.push(t.cleanup);
-  const agent = testAgent({ dataDir: t.dir, mock, retry: { inDoubtGraceMs: 50, ...retry, ...(retry.baseMs ? { maxMs: retry.baseMs * 4 } : {}) }, settings: { roster: { retryBaseMs: 100, retryMaxMs: 300 } } });
+  const agent = testAgent({
+    dataDir: t.dir,
+    mock,
+    retry: { inDoubtGraceMs: 50, ...retry, ...(retry.baseMs ? { maxMs: retry.baseMs * 4 } : {}) },
+    settings: { roster: { retryBaseMs: 100, retryMaxMs: 300 } },
+  });
   cleanups.push(() => agent.stop());
   await agent.start({ awaitRosterIfEmpty: true });
   return { mock, agent };
@@ -54,10 +63,26 @@ describe('a 403 on one employee is about that employee, not the token', () => {
     await waitFor(() => agent.status().queue.held === 1, 'the refused punch held');
     const st = agent.status();
     expect(st).toMatchObject({ sendingPaused: null, authRefused: null, queue: { rejected: 0, pending: 0 } });
-    expect(agent.listHeld()).toEqual([expect.objectContaining({ employee_external_id: '1001', held_reason: 'forbidden', last_error: expect.stringMatching(/403 this employee may not record by API/) })]);
+    expect(agent.listHeld()).toEqual([
+      expect.objectContaining({
+        employee_external_id: '1001',
+        held_reason: 'forbidden',
+        last_error: expect.stringMatching(/403 this employee may not record by API/),
+      }),
+    ]);
     // One cheap read told the token was fine; the punch was not sent again and again.
     expect(mock.requests().filter((r) => r.method === 'POST' && r.status === 403)).toHaveLength(1);
-    expect(mock.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/employees') && r.query.max_results === '1' && r.query.where === undefined)).toHaveLength(1);
+    expect(
+      mock
+        .requests()
+        .filter(
+          (r) =>
+            r.method === 'GET' &&
+            r.path.endsWith('/employees') &&
+            r.query.max_results === '1' &&
+            r.query.where === undefined,
+        ),
+    ).toHaveLength(1);
 
     mock.setVariants({});
     await agent.syncRoster();
@@ -67,7 +92,11 @@ describe('a 403 on one employee is about that employee, not the token', () => {
 
 describe('a punch held for a 403 is tried again on its own slow schedule', () => {
   it('retried after retry.heldRetryMs without a roster sync, and delivered once the service accepts it', async () => {
-    const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 60, windowMs: 1_000 }, variants: { forbiddenPunches: ['1001'] } });
+    const mock = await startMockServer({
+      seed: demoSeed(),
+      rateLimit: { limit: 60, windowMs: 1_000 },
+      variants: { forbiddenPunches: ['1001'] },
+    });
     cleanups.push(() => mock.close());
     const t = tempDir();
     cleanups.push(t.cleanup);
@@ -78,34 +107,53 @@ describe('a punch held for a 403 is tried again on its own slow schedule', () =>
     const refusals = () => mock.requests().filter((r) => r.method === 'POST' && r.status === 403).length;
     await waitFor(() => refusals() >= 2, 'tried again while held', 5_000);
     // Held in between, and one probe answered for the retries of the next minute.
-    expect(mock.requests().filter((r) => r.query.max_results === '1' && r.query.where === undefined && r.path.endsWith('/employees'))).toHaveLength(1);
+    expect(
+      mock
+        .requests()
+        .filter((r) => r.query.max_results === '1' && r.query.where === undefined && r.path.endsWith('/employees')),
+    ).toHaveLength(1);
     mock.setVariants({});
     // The service's record comes a moment before the terminal writes its answer down: wait for both.
-    await waitFor(() => recordsOf(mock, '1001').length === 1 && agent.status().queue.sent >= 1, 'delivered at the next slow retry', 5_000);
+    await waitFor(
+      () => recordsOf(mock, '1001').length === 1 && agent.status().queue.sent >= 1,
+      'delivered at the next slow retry',
+      5_000,
+    );
     expect(agent.status().queue).toMatchObject({ held: 0, sent: 1 });
   });
 });
 
 describe('answers that are not the API pause sending; nothing is rejected', () => {
   it.each<[string, ServerVariants, RegExp]>([
-    ['a redirect (http → https, another gateway)', { redirect: { status: 301, location: 'https://elsewhere.example/v2.1/times' } }, /another address: https:\/\/elsewhere\.example/],
-    ['a proxy 404 page (a wrong base path)', { nonApi: 'html-404' }, /does not look like the API \(HTTP 404, text\/html/],
+    [
+      'a redirect (http → https, another gateway)',
+      { redirect: { status: 301, location: 'https://elsewhere.example/v2.1/times' } },
+      /another address: https:\/\/elsewhere\.example/,
+    ],
+    [
+      'a proxy 404 page (a wrong base path)',
+      { nonApi: 'html-404' },
+      /does not look like the API \(HTTP 404, text\/html/,
+    ],
     ['a captive portal page', { nonApi: 'html' }, /does not look like the API \(HTTP 200, text\/html/],
-  ])('%s: punches wait, status says why, flush is blocked; delivered once the address answers right', async (_what, variants, why) => {
-    const { mock, agent } = await rig();
-    mock.setVariants(variants);
-    await punch(agent, '1001', '1002');
-    await waitFor(() => agent.status().setupProblem !== null, 'the set-up problem in status');
-    expect(agent.status().setupProblem?.reason).toMatch(why);
-    const out = await agent.flush({ maxWaitMs: 5_000 });
-    expect(out).toMatchObject({ done: false, blockedBy: expect.stringMatching(/set-up problem/) });
-    expect(agent.status().queue).toMatchObject({ rejected: 0, sent: 0 });
-    expect(mock.records()).toHaveLength(0);
+  ])(
+    '%s: punches wait, status says why, flush is blocked; delivered once the address answers right',
+    async (_what, variants, why) => {
+      const { mock, agent } = await rig();
+      mock.setVariants(variants);
+      await punch(agent, '1001', '1002');
+      await waitFor(() => agent.status().setupProblem !== null, 'the set-up problem in status');
+      expect(agent.status().setupProblem?.reason).toMatch(why);
+      const out = await agent.flush({ maxWaitMs: 5_000 });
+      expect(out).toMatchObject({ done: false, blockedBy: expect.stringMatching(/set-up problem/) });
+      expect(agent.status().queue).toMatchObject({ rejected: 0, sent: 0 });
+      expect(mock.records()).toHaveLength(0);
 
-    mock.setVariants({});
-    await waitFor(() => mock.records().length === 2, 'both delivered once the address is right', 15_000);
-    await waitFor(() => agent.status().setupProblem === null, 'the set-up problem cleared');
-  });
+      mock.setVariants({});
+      await waitFor(() => mock.records().length === 2, 'both delivered once the address is right', 15_000);
+      await waitFor(() => agent.status().setupProblem === null, 'the set-up problem cleared');
+    },
+  );
 });
 
 describe('a redirect is never followed with the token', () => {
@@ -122,7 +170,10 @@ describe('a redirect is never followed with the token', () => {
     mock.setVariants({ redirect: { status: 307, location: `http://127.0.0.1:${port}/v2.1/times` } });
     await punch(agent, '1001');
     // The punch's request (the roster's employer read meets the redirect too, and may come first).
-    await waitFor(() => mock.requests().filter((r) => r.status === 307 && r.method === 'POST').length >= 2, 'the redirect answered the punch twice (tried again on the back-off)');
+    await waitFor(
+      () => mock.requests().filter((r) => r.status === 307 && r.method === 'POST').length >= 2,
+      'the redirect answered the punch twice (tried again on the back-off)',
+    );
     expect(seen).toBe(0);
     expect(agent.status().setupProblem?.location).toBe(`http://127.0.0.1:${port}/v2.1/times`);
   });
@@ -151,7 +202,10 @@ describe('what a 2xx and a 409 really say', () => {
     mock.setFaults(null);
     const direct = await request(`${mock.url}/times`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from('public:demo-token').toString('base64')}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Basic ${Buffer.from('public:demo-token').toString('base64')}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ employee_external_id: '1003', time }),
     });
     expect(direct.statusCode).toBe(201);
@@ -164,7 +218,7 @@ describe('what a 2xx and a 409 really say', () => {
 });
 
 describe('Retry-After as an HTTP date', () => {
-  it('is measured against the answer\'s own Date header: a service clock an hour ahead does not pause sending for 15 minutes', async () => {
+  it("is measured against the answer's own Date header: a service clock an hour ahead does not pause sending for 15 minutes", async () => {
     const { mock, agent } = await rig({ retryAfterDate: true }, 3_600_000);
     mock.setFaults({ always429: true, only: { method: 'POST' } });
     await punch(agent, '1004');

@@ -28,7 +28,8 @@ function dir(): string {
   return t.dir;
 }
 
-const env = (dataDir: string, extra: Record<string, string> = {}): Record<string, string> => doctorEnv({ apiUrl: mock.url, siteId: SITE, dataDir, tools }, extra);
+const env = (dataDir: string, extra: Record<string, string> = {}): Record<string, string> =>
+  doctorEnv({ apiUrl: mock.url, siteId: SITE, dataDir, tools }, extra);
 
 beforeAll(async () => {
   mock = await startMockServer({ seed, rateLimit: { limit: 600, windowMs: 1_000 } });
@@ -43,7 +44,10 @@ afterAll(async () => {
   cleanups.forEach((c) => c());
 });
 
-async function doctor(e: Record<string, string>, ...flags: string[]): Promise<{ code: number | null; lines: Line[]; c: Record<string, Line> }> {
+async function doctor(
+  e: Record<string, string>,
+  ...flags: string[]
+): Promise<{ code: number | null; lines: Line[]; c: Record<string, Line> }> {
   const res = await runCli(['doctor', ...flags], e);
   const lines = flags.includes('--json') ? (JSON.parse(res.stdout) as Line[]) : parseLines(res.stdout);
   return { code: res.code, lines, c: byCheck(lines) };
@@ -95,18 +99,21 @@ describe('timeclock doctor names each problem and exits 1', () => {
     expect(code).toBe(1);
   });
 
-  it.skipIf(process.getuid?.() === 0)('a data directory this user cannot write (as root every directory is writable: see the unit test)', async () => {
-    const d = dir();
-    fs.cpSync(ready, d, { recursive: true });
-    fs.chmodSync(d, 0o500);
-    try {
-      const { code, c } = await doctor(env(d));
-      expect(c['data directory']).toMatchObject({ status: 'fail', detail: expect.stringMatching(/not writable/) });
-      expect(code).toBe(1);
-    } finally {
-      fs.chmodSync(d, 0o700);
-    }
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    'a data directory this user cannot write (as root every directory is writable: see the unit test)',
+    async () => {
+      const d = dir();
+      fs.cpSync(ready, d, { recursive: true });
+      fs.chmodSync(d, 0o500);
+      try {
+        const { code, c } = await doctor(env(d));
+        expect(c['data directory']).toMatchObject({ status: 'fail', detail: expect.stringMatching(/not writable/) });
+        expect(code).toBe(1);
+      } finally {
+        fs.chmodSync(d, 0o700);
+      }
+    },
+  );
 
   it('a damaged database file', async () => {
     const d = dir();
@@ -120,7 +127,10 @@ describe('timeclock doctor names each problem and exits 1', () => {
   it('a configured badge reader that is not attached; node-hid that cannot load', async () => {
     const d = dir();
     const config = path.join(d, 'config.json');
-    fs.writeFileSync(config, JSON.stringify({ readers: [{ name: 'entrance', match: { vendorId: '0xffff', productId: '0x0035' } }] }));
+    fs.writeFileSync(
+      config,
+      JSON.stringify({ readers: [{ name: 'entrance', match: { vendorId: '0xffff', productId: '0x0035' } }] }),
+    );
     const absent = await doctor(env(ready), '--config', config);
     expect(failures(absent.lines)).toEqual(['reader entrance']);
     expect(absent.c['reader entrance']?.detail).toMatch(/^not attached \(ffff:0035\)/);
@@ -128,7 +138,10 @@ describe('timeclock doctor names each problem and exits 1', () => {
     const lib = dir();
     fs.writeFileSync(path.join(lib, 'libusb-1.0.so.0'), '');
     const broken = await doctor(env(ready, { LD_LIBRARY_PATH: lib }), '--config', config);
-    expect(broken.c['reader entrance']).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^cannot use USB HID readers: libusb-1\.0\.so\.0 cannot be loaded/) });
+    expect(broken.c['reader entrance']).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/^cannot use USB HID readers: libusb-1\.0\.so\.0 cannot be loaded/),
+    });
     expect(broken.code).toBe(1);
   });
 
@@ -137,7 +150,9 @@ describe('timeclock doctor names each problem and exits 1', () => {
     try {
       const { code, lines, c } = await doctor(env(ready, { TIMECLOCK_API_URL: skewed.url }));
       expect(lines.filter((l) => l.status !== 'ok').map((l) => l.check)).toEqual(['clock', 'time sync']);
-      expect(c['clock']?.detail).toMatch(/^this machine is 10\.0 min behind the service .* more than clockSkewThresholdMs/);
+      expect(c['clock']?.detail).toMatch(
+        /^this machine is 10\.0 min behind the service .* more than clockSkewThresholdMs/,
+      );
       expect(c['time sync']?.detail).toMatch(/^not synchronised/);
       expect(code).toBe(0);
     } finally {
@@ -147,7 +162,13 @@ describe('timeclock doctor names each problem and exits 1', () => {
 
   it('a configuration that cannot be read: one fail line, exit 2', async () => {
     const { code, lines } = await doctor(env(ready, { TIMECLOCK_SITE_ID: 'site-1' }), '--json');
-    expect(lines).toEqual([{ check: 'configuration', status: 'fail', detail: expect.stringMatching(/siteId \(from TIMECLOCK_SITE_ID\): must be a 24-character/) }]);
+    expect(lines).toEqual([
+      {
+        check: 'configuration',
+        status: 'fail',
+        detail: expect.stringMatching(/siteId \(from TIMECLOCK_SITE_ID\): must be a 24-character/),
+      },
+    ]);
     expect(code).toBe(2);
     expect((await runCli(['doctor', 'extra'], env(ready))).code).toBe(2);
   });

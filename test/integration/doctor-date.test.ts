@@ -32,32 +32,58 @@ afterAll(async () => {
 
 async function clockLine(variants: ServerVariants | null, synchronised: 'yes' | 'no'): Promise<Line | undefined> {
   mock.setVariants(variants);
-  const res = await runCli(['doctor'], doctorEnv({ apiUrl: mock.url, siteId: SITE, dataDir: dir(), tools: fakeTools(dir(), synchronised) }));
+  const res = await runCli(
+    ['doctor'],
+    doctorEnv({ apiUrl: mock.url, siteId: SITE, dataDir: dir(), tools: fakeTools(dir(), synchronised) }),
+  );
   return byCheck(parseLines(res.stdout))['clock'];
 }
 
 describe("doctor's Date line", () => {
-  it('a service a year ahead of an NTP-synchronised machine: the service\'s clock is off, this machine\'s is kept', async () => {
+  it("a service a year ahead of an NTP-synchronised machine: the service's clock is off, this machine's is kept", async () => {
     const c = await clockLine({ date: { mode: 'offset', offsetMs: 365 * 24 * 3_600_000 } }, 'yes');
     expect(c?.status).toBe('warn');
-    expect(c?.detail).toMatch(/^this machine is 365\.0 d behind the service \(±\d\.\d s\), more than clockSkewThresholdMs .* and clock\.serviceSkewBoundMs \(5\.0 min\)/);
-    expect(c?.detail).toMatch(/the service's clock is off by 365\.0 d; this machine is NTP-synchronised, so the terminal keeps its own time and marks the punches/);
+    expect(c?.detail).toMatch(
+      /^this machine is 365\.0 d behind the service \(±\d\.\d s\), more than clockSkewThresholdMs .* and clock\.serviceSkewBoundMs \(5\.0 min\)/,
+    );
+    expect(c?.detail).toMatch(
+      /the service's clock is off by 365\.0 d; this machine is NTP-synchronised, so the terminal keeps its own time and marks the punches/,
+    );
     expect(c?.detail).toMatch(/this machine: NTP-synchronised \(timedatectl: NTPSynchronized=yes\)$/);
   });
 
   it('an hour ahead of a machine that is not synchronised: the service is followed once a second answer agrees', async () => {
     const c = await clockLine({ date: { mode: 'offset', offsetMs: 3_600_000 } }, 'no');
-    expect(c).toMatchObject({ status: 'warn', detail: expect.stringMatching(/this machine is not known to be synchronised, so the terminal follows the service's clock once a second answer agrees; fix the time sync; this machine: not NTP-synchronised/) });
+    expect(c).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(
+        /this machine is not known to be synchronised, so the terminal follows the service's clock once a second answer agrees; fix the time sync; this machine: not NTP-synchronised/,
+      ),
+    });
   });
 
   it.each([
-    ['missing', /^not measured: the service sends no usable Date \(no Date header\): punches are sent at this machine's clock, marked unanchored/],
-    ['garbage', /^not measured: the service sends no usable Date \(its Date "Someday, 32 Foo 20XX 25:61:00 GMT" cannot be read\)/],
+    [
+      'missing',
+      /^not measured: the service sends no usable Date \(no Date header\): punches are sent at this machine's clock, marked unanchored/,
+    ],
+    [
+      'garbage',
+      /^not measured: the service sends no usable Date \(its Date "Someday, 32 Foo 20XX 25:61:00 GMT" cannot be read\)/,
+    ],
   ] as const)('Date %s: said, with what the terminal does about it', async (mode, said) => {
-    expect(await clockLine({ date: { mode } }, 'yes')).toMatchObject({ status: 'warn', detail: expect.stringMatching(said) });
+    expect(await clockLine({ date: { mode } }, 'yes')).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(said),
+    });
   });
 
-  it('agreeing clocks: ok, with this machine\'s NTP state', async () => {
-    expect(await clockLine(null, 'yes')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^this machine is \d+\.\d s (behind|ahead of) the service \(±\d\.\d s\); this machine: NTP-synchronised/) });
+  it("agreeing clocks: ok, with this machine's NTP state", async () => {
+    expect(await clockLine(null, 'yes')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringMatching(
+        /^this machine is \d+\.\d s (behind|ahead of) the service \(±\d\.\d s\); this machine: NTP-synchronised/,
+      ),
+    });
   });
 });

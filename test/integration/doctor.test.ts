@@ -7,10 +7,20 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
-import { lockOwner } from '../../src/store/lock.js';
+import { lockOwner } from '../../src/store/upkeep/lock.js';
 import { VERSION } from '../../src/version.js';
 import { lineMatching, runCli, spawnCli } from '../helpers/cli.js';
-import { byCheck, CHECKS, doctorEnv, fakeTools, parseLines, settled, snapshot, statuses, type Line } from '../helpers/doctor.js';
+import {
+  byCheck,
+  CHECKS,
+  doctorEnv,
+  fakeTools,
+  parseLines,
+  settled,
+  snapshot,
+  statuses,
+  type Line,
+} from '../helpers/doctor.js';
 import { tempDir } from '../helpers/temp.js';
 
 const seed = generatedSeed({ employees: 40, sites: 2 });
@@ -26,7 +36,8 @@ function dir(): string {
   return t.dir;
 }
 
-const env = (dataDir: string, extra: Record<string, string> = {}): Record<string, string> => doctorEnv({ apiUrl: mock.url, siteId: SITE, dataDir, tools }, extra);
+const env = (dataDir: string, extra: Record<string, string> = {}): Record<string, string> =>
+  doctorEnv({ apiUrl: mock.url, siteId: SITE, dataDir, tools }, extra);
 
 beforeAll(async () => {
   mock = await startMockServer({ seed, rateLimit: { limit: 600, windowMs: 1_000 } });
@@ -41,10 +52,17 @@ afterAll(async () => {
   cleanups.forEach((c) => c());
 });
 
-async function doctor(e: Record<string, string>, ...flags: string[]): Promise<{ code: number | null; lines: Line[]; stdout: string }> {
+async function doctor(
+  e: Record<string, string>,
+  ...flags: string[]
+): Promise<{ code: number | null; lines: Line[]; stdout: string }> {
   const res = await runCli(['doctor', ...flags], e);
   expect(res.stderr).toBe('');
-  return { code: res.code, lines: flags.includes('--json') ? (JSON.parse(res.stdout) as Line[]) : parseLines(res.stdout), stdout: res.stdout };
+  return {
+    code: res.code,
+    lines: flags.includes('--json') ? (JSON.parse(res.stdout) as Line[]) : parseLines(res.stdout),
+    stdout: res.stdout,
+  };
 }
 
 describe('timeclock doctor on a healthy terminal', () => {
@@ -55,7 +73,9 @@ describe('timeclock doctor on a healthy terminal', () => {
     expect(statuses(lines)).toEqual(CHECKS.map((c) => [c, 'ok']));
     expect(code).toBe(0);
     const c = byCheck(lines);
-    expect(c['service']?.detail).toMatch(new RegExp(`reachable, token accepted \\(GET /sites/${SITE}, the configured token: 200`));
+    expect(c['service']?.detail).toMatch(
+      new RegExp(`reachable, token accepted \\(GET /sites/${SITE}, the configured token: 200`),
+    );
     expect(c['site']?.detail).toMatch(/Unidade 1 .* found; the service honours the site filter/);
     expect(c['roster']?.detail).toMatch(/^20 employees, last complete sync .* ago$/);
     expect(c['clock']?.detail).toMatch(/this machine is .* the service \(±\d\.\d s\)/);
@@ -64,7 +84,12 @@ describe('timeclock doctor on a healthy terminal', () => {
     expect(c['versions']?.detail).toBe(`timeclock-kiosk ${VERSION}, Node ${process.versions.node}`);
     expect(snapshot(healthy)).toEqual(before);
     // One request, and a read.
-    expect(mock.requests().slice(gets).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v2.1/sites/${SITE}`]);
+    expect(
+      mock
+        .requests()
+        .slice(gets)
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual([`GET /v2.1/sites/${SITE}`]);
   });
 
   it('--json is an array of {check, status, detail} with the same checks and verdicts', async () => {
@@ -123,7 +148,11 @@ describe('timeclock doctor on the demo', () => {
   it('passes (exit 0) on an empty data directory with no API, saying it is the demo', async () => {
     const empty = dir();
     const noTools = path.join(empty, 'no-bin'); // no timedatectl on PATH
-    const { code, lines } = await doctor({ TIMECLOCK_DATA_DIR: empty, PATH: noTools, TIMECLOCK_CHROMIUM: path.join(empty, 'no-chromium') });
+    const { code, lines } = await doctor({
+      TIMECLOCK_DATA_DIR: empty,
+      PATH: noTools,
+      TIMECLOCK_CHROMIUM: path.join(empty, 'no-chromium'),
+    });
     expect(statuses(lines)).toEqual(DEMO_FRESH);
     expect(code).toBe(0);
     const c = byCheck(lines);
@@ -136,7 +165,12 @@ describe('timeclock doctor on the demo', () => {
 
   it('passes with the default data directory not yet created', async () => {
     const home = dir();
-    const { code, lines } = await doctor({ HOME: home, XDG_DATA_HOME: path.join(home, 'xdg'), PATH: tools.bin, TIMECLOCK_CHROMIUM: tools.chromium });
+    const { code, lines } = await doctor({
+      HOME: home,
+      XDG_DATA_HOME: path.join(home, 'xdg'),
+      PATH: tools.bin,
+      TIMECLOCK_CHROMIUM: tools.chromium,
+    });
     expect(code).toBe(0);
     expect(lines.filter((l) => l.status === 'fail')).toEqual([]);
     expect(byCheck(lines)['configuration']?.detail).toMatch(/^demo: no API configured/);
@@ -144,13 +178,28 @@ describe('timeclock doctor on the demo', () => {
 
   it('after the demo ran once: its roster is there, only the demo warnings remain', async () => {
     const demoDir = dir();
-    const ran = await runCli(['start', '--headless'], { TIMECLOCK_DATA_DIR: demoDir, TIMECLOCK_LOG_LEVEL: 'error' }, '1001\n', 30_000);
+    const ran = await runCli(
+      ['start', '--headless'],
+      { TIMECLOCK_DATA_DIR: demoDir, TIMECLOCK_LOG_LEVEL: 'error' },
+      '1001\n',
+      30_000,
+    );
     expect(ran.stdout).toMatch(/^registered /m);
-    const { code, lines } = await doctor({ TIMECLOCK_DATA_DIR: demoDir, PATH: tools.bin, TIMECLOCK_CHROMIUM: tools.chromium });
+    const { code, lines } = await doctor({
+      TIMECLOCK_DATA_DIR: demoDir,
+      PATH: tools.bin,
+      TIMECLOCK_CHROMIUM: tools.chromium,
+    });
     expect(code).toBe(0);
     // Issue 26: the demo's 1035 has no employer, listed before they punch.
-    expect(lines.filter((l) => l.status !== 'ok').map((l) => l.check)).toEqual(['configuration', 'service', 'roster evidence']);
+    expect(lines.filter((l) => l.status !== 'ok').map((l) => l.check)).toEqual([
+      'configuration',
+      'service',
+      'roster evidence',
+    ]);
     expect(byCheck(lines)['roster']?.detail).toMatch(/^36 employees/);
-    expect(byCheck(lines)['roster evidence']?.detail).toMatch(/1 without an employer of their own, so receipts and AFD name the configured employer \(none is configured: set employer.name and employer.cnpj\): Rosângela Prado Miranda/);
+    expect(byCheck(lines)['roster evidence']?.detail).toMatch(
+      /1 without an employer of their own, so receipts and AFD name the configured employer \(none is configured: set employer.name and employer.cnpj\): Rosângela Prado Miranda/,
+    );
   });
 });

@@ -22,7 +22,8 @@ beforeAll(() => {
   const modules = path.join(app.dir, 'node_modules');
   fs.mkdirSync(modules);
   for (const name of fs.readdirSync('node_modules')) {
-    if (name !== 'electron' && name !== '.bin') fs.symlinkSync(path.resolve('node_modules', name), path.join(modules, name));
+    if (name !== 'electron' && name !== '.bin')
+      fs.symlinkSync(path.resolve('node_modules', name), path.join(modules, name));
   }
   fs.mkdirSync(path.join(modules, 'electron'));
   fs.writeFileSync(
@@ -40,32 +41,65 @@ module.exports = {
 });
 afterAll(() => app?.cleanup());
 
-function electronMain(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; log: string; switches: string }> {
+function electronMain(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; log: string; switches: string }> {
   const log = path.join(app.dir, `electron-${Math.random().toString(36).slice(2)}.log`);
   fs.writeFileSync(log, '');
   fs.writeFileSync(`${log}.switches`, '');
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(app.dir, 'dist/src/main/main.js'), ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: app.dir, TZ: 'UTC', FAKE_ELECTRON_LOG: log, TIMECLOCK_DATA_DIR: path.join(app.dir, 'data'), ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: app.dir,
+        TZ: 'UTC',
+        FAKE_ELECTRON_LOG: log,
+        TIMECLOCK_DATA_DIR: path.join(app.dir, 'data'),
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr, log: fs.readFileSync(log, 'utf8'), switches: fs.readFileSync(`${log}.switches`, 'utf8') }));
+    child.on('close', (code) =>
+      resolve({
+        code,
+        stdout,
+        stderr,
+        log: fs.readFileSync(log, 'utf8'),
+        switches: fs.readFileSync(`${log}.switches`, 'utf8'),
+      }),
+    );
   });
 }
 
 describe('timeclock-kiosk --cli', () => {
   it('takes only what follows --cli as the command line', () => {
-    expect(cliArguments(['/opt/timeclock-kiosk/timeclock-kiosk', '--ozone-platform=headless', '--no-sandbox', '--cli', 'status', '--json'])).toEqual(['status', '--json']);
+    expect(
+      cliArguments([
+        '/opt/timeclock-kiosk/timeclock-kiosk',
+        '--ozone-platform=headless',
+        '--no-sandbox',
+        '--cli',
+        'status',
+        '--json',
+      ]),
+    ).toEqual(['status', '--json']);
     expect(cliArguments(['/opt/timeclock-kiosk/timeclock-kiosk', '--cli'])).toEqual([]);
     expect(cliArguments(['/opt/timeclock-kiosk/timeclock-kiosk', '--windowed'])).toBeNull();
   });
 
   it('runs a command in the main process and exits with its code, without starting the kiosk', async () => {
-    const run = await electronMain(['--ozone-platform=headless', '--no-sandbox', '--disable-gpu', '--cli', '--version']);
+    const run = await electronMain([
+      '--ozone-platform=headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--cli',
+      '--version',
+    ]);
     expect(run.stdout).toBe(`timeclock-kiosk ${VERSION}\n`);
     expect(run.log).toBe('exit 0\n');
     expect(run.code).toBe(0);
@@ -91,7 +125,11 @@ describe('timeclock-kiosk --cli', () => {
   });
 
   it('the kiosk’s Chromium speaks the site’s screen language (its date fields and Intl follow it), set before the app starts', async () => {
-    const cases: Array<[Record<string, string>, string]> = [[{}, 'pt-BR'], [{ TIMECLOCK_LANGUAGE: 'es' }, 'es'], [{ TIMECLOCK_LANGUAGE: 'en' }, 'en-US']];
+    const cases: Array<[Record<string, string>, string]> = [
+      [{}, 'pt-BR'],
+      [{ TIMECLOCK_LANGUAGE: 'es' }, 'es'],
+      [{ TIMECLOCK_LANGUAGE: 'en' }, 'en-US'],
+    ];
     for (const [env, tag] of cases) {
       const run = await electronMain(['--windowed'], env);
       expect(run.switches).toBe(`lang=${tag}\n`);

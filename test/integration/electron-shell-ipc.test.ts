@@ -25,7 +25,9 @@ describe('IPC bridge', () => {
 
   it('a punch from the kiosk page reaches the agent, answers in the contract shape, and the service gets it', async () => {
     const { call, mock } = await setup();
-    const r = callResultSchema('punch').parse(await call('punch', undefined, { credential: { kind: 'id', value: '1002' } }));
+    const r = callResultSchema('punch').parse(
+      await call('punch', undefined, { credential: { kind: 'id', value: '1002' } }),
+    );
     expect(r).toMatchObject({ ok: true, value: { ok: true, employeeExternalId: '1002', repeat: false } });
     await waitFor(() => mock.records().some((x) => x.employee_external_id === '1002'), 'the record at the service');
     const status = callResultSchema('status').parse(await call('status', undefined, {}));
@@ -48,7 +50,9 @@ describe('IPC bridge', () => {
     for (const [what, args] of bodies) {
       expect(errorOf(await call('punch', undefined, ...args)).code, what).toBe('bad_request');
     }
-    expect(errorOf(await call('punch', undefined, { credential: { kind: 'id' } })).issues).toEqual([{ path: ['credential', 'value'], message: expect.any(String) }]);
+    expect(errorOf(await call('punch', undefined, { credential: { kind: 'id' } })).issues).toEqual([
+      { path: ['credential', 'value'], message: expect.any(String) },
+    ]);
     expect(errorOf(await call('status', undefined, { extra: true })).code).toBe('bad_request');
     expect(agent.status().unsent + agent.status().queue.sent).toBe(before);
   });
@@ -59,14 +63,25 @@ describe('IPC bridge', () => {
     const main = wc.mainFrame;
     const before = agent.status().unsent + agent.status().queue.sent;
     const foreign: Array<[string, Sender]> = [
-      ['other page in the main frame', { sender: wc, senderFrame: new FakeFrame('https://evil.example/', main.processId, main.routingId) }],
-      ['another file', { sender: wc, senderFrame: new FakeFrame(url.replace('index.html', 'x.html'), main.processId, main.routingId) }],
-      ['a sub-frame on our page', { sender: wc, senderFrame: new FakeFrame(url, main.processId, main.routingId + 100, main) }],
+      [
+        'other page in the main frame',
+        { sender: wc, senderFrame: new FakeFrame('https://evil.example/', main.processId, main.routingId) },
+      ],
+      [
+        'another file',
+        { sender: wc, senderFrame: new FakeFrame(url.replace('index.html', 'x.html'), main.processId, main.routingId) },
+      ],
+      [
+        'a sub-frame on our page',
+        { sender: wc, senderFrame: new FakeFrame(url, main.processId, main.routingId + 100, main) },
+      ],
       ['a frame gone since', { sender: wc, senderFrame: null }],
       ['another web contents', { sender: new FakeWebContents(), senderFrame: new FakeFrame(url, 99, 1) }],
     ];
     for (const [what, from] of foreign) {
-      expect(errorOf(await call('punch', from, { credential: { kind: 'id', value: '1002' } })).code, what).toBe('forbidden');
+      expect(errorOf(await call('punch', from, { credential: { kind: 'id', value: '1002' } })).code, what).toBe(
+        'forbidden',
+      );
     }
     expect(agent.status().unsent + agent.status().queue.sent).toBe(before);
     // The same frame object re-created by Electron (same ids) on our page is still the kiosk.
@@ -79,11 +94,20 @@ describe('IPC bridge', () => {
     for (const name of callNames.filter((n) => ['listRejected', 'syncRoster', 'retryRejected', 'setPin'].includes(n))) {
       expect(errorOf(await call(name, undefined, {})).code, name).toBe('forbidden');
     }
-    expect(await call('adminLogin', undefined, { pin: '000000' })).toMatchObject({ ok: true, value: { ok: false, code: 'wrong_pin' } });
+    expect(await call('adminLogin', undefined, { pin: '000000' })).toMatchObject({
+      ok: true,
+      value: { ok: false, code: 'wrong_pin' },
+    });
     expect(errorOf(await call('listRejected', undefined, {})).code).toBe('forbidden');
     expect(await call('adminLogin', undefined, { pin: ADMIN_PIN })).toMatchObject({ ok: true, value: { ok: true } });
-    expect(callResultSchema('listRejected').parse(await call('listRejected', undefined, {}))).toEqual({ ok: true, value: [] });
-    expect(callResultSchema('syncRoster').parse(await call('syncRoster', undefined, {}))).toMatchObject({ ok: true, value: { ok: true } });
+    expect(callResultSchema('listRejected').parse(await call('listRejected', undefined, {}))).toEqual({
+      ok: true,
+      value: [],
+    });
+    expect(callResultSchema('syncRoster').parse(await call('syncRoster', undefined, {}))).toMatchObject({
+      ok: true,
+      value: { ok: true },
+    });
     expect(await call('lock', undefined, {})).toEqual({ ok: true, value: { ok: true } });
     expect(errorOf(await call('listRejected', undefined, {})).code).toBe('forbidden');
   });
@@ -111,16 +135,28 @@ describe('IPC bridge', () => {
   it('forwards agent events to the window on kiosk:event, in the contract shape', async () => {
     const { agent, win } = await setup();
     const r = await agent.punch({ kind: 'id', value: '1004' });
-    const punches = win.webContents.sent.filter((s) => s.channel === EVENT_CHANNEL && (s.args[0] as { name: string }).name === 'punch');
-    expect(punches).toEqual([{ channel: EVENT_CHANNEL, args: [{ name: 'punch', payload: JSON.parse(JSON.stringify(r)) }] }]);
-    await waitFor(() => win.webContents.sent.some((s) => (s.args[0] as { name: string }).name === 'status'), 'a status event');
+    const punches = win.webContents.sent.filter(
+      (s) => s.channel === EVENT_CHANNEL && (s.args[0] as { name: string }).name === 'punch',
+    );
+    expect(punches).toEqual([
+      { channel: EVENT_CHANNEL, args: [{ name: 'punch', payload: JSON.parse(JSON.stringify(r)) }] },
+    ]);
+    await waitFor(
+      () => win.webContents.sent.some((s) => (s.args[0] as { name: string }).name === 'status'),
+      'a status event',
+    );
     for (const s of win.webContents.sent) seen.push(JSON.stringify(s));
   });
 
   it('a punch call’s requestId comes back in the punch event of its result (src/bridge), and a punch no call asked for has none', async () => {
     const { call, agent, win } = await setup();
-    const punchEvents = () => win.webContents.sent.filter((s) => s.channel === EVENT_CHANNEL && (s.args[0] as { name: string }).name === 'punch').map((s) => (s.args[0] as { payload: unknown }).payload);
-    const r = callResultSchema('punch').parse(await call('punch', undefined, { credential: { kind: 'id', value: '1002' }, requestId: 'screen-1' }));
+    const punchEvents = () =>
+      win.webContents.sent
+        .filter((s) => s.channel === EVENT_CHANNEL && (s.args[0] as { name: string }).name === 'punch')
+        .map((s) => (s.args[0] as { payload: unknown }).payload);
+    const r = callResultSchema('punch').parse(
+      await call('punch', undefined, { credential: { kind: 'id', value: '1002' }, requestId: 'screen-1' }),
+    );
     expect(r.ok && r.value).not.toHaveProperty('requestId');
     expect(punchEvents()).toEqual([{ ...JSON.parse(JSON.stringify(r.ok && r.value)), requestId: 'screen-1' }]);
     await agent.punch({ kind: 'id', value: '1004' });
@@ -131,12 +167,16 @@ describe('IPC bridge', () => {
     const { call, agent, mock, win } = await setup();
     mock.setVariants({ longStrings: 10_000 });
     expect((await agent.syncRoster()).ok).toBe(true);
-    const r = callResultSchema('punch').parse(await call('punch', undefined, { credential: { kind: 'id', value: '1003' }, requestId: 'screen-long' }));
+    const r = callResultSchema('punch').parse(
+      await call('punch', undefined, { credential: { kind: 'id', value: '1003' }, requestId: 'screen-long' }),
+    );
     if (!r.ok || !r.value.ok) throw new Error(`not registered: ${JSON.stringify(r).slice(0, 300)}`);
     expect(r.value.nsr).toBeGreaterThan(0);
     expect(r.value.employeeName?.length).toBe(10_000);
     expect(r.value.employeeName?.startsWith('Maria Aparecida dos Santos Maria')).toBe(true);
-    const event = win.webContents.sent.filter((s) => s.channel === EVENT_CHANNEL && (s.args[0] as { name: string }).name === 'punch').map((s) => (s.args[0] as { payload: { ok: boolean; nsr?: number; requestId?: string } }).payload);
+    const event = win.webContents.sent
+      .filter((s) => s.channel === EVENT_CHANNEL && (s.args[0] as { name: string }).name === 'punch')
+      .map((s) => (s.args[0] as { payload: { ok: boolean; nsr?: number; requestId?: string } }).payload);
     expect(event.map((e) => [e.ok, e.nsr, e.requestId])).toEqual([[true, r.value.nsr, 'screen-long']]);
     expect(logLines.filter((l) => /outside the contract/.test(l))).toEqual([]);
   });
@@ -175,7 +215,8 @@ describe('IPC bridge', () => {
       expect(r, name).toMatchObject({ ok: true });
       answers.push(JSON.stringify(r));
       // The settings calls really ran (checked with the service, saved), not a placeholder refusal.
-      if (name === 'setApiToken' || name === 'setSite' || name === 'setRateBudget') expect(r, name).toMatchObject({ ok: true, value: { ok: true } });
+      if (name === 'setApiToken' || name === 'setSite' || name === 'setRateBudget')
+        expect(r, name).toMatchObject({ ok: true, value: { ok: true } });
     }
     const status = answers[callNames.filter((n) => n !== 'lock' && n !== 'adminLogout').indexOf('status')];
     expect(status).toContain('"settings"');
@@ -183,7 +224,10 @@ describe('IPC bridge', () => {
     expect(answers.join('\n')).not.toContain('demo-token');
     // Nor any event sent to the window after the token was set.
     const afterStatus = await call('status', undefined, {});
-    expect(afterStatus).toMatchObject({ ok: true, value: { settings: { token: { source: 'keyring', warning: null } } } });
+    expect(afterStatus).toMatchObject({
+      ok: true,
+      value: { settings: { token: { source: 'keyring', warning: null } } },
+    });
     for (const s of win.webContents.sent) expect(JSON.stringify(s)).not.toContain(API_TOKEN);
   });
 });
@@ -201,7 +245,9 @@ describe('the API token in the Electron shell', () => {
     await call('adminLogin', undefined, { pin: ADMIN_PIN });
     const r = await call('setApiToken', undefined, { token: NEW });
     expect(r).toMatchObject({ ok: true, value: { ok: true, code: 'token_saved', params: { store: 'keyring' } } });
-    expect(answerText('en', (r as { value: { code: 'token_saved'; params: Record<string, string> } }).value)).toMatch(/system secret store/);
+    expect(answerText('en', (r as { value: { code: 'token_saved'; params: Record<string, string> } }).value)).toMatch(
+      /system secret store/,
+    );
     seen.push(JSON.stringify(agent.status()));
     expect(agent.status().settings.token).toEqual({ source: 'keyring', setAt: expect.any(Number), warning: null });
     expect(fs.existsSync(path.join(dataDir, 'api-token.enc'))).toBe(true);
@@ -219,11 +265,21 @@ describe('the API token in the Electron shell', () => {
     const before = await call('status', undefined, {});
     expect(before).toMatchObject({ ok: true, value: { settings: { token: { source: 'config', warning: null } } } });
     await call('adminLogin', undefined, { pin: ADMIN_PIN });
-    expect(await call('setApiToken', undefined, { token: API_TOKEN })).toMatchObject({ ok: true, value: { ok: true, code: 'token_saved', params: { store: 'file' } } });
+    expect(await call('setApiToken', undefined, { token: API_TOKEN })).toMatchObject({
+      ok: true,
+      value: { ok: true, code: 'token_saved', params: { store: 'file' } },
+    });
     const after = await call('status', undefined, {});
     expect(after).toMatchObject({
       ok: true,
-      value: { settings: { token: { source: 'file', warning: expect.stringMatching(/no system secret store .*basic_text.*readable only by the kiosk user/) } } },
+      value: {
+        settings: {
+          token: {
+            source: 'file',
+            warning: expect.stringMatching(/no system secret store .*basic_text.*readable only by the kiosk user/),
+          },
+        },
+      },
     });
     expect(fs.statSync(path.join(dataDir, 'api-token')).mode & 0o777).toBe(0o600);
     expect(fs.existsSync(path.join(dataDir, 'api-token.enc'))).toBe(false);

@@ -11,7 +11,12 @@ import { electronShellRig } from '../helpers/electron-shell-rig.js';
 const { setup } = electronShellRig();
 
 type Key = Partial<KeyboardInput> & Pick<KeyboardInput, 'key' | 'code'>;
-const ctrl = (key: string, code: string, more: Partial<KeyboardInput> = {}): Key => ({ key, code, control: true, ...more });
+const ctrl = (key: string, code: string, more: Partial<KeyboardInput> = {}): Key => ({
+  key,
+  code,
+  control: true,
+  ...more,
+});
 
 /** What a person can press to get out of, or into the insides of, the kiosk (US layout, as Chromium reports it). */
 const SWALLOWED: Array<[string, Key]> = [

@@ -30,7 +30,11 @@ describe('the compiled preload (dist/src/main/preload.cjs)', () => {
       ipcRenderer: {
         invoke,
         on: (channel: string, l: Listener) => listeners.set(channel, [...(listeners.get(channel) ?? []), l]),
-        removeListener: (channel: string, l: Listener) => listeners.set(channel, (listeners.get(channel) ?? []).filter((x) => x !== l)),
+        removeListener: (channel: string, l: Listener) =>
+          listeners.set(
+            channel,
+            (listeners.get(channel) ?? []).filter((x) => x !== l),
+          ),
       },
     };
     const fakeRequire = (id: string): unknown => {

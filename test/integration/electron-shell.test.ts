@@ -51,26 +51,37 @@ describe('the kiosk window', () => {
       }
     };
     createKioskWindow(Ctor, { preloadPath: PRELOAD, rendererDir: '/srv/renderer', kiosk: false });
-    expect(made[0]?.options).toMatchObject({ kiosk: false, fullscreen: false, webPreferences: { sandbox: true, contextIsolation: true } });
+    expect(made[0]?.options).toMatchObject({
+      kiosk: false,
+      fullscreen: false,
+      webPreferences: { sandbox: true, contextIsolation: true },
+    });
   });
 
   it('puts the web bridge’s Content-Security-Policy on every response, replacing any other', async () => {
     const { win, url, agent, root } = await setup();
     const out = win.webContents.session.respond({
       url,
-      responseHeaders: { 'content-type': ['text/html'], 'content-security-policy': ["default-src *; script-src 'unsafe-inline'"] },
+      responseHeaders: {
+        'content-type': ['text/html'],
+        'content-security-policy': ["default-src *; script-src 'unsafe-inline'"],
+      },
     });
     expect(out).toEqual({ responseHeaders: { 'content-type': ['text/html'], 'Content-Security-Policy': [KIOSK_CSP] } });
-    expect(win.webContents.session.respond({ url: 'file:///x/app.js' })?.responseHeaders).toEqual({ 'Content-Security-Policy': [KIOSK_CSP] });
+    expect(win.webContents.session.respond({ url: 'file:///x/app.js' })?.responseHeaders).toEqual({
+      'Content-Security-Policy': [KIOSK_CSP],
+    });
 
     // The same policy as the web bridge serves (main and web may not import each other).
     const web = await startWebBridge({ agent, host: '127.0.0.1', port: 0, rendererDir: root, adminPin: null });
     cleanups.push(() => web.close());
     const header = await new Promise<string | string[] | undefined>((resolve, reject) => {
-      http.get(`${web.origin}/index.html`, (res) => {
-        res.resume();
-        resolve(res.headers['content-security-policy']);
-      }).on('error', reject);
+      http
+        .get(`${web.origin}/index.html`, (res) => {
+          res.resume();
+          resolve(res.headers['content-security-policy']);
+        })
+        .on('error', reject);
     });
     expect(header).toBe(KIOSK_CSP);
   });
@@ -107,7 +118,11 @@ describe('one kiosk per machine', () => {
     const { electron, win } = await setup();
     win.minimized = true;
     electron.app.emit('second-instance');
-    expect({ restored: win.restored, shown: win.shown, focused: win.focused }).toEqual({ restored: 1, shown: 2, focused: 1 });
+    expect({ restored: win.restored, shown: win.shown, focused: win.focused }).toEqual({
+      restored: 1,
+      shown: 2,
+      focused: 1,
+    });
 
     const second = fakeElectron();
     second.app.lockFree = false;

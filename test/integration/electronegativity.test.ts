@@ -12,7 +12,9 @@ import { tempDir } from '../helpers/temp.js';
 const CLI = path.resolve('node_modules/@doyensec/electronegativity/dist/index.js');
 /** Runs it with its HTTP client set never to retry (see the file: a crash under Node 22 and later). */
 const OFFLINE = path.resolve('test/helpers/electronegativity-offline.cjs');
-const ELECTRON_VERSION = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['electron'] as string;
+const ELECTRON_VERSION = (
+  JSON.parse(fs.readFileSync('package.json', 'utf8')) as { devDependencies: Record<string, string> }
+).devDependencies['electron'] as string;
 
 /** Findings we have looked at, and why they stay. */
 const EXPLAINED: Record<string, string> = {
@@ -46,7 +48,10 @@ function parseCsvLine(line: string): string[] {
 
 function scan(dir: string): Finding[] {
   const csv = path.join(dir, '..', `${path.basename(dir)}.csv`);
-  const r = spawnSync(process.execPath, [OFFLINE, CLI, '-i', dir, '-o', csv, '-e', ELECTRON_VERSION], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [OFFLINE, CLI, '-i', dir, '-o', csv, '-e', ELECTRON_VERSION], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (!fs.existsSync(csv)) throw new Error(`electronegativity wrote no report (exit ${r.status}): ${r.stderr}`);
   return fs
     .readFileSync(csv, 'utf8')

@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inProcess as cli } from '../helpers/cli.js';
-import type { Agent } from '../../src/agent/agent.js';
-import { readStoredFacts } from '../../src/agent/doctor-reads.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
+import { readStoredFacts } from '../../src/agent/diagnostics/doctor-reads.js';
 import { runAfd } from '../../src/cli/afd.js';
 import { rosterEvidenceCheck } from '../../src/cli/doctor/evidence-checks.js';
 import type { CliOptions } from '../../src/cli/options.js';
@@ -21,9 +21,9 @@ import { verifyAfd } from '../../src/domain/afd/verify.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { demoSeed, DEMO_SUBCONTRACTOR_ID } from '../../src/mock/seed.js';
 import { openDatabase } from '../../src/store/database.js';
-import { EmployerCache } from '../../src/store/employers.js';
-import { sha256Latin1 } from '../../src/store/journal-facts.js';
-import { verifyJournal } from '../../src/store/journal-verify.js';
+import { EmployerCache } from '../../src/store/roster/employers.js';
+import { sha256Latin1 } from '../../src/store/journal/journal-facts.js';
+import { verifyJournal } from '../../src/store/journal/journal-verify.js';
 import { EMPLOYER, spInstant } from '../helpers/afd.js';
 import { testAgent } from '../helpers/agent.js';
 import { tempDir } from '../helpers/temp.js';
@@ -42,16 +42,19 @@ let cpfOf1030 = '';
 
 beforeAll(async () => {
   const seed = demoSeed();
-  const byExternal = (id: string) => seed.employees.find((e) => e.external_id === id) as (typeof seed.employees)[number];
+  const byExternal = (id: string) =>
+    seed.employees.find((e) => e.external_id === id) as (typeof seed.employees)[number];
   delete byExternal('1034').cpf; // no CPF
-  (byExternal('1033').contract_data as Record<string, unknown>)['payment_source'] = 'f'.repeat(24); // an employer the service does not have
+  // an employer the service does not have
+  (byExternal('1033').contract_data as Record<string, unknown>)['payment_source'] = 'f'.repeat(24);
   cpfOf1030 = byExternal('1030').cpf as string;
   mock = await startMockServer({ seed, rateLimit: { limit: 60, windowMs: 1_000 }, clock });
   cleanups.push(() => mock.close());
   agent = testAgent({ dataDir, mock, clock, settings: { employer: EMPLOYER, terminalId: 'obra-centro-01' } });
   cleanups.push(() => agent.stop());
   await agent.start({ awaitRosterIfEmpty: true });
-  // The employers are read after the roster, at the lowest priority: wait for them (the window moves on with the clock).
+  // The employers are read after the roster, at the lowest priority: wait for them (the window moves on with the
+  // clock).
   const db = openDatabase(dataDir, { readonly: true });
   cleanups.push(() => void db.close());
   const cache = new EmployerCache(db);
@@ -74,28 +77,47 @@ describe('each worker’s own employer', () => {
     const s = await agent.status();
     const ev = s.roster.health.evidence;
     expect(ev?.noCpf).toEqual({ count: 1, employees: [expect.objectContaining({ externalId: '1034' })] });
-    expect(ev?.noEmployer).toEqual({ count: 1, employees: [expect.objectContaining({ externalId: '1033', reason: 'unknown' })] });
+    expect(ev?.noEmployer).toEqual({
+      count: 1,
+      employees: [expect.objectContaining({ externalId: '1033', reason: 'unknown' })],
+    });
     expect(s.roster.health.missingEmployer).toBe(1); // 1035: no payment source at all
 
     const db = openDatabase(dataDir, { readonly: true });
     try {
-      const check = rosterEvidenceCheck(readStoredFacts(db, configSchema.parse({ dataDir, employer: EMPLOYER }), false), true);
+      const check = rosterEvidenceCheck(
+        readStoredFacts(db, configSchema.parse({ dataDir, employer: EMPLOYER }), false),
+        true,
+      );
       expect(check.status).toBe('warn');
       expect(check.detail).toMatch(/1 without a CPF \(the AFD shows twelve zeros for their punches\): [^;]+/);
-      expect(check.detail).toMatch(/2 without an employer of their own, so receipts and AFD name the configured employer: .*\(employer unknown to the service\)/);
+      expect(check.detail).toMatch(
+        /2 without an employer of their own, so receipts and AFD name the configured employer: .*\(employer unknown to the service\)/,
+      );
     } finally {
       db.close();
     }
   });
 
   it('seals each punch for its worker’s employer; the receipt names it; the journal verifies whole', async () => {
-    for (const [id, time] of [['1001', '08:00'], ['1030', '08:01'], ['1034', '08:02'], ['1002', '08:03'], ['1031', '08:04'], ['1033', '08:05']] as const) {
+    for (const [id, time] of [
+      ['1001', '08:00'],
+      ['1030', '08:01'],
+      ['1034', '08:02'],
+      ['1002', '08:03'],
+      ['1031', '08:04'],
+      ['1033', '08:05'],
+    ] as const) {
       clock.t = spInstant('2026-08-03', time);
       const r = await agent.punch({ kind: 'id', value: id });
       if (!r.ok || !r.nsr) throw new Error(`punch ${id}: ${JSON.stringify(r)}`);
       nsrs[id] = r.nsr;
       if (id === '1030') {
-        expect(r.receipt?.employer).toEqual({ name: 'Elétrica Parceira Instalações Ltda', cnpj: '11.444.777/0001-61', cpf: null });
+        expect(r.receipt?.employer).toEqual({
+          name: 'Elétrica Parceira Instalações Ltda',
+          cnpj: '11.444.777/0001-61',
+          cpf: null,
+        });
         expect(r.receipt?.text).toContain('Empregador: Elétrica Parceira Instalações Ltda\nCNPJ: 11.444.777/0001-61');
       }
       // The builder is the configured employer; 1033's employer is unknown to the service: the configured one, too.
@@ -113,7 +135,10 @@ describe('each worker’s own employer', () => {
     const out = path.join(tmp.dir, 'out');
     fs.mkdirSync(out);
     const config = path.join(tmp.dir, 'config.json');
-    fs.writeFileSync(config, JSON.stringify({ dataDir, employer: EMPLOYER, timezone: 'America/Sao_Paulo', terminalId: 'obra-centro-01' }));
+    fs.writeFileSync(
+      config,
+      JSON.stringify({ dataDir, employer: EMPLOYER, timezone: 'America/Sao_Paulo', terminalId: 'obra-centro-01' }),
+    );
     const opts: CliOptions = { config, from: '2026-08-01', to: '2026-08-31', out };
     const r = await cli(() => runAfd(opts, ['export']));
     expect(r.code).toBe(0);
@@ -132,7 +157,8 @@ describe('each worker’s own employer', () => {
     expect(own.lines[0]?.slice(10, 25)).toBe('111222333000181');
     expect(sub.lines[0]?.slice(10, 25)).toBe('111444777000161');
     expect(sub.lines[0]?.slice(39, 189).trimEnd()).toBe('Elétrica Parceira Instalações Ltda');
-    expect(sub.lines[0]?.slice(25, 39)).toBe('0'.repeat(14)); // the configured CNO is the builder's, not the subcontractor's
+    // the configured CNO is the builder's, not the subcontractor's
+    expect(sub.lines[0]?.slice(25, 39)).toBe('0'.repeat(14));
     expect(own.marks.map((l) => Number(l.slice(0, 9)))).toEqual(['1001', '1034', '1002', '1033'].map((id) => nsrs[id]));
     expect(sub.marks.map((l) => Number(l.slice(0, 9)))).toEqual([nsrs['1030'], nsrs['1031']]);
     expect(sub.marks[0]?.slice(34, 46)).toBe(`0${cpfOf1030}`);
@@ -140,7 +166,11 @@ describe('each worker’s own employer', () => {
     for (const f of [own, sub]) {
       expect(f.header.ok).toBe(true);
       // Each file's chain starts at its employer's first mark and follows through the file: no anchor trusted.
-      expect(verifyAfd(f.text, sha256Latin1)).toMatchObject({ ok: true, chain: { kind: 'from-start' }, counts: { 7: f.marks.length } });
+      expect(verifyAfd(f.text, sha256Latin1)).toMatchObject({
+        ok: true,
+        chain: { kind: 'from-start' },
+        counts: { 7: f.marks.length },
+      });
     }
 
     // Unsigned (no signing key here): valid only when the caller accepts that (issue 26 item 6).

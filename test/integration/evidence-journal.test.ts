@@ -1,12 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMark } from '../../src/domain/afd/mark.js';
 import { openBookkeepingConnection } from '../../src/store/database.js';
-import { verifyJournal } from '../../src/store/journal-verify.js';
-import { Outbox } from '../../src/store/outbox.js';
-import { RetentionStore } from '../../src/store/retention.js';
-import { UnresolvedPunches } from '../../src/store/unresolved.js';
-import type { JournalOptions } from '../../src/store/evidence-journal.js';
-import { BASE, dropJournalTriggers, journalPunch, journalRig, punchRange, type OpenJournal } from '../helpers/journal.js';
+import { verifyJournal } from '../../src/store/journal/journal-verify.js';
+import { Outbox } from '../../src/store/punches/outbox.js';
+import { RetentionStore } from '../../src/store/upkeep/retention.js';
+import { UnresolvedPunches } from '../../src/store/punches/unresolved.js';
+import type { JournalOptions } from '../../src/store/journal/evidence-journal.js';
+import {
+  BASE,
+  dropJournalTriggers,
+  journalPunch,
+  journalRig,
+  punchRange,
+  type OpenJournal,
+} from '../helpers/journal.js';
 
 const rig = journalRig();
 afterEach(() => rig.cleanup());
@@ -25,7 +32,14 @@ describe('the evidence journal: one mark per punch, NSR 1, 2, 3…', () => {
 
     const mark = b.reader.markOfPunch(4);
     const parsed = parseMark(mark?.line ?? '');
-    expect(parsed.ok && parsed.mark).toMatchObject({ nsr: 4, cpf: '52998224725', collector: '04', online: true, markedAt: '2026-03-02T08:03:00-0300', recordedAt: '2026-03-02T08:03:00-0300' });
+    expect(parsed.ok && parsed.mark).toMatchObject({
+      nsr: 4,
+      cpf: '52998224725',
+      collector: '04',
+      online: true,
+      markedAt: '2026-03-02T08:03:00-0300',
+      recordedAt: '2026-03-02T08:03:00-0300',
+    });
     expect(mark).toMatchObject({ nsr: 4, punchId: 4, localDate: '2026-03-02' });
     expect(await verifyJournal(b.db)).toMatchObject({ ok: true, marks: 5, facts: 0, firstProblem: null });
   });
@@ -34,7 +48,9 @@ describe('the evidence journal: one mark per punch, NSR 1, 2, 3…', () => {
     const d = dir();
     const j = open(d);
     punchRange(j.outbox, 0, 2);
-    j.db.exec(`CREATE TEMP TRIGGER fail_punch BEFORE INSERT ON punch_journal BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`);
+    j.db.exec(
+      `CREATE TEMP TRIGGER fail_punch BEFORE INSERT ON punch_journal BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`,
+    );
     expect(() => j.outbox.insert(journalPunch(2))).toThrow(/disk trouble/);
     expect(j.db.prepare('SELECT COUNT(*) AS n FROM journal_marks').get()).toEqual({ n: 2 });
     expect(j.db.prepare('SELECT COUNT(*) AS n FROM punches').get()).toEqual({ n: 2 });
@@ -55,21 +71,28 @@ describe('the evidence journal: one mark per punch, NSR 1, 2, 3…', () => {
     const j = open(dir());
     punchRange(j.outbox, 0, 1);
     const unresolved = new UnresolvedPunches(j.db, j.journal);
-    const kept = unresolved.add({ at: BASE + 3_600_000, mono: 0, bootId: 'b', anchored: true }, 'NEW-1', 'badge', { zone: 'America/Sao_Paulo' });
+    const kept = unresolved.add({ at: BASE + 3_600_000, mono: 0, bootId: 'b', anchored: true }, 'NEW-1', 'badge', {
+      zone: 'America/Sao_Paulo',
+    });
     expect(kept.nsr).toBe(2);
     const line = j.reader.mark(2)?.line ?? '';
     expect(line.slice(34, 46)).toBe('000000000000');
-    expect(line[72]).toBe('0'); // recorded in the journal as it was taken: on-line (the terminal is the REP-P, docs/evidence-journal.md)
+    // recorded in the journal as it was taken: on-line (the terminal is the REP-P, docs/evidence-journal.md)
+    expect(line[72]).toBe('0');
     punchRange(j.outbox, 1, 2); // another punch meanwhile: NSR 3
 
     const row = unresolved.all()[0];
     if (!row) throw new Error('no unresolved punch');
-    j.db.transaction(() => {
-      const r = j.outbox.insert(journalPunch(60, { nsr: row.nsr, employeeKey: 'E-new' }));
-      expect(r).toMatchObject({ inserted: true, nsr: 2 });
-      unresolved.resolve(row, BASE + 7_200_000, 'employee E-new cpf 52998224725: punch 3');
-    }).immediate();
-    expect(j.reader.factsOf(2).map((f) => [f.event, f.detail])).toEqual([['resolved', 'employee E-new cpf 52998224725: punch 3']]);
+    j.db
+      .transaction(() => {
+        const r = j.outbox.insert(journalPunch(60, { nsr: row.nsr, employeeKey: 'E-new' }));
+        expect(r).toMatchObject({ inserted: true, nsr: 2 });
+        unresolved.resolve(row, BASE + 7_200_000, 'employee E-new cpf 52998224725: punch 3');
+      })
+      .immediate();
+    expect(j.reader.factsOf(2).map((f) => [f.event, f.detail])).toEqual([
+      ['resolved', 'employee E-new cpf 52998224725: punch 3'],
+    ]);
     expect(j.reader.mark(3)?.punchId).toBe(2);
     expect(await verifyJournal(j.db)).toMatchObject({ ok: true, marks: 3, facts: 1 });
   });
@@ -100,7 +123,10 @@ describe('facts: what happened to a punch after its mark', () => {
 
     const facts = (nsr: number) => j.reader.factsOf(nsr).map((f) => `${f.event}: ${f.detail}`);
     expect(facts(1)).toEqual(['delivered: 65f0c0ffee0000000000abcd']);
-    expect(facts(2)).toEqual(['rejected: 422 employee inactive', 'released: a rejected punch queued again by a person']);
+    expect(facts(2)).toEqual([
+      'rejected: 422 employee inactive',
+      'released: a rejected punch queued again by a person',
+    ]);
     expect(facts(3)).toEqual(['held: forbidden: 403 not allowed', 'disputed: not at work that day']);
     expect(facts(4)).toEqual([]);
     expect(facts(pin.nsr)).toEqual(['held: pin_unverified', 'confirmed: by a person']);
@@ -130,7 +156,11 @@ describe('verification names the first record that does not match', () => {
   }
 
   it('one changed byte of a mark', async () => {
-    const v = await tampered((j) => j.db.prepare(`UPDATE journal_marks SET line = substr(line, 1, 25) || '9' || substr(line, 27) WHERE nsr = 4`).run());
+    const v = await tampered((j) =>
+      j.db
+        .prepare(`UPDATE journal_marks SET line = substr(line, 1, 25) || '9' || substr(line, 27) WHERE nsr = 4`)
+        .run(),
+    );
     expect(v.ok).toBe(false);
     expect(v.firstProblem).toMatchObject({ nsr: 4, message: expect.stringMatching(/hash does not match/) });
   });
@@ -155,7 +185,9 @@ describe('verification names the first record that does not match', () => {
   });
 
   it('a changed fact, and a punch whose NSR lost its mark', async () => {
-    const changed = await tampered((j) => j.db.prepare(`UPDATE journal_facts SET detail = 'remote-x' WHERE seq = 5`).run());
+    const changed = await tampered((j) =>
+      j.db.prepare(`UPDATE journal_facts SET detail = 'remote-x' WHERE seq = 5`).run(),
+    );
     expect(changed.firstProblem).toMatchObject({ seq: 5, message: expect.stringMatching(/hash does not match/) });
     const orphan = await tampered((j) => j.db.prepare('UPDATE punches SET nsr = 99 WHERE id = 6').run());
     expect(orphan.firstProblem).toMatchObject({ nsr: 99, message: 'punch 6 has NSR 99, which has no mark (deleted?)' });
@@ -169,7 +201,11 @@ describe('retention', () => {
     for (let id = 1; id <= 5; id++) j.outbox.markSent(id, BASE + id, `remote-${id}`, 'created');
     expect(new RetentionStore(j.db).pruneDelivered(BASE + 10, 100)).toMatchObject({ punches: 5 });
     expect(j.db.prepare('SELECT COUNT(*) AS n FROM punches').get()).toEqual({ n: 0 });
-    expect(j.db.prepare('SELECT (SELECT COUNT(*) FROM journal_marks) AS marks, (SELECT COUNT(*) FROM journal_facts) AS facts').get()).toEqual({ marks: 5, facts: 5 });
+    expect(
+      j.db
+        .prepare('SELECT (SELECT COUNT(*) FROM journal_marks) AS marks, (SELECT COUNT(*) FROM journal_facts) AS facts')
+        .get(),
+    ).toEqual({ marks: 5, facts: 5 });
     expect(j.reader.markOfPunch(3)?.nsr).toBe(3);
     expect(j.reader.factsOf(3).map((f) => f.detail)).toEqual(['remote-3']);
     expect(await verifyJournal(j.db)).toMatchObject({ ok: true, marks: 5, facts: 5 });

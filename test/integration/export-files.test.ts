@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
 import { EMPLOYER, makeP12, spInstant, TERMINAL, TERMINAL_NAME as ANNEX_NAME, writeConfig } from '../helpers/afd.js';
@@ -57,12 +57,12 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i] as string;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
       else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
+    else if (c === ',') (row.push(field), (field = ''));
+    else if (c === '\r' && text[i + 1] === '\n') (row.push(field), rows.push(row), (row = []), (field = ''), i++);
     else field += c;
   }
   return rows;
@@ -151,8 +151,12 @@ describe('exports on a drive someone prepared', () => {
     expect(fs.readdirSync(elsewhere)).toEqual([]);
     // Once the drive is clean, the export works and replaces its own earlier file.
     fs.rmSync(path.join(stick, 'PUNCHES'));
-    expect(await agent.afd.punches.exportCsv({ from: DAY, to: DAY, target: { kind: 'drive', path: stick } })).toMatchObject({ ok: true });
-    expect(await agent.afd.punches.exportCsv({ from: DAY, to: DAY, target: { kind: 'drive', path: stick } })).toMatchObject({ ok: true });
+    expect(
+      await agent.afd.punches.exportCsv({ from: DAY, to: DAY, target: { kind: 'drive', path: stick } }),
+    ).toMatchObject({ ok: true });
+    expect(
+      await agent.afd.punches.exportCsv({ from: DAY, to: DAY, target: { kind: 'drive', path: stick } }),
+    ).toMatchObject({ ok: true });
     onlyThere(path.join(stick, 'PUNCHES'), [CSV_NAME]);
   });
 
@@ -179,8 +183,15 @@ describe('exports on a drive someone prepared', () => {
     }
     // A clean folder: the signed AFD and its .p7s are written (and written again over our own).
     fs.rmSync(afdFolder, { recursive: true, force: true });
-    expect(await agent.afd.export({ from: DAY, to: DAY, target: { kind: 'drive', path: stick } })).toMatchObject({ ok: true, signed: true, marks: HOSTILE.length });
-    expect(await agent.afd.export({ from: DAY, to: DAY, target: { kind: 'drive', path: stick } })).toMatchObject({ ok: true, signed: true });
+    expect(await agent.afd.export({ from: DAY, to: DAY, target: { kind: 'drive', path: stick } })).toMatchObject({
+      ok: true,
+      signed: true,
+      marks: HOSTILE.length,
+    });
+    expect(await agent.afd.export({ from: DAY, to: DAY, target: { kind: 'drive', path: stick } })).toMatchObject({
+      ok: true,
+      signed: true,
+    });
     onlyThere(afdFolder, [ANNEX_NAME, `${ANNEX_NAME}.p7s`]);
   });
 

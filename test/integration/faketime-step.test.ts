@@ -36,8 +36,16 @@ describe('the system clock stepped back under a running terminal (libfaketime)',
     const shift = path.join(t.dir, 'faketime');
     fs.writeFileSync(shift, '+2h\n');
     const config = path.join(t.dir, 'config.json');
-    // The faked clock is 2 h off though the box may be NTP-synchronised: say it is not, so the service's clock wins on any box.
-    fs.writeFileSync(config, JSON.stringify({ timezone: 'America/Sao_Paulo', retry: { baseMs: 300, maxMs: 600 }, clock: { ntpSynchronized: 'no' } }));
+    // The faked clock is 2 h off though the box may be NTP-synchronised: say it is not, so the service's clock wins on
+    // any box.
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        timezone: 'America/Sao_Paulo',
+        retry: { baseMs: 300, maxMs: 600 },
+        clock: { ntpSynchronized: 'no' },
+      }),
+    );
     const child = spawnCli(['start', '--headless', '--json', '--config', config], {
       TIMECLOCK_API_URL: mock.url,
       TIMECLOCK_API_TOKEN: 'demo-token',
@@ -53,7 +61,11 @@ describe('the system clock stepped back under a running terminal (libfaketime)',
     mock.setFaults({ serverError: 1, only: { method: 'POST', pathPrefix: '/times' } });
     const before = localDateTime(Date.now(), 'America/Sao_Paulo');
     child.stdin.write('1001\n');
-    const line = JSON.parse(await lineMatching(child.stdout, /^\{/, 10_000)) as { ok: boolean; local_date: string; local_time: string };
+    const line = JSON.parse(await lineMatching(child.stdout, /^\{/, 10_000)) as {
+      ok: boolean;
+      local_date: string;
+      local_time: string;
+    };
     const after = localDateTime(Date.now(), 'America/Sao_Paulo');
     expect(line.ok).toBe(true);
     await waitFor(() => mock.requests().some((r) => r.fault === 'server_error'), 'the first attempt failed', 10_000);

@@ -12,8 +12,8 @@
  * (HOLD_PAUSES pauses after them): what a probe costs is measured by the fleet bench.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
-import { agentMetrics } from '../../src/agent/metrics.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
+import { agentMetrics } from '../../src/agent/metrics/metrics.js';
 import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
@@ -27,10 +27,16 @@ const WINDOW_MS = 1_000;
 const TERMINALS = 3;
 /** Punches per busy terminal: 24 windows of the account's work for three. */
 const EACH = 480;
-/** Injected time moves in steps of this (real I/O settles after each); fine enough for paced sends (50 ms apart at 20 a window). */
+/**
+ * Injected time moves in steps of this (real I/O settles after each); fine enough for paced sends (50 ms apart at 20 a
+ * window).
+ */
 const STEP_MS = 10;
 
-/** api.timeoutMs where requests take no injected time: past FakeTime's 30 s wait for quiet, which then names a stuck request. */
+/**
+ * api.timeoutMs where requests take no injected time: past FakeTime's 30 s wait for quiet, which then names a stuck
+ * request.
+ */
 const REAL_TIME_DEADLINE_MS = 30_000;
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -104,13 +110,16 @@ async function drain(adaptiveRate: boolean, backlogs: number[], instantRequests 
   await time.advance(WINDOW_MS, STEP_MS);
   expect(mock.requests().filter((r) => r.status === 429)).toEqual([]);
 
-  if (instantRequests) time.quietWhen = () => agents.every((a) => a.status().queue.sending === 0) && mock.requests().every((r) => r.status !== null);
+  if (instantRequests)
+    time.quietWhen = () =>
+      agents.every((a) => a.status().queue.sending === 0) && mock.requests().every((r) => r.status !== null);
   const since = time.clock.now();
   await Promise.all(agents.map((a, i) => punchBacklog(a, i * EACH, backlogs[i] as number)));
   const busy = agents.map((_, i) => i).filter((i) => (backlogs[i] as number) > 0);
   const doneAt = new Map<number, number>();
   const allDone = () => {
-    for (const i of busy) if (!doneAt.has(i) && (agents[i] as Agent).status().queue.sent === backlogs[i]) doneAt.set(i, time.clock.now());
+    for (const i of busy)
+      if (!doneAt.has(i) && (agents[i] as Agent).status().queue.sent === backlogs[i]) doneAt.set(i, time.clock.now());
     return doneAt.size === busy.length;
   };
   await time.advanceUntil(allDone, 'every backlog delivered', 200 * WINDOW_MS, STEP_MS);
@@ -146,7 +155,9 @@ function deliveredOnce(d: Drain): void {
   const counts = recordCounts(d.mock.records());
   expect(counts.size).toBe(sum);
   expect([...counts.values()].filter((c) => c !== 1)).toEqual([]);
-  d.agents.forEach((a, i) => expect(a.status().queue).toMatchObject({ sent: d.backlogs[i], pending: 0, sending: 0, in_doubt: 0 }));
+  d.agents.forEach((a, i) =>
+    expect(a.status().queue).toMatchObject({ sent: d.backlogs[i], pending: 0, sending: 0, in_doubt: 0 }),
+  );
 }
 
 const everyone = Array.from({ length: TERMINALS }, () => EACH);
@@ -159,49 +170,69 @@ const everyone = Array.from({ length: TERMINALS }, () => EACH);
 const DRAIN_TEST_MS = 180_000;
 
 describe(`${TERMINALS} terminals on one token without Redis, each configured at the whole account limit`, () => {
-  it('adapting to 429s: under 5 % answered 429, shares found that use at least 0.90 of the account, every punch once, no terminal left behind, the limit in force in status and metrics', async () => {
-    const d = await drain(true, everyone);
-    report('adaptive', d);
-    deliveredOnce(d);
-    expect(d.refusedShare).toBeLessThan(0.05);
-    // The shares the terminals found use 0.90–1.00 of the account. Not the requests admitted per
-    // window of injected time: real requests run while injected time steps on, so that figure falls
-    // with the machine's load (0.89–0.91 at load 8–18, the control without adaptation the same),
-    // whatever the shares; the fleet bench measures it on real time (README, Fleet set-up).
-    const limits = d.agents.map((a) => a.status().rateWindow.limit);
-    const found = limits.reduce((a, b) => a + b, 0);
-    expect(found).toBeGreaterThanOrEqual(0.9 * ACCOUNT_LIMIT);
-    expect(found).toBeLessThanOrEqual(ACCOUNT_LIMIT);
-    // The terminals found equal shares: the last is done within two windows of the first.
-    expect(Math.max(...d.doneAfterWindows) - Math.min(...d.doneAfterWindows)).toBeLessThan(2);
-    // The limit in force is what status and the metric show: cut below the configured one.
-    expect(Math.max(...limits)).toBeLessThan(ACCOUNT_LIMIT);
-    const metrics = agentMetrics(d.agents[0] as Agent, { processMetrics: false });
-    expect(await metrics.scrape()).toMatch(new RegExp(`^timeclock_rate_limit_current ${limits[0]}$`, 'm'));
-  }, DRAIN_TEST_MS);
+  it(
+    'adapting to 429s: under 5 % answered 429, shares found that use at least 0.90 of the account, every punch once, no terminal left behind, the limit in force in status and metrics',
+    async () => {
+      const d = await drain(true, everyone);
+      report('adaptive', d);
+      deliveredOnce(d);
+      expect(d.refusedShare).toBeLessThan(0.05);
+      // The shares the terminals found use 0.90–1.00 of the account. Not the requests admitted per
+      // window of injected time: real requests run while injected time steps on, so that figure falls
+      // with the machine's load (0.89–0.91 at load 8–18, the control without adaptation the same),
+      // whatever the shares; the fleet bench measures it on real time (README, Fleet set-up).
+      const limits = d.agents.map((a) => a.status().rateWindow.limit);
+      const found = limits.reduce((a, b) => a + b, 0);
+      expect(found).toBeGreaterThanOrEqual(0.9 * ACCOUNT_LIMIT);
+      expect(found).toBeLessThanOrEqual(ACCOUNT_LIMIT);
+      // The terminals found equal shares: the last is done within two windows of the first.
+      expect(Math.max(...d.doneAfterWindows) - Math.min(...d.doneAfterWindows)).toBeLessThan(2);
+      // The limit in force is what status and the metric show: cut below the configured one.
+      expect(Math.max(...limits)).toBeLessThan(ACCOUNT_LIMIT);
+      const metrics = agentMetrics(d.agents[0] as Agent, { processMetrics: false });
+      expect(await metrics.scrape()).toMatch(new RegExp(`^timeclock_rate_limit_current ${limits[0]}$`, 'm'));
+    },
+    DRAIN_TEST_MS,
+  );
 
-  it('the control, adaptation off: the same fleet keeps overrunning the account, far above 5 % answered 429 (the test above can fail)', async () => {
-    const d = await drain(false, everyone);
-    report('not adaptive', d);
-    deliveredOnce(d);
-    expect(d.refusedShare).toBeGreaterThan(0.1);
-    for (const a of d.agents) expect(a.status().rateWindow.limit).toBe(ACCOUNT_LIMIT);
-  }, DRAIN_TEST_MS);
+  it(
+    'the control, adaptation off: the same fleet keeps overrunning the account, far above 5 % answered 429 (the test above can fail)',
+    async () => {
+      const d = await drain(false, everyone);
+      report('not adaptive', d);
+      deliveredOnce(d);
+      expect(d.refusedShare).toBeGreaterThan(0.1);
+      for (const a of d.agents) expect(a.status().rateWindow.limit).toBe(ACCOUNT_LIMIT);
+    },
+    DRAIN_TEST_MS,
+  );
 
-  it('one busy terminal while the others idle: it has the whole account limit, no 429', async () => {
-    // Requests take no injected time here: what is measured per window is the terminal's budget.
-    // With requests taking injected time, a slot held from send to one window past the answer
-    // made the share used fall with the machine's load (95 % quiet, under 90 % loaded).
-    const d = await drain(true, [EACH, 0, 0], true);
-    report('one busy', d);
-    deliveredOnce(d);
-    expect(d.refused).toBe(0);
-    expect(d.total).toBe(EACH); // nothing but the punches, each sent once
-    // The whole limit in every window, never more: EACH / limit full windows back to back, the
-    // last batch sent as that window opens.
-    expect(d.limitUse).toBeGreaterThanOrEqual(0.99);
-    expect(maxInAnyWindow(d.mock.requests().filter((r) => r.counted).map((r) => r.at), WINDOW_MS)).toBe(ACCOUNT_LIMIT);
-    expect(d.doneAfterWindows[0]).toBeLessThan(EACH / ACCOUNT_LIMIT);
-    expect(d.agents[0]?.status().rateWindow.limit).toBe(ACCOUNT_LIMIT);
-  }, DRAIN_TEST_MS);
+  it(
+    'one busy terminal while the others idle: it has the whole account limit, no 429',
+    async () => {
+      // Requests take no injected time here: what is measured per window is the terminal's budget.
+      // With requests taking injected time, a slot held from send to one window past the answer
+      // made the share used fall with the machine's load (95 % quiet, under 90 % loaded).
+      const d = await drain(true, [EACH, 0, 0], true);
+      report('one busy', d);
+      deliveredOnce(d);
+      expect(d.refused).toBe(0);
+      expect(d.total).toBe(EACH); // nothing but the punches, each sent once
+      // The whole limit in every window, never more: EACH / limit full windows back to back, the
+      // last batch sent as that window opens.
+      expect(d.limitUse).toBeGreaterThanOrEqual(0.99);
+      expect(
+        maxInAnyWindow(
+          d.mock
+            .requests()
+            .filter((r) => r.counted)
+            .map((r) => r.at),
+          WINDOW_MS,
+        ),
+      ).toBe(ACCOUNT_LIMIT);
+      expect(d.doneAfterWindows[0]).toBeLessThan(EACH / ACCOUNT_LIMIT);
+      expect(d.agents[0]?.status().rateWindow.limit).toBe(ACCOUNT_LIMIT);
+    },
+    DRAIN_TEST_MS,
+  );
 });

@@ -4,9 +4,17 @@
  * agents, one mock enforcing the account's limit (10 per 1 s), a real redis-server, real clock.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { recordCounts } from '../helpers/agent.js';
-import { accountMock, ACCOUNT_LIMIT, pause, serviceView, startTerminal, WINDOW_MS, type FleetRig } from '../helpers/fleet.js';
+import {
+  accountMock,
+  ACCOUNT_LIMIT,
+  pause,
+  serviceView,
+  startTerminal,
+  WINDOW_MS,
+  type FleetRig,
+} from '../helpers/fleet.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/temp.js';
 
@@ -34,14 +42,26 @@ async function badgeAt(agent: Agent, from: number, offsets: number[], t0: number
 }
 
 describe('3 terminals sharing the window in Redis, one with most of the punches', () => {
-  it('every terminal finishes within one window of the fleet\'s last delivery: no 429, never over the limit, every punch once', async () => {
+  it("every terminal finishes within one window of the fleet's last delivery: no 429, never over the limit, every punch once", async () => {
     const mock = await accountMock(rig);
-    const agents = await Promise.all(['MAIN', 'SIDE1', 'SIDE2'].map((terminalId) => startTerminal(rig, mock, { terminalId, share: ACCOUNT_LIMIT, redisUrl: redis.url })));
-    await waitFor(() => agents.every((a) => a.status().rate?.shared === 'redis'), 'every terminal in the shared window', 5_000);
+    const agents = await Promise.all(
+      ['MAIN', 'SIDE1', 'SIDE2'].map((terminalId) =>
+        startTerminal(rig, mock, { terminalId, share: ACCOUNT_LIMIT, redisUrl: redis.url }),
+      ),
+    );
+    await waitFor(
+      () => agents.every((a) => a.status().rate?.shared === 'redis'),
+      'every terminal in the shared window',
+      5_000,
+    );
     await pause(WINDOW_MS + 100); // past the window of caution after joining
     // Over two windows: 40 punches at the main entrance, 5 at each side door, the last of each at
     // the same moment. Five windows of work: a backlog forms and the window decides who goes.
-    const schedule = [Array.from({ length: 40 }, (_, k) => 50 * k), [350, 750, 1150, 1550, 1950], [375, 775, 1175, 1575, 1950]];
+    const schedule = [
+      Array.from({ length: 40 }, (_, k) => 50 * k),
+      [350, 750, 1150, 1550, 1950],
+      [375, 775, 1175, 1575, 1950],
+    ];
     const firstOf = [0, 40, 45];
     const each = schedule.map((s) => s.length);
     const since = Date.now();

@@ -34,7 +34,10 @@ async function takenPort(): Promise<number> {
   cleanups.push(() => new Promise<void>((r) => s.close(() => r())));
   return (s.address() as net.AddressInfo).port;
 }
-const exited = (child: ChildProcess) => new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('close', (code) => r(code))));
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((r) =>
+    child.exitCode !== null ? r(child.exitCode) : child.once('close', (code) => r(code)),
+  );
 
 type Line = { t: string; level: string; msg: string; terminal: string } & Record<string, unknown>;
 /** Every line parsed as JSON (an unparsable line fails the test, naming it). */
@@ -53,7 +56,12 @@ function jsonLines(text: string, prefixed = false): Line[] {
 describe('timeclock start with stderr piped', () => {
   it('writes only JSON lines naming the terminal, serves metrics while it runs, and status names the terminal', async () => {
     const dir = data();
-    const env = { TIMECLOCK_DATA_DIR: dir, TIMECLOCK_TERMINAL_ID: 'door-7', TIMECLOCK_METRICS_LISTEN: '127.0.0.1:0', TIMECLOCK_LOG_LEVEL: 'debug' };
+    const env = {
+      TIMECLOCK_DATA_DIR: dir,
+      TIMECLOCK_TERMINAL_ID: 'door-7',
+      TIMECLOCK_METRICS_LISTEN: '127.0.0.1:0',
+      TIMECLOCK_LOG_LEVEL: 'debug',
+    };
     const child = spawnCli(['start', '--headless'], env);
     track(child);
     let stderr = '';
@@ -86,7 +94,11 @@ describe('timeclock start with stderr piped', () => {
     const lines = jsonLines(stderr);
     expect(lines.length).toBeGreaterThan(8);
     for (const l of lines) {
-      expect(l).toMatchObject({ t: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), level: expect.stringMatching(/^(debug|info|notice|warn|error)$/), msg: expect.any(String) });
+      expect(l).toMatchObject({
+        t: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        level: expect.stringMatching(/^(debug|info|notice|warn|error)$/),
+        msg: expect.any(String),
+      });
       expect(l.terminal).toBe('door-7');
     }
     expect(lines.map((l) => l.level)).toEqual(expect.arrayContaining(['info', 'notice']));
@@ -105,8 +117,12 @@ describe('timeclock start with stderr piped', () => {
     const id = fs.readFileSync(path.join(dir, 'terminal-id'), 'utf8').trim();
     expect(id).toMatch(/^tc-[a-z2-7]{8}$/);
     for (const l of jsonLines(res.stderr)) expect(l.terminal).toBe(id);
-    expect(jsonLines(res.stderr).find((l) => l.msg === 'timeclock-kiosk starting')).toMatchObject({ host: os.hostname() });
-    expect((await runCli(['status'], { TIMECLOCK_DATA_DIR: dir })).stdout).toContain(`\nterminal:      ${id} on host ${os.hostname()}\n`);
+    expect(jsonLines(res.stderr).find((l) => l.msg === 'timeclock-kiosk starting')).toMatchObject({
+      host: os.hostname(),
+    });
+    expect((await runCli(['status'], { TIMECLOCK_DATA_DIR: dir })).stdout).toContain(
+      `\nterminal:      ${id} on host ${os.hostname()}\n`,
+    );
     // The next start keeps it.
     const again = await runCli(['start', '--headless'], { TIMECLOCK_DATA_DIR: dir }, '');
     for (const l of jsonLines(again.stderr)) expect(l.terminal).toBe(id);
@@ -114,19 +130,33 @@ describe('timeclock start with stderr piped', () => {
 
   it('a metrics port already taken is one error line; the terminal takes and delivers punches without metrics', async () => {
     const port = await takenPort();
-    const res = await runCli(['start', '--headless'], { TIMECLOCK_DATA_DIR: data(), TIMECLOCK_METRICS_LISTEN: `127.0.0.1:${port}`, TIMECLOCK_LOG_LEVEL: 'warn' }, '1001\n');
+    const res = await runCli(
+      ['start', '--headless'],
+      { TIMECLOCK_DATA_DIR: data(), TIMECLOCK_METRICS_LISTEN: `127.0.0.1:${port}`, TIMECLOCK_LOG_LEVEL: 'warn' },
+      '1001\n',
+    );
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^registered Ana Paula Ferreira da Silva \d\d:\d\d — NSR \d{9} — entry$/m);
     const errors = jsonLines(res.stderr).filter((l) => l.level === 'error');
-    expect(errors.map((l) => l.msg)).toEqual([`metrics not served: 127.0.0.1:${port} is already in use (another program, or another terminal, listens there); the terminal runs on without metrics and /healthz`]);
+    expect(errors.map((l) => l.msg)).toEqual([
+      `metrics not served: 127.0.0.1:${port} is already in use (another program, or another terminal, listens there); the terminal runs on without metrics and /healthz`,
+    ]);
   });
 
   it('why it could not start is a JSON line too (a person at a terminal gets text from other commands)', async () => {
-    const res = await runCli(['start', '--headless'], { TIMECLOCK_DATA_DIR: data(), TIMECLOCK_RATE_LIMIT: '0', TIMECLOCK_TERMINAL_ID: 'door-9' });
+    const res = await runCli(['start', '--headless'], {
+      TIMECLOCK_DATA_DIR: data(),
+      TIMECLOCK_RATE_LIMIT: '0',
+      TIMECLOCK_TERMINAL_ID: 'door-9',
+    });
     expect(res.code).toBe(2);
     const [line, ...rest] = jsonLines(res.stderr);
     expect(rest).toEqual([]);
-    expect(line).toMatchObject({ level: 'error', terminal: 'door-9', msg: expect.stringMatching(/^invalid configuration:\n.*rateLimit\.limit \(from TIMECLOCK_RATE_LIMIT\)/s) });
+    expect(line).toMatchObject({
+      level: 'error',
+      terminal: 'door-9',
+      msg: expect.stringMatching(/^invalid configuration:\n.*rateLimit\.limit \(from TIMECLOCK_RATE_LIMIT\)/s),
+    });
     const status = await runCli(['status'], { TIMECLOCK_DATA_DIR: data(), TIMECLOCK_RATE_LIMIT: '0' });
     expect(status.stderr).toMatch(/^timeclock: invalid configuration/);
   });
@@ -139,7 +169,13 @@ describe('under systemd (JOURNAL_STREAM)', () => {
     const fd = fs.openSync(file, 'w');
     const st = fs.fstatSync(fd, { bigint: true });
     const child = spawn(process.execPath, [CLI, 'start', '--headless'], {
-      env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), TZ: 'UTC', JOURNAL_STREAM: journal ?? `${st.dev}:${st.ino}`, ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: os.tmpdir(),
+        TZ: 'UTC',
+        JOURNAL_STREAM: journal ?? `${st.dev}:${st.ino}`,
+        ...env,
+      },
       stdio: ['pipe', 'pipe', fd],
     });
     fs.closeSync(fd);
@@ -151,7 +187,11 @@ describe('under systemd (JOURNAL_STREAM)', () => {
 
   it('prefixes every line with its journald priority when JOURNAL_STREAM names stderr', async () => {
     const port = await takenPort();
-    const text = await startWithStderrFile({ TIMECLOCK_DATA_DIR: data(), TIMECLOCK_LOG_LEVEL: 'debug', TIMECLOCK_METRICS_LISTEN: `127.0.0.1:${port}` });
+    const text = await startWithStderrFile({
+      TIMECLOCK_DATA_DIR: data(),
+      TIMECLOCK_LOG_LEVEL: 'debug',
+      TIMECLOCK_METRICS_LISTEN: `127.0.0.1:${port}`,
+    });
     const raw = text.split('\n').filter((l) => l !== '');
     const priority: Record<string, string> = { error: '3', warn: '4', notice: '5', info: '6', debug: '7' };
     const lines = jsonLines(text, true);
@@ -162,7 +202,12 @@ describe('under systemd (JOURNAL_STREAM)', () => {
 
   it('no prefix when JOURNAL_STREAM is inherited but stderr goes elsewhere', async () => {
     const text = await startWithStderrFile({ TIMECLOCK_DATA_DIR: data() }, '1:2');
-    expect(text.split('\n').filter((l) => l !== '').every((l) => l.startsWith('{'))).toBe(true);
+    expect(
+      text
+        .split('\n')
+        .filter((l) => l !== '')
+        .every((l) => l.startsWith('{')),
+    ).toBe(true);
     expect(jsonLines(text).length).toBeGreaterThan(3);
   });
 });
@@ -172,7 +217,14 @@ describe('on a terminal', () => {
     const dir = data();
     const cmd = `${process.execPath} ${CLI} start --headless`;
     const child = spawn('script', ['-qfc', cmd, '/dev/null'], {
-      env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), TZ: 'UTC', TERM: 'dumb', TIMECLOCK_DATA_DIR: dir, TIMECLOCK_TERMINAL_ID: 'door-7' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: os.tmpdir(),
+        TZ: 'UTC',
+        TERM: 'dumb',
+        TIMECLOCK_DATA_DIR: dir,
+        TIMECLOCK_TERMINAL_ID: 'door-7',
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     track(child);
@@ -182,7 +234,12 @@ describe('on a terminal', () => {
     child.stdin?.write('\x04'); // Ctrl-D: the raw-mode terminal ends
     expect(await exited(child)).toBe(0);
     const lines = out.split(/\r*\n/).filter((l) => l.trim() !== '');
-    expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^timeclock \[info\] timeclock-kiosk starting version=\S+ terminal=door-7 /), expect.stringMatching(/^timeclock: ready: type or scan/)]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^timeclock \[info\] timeclock-kiosk starting version=\S+ terminal=door-7 /),
+        expect.stringMatching(/^timeclock: ready: type or scan/),
+      ]),
+    );
     expect(lines.filter((l) => /^\s*[{<]/.test(l))).toEqual([]);
   });
 });

@@ -4,10 +4,20 @@
  * kills and starts again on the same port. Real clock (the window is Redis time).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
 import { recordCounts } from '../helpers/agent.js';
-import { accountMock, ACCOUNT_LIMIT, apiRequests, pause, punchBacklog, serviceView, startTerminal, WINDOW_MS, type FleetRig } from '../helpers/fleet.js';
+import {
+  accountMock,
+  ACCOUNT_LIMIT,
+  apiRequests,
+  pause,
+  punchBacklog,
+  serviceView,
+  startTerminal,
+  WINDOW_MS,
+  type FleetRig,
+} from '../helpers/fleet.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/temp.js';
 
@@ -23,7 +33,8 @@ afterEach(async () => {
 });
 
 const sent = (agents: Agent[]) => agents.reduce((n, a) => n + a.status().queue.sent, 0);
-const sharing = (agents: Agent[], mode: 'redis' | 'fallback-local') => () => agents.every((a) => a.status().rate?.shared === mode);
+const sharing = (agents: Agent[], mode: 'redis' | 'fallback-local') => () =>
+  agents.every((a) => a.status().rate?.shared === mode);
 
 describe('Redis killed mid-drain', () => {
   it('each terminal goes on at its own share and says so; Redis back on the same port: they rejoin without a burst', async () => {
@@ -56,7 +67,12 @@ describe('Redis killed mid-drain', () => {
     expect(seen.maxPerWindow).toBeLessThanOrEqual(ACCOUNT_LIMIT);
     // Around the outage and the rejoin in particular (the window that straddles the restart).
     const around = apiRequests(mock, killedAt - WINDOW_MS).filter((r) => r.at <= restartedAt + 2 * WINDOW_MS);
-    expect(maxInAnyWindow(around.map((r) => r.at), WINDOW_MS)).toBeLessThanOrEqual(ACCOUNT_LIMIT);
+    expect(
+      maxInAnyWindow(
+        around.map((r) => r.at),
+        WINDOW_MS,
+      ),
+    ).toBeLessThanOrEqual(ACCOUNT_LIMIT);
     expect([...recordCounts(mock.records()).values()].every((c) => c === 1)).toBe(true);
   });
 });
@@ -66,7 +82,12 @@ describe('a terminal whose clock is an hour off', () => {
     const mock = await accountMock(rig);
     const hourAhead = { now: () => Date.now() + 3_600_000 };
     const agents = [
-      await startTerminal(rig, mock, { terminalId: 'wrong-clock', share: ACCOUNT_LIMIT, redisUrl: redis.url, clock: hourAhead }),
+      await startTerminal(rig, mock, {
+        terminalId: 'wrong-clock',
+        share: ACCOUNT_LIMIT,
+        redisUrl: redis.url,
+        clock: hourAhead,
+      }),
       await startTerminal(rig, mock, { terminalId: 'right-clock', share: ACCOUNT_LIMIT, redisUrl: redis.url }),
     ];
     await waitFor(sharing(agents, 'redis'), 'both in the shared window', 5_000);
@@ -77,7 +98,9 @@ describe('a terminal whose clock is an hour off', () => {
     expect(seen.refused).toBe(0);
     expect(seen.maxPerWindow).toBeLessThanOrEqual(ACCOUNT_LIMIT);
     // And neither terminal was shut out by the other's idea of the time.
-    const posts = apiRequests(mock).filter((r) => r.method === 'POST').map((r) => r.at);
+    const posts = apiRequests(mock)
+      .filter((r) => r.method === 'POST')
+      .map((r) => r.at);
     expect(Math.max(...posts) - Math.min(...posts)).toBeLessThan((36 / ACCOUNT_LIMIT + 2) * WINDOW_MS);
   });
 });

@@ -4,9 +4,19 @@
  * time): 10 requests per second for the account.
  */
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { recordCounts } from '../helpers/agent.js';
-import { accountMock, ACCOUNT_LIMIT, apiRequests, pause, punchBacklog, serviceView, startTerminal, WINDOW_MS, type FleetRig } from '../helpers/fleet.js';
+import {
+  accountMock,
+  ACCOUNT_LIMIT,
+  apiRequests,
+  pause,
+  punchBacklog,
+  serviceView,
+  startTerminal,
+  WINDOW_MS,
+  type FleetRig,
+} from '../helpers/fleet.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/temp.js';
 
@@ -31,9 +41,15 @@ describe.each([2, 3])('%i terminals, each configured with the whole account limi
   it('share one window in Redis: no 429, never more than the account limit in any window, every punch once', async () => {
     const mock = await accountMock(rig);
     const agents = await Promise.all(
-      Array.from({ length: n }, (_, i) => startTerminal(rig, mock, { terminalId: `T${i}`, share: ACCOUNT_LIMIT, redisUrl: redis.url })),
+      Array.from({ length: n }, (_, i) =>
+        startTerminal(rig, mock, { terminalId: `T${i}`, share: ACCOUNT_LIMIT, redisUrl: redis.url }),
+      ),
     );
-    await waitFor(() => agents.every((a) => a.status().rate?.shared === 'redis'), 'every terminal in the shared window', 5_000);
+    await waitFor(
+      () => agents.every((a) => a.status().rate?.shared === 'redis'),
+      'every terminal in the shared window',
+      5_000,
+    );
     const since = Date.now();
     await Promise.all(agents.map((a, i) => punchBacklog(a, i * each, each)));
     await waitFor(allSent(agents, each), 'every punch delivered', 15_000);
@@ -41,7 +57,9 @@ describe.each([2, 3])('%i terminals, each configured with the whole account limi
     expect(seen.refused).toBe(0);
     expect(seen.maxPerWindow).toBeLessThanOrEqual(ACCOUNT_LIMIT);
     // The fleet used the account's rate, not one terminal's worth each: n*each requests in about n*each/limit windows.
-    const punchesAt = apiRequests(mock, since).filter((r) => r.method === 'POST').map((r) => r.at);
+    const punchesAt = apiRequests(mock, since)
+      .filter((r) => r.method === 'POST')
+      .map((r) => r.at);
     expect(punchesAt).toHaveLength(n * each);
     expect(Math.max(...punchesAt) - Math.min(...punchesAt)).toBeLessThan(((n * each) / ACCOUNT_LIMIT + 2) * WINDOW_MS);
     const counts = recordCounts(mock.records());
@@ -68,7 +86,7 @@ describe('the same fleet without Redis (the control)', () => {
 });
 
 describe('punches of every terminal before roster pages of any', () => {
-  it('while terminal A has punches waiting, terminal B\'s roster sync gets no slot', async () => {
+  it("while terminal A has punches waiting, terminal B's roster sync gets no slot", async () => {
     const mock = await accountMock(rig);
     const a = await startTerminal(rig, mock, { terminalId: 'A', share: ACCOUNT_LIMIT, redisUrl: redis.url });
     const b = await startTerminal(rig, mock, { terminalId: 'B', share: ACCOUNT_LIMIT, redisUrl: redis.url });
@@ -78,7 +96,7 @@ describe('punches of every terminal before roster pages of any', () => {
     await waitFor(() => a.status().queue.sent >= ACCOUNT_LIMIT, 'the first window of punches out', 5_000);
     const syncAskedAt = Date.now();
     const sync = b.syncRoster();
-    await waitFor(() => a.status().queue.sent === 30, 'A\'s backlog delivered', 10_000);
+    await waitFor(() => a.status().queue.sent === 30, "A's backlog delivered", 10_000);
     const result = await sync;
     expect(result.ok).toBe(true);
     const reqs = apiRequests(mock, syncAskedAt);

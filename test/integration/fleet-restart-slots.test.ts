@@ -6,7 +6,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { accountMock, ACCOUNT_LIMIT, freshDir, punchBacklog, startTerminal, type FleetRig } from '../helpers/fleet.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/temp.js';
@@ -53,7 +53,11 @@ describe('a terminal restarted within a window of its last requests', () => {
     await first.stop();
 
     const again = await startTerminal(rig, mock, o);
-    await waitFor(() => again.status().rate?.shared === 'redis', 'the restarted terminal in the shared window (its slots restored)', 5_000);
+    await waitFor(
+      () => again.status().rate?.shared === 'redis',
+      'the restarted terminal in the shared window (its slots restored)',
+      5_000,
+    );
     await punchBacklog(again, 5, 2);
     await waitFor(() => again.status().queue.sent === 7, 'its new punches delivered', 10_000);
     const after = await members(again);

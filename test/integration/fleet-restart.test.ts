@@ -11,7 +11,17 @@ import { createLogger } from '../../src/log.js';
 import { DB_FILE_NAME } from '../../src/store/database.js';
 import { recordCounts } from '../helpers/agent.js';
 import { closedPort } from '../helpers/doctor.js';
-import { accountMock, ACCOUNT_LIMIT, freshDir, pause, punchBacklog, serviceView, startTerminal, WINDOW_MS, type FleetRig } from '../helpers/fleet.js';
+import {
+  accountMock,
+  ACCOUNT_LIMIT,
+  freshDir,
+  pause,
+  punchBacklog,
+  serviceView,
+  startTerminal,
+  WINDOW_MS,
+  type FleetRig,
+} from '../helpers/fleet.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/temp.js';
 
@@ -32,7 +42,11 @@ afterEach(async () => {
 function slotsTaken(dataDir: string, since: number): number[] {
   const db = new Database(path.join(dataDir, DB_FILE_NAME), { readonly: true });
   try {
-    return (db.prepare('SELECT taken_at FROM rate_slots WHERE taken_at >= ? ORDER BY taken_at').all(since) as { taken_at: number }[]).map((r) => r.taken_at);
+    return (
+      db.prepare('SELECT taken_at FROM rate_slots WHERE taken_at >= ? ORDER BY taken_at').all(since) as {
+        taken_at: number;
+      }[]
+    ).map((r) => r.taken_at);
   } finally {
     db.close();
   }
@@ -42,10 +56,21 @@ describe('a terminal restarted beside busy ones', () => {
   it('sends nothing before it has joined the shared window: no 429, never above the limit', async () => {
     const mock = await accountMock(rig);
     // Each configured with the whole account limit: a terminal that sent at its share unseen would overrun the account.
-    const busy = await Promise.all(['A', 'B'].map((id) => startTerminal(rig, mock, { terminalId: id, share: ACCOUNT_LIMIT, redisUrl: redis.url })));
+    const busy = await Promise.all(
+      ['A', 'B'].map((id) => startTerminal(rig, mock, { terminalId: id, share: ACCOUNT_LIMIT, redisUrl: redis.url })),
+    );
     const dir = freshDir(rig);
-    const first = await startTerminal(rig, mock, { terminalId: 'C', share: ACCOUNT_LIMIT, redisUrl: redis.url, dataDir: dir });
-    await waitFor(() => [...busy, first].every((a) => a.status().rate?.shared === 'redis'), 'all in the shared window', 5_000);
+    const first = await startTerminal(rig, mock, {
+      terminalId: 'C',
+      share: ACCOUNT_LIMIT,
+      redisUrl: redis.url,
+      dataDir: dir,
+    });
+    await waitFor(
+      () => [...busy, first].every((a) => a.status().rate?.shared === 'redis'),
+      'all in the shared window',
+      5_000,
+    );
     await pause(WINDOW_MS + 100); // past the window of caution after joining
     await Promise.all([punchBacklog(busy[0]!, 0, 40), punchBacklog(busy[1]!, 40, 40), punchBacklog(first, 80, 20)]);
     await waitFor(() => first.status().queue.sent >= 3, 'C delivering', 5_000);
@@ -55,11 +80,24 @@ describe('a terminal restarted beside busy ones', () => {
     await pause(WINDOW_MS + 200);
 
     const lines: { msg: string; at: number }[] = [];
-    const log = createLogger({ level: 'info', write: (l) => lines.push({ msg: (JSON.parse(l) as { msg: string }).msg, at: Date.now() }) });
+    const log = createLogger({
+      level: 'info',
+      write: (l) => lines.push({ msg: (JSON.parse(l) as { msg: string }).msg, at: Date.now() }),
+    });
     const restartedAt = Date.now();
-    const again = await startTerminal(rig, mock, { terminalId: 'C', share: ACCOUNT_LIMIT, redisUrl: redis.url, dataDir: dir, log });
+    const again = await startTerminal(rig, mock, {
+      terminalId: 'C',
+      share: ACCOUNT_LIMIT,
+      redisUrl: redis.url,
+      dataDir: dir,
+      log,
+    });
     // Sent punches stay in its database: 20 when the rest of its backlog is out.
-    await waitFor(() => again.status().queue.sent === 20 && busy.every((a) => a.status().queue.sent === 40), 'every punch delivered', 20_000);
+    await waitFor(
+      () => again.status().queue.sent === 20 && busy.every((a) => a.status().queue.sent === 40),
+      'every punch delivered',
+      20_000,
+    );
 
     const joinedAt = lines.find((l) => l.msg === 'rate window: sharing the account window in Redis')?.at;
     expect(joinedAt).toBeDefined();
@@ -76,10 +114,20 @@ describe('a terminal restarted beside busy ones', () => {
   it('with Redis unreachable it chooses its own share at once and says why; nothing went out before', async () => {
     const mock = await accountMock(rig);
     const lines: { level: string; msg: string; reason?: string; at: number }[] = [];
-    const log = createLogger({ level: 'info', write: (l) => lines.push({ ...(JSON.parse(l) as { level: string; msg: string; reason?: string }), at: Date.now() }) });
+    const log = createLogger({
+      level: 'info',
+      write: (l) =>
+        lines.push({ ...(JSON.parse(l) as { level: string; msg: string; reason?: string }), at: Date.now() }),
+    });
     const dir = freshDir(rig);
     const startedAt = Date.now();
-    const t = await startTerminal(rig, mock, { terminalId: 'D', share: 4, redisUrl: `redis://127.0.0.1:${await closedPort()}`, dataDir: dir, log });
+    const t = await startTerminal(rig, mock, {
+      terminalId: 'D',
+      share: 4,
+      redisUrl: `redis://127.0.0.1:${await closedPort()}`,
+      dataDir: dir,
+      log,
+    });
     await punchBacklog(t, 0, 6);
     await waitFor(() => t.status().queue.sent === 6, 'delivered at its own share', 10_000);
     expect(t.status().rate).toMatchObject({ shared: 'fallback-local', reason: 'unreachable' });

@@ -34,7 +34,12 @@ describe('headless terminal keys (standard input is a terminal)', () => {
     const lines: string[] = [];
     let ended = false;
     let echoed = '';
-    readTerminalKeys(tty as unknown as NodeJS.ReadStream, DEFAULT_WEDGE_OPTIONS, { scan: (c) => scans.push(c), line: (l) => lines.push(l), end: () => (ended = true) }, (s) => (echoed += s));
+    readTerminalKeys(
+      tty as unknown as NodeJS.ReadStream,
+      DEFAULT_WEDGE_OPTIONS,
+      { scan: (c) => scans.push(c), line: (l) => lines.push(l), end: () => (ended = true) },
+      (s) => (echoed += s),
+    );
     expect(tty.raw).toBe(true);
 
     tty.emit('data', Buffer.from('0004817263\r')); // a keyboard-wedge reader: all keys at once
@@ -58,17 +63,34 @@ describe('timeclock hid record', () => {
     const t = tempDir();
     try {
       const config = path.join(t.dir, 'config.json');
-      fs.writeFileSync(config, JSON.stringify({ dataDir: t.dir, readers: [{ name: 'door', match: { vendorId: '0xffff', productId: '0x0035' } }] }));
-      const hid = new FakeHid({ vendorId: 0xffff, productId: 0x0035, path: '/dev/hidraw3', product: 'Reader', release: 0, interface: 0 });
+      fs.writeFileSync(
+        config,
+        JSON.stringify({
+          dataDir: t.dir,
+          readers: [{ name: 'door', match: { vendorId: '0xffff', productId: '0x0035' } }],
+        }),
+      );
+      const hid = new FakeHid({
+        vendorId: 0xffff,
+        productId: 0x0035,
+        path: '/dev/hidraw3',
+        product: 'Reader',
+        release: 0,
+        interface: 0,
+      });
       hid.plug();
       const out = path.join(t.dir, 'capture.hex');
       const recording = runHidRecord({ config, seconds: '1' }, out, hid);
       await sleep(100);
-      expect(hid.send(encodeBootReports('0012345678', { layout: 8, terminator: 'enter' }).map((r) => r.bytes))).toBe(true);
+      expect(hid.send(encodeBootReports('0012345678', { layout: 8, terminator: 'enter' }).map((r) => r.bytes))).toBe(
+        true,
+      );
       expect(await recording).toBe(0);
       const parsed = parseCapture(fs.readFileSync(out, 'utf8'));
       expect(parsed.errors).toEqual([]);
-      const codes = replayCapture(parsed.reports, new BootKeyboardDecoder()).flatMap((e) => (e.event.type === 'code' ? [e.event.code] : []));
+      const codes = replayCapture(parsed.reports, new BootKeyboardDecoder()).flatMap((e) =>
+        e.event.type === 'code' ? [e.event.code] : [],
+      );
       expect(codes).toEqual(['0012345678']);
     } finally {
       t.cleanup();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { encodeBootReports } from '../../src/input/capture-file.js';
 import { QUIET_RESET_MS } from '../../src/input/hid-reader.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
@@ -13,8 +13,18 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-const READER = { vendorId: 0xffff, productId: 0x0035, path: '/dev/hidraw7', product: 'RFID Reader', usagePage: 1, usage: 6, release: 0, interface: 0 };
-const scan = (code: string) => encodeBootReports(code, { layout: 8, terminator: 'enter', rollover: true }).map((r) => r.bytes);
+const READER = {
+  vendorId: 0xffff,
+  productId: 0x0035,
+  path: '/dev/hidraw7',
+  product: 'RFID Reader',
+  usagePage: 1,
+  usage: 6,
+  release: 0,
+  interface: 0,
+};
+const scan = (code: string) =>
+  encodeBootReports(code, { layout: 8, terminator: 'enter', rollover: true }).map((r) => r.bytes);
 
 async function setup(): Promise<{ mock: MockServer; agent: Agent; hid: FakeHid }> {
   const mock = await startMockServer({ rateLimit: { limit: 60, windowMs: 1_000 } });
@@ -62,7 +72,12 @@ describe('HID badge reader', () => {
     const { agent, hid } = await setup();
     hid.plug();
     await waitFor(() => door(agent)?.connected === true, 'reader found', 3_000);
-    hid.send([new Uint8Array([0, 0, 0x04]), new Uint8Array(12), new Uint8Array([0, 0, 0x28, 0, 0, 0, 0, 0]), new Uint8Array(8)]);
+    hid.send([
+      new Uint8Array([0, 0, 0x04]),
+      new Uint8Array(12),
+      new Uint8Array([0, 0, 0x28, 0, 0, 0, 0, 0]),
+      new Uint8Array(8),
+    ]);
     hid.send(Array.from({ length: 200 }, (_, i) => new Uint8Array([0, 0, i % 2 ? 0 : 0x1e, 0, 0, 0, 0, 0])));
     await waitFor(() => (door(agent)?.errors ?? 0) >= 3, 'errors counted');
     expect(agent.status().queue.pending + agent.status().queue.sent).toBe(0);

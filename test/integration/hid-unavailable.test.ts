@@ -41,7 +41,15 @@ function libusbNeedingAbsentLibrary(): string | null {
   fs.writeFileSync(path.join(d, 'b.c'), 'int absent(void);\nint uses_absent(void) { return absent(); }\n');
   const built =
     cc(['-o', 'libtimeclock-absent.so.1', '-Wl,-soname,libtimeclock-absent.so.1', 'a.c']) &&
-    cc(['-o', 'libusb-1.0.so.0', '-Wl,-soname,libusb-1.0.so.0', 'b.c', '-Wl,--no-as-needed', '-L.', '-l:libtimeclock-absent.so.1']);
+    cc([
+      '-o',
+      'libusb-1.0.so.0',
+      '-Wl,-soname,libusb-1.0.so.0',
+      'b.c',
+      '-Wl,--no-as-needed',
+      '-L.',
+      '-l:libtimeclock-absent.so.1',
+    ]);
   if (!built) return null;
   fs.rmSync(path.join(d, 'libtimeclock-absent.so.1'));
   return d;
@@ -63,42 +71,64 @@ describe('USB HID libraries that cannot be loaded', () => {
     expect(STAND_IN, 'cc could not build the stand-in libusb (install gcc)').not.toBeNull();
     const res = await runCli(['hid', 'list'], { LD_LIBRARY_PATH: STAND_IN ?? '', TIMECLOCK_DATA_DIR: dir() });
     expect(res.code).toBe(1);
-    expectOneLine(res.stderr, "timeclock: cannot use USB HID readers: libtimeclock-absent.so.1 is missing (a library node-hid's native binding needs)");
+    expectOneLine(
+      res.stderr,
+      "timeclock: cannot use USB HID readers: libtimeclock-absent.so.1 is missing (a library node-hid's native binding needs)",
+    );
   });
 
-  it.each([
-    [['hid', 'list']],
-    [['hid', 'list', '--json']],
-    [['hid', 'record', 'capture.hex', '--seconds', '1']],
-  ])('timeclock %j with a broken libusb-1.0.so.0: one line naming it, exit 1', async (args) => {
-    const data = dir();
-    const res = await runCli(
-      args.map((a) => (a === 'capture.hex' ? path.join(data, a) : a)),
-      { LD_LIBRARY_PATH: brokenLibusbDir(), TIMECLOCK_DATA_DIR: data },
-    );
-    expect(res.code).toBe(1);
-    expectOneLine(res.stderr, new RegExp(`^timeclock: ${BROKEN}$`));
-    expect(res.stdout).toBe('');
-    expect(fs.existsSync(path.join(data, 'capture.hex'))).toBe(false);
-  });
+  it.each([[['hid', 'list']], [['hid', 'list', '--json']], [['hid', 'record', 'capture.hex', '--seconds', '1']]])(
+    'timeclock %j with a broken libusb-1.0.so.0: one line naming it, exit 1',
+    async (args) => {
+      const data = dir();
+      const res = await runCli(
+        args.map((a) => (a === 'capture.hex' ? path.join(data, a) : a)),
+        { LD_LIBRARY_PATH: brokenLibusbDir(), TIMECLOCK_DATA_DIR: data },
+      );
+      expect(res.code).toBe(1);
+      expectOneLine(res.stderr, new RegExp(`^timeclock: ${BROKEN}$`));
+      expect(res.stdout).toBe('');
+      expect(fs.existsSync(path.join(data, 'capture.hex'))).toBe(false);
+    },
+  );
 
   it('the agent with a reader configured keeps taking typed punches; the reader status says why it is not connected', async () => {
     const data = dir();
     const config = path.join(data, 'config.json');
-    fs.writeFileSync(config, JSON.stringify({ readers: [{ name: 'door', match: { vendorId: '0xffff', productId: '0x0035' }, reconnectMs: 200 }] }));
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        readers: [{ name: 'door', match: { vendorId: '0xffff', productId: '0x0035' }, reconnectMs: 200 }],
+      }),
+    );
     // The mock API with the demo's roster: a config file that names no API no longer starts the
     // demo (issue 25 item 10). The code comes in on standard input as from the keyboard.
     const mock = await startMockServer({ seed: demoSeed() });
     cleanups.push(() => void mock.close());
-    const env = { LD_LIBRARY_PATH: brokenLibusbDir(), TIMECLOCK_DATA_DIR: data, TIMECLOCK_LOG_LEVEL: 'error', TIMECLOCK_API_URL: mock.url, TIMECLOCK_API_TOKEN: 'demo-token' };
+    const env = {
+      LD_LIBRARY_PATH: brokenLibusbDir(),
+      TIMECLOCK_DATA_DIR: data,
+      TIMECLOCK_LOG_LEVEL: 'error',
+      TIMECLOCK_API_URL: mock.url,
+      TIMECLOCK_API_TOKEN: 'demo-token',
+    };
     const res = await runCli(['start', '--headless', '--config', config], env, '1001\n', 30_000);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^registered .+ \d\d:\d\d — NSR \d{9} — entry$/m);
     expect(res.stderr).not.toMatch(/^\s+at /m);
 
     const status = await runCli(['status', '--json', '--config', config], env);
-    const s = JSON.parse(status.stdout) as { queue: { sent: number; pending: number }; readers: Array<Record<string, unknown>> };
+    const s = JSON.parse(status.stdout) as {
+      queue: { sent: number; pending: number };
+      readers: Array<Record<string, unknown>>;
+    };
     expect(s.queue.sent + s.queue.pending).toBe(1);
-    expect(s.readers).toEqual([expect.objectContaining({ name: 'door', connected: false, lastError: expect.stringMatching(new RegExp(`^${BROKEN}$`)) })]);
+    expect(s.readers).toEqual([
+      expect.objectContaining({
+        name: 'door',
+        connected: false,
+        lastError: expect.stringMatching(new RegExp(`^${BROKEN}$`)),
+      }),
+    ]);
   });
 });

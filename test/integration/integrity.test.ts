@@ -7,16 +7,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
-import { IntegrityWatch, type IntegrityRecord } from '../../src/agent/integrity-watch.js';
-import { serviceStatusText } from '../../src/agent/service-notify.js';
+import { IntegrityWatch, type IntegrityRecord } from '../../src/agent/journal/integrity-watch.js';
+import { serviceStatusText } from '../../src/agent/status/service-notify.js';
 import { statusText } from '../../src/cli/format.js';
 import { configSchema, type Config } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { DB_FILE_NAME, openDatabase, quickCheck, StoreError } from '../../src/store/database.js';
-import { checkIntegrityInWorker, type IntegrityChecker } from '../../src/store/integrity-check.js';
+import { checkIntegrityInWorker, type IntegrityChecker } from '../../src/store/upkeep/integrity-check.js';
 import { runCli } from '../helpers/cli.js';
 import { fillDelivered } from '../helpers/history.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
@@ -37,7 +37,14 @@ function scribble(dir: string, where: { leafOf: string } | { page: number }): vo
   const db = new Database(file);
   db.pragma('wal_checkpoint(TRUNCATE)');
   const size = db.pragma('page_size', { simple: true }) as number;
-  const page = 'page' in where ? where.page : (db.prepare(`SELECT MIN(pageno) AS p FROM dbstat WHERE name = ? AND pagetype = 'leaf'`).get(where.leafOf) as { p: number }).p;
+  const page =
+    'page' in where
+      ? where.page
+      : (
+          db.prepare(`SELECT MIN(pageno) AS p FROM dbstat WHERE name = ? AND pagetype = 'leaf'`).get(where.leafOf) as {
+            p: number;
+          }
+        ).p;
   db.close();
   const bytes = fs.readFileSync(file);
   const from = (page - 1) * size + (page === 1 ? 100 : 0); // page 1 starts with the file header
@@ -50,13 +57,23 @@ describe('IntegrityWatch', () => {
     const records: IntegrityRecord[] = [];
     const errors: string[] = [];
     const w = new IntegrityWatch({
-      dataDir: '/nowhere', clock: { now: () => 1_000 }, mono: () => performance.now(), log: silentLogger, check,
-      write: (r) => records.push(r), noteError: (m) => errors.push(m), changed: () => {}, firstAfterMs, everyMs,
+      dataDir: '/nowhere',
+      clock: { now: () => 1_000 },
+      mono: () => performance.now(),
+      log: silentLogger,
+      check,
+      write: (r) => records.push(r),
+      noteError: (m) => errors.push(m),
+      changed: () => {},
+      firstAfterMs,
+      everyMs,
     });
     cleanups.push(() => w.stop());
     return { w, records, errors };
   };
-  const finding = (problems: string[]): IntegrityChecker => () => ({ result: Promise.resolve({ problems }), cancel: () => {} });
+  const finding =
+    (problems: string[]): IntegrityChecker =>
+    () => ({ result: Promise.resolve({ problems }), cancel: () => {} });
 
   it('checks once after the start, not before, then on its schedule', async () => {
     let runs = 0;
@@ -71,7 +88,11 @@ describe('IntegrityWatch', () => {
 
   it('records damage as the last error too, and a check that cannot run as unchecked', async () => {
     const damaged = rig(finding(['Tree 12 page 40: btreeInitPage() returns error code 11']));
-    expect(await damaged.w.checkNow()).toMatchObject({ at: 1_000, result: 'damaged', problems: ['Tree 12 page 40: btreeInitPage() returns error code 11'] });
+    expect(await damaged.w.checkNow()).toMatchObject({
+      at: 1_000,
+      result: 'damaged',
+      problems: ['Tree 12 page 40: btreeInitPage() returns error code 11'],
+    });
     expect(damaged.errors).toEqual([expect.stringMatching(/failed its integrity check: Tree 12 page 40/)]);
     const broken = rig(() => ({ result: Promise.reject(new Error('no worker threads here')), cancel: () => {} }));
     expect(await broken.w.checkNow()).toMatchObject({ result: 'unchecked', problems: ['no worker threads here'] });
@@ -81,7 +102,10 @@ describe('IntegrityWatch', () => {
   it('stopping cancels the check under way and records nothing after', async () => {
     let cancelled = false;
     let fail: (e: Error) => void = () => {};
-    const r = rig(() => ({ result: new Promise((_, reject) => (fail = reject)), cancel: () => ((cancelled = true), fail(new Error('terminated'))) }));
+    const r = rig(() => ({
+      result: new Promise((_, reject) => (fail = reject)),
+      cancel: () => ((cancelled = true), fail(new Error('terminated'))),
+    }));
     const pending = r.w.checkNow();
     r.w.stop();
     await pending;
@@ -126,7 +150,9 @@ describe('the integrity check off the open', () => {
       clearInterval(tick);
     }
     const workerMs = performance.now() - w0;
-    console.log(`quick_check of 200,000 punches: ${inThreadMs.toFixed(0)} ms in the thread (the loop stalled throughout); in a worker ${workerMs.toFixed(0)} ms with the loop's longest stall ${maxGap.toFixed(1)} ms, ${ticks} ticks`);
+    console.log(
+      `quick_check of 200,000 punches: ${inThreadMs.toFixed(0)} ms in the thread (the loop stalled throughout); in a worker ${workerMs.toFixed(0)} ms with the loop's longest stall ${maxGap.toFixed(1)} ms, ${ticks} ticks`,
+    );
     // In the thread the loop does not turn once until the check ends; with the worker it keeps
     // turning (a busy machine may still pause the whole process for a while, so no stall bound).
     expect(ticks).toBeGreaterThan(Math.min(20, workerMs / 20));
@@ -138,8 +164,11 @@ describe('the integrity check off the open', () => {
     cleanups.push(() => mock.close());
     const dir = data();
     const config = configSchema.parse({
-      dataDir: dir, api: { baseUrl: mock.url, token: 'demo-token', timeoutMs: 1_000 }, timezone: 'America/Sao_Paulo',
-      rateLimit: { limit: 60, windowMs: 1_000 }, retry: { baseMs: 20, maxMs: 200, authRetryMs: 1_000 },
+      dataDir: dir,
+      api: { baseUrl: mock.url, token: 'demo-token', timeoutMs: 1_000 },
+      timezone: 'America/Sao_Paulo',
+      rateLimit: { limit: 60, windowMs: 1_000 },
+      retry: { baseMs: 20, maxMs: 200, authRetryMs: 1_000 },
     }) as Config & { api: NonNullable<Config['api']> };
     const start = async (): Promise<Agent> => {
       const agent = buildAgent(config, realRuntime(silentLogger), { integrity: { firstAfterMs: 0 } });
@@ -172,7 +201,9 @@ describe('the integrity check off the open', () => {
     const cli = await runCli(['status'], { TIMECLOCK_DATA_DIR: dir });
     expect(cli.code).toBe(0);
     expect(cli.stdout).toMatch(/^DATABASE DAMAGED: /m);
-    const json = JSON.parse((await runCli(['status', '--json'], { TIMECLOCK_DATA_DIR: dir })).stdout) as { integrity: IntegrityRecord };
+    const json = JSON.parse((await runCli(['status', '--json'], { TIMECLOCK_DATA_DIR: dir })).stdout) as {
+      integrity: IntegrityRecord;
+    };
     expect(json.integrity).toMatchObject({ result: 'damaged', at: s.integrity?.at });
   });
 });

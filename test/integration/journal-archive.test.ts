@@ -2,24 +2,24 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exportAfd, type AfdConfig } from '../../src/agent/afd-export.js';
-import { loadAfdSigner } from '../../src/agent/afd-signature.js';
-import { opensslSignatureCheck } from '../../src/agent/archive-signature-check.js';
-import { archiveJournal, type ArchiverDeps } from '../../src/agent/journal-archiver.js';
-import { journalReceiptSource } from '../../src/agent/receipt-source.js';
-import { RetentionWatch } from '../../src/agent/retention-watch.js';
+import { exportAfd, type AfdConfig } from '../../src/agent/exports/afd-export.js';
+import { loadAfdSigner } from '../../src/agent/exports/afd-signature.js';
+import { opensslSignatureCheck } from '../../src/agent/journal/archive-signature-check.js';
+import { archiveJournal, type ArchiverDeps } from '../../src/agent/journal/journal-archiver.js';
+import { journalReceiptSource } from '../../src/agent/receipts/receipt-source.js';
+import { RetentionWatch } from '../../src/agent/journal/retention-watch.js';
 import { silentLogger } from '../../src/log.js';
-import { DEFAULT_RETENTION, RetentionStore } from '../../src/store/retention.js';
+import { DEFAULT_RETENTION, RetentionStore } from '../../src/store/upkeep/retention.js';
 import { configSchema } from '../../src/config.js';
 import { verifyAfd } from '../../src/domain/afd/verify.js';
 import { localDateTime } from '../../src/domain/local-time.js';
 import type { DurableDb } from '../../src/store/database.js';
-import type { EvidenceJournal } from '../../src/store/evidence-journal.js';
-import { EmployerCache } from '../../src/store/employers.js';
-import { ARCHIVE_DIR_NAME } from '../../src/store/journal-archive.js';
-import { sha256Latin1 } from '../../src/store/journal-facts.js';
-import { JournalReader } from '../../src/store/journal-read.js';
-import { verifyJournal } from '../../src/store/journal-verify.js';
+import type { EvidenceJournal } from '../../src/store/journal/evidence-journal.js';
+import { EmployerCache } from '../../src/store/roster/employers.js';
+import { ARCHIVE_DIR_NAME } from '../../src/store/journal/journal-archive.js';
+import { sha256Latin1 } from '../../src/store/journal/journal-facts.js';
+import { JournalReader } from '../../src/store/journal/journal-read.js';
+import { verifyJournal } from '../../src/store/journal/journal-verify.js';
 import { EMPLOYER, makeP12 } from '../helpers/afd.js';
 import { journalRig, ZONE } from '../helpers/journal.js';
 
@@ -37,14 +37,30 @@ const START = Date.parse('2026-01-05T12:00:00Z');
 const NOW = Date.parse('2026-07-20T12:00:00Z');
 const STEP = 4 * 3_600_000;
 
-function fill(db: DurableDb, journal: EvidenceJournal, from: number, count: number, chainOf: (i: number) => string = () => ''): number[] {
+function fill(
+  db: DurableDb,
+  journal: EvidenceJournal,
+  from: number,
+  count: number,
+  chainOf: (i: number) => string = () => '',
+): number[] {
   const nsrs: number[] = [];
   db.transaction(() => {
     for (let i = from; i < from + count; i++) {
       const at = START + i * STEP;
       const local = localDateTime(at, ZONE);
       const nsr = journal.reserveNsr(count);
-      journal.appendMark({ nsr, at, localDate: local.date, localTime: local.time, zone: ZONE, recordedAt: at, cpf: i % 7 === 0 ? null : '529.982.247-25', punchId: 1_000 + i, chain: chainOf(i) });
+      journal.appendMark({
+        nsr,
+        at,
+        localDate: local.date,
+        localTime: local.time,
+        zone: ZONE,
+        recordedAt: at,
+        cpf: i % 7 === 0 ? null : '529.982.247-25',
+        punchId: 1_000 + i,
+        chain: chainOf(i),
+      });
       journal.facts.append(nsr, at + 60_000, 'delivered', `65f0a1b2c3d4e5f6a7b8c9${String(i % 100).padStart(2, '0')}`);
       nsrs.push(nsr);
     }
@@ -53,20 +69,33 @@ function fill(db: DurableDb, journal: EvidenceJournal, from: number, count: numb
   return nsrs;
 }
 
-const config = (dataDir: string, afd: Record<string, unknown> = {}): AfdConfig => configSchema.parse({ dataDir, employer: EMPLOYER, afd });
+const config = (dataDir: string, afd: Record<string, unknown> = {}): AfdConfig =>
+  configSchema.parse({ dataDir, employer: EMPLOYER, afd });
 
 function deps(db: DurableDb, o: Partial<ArchiverDeps> = {}): ArchiverDeps {
   return {
-    db, settings: { archiveAfterDays: 90, keepYears: 5 }, now: () => NOW, mono: () => performance.now(), signer: () => null,
-    pause: () => new Promise((r) => setImmediate(r)), stopped: () => false, ...o,
+    db,
+    settings: { archiveAfterDays: 90, keepYears: 5 },
+    now: () => NOW,
+    mono: () => performance.now(),
+    signer: () => null,
+    pause: () => new Promise((r) => setImmediate(r)),
+    stopped: () => false,
+    ...o,
   };
 }
 
-const count = (db: DurableDb, table: string): number => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (db: DurableDb, table: string): number =>
+  (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 async function afdBytes(db: DurableDb, dataDir: string, out: string): Promise<string[]> {
   fs.mkdirSync(out, { recursive: true });
-  const r = await exportAfd(new JournalReader(db), config(dataDir), { from: '2026-01-01', to: '2026-07-31', dir: out, zone: ZONE, now: new Date(NOW), pageSize: 50, terminal: null }, new EmployerCache(db));
+  const r = await exportAfd(
+    new JournalReader(db),
+    config(dataDir),
+    { from: '2026-01-01', to: '2026-07-31', dir: out, zone: ZONE, now: new Date(NOW), pageSize: 50, terminal: null },
+    new EmployerCache(db),
+  );
   return [r, ...(r.others ?? [])].map((x) => fs.readFileSync(x.file, 'latin1'));
 }
 
@@ -74,7 +103,9 @@ describe('journal archives', () => {
   it('moves whole months past the horizon into 0600 files, and receipt, export and verify read them as before', async () => {
     const dir = rig.dir();
     const { db, journal } = rig.open(dir);
-    db.prepare("INSERT INTO employers (id, name, cnpj, fetched_at) VALUES ('ps1', 'EMPREITEIRA BOA OBRA LTDA', '11444777000161', 1)").run();
+    db.prepare(
+      "INSERT INTO employers (id, name, cnpj, fetched_at) VALUES ('ps1', 'EMPREITEIRA BOA OBRA LTDA', '11444777000161', 1)",
+    ).run();
     const nsrs = fill(db, journal, 0, 1_000, (i) => (i % 3 === 0 ? 'cnpj:11444777000161' : ''));
     const before = await afdBytes(db, dir, path.join(dir, 'out-before'));
     expect(before).toHaveLength(2);
@@ -112,8 +143,16 @@ describe('journal archives', () => {
     db.pragma('wal_checkpoint(TRUNCATE)');
     const pagesBefore = db.pragma('page_count', { simple: true }) as number;
     const watch = new RetentionWatch({
-      store: new RetentionStore(db), policy: DEFAULT_RETENTION, clock: { now: () => Date.parse('2027-08-01T12:00:00Z') }, mono: () => performance.now(), log: silentLogger,
-      checkpointer: null, write: () => undefined, changed: () => undefined, firstAfterMs: 0, everyMs: 86_400_000,
+      store: new RetentionStore(db),
+      policy: DEFAULT_RETENTION,
+      clock: { now: () => Date.parse('2027-08-01T12:00:00Z') },
+      mono: () => performance.now(),
+      log: silentLogger,
+      checkpointer: null,
+      write: () => undefined,
+      changed: () => undefined,
+      firstAfterMs: 0,
+      everyMs: 86_400_000,
       archive: (step) => archiveJournal({ ...deps(db, { now: () => Date.parse('2027-08-01T12:00:00Z') }), ...step }),
     });
     const record = await watch.runNow();
@@ -169,9 +208,14 @@ describe('journal archives', () => {
     // A real process (the built archiver) killed by SIGKILL at the point `kill` names.
     const dist = (f: string) => JSON.stringify(path.resolve('dist/src', f));
     const life = (kill: string) =>
-      spawnSync(process.execPath, ['--input-type=module', '-e', `
+      spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `
         import { openDatabase } from ${dist('store/database.js')};
-        import { archiveJournal } from ${dist('agent/journal-archiver.js')};
+        import { archiveJournal } from ${dist('agent/journal/journal-archiver.js')};
         const db = openDatabase(${JSON.stringify(dir)});
         const archived = () => db.prepare('SELECT COUNT(*) AS n FROM journal_archives').get().n;
         let pauses = 0;
@@ -181,11 +225,15 @@ describe('journal archives', () => {
           afterFilesWritten: (stem) => { if (${JSON.stringify(kill)} === 'files' && stem.startsWith('2026-02')) die(); },
           pause: async () => { if (${JSON.stringify(kill)} === 'deleting' && archived() === 1 && ++pauses === 1) die(); await new Promise((r) => setImmediate(r)); },
         });
-        process.exit(3);`], { encoding: 'utf8', timeout: 60_000 });
+        process.exit(3);`,
+        ],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
     for (const kill of ['deleting', 'files']) {
       const r = life(kill);
       expect(r.signal, r.stderr).toBe('SIGKILL');
-      // Between the lives (after 'deleting': January committed to its archive, its rows still all here as leftovers): read as one journal.
+      // Between the lives (after 'deleting': January committed to its archive, its rows still all here as leftovers):
+      // read as one journal.
       const look = rig.open(dir);
       const through = (look.db.prepare('SELECT archived_nsr AS nsr FROM journal_meta').get() as { nsr: number }).nsr;
       if (kill === 'deleting') expect(count(look.db, 'journal_marks')).toBeGreaterThan(1_000 - through);
@@ -221,7 +269,9 @@ describe('journal archives', () => {
     expect(v1.ok).toBe(false);
     expect(v1.firstProblem?.message).toContain(`archive ${feb}`);
     expect(v1.firstProblem?.message).toMatch(/not the file that was sealed/);
-    expect(() => journalReceiptSource(db).byNsr(Number(feb.slice(-9)) + 1)).toThrow(new RegExp(feb.replace(/\./g, '\\.')));
+    expect(() => journalReceiptSource(db).byNsr(Number(feb.slice(-9)) + 1)).toThrow(
+      new RegExp(feb.replace(/\./g, '\\.')),
+    );
 
     fs.rmSync(gz);
     const v2 = await verifyJournal(db);
@@ -244,13 +294,36 @@ describe('journal archives', () => {
     const seal = (a: string) => path.join(dir, ARCHIVE_DIR_NAME, `${a}.seal.json`);
     for (const a of r.archives) {
       expect(fs.statSync(`${seal(a)}.p7s`).mode & 0o777).toBe(0o600);
-      execFileSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', `${seal(a)}.p7s`, '-content', seal(a), '-CAfile', cert, '-out', '/dev/null'], { stdio: 'pipe' });
+      execFileSync(
+        'openssl',
+        [
+          'cms',
+          '-verify',
+          '-binary',
+          '-inform',
+          'DER',
+          '-in',
+          `${seal(a)}.p7s`,
+          '-content',
+          seal(a),
+          '-CAfile',
+          cert,
+          '-out',
+          '/dev/null',
+        ],
+        { stdio: 'pipe' },
+      );
     }
     expect(await verifyJournal(db, { checkSignature: opensslSignatureCheck })).toMatchObject({ ok: true, marks: 200 });
     // A signature of other bytes in its place: OpenSSL says it does not match the seal.
     const feb = seal(r.archives[1] as string);
-    fs.writeFileSync(`${feb}.p7s`, await loadAfdSigner(p12, 'senha', new Date()).sign(Buffer.from('another seal'), new Date()));
-    expect((await verifyJournal(db, { checkSignature: opensslSignatureCheck })).firstProblem?.message).toMatch(/signature does not verify \(openssl cms -verify/);
+    fs.writeFileSync(
+      `${feb}.p7s`,
+      await loadAfdSigner(p12, 'senha', new Date()).sign(Buffer.from('another seal'), new Date()),
+    );
+    expect((await verifyJournal(db, { checkSignature: opensslSignatureCheck })).firstProblem?.message).toMatch(
+      /signature does not verify \(openssl cms -verify/,
+    );
     fs.rmSync(`${feb}.p7s`);
     expect((await verifyJournal(db)).firstProblem?.message).toMatch(/signature .*missing/);
   });
@@ -262,11 +335,17 @@ describe('journal archives', () => {
     await archiveJournal(deps(db));
     const later = Date.parse('2031-02-15T12:00:00Z');
     fill(db, journal, 1_000, 5);
-    const r = await archiveJournal(deps(db, { now: () => later, settings: { archiveAfterDays: 36_500 / 100, keepYears: 5 } }));
+    const r = await archiveJournal(
+      deps(db, { now: () => later, settings: { archiveAfterDays: 36_500 / 100, keepYears: 5 } }),
+    );
     expect(r.removed.map((a) => a.slice(0, 7))).toEqual(['2026-01']);
     expect(fs.readdirSync(path.join(dir, ARCHIVE_DIR_NAME)).some((f) => f.startsWith('2026-01'))).toBe(false);
-    const fact = db.prepare("SELECT detail FROM journal_facts WHERE event = 'archive_removed'").get() as { detail: string };
-    expect(fact.detail).toMatch(/^2026-01\.[0-9a-f]{32}\.000000001: NSR 1-\d+, facts 1-\d+; older than journal\.keepYears \(5\)/);
+    const fact = db.prepare("SELECT detail FROM journal_facts WHERE event = 'archive_removed'").get() as {
+      detail: string;
+    };
+    expect(fact.detail).toMatch(
+      /^2026-01\.[0-9a-f]{32}\.000000001: NSR 1-\d+, facts 1-\d+; older than journal\.keepYears \(5\)/,
+    );
     expect(await verifyJournal(db)).toMatchObject({ ok: true });
   });
 });

@@ -6,7 +6,7 @@ import { startMockServer, type MockServer } from '../../src/mock/mock-server.js'
 import { mulberry32 } from '../../src/mock/faults.js';
 import { generatedSeed } from '../../src/mock/seed.js';
 import { DB_FILE_NAME } from '../../src/store/database.js';
-import { verifyJournal } from '../../src/store/journal-verify.js';
+import { verifyJournal } from '../../src/store/journal/journal-verify.js';
 import { spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -23,7 +23,10 @@ let dir: { dir: string; cleanup: () => void };
 const random = mulberry32(20260302);
 
 beforeAll(async () => {
-  mock = await startMockServer({ seed: generatedSeed({ employees: RUNS * PUNCHES_PER_RUN + 10, sites: 1 }), rateLimit: { limit: 60, windowMs: 1_000 } });
+  mock = await startMockServer({
+    seed: generatedSeed({ employees: RUNS * PUNCHES_PER_RUN + 10, sites: 1 }),
+    rateLimit: { limit: 60, windowMs: 1_000 },
+  });
   dir = tempDir('timeclock-journal-crash-');
 });
 
@@ -84,10 +87,15 @@ describe('the evidence journal across kill -9', () => {
     const db = new Database(path.join(dir.dir, DB_FILE_NAME));
     try {
       const nsrOf = db.prepare('SELECT p.nsr FROM punches p WHERE p.employee_external_id = ?');
-      expect(acked.filter((a) => (nsrOf.get(a.employee_external_id) as { nsr: number } | undefined)?.nsr !== a.nsr)).toEqual([]);
+      expect(
+        acked.filter((a) => (nsrOf.get(a.employee_external_id) as { nsr: number } | undefined)?.nsr !== a.nsr),
+      ).toEqual([]);
       expect(new Set(acked.map((a) => a.nsr)).size).toBe(acked.length);
       expect(db.prepare(`SELECT COUNT(*) AS n FROM journal_facts WHERE event = 'restored'`).get()).toEqual({ n: 0 });
-      const marks = (db.prepare('SELECT COUNT(*) AS n, MAX(nsr) AS last FROM journal_marks').get() as { n: number; last: number });
+      const marks = db.prepare('SELECT COUNT(*) AS n, MAX(nsr) AS last FROM journal_marks').get() as {
+        n: number;
+        last: number;
+      };
       expect(marks.last).toBe(marks.n); // 1..n, no gap
       expect(await verifyJournal(db)).toMatchObject({ ok: true, marks: marks.n, firstProblem: null });
     } finally {

@@ -27,11 +27,22 @@ const dir = () => {
 describe('a data directory put back from a copy, through the agent', () => {
   it('continues after every NSR given, with the gap in status', async () => {
     const time = new FakeTime(Date.UTC(2026, 10, 23, 13, 0, 0));
-    const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 600, windowMs: 1_000 }, clock: time.clock });
+    const mock = await startMockServer({
+      seed: demoSeed(),
+      rateLimit: { limit: 600, windowMs: 1_000 },
+      clock: time.clock,
+    });
     cleanups.push(() => mock.close());
     const data = dir();
     const mirror = path.join(dir(), 'nsr');
-    const make = () => testAgent({ dataDir: data, mock, clock: time.clock, sleep: time.sleep, settings: { journal: { nsrMirrorPath: mirror } } });
+    const make = () =>
+      testAgent({
+        dataDir: data,
+        mock,
+        clock: time.clock,
+        sleep: time.sleep,
+        settings: { journal: { nsrMirrorPath: mirror } },
+      });
     const punches = async (n: number) => {
       const a = make();
       await a.start({ awaitRosterIfEmpty: true });
@@ -59,6 +70,8 @@ describe('a data directory put back from a copy, through the agent', () => {
     const s = agent.status();
     expect(s.journal?.lastRestore).toMatchObject({ from: 5, where: `the NSR mirror ${mirror}` });
     expect(s.journal?.guard).toMatchObject({ mirror, mirrorProblem: null });
-    expect(statusText(s)).toMatch(/JOURNAL RESTORED .*: the data directory was put back from an older copy; NSRs 5-\d+ are skipped/);
+    expect(statusText(s)).toMatch(
+      /JOURNAL RESTORED .*: the data directory was put back from an older copy; NSRs 5-\d+ are skipped/,
+    );
   });
 });

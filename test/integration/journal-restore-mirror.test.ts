@@ -1,14 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { verifyJournal } from '../../src/store/journal-verify.js';
-import { mirrorFileFor } from '../../src/store/nsr-mirror.js';
+import { verifyJournal } from '../../src/store/journal/journal-verify.js';
+import { mirrorFileFor } from '../../src/store/journal/nsr-mirror.js';
 import { journalRig, punchRange, type OpenJournal } from '../helpers/journal.js';
 
 const rig = journalRig();
 afterEach(() => rig.cleanup());
 
-const restoredFacts = (j: OpenJournal) => j.db.prepare("SELECT nsr, detail FROM journal_facts WHERE event = 'restored'").all() as { nsr: number; detail: string }[];
+const restoredFacts = (j: OpenJournal) =>
+  j.db.prepare("SELECT nsr, detail FROM journal_facts WHERE event = 'restored'").all() as {
+    nsr: number;
+    detail: string;
+  }[];
 
 /** A copy of the whole data directory, as tar or rsync would take it with the terminal stopped. */
 function copyDir(from: string): string {
@@ -44,7 +48,16 @@ describe('a restore of the whole data directory (database and journal-nsr.json t
     const to = c.judged.kind === 'restored' ? c.judged.to : 0;
     expect(to).toBeGreaterThanOrEqual(1_107);
     expect(c.warnings.join('\n')).toMatch(/put back from an older copy: NSRs 5-\d+ may have been given/);
-    expect(restoredFacts(c)).toEqual([{ nsr: 5, detail: expect.stringMatching(new RegExp(`^gap 5-${to}: the database is older than the NSR reservation in the NSR mirror ${mirror.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)) }]);
+    expect(restoredFacts(c)).toEqual([
+      {
+        nsr: 5,
+        detail: expect.stringMatching(
+          new RegExp(
+            `^gap 5-${to}: the database is older than the NSR reservation in the NSR mirror ${mirror.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+          ),
+        ),
+      },
+    ]);
     const [next] = punchRange(c.outbox, 2_000, 2_001);
     expect(next).toBe(to + 1);
     expect(next).toBeGreaterThan(1_107);
@@ -89,7 +102,10 @@ describe('a restore of the whole data directory (database and journal-nsr.json t
     const a = rig.open(data, { mirrorDir: mirror });
     punchRange(a.outbox, 0, 2);
     const id = a.journal.info().journalId;
-    const saved = JSON.parse(fs.readFileSync(mirrorFileFor(mirror, id), 'utf8')) as { journalId: string; reservedTo: number };
+    const saved = JSON.parse(fs.readFileSync(mirrorFileFor(mirror, id), 'utf8')) as {
+      journalId: string;
+      reservedTo: number;
+    };
     expect(saved).toMatchObject({ journalId: id, reservedTo: a.journal.info().reservedTo });
     expect(fs.statSync(mirrorFileFor(mirror, id)).mode & 0o777).toBe(0o600);
   });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFleetNsr } from '../../src/agent/fleet-nsr.js';
+import { readFleetNsr } from '../../src/agent/journal/fleet-nsr.js';
 import { statusText } from '../../src/cli/format.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
@@ -35,20 +35,33 @@ function putBack(copy: string, into: string): void {
   fs.cpSync(copy, into, { recursive: true });
 }
 
-describe('a restore of the data directory and of the NSR mirror, with the fleet\'s Redis', () => {
+describe("a restore of the data directory and of the NSR mirror, with the fleet's Redis", () => {
   it('continues after every NSR ever given, with a gap fact naming Redis; without Redis NSR 5 would be given again', async () => {
     const redis = await startRedis();
     cleanups.push(() => redis.stop());
     const time = new FakeTime(Date.UTC(2026, 10, 23, 13, 0, 0));
-    const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 600, windowMs: 1_000 }, clock: time.clock });
+    const mock = await startMockServer({
+      seed: demoSeed(),
+      rateLimit: { limit: 600, windowMs: 1_000 },
+      clock: time.clock,
+    });
     cleanups.push(() => mock.close());
     const data = dir();
     const mirror = path.join(dir(), 'nsr');
     const make = async (dataDir: string, mirrorDir: string, redisUrl: string | null) => {
       const rateLimit = { limit: 600, windowMs: 1_000, ...(redisUrl ? { redisUrl, accountLimit: 600 } : {}) };
       // As openAgent does: the mark read before the journal opens.
-      const fleetNsr = redisUrl ? await readFleetNsr({ dataDir, rateLimit } as Parameters<typeof readFleetNsr>[0], silentLogger) : null;
-      return testAgent({ dataDir, mock, clock: time.clock, sleep: time.sleep, settings: { journal: { nsrMirrorPath: mirrorDir }, rateLimit }, fleetNsr });
+      const fleetNsr = redisUrl
+        ? await readFleetNsr({ dataDir, rateLimit } as Parameters<typeof readFleetNsr>[0], silentLogger)
+        : null;
+      return testAgent({
+        dataDir,
+        mock,
+        clock: time.clock,
+        sleep: time.sleep,
+        settings: { journal: { nsrMirrorPath: mirrorDir }, rateLimit },
+        fleetNsr,
+      });
     };
     const punches = async (n: number) => {
       const a = await make(data, mirror, redis.url);
@@ -70,7 +83,9 @@ describe('a restore of the data directory and of the NSR mirror, with the fleet\
     expect((await punches(6)).at(-1)).toBe(10);
 
     // Redis holds the journal's mark: the last NSR given and the reservation.
-    const journalId = (JSON.parse(fs.readFileSync(path.join(data, 'journal-nsr.json'), 'utf8')) as { journalId: string }).journalId;
+    const journalId = (
+      JSON.parse(fs.readFileSync(path.join(data, 'journal-nsr.json'), 'utf8')) as { journalId: string }
+    ).journalId;
     const client = new Redis(redis.url);
     cleanups.push(() => void client.disconnect());
     const [reserved, given] = await client.hmget(`timeclock:nsr:${journalId}`, 'reserved', 'given');
@@ -99,11 +114,25 @@ describe('a restore of the data directory and of the NSR mirror, with the fleet\
     const s = agent.status();
     expect(s.journal?.lastRestore).toMatchObject({ from: 5, where: `the fleet's Redis (timeclock:nsr:${journalId})` });
     expect(s.journal?.guard).toMatchObject({ mirror, fleet: `the fleet's Redis (timeclock:nsr:${journalId})` });
-    expect(statusText(s)).toMatch(/JOURNAL RESTORED .*: the data directory was put back from an older copy; NSRs 5-\d+ are skipped/);
+    expect(statusText(s)).toMatch(
+      /JOURNAL RESTORED .*: the data directory was put back from an older copy; NSRs 5-\d+ are skipped/,
+    );
     await agent.stop();
     const db = new Database(path.join(data, 'timeclock.sqlite'), { readonly: true });
     cleanups.push(() => void db.close());
-    const facts = db.prepare("SELECT nsr, detail FROM journal_facts WHERE event = 'restored'").all() as { nsr: number; detail: string }[];
-    expect(facts).toEqual([{ nsr: 5, detail: expect.stringMatching(new RegExp(`^gap 5-${(r.ok ? (r.nsr as number) : 0) - 1}: the database is older than the NSR reservation in the fleet's Redis`)) }]);
+    const facts = db.prepare("SELECT nsr, detail FROM journal_facts WHERE event = 'restored'").all() as {
+      nsr: number;
+      detail: string;
+    }[];
+    expect(facts).toEqual([
+      {
+        nsr: 5,
+        detail: expect.stringMatching(
+          new RegExp(
+            `^gap 5-${(r.ok ? (r.nsr as number) : 0) - 1}: the database is older than the NSR reservation in the fleet's Redis`,
+          ),
+        ),
+      },
+    ]);
   });
 });

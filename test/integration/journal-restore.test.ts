@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adoptDataDir } from '../../src/store/adopt-data-dir.js';
+import { adoptDataDir } from '../../src/store/upkeep/adopt-data-dir.js';
 import { DB_FILE_NAME } from '../../src/store/database.js';
-import { backfillJournal } from '../../src/store/journal-backfill.js';
-import { NSR_SIDECAR_FILE } from '../../src/store/journal-nsr.js';
-import { verifyJournal } from '../../src/store/journal-verify.js';
+import { backfillJournal } from '../../src/store/journal/journal-backfill.js';
+import { NSR_SIDECAR_FILE } from '../../src/store/journal/journal-nsr.js';
+import { verifyJournal } from '../../src/store/journal/journal-verify.js';
 import { migrations } from '../../src/store/migrations.js';
 import { BASE, journalRig, punchRange, type OpenJournal } from '../helpers/journal.js';
-import type { JournalOptions } from '../../src/store/evidence-journal.js';
+import type { JournalOptions } from '../../src/store/journal/evidence-journal.js';
 
 const rig = journalRig();
 afterEach(() => rig.cleanup());
@@ -17,7 +17,8 @@ const dir = () => rig.dir();
 const open = (d: string, o?: JournalOptions): OpenJournal => rig.open(d, o);
 
 const sidecarOf = (d: string) => path.join(d, NSR_SIDECAR_FILE);
-const events = (j: OpenJournal, event: string) => j.db.prepare('SELECT nsr, detail FROM journal_facts WHERE event = ?').all(event) as { nsr: number; detail: string }[];
+const events = (j: OpenJournal, event: string) =>
+  j.db.prepare('SELECT nsr, detail FROM journal_facts WHERE event = ?').all(event) as { nsr: number; detail: string }[];
 
 describe('NSRs are never given twice, also after a restore', () => {
   it('a database put back from an older copy continues after every NSR ever given, and a fact names the gap', async () => {
@@ -39,7 +40,12 @@ describe('NSRs are never given twice, also after a restore', () => {
     const to = c.judged.kind === 'restored' ? c.judged.to : 0;
     expect(to).toBeGreaterThanOrEqual(6);
     expect(c.warnings.join('\n')).toMatch(/put back from an older copy: NSRs 4-\d+ may have been given/);
-    expect(events(c, 'restored')).toEqual([{ nsr: 4, detail: expect.stringMatching(new RegExp(`^gap 4-${to}: the database is older than the NSR reservation`)) }]);
+    expect(events(c, 'restored')).toEqual([
+      {
+        nsr: 4,
+        detail: expect.stringMatching(new RegExp(`^gap 4-${to}: the database is older than the NSR reservation`)),
+      },
+    ]);
     const [next] = punchRange(c.outbox, 10, 11);
     expect(next).toBe(to + 1);
     expect(await verifyJournal(c.db)).toMatchObject({ ok: true, marks: 4, facts: 1 });
@@ -118,7 +124,10 @@ describe('NSRs are never given twice, also after a restore', () => {
     expect(JSON.parse(fs.readFileSync(sidecarOf(d), 'utf8'))).toMatchObject({ journalId: id, pending: null });
     b.db.close();
 
-    fs.writeFileSync(sidecarOf(d), JSON.stringify({ version: 1, journalId: 'f'.repeat(32), reservedTo: 900_000, pending: null }));
+    fs.writeFileSync(
+      sidecarOf(d),
+      JSON.stringify({ version: 1, journalId: 'f'.repeat(32), reservedTo: 900_000, pending: null }),
+    );
     const c = open(d);
     expect(c.judged).toEqual({ kind: 'foreign', sidecarJournalId: 'f'.repeat(32) });
     expect(c.warnings.join('\n')).toMatch(/belongs to another journal/);
@@ -159,22 +168,33 @@ describe('punches from before the journal (an upgraded terminal)', () => {
     // Ids and capture order differ (a punch resolved later gets a later id).
     insert.run(1, BASE + 120_000, '2026-03-02', '08:02', 'E1', (BASE + 120_000) / 60_000);
     insert.run(2, BASE, '2026-03-02', '08:00', 'E2', BASE / 60_000);
-    old.prepare(`INSERT INTO unresolved_punches (id, captured_at, code, credential_kind) VALUES (1, ?, 'NEW', 'badge')`).run(BASE + 60_000);
+    old
+      .prepare(`INSERT INTO unresolved_punches (id, captured_at, code, credential_kind) VALUES (1, ?, 'NEW', 'badge')`)
+      .run(BASE + 60_000);
     old.close();
 
     const upgradeAt = Date.parse('2026-06-01T15:30:00Z');
     const j = open(d);
     const result = backfillJournal(j.journal, { now: upgradeAt, unresolvedZone: 'America/Sao_Paulo' });
     expect(result).toMatchObject({ marks: 3, first: 1, last: 3 });
-    expect(j.db.prepare('SELECT id, nsr FROM punches ORDER BY id').all()).toEqual([{ id: 1, nsr: 3 }, { id: 2, nsr: 1 }]);
+    expect(j.db.prepare('SELECT id, nsr FROM punches ORDER BY id').all()).toEqual([
+      { id: 1, nsr: 3 },
+      { id: 2, nsr: 1 },
+    ]);
     expect(j.db.prepare('SELECT nsr FROM unresolved_punches').get()).toEqual({ nsr: 2 });
     const lines = [1, 2, 3].map((n) => j.reader.mark(n)?.line ?? '');
-    expect(lines.map((l) => l.slice(10, 34))).toEqual(['2026-03-02T08:00:00-0300', '2026-03-02T08:01:00-0300', '2026-03-02T08:02:00-0300']);
+    expect(lines.map((l) => l.slice(10, 34))).toEqual([
+      '2026-03-02T08:00:00-0300',
+      '2026-03-02T08:01:00-0300',
+      '2026-03-02T08:02:00-0300',
+    ]);
     expect(lines.map((l) => l.slice(46, 70))).toEqual(Array(3).fill('2026-06-01T12:30:00-0300'));
     expect(lines.map((l) => l.slice(34, 46))).toEqual(['000000000000', '000000000000', '052998224725']);
     // Reached the journal after they were taken: off-line (docs/evidence-journal.md, "Who the REP-P is").
     expect(lines.map((l) => l[72])).toEqual(['1', '1', '1']);
-    expect(events(j, 'backfilled')).toEqual([{ nsr: 1, detail: '1-3: 3 punches taken before the evidence journal existed, journalled at upgrade' }]);
+    expect(events(j, 'backfilled')).toEqual([
+      { nsr: 1, detail: '1-3: 3 punches taken before the evidence journal existed, journalled at upgrade' },
+    ]);
     expect(await verifyJournal(j.db)).toMatchObject({ ok: true, marks: 3, facts: 1 });
 
     expect(backfillJournal(j.journal, { now: upgradeAt + 1, unresolvedZone: 'UTC' }).marks).toBe(0);

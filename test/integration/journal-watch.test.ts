@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { JournalWatch, type JournalVerifyRecord } from '../../src/agent/journal-watch.js';
+import { JournalWatch, type JournalVerifyRecord } from '../../src/agent/journal/journal-watch.js';
 import { silentLogger } from '../../src/log.js';
 import { dropJournalTriggers, openJournalled, punchRange } from '../helpers/journal.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
@@ -37,7 +37,11 @@ describe('the journal watch', () => {
     dropJournalTriggers(j.db);
     j.db.prepare('DELETE FROM journal_marks WHERE nsr = 2').run();
     const broken = await watch.verifyNow();
-    expect(broken).toMatchObject({ ok: false, marks: 4, problem: { nsr: 3, message: expect.stringMatching(/NSRs 2-2 are missing/) } });
+    expect(broken).toMatchObject({
+      ok: false,
+      marks: 4,
+      problem: { nsr: 3, message: expect.stringMatching(/NSRs 2-2 are missing/) },
+    });
     expect(warnings).toEqual([expect.stringMatching(/evidence journal does not verify/)]);
     expect(errors).toEqual([expect.stringMatching(/NSRs 2-2 are missing/)]);
     // Punching goes on.

@@ -17,7 +17,13 @@ afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
 });
 
-function fakeBrowser(dir: string): { exe: string; launches: () => string[][]; pids: () => number[]; tokens: () => Array<string | null>; languages: () => Array<string | null> } {
+function fakeBrowser(dir: string): {
+  exe: string;
+  launches: () => string[][];
+  pids: () => number[];
+  tokens: () => Array<string | null>;
+  languages: () => Array<string | null>;
+} {
   const log = path.join(dir, 'launches.jsonl');
   const exe = path.join(dir, 'fake-browser');
   // Records its pid and arguments, then waits like a browser does until it is killed.
@@ -27,7 +33,15 @@ function fakeBrowser(dir: string): { exe: string; launches: () => string[][]; pi
     { mode: 0o755 },
   );
   type Launch = { pid: number; args: string[]; token: string | null; language: string | null };
-  const read = (): Launch[] => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Launch) : []);
+  const read = (): Launch[] =>
+    fs.existsSync(log)
+      ? fs
+          .readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Launch)
+      : [];
   return {
     exe,
     launches: () => read().map((r) => r.args),
@@ -108,7 +122,9 @@ describe('the screen address and its token (issue 25)', () => {
     const token = url.searchParams.get('t') ?? '';
     expect(token).toMatch(/^[0-9a-f]{64}$/);
     // Standard error is a pipe (a journal, a log shipper): the address, no token.
-    expect((JSON.parse(line) as { msg: string }).msg).toBe(`kiosk screen: ${url.origin}/  (with its token: timeclock screen-url)`);
+    expect((JSON.parse(line) as { msg: string }).msg).toBe(
+      `kiosk screen: ${url.origin}/  (with its token: timeclock screen-url)`,
+    );
     const file = path.join(dataDir, 'screen-url');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(url.href).toBe(`${url.origin}/?t=${token}`);
@@ -145,7 +161,13 @@ describe('the screen address and its token (issue 25)', () => {
     cleanups.push(t.cleanup);
     const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} start --headless`;
     const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TZ: 'UTC', TERM: 'dumb', TIMECLOCK_DATA_DIR: path.join(t.dir, 'data') },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        TZ: 'UTC',
+        TERM: 'dumb',
+        TIMECLOCK_DATA_DIR: path.join(t.dir, 'data'),
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     cleanups.push(() => void child.kill('SIGKILL'));
@@ -153,7 +175,9 @@ describe('the screen address and its token (issue 25)', () => {
     child.stdout.on('data', (d: Buffer) => (screen += d.toString()));
     child.stderr.on('data', (d: Buffer) => (screen += d.toString()));
     await waitFor(() => screen.includes('ready: type or scan'), 'the console ready', 20_000);
-    expect(screen).toMatch(/timeclock: kiosk screen: http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]{64} {2}\(e\.g\. chromium --kiosk/);
+    expect(screen).toMatch(
+      /timeclock: kiosk screen: http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]{64} {2}\(e\.g\. chromium --kiosk/,
+    );
     child.stdin.write('\x04');
     await waitFor(() => child.exitCode !== null, 'the console stopped', 30_000);
   });
@@ -196,7 +220,12 @@ describe('timeclock start --browser', () => {
     const opened = cmdline.split('\0').filter(Boolean).at(-1) ?? '';
     expect(opened).toMatch(new RegExp(`^${url.origin}/\\?c=[0-9a-f]{32}$`));
     // The code opens the screen once: the page's trade gets the token, a second one nothing.
-    const trade = (c: string) => fetch(`${url.origin}${SCREEN_CODE_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: c }) });
+    const trade = (c: string) =>
+      fetch(`${url.origin}${SCREEN_CODE_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: c }),
+      });
     const code = new URL(opened).searchParams.get('c') ?? '';
     const traded = await trade(code);
     expect(traded.status).toBe(200);

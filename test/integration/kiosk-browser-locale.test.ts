@@ -16,7 +16,10 @@ import { tempDir } from '../helpers/temp.js';
 const t = tempDir();
 afterAll(() => t.cleanup());
 const page = path.join(t.dir, 'locale.html');
-fs.writeFileSync(page, '<html><body><script>document.body.textContent = navigator.language + " " + new Intl.DateTimeFormat().format(new Date(2026, 10, 3));</script></body></html>');
+fs.writeFileSync(
+  page,
+  '<html><body><script>document.body.textContent = navigator.language + " " + new Intl.DateTimeFormat().format(new Date(2026, 10, 3));</script></body></html>',
+);
 
 /**
  * What the page says in a headless Chromium started with `env`, on a box set up in US English, with
@@ -34,15 +37,29 @@ function pageSays(env: NodeJS.ProcessEnv, profile: string): string {
 }
 
 function pageSaysOnce(env: NodeJS.ProcessEnv, profile: string): string {
-  const run = spawnSync(CHROMIUM_PATH, ['--headless', '--no-sandbox', '--disable-gpu', `--user-data-dir=${path.join(t.dir, profile)}`, '--dump-dom', `file://${page}`], {
-    env: { ...env, LANG: 'en_US.UTF-8', HOME: t.dir },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 60_000,
-  });
+  const run = spawnSync(
+    CHROMIUM_PATH,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      `--user-data-dir=${path.join(t.dir, profile)}`,
+      '--dump-dom',
+      `file://${page}`,
+    ],
+    {
+      env: { ...env, LANG: 'en_US.UTF-8', HOME: t.dir },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    },
+  );
   const dom = run.stdout ?? '';
   const says = /<body>([^<]*)<\/body>/.exec(dom)?.[1]?.trim();
-  if (says === undefined) throw new Error(`Chromium exited ${run.status ?? run.signal} without the page: ${run.error?.message ?? ''}\n${(run.stderr ?? '').split('\n').slice(-15).join('\n')}`);
+  if (says === undefined)
+    throw new Error(
+      `Chromium exited ${run.status ?? run.signal} without the page: ${run.error?.message ?? ''}\n${(run.stderr ?? '').split('\n').slice(-15).join('\n')}`,
+    );
   return says;
 }
 
@@ -52,10 +69,18 @@ describe('the kiosk browser’s locale', () => {
     ['es', 'es-ES 3/11/2026'],
     ['en', 'en-US 11/3/2026'],
   ])('%s: the page speaks it and writes the 3rd of November as %s', (language, says) => {
-    expect(pageSays(kioskBrowserEnv({ PATH: process.env.PATH ?? '', TIMECLOCK_API_TOKEN: 'secret' }, language), `profile-${language}`)).toBe(says);
+    expect(
+      pageSays(
+        kioskBrowserEnv({ PATH: process.env.PATH ?? '', TIMECLOCK_API_TOKEN: 'secret' }, language),
+        `profile-${language}`,
+      ),
+    ).toBe(says);
   });
 
   it('keeps the API token out of the browser’s environment', () => {
-    expect(kioskBrowserEnv({ TIMECLOCK_API_TOKEN: 'secret', KEEP: 'x' }, 'pt-BR')).toEqual({ KEEP: 'x', LANGUAGE: 'pt_BR' });
+    expect(kioskBrowserEnv({ TIMECLOCK_API_TOKEN: 'secret', KEEP: 'x' }, 'pt-BR')).toEqual({
+      KEEP: 'x',
+      LANGUAGE: 'pt_BR',
+    });
   });
 });

@@ -75,7 +75,10 @@ function rig(o: { xset?: boolean } = {}) {
   const runs: Run[] = [];
   cleanups.push(() => {
     for (const r of runs) r.child.kill('SIGKILL');
-    for (const m of lines().join('\n').matchAll(/pid=(\d+)/g)) if (!gone(Number(m[1]))) process.kill(Number(m[1]), 'SIGKILL');
+    for (const m of lines()
+      .join('\n')
+      .matchAll(/pid=(\d+)/g))
+      if (!gone(Number(m[1]))) process.kill(Number(m[1]), 'SIGKILL');
     t.cleanup();
   });
   const start = (env: Record<string, string> = {}): Run => {
@@ -105,7 +108,10 @@ function rig(o: { xset?: boolean } = {}) {
   const stop = async (run: Run) => {
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
-    for (const m of lines().join('\n').matchAll(/pid=(\d+)/g)) await waitFor(() => gone(Number(m[1])), `pid ${m[1]} ended`, 5_000);
+    for (const m of lines()
+      .join('\n')
+      .matchAll(/pid=(\d+)/g))
+      await waitFor(() => gone(Number(m[1])), `pid ${m[1]} ended`, 5_000);
   };
   return { lines, starts, field, start, stop };
 }
@@ -115,13 +121,21 @@ describe('the session under X', () => {
     const r = rig();
     expect(() => fs.accessSync(SESSION, fs.constants.X_OK)).not.toThrow();
     const run = r.start({ DISPLAY: ':7' });
-    await waitFor(() => r.starts('app').length === 1 && r.lines().some((l) => l.startsWith('unclutter')), 'the app and unclutter');
+    await waitFor(
+      () => r.starts('app').length === 1 && r.lines().some((l) => l.startsWith('unclutter')),
+      'the app and unclutter',
+    );
     expect(r.lines().slice(0, 3)).toEqual(['xset s off', 'xset s noblank', 'xset -dpms']);
     expect(r.lines().find((l) => l.startsWith('unclutter'))).toMatch(/ -idle 1 -root$/);
     const app = r.starts('app')[0];
     // The system configuration, the app's own default data directory (so it can adopt an old
     // per-user queue), and no terminal to read codes from.
-    expect({ data: r.field(app, 'data'), config: r.field(app, 'config'), stdin: r.field(app, 'stdin'), args: r.field(app, 'args') }).toEqual({
+    expect({
+      data: r.field(app, 'data'),
+      config: r.field(app, 'config'),
+      stdin: r.field(app, 'stdin'),
+      args: r.field(app, 'args'),
+    }).toEqual({
       data: '',
       config: '/etc/timeclock-kiosk/config.json',
       stdin: '/dev/null',
@@ -151,7 +165,12 @@ describe('the session under X', () => {
     const run = r.start({ DISPLAY: ':7', FAKE_DISPLAY_GONE: '1', FAKE_CRASHES: '5' });
     expect(await run.exit).toBe(1);
     expect(r.starts('app')).toHaveLength(1);
-    expect(r.lines().filter((l) => !l.startsWith('unclutter')).at(-1)).toBe('xset q');
+    expect(
+      r
+        .lines()
+        .filter((l) => !l.startsWith('unclutter'))
+        .at(-1),
+    ).toBe('xset q');
     expect(run.stderr()).toMatch(/X display :7 is gone: ending the session/);
   });
 });
@@ -164,7 +183,10 @@ describe('the session under cage (Wayland)', () => {
       const run = r.start({ ...env, TIMECLOCK_DATA_DIR: '/srv/kiosk-data', TIMECLOCK_CONFIG: '/srv/kiosk.json' });
       await waitFor(() => r.starts('app').length === 1, 'the app');
       await r.stop(run);
-      expect(r.lines().filter((l) => !l.startsWith('app ')), JSON.stringify(env)).toEqual([]);
+      expect(
+        r.lines().filter((l) => !l.startsWith('app ')),
+        JSON.stringify(env),
+      ).toEqual([]);
       expect(r.field(r.starts('app')[0], 'data')).toBe('/srv/kiosk-data');
       expect(r.field(r.starts('app')[0], 'config')).toBe('/srv/kiosk.json');
       expect(run.stderr()).toMatch(/not under X/);
@@ -200,7 +222,9 @@ describe('restarting the app', () => {
     const [t0, t1, t2] = r.starts('app').map((l) => Number(r.field(l, 't')) / 1e6);
     expect((t1 ?? 0) - (t0 ?? 0)).toBeGreaterThanOrEqual(950);
     expect((t2 ?? 0) - (t1 ?? 0)).toBeGreaterThanOrEqual(1_950);
-    expect(run.stderr()).toMatch(/app exited with status 3; starting it again in 1s\n.*app exited with status 3; starting it again in 2s\n/);
+    expect(run.stderr()).toMatch(
+      /app exited with status 3; starting it again in 1s\n.*app exited with status 3; starting it again in 2s\n/,
+    );
     await r.stop(run);
     expect(r.starts('app')).toHaveLength(3);
   });
@@ -221,15 +245,22 @@ describe('the cage unit', () => {
   function fakeRoot(o: { cage?: boolean; extra?: string } = {}): string {
     const t = tempDir('timeclock-root-');
     cleanups.push(t.cleanup);
-    fs.cpSync('/usr/lib/systemd/system', path.join(t.dir, 'usr/lib/systemd/system'), { recursive: true, verbatimSymlinks: true });
+    fs.cpSync('/usr/lib/systemd/system', path.join(t.dir, 'usr/lib/systemd/system'), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
     fs.mkdirSync(path.join(t.dir, 'usr/bin'), { recursive: true });
     const programs = o.cage === false ? ['timeclock-kiosk-session'] : ['cage', 'timeclock-kiosk-session'];
     for (const p of programs) fs.writeFileSync(path.join(t.dir, 'usr/bin', p), '#!/bin/sh\n', { mode: 0o755 });
     fs.mkdirSync(path.join(t.dir, 'etc/systemd/system'), { recursive: true });
-    fs.writeFileSync(path.join(t.dir, 'etc/systemd/system', path.basename(CAGE_UNIT)), fs.readFileSync(CAGE_UNIT, 'utf8') + (o.extra ?? ''));
+    fs.writeFileSync(
+      path.join(t.dir, 'etc/systemd/system', path.basename(CAGE_UNIT)),
+      fs.readFileSync(CAGE_UNIT, 'utf8') + (o.extra ?? ''),
+    );
     return t.dir;
   }
-  const verify = (root: string) => spawnSync('systemd-analyze', ['verify', `--root=${root}`, path.basename(CAGE_UNIT)], { encoding: 'utf8' });
+  const verify = (root: string) =>
+    spawnSync('systemd-analyze', ['verify', `--root=${root}`, path.basename(CAGE_UNIT)], { encoding: 'utf8' });
 
   it('passes systemd-analyze verify, with no warning, in a root where cage and the session exist', () => {
     // cage is not installed here, and verify checks that ExecStart's program exists: --root makes
@@ -237,17 +268,31 @@ describe('the cage unit', () => {
     const ok = verify(fakeRoot());
     expect({ status: ok.status, stderr: ok.stderr, stdout: ok.stdout }).toEqual({ status: 0, stderr: '', stdout: '' });
     // The check is real: without cage it fails, and a misspelt key is reported.
-    expect(verify(fakeRoot({ cage: false }))).toMatchObject({ status: 1, stderr: expect.stringMatching(/Command \/usr\/bin\/cage is not executable/) });
+    expect(verify(fakeRoot({ cage: false }))).toMatchObject({
+      status: 1,
+      stderr: expect.stringMatching(/Command \/usr\/bin\/cage is not executable/),
+    });
     expect(verify(fakeRoot({ extra: '[Service]\nRestrat=always\n' })).stderr).toMatch(/Unknown key 'Restrat'/);
 
     const unit = fs.readFileSync(CAGE_UNIT, 'utf8');
-    for (const line of ['User=kiosk', 'PAMName=login', 'TTYPath=/dev/tty1', 'StandardInput=tty-fail', 'Conflicts=getty@tty1.service', 'Restart=always', 'WantedBy=graphical.target']) {
+    for (const line of [
+      'User=kiosk',
+      'PAMName=login',
+      'TTYPath=/dev/tty1',
+      'StandardInput=tty-fail',
+      'Conflicts=getty@tty1.service',
+      'Restart=always',
+      'WantedBy=graphical.target',
+    ]) {
       expect(unit, line).toMatch(new RegExp(`^${line}$`, 'm'));
     }
     expect(unit).toMatch(/^ExecStart=\/usr\/bin\/cage -s -- \/usr\/bin\/timeclock-kiosk-session$/m);
   });
   it('is hardened as far as a display session allows: systemd-analyze security at or below 5.0', () => {
-    const out = spawnSync('systemd-analyze', ['security', '--offline=true', path.basename(CAGE_UNIT)], { encoding: 'utf8', cwd: path.dirname(CAGE_UNIT) });
+    const out = spawnSync('systemd-analyze', ['security', '--offline=true', path.basename(CAGE_UNIT)], {
+      encoding: 'utf8',
+      cwd: path.dirname(CAGE_UNIT),
+    });
     const level = Number(/Overall exposure level for timeclock-kiosk-cage\.service: (\d+\.\d+)/.exec(out.stdout)?.[1]);
     expect(level, out.stdout + out.stderr).toBeLessThanOrEqual(5.0);
     // The score is read for real: the unit as it was (no hardening) rated 9.2 UNSAFE.
@@ -255,8 +300,13 @@ describe('the cage unit', () => {
     const t = tempDir('timeclock-bare-unit-');
     cleanups.push(t.cleanup);
     fs.writeFileSync(path.join(t.dir, path.basename(CAGE_UNIT)), bare);
-    const unsafe = spawnSync('systemd-analyze', ['security', '--offline=true', path.basename(CAGE_UNIT)], { encoding: 'utf8', cwd: t.dir });
-    expect(Number(/Overall exposure level for timeclock-kiosk-cage\.service: (\d+\.\d+)/.exec(unsafe.stdout)?.[1])).toBeGreaterThan(9);
+    const unsafe = spawnSync('systemd-analyze', ['security', '--offline=true', path.basename(CAGE_UNIT)], {
+      encoding: 'utf8',
+      cwd: t.dir,
+    });
+    expect(
+      Number(/Overall exposure level for timeclock-kiosk-cage\.service: (\d+\.\d+)/.exec(unsafe.stdout)?.[1]),
+    ).toBeGreaterThan(9);
 
     const unit = fs.readFileSync(CAGE_UNIT, 'utf8');
     for (const line of [
@@ -304,8 +354,11 @@ describe('the X session file', () => {
   });
 
   // desktop-file-validate (package desktop-file-utils) is optional: not installed on this machine.
-  it.skipIf(!validator)(`passes desktop-file-validate${validator ? '' : ' (skipped: desktop-file-validate is not installed)'}`, () => {
-    const out = spawnSync(validator, [DESKTOP], { encoding: 'utf8' });
-    expect({ status: out.status, output: out.stdout + out.stderr }).toEqual({ status: 0, output: '' });
-  });
+  it.skipIf(!validator)(
+    `passes desktop-file-validate${validator ? '' : ' (skipped: desktop-file-validate is not installed)'}`,
+    () => {
+      const out = spawnSync(validator, [DESKTOP], { encoding: 'utf8' });
+      expect({ status: out.status, output: out.stdout + out.stderr }).toEqual({ status: 0, output: '' });
+    },
+  );
 });

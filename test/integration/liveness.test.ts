@@ -38,7 +38,12 @@ describe('knowing the service is gone without a request', () => {
     const port = s.port;
     let now = 1_000;
     const changes: Reachability[] = [];
-    const watch = new LivenessWatch({ probe: tcpProbe(`http://127.0.0.1:${port}`, 1_000), now: () => now, failuresToOffline: 2, onChange: (r) => changes.push(r) });
+    const watch = new LivenessWatch({
+      probe: tcpProbe(`http://127.0.0.1:${port}`, 1_000),
+      now: () => now,
+      failuresToOffline: 2,
+      onChange: (r) => changes.push(r),
+    });
     expect(await watch.check()).toEqual({ reachable: true, at: 1_000, reason: null });
     await s.close();
     now = 6_000;
@@ -62,21 +67,50 @@ describe('liveness through a proxy: a CONNECT tunnel to the API host, opened and
     const proxy = await startConnectProxy({ hosts: { 'api.site.test': '127.0.0.1' } });
     open.push(proxy);
     const baseUrl = `http://api.site.test:${api.port}/v2.1`;
-    const probe = routeProbe(baseUrl, networkFor(baseUrl, { proxy: `http://u:pw-secret@127.0.0.1:${proxy.port}` }, {}), 1_000);
+    const probe = routeProbe(
+      baseUrl,
+      networkFor(baseUrl, { proxy: `http://u:pw-secret@127.0.0.1:${proxy.port}` }, {}),
+      1_000,
+    );
     expect(await probe()).toEqual({ ok: true });
-    expect(proxy.tunnels).toEqual([{ target: `api.site.test:${api.port}`, authorization: `Basic ${Buffer.from('u:pw-secret').toString('base64')}`, status: 200 }]);
+    expect(proxy.tunnels).toEqual([
+      {
+        target: `api.site.test:${api.port}`,
+        authorization: `Basic ${Buffer.from('u:pw-secret').toString('base64')}`,
+        status: 200,
+      },
+    ]);
 
     proxy.refuse = 403;
     const refused = await probe();
-    expect(refused).toEqual({ ok: false, reason: expect.stringMatching(new RegExp(`^proxy http://\\*\\*\\*@127\\.0\\.0\\.1:${proxy.port} refused CONNECT api\\.site\\.test:${api.port} \\(403`)) });
+    expect(refused).toEqual({
+      ok: false,
+      reason: expect.stringMatching(
+        new RegExp(
+          `^proxy http://\\*\\*\\*@127\\.0\\.0\\.1:${proxy.port} refused CONNECT api\\.site\\.test:${api.port} \\(403`,
+        ),
+      ),
+    });
     expect(JSON.stringify(refused)).not.toContain('pw-secret');
 
     const gone = await closedPort();
-    const unreachable = await routeProbe(baseUrl, networkFor(baseUrl, { proxy: `http://127.0.0.1:${gone}` }, {}), 1_000)();
+    const unreachable = await routeProbe(
+      baseUrl,
+      networkFor(baseUrl, { proxy: `http://127.0.0.1:${gone}` }, {}),
+      1_000,
+    )();
     expect(unreachable).toEqual({ ok: false, reason: `proxy http://127.0.0.1:${gone} unreachable (ECONNREFUSED)` });
 
     // NO_PROXY: the direct TCP connect (which here cannot resolve the name the proxy knows).
-    const direct = await routeProbe(baseUrl, networkFor(baseUrl, { proxy: `http://127.0.0.1:${proxy.port}` }, { noProxy: { value: 'site.test', from: 'NO_PROXY' } }), 1_000)();
+    const direct = await routeProbe(
+      baseUrl,
+      networkFor(
+        baseUrl,
+        { proxy: `http://127.0.0.1:${proxy.port}` },
+        { noProxy: { value: 'site.test', from: 'NO_PROXY' } },
+      ),
+      1_000,
+    )();
     expect(direct).toEqual({ ok: false, reason: expect.stringMatching(/^(ENOTFOUND|EAI_AGAIN) api\.site\.test:/) });
     expect(proxy.tunnels).toHaveLength(2);
   });

@@ -31,17 +31,34 @@ type Run = { mock: MockServer; refused: number; maxCounted: number; maxArrived: 
 
 async function shiftChange(limit: number, adaptiveRate: boolean): Promise<Run> {
   const time = new FakeTime(Date.now());
-  const mock = await startMockServer({ seed: generatedSeed({ employees: PUNCHES, sites: 1 }), rateLimit: { limit: LIMIT, windowMs: WINDOW_MS }, clock: time.clock });
+  const mock = await startMockServer({
+    seed: generatedSeed({ employees: PUNCHES, sites: 1 }),
+    rateLimit: { limit: LIMIT, windowMs: WINDOW_MS },
+    clock: time.clock,
+  });
   cleanups.push(() => mock.close());
   const { dir, cleanup } = tempDir('timeclock-lone-');
   cleanups.push(cleanup);
-  const agent = testAgent({ dataDir: dir, mock, clock: time.clock, mono: time.mono, sleep: time.sleep, adaptiveRate, settings: { rateLimit: { limit, windowMs: WINDOW_MS } } });
+  const agent = testAgent({
+    dataDir: dir,
+    mock,
+    clock: time.clock,
+    mono: time.mono,
+    sleep: time.sleep,
+    adaptiveRate,
+    settings: { rateLimit: { limit, windowMs: WINDOW_MS } },
+  });
   cleanups.push(() => agent.stop());
   await agent.start();
-  await time.advanceUntil(() => agent.status().roster.size === PUNCHES, 'roster synced at start', 10 * WINDOW_MS, STEP_MS);
+  await time.advanceUntil(
+    () => agent.status().roster.size === PUNCHES,
+    'roster synced at start',
+    10 * WINDOW_MS,
+    STEP_MS,
+  );
   // Badges at even intervals over the arrival time, each committed through the capture path.
   const t0 = time.clock.now();
-  for (let k = 0; k < PUNCHES; ) {
+  for (let k = 0; k < PUNCHES;) {
     while (k < PUNCHES && time.clock.now() - t0 >= (k * ARRIVAL_MS) / PUNCHES) {
       const r = await agent.punch({ kind: 'badge', value: String(100000 + k) });
       if (!r.ok) throw new Error(`punch ${k} refused: ${JSON.stringify(r)}`);
@@ -49,13 +66,24 @@ async function shiftChange(limit: number, adaptiveRate: boolean): Promise<Run> {
     }
     await time.advance(STEP_MS, STEP_MS);
   }
-  await time.advanceUntil(() => agent.status().queue.sent === PUNCHES, 'every punch delivered', 60 * WINDOW_MS, STEP_MS);
+  await time.advanceUntil(
+    () => agent.status().queue.sent === PUNCHES,
+    'every punch delivered',
+    60 * WINDOW_MS,
+    STEP_MS,
+  );
   const reqs = mock.requests();
   return {
     mock,
     refused: reqs.filter((r) => r.status === 429).length,
-    maxCounted: maxInAnyWindow(reqs.filter((r) => r.counted).map((r) => r.at), WINDOW_MS),
-    maxArrived: maxInAnyWindow(reqs.map((r) => r.at), WINDOW_MS),
+    maxCounted: maxInAnyWindow(
+      reqs.filter((r) => r.counted).map((r) => r.at),
+      WINDOW_MS,
+    ),
+    maxArrived: maxInAnyWindow(
+      reqs.map((r) => r.at),
+      WINDOW_MS,
+    ),
     sent: agent.status().queue.sent,
   };
 }

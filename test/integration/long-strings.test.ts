@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { CONSOLE_NAME_MAX } from '../../src/cli/format.js';
 import { RECEIPT_QR_MAX_BYTES, type PunchResultView, type StatusView } from '../../src/contract.js';
 import { SERVICE_TEXT_MAX } from '../../src/contract/common.js';
@@ -39,15 +39,24 @@ const ANA = padText('Ana Paula Ferreira da Silva', LONG);
 
 type Registered = Extract<PunchResultView, { ok: true }>;
 
-/** `got` is exactly `want`: compared whole, reported by length and start (a failure must not print 10,000 characters). */
+/**
+ * `got` is exactly `want`: compared whole, reported by length and start (a failure must not print 10,000 characters).
+ */
 function expectText(got: string | null | undefined, want: string): void {
   const shape = (s: string | null | undefined) => ({ length: s?.length, start: s?.slice(0, 40), end: s?.slice(-20) });
   expect({ ...shape(got), same: got === want }).toEqual({ ...shape(want), same: true });
 }
 
-async function setup(variants: ServerVariants): Promise<{ time: FakeTime; mock: MockServer; agent: Agent; bridge: WebBridge; logs: string[] }> {
+async function setup(
+  variants: ServerVariants,
+): Promise<{ time: FakeTime; mock: MockServer; agent: Agent; bridge: WebBridge; logs: string[] }> {
   const time = new FakeTime(TEN_AM);
-  const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 60, windowMs: 1_000 }, clock: time.clock, variants });
+  const mock = await startMockServer({
+    seed: demoSeed(),
+    rateLimit: { limit: 60, windowMs: 1_000 },
+    clock: time.clock,
+    variants,
+  });
   rig.cleanups.push(() => mock.close());
   const t = tempDir();
   rig.cleanups.push(t.cleanup);
@@ -58,7 +67,10 @@ async function setup(variants: ServerVariants): Promise<{ time: FakeTime; mock: 
     mono: time.mono,
     sleep: time.sleep,
     siteId: DEMO_SITE_ID,
-    settings: { selfService: { prefetchEveryMs: 0 }, employer: { name: EMPLOYER, cnpj: normalizeCnpj('11.222.333/0001-81') } },
+    settings: {
+      selfService: { prefetchEveryMs: 0 },
+      employer: { name: EMPLOYER, cnpj: normalizeCnpj('11.222.333/0001-81') },
+    },
   });
   rig.cleanups.push(() => agent.stop());
   const started = agent.start({ awaitRosterIfEmpty: true });
@@ -90,7 +102,10 @@ async function punch(bridge: WebBridge, code: string): Promise<Registered> {
   return answer.value;
 }
 
-const askedFor = (mock: MockServer, route: string, employee: string) => mock.requests().filter((r) => r.path.endsWith(route) && r.status === 200 && Object.values(r.query).includes(employee));
+const askedFor = (mock: MockServer, route: string, employee: string) =>
+  mock
+    .requests()
+    .filter((r) => r.path.endsWith(route) && r.status === 200 && Object.values(r.query).includes(employee));
 
 describe('strings of any length from the service (issue 23)', () => {
   it('10,000-character names, site name and leave type: each punch answers registered with its NSR and time, the day and the receipt; delivered once', async () => {
@@ -100,7 +115,12 @@ describe('strings of any length from the service (issue 23)', () => {
     const events = rig.listen(bridge);
 
     const first = await punch(bridge, '1001');
-    expect({ date: first.localDate, time: first.localTime, repeat: first.repeat, nsr: first.nsr }).toEqual({ date: TODAY, time: '10:00', repeat: false, nsr: expect.any(Number) });
+    expect({ date: first.localDate, time: first.localTime, repeat: first.repeat, nsr: first.nsr }).toEqual({
+      date: TODAY,
+      time: '10:00',
+      repeat: false,
+      nsr: expect.any(Number),
+    });
     expectText(first.employeeName, ANA);
     expectText(first.receipt?.employeeName, ANA);
     expectText(first.receipt?.employer.name, EMPLOYER);
@@ -108,7 +128,10 @@ describe('strings of any length from the service (issue 23)', () => {
     expect(first.day?.direction).toBe('entry');
 
     // Delivered; the day (timesheet, leaves) fetched in the background; the next punch shows the leave.
-    await time.advanceUntil(() => agent.status().queue.sent === 1 && askedFor(mock, '/work-leaves', '1001').length > 0, 'delivered and the leaves read');
+    await time.advanceUntil(
+      () => agent.status().queue.sent === 1 && askedFor(mock, '/work-leaves', '1001').length > 0,
+      'delivered and the leaves read',
+    );
     await time.advance(5 * 60_000, 60_000);
     const second = await punch(bridge, '1001');
     expect(second.nsr).toBe((first.nsr ?? 0) + 1);
@@ -132,7 +155,10 @@ describe('strings of any length from the service (issue 23)', () => {
     expectText(status.site?.name, padText('Obra Centro — São Paulo', LONG));
     const login = json(await rig.api(bridge, 'adminLogin', { pin: ADMIN_PIN })) as { value: { ok: boolean } };
     expect(login.value.ok).toBe(true);
-    const found = json(await rig.api(bridge, 'findPunches', { employee: '1001', date: TODAY })) as { ok: boolean; value: { employees: { name: string }[]; punches: { nsr: number; employeeName: string }[] } };
+    const found = json(await rig.api(bridge, 'findPunches', { employee: '1001', date: TODAY })) as {
+      ok: boolean;
+      value: { employees: { name: string }[]; punches: { nsr: number; employeeName: string }[] };
+    };
     expect(found.ok).toBe(true);
     expect(found.value.employees).toHaveLength(1);
     expectText(found.value.employees[0]?.name, ANA);
@@ -142,7 +168,11 @@ describe('strings of any length from the service (issue 23)', () => {
     await time.advanceUntil(() => agent.status().queue.sent === 4, 'all four delivered');
     expect(mock.records()).toHaveLength(4);
     expect([...recordCounts(mock.records()).values()].every((n) => n === 1)).toBe(true);
-    await time.advanceUntil(() => (events.text().match(/event: punch/g) ?? []).length === 4, 'four punch events', 5_000);
+    await time.advanceUntil(
+      () => (events.text().match(/event: punch/g) ?? []).length === 4,
+      'four punch events',
+      5_000,
+    );
     const sent = events
       .text()
       .split('\n\n')
@@ -170,7 +200,11 @@ describe('strings of any length from the service (issue 23)', () => {
 
   it('a day the service lists with more records than the screen takes: the answer keeps the new punch and the 47 before it', async () => {
     const { time, mock, bridge } = await setup({});
-    for (let m = 0; m < 60; m++) mock.addRecord({ employee: '1004', time: `${TODAY}T0${Math.floor(m / 10)}:${String((m % 10) * 5).padStart(2, '0')}` });
+    for (let m = 0; m < 60; m++)
+      mock.addRecord({
+        employee: '1004',
+        time: `${TODAY}T0${Math.floor(m / 10)}:${String((m % 10) * 5).padStart(2, '0')}`,
+      });
     await punch(bridge, '1004');
     await time.advanceUntil(() => askedFor(mock, '/timesheets', '1004').length > 0, 'the day read');
     await time.advance(5 * 60_000, 60_000);
@@ -185,7 +219,12 @@ describe('strings of any length from the service (issue 23)', () => {
     rig.cleanups.push(() => mock.close());
     const t = tempDir();
     rig.cleanups.push(t.cleanup);
-    const env = { TIMECLOCK_API_URL: mock.url, TIMECLOCK_API_TOKEN: 'demo-token', TIMECLOCK_DATA_DIR: t.dir, TIMECLOCK_LOG_LEVEL: 'error' };
+    const env = {
+      TIMECLOCK_API_URL: mock.url,
+      TIMECLOCK_API_TOKEN: 'demo-token',
+      TIMECLOCK_DATA_DIR: t.dir,
+      TIMECLOCK_LOG_LEVEL: 'error',
+    };
     const res = await runCli(['start', '--headless'], env, '1001\n', 30_000);
     expect(res.code).toBe(0);
     const line = res.stdout.split('\n').find((l) => l.startsWith('registered '));

@@ -6,8 +6,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
-import { isLoopbackHost, parseListen, startMetricsServer, type MetricsServer } from '../../src/agent/metrics-server.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
+import {
+  isLoopbackHost,
+  parseListen,
+  startMetricsServer,
+  type MetricsServer,
+} from '../../src/agent/metrics/metrics-server.js';
 import { terminalIdOf } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
@@ -26,7 +31,9 @@ afterEach(async () => {
 type Log = Record<string, unknown>;
 type Rig = { mock: MockServer; agent: Agent; server: MetricsServer; logs: Log[]; dataDir: string };
 
-async function metricsRig(opts: { terminalId?: string; listen?: string; dataDir?: string; settings?: Record<string, unknown> } = {}): Promise<Rig> {
+async function metricsRig(
+  opts: { terminalId?: string; listen?: string; dataDir?: string; settings?: Record<string, unknown> } = {},
+): Promise<Rig> {
   const mock = await startMockServer({ rateLimit: { limit: 60, windowMs: 1_000 } });
   cleanups.push(() => mock.close());
   let dataDir = opts.dataDir;
@@ -38,7 +45,13 @@ async function metricsRig(opts: { terminalId?: string; listen?: string; dataDir?
   const logs: Log[] = [];
   const terminal = terminalIdOf({ terminalId: opts.terminalId, dataDir });
   const log = createLogger({ level: 'debug', write: (l) => logs.push(JSON.parse(l) as Log), fields: { terminal } });
-  const agent = testAgent({ dataDir, mock, siteId: DEMO_SITE_ID, log, settings: { ...(opts.terminalId ? { terminalId: opts.terminalId } : {}), ...opts.settings } });
+  const agent = testAgent({
+    dataDir,
+    mock,
+    siteId: DEMO_SITE_ID,
+    log,
+    settings: { ...(opts.terminalId ? { terminalId: opts.terminalId } : {}), ...opts.settings },
+  });
   cleanups.push(() => agent.stop());
   await agent.start({ awaitRosterIfEmpty: true });
   const server = await startMetricsServer({ listen: opts.listen ?? '127.0.0.1:0', agent, log, processMetrics: false });
@@ -58,12 +71,16 @@ async function scrapeUntil(origin: string, ok: (s: Sample[]) => boolean, what: s
   }
 }
 
-const unsent = (s: Sample[]) => ['pending', 'sending', 'in_doubt'].reduce((n, state) => n + (sample(s, 'timeclock_punches', { state }) ?? NaN), 0);
+const unsent = (s: Sample[]) =>
+  ['pending', 'sending', 'in_doubt'].reduce((n, state) => n + (sample(s, 'timeclock_punches', { state }) ?? NaN), 0);
 
 describe('GET /metrics', () => {
   it('counts punches by state from pending to sent, requests by kind and status, and names build and terminal', async () => {
     // No employee's-day reads: their good answers would interleave with the failing punches below.
-    const { mock, agent, server } = await metricsRig({ terminalId: 'door-7', settings: { selfService: { enabled: false } } });
+    const { mock, agent, server } = await metricsRig({
+      terminalId: 'door-7',
+      settings: { selfService: { enabled: false } },
+    });
     const first = await scrape(server.origin);
     expect(sample(first, 'timeclock_punches', { state: 'pending' })).toBe(0);
     expect(sample(first, 'timeclock_punches', { state: 'sent' })).toBe(0);
@@ -89,7 +106,11 @@ describe('GET /metrics', () => {
     // "online" (issue 23: a minute of 503s read as online): the service answers with errors.
     mock.setFaults({ serverError: 1, only: { method: 'POST', pathPrefix: '/times' } });
     expect((await agent.punch({ kind: 'id', value: '1001' })).ok).toBe(true);
-    const waiting = await scrapeUntil(server.origin, (s) => (sample(s, 'timeclock_requests_total', { kind: 'punch', status: '500' }) ?? 0) >= 3, 'three failed sends');
+    const waiting = await scrapeUntil(
+      server.origin,
+      (s) => (sample(s, 'timeclock_requests_total', { kind: 'punch', status: '500' }) ?? 0) >= 3,
+      'three failed sends',
+    );
     expect(unsent(waiting)).toBe(1);
     expect(sample(waiting, 'timeclock_punches', { state: 'sent' })).toBe(0);
     // The punch's own time, not an age: the same value scrape after scrape while it waits.
@@ -102,7 +123,11 @@ describe('GET /metrics', () => {
     expect(sample(waiting, 'timeclock_service_state', { state: 'online' })).toBeUndefined();
 
     mock.setFaults(null);
-    const delivered = await scrapeUntil(server.origin, (s) => sample(s, 'timeclock_punches', { state: 'sent' }) === 1, 'the punch sent');
+    const delivered = await scrapeUntil(
+      server.origin,
+      (s) => sample(s, 'timeclock_punches', { state: 'sent' }) === 1,
+      'the punch sent',
+    );
     expect(sample(delivered, 'timeclock_online')).toBe(1);
     expect(sample(delivered, 'timeclock_service_state', { state: 'online' })).toBe(1);
     expect(unsent(delivered)).toBe(0);
@@ -123,7 +148,12 @@ describe('GET /metrics', () => {
     const s = await scrape(server.origin);
     expect(sample(s, 'timeclock_requests_total', { kind: 'token_check', status: '401' })).toBe(1);
     expect(sample(s, 'timeclock_build_info', { terminal: agent.status().terminalId })).toBe(1);
-    for (const secret of ['wrong-token-4711', 'demo-token', ...mock.employees().flatMap((e) => [e.full_name, e.cpf ?? '-'])]) expect(r.text).not.toContain(secret);
+    for (const secret of [
+      'wrong-token-4711',
+      'demo-token',
+      ...mock.employees().flatMap((e) => [e.full_name, e.cpf ?? '-']),
+    ])
+      expect(r.text).not.toContain(secret);
     const codes = new Set(mock.employees().flatMap((e) => [e.external_id, e._id]));
     for (const x of s) for (const v of Object.values(x.labels)) expect(codes.has(v), `${x.name} ${v}`).toBe(false);
   });
@@ -189,7 +219,9 @@ describe('where it listens', () => {
     expect(await startMetricsServer({ listen: `127.0.0.1:${port}`, agent, log, processMetrics: false })).toBeNull();
     const errors = logs.filter((l) => l.level === 'error');
     expect(errors).toHaveLength(1);
-    expect(errors[0]?.msg).toBe(`metrics not served: 127.0.0.1:${port} is already in use (another program, or another terminal, listens there); the terminal runs on without metrics and /healthz`);
+    expect(errors[0]?.msg).toBe(
+      `metrics not served: 127.0.0.1:${port} is already in use (another program, or another terminal, listens there); the terminal runs on without metrics and /healthz`,
+    );
     expect((await agent.punch({ kind: 'id', value: '1003' })).ok).toBe(true);
   });
 
@@ -208,7 +240,8 @@ describe('where it listens', () => {
     expect(parseListen('[::1]:9464')).toEqual({ host: '::1', port: 9464 });
     expect(parseListen('localhost:0')).toEqual({ host: 'localhost', port: 0 });
     for (const h of ['127.0.0.1', '127.8.0.3', '::1', 'localhost']) expect(isLoopbackHost(h), h).toBe(true);
-    for (const h of ['0.0.0.0', '::', '10.0.0.5', 'terminal.example', '128.0.0.1']) expect(isLoopbackHost(h), h).toBe(false);
+    for (const h of ['0.0.0.0', '::', '10.0.0.5', 'terminal.example', '128.0.0.1'])
+      expect(isLoopbackHost(h), h).toBe(false);
   });
 });
 

@@ -24,13 +24,20 @@ const DERIVED = new Set(['punch_counts', 'badge_count', 'journal_meta']);
 const EMPTIED_BY = new Map<number, string[]>([[10, ['roster_staging']]]);
 
 const tablesOf = (db: Db): string[] =>
-  (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map(
-    (r) => r.name,
-  );
-const columnsOf = (db: Db, table: string): Column[] => db.prepare(`SELECT name, type, pk FROM pragma_table_info(?)`).all(table) as Column[];
+  (
+    db
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+      .all() as { name: string }[]
+  ).map((r) => r.name);
+const columnsOf = (db: Db, table: string): Column[] =>
+  db.prepare(`SELECT name, type, pk FROM pragma_table_info(?)`).all(table) as Column[];
 const rowsOf = (db: Db, table: string, columns: readonly string[]): Row[] =>
   // Ordered by every column: some tables have no rowid.
-  db.prepare(`SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${table}" ORDER BY ${columns.map((_, i) => i + 1).join(', ')}`).all() as Row[];
+  db
+    .prepare(
+      `SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${table}" ORDER BY ${columns.map((_, i) => i + 1).join(', ')}`,
+    )
+    .all() as Row[];
 
 /** A value for every column, distinct per version, that the schema's checks accept. */
 function valueFor(table: string, c: Column, version: number, punchId: number): unknown {
@@ -44,7 +51,8 @@ function valueFor(table: string, c: Column, version: number, punchId: number): u
   if (type.includes('BLOB')) return Buffer.from(`v${version}-${c.name}`);
   return `v${version}-${table}-${c.name}`;
 }
-const columnsSeed = (table: string, column: string): number => [...`${table}.${column}`].reduce((n, ch) => (n * 31 + ch.charCodeAt(0)) % 997, 7);
+const columnsSeed = (table: string, column: string): number =>
+  [...`${table}.${column}`].reduce((n, ch) => (n * 31 + ch.charCodeAt(0)) % 997, 7);
 
 /** One row in every (hand-written) table at this version; punches first, so the journal can name one. */
 function seed(db: Db, version: number): void {
@@ -53,8 +61,12 @@ function seed(db: Db, version: number): void {
   tables.sort((a, b) => (a === 'punches' ? -1 : b === 'punches' ? 1 : a.localeCompare(b)));
   for (const table of tables) {
     const cols = columnsOf(db, table);
-    const values = cols.map((c) => (table === 'punches' && c.name === 'id' ? punchId : valueFor(table, c, version, punchId)));
-    db.prepare(`INSERT INTO "${table}" (${cols.map((c) => `"${c.name}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(...values);
+    const values = cols.map((c) =>
+      table === 'punches' && c.name === 'id' ? punchId : valueFor(table, c, version, punchId),
+    );
+    db.prepare(
+      `INSERT INTO "${table}" (${cols.map((c) => `"${c.name}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+    ).run(...values);
   }
 }
 
@@ -75,31 +87,36 @@ function fileAt(version: number): { dir: string; db: Db } {
 }
 
 describe('migrations keep the rows of the version before', () => {
-  it.each(migrations.slice(1).map((_, i) => i + 1))('rows written at version %i read the same after migration to the next', (version) => {
-    const { db } = fileAt(version);
-    const before = new Map(tablesOf(db).map((t) => [t, columnsOf(db, t).map((c) => c.name)] as const));
-    const snapshot = new Map([...before].map(([t, cols]) => [t, rowsOf(db, t, cols)] as const));
-    expect([...snapshot.values()].some((rows) => rows.length > 0)).toBe(true);
+  it.each(migrations.slice(1).map((_, i) => i + 1))(
+    'rows written at version %i read the same after migration to the next',
+    (version) => {
+      const { db } = fileAt(version);
+      const before = new Map(tablesOf(db).map((t) => [t, columnsOf(db, t).map((c) => c.name)] as const));
+      const snapshot = new Map([...before].map(([t, cols]) => [t, rowsOf(db, t, cols)] as const));
+      expect([...snapshot.values()].some((rows) => rows.length > 0)).toBe(true);
 
-    db.exec(migrations[version] as string);
-    db.pragma(`user_version = ${version + 1}`);
+      db.exec(migrations[version] as string);
+      db.pragma(`user_version = ${version + 1}`);
 
-    const after = new Set(tablesOf(db));
-    const emptied = EMPTIED_BY.get(version + 1) ?? [];
-    for (const [table, cols] of before) {
-      expect(after.has(table), `table ${table} kept by migration ${version + 1}`).toBe(true);
-      if (emptied.includes(table)) continue;
-      expect(rowsOf(db, table, cols), `${table} after migration ${version + 1}`).toEqual(snapshot.get(table));
-    }
-    expect(db.pragma('foreign_key_check')).toEqual([]);
-  });
+      const after = new Set(tablesOf(db));
+      const emptied = EMPTIED_BY.get(version + 1) ?? [];
+      for (const [table, cols] of before) {
+        expect(after.has(table), `table ${table} kept by migration ${version + 1}`).toBe(true);
+        if (emptied.includes(table)) continue;
+        expect(rowsOf(db, table, cols), `${table} after migration ${version + 1}`).toEqual(snapshot.get(table));
+      }
+      expect(db.pragma('foreign_key_check')).toEqual([]);
+    },
+  );
 
   it('the counts migrations derive agree with the rows they count', () => {
     const at8 = fileAt(8).db;
     const byState = at8.prepare('SELECT state, COUNT(*) AS n FROM punches GROUP BY state ORDER BY state').all();
     expect(at8.prepare('SELECT state, n FROM punch_counts WHERE n > 0 ORDER BY state').all()).toEqual(byState);
     const at10 = fileAt(10).db;
-    expect(at10.prepare('SELECT n FROM badge_count').pluck().get()).toBe(at10.prepare('SELECT COUNT(*) FROM badge_enrollments').pluck().get());
+    expect(at10.prepare('SELECT n FROM badge_count').pluck().get()).toBe(
+      at10.prepare('SELECT COUNT(*) FROM badge_enrollments').pluck().get(),
+    );
   });
 
   it('a file with rows of every version opens and migrates to the latest with them all', () => {

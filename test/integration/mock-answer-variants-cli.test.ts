@@ -69,7 +69,10 @@ describe('timeclock mock --variant parser: answer variants', () => {
   });
 
   it('forbid-punches and not-allowed are separate lists', () => {
-    expect(parseVariantFlags(['not-allowed=1001', 'forbid-punches=1002'])).toEqual({ variants: { forbiddenPunches: ['1002'] }, notAllowed: ['1001'] });
+    expect(parseVariantFlags(['not-allowed=1001', 'forbid-punches=1002'])).toEqual({
+      variants: { forbiddenPunches: ['1002'] },
+      notAllowed: ['1001'],
+    });
   });
 
   it.each([
@@ -104,7 +107,17 @@ describe('timeclock mock --variant parser: answer variants', () => {
     expect(() => parseVariantFlags(['times-answer=404', 'times-answer=400'])).toThrow(/given twice/);
     expect(() => parseVariantFlags(['retry-after-date', 'retry-after-date'])).toThrow(/given twice/);
     const msg = usageErrorOf(() => parseVariantFlags(['bogus'])).message;
-    for (const name of ['forbid-punches', 'redirect', 'non-api', 'conflict-on-duplicate', 'error-body-on-2xx', 'times-format', 'times-end-exclusive', 'times-answer', 'retry-after-date']) {
+    for (const name of [
+      'forbid-punches',
+      'redirect',
+      'non-api',
+      'conflict-on-duplicate',
+      'error-body-on-2xx',
+      'times-format',
+      'times-end-exclusive',
+      'times-answer',
+      'retry-after-date',
+    ]) {
       expect(msg).toContain(name);
     }
   });
@@ -112,6 +125,8 @@ describe('timeclock mock --variant parser: answer variants', () => {
   it('runMock refuses forbid-punches naming an employee the seed does not have, before listening', async () => {
     const run = runMock({ variant: ['forbid-punches=1001,9999'] });
     await expect(run).rejects.toBeInstanceOf(UsageError);
-    await expect(runMock({ variant: ['forbid-punches=9999'] })).rejects.toThrow(/--variant forbid-punches: no employee with external_id or _id '9999'/);
+    await expect(runMock({ variant: ['forbid-punches=9999'] })).rejects.toThrow(
+      /--variant forbid-punches: no employee with external_id or _id '9999'/,
+    );
   });
 });

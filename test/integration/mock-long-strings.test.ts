@@ -45,7 +45,9 @@ describe('the longStrings variant', () => {
     const srv = await start({ seed: demoSeed() });
     const name = async () => String((await page(srv, '/employees?max_results=1'))._items[0]?.full_name);
     expect((await name()).length).toBeLessThan(60);
-    expect((await call(srv, 'PUT', '/__mock/variants', { control: true, body: { longStrings: 10_000 } })).status).toBe(200);
+    expect((await call(srv, 'PUT', '/__mock/variants', { control: true, body: { longStrings: 10_000 } })).status).toBe(
+      200,
+    );
     expect(await name()).toHaveLength(10_000);
     expect((await call(srv, 'PUT', '/__mock/variants', { control: true, body: { longStrings: 0 } })).status).toBe(422);
     expect((await call(srv, 'PUT', '/__mock/variants', { control: true, body: null })).status).toBe(200);

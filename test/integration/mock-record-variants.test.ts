@@ -48,7 +48,12 @@ describe('record variants', () => {
   it('siteWithoutName: site reads omit name', async () => {
     const srv = await start({ variants: { siteWithoutName: true } });
     const list = await page(srv, '/sites');
-    expect(list._items[0]).toEqual({ _id: DEMO_SITE_ID, timezone: 'America/Sao_Paulo', city: 'São Paulo', state: 'SP' });
+    expect(list._items[0]).toEqual({
+      _id: DEMO_SITE_ID,
+      timezone: 'America/Sao_Paulo',
+      city: 'São Paulo',
+      state: 'SP',
+    });
     const one = await call(srv, 'GET', `/sites/${DEMO_SITE_ID}`);
     expect(one.json).toEqual(list._items[0]);
     srv.setVariants(null);
@@ -69,14 +74,26 @@ describe('record variants', () => {
   });
 
   it('oddRecords: each kind at its insertion index, in lists (filtered or not) and reads by id; storage untouched', async () => {
-    expect(Array.from({ length: 9 }, (_, i) => oddRecordKind(i))).toEqual(['none', 'cpf_null', 'contract_data_null', 'no_full_name', 'city_null', 'unknown_members', 'bad_timezone', 'no_ids', 'none']);
+    expect(Array.from({ length: 9 }, (_, i) => oddRecordKind(i))).toEqual([
+      'none',
+      'cpf_null',
+      'contract_data_null',
+      'no_full_name',
+      'city_null',
+      'unknown_members',
+      'bad_timezone',
+      'no_ids',
+      'none',
+    ]);
     expect(oddRecordKind(8 * 1000 + 6)).toBe('bad_timezone');
     expect(() => oddRecordKind(-1)).toThrow(RangeError);
     const seed = generatedSeed({ employees: 20, sites: 3 });
     const srv = await start({ seed, variants: { oddRecords: true } });
     const list = await page(srv, '/employees?max_results=100');
     expect(list._items).toHaveLength(20);
-    list._items.forEach((item, i) => expect(item).toEqual(oddExpected(seed.employees[i] as MockEmployee, oddRecordKind(i))));
+    list._items.forEach((item, i) =>
+      expect(item).toEqual(oddExpected(seed.employees[i] as MockEmployee, oddRecordKind(i))),
+    );
     for (let i = 0; i < 8; i++) {
       const e = seed.employees[i] as MockEmployee;
       expect((await call(srv, 'GET', `/employees/${e._id}`)).json).toEqual(oddExpected(e, oddRecordKind(i)));
@@ -86,7 +103,15 @@ describe('record variants', () => {
     const globals = [1, 4, 7, 10, 13, 16, 19];
     expect(bySite._items).toEqual(globals.map((g) => oddExpected(seed.employees[g] as MockEmployee, oddRecordKind(g))));
     // Appended employees continue the count; re-adding one keeps its place.
-    const extra: MockEmployee = { _id: objectIdFor('extra', 1), external_id: '5001', full_name: 'Nova Pessoa', city: 'Natal', state: 'RN', active: true, site_ids: [] };
+    const extra: MockEmployee = {
+      _id: objectIdFor('extra', 1),
+      external_id: '5001',
+      full_name: 'Nova Pessoa',
+      city: 'Natal',
+      state: 'RN',
+      active: true,
+      site_ids: [],
+    };
     srv.addEmployees([extra, { ...(seed.employees[3] as MockEmployee), full_name: 'Renamed' }]);
     const after = await page(srv, '/employees?max_results=100');
     expect(after._items[20]).toEqual(oddExpected(extra, oddRecordKind(20)));
@@ -106,11 +131,18 @@ describe('allow_external_api_record', () => {
     const srv = await start({ seed });
     const refused = await call(srv, 'POST', '/times', { body: punch('1001') });
     expect(refused.status).toBe(403);
-    expect(refused.json).toEqual({ _status: 'ERR', _error: { code: 403, message: 'external API records are not allowed for this employee' } });
-    expect((await call(srv, 'POST', '/times', { body: { employee_id: e1._id, time: '2026-11-21T08:03' } })).status).toBe(403);
+    expect(refused.json).toEqual({
+      _status: 'ERR',
+      _error: { code: 403, message: 'external API records are not allowed for this employee' },
+    });
+    expect(
+      (await call(srv, 'POST', '/times', { body: { employee_id: e1._id, time: '2026-11-21T08:03' } })).status,
+    ).toBe(403);
     expect(srv.records()).toHaveLength(0);
     expect(srv.requests()[0]).toMatchObject({ status: 403, counted: true, fault: null });
-    expect((await call(srv, 'GET', `/employees/${e1._id}`)).json).toMatchObject({ contract_data: { allow_external_api_record: false } });
+    expect((await call(srv, 'GET', `/employees/${e1._id}`)).json).toMatchObject({
+      contract_data: { allow_external_api_record: false },
+    });
 
     srv.setAllowExternalApiRecord('1001', true);
     expect((await call(srv, 'POST', '/times', { body: punch('1001') })).status).toBe(201);

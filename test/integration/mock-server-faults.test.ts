@@ -21,7 +21,13 @@ describe('faults', () => {
     // GET is outside `only`, so it is answered normally.
     expect((await call(srv, 'GET', '/sites')).status).toBe(200);
     const log = srv.requests();
-    expect(log[0]).toMatchObject({ method: 'POST', path: '/v2.1/times', status: null, counted: true, fault: 'drop_after_store' });
+    expect(log[0]).toMatchObject({
+      method: 'POST',
+      path: '/v2.1/times',
+      status: null,
+      counted: true,
+      fault: 'drop_after_store',
+    });
     expect(log[1]).toMatchObject({ status: 200, fault: null });
   });
 
@@ -76,13 +82,26 @@ describe('faults', () => {
     const bad = await call(srv, 'PUT', '/__mock/faults', { base, authorization: null, body: { serverError: 2 } });
     expectError(bad, 422);
     expectError(await call(srv, 'PUT', '/__mock/faults', { base, authorization: null, rawBody: '{' }), 400);
-    expect((await call(srv, 'PUT', '/__mock/faults', { base, authorization: null, body: { serverError: 1 } })).status).toBe(200);
+    expect(
+      (await call(srv, 'PUT', '/__mock/faults', { base, authorization: null, body: { serverError: 1 } })).status,
+    ).toBe(200);
     expectError(await call(srv, 'GET', '/sites'), 500);
     expect((await call(srv, 'PUT', '/__mock/faults', { base, authorization: null, body: null })).status).toBe(200);
     expect((await call(srv, 'GET', '/sites')).status).toBe(200);
-    expect((await call(srv, 'PUT', '/__mock/rate-limit', { base, authorization: null, body: { limit: 1, windowMs: 60_000 } })).status).toBe(200);
+    expect(
+      (
+        await call(srv, 'PUT', '/__mock/rate-limit', {
+          base,
+          authorization: null,
+          body: { limit: 1, windowMs: 60_000 },
+        })
+      ).status,
+    ).toBe(200);
     expectError(await call(srv, 'GET', '/sites'), 429);
-    expectError(await call(srv, 'PUT', '/__mock/rate-limit', { base, authorization: null, body: { limit: 0, windowMs: 1 } }), 422);
+    expectError(
+      await call(srv, 'PUT', '/__mock/rate-limit', { base, authorization: null, body: { limit: 0, windowMs: 1 } }),
+      422,
+    );
     const reqs = await call(srv, 'GET', '/__mock/requests', { base, authorization: null });
     expect(Array.isArray(reqs.json) && reqs.json.length).toBe(3); // control calls are not logged
   });

@@ -29,7 +29,9 @@ describe('seed', () => {
       expect(isValidCpf(e.cpf ?? '')).toBe(true);
       expect(e.site_ids).toEqual([DEMO_SITE_ID]);
     }
-    expect(seed.employees.map((e) => e.external_id).slice(0, 35)).toEqual(Array.from({ length: 35 }, (_, i) => String(1001 + i)));
+    expect(seed.employees.map((e) => e.external_id).slice(0, 35)).toEqual(
+      Array.from({ length: 35 }, (_, i) => String(1001 + i)),
+    );
     expect(seed.employees[35]?.external_id).toBeUndefined();
     expect(seed.employees.filter((e) => !e.work_schedule || !e.contract_data?.payment_source)).toHaveLength(2);
     expect(seed.employees.filter((e) => e.timezone === 'America/Manaus').length).toBeGreaterThanOrEqual(2);
@@ -60,7 +62,13 @@ describe('seed', () => {
 describe('auth and routing', () => {
   it('rejects missing, malformed and wrong credentials with 401 and does not count them', async () => {
     const srv = await start({ rateLimit: { limit: 1, windowMs: 60_000 } });
-    for (const authorization of [null, 'Bearer demo-token', 'Basic !!!', basic('admin', 'demo-token'), basic('public', 'wrong')]) {
+    for (const authorization of [
+      null,
+      'Bearer demo-token',
+      'Basic !!!',
+      basic('admin', 'demo-token'),
+      basic('public', 'wrong'),
+    ]) {
       const res = await call(srv, 'GET', '/employees', { authorization });
       expectError(res, 401);
       expect(res.headers['www-authenticate']).toBe('Basic realm="api"');
@@ -90,40 +98,56 @@ describe('auth and routing', () => {
 });
 
 describe('sliding window', () => {
-  it.each(['seconds', 'http-date'] as const)('admits 5 per 1000 ms per token, then 429 with Retry-After (%s)', async (format) => {
-    const clock = fakeClock(T0);
-    const srv = await start({ clock, rateLimit: { limit: 5, windowMs: 1000 }, retryAfterFormat: format, tokens: ['demo-token', 'other'] });
-    for (let i = 0; i < 5; i++) {
+  it.each(['seconds', 'http-date'] as const)(
+    'admits 5 per 1000 ms per token, then 429 with Retry-After (%s)',
+    async (format) => {
+      const clock = fakeClock(T0);
+      const srv = await start({
+        clock,
+        rateLimit: { limit: 5, windowMs: 1000 },
+        retryAfterFormat: format,
+        tokens: ['demo-token', 'other'],
+      });
+      for (let i = 0; i < 5; i++) {
+        expect((await call(srv, 'GET', '/sites')).status).toBe(200);
+        clock.advance(100); // arrivals at T0, +100, +200, +300, +400
+      }
+      clock.set(T0 + 500);
+      const refused = await call(srv, 'GET', '/sites');
+      expectError(refused, 429);
+      const retryAfter = String(refused.headers['retry-after']);
+      if (format === 'seconds') expect(retryAfter).toBe('1');
+      else expect(retryAfter).toBe(new Date(T0 + 1000).toUTCString());
+      expect(parseRetryAfter(retryAfter, T0 + 500)).toBe(format === 'seconds' ? 1000 : 500);
+
+      // Another token has its own window.
+      expect((await call(srv, 'GET', '/sites', { authorization: basic('public', 'other') })).status).toBe(200);
+
+      clock.set(T0 + 999);
+      expectError(await call(srv, 'GET', '/sites'), 429);
+      // The oldest arrival (T0) leaves the window at T0+1000: exactly one slot comes back.
+      clock.set(T0 + 1000);
       expect((await call(srv, 'GET', '/sites')).status).toBe(200);
-      clock.advance(100); // arrivals at T0, +100, +200, +300, +400
-    }
-    clock.set(T0 + 500);
-    const refused = await call(srv, 'GET', '/sites');
-    expectError(refused, 429);
-    const retryAfter = String(refused.headers['retry-after']);
-    if (format === 'seconds') expect(retryAfter).toBe('1');
-    else expect(retryAfter).toBe(new Date(T0 + 1000).toUTCString());
-    expect(parseRetryAfter(retryAfter, T0 + 500)).toBe(format === 'seconds' ? 1000 : 500);
+      // A fixed-bucket limiter would now admit 4 more; a sliding one admits none until T0+1100.
+      expectError(await call(srv, 'GET', '/sites'), 429);
+      clock.set(T0 + 1100);
+      expect((await call(srv, 'GET', '/sites')).status).toBe(200);
 
-    // Another token has its own window.
-    expect((await call(srv, 'GET', '/sites', { authorization: basic('public', 'other') })).status).toBe(200);
-
-    clock.set(T0 + 999);
-    expectError(await call(srv, 'GET', '/sites'), 429);
-    // The oldest arrival (T0) leaves the window at T0+1000: exactly one slot comes back.
-    clock.set(T0 + 1000);
-    expect((await call(srv, 'GET', '/sites')).status).toBe(200);
-    // A fixed-bucket limiter would now admit 4 more; a sliding one admits none until T0+1100.
-    expectError(await call(srv, 'GET', '/sites'), 429);
-    clock.set(T0 + 1100);
-    expect((await call(srv, 'GET', '/sites')).status).toBe(200);
-
-    // The only request counted at T0+500 is the other token's; without it, no window holds more than 5.
-    const demoArrivals = srv.requests().filter((e) => e.counted && e.at !== T0 + 500).map((e) => e.at);
-    expect(demoArrivals).toHaveLength(7);
-    expect(maxInAnyWindow(demoArrivals, 1000)).toBe(5);
-    expect(srv.requests().filter((e) => e.status === 429).every((e) => !e.counted)).toBe(true);
-  });
+      // The only request counted at T0+500 is the other token's; without it, no window holds more than 5.
+      const demoArrivals = srv
+        .requests()
+        .filter((e) => e.counted && e.at !== T0 + 500)
+        .map((e) => e.at);
+      expect(demoArrivals).toHaveLength(7);
+      expect(maxInAnyWindow(demoArrivals, 1000)).toBe(5);
+      expect(
+        srv
+          .requests()
+          .filter((e) => e.status === 429)
+          .every((e) => !e.counted),
+      ).toBe(true);
+    },
+  );
 
   it('Retry-After counts whole seconds rounded up until the oldest arrival leaves', async () => {
     const clock = fakeClock(T0);
@@ -140,7 +164,10 @@ describe('sliding window', () => {
     expect((await call(srv, 'GET', '/sites')).status).toBe(429);
     srv.setRateLimit({ limit: 10, windowMs: 5000 });
     expect((await call(srv, 'GET', '/sites')).status).toBe(200);
-    const counted = srv.requests().filter((e) => e.counted).map((e) => e.at);
+    const counted = srv
+      .requests()
+      .filter((e) => e.counted)
+      .map((e) => e.at);
     expect(maxInAnyWindow(counted.slice(0, 3), 5000)).toBeLessThanOrEqual(2);
   });
 });
@@ -167,10 +194,14 @@ describe('GET /employees', () => {
     expect(sizes).toEqual([25, 25, 10]);
 
     const site1 = seed.sites[1]?._id ?? '';
-    const bySite = employeePageSchema.parse((await call(srv, 'GET', `/employees?site_id=${site1}&max_results=100`)).json);
+    const bySite = employeePageSchema.parse(
+      (await call(srv, 'GET', `/employees?site_id=${site1}&max_results=100`)).json,
+    );
     expect(bySite._meta.total).toBe(20);
     expect(bySite._items.every((e) => (Number(e.external_id) - 100000) % 3 === 1)).toBe(true);
-    const unknownSite = employeePageSchema.parse((await call(srv, 'GET', `/employees?site_id=${objectIdFor('nope', 9)}`)).json);
+    const unknownSite = employeePageSchema.parse(
+      (await call(srv, 'GET', `/employees?site_id=${objectIdFor('nope', 9)}`)).json,
+    );
     expect(unknownSite._meta.total).toBe(0);
 
     const clamped = employeePageSchema.parse((await call(srv, 'GET', '/employees?max_results=500')).json);
@@ -179,7 +210,15 @@ describe('GET /employees', () => {
     const dflt = employeePageSchema.parse((await call(srv, 'GET', '/employees')).json);
     expect(dflt._meta).toEqual({ max_results: 25, page: 1, total: 60 });
 
-    for (const q of ['max_results=0', 'max_results=2.5', 'max_results=abc', 'page=0', 'page=-1', 'max_results=', `site_id=notanid`]) {
+    for (const q of [
+      'max_results=0',
+      'max_results=2.5',
+      'max_results=abc',
+      'page=0',
+      'page=-1',
+      'max_results=',
+      `site_id=notanid`,
+    ]) {
       expectError(await call(srv, 'GET', `/employees?${q}`), 400);
     }
 
@@ -197,10 +236,22 @@ describe('GET /employees', () => {
 
   it('addEmployees appends in insertion order', async () => {
     const srv = await start();
-    srv.addEmployees([{ _id: objectIdFor('extra', 1), external_id: '5001', full_name: 'Nova Pessoa', active: true, site_ids: [DEMO_SITE_ID] }]);
+    srv.addEmployees([
+      {
+        _id: objectIdFor('extra', 1),
+        external_id: '5001',
+        full_name: 'Nova Pessoa',
+        active: true,
+        site_ids: [DEMO_SITE_ID],
+      },
+    ]);
     const last = employeePageSchema.parse((await call(srv, 'GET', '/employees?max_results=100')).json);
     expect(last._meta.total).toBe(37);
     expect(last._items.at(-1)?.external_id).toBe('5001');
-    expect(() => srv.addEmployees([{ _id: objectIdFor('extra', 2), external_id: '5001', full_name: 'Dup', active: true, site_ids: [] }])).toThrow();
+    expect(() =>
+      srv.addEmployees([
+        { _id: objectIdFor('extra', 2), external_id: '5001', full_name: 'Dup', active: true, site_ids: [] },
+      ]),
+    ).toThrow();
   });
 });

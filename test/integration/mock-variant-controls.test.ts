@@ -12,15 +12,22 @@ import { call, expectError, page, punch } from '../helpers/mock-pages.js';
 
 const start = mockServers();
 
-const ctl = (srv: MockServer, method: 'GET' | 'PUT' | 'DELETE', path: string, body?: unknown, rawBody?: string): Promise<Res> =>
-  call(srv, method, path, { body, rawBody, control: true });
+const ctl = (
+  srv: MockServer,
+  method: 'GET' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+  rawBody?: string,
+): Promise<Res> => call(srv, method, path, { body, rawBody, control: true });
 
 describe('control routes', () => {
   it('/__mock/variants: GET, PUT (null clears), 422 on a bad body, 400 on bad JSON, 405; not logged', async () => {
     const srv = await start();
     expect((await ctl(srv, 'GET', '/__mock/variants')).json).toEqual({ variants: null });
     expect(expectError(await ctl(srv, 'PUT', '/__mock/variants', { pageCap: 0 }), 422)._issues?.pageCap).toBeDefined();
-    expect(expectError(await ctl(srv, 'PUT', '/__mock/variants', { bogus: true }), 422)._issues?.bogus).toBe('unknown field');
+    expect(expectError(await ctl(srv, 'PUT', '/__mock/variants', { bogus: true }), 422)._issues?.bogus).toBe(
+      'unknown field',
+    );
     expectError(await ctl(srv, 'PUT', '/__mock/variants', { cutBody: { page: 1, times: 0 } }), 422);
     expectError(await ctl(srv, 'PUT', '/__mock/variants', { totalDrift: 1.5 }), 422);
     expectError(await ctl(srv, 'PUT', '/__mock/variants', undefined, '{'), 400);
@@ -41,7 +48,10 @@ describe('control routes', () => {
   it('PUT /__mock/employees/{idOrExternalId}/allow-external-api-record takes true, false or null', async () => {
     const srv = await start();
     const path = (key: string): string => `/__mock/employees/${encodeURIComponent(key)}/allow-external-api-record`;
-    expect(await ctl(srv, 'PUT', path('1003'), false)).toMatchObject({ status: 200, json: { _status: 'OK', allow_external_api_record: false } });
+    expect(await ctl(srv, 'PUT', path('1003'), false)).toMatchObject({
+      status: 200,
+      json: { _status: 'OK', allow_external_api_record: false },
+    });
     expectError(await call(srv, 'POST', '/times', { body: punch('1003') }), 403);
     expect((await ctl(srv, 'PUT', path(objectIdFor('employee', 3)), true)).status).toBe(200);
     expect(srv.employees()[2]?.contract_data?.allow_external_api_record).toBe(true);
@@ -58,12 +68,35 @@ describe('control routes', () => {
 
 describe('timeclock mock --variant parser', () => {
   it('parses every variant', () => {
-    const flags = ['page-cap=7', 'omit-links', 'omit-meta', 'total-drift=-3', 'cut-body=2x3', 'site-without-name', 'ignore-site-filter', 'odd-records', 'not-allowed=1001,1002', 'not-allowed=1003'];
+    const flags = [
+      'page-cap=7',
+      'omit-links',
+      'omit-meta',
+      'total-drift=-3',
+      'cut-body=2x3',
+      'site-without-name',
+      'ignore-site-filter',
+      'odd-records',
+      'not-allowed=1001,1002',
+      'not-allowed=1003',
+    ];
     expect(parseVariantFlags(flags)).toEqual({
-      variants: { pageCap: 7, omitLinks: true, omitMeta: true, totalDrift: -3, cutBody: { page: 2, times: 3 }, siteWithoutName: true, ignoreSiteFilter: true, oddRecords: true },
+      variants: {
+        pageCap: 7,
+        omitLinks: true,
+        omitMeta: true,
+        totalDrift: -3,
+        cutBody: { page: 2, times: 3 },
+        siteWithoutName: true,
+        ignoreSiteFilter: true,
+        oddRecords: true,
+      },
       notAllowed: ['1001', '1002', '1003'],
     });
-    expect(parseVariantFlags(['cut-body=4', 'total-drift=5'])).toEqual({ variants: { cutBody: { page: 4, times: 1 }, totalDrift: 5 }, notAllowed: [] });
+    expect(parseVariantFlags(['cut-body=4', 'total-drift=5'])).toEqual({
+      variants: { cutBody: { page: 4, times: 1 }, totalDrift: 5 },
+      notAllowed: [],
+    });
     expect(parseVariantFlags([])).toEqual({ variants: {}, notAllowed: [] });
   });
 

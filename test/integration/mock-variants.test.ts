@@ -19,7 +19,9 @@ const AUTH = basicAuth('public', 'demo-token');
 function rawGet(srv: MockServer, path: string): Promise<{ head: string; body: Buffer }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    const sock = net.connect(srv.port, '127.0.0.1', () => sock.write(`GET /v2.1${path} HTTP/1.1\r\nHost: mock\r\nAuthorization: ${AUTH}\r\n\r\n`));
+    const sock = net.connect(srv.port, '127.0.0.1', () =>
+      sock.write(`GET /v2.1${path} HTTP/1.1\r\nHost: mock\r\nAuthorization: ${AUTH}\r\n\r\n`),
+    );
     sock.on('data', (c: Buffer) => chunks.push(c));
     sock.on('error', () => undefined); // 'close' follows and settles
     sock.on('close', () => {
@@ -54,7 +56,9 @@ describe('paging variants', () => {
     expect((await page(srv, '/employees?max_results=3'))._meta).toEqual({ max_results: 3, page: 1, total: 60 });
     expect((await page(srv, '/employees'))._items).toHaveLength(7);
     const site = seed.sites[2]?._id ?? '';
-    expect((await page(srv, `/employees?site_id=${site}`))._links?.next?.href).toBe(`employees?site_id=${site}&max_results=7&page=2`);
+    expect((await page(srv, `/employees?site_id=${site}`))._links?.next?.href).toBe(
+      `employees?site_id=${site}&max_results=7&page=2`,
+    );
     srv.setVariants({ pageCap: 2 });
     const sites = await page(srv, '/sites?max_results=10');
     expect(sites._items).toHaveLength(2);
@@ -65,9 +69,11 @@ describe('paging variants', () => {
 
   it('omitLinks / omitMeta: envelopes without _links or _meta, for employees and sites', async () => {
     const srv = await start({ variants: { omitLinks: true } });
-    for (const path of ['/employees?max_results=5&page=2', '/sites']) expect(Object.keys(await page(srv, path))).toEqual(['_items', '_meta']);
+    for (const path of ['/employees?max_results=5&page=2', '/sites'])
+      expect(Object.keys(await page(srv, path))).toEqual(['_items', '_meta']);
     srv.setVariants({ omitMeta: true });
-    for (const path of ['/employees?max_results=5&page=2', '/sites']) expect(Object.keys(await page(srv, path))).toEqual(['_items', '_links']);
+    for (const path of ['/employees?max_results=5&page=2', '/sites'])
+      expect(Object.keys(await page(srv, path))).toEqual(['_items', '_links']);
     srv.setVariants({ omitLinks: true, omitMeta: true });
     const bare = await page(srv, '/employees?max_results=5&page=2');
     expect(Object.keys(bare)).toEqual(['_items']);
@@ -98,7 +104,9 @@ describe('cutBody', () => {
     expect(String(cut.headers['content-type'])).toMatch(/^application\/json/);
     expect(Number(cut.headers['content-length'])).toBeGreaterThan(100);
     await expect(cut.body.text()).rejects.toThrow();
-    expect((await page(srv, '/employees?max_results=10&page=2'))._items.map((e) => e.external_id)).toEqual(Array.from({ length: 10 }, (_, i) => String(1011 + i)));
+    expect((await page(srv, '/employees?max_results=10&page=2'))._items.map((e) => e.external_id)).toEqual(
+      Array.from({ length: 10 }, (_, i) => String(1011 + i)),
+    );
     expect((await page(srv, '/employees?max_results=10&page=1'))._items).toHaveLength(10);
     expect(srv.requests().map((e) => [e.status, e.counted, e.fault])).toEqual([
       [200, true, 'cut_body'],

@@ -17,8 +17,17 @@ const PUNCH = JSON.stringify({ employee_external_id: '1001', time: '2026-11-21T0
 type Raw = { status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer };
 
 /** One request; no Accept-Encoding unless given. */
-async function raw(srv: MockServer, method: 'GET' | 'POST', path: string, o: { body?: string; headers?: Record<string, string>; control?: boolean } = {}): Promise<Raw> {
-  const headers: Record<string, string> = { ...(o.control ? {} : { authorization: AUTH }), ...(o.body ? { 'content-type': 'application/json' } : {}), ...o.headers };
+async function raw(
+  srv: MockServer,
+  method: 'GET' | 'POST',
+  path: string,
+  o: { body?: string; headers?: Record<string, string>; control?: boolean } = {},
+): Promise<Raw> {
+  const headers: Record<string, string> = {
+    ...(o.control ? {} : { authorization: AUTH }),
+    ...(o.body ? { 'content-type': 'application/json' } : {}),
+    ...o.headers,
+  };
   const res = await request(`${o.control ? srv.origin : srv.url}${path}`, { method, headers, body: o.body });
   return { status: res.statusCode, headers: res.headers, bytes: Buffer.from(await res.body.arrayBuffer()) };
 }
@@ -26,34 +35,40 @@ async function raw(srv: MockServer, method: 'GET' | 'POST', path: string, o: { b
 const DECODE = { gzip: zlib.gunzipSync, deflate: zlib.inflateSync, br: zlib.brotliDecompressSync } as const;
 
 describe('compress', () => {
-  it.each(['gzip', 'deflate', 'br'] as const)('%s: every API answer is encoded whatever was asked; control routes are not; off, nothing is', async (how) => {
-    const srv = await start({ variants: { compress: how } });
-    const answers = [
-      await raw(srv, 'GET', '/employees?max_results=2'),
-      await raw(srv, 'POST', '/times', { body: PUNCH, headers: { 'accept-encoding': 'identity' } }),
-      await raw(srv, 'GET', '/employees', { headers: { authorization: basicAuth('public', 'wrong') } }),
-    ];
-    expect(answers.map((a) => a.status)).toEqual([200, 201, 401]);
-    for (const a of answers) {
-      expect(a.headers['content-encoding']).toBe(how);
-      expect(Number(a.headers['content-length'])).toBe(a.bytes.length);
-      expect((): unknown => JSON.parse(a.bytes.toString('utf8'))).toThrow();
-      expect(JSON.parse(DECODE[how](a.bytes).toString('utf8'))).toBeTypeOf('object');
-    }
-    expect(errorBodySchema.parse(JSON.parse(DECODE[how](answers[2]!.bytes).toString('utf8')))._error.code).toBe(401);
-    const control = await raw(srv, 'GET', '/__mock/records', { control: true });
-    expect(control.headers['content-encoding']).toBeUndefined();
-    expect(JSON.parse(control.bytes.toString('utf8'))).toHaveLength(1);
-    srv.setVariants(null);
-    const plain = await raw(srv, 'GET', '/sites');
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(JSON.parse(plain.bytes.toString('utf8'))).toHaveProperty('_items');
-  });
+  it.each(['gzip', 'deflate', 'br'] as const)(
+    '%s: every API answer is encoded whatever was asked; control routes are not; off, nothing is',
+    async (how) => {
+      const srv = await start({ variants: { compress: how } });
+      const answers = [
+        await raw(srv, 'GET', '/employees?max_results=2'),
+        await raw(srv, 'POST', '/times', { body: PUNCH, headers: { 'accept-encoding': 'identity' } }),
+        await raw(srv, 'GET', '/employees', { headers: { authorization: basicAuth('public', 'wrong') } }),
+      ];
+      expect(answers.map((a) => a.status)).toEqual([200, 201, 401]);
+      for (const a of answers) {
+        expect(a.headers['content-encoding']).toBe(how);
+        expect(Number(a.headers['content-length'])).toBe(a.bytes.length);
+        expect((): unknown => JSON.parse(a.bytes.toString('utf8'))).toThrow();
+        expect(JSON.parse(DECODE[how](a.bytes).toString('utf8'))).toBeTypeOf('object');
+      }
+      expect(errorBodySchema.parse(JSON.parse(DECODE[how](answers[2]!.bytes).toString('utf8')))._error.code).toBe(401);
+      const control = await raw(srv, 'GET', '/__mock/records', { control: true });
+      expect(control.headers['content-encoding']).toBeUndefined();
+      expect(JSON.parse(control.bytes.toString('utf8'))).toHaveLength(1);
+      srv.setVariants(null);
+      const plain = await raw(srv, 'GET', '/sites');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(JSON.parse(plain.bytes.toString('utf8'))).toHaveProperty('_items');
+    },
+  );
 
   it('pages that are not the API are compressed too (a gateway in front of everything)', async () => {
     const srv = await start({ variants: { compress: 'gzip', nonApi: 'html-404' } });
     const page = await raw(srv, 'GET', '/times');
-    expect(page).toMatchObject({ status: 404, headers: { 'content-encoding': 'gzip', 'content-type': 'text/html; charset=utf-8' } });
+    expect(page).toMatchObject({
+      status: 404,
+      headers: { 'content-encoding': 'gzip', 'content-type': 'text/html; charset=utf-8' },
+    });
     expect(zlib.gunzipSync(page.bytes).toString('utf8')).toContain('404 Not Found');
   });
 });
@@ -72,8 +87,13 @@ describe('postTimesBody: the record is stored, the 201 carries something else', 
     check(res.bytes.toString('utf8'));
     expect(srv.records()).toHaveLength(1);
     // Reads and refusals are untouched.
-    expect((await mockCall(srv, 'GET', '/times?employee_external_id=1001&start_date=2026-11-21&end_date=2026-11-21')).json).toMatchObject({ times: [{ time: '2026-11-21T08:03' }] });
-    expect((await mockCall(srv, 'POST', '/times', { body: { employee_external_id: '9999', time: '2026-11-21T08:03' } })).status).toBe(404);
+    expect(
+      (await mockCall(srv, 'GET', '/times?employee_external_id=1001&start_date=2026-11-21&end_date=2026-11-21')).json,
+    ).toMatchObject({ times: [{ time: '2026-11-21T08:03' }] });
+    expect(
+      (await mockCall(srv, 'POST', '/times', { body: { employee_external_id: '9999', time: '2026-11-21T08:03' } }))
+        .status,
+    ).toBe(404);
   });
 
   it('bad-gzip: a body that claims gzip and is not', async () => {
@@ -86,7 +106,11 @@ describe('postTimesBody: the record is stored, the 201 carries something else', 
 
   it('cut: half the promised body, then the connection is closed', async () => {
     const srv = await start({ variants: { postTimesBody: 'cut' } });
-    const res = await request(`${srv.url}/times`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: PUNCH });
+    const res = await request(`${srv.url}/times`, {
+      method: 'POST',
+      headers: { authorization: AUTH, 'content-type': 'application/json' },
+      body: PUNCH,
+    });
     expect(res.statusCode).toBe(201);
     await expect(res.body.text()).rejects.toThrow();
     expect(srv.records()).toHaveLength(1);
@@ -96,13 +120,19 @@ describe('postTimesBody: the record is stored, the 201 carries something else', 
 
 describe('trickle', () => {
   it('headers at once, the body at the given rate, only where selected; the log tells how far it got', async () => {
-    const srv = await start({ variants: { trickle: { bytesPerSecond: 40, only: { method: 'POST', pathPrefix: '/times' } } } });
+    const srv = await start({
+      variants: { trickle: { bytesPerSecond: 40, only: { method: 'POST', pathPrefix: '/times' } } },
+    });
     const fast = await raw(srv, 'GET', '/times?employee_external_id=1001&start_date=2026-11-21&end_date=2026-11-21');
     expect(fast.status).toBe(200);
     expect(srv.requests()[0]?.trickled).toBeUndefined();
 
     const t0 = Date.now();
-    const res = await request(`${srv.url}/times`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: PUNCH });
+    const res = await request(`${srv.url}/times`, {
+      method: 'POST',
+      headers: { authorization: AUTH, 'content-type': 'application/json' },
+      body: PUNCH,
+    });
     const headersAfter = Date.now() - t0;
     const text = await res.body.text();
     const bodyAfter = Date.now() - t0;

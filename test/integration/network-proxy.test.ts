@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { ApiClient } from '../../src/api/client.js';
 import { networkFor } from '../../src/api/dispatcher.js';
 import { apiDialectSchema } from '../../src/api/shapes.js';
@@ -66,7 +66,9 @@ const env = (dataDir: string, extra: Record<string, string> = {}): Record<string
 
 describe('a site whose only way out is an HTTP proxy', () => {
   it('the API host cannot be reached without the proxy (the proof that what works went through it)', async () => {
-    await expect(dns.lookup(HOST)).rejects.toMatchObject({ code: expect.stringMatching(/ENOTFOUND|EAI_AGAIN|ESERVFAIL/) });
+    await expect(dns.lookup(HOST)).rejects.toMatchObject({
+      code: expect.stringMatching(/ENOTFOUND|EAI_AGAIN|ESERVFAIL/),
+    });
   });
 
   it('with HTTPS_PROXY set, the roster syncs and a punch is delivered, every request through CONNECT tunnels', async () => {
@@ -81,8 +83,14 @@ describe('a site whose only way out is an HTTP proxy', () => {
     expect(flushed.stdout).toMatch(/queue empty \(sent 1,/);
     expect(flushed.code).toBe(0);
     expect(mock.records().filter((r) => r.employee_external_id === '1001')).toHaveLength(1);
-    expect(mock.requests().slice(requests).map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(['GET /v2.1/employees', 'POST /v2.1/times']));
-    // One tunnel per connection, at least one per process; all to the API's host and port; never a plain proxied request.
+    expect(
+      mock
+        .requests()
+        .slice(requests)
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual(expect.arrayContaining(['GET /v2.1/employees', 'POST /v2.1/times']));
+    // One tunnel per connection, at least one per process; all to the API's host and port; never a plain proxied
+    // request.
     expect(proxy.opened() - before).toBeGreaterThanOrEqual(3);
     expect(new Set(proxy.tunnels.map((t) => t.target))).toEqual(new Set([target]));
     expect(proxy.plainRequests).toBe(0);
@@ -91,7 +99,10 @@ describe('a site whose only way out is an HTTP proxy', () => {
   it('NO_PROXY naming the API host bypasses the proxy: the terminal goes direct (and here, DNS fails)', async () => {
     const d = dir();
     const before = proxy.tunnels.length;
-    const res = await runCli(['roster', 'sync'], env(d, { HTTPS_PROXY: proxy.url, NO_PROXY: 'localhost,.timeclock.test' }));
+    const res = await runCli(
+      ['roster', 'sync'],
+      env(d, { HTTPS_PROXY: proxy.url, NO_PROXY: 'localhost,.timeclock.test' }),
+    );
     expect(res.code).not.toBe(0);
     expect(res.stdout + res.stderr).toMatch(new RegExp(`(ENOTFOUND|EAI_AGAIN)[^\\n]*${HOST.replace(/\./g, '\\.')}`));
     expect(res.stdout + res.stderr).not.toMatch(/via proxy/);
@@ -102,7 +113,13 @@ describe('a site whose only way out is an HTTP proxy', () => {
     const refusing = await startConnectProxy();
     refusing.refuse = 403;
     cleanups.push(() => refusing.close());
-    const res = await runCli(['roster', 'sync'], { TIMECLOCK_API_URL: mock.url, TIMECLOCK_API_TOKEN: 'demo-token', TIMECLOCK_DATA_DIR: dir(), HTTPS_PROXY: refusing.url, HTTP_PROXY: refusing.url });
+    const res = await runCli(['roster', 'sync'], {
+      TIMECLOCK_API_URL: mock.url,
+      TIMECLOCK_API_TOKEN: 'demo-token',
+      TIMECLOCK_DATA_DIR: dir(),
+      HTTPS_PROXY: refusing.url,
+      HTTP_PROXY: refusing.url,
+    });
     expect(res.stdout).toMatch(/roster: 36 employees/);
     expect(refusing.tunnels).toEqual([]);
   });
@@ -112,10 +129,20 @@ describe('the doctor and a proxy that is not there', () => {
   it('names the proxy (from HTTPS_PROXY) as unreachable, and the service check points at it', async () => {
     const gone = await closedPort();
     const res = await runCli(['doctor', '--json'], env(dir(), { HTTPS_PROXY: `http://127.0.0.1:${gone}` }));
-    const c = Object.fromEntries((JSON.parse(res.stdout) as Array<{ check: string; status: string; detail: string }>).map((l) => [l.check, l]));
-    expect(c['proxy']).toEqual({ check: 'proxy', status: 'fail', detail: `proxy http://127.0.0.1:${gone} unreachable (ECONNREFUSED): check the proxy's address in HTTPS_PROXY, and that this machine may reach it` });
+    const c = Object.fromEntries(
+      (JSON.parse(res.stdout) as Array<{ check: string; status: string; detail: string }>).map((l) => [l.check, l]),
+    );
+    expect(c['proxy']).toEqual({
+      check: 'proxy',
+      status: 'fail',
+      detail: `proxy http://127.0.0.1:${gone} unreachable (ECONNREFUSED): check the proxy's address in HTTPS_PROXY, and that this machine may reach it`,
+    });
     expect(c['service']?.status).toBe('fail');
-    expect(c['service']?.detail).toMatch(new RegExp(`^unreachable \\(ECONNREFUSED.*via proxy http://127\\.0\\.0\\.1:${gone}\\): check the proxy line above, then api\\.baseUrl$`));
+    expect(c['service']?.detail).toMatch(
+      new RegExp(
+        `^unreachable \\(ECONNREFUSED.*via proxy http://127\\.0\\.0\\.1:${gone}\\): check the proxy line above, then api\\.baseUrl$`,
+      ),
+    );
     expect(res.code).toBe(1);
   });
 });
@@ -125,7 +152,10 @@ describe('a proxy that asks for credentials', () => {
   const secrets = [PASSWORD, encodeURIComponent(PASSWORD), Buffer.from(`site-user:${PASSWORD}`).toString('base64')];
   let authed: ConnectProxy;
   beforeAll(async () => {
-    authed = await startConnectProxy({ hosts: { [HOST]: '127.0.0.1' }, auth: { user: 'site-user', password: PASSWORD } });
+    authed = await startConnectProxy({
+      hosts: { [HOST]: '127.0.0.1' },
+      auth: { user: 'site-user', password: PASSWORD },
+    });
     cleanups.push(() => authed.close());
   });
 
@@ -133,7 +163,17 @@ describe('a proxy that asks for credentials', () => {
     const d = dir();
     const shown = `http://***@127.0.0.1:${authed.port}`;
     const config = path.join(d, 'config.json');
-    fs.writeFileSync(config, JSON.stringify({ api: { baseUrl: apiUrl, token: 'demo-token', caFile, proxy: `http://site-user:${PASSWORD}@127.0.0.1:${authed.port}` } }));
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        api: {
+          baseUrl: apiUrl,
+          token: 'demo-token',
+          caFile,
+          proxy: `http://site-user:${PASSWORD}@127.0.0.1:${authed.port}`,
+        },
+      }),
+    );
     // The environment's proxy loses to api.proxy: it is a refusing one.
     const envProxy = await startConnectProxy();
     envProxy.refuse = 403;
@@ -152,7 +192,12 @@ describe('a proxy that asks for credentials', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ queue: { sent: 1 } });
     await run(['status']);
     const doctor = await run(['doctor']);
-    expect(doctor.stdout).toMatch(new RegExp(`^ok +proxy: ${shown.replace(/[.*]/g, '\\$&')} \\(from api\\.proxy\\): CONNECT ${target} accepted$`, 'm'));
+    expect(doctor.stdout).toMatch(
+      new RegExp(
+        `^ok +proxy: ${shown.replace(/[.*]/g, '\\$&')} \\(from api\\.proxy\\): CONNECT ${target} accepted$`,
+        'm',
+      ),
+    );
     await run(['doctor', '--json']);
     // The proxy saw the credentials; nothing else did.
     expect(authed.opened()).toBeGreaterThanOrEqual(3);
@@ -164,7 +209,11 @@ describe('a proxy that asks for credentials', () => {
     // A browser the terminal starts (the kiosk screen) inherits no proxy credentials.
     const envFile = path.join(d, 'browser-env.json');
     const exe = path.join(d, 'fake-browser');
-    fs.writeFileSync(exe, `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(envFile)}, JSON.stringify(process.env));\nsetInterval(() => {}, 1000);\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      exe,
+      `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(envFile)}, JSON.stringify(process.env));\nsetInterval(() => {}, 1000);\n`,
+      { mode: 0o755 },
+    );
     const child = spawnCli(['start', '--headless', '--browser', exe, '--config', config], {
       ...e,
       TIMECLOCK_API_PROXY: `http://site-user:${PASSWORD}@127.0.0.1:${authed.port}`,
@@ -190,7 +239,11 @@ describe('a proxy that asks for credentials', () => {
     const res = await runCli(['doctor'], env(d, { TIMECLOCK_API_PROXY: wrong }));
     expect(res.code).toBe(1);
     const proxyLine = res.stdout.split('\n').find((l) => / proxy: /.test(l)) ?? '';
-    expect(proxyLine).toMatch(new RegExp(`^fail +proxy: http://\\*\\*\\*@127\\.0\\.0\\.1:${authed.port} \\(from api\\.proxy\\): refused CONNECT ${target} \\(407: the proxy wants credentials`));
+    expect(proxyLine).toMatch(
+      new RegExp(
+        `^fail +proxy: http://\\*\\*\\*@127\\.0\\.0\\.1:${authed.port} \\(from api\\.proxy\\): refused CONNECT ${target} \\(407: the proxy wants credentials`,
+      ),
+    );
     expect(res.stdout).toMatch(/^fail +service: unreachable through the proxy/m);
     expect(res.stdout + res.stderr).not.toContain(`not-${PASSWORD}`);
     expect(res.stdout + res.stderr).not.toContain(PASSWORD);
@@ -209,7 +262,9 @@ describe('liveness through the proxy', () => {
     agent = testAgent({
       dataDir: dir(),
       mock: { url: apiUrl },
-      settings: { api: { baseUrl: apiUrl, token: 'demo-token', timeoutMs: 1_000, proxy: live.url, caFile, livenessEveryMs: 200 } },
+      settings: {
+        api: { baseUrl: apiUrl, token: 'demo-token', timeoutMs: 1_000, proxy: live.url, caFile, livenessEveryMs: 200 },
+      },
     });
     cleanups.push(() => agent.stop());
     await agent.start({ awaitRosterIfEmpty: true });
@@ -221,7 +276,9 @@ describe('liveness through the proxy', () => {
 
     live.refuse = 403;
     await waitFor(() => agent.status().online === false, 'offline once the proxy refuses the tunnel', 10_000);
-    expect(agent.status().lastError?.message).toMatch(new RegExp(`proxy http://127\\.0\\.0\\.1:${live.port} refused CONNECT ${target} \\(403`));
+    expect(agent.status().lastError?.message).toMatch(
+      new RegExp(`proxy http://127\\.0\\.0\\.1:${live.port} refused CONNECT ${target} \\(403`),
+    );
     live.refuse = null;
     await waitFor(() => agent.status().online === true, 'online again once the proxy allows it', 10_000);
     // The tunnels cost nothing; the host's return is confirmed by one cheap read (the uploader's
@@ -243,12 +300,23 @@ describe('the client through the proxy keeps its connection settings', () => {
     const quiet = await startConnectProxy({ hosts: { 'silent.timeclock.test': '127.0.0.1' } });
     cleanups.push(() => quiet.close());
     const baseUrl = `http://silent.timeclock.test:${port}/v2.1`;
-    const client = new ApiClient({ baseUrl, token: 'demo-token', timeoutMs: 400, dialect: apiDialectSchema.parse({}), network: networkFor(baseUrl, { proxy: quiet.url }, {}) });
+    const client = new ApiClient({
+      baseUrl,
+      token: 'demo-token',
+      timeoutMs: 400,
+      dialect: apiDialectSchema.parse({}),
+      network: networkFor(baseUrl, { proxy: quiet.url }, {}),
+    });
     cleanups.push(() => client.close());
     const started = Date.now();
     const post = await client.postTime({ kind: 'external_id', value: '1001' }, '2026-11-28', '08:00');
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect(post).toEqual({ kind: 'unknown', error: expect.stringMatching(new RegExp(`UND_ERR_HEADERS_TIMEOUT.*via proxy http://127\\.0\\.0\\.1:${quiet.port}`)) });
+    expect(post).toEqual({
+      kind: 'unknown',
+      error: expect.stringMatching(
+        new RegExp(`UND_ERR_HEADERS_TIMEOUT.*via proxy http://127\\.0\\.0\\.1:${quiet.port}`),
+      ),
+    });
     const get = await client.probe();
     expect(get).toMatchObject({ kind: 'not_sent', error: expect.stringMatching(/UND_ERR_HEADERS_TIMEOUT/) });
     expect(quiet.opened()).toBeGreaterThanOrEqual(1);
@@ -257,15 +325,31 @@ describe('the client through the proxy keeps its connection settings', () => {
   it('an https:// proxy whose certificate is from the site CA: api.caFile is trusted for the proxy too (requests and liveness)', async () => {
     const inner = await startConnectProxy({ hosts: { [HOST]: '127.0.0.1' } });
     const tlsProxy = await startTlsFront(inner.port, ca.issue({ names: ['localhost'], ips: ['127.0.0.1'] }));
-    cleanups.push(() => inner.close(), () => tlsProxy.close());
+    cleanups.push(
+      () => inner.close(),
+      () => tlsProxy.close(),
+    );
     const proxyUrl = `https://localhost:${tlsProxy.port}`;
     const roster = await runCli(['roster', 'sync'], env(dir(), { HTTPS_PROXY: proxyUrl }));
     expect(roster.stdout).toMatch(/roster: 36 employees/);
-    expect(await routeProbe(apiUrl, networkFor(apiUrl, { caFile }, { https: { value: proxyUrl, from: 'HTTPS_PROXY' } }), 1_000)()).toEqual({ ok: true });
+    expect(
+      await routeProbe(
+        apiUrl,
+        networkFor(apiUrl, { caFile }, { https: { value: proxyUrl, from: 'HTTPS_PROXY' } }),
+        1_000,
+      )(),
+    ).toEqual({ ok: true });
     // Without the CA file the proxy's own certificate is refused, before any tunnel.
     const opened = inner.opened();
-    const refused = await routeProbe(apiUrl, networkFor(apiUrl, {}, { https: { value: proxyUrl, from: 'HTTPS_PROXY' } }), 1_000)();
-    expect(refused).toEqual({ ok: false, reason: `proxy ${proxyUrl} unreachable (its certificate was refused: UNABLE_TO_VERIFY_LEAF_SIGNATURE, untrusted issuer: set api.caFile to the CA's PEM)` });
+    const refused = await routeProbe(
+      apiUrl,
+      networkFor(apiUrl, {}, { https: { value: proxyUrl, from: 'HTTPS_PROXY' } }),
+      1_000,
+    )();
+    expect(refused).toEqual({
+      ok: false,
+      reason: `proxy ${proxyUrl} unreachable (its certificate was refused: UNABLE_TO_VERIFY_LEAF_SIGNATURE, untrusted issuer: set api.caFile to the CA's PEM)`,
+    });
     expect(inner.opened()).toBe(opened);
     expect(tlsProxy.handshakes()).toBeGreaterThanOrEqual(2);
   });

@@ -46,7 +46,10 @@ beforeAll(async () => {
   fronts.chain = await startTlsFront(mockPort, { ...ca.issue(LOOPBACK), chain: ca.cert });
   fronts.selfSigned = await startTlsFront(mockPort, selfSigned(LOOPBACK));
   fronts.expired = await startTlsFront(mockPort, ca.issue({ ...LOOPBACK, ...EXPIRED }));
-  fronts.early = await startTlsFront(mockPort, ca.issue({ ...LOOPBACK, notBefore: new Date(now + 30 * DAY), notAfter: new Date(now + 400 * DAY) }));
+  fronts.early = await startTlsFront(
+    mockPort,
+    ca.issue({ ...LOOPBACK, notBefore: new Date(now + 30 * DAY), notAfter: new Date(now + 400 * DAY) }),
+  );
   fronts.wrongName = await startTlsFront(mockPort, ca.issue({ names: ['api.example.com'] }));
 });
 afterAll(async () => {
@@ -66,7 +69,8 @@ const env = (apiUrl: string, dataDir: string, extra: Record<string, string> = {}
 });
 
 type Status = { queue: Record<string, number>; lastError: { message: string } | null };
-const status = async (e: Record<string, string>): Promise<Status> => JSON.parse((await runCli(['status', '--json'], e)).stdout) as Status;
+const status = async (e: Record<string, string>): Promise<Status> =>
+  JSON.parse((await runCli(['status', '--json'], e)).stdout) as Status;
 
 describe('a service with a certificate from a private CA', () => {
   it('works with api.caFile; without it nothing reaches the service, the punch waits (not in doubt) and status says to set api.caFile', async () => {
@@ -83,7 +87,9 @@ describe('a service with a certificate from a private CA', () => {
     expect(mock.requests().length).toBe(requests); // the handshake failed: no request was made
     const s = await status(untrusted);
     expect(s.queue).toMatchObject({ pending: 1, in_doubt: 0, sent: 0 });
-    expect(s.lastError?.message).toMatch(/SELF_SIGNED_CERT_IN_CHAIN: .*untrusted issuer: set api\.caFile to the CA's PEM/);
+    expect(s.lastError?.message).toMatch(
+      /SELF_SIGNED_CERT_IN_CHAIN: .*untrusted issuer: set api\.caFile to the CA's PEM/,
+    );
     expect(s.lastError?.message).not.toMatch(/--use-system-ca/);
 
     const delivered = await runCli(['flush'], trusted);
@@ -94,30 +100,55 @@ describe('a service with a certificate from a private CA', () => {
   it('NODE_EXTRA_CA_CERTS keeps working, alone and beside an api.caFile of another CA', async () => {
     const alone = await runCli(['roster', 'sync'], env(urlOf(fronts.good), dir(), { NODE_EXTRA_CA_CERTS: caFile }));
     expect(alone.stdout).toMatch(/roster: 36 employees/);
-    const beside = await runCli(['roster', 'sync'], env(urlOf(fronts.good), dir(), { NODE_EXTRA_CA_CERTS: caFile, TIMECLOCK_API_CA_FILE: otherCaFile }));
+    const beside = await runCli(
+      ['roster', 'sync'],
+      env(urlOf(fronts.good), dir(), { NODE_EXTRA_CA_CERTS: caFile, TIMECLOCK_API_CA_FILE: otherCaFile }),
+    );
     expect(beside.stdout).toMatch(/roster: 36 employees/);
     // The other CA alone does not vouch for this service: the file is really what decides.
-    const other = await runCli(['roster', 'sync'], env(urlOf(fronts.good), dir(), { TIMECLOCK_API_CA_FILE: otherCaFile }));
+    const other = await runCli(
+      ['roster', 'sync'],
+      env(urlOf(fronts.good), dir(), { TIMECLOCK_API_CA_FILE: otherCaFile }),
+    );
     expect(other.stdout).toMatch(/UNABLE_TO_VERIFY_LEAF_SIGNATURE/);
   });
 
   it('a CA file that is missing or not PEM stops the start and fails the doctor: a configuration error, exit 2', async () => {
     const d = dir();
     const missing = path.join(d, 'nope.pem');
-    const start = await runCli(['start', '--headless'], env(urlOf(fronts.good), d, { TIMECLOCK_API_CA_FILE: missing }), '1001\n');
+    const start = await runCli(
+      ['start', '--headless'],
+      env(urlOf(fronts.good), d, { TIMECLOCK_API_CA_FILE: missing }),
+      '1001\n',
+    );
     expect(start.code).toBe(2);
     expect(start.stderr).toContain(`api.caFile (from TIMECLOCK_API_CA_FILE): ${missing} cannot be read (ENOENT)`);
     const notPem = path.join(d, 'ca.txt');
     fs.writeFileSync(notPem, 'not a certificate\n');
-    const doctor = await runCli(['doctor', '--json'], doctorEnv({ apiUrl: urlOf(fronts.good), siteId: '', dataDir: d, tools }, { TIMECLOCK_SITE_ID: '', TIMECLOCK_API_CA_FILE: notPem }));
+    const doctor = await runCli(
+      ['doctor', '--json'],
+      doctorEnv(
+        { apiUrl: urlOf(fronts.good), siteId: '', dataDir: d, tools },
+        { TIMECLOCK_SITE_ID: '', TIMECLOCK_API_CA_FILE: notPem },
+      ),
+    );
     expect(doctor.code).toBe(2);
-    expect(JSON.parse(doctor.stdout)).toEqual([{ check: 'configuration', status: 'fail', detail: expect.stringMatching(/api\.caFile \(from TIMECLOCK_API_CA_FILE\): .*ca\.txt holds no PEM certificate/) }]);
+    expect(JSON.parse(doctor.stdout)).toEqual([
+      {
+        check: 'configuration',
+        status: 'fail',
+        detail: expect.stringMatching(/api\.caFile \(from TIMECLOCK_API_CA_FILE\): .*ca\.txt holds no PEM certificate/),
+      },
+    ]);
   });
 });
 
 describe('the doctor names the cause of each certificate failure, with what to do', () => {
   async function doctor(apiUrl: string, extra: Record<string, string> = {}): Promise<Record<string, Line>> {
-    const res = await runCli(['doctor'], doctorEnv({ apiUrl, siteId: '', dataDir: dir(), tools }, { TIMECLOCK_SITE_ID: '', ...extra }));
+    const res = await runCli(
+      ['doctor'],
+      doctorEnv({ apiUrl, siteId: '', dataDir: dir(), tools }, { TIMECLOCK_SITE_ID: '', ...extra }),
+    );
     expect(res.stderr).toBe('');
     return byCheck(parseLines(res.stdout));
   }
@@ -144,17 +175,32 @@ describe('the doctor names the cause of each certificate failure, with what to d
     const HOST = 'api.timeclock.test';
     const front = await startTlsFront(Number(new URL(mock.url).port), ca.issue({ names: [HOST] }));
     const proxy = await startConnectProxy({ hosts: { [HOST]: '127.0.0.1' } });
-    cleanups.push(() => proxy.close(), () => front.close());
+    cleanups.push(
+      () => proxy.close(),
+      () => front.close(),
+    );
     const apiUrl = `https://${HOST}:${front.port}/v2.1`;
     const good = await doctor(apiUrl, { HTTPS_PROXY: proxy.url, TIMECLOCK_API_CA_FILE: caFile });
-    expect(good['proxy']).toEqual({ check: 'proxy', status: 'ok', detail: `http://127.0.0.1:${proxy.port} (from HTTPS_PROXY): CONNECT ${HOST}:${front.port} accepted` });
-    expect(good['trust']?.detail).toMatch(new RegExp(`^api\\.caFile ${caFile.replace(/[.]/g, '\\.')}: 1 certificate \\(Timeclock Test Site CA, valid until \\d{4}-\\d\\d-\\d\\d\\) added to Node's \\d+ default CAs$`));
+    expect(good['proxy']).toEqual({
+      check: 'proxy',
+      status: 'ok',
+      detail: `http://127.0.0.1:${proxy.port} (from HTTPS_PROXY): CONNECT ${HOST}:${front.port} accepted`,
+    });
+    expect(good['trust']?.detail).toMatch(
+      new RegExp(
+        `^api\\.caFile ${caFile.replace(/[.]/g, '\\.')}: 1 certificate \\(Timeclock Test Site CA, valid until \\d{4}-\\d\\d-\\d\\d\\) added to Node's \\d+ default CAs$`,
+      ),
+    );
     expect(good['service']?.status).toBe('ok');
     const untrusted = await doctor(apiUrl, { HTTPS_PROXY: proxy.url });
     expect(untrusted['proxy']?.status).toBe('ok');
     expect(untrusted['trust']?.detail).toMatch(/^Node's default CA list \(\d+ certificates\); no api\.caFile$/);
-    expect(untrusted['service']?.detail).toBe(`certificate refused (UNABLE_TO_VERIFY_LEAF_SIGNATURE): the service's certificate is from an issuer this terminal does not trust: ${UNTRUSTED}`);
+    expect(untrusted['service']?.detail).toBe(
+      `certificate refused (UNABLE_TO_VERIFY_LEAF_SIGNATURE): the service's certificate is from an issuer this terminal does not trust: ${UNTRUSTED}`,
+    );
     const none = await doctor(urlOf(fronts.good), { TIMECLOCK_API_CA_FILE: caFile });
-    expect(none['proxy']?.detail).toBe(`none for 127.0.0.1:${fronts.good.port}: direct (a loopback address is never proxied)`);
+    expect(none['proxy']?.detail).toBe(
+      `none for 127.0.0.1:${fronts.good.port}: direct (a loopback address is never proxied)`,
+    );
   });
 });

@@ -16,7 +16,9 @@ const ROOT = path.resolve('.');
 const CHECK = path.join(ROOT, 'scripts/check-node.cjs');
 const FALLBACK = '24.21.0';
 const SYSTEM_NODE = '/usr/bin/node';
-const systemVersion = fs.existsSync(SYSTEM_NODE) ? execFileSync(SYSTEM_NODE, ['--version'], { encoding: 'utf8' }).trim() : null;
+const systemVersion = fs.existsSync(SYSTEM_NODE)
+  ? execFileSync(SYSTEM_NODE, ['--version'], { encoding: 'utf8' }).trim()
+  : null;
 const oldSystemNode = systemVersion !== null && !nodeSupported(systemVersion);
 
 const cleanups: Array<() => void> = [];
@@ -30,11 +32,20 @@ function temp(): string {
 /** Node FALLBACK for the preinstall's cache: this very Node when it is that one, else .ci/run's cache. */
 function fallbackNode(): string {
   if (process.version === `v${FALLBACK}`) return process.execPath;
-  return path.join(process.env.HOME ?? '/root', '.cache/timeclock-kiosk', `node-v${FALLBACK}-linux-${process.arch}`, 'bin/node');
+  return path.join(
+    process.env.HOME ?? '/root',
+    '.cache/timeclock-kiosk',
+    `node-v${FALLBACK}-linux-${process.arch}`,
+    'bin/node',
+  );
 }
 
 function preinstall(node: string, root: string, env: NodeJS.ProcessEnv) {
-  return spawnSync(node, [CHECK], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', TIMECLOCK_CHECK_NODE_ROOT: root, ...env } });
+  return spawnSync(node, [CHECK], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', TIMECLOCK_CHECK_NODE_ROOT: root, ...env },
+  });
 }
 
 describe('the supported Node lines', () => {
@@ -50,7 +61,10 @@ describe('the supported Node lines', () => {
 
 describe.runIf(oldSystemNode)(`on the machine's ${systemVersion ?? 'Node'} (${SYSTEM_NODE})`, () => {
   it('timeclock says in one line which Node it needs and exits 2, before loading SQLite (no segmentation fault)', () => {
-    const r = spawnSync(SYSTEM_NODE, [CLI, 'status'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', TIMECLOCK_DATA_DIR: temp() } });
+    const r = spawnSync(SYSTEM_NODE, [CLI, 'status'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', TIMECLOCK_DATA_DIR: temp() },
+    });
     expect(r.signal).toBeNull();
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
@@ -64,7 +78,9 @@ describe.runIf(oldSystemNode)(`on the machine's ${systemVersion ?? 'Node'} (${SY
     const node = fallbackNode();
     if (!fs.existsSync(node)) throw new Error(`no Node ${FALLBACK} at ${node} (.ci/run puts one there)`);
     const cache = temp();
-    fs.mkdirSync(path.join(cache, 'timeclock-kiosk', `node-v${FALLBACK}-linux-${process.arch}`, 'bin'), { recursive: true });
+    fs.mkdirSync(path.join(cache, 'timeclock-kiosk', `node-v${FALLBACK}-linux-${process.arch}`, 'bin'), {
+      recursive: true,
+    });
     fs.symlinkSync(node, path.join(cache, 'timeclock-kiosk', `node-v${FALLBACK}-linux-${process.arch}`, 'bin/node'));
     const project = temp();
 
@@ -84,19 +100,32 @@ describe.runIf(oldSystemNode)(`on the machine's ${systemVersion ?? 'Node'} (${SY
   });
 
   it('when Node 24 cannot be fetched, the preinstall fails the install with one line saying what to do', () => {
-    const r = preinstall(SYSTEM_NODE, temp(), { XDG_CACHE_HOME: temp(), npm_config_registry: 'http://127.0.0.1:9/', npm_config_cache: temp(), npm_config_fetch_retries: '0' });
+    const r = preinstall(SYSTEM_NODE, temp(), {
+      XDG_CACHE_HOME: temp(),
+      npm_config_registry: 'http://127.0.0.1:9/',
+      npm_config_cache: temp(),
+      npm_config_fetch_retries: '0',
+    });
     expect(r.status).toBe(1);
     const lines = r.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^timeclock-kiosk: Node v\d+\.\d+\.\d+ is not supported \(\^22\.12\.0 \|\| \^24\.0\.0\) and Node 24\.21\.0 could not be fetched from the npm registry \(node-linux-\w+: npm: ECONNREFUSED\): install Node 24 or 22 and run npm ci again$/);
+    expect(lines[0]).toMatch(
+      /^timeclock-kiosk: Node v\d+\.\d+\.\d+ is not supported \(\^22\.12\.0 \|\| \^24\.0\.0\) and Node 24\.21\.0 could not be fetched from the npm registry \(node-linux-\w+: npm: ECONNREFUSED\): install Node 24 or 22 and run npm ci again$/,
+    );
   });
 });
 
 describe('timeclock start without the Electron runtime', () => {
   it('says in one line that it runs headless: no "Downloading Electron binary", no stack trace', async () => {
-    if (fs.existsSync(path.join(ROOT, 'node_modules/electron/dist'))) throw new Error('node_modules/electron/dist exists: this test is for a tree without the runtime');
+    if (fs.existsSync(path.join(ROOT, 'node_modules/electron/dist')))
+      throw new Error('node_modules/electron/dist exists: this test is for a tree without the runtime');
     // Were the electron package's downloader started, it would fail fast on this mirror (no network wait).
-    const env = { TIMECLOCK_DATA_DIR: temp(), TIMECLOCK_LOG_LEVEL: 'error', ELECTRON_MIRROR: 'http://127.0.0.1:9/', electron_config_cache: temp() };
+    const env = {
+      TIMECLOCK_DATA_DIR: temp(),
+      TIMECLOCK_LOG_LEVEL: 'error',
+      ELECTRON_MIRROR: 'http://127.0.0.1:9/',
+      electron_config_cache: temp(),
+    };
     const r = await runCli(['start'], env, '', 60_000);
     expect(r.code).toBe(0);
     const out = r.stdout + r.stderr;

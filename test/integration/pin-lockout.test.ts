@@ -1,5 +1,5 @@
 /**
- * The PIN store (src/store/pins.ts) counting wrong PINs: the lock after maxFailures (per employee,
+ * The PIN store (src/store/roster/pins.ts) counting wrong PINs: the lock after maxFailures (per employee,
  * kept across a restart, not fooled by concurrent attempts), malformed PINs not counted, the
  * terminal-wide throttle after many failures, and the wait between attempts that grows with wrong
  * PINs in a row. What the store keeps and audits: pins.test.ts.
@@ -18,18 +18,38 @@ describe('PIN store', () => {
 
     for (let i = 1; i <= 4; i++) {
       s.clock.advance(1_000);
-      expect(await s.pins.verify('emp-a', WRONG[0] as string)).toEqual({ ok: false, reason: 'wrong', remaining: 5 - i });
+      expect(await s.pins.verify('emp-a', WRONG[0] as string)).toEqual({
+        ok: false,
+        reason: 'wrong',
+        remaining: 5 - i,
+      });
     }
     s.clock.advance(1_000);
     const lockedAt = s.clock.now();
-    expect(await s.pins.verify('emp-a', WRONG[1] as string)).toEqual({ ok: false, reason: 'locked', until: lockedAt + POLICY.lockoutMs });
+    expect(await s.pins.verify('emp-a', WRONG[1] as string)).toEqual({
+      ok: false,
+      reason: 'locked',
+      until: lockedAt + POLICY.lockoutMs,
+    });
     expect(s.pins.attempts('emp-a')).toEqual({ failures: 5, lockedUntil: lockedAt + POLICY.lockoutMs });
 
     // Locked: even the right PIN is refused, and refusals neither count nor extend the lock.
-    expect(await s.pins.verify('emp-a', PIN)).toEqual({ ok: false, reason: 'locked', until: lockedAt + POLICY.lockoutMs });
+    expect(await s.pins.verify('emp-a', PIN)).toEqual({
+      ok: false,
+      reason: 'locked',
+      until: lockedAt + POLICY.lockoutMs,
+    });
     s.clock.advance(POLICY.lockoutMs - 1);
-    expect(await s.pins.verify('emp-a', WRONG[2] as string)).toEqual({ ok: false, reason: 'locked', until: lockedAt + POLICY.lockoutMs });
-    expect(await s.pins.verify('emp-a', PIN)).toEqual({ ok: false, reason: 'locked', until: lockedAt + POLICY.lockoutMs });
+    expect(await s.pins.verify('emp-a', WRONG[2] as string)).toEqual({
+      ok: false,
+      reason: 'locked',
+      until: lockedAt + POLICY.lockoutMs,
+    });
+    expect(await s.pins.verify('emp-a', PIN)).toEqual({
+      ok: false,
+      reason: 'locked',
+      until: lockedAt + POLICY.lockoutMs,
+    });
     expect(s.pins.attempts('emp-a')).toEqual({ failures: 5, lockedUntil: lockedAt + POLICY.lockoutMs });
 
     // The lock runs out: the right PIN works.
@@ -38,7 +58,11 @@ describe('PIN store', () => {
     expect(s.pins.attempts('emp-a')).toEqual({ failures: 0, lockedUntil: null });
     // ...and the count is fresh: four more wrong ones do not lock.
     for (let i = 1; i <= 4; i++) {
-      expect(await s.pins.verify('emp-a', WRONG[0] as string)).toEqual({ ok: false, reason: 'wrong', remaining: 5 - i });
+      expect(await s.pins.verify('emp-a', WRONG[0] as string)).toEqual({
+        ok: false,
+        reason: 'wrong',
+        remaining: 5 - i,
+      });
     }
     expect(await s.pins.verify('emp-a', PIN)).toEqual({ ok: true });
   });
@@ -70,7 +94,11 @@ describe('PIN store', () => {
 
     let r = open(s.dir, s.clock);
     expect(await r.pins.verify('emp-a', WRONG[0] as string)).toEqual({ ok: false, reason: 'wrong', remaining: 1 });
-    expect(await r.pins.verify('emp-a', WRONG[0] as string)).toEqual({ ok: false, reason: 'locked', until: T0 + POLICY.lockoutMs });
+    expect(await r.pins.verify('emp-a', WRONG[0] as string)).toEqual({
+      ok: false,
+      reason: 'locked',
+      until: T0 + POLICY.lockoutMs,
+    });
     r.db.close();
 
     r = open(s.dir, s.clock);
@@ -99,13 +127,21 @@ describe('PIN store', () => {
 
     // 11 wrong PINs, one per employee (no per-employee lock involved): 10 are free, the 11th is checked too.
     for (let i = 0; i <= 10; i++) {
-      expect(await s.pins.verify(ids[i] as string, WRONG[0] as string)).toEqual({ ok: false, reason: 'wrong', remaining: 4 });
+      expect(await s.pins.verify(ids[i] as string, WRONG[0] as string)).toEqual({
+        ok: false,
+        reason: 'wrong',
+        remaining: 4,
+      });
       s.clock.advance(100);
     }
     const lastFailure = s.clock.now() - 100;
     // One beyond the allowance: wait stepMs after the latest failure, whoever comes next, right PIN or not.
     expect(await s.pins.verify(ids[11] as string, PIN)).toEqual({ ok: false, reason: 'throttled', waitMs: 1_900 });
-    expect(await s.pins.verify(ids[12] as string, WRONG[1] as string)).toEqual({ ok: false, reason: 'throttled', waitMs: 1_900 });
+    expect(await s.pins.verify(ids[12] as string, WRONG[1] as string)).toEqual({
+      ok: false,
+      reason: 'throttled',
+      waitMs: 1_900,
+    });
     // a throttled attempt is not checked and does not count against the employee
     expect(s.pins.attempts(ids[12] as string)).toEqual({ failures: 0, lockedUntil: null });
     s.clock.t = lastFailure + 1_999;
@@ -165,7 +201,8 @@ describe('PIN store: the wait between attempts grows with wrong PINs in a row', 
     const { pins, clock } = setup({ attemptDelay: attemptDelayMs });
     await pins.set('emp-d', '739146');
     expect(await pins.verify('emp-d', '000001')).toMatchObject({ reason: 'wrong' });
-    expect(await pins.verify('emp-d', '000002')).toMatchObject({ reason: 'wrong' }); // at once: no wait after one failure
+    // at once: no wait after one failure
+    expect(await pins.verify('emp-d', '000002')).toMatchObject({ reason: 'wrong' });
     expect(await pins.verify('emp-d', '739146')).toEqual({ ok: false, reason: 'throttled', waitMs: 1_000 });
     clock.advance(1_000);
     expect(await pins.verify('emp-d', '000003')).toMatchObject({ reason: 'wrong' });

@@ -1,5 +1,5 @@
 /**
- * The PIN store (src/store/pins.ts) on a real SQLite file: no PIN in clear anywhere in the data
+ * The PIN store (src/store/roster/pins.ts) on a real SQLite file: no PIN in clear anywhere in the data
  * directory, a new salt on every set, malformed PINs refused, employees without a PIN, and the
  * audit log (one entry per attempt, never a PIN). Counting, locking and throttling:
  * pin-lockout.test.ts.
@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/store/database.js';
-import { DEFAULT_SCRYPT_PARAMS, type PinCheck } from '../../src/store/pins.js';
+import { DEFAULT_SCRYPT_PARAMS, type PinCheck } from '../../src/store/roster/pins.js';
 import { attemptEntries, PIN, pinStores, T0, WRONG } from '../helpers/pin-store.js';
 
 const { setup } = pinStores();
@@ -75,7 +75,9 @@ describe('PIN store', () => {
 
   it('set refuses a malformed PIN with a clear message that does not repeat it', async () => {
     const s = setup();
-    await expect(s.pins.set('emp-a', '12')).rejects.toThrow(/cannot set the PIN of employee emp-a: a PIN has at least 4 digits/);
+    await expect(s.pins.set('emp-a', '12')).rejects.toThrow(
+      /cannot set the PIN of employee emp-a: a PIN has at least 4 digits/,
+    );
     await expect(s.pins.set('emp-a', '12x45')).rejects.toThrow(/only the digits 0-9/);
     await expect(s.pins.set('emp-a', '123456789')).rejects.toThrow(/at most 8 digits/);
     await expect(s.pins.set('', '1234')).rejects.toThrow(/employee id is empty/);
@@ -141,7 +143,18 @@ describe('PIN store', () => {
       ['emp-b', 'pin_ok'],
     ]);
     expect(entries.map((e) => e.at)).toEqual(attempts.map((_, i) => T0 + 10 * i));
-    expect(results.map((r) => (r.ok ? 'ok' : r.reason))).toEqual(['ok', 'wrong', 'wrong', 'wrong', 'wrong', 'wrong', 'locked', 'locked', 'no_pin', 'ok']);
+    expect(results.map((r) => (r.ok ? 'ok' : r.reason))).toEqual([
+      'ok',
+      'wrong',
+      'wrong',
+      'wrong',
+      'wrong',
+      'wrong',
+      'locked',
+      'locked',
+      'no_pin',
+      'ok',
+    ]);
 
     const all = s.audit.recent(10_000);
     expect(all.map((e) => e.event).sort()).toEqual(
@@ -151,6 +164,8 @@ describe('PIN store', () => {
       const text = JSON.stringify(e);
       for (const secret of [PIN, ...WRONG]) expect(text).not.toContain(secret);
     }
-    expect(entries.find((e) => e.event === 'pin_locked')?.detail).toMatch(/5 wrong PINs in a row; locked until \d{4}-\d\d-\d\dT/);
+    expect(entries.find((e) => e.event === 'pin_locked')?.detail).toMatch(
+      /5 wrong PINs in a row; locked until \d{4}-\d\d-\d\dT/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
@@ -17,12 +17,20 @@ afterEach(async () => {
 });
 
 async function mockWith(opts: Parameters<typeof startMockServer>[0] = {}): Promise<MockServer> {
-  const m = await startMockServer({ seed: generatedSeed({ employees: 800, sites: 1 }), rateLimit: { limit: 60, windowMs: 1_000 }, ...opts });
+  const m = await startMockServer({
+    seed: generatedSeed({ employees: 800, sites: 1 }),
+    rateLimit: { limit: 60, windowMs: 1_000 },
+    ...opts,
+  });
   cleanups.push(() => m.close());
   return m;
 }
 
-async function agentOn(mock: { url: string }, dataDir: string, extra: Partial<Parameters<typeof testAgent>[0]> = {}): Promise<Agent> {
+async function agentOn(
+  mock: { url: string },
+  dataDir: string,
+  extra: Partial<Parameters<typeof testAgent>[0]> = {},
+): Promise<Agent> {
   const agent = testAgent({ dataDir, mock, ...extra });
   cleanups.push(() => agent.stop());
   await agent.start({ awaitRosterIfEmpty: true });
@@ -41,7 +49,7 @@ describe('punch pipeline against the mock API', () => {
   it('delivers a punch within a second of the commit, as a registro externo at the local minute', async () => {
     const mock = await mockWith();
     const agent = await agentOn(mock, data());
-    const r = (await agent.punch({ kind: 'badge', value: code(1) }));
+    const r = await agent.punch({ kind: 'badge', value: code(1) });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     await waitFor(() => mock.records().length === 1, 'the record on the mock', 1_000);
@@ -55,8 +63,8 @@ describe('punch pipeline against the mock API', () => {
   it('a second punch in the same minute creates no new record and says when the first was', async () => {
     const mock = await mockWith();
     const agent = await agentOn(mock, data());
-    const first = (await agent.punch({ kind: 'badge', value: code(2) }));
-    const again = (await agent.punch({ kind: 'badge', value: code(2) }));
+    const first = await agent.punch({ kind: 'badge', value: code(2) });
+    const again = await agent.punch({ kind: 'badge', value: code(2) });
     expect(first.ok && again.ok && again.repeat).toBe(true);
     if (!first.ok || !again.ok) return;
     expect(again.localTime).toBe(first.localTime);
@@ -68,7 +76,7 @@ describe('punch pipeline against the mock API', () => {
   it('an unknown code is refused with a clear message and nothing is queued', async () => {
     const mock = await mockWith();
     const agent = await agentOn(mock, data());
-    const r = (await agent.punch({ kind: 'badge', value: 'NOPE-123' }));
+    const r = await agent.punch({ kind: 'badge', value: 'NOPE-123' });
     expect(r).toMatchObject({ ok: false, reason: 'unknown_credential' });
     expect(punchText('en', r)).toMatch(/not recognised/i);
     expect(agent.status().queue.pending).toBe(0);
@@ -95,21 +103,34 @@ describe('punch pipeline against the mock API', () => {
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     const reqs = back.requests();
     expect(reqs.filter((r) => r.status === 429)).toHaveLength(0);
-    expect(maxInAnyWindow(reqs.filter((r) => r.counted).map((r) => r.at), 1_000)).toBeLessThanOrEqual(60);
+    expect(
+      maxInAnyWindow(
+        reqs.filter((r) => r.counted).map((r) => r.at),
+        1_000,
+      ),
+    ).toBeLessThanOrEqual(60);
   });
 
   it('with every fault kind injected on a share of requests, each punch ends sent exactly once or rejected with a reason', async () => {
     const mock = await mockWith();
-    const agent = await agentOn(mock, data(), { timeoutMs: 300, retry: { baseMs: 20, maxMs: 100, inDoubtGraceMs: 100 } });
+    const agent = await agentOn(mock, data(), {
+      timeoutMs: 300,
+      retry: { baseMs: 20, maxMs: 100, inDoubtGraceMs: 100 },
+    });
     mock.setActive(code(7), false); // the service will refuse this one
     mock.setFaults({ dropAfterStore: 0.15, serverError: 0.15, slowResponse: 0.15, slowDelayMs: 600 });
 
     const n = 120;
     for (let i = 0; i < n; i++) expect((await agent.punch({ kind: 'badge', value: code(i) })).ok).toBe(true);
-    await waitFor(() => {
-      const q = agent.status().queue;
-      return q.sent + q.rejected === n;
-    }, 'every punch sent or rejected', 50_000, 50);
+    await waitFor(
+      () => {
+        const q = agent.status().queue;
+        return q.sent + q.rejected === n;
+      },
+      'every punch sent or rejected',
+      50_000,
+      50,
+    );
 
     const q = agent.status().queue;
     expect(q.rejected).toBe(1);
@@ -132,14 +153,18 @@ describe('punch pipeline against the mock API', () => {
     await agent.punch({ kind: 'badge', value: code(3) });
     await waitFor(() => unsent.includes(1), 'a status event with the punch waiting', 5_000);
     mock.setFaults(null);
-    await waitFor(() => unsent[unsent.length - 1] === 0 && agent.status().queue.sent === 1, 'a status event after delivery', 10_000);
+    await waitFor(
+      () => unsent[unsent.length - 1] === 0 && agent.status().queue.sent === 1,
+      'a status event after delivery',
+      10_000,
+    );
   });
 
   it('a rejected punch is kept, listed with its reason, and delivered when retried after the fix', async () => {
     const mock = await mockWith();
     const agent = await agentOn(mock, data());
     mock.setActive(code(9), false);
-    const r = (await agent.punch({ kind: 'badge', value: code(9) }));
+    const r = await agent.punch({ kind: 'badge', value: code(9) });
     expect(r.ok).toBe(true);
     await waitFor(() => agent.status().queue.rejected === 1, 'the punch rejected');
     const [row] = agent.listRejected();
@@ -157,13 +182,16 @@ describe('punch pipeline against the mock API', () => {
     const mock = await mockWith({ clock: time.clock });
     const agent = await agentOn(mock, data(), injected(time));
     mock.setFaults({ always429: true });
-    for (let i = 0; i < 5; i++) (await agent.punch({ kind: 'badge', value: code(i) }));
+    for (let i = 0; i < 5; i++) await agent.punch({ kind: 'badge', value: code(i) });
     await time.advance(3_500);
     // Retry-After is 1 s. Before the first 429 up to maxInFlight (4) requests may be out at once;
     // after it, one probe at a time, each at least the Retry-After later than the last answer.
     // The punches' requests (an employer read the roster sync queued may go first and meet its 429
     // too; after the first 429 nothing but the punches' probes goes out).
-    const refused = mock.requests().filter((r) => r.status === 429 && r.method === 'POST').map((r) => r.at);
+    const refused = mock
+      .requests()
+      .filter((r) => r.status === 429 && r.method === 'POST')
+      .map((r) => r.at);
     expect(mock.requests().filter((r) => r.method !== 'POST' && r.at > (refused[0] ?? 0))).toEqual([]);
     const firstBurst = refused.filter((t) => t - (refused[0] ?? 0) < 500);
     expect(firstBurst.length).toBeGreaterThan(0);
@@ -187,10 +215,17 @@ describe('punch pipeline against the mock API', () => {
     await good.start({ awaitRosterIfEmpty: true });
     await good.stop();
     const time = new FakeTime(Date.now());
-    const agent = await agentOn(mock, dir, { token: 'revoked-token', retry: { authRetryMs: 60_000 }, ...injected(time) });
+    const agent = await agentOn(mock, dir, {
+      token: 'revoked-token',
+      retry: { authRetryMs: 60_000 },
+      ...injected(time),
+    });
     for (let i = 0; i < 3; i++) expect((await agent.punch({ kind: 'badge', value: code(i) })).ok).toBe(true);
     // Up to maxInFlight requests were out when the first 401 came back: wait for all their answers.
-    await waitFor(() => agent.status().authRefused !== null && agent.status().queue.sending === 0, 'the token refusal on status');
+    await waitFor(
+      () => agent.status().authRefused !== null && agent.status().queue.sending === 0,
+      'the token refusal on status',
+    );
     const s = agent.status();
     expect(s.sendingPaused?.reason).toBe('auth');
     expect(s.queue.pending).toBe(3);
@@ -216,12 +251,17 @@ describe('punch pipeline against the mock API', () => {
     expect(usedBefore).toBe(10);
 
     const b = await agentOn(mock, dir, { rateLimit: { limit: 10, windowMs: 2_000 } });
-    for (let i = 1; i < 7; i++) (await b.punch({ kind: 'badge', value: code(i) }));
+    for (let i = 1; i < 7; i++) await b.punch({ kind: 'badge', value: code(i) });
     await waitFor(() => b.status().queue.sent === 7, 'the rest sent after the window', 15_000);
 
     const reqs = mock.requests();
     expect(reqs.filter((r) => r.status === 429)).toHaveLength(0);
-    expect(maxInAnyWindow(reqs.filter((r) => r.counted).map((r) => r.at), 2_000)).toBeLessThanOrEqual(10);
+    expect(
+      maxInAnyWindow(
+        reqs.filter((r) => r.counted).map((r) => r.at),
+        2_000,
+      ),
+    ).toBeLessThanOrEqual(10);
     const firstOfB = reqs[usedBefore];
     const firstOfA = reqs[0];
     expect(firstOfB && firstOfA && firstOfB.at - firstOfA.at).toBeGreaterThanOrEqual(2_000);

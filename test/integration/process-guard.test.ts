@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const GUARD = pathToFileURL(path.resolve('dist/src/agent/process-guard.js')).href;
+const GUARD = pathToFileURL(path.resolve('dist/src/agent/host/process-guard.js')).href;
 
 /** A Node process that lets a rejection and an exception escape, with or without the guard. */
 function escapeBoth(guarded: boolean) {

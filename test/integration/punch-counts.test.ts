@@ -8,11 +8,17 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PunchState } from '../../src/domain/punch.js';
-import { DB_FILE_NAME, openBookkeepingConnection, openDatabase, type BookkeepingDb, type DurableDb as Db } from '../../src/store/database.js';
+import {
+  DB_FILE_NAME,
+  openBookkeepingConnection,
+  openDatabase,
+  type BookkeepingDb,
+  type DurableDb as Db,
+} from '../../src/store/database.js';
 import { migrations } from '../../src/store/migrations.js';
-import { Outbox, type HeldReason } from '../../src/store/outbox.js';
-import { RetentionStore } from '../../src/store/retention.js';
-import { Roster } from '../../src/store/roster.js';
+import { Outbox, type HeldReason } from '../../src/store/punches/outbox.js';
+import { RetentionStore } from '../../src/store/upkeep/retention.js';
+import { Roster } from '../../src/store/roster/roster.js';
 import { siteEmployee } from '../helpers/history.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -21,7 +27,11 @@ const T0 = Date.UTC(2026, 2, 2, 11, 0);
 
 function grouped(db: Db): Record<PunchState, number> {
   const out = Object.fromEntries(STATES.map((s) => [s, 0])) as Record<PunchState, number>;
-  for (const r of db.prepare('SELECT state, COUNT(*) AS n FROM punches GROUP BY state').all() as { state: PunchState; n: number }[]) out[r.state] = r.n;
+  for (const r of db.prepare('SELECT state, COUNT(*) AS n FROM punches GROUP BY state').all() as {
+    state: PunchState;
+    n: number;
+  }[])
+    out[r.state] = r.n;
   return out;
 }
 
@@ -35,11 +45,47 @@ type Op =
 
 const pick = fc.nat(1_000);
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant('insert' as const), employee: fc.nat(7), minute: fc.nat(40), held: fc.boolean() }), weight: 5 },
-  fc.record({ kind: fc.constantFrom('sending' as const, 'pending' as const, 'in_doubt' as const, 'check_failed' as const, 'sent' as const, 'rejected' as const, 'retry_rejected' as const), pick }),
-  fc.record({ kind: fc.constant('held' as const), pick, reason: fc.constantFrom<HeldReason>('not_allowed', 'forbidden', 'unverified', 'pin_unverified', 'disputed') }),
-  fc.record({ kind: fc.constant('decide' as const), pick, decision: fc.constantFrom('resend' as const, 'delivered' as const, 'dispute' as const) }),
-  fc.record({ kind: fc.constantFrom('recover' as const, 'permissions' as const, 'release_forbidden' as const, 'release_due' as const, 'retry_all' as const, 'prune_sent' as const) }),
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('insert' as const),
+      employee: fc.nat(7),
+      minute: fc.nat(40),
+      held: fc.boolean(),
+    }),
+    weight: 5,
+  },
+  fc.record({
+    kind: fc.constantFrom(
+      'sending' as const,
+      'pending' as const,
+      'in_doubt' as const,
+      'check_failed' as const,
+      'sent' as const,
+      'rejected' as const,
+      'retry_rejected' as const,
+    ),
+    pick,
+  }),
+  fc.record({
+    kind: fc.constant('held' as const),
+    pick,
+    reason: fc.constantFrom<HeldReason>('not_allowed', 'forbidden', 'unverified', 'pin_unverified', 'disputed'),
+  }),
+  fc.record({
+    kind: fc.constant('decide' as const),
+    pick,
+    decision: fc.constantFrom('resend' as const, 'delivered' as const, 'dispute' as const),
+  }),
+  fc.record({
+    kind: fc.constantFrom(
+      'recover' as const,
+      'permissions' as const,
+      'release_forbidden' as const,
+      'release_due' as const,
+      'retry_all' as const,
+      'prune_sent' as const,
+    ),
+  }),
   fc.record({ kind: fc.constant('rolled_back' as const), pick }),
 );
 
@@ -66,33 +112,58 @@ function apply(outbox: Outbox, ids: number[], o: Op, now: number): void {
     case 'insert': {
       const at = T0 + o.minute * 60_000;
       const r = outbox.insert({
-        capturedAt: at, localDate: '2026-03-02', localTime: new Date(at - 3 * 3_600_000).toISOString().slice(11, 16), timeZone: 'America/Sao_Paulo',
-        employeeKey: `emp-${o.employee}`, employeeExternalId: String(10_000 + o.employee), employeeName: `E${o.employee}`, credentialKind: 'badge', clockFlag: null,
+        capturedAt: at,
+        localDate: '2026-03-02',
+        localTime: new Date(at - 3 * 3_600_000).toISOString().slice(11, 16),
+        timeZone: 'America/Sao_Paulo',
+        employeeKey: `emp-${o.employee}`,
+        employeeExternalId: String(10_000 + o.employee),
+        employeeName: `E${o.employee}`,
+        credentialKind: 'badge',
+        clockFlag: null,
         heldReason: o.held ? 'forbidden' : null,
       });
       if (r.inserted) ids.push(r.id);
       return;
     }
-    case 'sending': return outbox.markSending(id, now);
-    case 'pending': return outbox.markPending(id, now, now, 'retry', true);
-    case 'in_doubt': return outbox.markInDoubt(id, now, now, 'timeout');
-    case 'check_failed': return outbox.markCheckFailed(id, now, now, '404');
-    case 'sent': return outbox.markSent(id, now, 'srv', 'created');
-    case 'rejected': return outbox.markRejected(id, now, '422');
-    case 'retry_rejected': return void outbox.retryRejected(id, now);
-    case 'held': return outbox.markHeld(id, now, o.reason, 'why', now);
-    case 'decide': return void outbox.decideHeld(id, now, o.decision, 'test');
-    case 'recover': return void outbox.recoverInterrupted(now);
-    case 'permissions': return void outbox.applyApiPermissions(now);
-    case 'release_forbidden': return void outbox.releaseForbidden(now);
-    case 'release_due': return void outbox.releaseDueForbidden(now + 1);
-    case 'retry_all': return void outbox.retryAllRejected(now);
+    case 'sending':
+      return outbox.markSending(id, now);
+    case 'pending':
+      return outbox.markPending(id, now, now, 'retry', true);
+    case 'in_doubt':
+      return outbox.markInDoubt(id, now, now, 'timeout');
+    case 'check_failed':
+      return outbox.markCheckFailed(id, now, now, '404');
+    case 'sent':
+      return outbox.markSent(id, now, 'srv', 'created');
+    case 'rejected':
+      return outbox.markRejected(id, now, '422');
+    case 'retry_rejected':
+      return void outbox.retryRejected(id, now);
+    case 'held':
+      return outbox.markHeld(id, now, o.reason, 'why', now);
+    case 'decide':
+      return void outbox.decideHeld(id, now, o.decision, 'test');
+    case 'recover':
+      return void outbox.recoverInterrupted(now);
+    case 'permissions':
+      return void outbox.applyApiPermissions(now);
+    case 'release_forbidden':
+      return void outbox.releaseForbidden(now);
+    case 'release_due':
+      return void outbox.releaseDueForbidden(now + 1);
+    case 'retry_all':
+      return void outbox.retryAllRejected(now);
     case 'prune_sent': {
-      // Retention (store/retention.ts): every punch delivered by now goes with its journal, in batches of three.
+      // Retention (store/upkeep/retention.ts): every punch delivered by now goes with its journal, in batches of three.
       const store = new RetentionStore(db);
-      for (let more = true; more; ) more = store.pruneDelivered(now + 1, 3).more;
+      for (let more = true; more;) more = store.pruneDelivered(now + 1, 3).more;
       expect((db.prepare(`SELECT COUNT(*) AS n FROM punches WHERE state = 'sent'`).get() as { n: number }).n).toBe(0);
-      ids.splice(0, ids.length, ...(db.prepare('SELECT id FROM punches ORDER BY id').all() as { id: number }[]).map((r) => r.id));
+      ids.splice(
+        0,
+        ids.length,
+        ...(db.prepare('SELECT id FROM punches ORDER BY id').all() as { id: number }[]).map((r) => r.id),
+      );
       return;
     }
     case 'rolled_back':
@@ -137,7 +208,8 @@ describe('punch counters', () => {
            next_attempt_at, updated_at, utc_minute) VALUES (?, '2026-03-02', ?, 'UTC', 'e', 'E', 'id', ?, 0, 0, ?)`,
       );
       STATES.forEach((state, k) => {
-        for (let i = 0; i <= k * 3; i++) insert.run(i, `${String(k).padStart(2, '0')}:${String(i).padStart(2, '0')}`, state, k * 100 + i);
+        for (let i = 0; i <= k * 3; i++)
+          insert.run(i, `${String(k).padStart(2, '0')}:${String(i).padStart(2, '0')}`, state, k * 100 + i);
       });
       raw.close();
       const migrated = openDatabase(d.dir);

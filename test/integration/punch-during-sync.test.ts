@@ -24,11 +24,14 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-const rosterPages = (mock: MockServer) => mock.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/employees')).length;
+const rosterPages = (mock: MockServer) =>
+  mock.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/employees')).length;
 const posts = (mock: MockServer) => mock.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/times'));
 
 /** Injected ms from a punch to its POST arriving at the mock, taken half a window into a second sync. */
-async function punchDuringSync(punchReserve: number): Promise<{ delayMs: number; pagesBefore: number; refused: number }> {
+async function punchDuringSync(
+  punchReserve: number,
+): Promise<{ delayMs: number; pagesBefore: number; refused: number }> {
   const time = new FakeTime(Date.parse('2026-11-24T12:00:00Z'));
   const mock = await startMockServer({
     seed: generatedSeed({ employees: EMPLOYEES, sites: 1 }),
@@ -49,7 +52,12 @@ async function punchDuringSync(punchReserve: number): Promise<{ delayMs: number;
   });
   cleanups.push(() => agent.stop());
   const first = agent.start({ awaitRosterIfEmpty: true });
-  await time.advanceUntil(() => agent.status().roster.size === EMPLOYEES, 'first roster synced', 20 * WINDOW_MS, STEP_MS);
+  await time.advanceUntil(
+    () => agent.status().roster.size === EMPLOYEES,
+    'first roster synced',
+    20 * WINDOW_MS,
+    STEP_MS,
+  );
   await first;
   // The first sync's slots age out: the second starts on an empty window.
   await time.advance(2 * WINDOW_MS, STEP_MS);
@@ -67,7 +75,9 @@ async function punchDuringSync(punchReserve: number): Promise<{ delayMs: number;
   await time.advanceUntil(() => synced, 'second sync done', 20 * WINDOW_MS, STEP_MS);
   const res = await second;
   expect(res.outcome).toBe('applied');
-  console.info(`punchReserve ${punchReserve}: ${pagesBefore} roster pages sent before the punch, its POST arrived ${delayMs} ms (injected) after it`);
+  console.info(
+    `punchReserve ${punchReserve}: ${pagesBefore} roster pages sent before the punch, its POST arrived ${delayMs} ms (injected) after it`,
+  );
   return { delayMs, pagesBefore, refused: mock.requests().filter((q) => q.status === 429).length };
 }
 
@@ -80,7 +90,7 @@ describe('a punch taken during a roster sync', () => {
     expect(d.refused).toBe(0);
   });
 
-  it('without the reserve waits for the sync\'s burst to leave the window (the control)', async () => {
+  it("without the reserve waits for the sync's burst to leave the window (the control)", async () => {
     const d = await punchDuringSync(0);
     expect(d.pagesBefore).toBeGreaterThanOrEqual(LIMIT);
     expect(d.delayMs).toBeGreaterThanOrEqual(WINDOW_MS / 3);

@@ -5,22 +5,22 @@
  * read-only handle; what runs reads a real file through a read-only connection.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../src/store/audit-log.js';
-import { AuditMarks } from '../../src/store/audit-marks.js';
+import { AuditLog } from '../../src/store/roster/audit-log.js';
+import { AuditMarks } from '../../src/store/journal/audit-marks.js';
 import { openDatabase, type ReadOnlyDb } from '../../src/store/database.js';
-import { EvidenceJournal } from '../../src/store/evidence-journal.js';
-import { Identities } from '../../src/store/identities.js';
-import { JournalFacts } from '../../src/store/journal-facts.js';
-import { JournalReader, journalState } from '../../src/store/journal-read.js';
-import { verifyJournal } from '../../src/store/journal-verify.js';
-import { hasPin, Pins } from '../../src/store/pins.js';
-import { punchWriter } from '../../src/store/punch-writer.js';
-import { deletedEver, fileFigures } from '../../src/store/retention.js';
-import { Roster, rosterSize } from '../../src/store/roster.js';
-import { upsertEmployees } from '../../src/store/roster-upsert.js';
-import { settingKeys } from '../../src/store/setting-keys.js';
-import { readSetting } from '../../src/store/settings.js';
-import { UnresolvedPunches } from '../../src/store/unresolved.js';
+import { EvidenceJournal } from '../../src/store/journal/evidence-journal.js';
+import { Identities } from '../../src/store/roster/identities.js';
+import { JournalFacts } from '../../src/store/journal/journal-facts.js';
+import { JournalReader, journalState } from '../../src/store/journal/journal-read.js';
+import { verifyJournal } from '../../src/store/journal/journal-verify.js';
+import { hasPin, Pins } from '../../src/store/roster/pins.js';
+import { punchWriter } from '../../src/store/punches/punch-writer.js';
+import { deletedEver, fileFigures } from '../../src/store/upkeep/retention.js';
+import { Roster, rosterSize } from '../../src/store/roster/roster.js';
+import { upsertEmployees } from '../../src/store/roster/roster-upsert.js';
+import { settingKeys } from '../../src/store/settings/setting-keys.js';
+import { readSetting } from '../../src/store/settings/settings.js';
+import { UnresolvedPunches } from '../../src/store/punches/unresolved.js';
 import { tempDir } from '../helpers/temp.js';
 
 const cleanups: Array<() => void> = [];

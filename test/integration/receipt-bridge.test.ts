@@ -29,15 +29,23 @@ function call(b: WebBridge, name: string, body: unknown): Promise<{ status: numb
   const data = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const kept = jar.get(b.origin);
-    const headers = { 'content-type': 'application/json', 'x-kiosk-token': b.token, origin: b.origin, ...(kept ? { cookie: kept } : {}) };
-    const req = http.request({ host: u.hostname, port: u.port, method: 'POST', path: `/api/${name}`, headers }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString('utf8')));
-      res.on('end', () => {
-        keepCookie(jar, b.origin, res);
-        resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown });
-      });
-    });
+    const headers = {
+      'content-type': 'application/json',
+      'x-kiosk-token': b.token,
+      origin: b.origin,
+      ...(kept ? { cookie: kept } : {}),
+    };
+    const req = http.request(
+      { host: u.hostname, port: u.port, method: 'POST', path: `/api/${name}`, headers },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        res.on('end', () => {
+          keepCookie(jar, b.origin, res);
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(data);
   });
@@ -46,25 +54,51 @@ function call(b: WebBridge, name: string, body: unknown): Promise<{ status: numb
 describe('the receipt through the web bridge', () => {
   it('comes with a registered punch, and the manager (only) finds the same one by its NSR', async () => {
     const { agent, root } = await agentWithRenderer(cleanups, API_TOKEN, { 'index.html': '<!doctype html>' }, () => ({
-      // The CNPJ the mock's employer of 1002 has (issue 26): the receipt names the configured employer whether or not the employer was read yet.
-      settings: { terminalId: 'obra-centro-01', employer: { name: 'Construtora Exemplo Ltda', cnpj: '11222333000181' } },
+      // The CNPJ the mock's employer of 1002 has (issue 26): the receipt names the configured employer whether or not
+      // the employer was read yet.
+      settings: {
+        terminalId: 'obra-centro-01',
+        employer: { name: 'Construtora Exemplo Ltda', cnpj: '11222333000181' },
+      },
     }));
-    const bridge = await startWebBridge({ agent, host: '127.0.0.1', port: 0, rendererDir: root, adminPin: { verify: async (pin) => pin === ADMIN_PIN } });
+    const bridge = await startWebBridge({
+      agent,
+      host: '127.0.0.1',
+      port: 0,
+      rendererDir: root,
+      adminPin: { verify: async (pin) => pin === ADMIN_PIN },
+    });
     cleanups.push(() => bridge.close());
 
-    const punched = callResultSchema('punch').parse((await call(bridge, 'punch', { credential: { kind: 'id', value: '1002' } })).body);
-    if (!punched.ok || !punched.value.ok || !punched.value.receipt) throw new Error(`no receipt with the punch: ${JSON.stringify(punched)}`);
+    const punched = callResultSchema('punch').parse(
+      (await call(bridge, 'punch', { credential: { kind: 'id', value: '1002' } })).body,
+    );
+    if (!punched.ok || !punched.value.ok || !punched.value.receipt)
+      throw new Error(`no receipt with the punch: ${JSON.stringify(punched)}`);
     const receipt = punched.value.receipt;
-    expect(receipt).toMatchObject({ employeeName: 'João Carlos de Oliveira', terminalId: 'obra-centro-01', employer: { name: 'Construtora Exemplo Ltda', cnpj: '11.222.333/0001-81', cpf: null } });
+    expect(receipt).toMatchObject({
+      employeeName: 'João Carlos de Oliveira',
+      terminalId: 'obra-centro-01',
+      employer: { name: 'Construtora Exemplo Ltda', cnpj: '11.222.333/0001-81', cpf: null },
+    });
     expect(receipt.text).toContain(`NSR: ${receipt.nsr}\n`);
     expect(receipt.text).toContain(`SHA-256: ${receipt.hash}`);
     const nsr = Number(receipt.nsr);
 
-    expect(await call(bridge, 'receipt', { nsr })).toMatchObject({ status: 403, body: { ok: false, error: { code: 'forbidden' } } });
-    expect((await call(bridge, 'adminLogin', { pin: ADMIN_PIN })).body).toMatchObject({ ok: true, value: { ok: true } });
+    expect(await call(bridge, 'receipt', { nsr })).toMatchObject({
+      status: 403,
+      body: { ok: false, error: { code: 'forbidden' } },
+    });
+    expect((await call(bridge, 'adminLogin', { pin: ADMIN_PIN })).body).toMatchObject({
+      ok: true,
+      value: { ok: true },
+    });
     const found = callResultSchema('receipt').parse((await call(bridge, 'receipt', { nsr })).body);
     expect(found).toEqual({ ok: true, value: receipt });
-    expect(callResultSchema('receipt').parse((await call(bridge, 'receipt', { nsr: nsr + 1000 })).body)).toEqual({ ok: true, value: null });
+    expect(callResultSchema('receipt').parse((await call(bridge, 'receipt', { nsr: nsr + 1000 })).body)).toEqual({
+      ok: true,
+      value: null,
+    });
     // Issue 26: its PDF for the admin screen's download, the text a PDF reader finds in it; the worker's whole CPF.
     const pdf = callResultSchema('receiptPdf').parse((await call(bridge, 'receiptPdf', { nsr })).body);
     if (!pdf.ok || !pdf.value) throw new Error(`no PDF: ${JSON.stringify(pdf)}`);
@@ -77,9 +111,15 @@ describe('the receipt through the web bridge', () => {
     expect(text).toContain(`NSR ${receipt.nsr}`);
     expect(text).toContain(`CPF: ${receipt.cpfFull}`);
     expect(pdf.value.p7s).toBeNull(); // no afd.signingKey
-    expect(callResultSchema('receiptPdf').parse((await call(bridge, 'receiptPdf', { nsr: nsr + 1000 })).body)).toEqual({ ok: true, value: null });
+    expect(callResultSchema('receiptPdf').parse((await call(bridge, 'receiptPdf', { nsr: nsr + 1000 })).body)).toEqual({
+      ok: true,
+      value: null,
+    });
     for (const bad of [{ nsr: 0 }, { nsr: 1_000_000_000 }, { nsr: 1.5 }, { nsr: String(nsr) }, {}, { nsr, extra: 1 }]) {
-      expect(await call(bridge, 'receipt', bad), JSON.stringify(bad)).toMatchObject({ status: 400, body: { ok: false, error: { code: 'bad_request' } } });
+      expect(await call(bridge, 'receipt', bad), JSON.stringify(bad)).toMatchObject({
+        status: 400,
+        body: { ok: false, error: { code: 'bad_request' } },
+      });
     }
   });
 });

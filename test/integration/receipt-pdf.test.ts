@@ -9,9 +9,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { buildReceipt, type ReceiptSettings } from '../../src/agent/receipt.js';
-import { ReceiptFiles } from '../../src/agent/receipt-files.js';
-import { receiptPdf } from '../../src/agent/receipt-pdf.js';
+import { buildReceipt, type ReceiptSettings } from '../../src/agent/receipts/receipt.js';
+import { ReceiptFiles } from '../../src/agent/receipts/receipt-files.js';
+import { receiptPdf } from '../../src/agent/receipts/receipt-pdf.js';
 import { runReceipt } from '../../src/cli/receipt.js';
 import { makeP12 } from '../helpers/afd.js';
 import { tempDir } from '../helpers/temp.js';
@@ -28,11 +28,24 @@ const settings: ReceiptSettings = {
   repRegistration: '5120230012345',
   workplace: 'Obra Centro — Praça da Sé, 100, São Paulo/SP',
 };
-const receipt = buildReceipt(LINE, { capturedAt: Date.parse('2026-03-14T10:58:31.400Z'), timeZone: 'America/Sao_Paulo', employeeName: 'Conceição Araújo Gonçalves' }, settings);
+const receipt = buildReceipt(
+  LINE,
+  {
+    capturedAt: Date.parse('2026-03-14T10:58:31.400Z'),
+    timeZone: 'America/Sao_Paulo',
+    employeeName: 'Conceição Araújo Gonçalves',
+  },
+  settings,
+);
 
-const pdftotext = (file: string): string => execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+const pdftotext = (file: string): string =>
+  execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
 const cmsVerify = (pdf: string, p7s: string) =>
-  spawnSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', p7s, '-content', pdf, '-noverify', '-out', '/dev/null'], { encoding: 'utf8' });
+  spawnSync(
+    'openssl',
+    ['cms', '-verify', '-binary', '-inform', 'DER', '-in', p7s, '-content', pdf, '-noverify', '-out', '/dev/null'],
+    { encoding: 'utf8' },
+  );
 
 describe('the PDF receipt', () => {
   it('opens in pdftotext with every Art. 79 item, accents and the worker’s whole CPF', () => {
@@ -71,7 +84,13 @@ describe('the PDF receipt', () => {
     const dataDir = path.join(tmp.dir, 'data');
     const clock = { t: Date.parse('2026-03-14T10:58:32Z') };
     const warn = vi.fn();
-    const files = new ReceiptFiles({ dataDir, keepHours: 48, afd: { signingKey: p12, signingKeyPassword: 'segredo' }, now: () => clock.t, log: { warn, info: () => undefined } });
+    const files = new ReceiptFiles({
+      dataDir,
+      keepHours: 48,
+      afd: { signingKey: p12, signingKeyPassword: 'segredo' },
+      now: () => clock.t,
+      log: { warn, info: () => undefined },
+    });
     const kept = await files.keep(receipt);
     expect(warn).not.toHaveBeenCalled();
     expect(kept?.p7s).toBe(`${kept?.pdf}.p7s`);
@@ -102,14 +121,20 @@ describe('the PDF receipt', () => {
     const cleanups: Array<() => Promise<void> | void> = [];
     try {
       const dataDir = path.join(tmp.dir, 'cli-data');
-      const { agent } = await punchedTerminal(dataDir, [{ date: '2026-08-03', time: '08:01', id: '1001' }], cleanups, { settings: { siteId: DEMO_SITE_ID } });
-      await vi.waitFor(() => expect(fs.readdirSync(path.join(dataDir, 'receipts')).filter((f) => f.endsWith('.pdf'))).toHaveLength(1));
+      const { agent } = await punchedTerminal(dataDir, [{ date: '2026-08-03', time: '08:01', id: '1001' }], cleanups, {
+        settings: { siteId: DEMO_SITE_ID },
+      });
+      await vi.waitFor(() =>
+        expect(fs.readdirSync(path.join(dataDir, 'receipts')).filter((f) => f.endsWith('.pdf'))).toHaveLength(1),
+      );
       await agent.stop();
       const config = path.join(tmp.dir, 'cli.json');
       fs.writeFileSync(config, JSON.stringify({ dataDir, employer: EMPLOYER }));
       const out = path.join(tmp.dir, 'comprovante.pdf');
       let stdout = '';
-      const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
+      const spy = vi
+        .spyOn(process.stdout, 'write')
+        .mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
       let code: number;
       let again: number;
       const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

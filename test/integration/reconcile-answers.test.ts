@@ -8,7 +8,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { startMockServer, type MockServer, type ServerVariants } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
 import { DB_FILE_NAME } from '../../src/store/database.js';
@@ -23,7 +23,9 @@ afterEach(async () => {
 const MAX_CHECKS = 3;
 
 /** An agent whose first POST of 1001 is stored by the service but its answer lost: in doubt. */
-async function inDoubt(variants: ServerVariants): Promise<{ mock: MockServer; agent: Agent; dataDir: string; time: string }> {
+async function inDoubt(
+  variants: ServerVariants,
+): Promise<{ mock: MockServer; agent: Agent; dataDir: string; time: string }> {
   const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 60, windowMs: 1_000 }, variants });
   cleanups.push(() => mock.close());
   const t = tempDir();
@@ -71,30 +73,39 @@ describe('reconciliation that can neither duplicate nor loop', () => {
   it.each<[string, ServerVariants, 'delivered' | 'resend']>([
     ['a 404 to GET /times (a gateway without the route)', { timesAnswer: 404 }, 'delivered'],
     ['a 400 to GET /times (other parameter names)', { timesAnswer: 400 }, 'resend'],
-  ])('%s: stays in doubt with back-off, never resent by itself, handed to a person after the bounded checks', async (_what, variants, decision) => {
-    const { mock, agent, dataDir } = await inDoubt(variants);
-    await waitFor(() => agent.status().queue.held === 1, 'handed to a person', 15_000);
-    expect(checks(mock)).toHaveLength(MAX_CHECKS);
-    expect(posts(mock)).toHaveLength(1);
-    expect(agent.listHeld()).toEqual([
-      expect.objectContaining({ held_reason: 'unverified', last_error: expect.stringMatching(/would not say whether it has this punch \(3 checks/) }),
-    ]);
-    // The checks backed off (20 ms doubling, equal jitter): no request storm, and none after the hand-over.
-    const at = checks(mock).map((r) => r.at);
-    expect((at[2] as number) - (at[0] as number)).toBeGreaterThanOrEqual(30);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(checks(mock)).toHaveLength(MAX_CHECKS);
+  ])(
+    '%s: stays in doubt with back-off, never resent by itself, handed to a person after the bounded checks',
+    async (_what, variants, decision) => {
+      const { mock, agent, dataDir } = await inDoubt(variants);
+      await waitFor(() => agent.status().queue.held === 1, 'handed to a person', 15_000);
+      expect(checks(mock)).toHaveLength(MAX_CHECKS);
+      expect(posts(mock)).toHaveLength(1);
+      expect(agent.listHeld()).toEqual([
+        expect.objectContaining({
+          held_reason: 'unverified',
+          last_error: expect.stringMatching(/would not say whether it has this punch \(3 checks/),
+        }),
+      ]);
+      // The checks backed off (20 ms doubling, equal jitter): no request storm, and none after the hand-over.
+      const at = checks(mock).map((r) => r.at);
+      expect((at[2] as number) - (at[0] as number)).toBeGreaterThanOrEqual(30);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(checks(mock)).toHaveLength(MAX_CHECKS);
 
-    const id = agent.listHeld()[0]?.id ?? 0;
-    expect(agent.decideHeld(id, decision, 'the test')).toBe(true);
-    expect(agent.decideHeld(id, decision, 'the test')).toBe(false);
-    if (decision === 'delivered') {
-      expect(agent.status().queue).toMatchObject({ sent: 1, held: 0 });
-      expect(mock.records()).toHaveLength(1);
-    } else {
-      // A person chose to send it again: it goes out (and the service may now hold it twice).
-      await waitFor(() => posts(mock).length === 2 && agent.status().queue.sent === 1, 'sent again');
-    }
-    expect(audit(dataDir).at(-1)).toMatchObject({ event: decision === 'delivered' ? 'held_marked_delivered' : 'held_resend', detail: expect.stringMatching(/by the test/) });
-  });
+      const id = agent.listHeld()[0]?.id ?? 0;
+      expect(agent.decideHeld(id, decision, 'the test')).toBe(true);
+      expect(agent.decideHeld(id, decision, 'the test')).toBe(false);
+      if (decision === 'delivered') {
+        expect(agent.status().queue).toMatchObject({ sent: 1, held: 0 });
+        expect(mock.records()).toHaveLength(1);
+      } else {
+        // A person chose to send it again: it goes out (and the service may now hold it twice).
+        await waitFor(() => posts(mock).length === 2 && agent.status().queue.sent === 1, 'sent again');
+      }
+      expect(audit(dataDir).at(-1)).toMatchObject({
+        event: decision === 'delivered' ? 'held_marked_delivered' : 'held_resend',
+        detail: expect.stringMatching(/by the test/),
+      });
+    },
+  );
 });

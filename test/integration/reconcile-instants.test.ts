@@ -7,7 +7,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { startMockServer, type MockServer, type ServerVariants } from '../../src/mock/mock-server.js';
 import { demoSeed, generatedSeed } from '../../src/mock/seed.js';
@@ -24,12 +24,25 @@ const MAX_CHECKS = 3;
 type Form = NonNullable<ServerVariants['timesTimeFormat']>;
 const FORMS: Form[] = ['minutes', 'seconds', 'offset', 'utc-z', 'utc-offset', 'rfc1123'];
 
-async function rig(variants: ServerVariants, o: { seed?: ReturnType<typeof demoSeed>; clock?: Clock } = {}): Promise<{ mock: MockServer; agent: Agent; dir: string }> {
-  const mock = await startMockServer({ seed: o.seed ?? demoSeed(), rateLimit: { limit: 60, windowMs: 1_000 }, variants, ...(o.clock ? { clock: o.clock } : {}) });
+async function rig(
+  variants: ServerVariants,
+  o: { seed?: ReturnType<typeof demoSeed>; clock?: Clock } = {},
+): Promise<{ mock: MockServer; agent: Agent; dir: string }> {
+  const mock = await startMockServer({
+    seed: o.seed ?? demoSeed(),
+    rateLimit: { limit: 60, windowMs: 1_000 },
+    variants,
+    ...(o.clock ? { clock: o.clock } : {}),
+  });
   cleanups.push(() => mock.close());
   const t = tempDir();
   cleanups.push(t.cleanup);
-  const agent = testAgent({ dataDir: t.dir, mock, retry: { inDoubtGraceMs: 50, maxChecks: MAX_CHECKS }, ...(o.clock ? { clock: o.clock } : {}) });
+  const agent = testAgent({
+    dataDir: t.dir,
+    mock,
+    retry: { inDoubtGraceMs: 50, maxChecks: MAX_CHECKS },
+    ...(o.clock ? { clock: o.clock } : {}),
+  });
   cleanups.push(() => agent.stop());
   await agent.start({ awaitRosterIfEmpty: true });
   return { mock, agent, dir: t.dir };
@@ -49,7 +62,10 @@ function journal(dir: string): Map<number, string[]> {
   const db = new Database(path.join(dir, DB_FILE_NAME), { readonly: true });
   try {
     const out = new Map<number, string[]>();
-    for (const r of db.prepare('SELECT punch_id, event FROM punch_journal ORDER BY id').all() as { punch_id: number; event: string }[]) {
+    for (const r of db.prepare('SELECT punch_id, event FROM punch_journal ORDER BY id').all() as {
+      punch_id: number;
+      event: string;
+    }[]) {
       out.set(r.punch_id, [...(out.get(r.punch_id) ?? []), r.event]);
     }
     return out;
@@ -75,16 +91,24 @@ describe('a lost answer, then GET /times in every form of `time`', () => {
     expect(mock.records()).toHaveLength(2);
     expect(posts(mock)).toHaveLength(2);
     expect(gets(mock)).toHaveLength(2);
-    for (const events of journal(dir).values()) expect(events).toEqual(['captured', 'sending', 'in_doubt', 'found_on_server']);
+    for (const events of journal(dir).values())
+      expect(events).toEqual(['captured', 'sending', 'in_doubt', 'found_on_server']);
   });
 
-  it.each<Form>(['utc-z', 'rfc1123'])('%s with a 409 for a duplicate (the loop of the issue): found with one GET, never posted again', async (form) => {
-    const { mock, agent } = await rig({ timesTimeFormat: form, conflictOnDuplicate: true });
-    await twoLostAnswers(mock, agent);
-    await waitFor(() => agent.status().queue.sent === 2, 'both reconciled as sent', 10_000);
-    await new Promise((r) => setTimeout(r, 300));
-    expect({ posts: posts(mock).length, gets: gets(mock).length, records: mock.records().length }).toEqual({ posts: 2, gets: 2, records: 2 });
-  });
+  it.each<Form>(['utc-z', 'rfc1123'])(
+    '%s with a 409 for a duplicate (the loop of the issue): found with one GET, never posted again',
+    async (form) => {
+      const { mock, agent } = await rig({ timesTimeFormat: form, conflictOnDuplicate: true });
+      await twoLostAnswers(mock, agent);
+      await waitFor(() => agent.status().queue.sent === 2, 'both reconciled as sent', 10_000);
+      await new Promise((r) => setTimeout(r, 300));
+      expect({ posts: posts(mock).length, gets: gets(mock).length, records: mock.records().length }).toEqual({
+        posts: 2,
+        gets: 2,
+        records: 2,
+      });
+    },
+  );
 });
 
 describe('a list with a record whose time cannot be read', () => {
@@ -108,7 +132,12 @@ describe('a list with a record whose time cannot be read', () => {
     expect(gets(mock)).toHaveLength(MAX_CHECKS);
     expect(posts(mock)).toHaveLength(1);
     expect(agent.listHeld()).toEqual([
-      expect.objectContaining({ held_reason: 'unverified', last_error: expect.stringMatching(/\(3 checks, last: no record at .+, and 1 record\(s\) of the list have a time that cannot be read\)/) }),
+      expect.objectContaining({
+        held_reason: 'unverified',
+        last_error: expect.stringMatching(
+          /\(3 checks, last: no record at .+, and 1 record\(s\) of the list have a time that cannot be read\)/,
+        ),
+      }),
     ]);
     await new Promise((r) => setTimeout(r, 300));
     expect(gets(mock)).toHaveLength(MAX_CHECKS);
@@ -128,11 +157,20 @@ describe('a 409 after a list that says the punch is not there', () => {
     mock.setFaults(null);
     await waitFor(() => agent.status().queue.held === 1, 'handed to a person', 15_000);
     expect(agent.listHeld()).toEqual([
-      expect.objectContaining({ held_reason: 'unverified', last_error: expect.stringMatching(/answers 409 .* but its list of records does not show this punch \(3 checks\)/) }),
+      expect.objectContaining({
+        held_reason: 'unverified',
+        last_error: expect.stringMatching(
+          /answers 409 .* but its list of records does not show this punch \(3 checks\)/,
+        ),
+      }),
     ]);
     // After the 500s: a 409 (in doubt), then per round a GET that says absent and a 409 that counts, 3 rounds.
     const answered = () => [...posts(mock), ...gets(mock)].filter((q) => q.status !== 500);
-    expect({ conflicts: posts(mock).filter((q) => q.status === 409).length, gets: gets(mock).length, all: answered().length }).toEqual({ conflicts: 4, gets: 3, all: 7 });
+    expect({
+      conflicts: posts(mock).filter((q) => q.status === 409).length,
+      gets: gets(mock).length,
+      all: answered().length,
+    }).toEqual({ conflicts: 4, gets: 3, all: 7 });
     await new Promise((r) => setTimeout(r, 500));
     expect(answered()).toHaveLength(7);
     expect(mock.records().filter((r) => r.type === 'registro externo')).toHaveLength(0);
@@ -145,7 +183,10 @@ describe('a 409 after a list that says the punch is not there', () => {
 });
 
 describe('two punches of one wall minute across a DST fall-back (America/New_York, 2026-11-01)', () => {
-  /** A clock that runs from `base`, moved by the test: one for the terminal and the service (its Date anchors the terminal). */
+  /**
+   * A clock that runs from `base`, moved by the test: one for the terminal and the service (its Date anchors the
+   * terminal).
+   */
   function movingClock(base: number): Clock & { set(at: number): void } {
     let from = base;
     let t0 = Date.now();
@@ -179,7 +220,15 @@ describe('two punches of one wall minute across a DST fall-back (America/New_Yor
       await waitFor(() => agent.status().queue.sent === 2, 'both sent', 10_000);
       expect(mock.records().map((r) => r.time)).toEqual(['2026-11-01T01:30', '2026-11-01T01:30']);
       const events = [...journal(dir).values()];
-      expect(events[1]).toEqual(['captured', 'local_minute_collision', 'sending', 'in_doubt', 'absent_on_server', 'sending', 'sent']);
+      expect(events[1]).toEqual([
+        'captured',
+        'local_minute_collision',
+        'sending',
+        'in_doubt',
+        'absent_on_server',
+        'sending',
+        'sent',
+      ]);
     },
   );
 

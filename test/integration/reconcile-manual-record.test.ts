@@ -33,7 +33,10 @@ const gets = (mock: MockServer) => mock.requests().filter((r) => r.method === 'G
 function punchRows(dir: string): { state: string; remote_id: string | null }[] {
   const db = new Database(path.join(dir, DB_FILE_NAME), { readonly: true });
   try {
-    return db.prepare('SELECT state, remote_id FROM punches ORDER BY id').all() as { state: string; remote_id: string | null }[];
+    return db.prepare('SELECT state, remote_id FROM punches ORDER BY id').all() as {
+      state: string;
+      remote_id: string | null;
+    }[];
   } finally {
     db.close();
   }
@@ -68,7 +71,12 @@ describe('reconciliation when only a manual record holds the punch’s minute', 
     const external = mock.records().filter((x) => x.type === 'registro externo');
     expect(external).toHaveLength(1);
     expect(external[0]).toMatchObject({ time: minute });
-    expect(mock.records().map((x) => x._id).sort()).toEqual([manual._id, external[0]!._id].sort());
+    expect(
+      mock
+        .records()
+        .map((x) => x._id)
+        .sort(),
+    ).toEqual([manual._id, external[0]!._id].sort());
     // The punch carries the id of its own record, never the manual one's.
     expect(punchRows(t.dir)).toEqual([{ state: 'sent', remote_id: external[0]!._id }]);
   });

@@ -32,7 +32,10 @@ const GARBAGE: { answer: Resp; says: RegExp }[] = [
   { answer: { arr: [{ int: 1 }] }, says: /^Redis answered \[1\] to the take script$/ },
   { answer: { arr: [{ int: 1 }, { int: 0 }, { int: 0 }] }, says: /^Redis answered \[1, 0, 0\] to the take script$/ },
   { answer: { int: 1 }, says: /^Redis answered the integer 1 to the take script$/ },
-  { answer: { err: 'ERR something odd' }, says: /^Redis answered an error reply "ERR something odd" to the take script$/ },
+  {
+    answer: { err: 'ERR something odd' },
+    says: /^Redis answered an error reply "ERR something odd" to the take script$/,
+  },
   { answer: { bulk: null }, says: /^Redis answered nil to the take script$/ },
 ];
 
@@ -71,7 +74,10 @@ describe('an agent whose "Redis" answers garbage', () => {
     const SHARE = 3;
     const SPAN_MS = 20_000;
     const fake = await fakeWith((n) => (GARBAGE[n % GARBAGE.length] as (typeof GARBAGE)[number]).answer);
-    const mock = await startMockServer({ seed: generatedSeed({ employees: 100, sites: 1 }), rateLimit: { limit: 10, windowMs: WINDOW_MS } });
+    const mock = await startMockServer({
+      seed: generatedSeed({ employees: 100, sites: 1 }),
+      rateLimit: { limit: 10, windowMs: WINDOW_MS },
+    });
     cleanups.push(() => mock.close());
     const logs: { level: string; msg: string; error?: string }[] = [];
     const log = createLogger({ level: 'info', write: (l) => logs.push(JSON.parse(l) as (typeof logs)[number]) });
@@ -81,7 +87,10 @@ describe('an agent whose "Redis" answers garbage', () => {
       dataDir: dir,
       mock,
       log,
-      settings: { terminalId: 'T', rateLimit: { limit: SHARE, windowMs: WINDOW_MS, accountLimit: 10, redisUrl: fake.url } },
+      settings: {
+        terminalId: 'T',
+        rateLimit: { limit: SHARE, windowMs: WINDOW_MS, accountLimit: 10, redisUrl: fake.url },
+      },
     });
     cleanups.push(() => agent.stop());
     await agent.start({ awaitRosterIfEmpty: true });
@@ -103,20 +112,27 @@ describe('an agent whose "Redis" answers garbage', () => {
     expect(posts.every((r) => r.status === 201)).toBe(true);
     // The test's whole process (agent, mock API and fake) over the span: well under a quarter of one core.
     const cpuShare = (cpu.user + cpu.system) / 1_000 / spanMs;
-    console.log(`garbage Redis: ${posts.length} punches in ${spanMs} ms (${perWindow.toFixed(2)} per window, share ${SHARE}); ` +
-      `CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms = ${(cpuShare * 100).toFixed(1)} % of one core; ${fake.scriptCalls() - callsBefore} script calls`);
+    console.log(
+      `garbage Redis: ${posts.length} punches in ${spanMs} ms (${perWindow.toFixed(2)} per window, share ${SHARE}); ` +
+        `CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms = ${(cpuShare * 100).toFixed(1)} % of one core; ${fake.scriptCalls() - callsBefore} script calls`,
+    );
     expect(cpuShare).toBeLessThan(0.25);
-    // Asked again after a back-off that grows (250 ms doubling, capped at 30 s), and the registry every 10 s: a handful of calls, not thousands.
+    // Asked again after a back-off that grows (250 ms doubling, capped at 30 s), and the registry every 10 s: a handful
+    // of calls, not thousands.
     expect(fake.scriptCalls() - callsBefore).toBeLessThanOrEqual(12);
 
     const s = agent.status();
     expect(s.rate).toMatchObject({ shared: 'fallback-local', reason: 'bad_answer' });
     expect(s.rate?.redisError?.message).toMatch(/^Redis answered .+ to the (take|restore) script$/);
-    expect(statusText(s)).toMatch(/^shared window: LOCAL FALLBACK: Redis answers what the scripts never return \(Redis answered .+\); this terminal sends at its own share/m);
+    expect(statusText(s)).toMatch(
+      /^shared window: LOCAL FALLBACK: Redis answers what the scripts never return \(Redis answered .+\); this terminal sends at its own share/m,
+    );
     // One warning, naming what came back; no line saying the window is shared.
     const warnings = logs.filter((l) => l.level === 'warn' && l.msg.startsWith('rate window:'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]?.msg).toMatch(/^rate window: Redis answered .+ to the (take|restore) script: Redis misbehaves, this terminal goes on at its own share$/);
+    expect(warnings[0]?.msg).toMatch(
+      /^rate window: Redis answered .+ to the (take|restore) script: Redis misbehaves, this terminal goes on at its own share$/,
+    );
     expect(logs.filter((l) => /sharing the account window/.test(l.msg))).toEqual([]);
   }, 60_000);
 });

@@ -45,6 +45,8 @@ describe('the NSR mark in Redis', () => {
     await expect.poll(() => mark.confirmed(ID), { timeout: 15_000 }).toEqual({ reserved: 2_000, given: 50 });
     expect(await readNsrMark(redis.url, ID)).toEqual({ reserved: 2_000, given: 50 });
     expect(problems.length).toBeLessThanOrEqual(1);
-    await expect(readNsrMark('redis://127.0.0.1:1', ID, 300)).rejects.toThrow(/^Redis could not be read: .*(ECONNREFUSED|no answer within 300 ms)/);
+    await expect(readNsrMark('redis://127.0.0.1:1', ID, 300)).rejects.toThrow(
+      /^Redis could not be read: .*(ECONNREFUSED|no answer within 300 ms)/,
+    );
   });
 });

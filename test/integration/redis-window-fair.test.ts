@@ -41,7 +41,7 @@ describe('a freed slot of the shared window', () => {
     if (!full.ok) expect(full.waitMs).toBeGreaterThan(WINDOW / 2);
   });
 
-  it('is not kept for a terminal that stopped asking past its mark\'s hold', async () => {
+  it("is not kept for a terminal that stopped asking past its mark's hold", async () => {
     const key = freshKey('test:fair');
     const gone = await terminal('GONE', { key });
     const young = await terminal('YOUNG', { key });
@@ -73,9 +73,10 @@ describe('a freed slot of the shared window', () => {
     expect(await old.take(Priority.punch, 2, WINDOW, { oldestMs: 2_000, nextMs: null })).toEqual({ ok: true });
   });
 
-  it('makes no difference to a terminal alone, whatever its punches\' age', async () => {
+  it("makes no difference to a terminal alone, whatever its punches' age", async () => {
     const key = freshKey('test:fair');
     const lone = await terminal('LONE', { key, limit: 3 });
-    for (let id = 1; id <= 3; id++) expect(await lone.take(Priority.punch, id, WINDOW, { oldestMs: 100 * id, nextMs: 50 })).toEqual({ ok: true });
+    for (let id = 1; id <= 3; id++)
+      expect(await lone.take(Priority.punch, id, WINDOW, { oldestMs: 100 * id, nextMs: 50 })).toEqual({ ok: true });
   });
 });

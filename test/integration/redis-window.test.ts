@@ -36,9 +36,20 @@ async function redisNow(): Promise<number> {
 }
 
 /** A terminal's window on a fresh key, connected. */
-async function terminal(terminalId: string, o: Partial<RedisWindowOptions> & { key: string }): Promise<RedisSharedWindow> {
+async function terminal(
+  terminalId: string,
+  o: Partial<RedisWindowOptions> & { key: string },
+): Promise<RedisSharedWindow> {
   // A fixed instance id, so members read `<terminal>:p:<slot>` (a real terminal's is random, see fleet-ids.test.ts).
-  const w = new RedisSharedWindow({ url: redis.url, terminalId, instanceId: 'p', limit: 3, inFlightMs: 300, holdMs: 100, ...o });
+  const w = new RedisSharedWindow({
+    url: redis.url,
+    terminalId,
+    instanceId: 'p',
+    limit: 3,
+    inFlightMs: 300,
+    holdMs: 100,
+    ...o,
+  });
   windows.push(w);
   await waitFor(() => w.reachable, `${terminalId} connected`, 5_000);
   return w;

@@ -4,7 +4,7 @@
  * a real agent against the mock.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
 import { statusText } from '../../src/cli/format.js';
 import { configSchema, type Config } from '../../src/config.js';
@@ -12,10 +12,10 @@ import { statusSchema } from '../../src/contract.js';
 import type { PunchState } from '../../src/domain/punch.js';
 import { silentLogger } from '../../src/log.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
-import { AuditLog } from '../../src/store/audit-log.js';
+import { AuditLog } from '../../src/store/roster/audit-log.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
-import { Outbox } from '../../src/store/outbox.js';
-import { DAY_MS, RetentionStore } from '../../src/store/retention.js';
+import { Outbox } from '../../src/store/punches/outbox.js';
+import { DAY_MS, RetentionStore } from '../../src/store/upkeep/retention.js';
 import { runCli } from '../helpers/cli.js';
 import { fillDelivered } from '../helpers/history.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
@@ -32,7 +32,11 @@ function data(): string {
 
 function grouped(db: Db): Record<PunchState, number> {
   const out: Record<PunchState, number> = { pending: 0, sending: 0, in_doubt: 0, sent: 0, rejected: 0, held: 0 };
-  for (const r of db.prepare('SELECT state, COUNT(*) AS n FROM punches GROUP BY state').all() as { state: PunchState; n: number }[]) out[r.state] = r.n;
+  for (const r of db.prepare('SELECT state, COUNT(*) AS n FROM punches GROUP BY state').all() as {
+    state: PunchState;
+    n: number;
+  }[])
+    out[r.state] = r.n;
   return out;
 }
 
@@ -45,28 +49,52 @@ describe('the agent', () => {
     const h = fillDelivered(seed, { punches: 20_000, employees: 500, journal: true });
     new AuditLog(seed).record(h.lastCapturedAt - 500 * DAY_MS, 'pin_ok', 'emp-1');
     const clockNow = h.lastCapturedAt + 30 * DAY_MS;
-    const expected = (seed.prepare(`SELECT COUNT(*) AS n FROM punches WHERE state = 'sent' AND sent_at < ?`).get(clockNow - 90 * DAY_MS) as { n: number }).n;
+    const expected = (
+      seed
+        .prepare(`SELECT COUNT(*) AS n FROM punches WHERE state = 'sent' AND sent_at < ?`)
+        .get(clockNow - 90 * DAY_MS) as { n: number }
+    ).n;
     seed.close();
     const config = configSchema.parse({
-      dataDir: dir, api: { baseUrl: mock.url, token: 'demo-token', timeoutMs: 1_000 }, timezone: 'America/Sao_Paulo',
-      rateLimit: { limit: 60, windowMs: 1_000 }, retention: { deliveredDays: 90 },
+      dataDir: dir,
+      api: { baseUrl: mock.url, token: 'demo-token', timeoutMs: 1_000 },
+      timezone: 'America/Sao_Paulo',
+      rateLimit: { limit: 60, windowMs: 1_000 },
+      retention: { deliveredDays: 90 },
     }) as Config & { api: NonNullable<Config['api']> };
     const offset = clockNow - Date.now();
-    const agent: Agent = buildAgent(config, { ...realRuntime(silentLogger), clock: { now: () => Date.now() + offset } }, { retention: { firstAfterMs: 0 } });
+    const agent: Agent = buildAgent(
+      config,
+      { ...realRuntime(silentLogger), clock: { now: () => Date.now() + offset } },
+      { retention: { firstAfterMs: 0 } },
+    );
     cleanups.push(() => agent.stop());
     await agent.start({ roster: false });
     await waitFor(() => agent.status().retention.lastPass !== null, 'the first retention pass');
     const s = agent.status();
-    expect(s.retention.lastPass).toMatchObject({ outcome: 'done', deleted: { punches: expected, journal: 3 * expected, audit: 1 }, error: null });
+    expect(s.retention.lastPass).toMatchObject({
+      outcome: 'done',
+      deleted: { punches: expected, journal: 3 * expected, audit: 1 },
+      error: null,
+    });
     expect(s.retention.lastPass?.at).toBeGreaterThanOrEqual(clockNow);
     expect(s.queue.sent).toBe(20_000 - expected);
-    expect(s.retention).toMatchObject({ deliveredDays: 90, auditDays: 400, deliveredEver: 20_000, deletedEver: { punches: expected, audit: 1 } });
+    expect(s.retention).toMatchObject({
+      deliveredDays: 90,
+      auditDays: 400,
+      deliveredEver: 20_000,
+      deletedEver: { punches: expected, audit: 1 },
+    });
     expect(s.retention.file.autoVacuum).toBe('incremental');
     expect(statusSchema.parse(s).retention).toEqual(s.retention);
-    expect(statusText(s)).toMatch(new RegExp(`^delivered: +20000 in all: ${20_000 - expected} kept here, ${expected} deleted after 90 days`, 'm'));
+    expect(statusText(s)).toMatch(
+      new RegExp(`^delivered: +20000 in all: ${20_000 - expected} kept here, ${expected} deleted after 90 days`, 'm'),
+    );
     await agent.stop();
     const cli = await runCli(['status'], { TIMECLOCK_DATA_DIR: dir });
-    expect(cli.stdout).toMatch(new RegExp(`^last pruned: .*: ${expected} punches, ${3 * expected} journal rows, 1 audit lines`, 'm'));
+    expect(cli.stdout).toMatch(
+      new RegExp(`^last pruned: .*: ${expected} punches, ${3 * expected} journal rows, 1 audit lines`, 'm'),
+    );
   });
 
   it('a stop while a pass runs leaves counts and references whole', async () => {
@@ -76,7 +104,11 @@ describe('the agent', () => {
     const seed = openDatabase(dir);
     fillDelivered(seed, { punches: 30_000, employees: 500, journal: true });
     seed.close();
-    const config = configSchema.parse({ dataDir: dir, api: { baseUrl: mock.url, token: 'demo-token' }, timezone: 'UTC' }) as Config & { api: NonNullable<Config['api']> };
+    const config = configSchema.parse({
+      dataDir: dir,
+      api: { baseUrl: mock.url, token: 'demo-token' },
+      timezone: 'UTC',
+    }) as Config & { api: NonNullable<Config['api']> };
     const agent = buildAgent(config, realRuntime(silentLogger), { retention: { firstAfterMs: 0 } });
     await agent.start({ roster: false });
     await new Promise((r) => setTimeout(r, 30));

@@ -8,17 +8,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RetentionWatch, type RetentionPassRecord } from '../../src/agent/retention-watch.js';
+import { RetentionWatch, type RetentionPassRecord } from '../../src/agent/journal/retention-watch.js';
 import type { PunchState } from '../../src/domain/punch.js';
 import { silentLogger } from '../../src/log.js';
-import { AuditLog } from '../../src/store/audit-log.js';
-import { checkpointInWorker } from '../../src/store/checkpoint-worker.js';
-import { DB_FILE_NAME, openBookkeepingConnection, openDatabase, type DurableDb as Db, type WritableDb } from '../../src/store/database.js';
-import { lockDataDir } from '../../src/store/lock.js';
-import { Outbox, type HeldReason, type NewPunch } from '../../src/store/outbox.js';
-import { DAY_MS, RETENTION_KEYS, RetentionStore } from '../../src/store/retention.js';
-import { readSetting } from '../../src/store/settings.js';
-import { UnresolvedPunches } from '../../src/store/unresolved.js';
+import { AuditLog } from '../../src/store/roster/audit-log.js';
+import { checkpointInWorker } from '../../src/store/upkeep/checkpoint-worker.js';
+import {
+  DB_FILE_NAME,
+  openBookkeepingConnection,
+  openDatabase,
+  type DurableDb as Db,
+  type WritableDb,
+} from '../../src/store/database.js';
+import { lockDataDir } from '../../src/store/upkeep/lock.js';
+import { Outbox, type HeldReason, type NewPunch } from '../../src/store/punches/outbox.js';
+import { DAY_MS, RETENTION_KEYS, RetentionStore } from '../../src/store/upkeep/retention.js';
+import { readSetting } from '../../src/store/settings/settings.js';
+import { UnresolvedPunches } from '../../src/store/punches/unresolved.js';
 import { runCli } from '../helpers/cli.js';
 import { fillDelivered } from '../helpers/history.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
@@ -39,13 +45,24 @@ function data(): string {
 
 function grouped(db: Db): Record<PunchState, number> {
   const out = Object.fromEntries(STATES.map((s) => [s, 0])) as Record<PunchState, number>;
-  for (const r of db.prepare('SELECT state, COUNT(*) AS n FROM punches GROUP BY state').all() as { state: PunchState; n: number }[]) out[r.state] = r.n;
+  for (const r of db.prepare('SELECT state, COUNT(*) AS n FROM punches GROUP BY state').all() as {
+    state: PunchState;
+    n: number;
+  }[])
+    out[r.state] = r.n;
   return out;
 }
 
 const punch = (e: number, at: number): NewPunch => ({
-  capturedAt: at, localDate: new Date(at).toISOString().slice(0, 10), localTime: new Date(at).toISOString().slice(11, 16), timeZone: 'UTC',
-  employeeKey: `emp-${e}`, employeeExternalId: String(10_000 + e), employeeName: `E${e}`, credentialKind: 'badge', clockFlag: null,
+  capturedAt: at,
+  localDate: new Date(at).toISOString().slice(0, 10),
+  localTime: new Date(at).toISOString().slice(11, 16),
+  timeZone: 'UTC',
+  employeeKey: `emp-${e}`,
+  employeeExternalId: String(10_000 + e),
+  employeeName: `E${e}`,
+  credentialKind: 'badge',
+  clockFlag: null,
 });
 
 /** One punch in every situation retention must tell apart; which ids must go. */
@@ -102,7 +119,14 @@ function everySituation(db: Db): { gone: number[]; kept: number[] } {
 
 const ids = (db: Db) => (db.prepare('SELECT id FROM punches ORDER BY id').all() as { id: number }[]).map((r) => r.id);
 const journalOf = (db: Db) =>
-  Object.fromEntries((db.prepare('SELECT punch_id, COUNT(*) AS n FROM punch_journal GROUP BY punch_id').all() as { punch_id: number; n: number }[]).map((r) => [r.punch_id, r.n]));
+  Object.fromEntries(
+    (
+      db.prepare('SELECT punch_id, COUNT(*) AS n FROM punch_journal GROUP BY punch_id').all() as {
+        punch_id: number;
+        n: number;
+      }[]
+    ).map((r) => [r.punch_id, r.n]),
+  );
 
 describe('RetentionStore', () => {
   it('deletes exactly the delivered punches older than deliveredDays and their journal; keeps every other punch whatever its age', () => {
@@ -121,7 +145,7 @@ describe('RetentionStore', () => {
     let batches = 0;
     // Batches of two: the pass is many transactions, and none may lose or double anything.
     for (let more = true; more; batches++) more = store.pruneDelivered(NOW - 90 * DAY_MS, 2).more;
-    for (let more = true; more; ) more = store.pruneAudit(NOW - 400 * DAY_MS, 1).more;
+    for (let more = true; more;) more = store.pruneAudit(NOW - 400 * DAY_MS, 1).more;
 
     expect(batches).toBe(3);
     expect(ids(db)).toEqual([...kept].sort((a, b) => a - b));
@@ -141,12 +165,29 @@ describe('RetentionStore', () => {
   it('finds old delivered punches by index and their journal rows by punch, never by a pass over the tables', () => {
     const db = openDatabase(data());
     cleanups.push(() => void db.close());
-    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(Array(sql.split('?').length - 1).fill(0) as number[])) as { detail: string }[]).map((r) => r.detail).join(' / ');
-    expect(plan(`SELECT id FROM punches INDEXED BY punches_sent_at WHERE state = 'sent' AND sent_at < ? ORDER BY sent_at LIMIT ?`)).toMatch(/^SEARCH punches USING (COVERING )?INDEX punches_sent_at \(sent_at<\?\)$/);
-    expect(plan(`DELETE FROM punch_journal WHERE punch_id = ? AND EXISTS (SELECT 1 FROM punches WHERE id = ? AND state = 'sent')`)).toMatch(
+    const plan = (sql: string) =>
+      (
+        db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(Array(sql.split('?').length - 1).fill(0) as number[])) as {
+          detail: string;
+        }[]
+      )
+        .map((r) => r.detail)
+        .join(' / ');
+    expect(
+      plan(
+        `SELECT id FROM punches INDEXED BY punches_sent_at WHERE state = 'sent' AND sent_at < ? ORDER BY sent_at LIMIT ?`,
+      ),
+    ).toMatch(/^SEARCH punches USING (COVERING )?INDEX punches_sent_at \(sent_at<\?\)$/);
+    expect(
+      plan(
+        `DELETE FROM punch_journal WHERE punch_id = ? AND EXISTS (SELECT 1 FROM punches WHERE id = ? AND state = 'sent')`,
+      ),
+    ).toMatch(
       /^SEARCH punch_journal USING (COVERING )?INDEX punch_journal_punch \(punch_id=\?\) \/ (CORRELATED )?SCALAR SUBQUERY \d+ \/ SEARCH punches USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
     );
-    expect(plan('SELECT id FROM audit_log INDEXED BY audit_log_at WHERE at < ? ORDER BY at LIMIT ?')).toMatch(/INDEX audit_log_at/);
+    expect(plan('SELECT id FROM audit_log INDEXED BY audit_log_at WHERE at < ? ORDER BY at LIMIT ?')).toMatch(
+      /INDEX audit_log_at/,
+    );
   });
 });
 
@@ -208,7 +249,9 @@ describe('the database file', () => {
     const ok = await runCli(['data', 'compact'], { TIMECLOCK_DATA_DIR: dir });
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/^compacted .*timeclock\.sqlite: [\d.]+ MB -> [\d.]+ MB; deleted \d+ delivered punches older than 90 days/);
+    expect(ok.stdout).toMatch(
+      /^compacted .*timeclock\.sqlite: [\d.]+ MB -> [\d.]+ MB; deleted \d+ delivered punches older than 90 days/,
+    );
     const after = openDatabase(dir);
     cleanups.push(() => void after.close());
     expect(after.pragma('auto_vacuum', { simple: true })).toBe(2);
@@ -217,15 +260,31 @@ describe('the database file', () => {
     expect(fs.statSync(path.join(dir, DB_FILE_NAME)).size).toBeLessThan(bytes / 4);
     expect(after.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
     // Status shows the compact as the last pass.
-    expect(readSetting(after, RETENTION_KEYS.lastPass)).toMatchObject({ outcome: 'done', deleted: { punches: 10_000 - record.deleted.punches } });
+    expect(readSetting(after, RETENTION_KEYS.lastPass)).toMatchObject({
+      outcome: 'done',
+      deleted: { punches: 10_000 - record.deleted.punches },
+    });
     expect(new Outbox(after).counts()).toEqual(grouped(after));
   });
 });
 
-function watch(db: WritableDb, now: number, checkpointer: ConstructorParameters<typeof RetentionWatch>[0]['checkpointer'], records: RetentionPassRecord[] = []): RetentionWatch {
+function watch(
+  db: WritableDb,
+  now: number,
+  checkpointer: ConstructorParameters<typeof RetentionWatch>[0]['checkpointer'],
+  records: RetentionPassRecord[] = [],
+): RetentionWatch {
   const w = new RetentionWatch({
-    store: new RetentionStore(db), policy: { deliveredDays: 90, auditDays: 400 }, clock: { now: () => now }, mono: () => performance.now(),
-    log: silentLogger, checkpointer, write: (r) => records.push(r), changed: () => {}, firstAfterMs: 60_000, everyMs: 60_000,
+    store: new RetentionStore(db),
+    policy: { deliveredDays: 90, auditDays: 400 },
+    clock: { now: () => now },
+    mono: () => performance.now(),
+    log: silentLogger,
+    checkpointer,
+    write: (r) => records.push(r),
+    changed: () => {},
+    firstAfterMs: 60_000,
+    everyMs: 60_000,
   });
   cleanups.push(() => w.stop());
   return w;
@@ -265,8 +324,16 @@ describe('RetentionWatch', () => {
     cleanups.push(() => void db.close());
     const records: RetentionPassRecord[] = [];
     const w = new RetentionWatch({
-      store: new RetentionStore(db), policy: { deliveredDays: 90, auditDays: 400 }, clock: { now: () => NOW }, mono: () => performance.now(),
-      log: silentLogger, checkpointer: null, write: (r) => records.push(r), changed: () => {}, firstAfterMs: 80, everyMs: 40,
+      store: new RetentionStore(db),
+      policy: { deliveredDays: 90, auditDays: 400 },
+      clock: { now: () => NOW },
+      mono: () => performance.now(),
+      log: silentLogger,
+      checkpointer: null,
+      write: (r) => records.push(r),
+      changed: () => {},
+      firstAfterMs: 80,
+      everyMs: 40,
     });
     cleanups.push(() => w.stop());
     w.start();

@@ -6,7 +6,7 @@
  * the count, and brings a full sync. A real agent, the mock on loopback, one injected time.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
 import { testAgent } from '../helpers/agent.js';
@@ -27,7 +27,13 @@ type Rig = { time: FakeTime; mock: MockServer; agent: Agent };
 async function rig(updatedFilter: boolean, sites = 1, omitMeta = false): Promise<Rig> {
   const time = new FakeTime(Date.parse('2026-11-24T12:00:00Z'));
   const seed = generatedSeed({ employees: EMPLOYEES * sites, sites });
-  const mock = await startMockServer({ seed, clock: time.clock, ...(updatedFilter || omitMeta ? { variants: { ...(updatedFilter ? { updatedFilter: true } : {}), ...(omitMeta ? { omitMeta: true } : {}) } } : {}) });
+  const mock = await startMockServer({
+    seed,
+    clock: time.clock,
+    ...(updatedFilter || omitMeta
+      ? { variants: { ...(updatedFilter ? { updatedFilter: true } : {}), ...(omitMeta ? { omitMeta: true } : {}) } }
+      : {}),
+  });
   cleanups.push(() => mock.close());
   // The seed was written at 12:00; the terminal's first sync comes later, so "changed since the
   // full sync" is not everybody.
@@ -35,7 +41,15 @@ async function rig(updatedFilter: boolean, sites = 1, omitMeta = false): Promise
   const { dir, cleanup } = tempDir('timeclock-changes-');
   cleanups.push(cleanup);
   const siteId = sites > 1 ? seed.sites[0]?._id : undefined;
-  const agent = testAgent({ dataDir: dir, mock, clock: time.clock, mono: time.mono, sleep: time.sleep, ...(siteId ? { siteId } : {}), settings: { roster: { pageSize: PAGE } } });
+  const agent = testAgent({
+    dataDir: dir,
+    mock,
+    clock: time.clock,
+    mono: time.mono,
+    sleep: time.sleep,
+    ...(siteId ? { siteId } : {}),
+    settings: { roster: { pageSize: PAGE } },
+  });
   cleanups.push(() => agent.stop());
   const started = agent.start({ awaitRosterIfEmpty: true });
   await time.advanceUntil(() => agent.status().roster.size === EMPLOYEES, 'first roster synced', 30_000);
@@ -44,7 +58,11 @@ async function rig(updatedFilter: boolean, sites = 1, omitMeta = false): Promise
 }
 
 /** GET /employees requests from `from` on in the mock's log, with their query. */
-const listings = (mock: MockServer, from: number) => mock.requests().slice(from).filter((r) => r.method === 'GET' && r.path.endsWith('/employees'));
+const listings = (mock: MockServer, from: number) =>
+  mock
+    .requests()
+    .slice(from)
+    .filter((r) => r.method === 'GET' && r.path.endsWith('/employees'));
 
 async function sync(r: Rig): Promise<Awaited<ReturnType<Agent['syncRoster']>>> {
   let done = false;
@@ -129,7 +147,7 @@ describe('a service that filters on _updated', () => {
   });
 });
 
-describe('a service that ignores the filter (the mock\'s default: the parameter is unknown)', () => {
+describe("a service that ignores the filter (the mock's default: the parameter is unknown)", () => {
   it('answers the probe with everyone: every refresh stays a full sync, and the roster is right', async () => {
     const r = await rig(false);
     expect(listings(r.mock, 0)).toHaveLength(4);

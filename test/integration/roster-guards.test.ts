@@ -34,7 +34,10 @@ describe('a roster that cannot shrink by accident', () => {
     expect(res).toMatchObject({ ok: false, outcome: 'shrink_held', staged: 15, inUse: 40 });
     expect(agent.status().roster).toMatchObject({ size: 40, complete: true, heldShrink: { employees: 15, inUse: 40 } });
     // Somebody the smaller list lacks still punches by name meanwhile.
-    expect(await agent.punch({ kind: 'id', value: '100001' })).toMatchObject({ ok: true, employeeName: expect.any(String) });
+    expect(await agent.punch({ kind: 'id', value: '100001' })).toMatchObject({
+      ok: true,
+      employeeName: expect.any(String),
+    });
 
     expect(agent.confirmRosterShrink()).toMatchObject({ ok: true, code: 'roster_shrink_applied' });
     expect(agent.status().roster).toMatchObject({ size: 15, heldShrink: null, lastSync: { ok: true } });
@@ -68,7 +71,10 @@ describe('never turn a worker away for our own ignorance', () => {
     await agent.start({ awaitRosterIfEmpty: true });
     expect(agent.status().roster).toMatchObject({ size: 0, complete: false });
     // The screen says offline (not "connecting…" for ever), and status says why.
-    expect(agent.status()).toMatchObject({ online: false, lastError: { message: expect.stringMatching(/roster sync failed: ECONNREFUSED/) } });
+    expect(agent.status()).toMatchObject({
+      online: false,
+      lastError: { message: expect.stringMatching(/roster sync failed: ECONNREFUSED/) },
+    });
 
     const kept = await agent.punch({ kind: 'id', value: '1001' });
     expect(kept).toMatchObject({ ok: true, note: 'awaiting_roster', employeeName: null, punchId: null });
@@ -83,9 +89,14 @@ describe('never turn a worker away for our own ignorance', () => {
     expect(rec?.time).toBe(`${kept.ok ? kept.localDate : ''}T${kept.ok ? kept.localTime : ''}`);
     // The complete roster does not know the badge: it stays, listed for the manager.
     expect(agent.status().roster.complete).toBe(true);
-    expect(agent.listUnresolved()).toEqual([expect.objectContaining({ code: 'NOBODY-42', last_checked_at: expect.any(Number) })]);
+    expect(agent.listUnresolved()).toEqual([
+      expect.objectContaining({ code: 'NOBODY-42', last_checked_at: expect.any(Number) }),
+    ]);
     // With a complete roster an unknown code is refused as before (the configured policy).
-    expect(await agent.punch({ kind: 'id', value: '999999' })).toMatchObject({ ok: false, reason: 'unknown_credential' });
+    expect(await agent.punch({ kind: 'id', value: '999999' })).toMatchObject({
+      ok: false,
+      reason: 'unknown_credential',
+    });
   });
 });
 
@@ -103,7 +114,10 @@ describe('allow_external_api_record', () => {
     await deliveredFor(mock, ['100001', '100003']);
     const st = agent.status();
     expect(st.queue).toMatchObject({ held: 1, pending: 0 });
-    expect(st.roster.notAllowed).toEqual({ count: 1, employees: [expect.objectContaining({ externalId: '100002', heldPunches: 1 })] });
+    expect(st.roster.notAllowed).toEqual({
+      count: 1,
+      employees: [expect.objectContaining({ externalId: '100002', heldPunches: 1 })],
+    });
     expect(mock.records().some((r) => r.employee_external_id === '100002')).toBe(false);
 
     mock.setAllowExternalApiRecord('100002', undefined); // not defined: allowed

@@ -18,20 +18,36 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-const employeeGets = (mock: MockServer) => mock.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/employees')).length;
+const employeeGets = (mock: MockServer) =>
+  mock.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/employees')).length;
 
 async function rig() {
-  const mock = await startMockServer({ seed: generatedSeed({ employees: 250, sites: 2 }), rateLimit: { limit: 60, windowMs: 1_000 } });
+  const mock = await startMockServer({
+    seed: generatedSeed({ employees: 250, sites: 2 }),
+    rateLimit: { limit: 60, windowMs: 1_000 },
+  });
   cleanups.push(() => mock.close());
   const t = tempDir();
   cleanups.push(t.cleanup);
   let now = Date.now();
   const clock = { now: () => now };
   const said: string[] = [];
-  const log = { debug: () => {}, info: (m: string) => void said.push(m), warn: (m: string) => void said.push(m), error: (m: string) => void said.push(m) };
+  const log = {
+    debug: () => {},
+    info: (m: string) => void said.push(m),
+    warn: (m: string) => void said.push(m),
+    error: (m: string) => void said.push(m),
+  };
   const start = async (siteId = SITE) => {
     said.length = 0;
-    const agent = testAgent({ dataDir: t.dir, mock, siteId, clock, log, settings: { roster: { pageSize: 100, refreshMs: 6 * HOUR } } });
+    const agent = testAgent({
+      dataDir: t.dir,
+      mock,
+      siteId,
+      clock,
+      log,
+      settings: { roster: { pageSize: 100, refreshMs: 6 * HOUR } },
+    });
     await agent.start({ awaitRosterIfEmpty: true });
     return agent;
   };
@@ -71,7 +87,7 @@ describe('the roster at start', () => {
     await again.stop();
   });
 
-  it('a roster synced for another site is not this site\'s: synced at start', async () => {
+  it("a roster synced for another site is not this site's: synced at start", async () => {
     const r = await rig();
     await (await r.start(SITE)).stop();
     const fetched = employeeGets(r.mock);

@@ -2,10 +2,10 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DB_FILE_NAME, openDatabase, type DurableDb as Db } from '../../src/store/database.js';
-import { Identities } from '../../src/store/identities.js';
-import { Outbox } from '../../src/store/outbox.js';
-import { reclaimStep, retiredTables } from '../../src/store/roster-tables.js';
-import { Roster, type RosterEmployee } from '../../src/store/roster.js';
+import { Identities } from '../../src/store/roster/identities.js';
+import { Outbox } from '../../src/store/punches/outbox.js';
+import { reclaimStep, retiredTables } from '../../src/store/roster/roster-tables.js';
+import { Roster, type RosterEmployee } from '../../src/store/roster/roster.js';
 import { rosterRig } from '../helpers/roster-rig.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -50,9 +50,11 @@ async function reclaimAll(roster: Roster, db: Db): Promise<void> {
 }
 
 const indexesOf = (db: Db, table: string) =>
-  (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name`).all(table) as { name: string }[]).map((r) =>
-    r.name.replace(/^roster_(g\d+_)?/, ''),
-  );
+  (
+    db
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name`)
+      .all(table) as { name: string }[]
+  ).map((r) => r.name.replace(/^roster_(g\d+_)?/, ''));
 
 describe('roster swap by renaming tables', () => {
   it('keeps lookups by badge, id, external_id, registration and CPF working across several swaps, on statements prepared before the first', async () => {
@@ -67,7 +69,9 @@ describe('roster swap by renaming tables', () => {
       expect(roster.commitStaging()).toBe(300);
       const first = employee(g, g);
       expect(ids.lookups.external_id(first.external_id as string)?.full_name).toBe(first.full_name);
-      expect(ids.lookups.registration_number(`R${g + 10}`).map((e) => e.full_name)).toEqual([employee(g + 10, g).full_name]);
+      expect(ids.lookups.registration_number(`R${g + 10}`).map((e) => e.full_name)).toEqual([
+        employee(g + 10, g).full_name,
+      ]);
       expect(ids.lookups.cpf(employee(g + 20, g).cpf as string)).toHaveLength(1);
       expect(ids.employee(`emp-${g + 299}`)?.full_name).toBe(employee(g + 299, g).full_name);
       // Gone from this generation: nobody answers.
@@ -82,8 +86,14 @@ describe('roster swap by renaming tables', () => {
     const all = ['by_cpf', 'by_external_id', 'by_payment_source', 'by_registration', 'no_cpf', 'not_allowed', 'unfit'];
     expect(indexesOf(db, 'roster_employees')).toEqual(all);
     expect(indexesOf(db, 'roster_staging')).toEqual(all);
-    for (const sql of ['SELECT * FROM roster_employees WHERE external_id = ?', 'SELECT * FROM roster_employees WHERE cpf = ?', 'SELECT * FROM roster_employees WHERE registration_number = ?']) {
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('x') as { detail: string }[]).map((r) => r.detail).join(' / ');
+    for (const sql of [
+      'SELECT * FROM roster_employees WHERE external_id = ?',
+      'SELECT * FROM roster_employees WHERE cpf = ?',
+      'SELECT * FROM roster_employees WHERE registration_number = ?',
+    ]) {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('x') as { detail: string }[])
+        .map((r) => r.detail)
+        .join(' / ');
       expect(plan).toMatch(/USING INDEX roster_g\d+_by_/);
     }
   });
@@ -107,9 +117,13 @@ describe('roster swap by renaming tables', () => {
     // Staged pages commit without an fsync, the connection is as it was after each.
     expect(db.pragma('synchronous', { simple: true })).toBe(2);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
-    const plan = (db.prepare(
-      `EXPLAIN QUERY PLAN SELECT id FROM roster_staging WHERE work_schedule IS NULL OR payment_source IS NULL OR timezone_invalid IS NOT NULL ORDER BY full_name LIMIT 50`,
-    ).all() as { detail: string }[]).map((r) => r.detail);
+    const plan = (
+      db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT id FROM roster_staging WHERE work_schedule IS NULL OR payment_source IS NULL OR timezone_invalid IS NOT NULL ORDER BY full_name LIMIT 50`,
+        )
+        .all() as { detail: string }[]
+    ).map((r) => r.detail);
     expect(plan.join(' / ')).toMatch(/^SCAN roster_staging USING INDEX roster_g\d+_unfit$/);
   });
 
@@ -119,7 +133,11 @@ describe('roster swap by renaming tables', () => {
     roster.replace(site(500, 1));
     const reader = new Database(path.join(dir, DB_FILE_NAME), { readonly: true });
     cleanups.push(() => void reader.close());
-    const names = () => reader.prepare("SELECT COUNT(*) AS n, SUM(full_name LIKE '% g1') AS g1 FROM roster_employees").get() as { n: number; g1: number };
+    const names = () =>
+      reader.prepare("SELECT COUNT(*) AS n, SUM(full_name LIKE '% g1') AS g1 FROM roster_employees").get() as {
+        n: number;
+        g1: number;
+      };
     reader.prepare('BEGIN').run();
     expect(names()).toEqual({ n: 500, g1: 500 });
     stage(roster, site(700, 2));
@@ -167,7 +185,9 @@ describe('roster swap by renaming tables', () => {
       // Seven indexes, one a step, then 3,000 rows in six steps and the empty table's drop.
       expect(steps.slice(0, 7)).toEqual(Array(7).fill('index'));
       expect(steps.length).toBe(7 + 6 + 1);
-      expect(db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name GLOB 'roster_retired_*'").get()).toEqual({ n: 0 });
+      expect(db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name GLOB 'roster_retired_*'").get()).toEqual({
+        n: 0,
+      });
       expect(db.pragma('freelist_count', { simple: true }) as number).toBeGreaterThan(0);
       pages.push(db.pragma('page_count', { simple: true }) as number);
     }

@@ -22,20 +22,26 @@ const employeeGets = (mock: { requests(): { method: string; path: string; query:
 const externalIds = (n: number, from = 0) => Array.from({ length: n }, (_, i) => String(100000 + from + i));
 
 describe('paging follows what the server answers', () => {
-  it.each([20, 25])('a server that serves %i per page whatever is asked: every employee is kept and can punch', async (cap) => {
-    const { mock, agent } = await rosterRig(cleanups, { employees: 130, variants: { pageCap: cap } });
-    await agent.start({ awaitRosterIfEmpty: true });
-    expect(agent.status().roster).toMatchObject({ size: 130, complete: true, lastSync: { ok: true } });
-    // ceil(130 / cap) pages, one page without the site filter and the probe of the `_updated`
-    // filter; never a page past the total.
-    expect(employeeGets(mock)).toHaveLength(Math.ceil(130 / cap) + 2);
-    const last = externalIds(3, 127);
-    await punchAll(agent, last);
-    await deliveredFor(mock, last);
-  });
+  it.each([20, 25])(
+    'a server that serves %i per page whatever is asked: every employee is kept and can punch',
+    async (cap) => {
+      const { mock, agent } = await rosterRig(cleanups, { employees: 130, variants: { pageCap: cap } });
+      await agent.start({ awaitRosterIfEmpty: true });
+      expect(agent.status().roster).toMatchObject({ size: 130, complete: true, lastSync: { ok: true } });
+      // ceil(130 / cap) pages, one page without the site filter and the probe of the `_updated`
+      // filter; never a page past the total.
+      expect(employeeGets(mock)).toHaveLength(Math.ceil(130 / cap) + 2);
+      const last = externalIds(3, 127);
+      await punchAll(agent, last);
+      await deliveredFor(mock, last);
+    },
+  );
 
   it('pages without _meta: stops on the first short page; without _links: nothing missed', async () => {
-    const { mock, agent } = await rosterRig(cleanups, { employees: 130, variants: { pageCap: 25, omitMeta: true, omitLinks: true } });
+    const { mock, agent } = await rosterRig(cleanups, {
+      employees: 130,
+      variants: { pageCap: 25, omitMeta: true, omitLinks: true },
+    });
     await agent.start({ awaitRosterIfEmpty: true });
     expect(agent.status().roster).toMatchObject({ size: 130, complete: true, siteFilter: 'unknown' });
     // Pages 1–6 (25 each, then 5): the short sixth is the last; no request without the filter (no totals to compare).
@@ -47,12 +53,17 @@ describe('paging follows what the server answers', () => {
   it('a total that moves between pages: the sync is incomplete, the roster in use stays, and a later sync applies', async () => {
     const { mock, agent } = await rosterRig(cleanups, { employees: 130, variants: { pageCap: 25 } });
     await agent.start({ awaitRosterIfEmpty: true });
-    mock.addEmployees([{ ...mock.employees()[0]!, _id: 'aaaaaaaaaaaaaaaaaaaaaaaa', external_id: '777', full_name: 'Nova Pessoa' }]);
+    mock.addEmployees([
+      { ...mock.employees()[0]!, _id: 'aaaaaaaaaaaaaaaaaaaaaaaa', external_id: '777', full_name: 'Nova Pessoa' },
+    ]);
     mock.setVariants({ pageCap: 25, totalDrift: -2 });
     const moved = await agent.syncRoster();
     expect(moved).toMatchObject({ ok: false, outcome: 'incomplete', error: expect.stringMatching(/total moved/) });
     expect(agent.status().roster).toMatchObject({ size: 130, complete: true, lastSync: { ok: false } });
-    expect(await agent.punch({ kind: 'id', value: '100005' })).toMatchObject({ ok: true, employeeName: expect.any(String) });
+    expect(await agent.punch({ kind: 'id', value: '100005' })).toMatchObject({
+      ok: true,
+      employeeName: expect.any(String),
+    });
     mock.setVariants({ pageCap: 25 });
     // Retried by itself, with back-off: no one calls syncRoster again.
     await waitFor(() => agent.status().roster.size === 131, 'the retried sync applied', 10_000);
@@ -61,7 +72,10 @@ describe('paging follows what the server answers', () => {
   });
 
   it('a site filter the service ignores on an account of two sites is reported, the sync still applies', async () => {
-    const { mock, agent } = await rosterRig(cleanups, { seed: generatedSeed({ employees: 40, sites: 2 }), variants: { ignoreSiteFilter: true } });
+    const { mock, agent } = await rosterRig(cleanups, {
+      seed: generatedSeed({ employees: 40, sites: 2 }),
+      variants: { ignoreSiteFilter: true },
+    });
     await agent.start({ awaitRosterIfEmpty: true });
     expect(agent.status().roster).toMatchObject({ size: 40, siteFilter: 'suspect' });
     expect(mock.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/sites'))).toHaveLength(1);
@@ -73,7 +87,9 @@ describe('paging follows what the server answers', () => {
     await agent.start({ awaitRosterIfEmpty: true });
     expect(agent.status().roster).toMatchObject({ size: 40, siteFilter: 'one_site' });
     expect(statusText(agent.status())).not.toMatch(/SITE FILTER/);
-    expect(siteCheck(GEN_SITE, { outcome: { kind: 'ok' }, site: { name: 'Obra' } } as never, 'one_site', false)).toMatchObject({ status: 'ok' });
+    expect(
+      siteCheck(GEN_SITE, { outcome: { kind: 'ok' }, site: { name: 'Obra' } } as never, 'one_site', false),
+    ).toMatchObject({ status: 'ok' });
   });
 });
 
@@ -90,7 +106,9 @@ describe('records, not pages', () => {
     // The time zone the terminal cannot load is flagged; the employee still punches, in the site's zone.
     const badZone = kinds.indexOf('bad_timezone');
     expect(st.roster.health.badTimeZone).toBe(kinds.filter((k) => k === 'bad_timezone').length);
-    expect(st.roster.health.employees.find((e) => e.externalId === String(100000 + badZone))?.missing).toContain('timezone');
+    expect(st.roster.health.employees.find((e) => e.externalId === String(100000 + badZone))?.missing).toContain(
+      'timezone',
+    );
     // No full_name: the screen shows the registration number.
     const noName = kinds.indexOf('no_full_name');
     const r = await agent.punch({ kind: 'id', value: String(100000 + noName) });
@@ -110,7 +128,10 @@ describe('records, not pages', () => {
 
 describe('failures that cannot crash or stall', () => {
   it('a page cut off mid-body fails that sync only; it is retried with back-off and completes, capture never stops', async () => {
-    const { mock, agent } = await rosterRig(cleanups, { employees: 130, variants: { pageCap: 25, cutBody: { page: 3, times: 2 } } });
+    const { mock, agent } = await rosterRig(cleanups, {
+      employees: 130,
+      variants: { pageCap: 25, cutBody: { page: 3, times: 2 } },
+    });
     const started = agent.start({ awaitRosterIfEmpty: true });
     await started;
     // The first attempt ended at the cut page; the roster did not go in half.
@@ -127,7 +148,10 @@ describe('failures that cannot crash or stall', () => {
     mock.setFaults({ serverError: 1, only: { method: 'GET', pathPrefix: '/employees' } });
     await agent.start({ awaitRosterIfEmpty: true });
     await waitFor(() => mock.requests().filter((r) => r.fault === 'server_error').length >= 4, 'four attempts', 10_000);
-    const at = mock.requests().filter((r) => r.fault === 'server_error').map((r) => r.at);
+    const at = mock
+      .requests()
+      .filter((r) => r.fault === 'server_error')
+      .map((r) => r.at);
     const gaps = at.slice(1).map((t, i) => t - (at[i] as number));
     // Back-off from 100 ms with equal jitter, doubling, capped at 400 ms: never the 6 h refresh.
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(45);

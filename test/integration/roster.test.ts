@@ -14,7 +14,10 @@ const SITE = objectIdFor('gen-site', 1);
 const PAGE = 100;
 
 async function siteMock(): Promise<MockServer> {
-  const mock = await startMockServer({ seed: generatedSeed({ employees: 2_500, sites: 3 }), rateLimit: { limit: 60, windowMs: 1_000 } });
+  const mock = await startMockServer({
+    seed: generatedSeed({ employees: 2_500, sites: 3 }),
+    rateLimit: { limit: 60, windowMs: 1_000 },
+  });
   cleanups.push(() => mock.close());
   return mock;
 }
@@ -22,13 +25,19 @@ async function siteMock(): Promise<MockServer> {
 function agentFor(mock: MockServer, siteId: string | null = SITE) {
   const t = tempDir();
   cleanups.push(t.cleanup);
-  const agent = testAgent({ dataDir: t.dir, mock, siteId: siteId ?? undefined, settings: { roster: { pageSize: PAGE } } });
+  const agent = testAgent({
+    dataDir: t.dir,
+    mock,
+    siteId: siteId ?? undefined,
+    settings: { roster: { pageSize: PAGE } },
+  });
   cleanups.push(() => agent.stop());
   return agent;
 }
 
 const siteEmployees = (mock: MockServer) => mock.employees().filter((e) => e.active && e.site_ids.includes(SITE));
-const rosterRequests = (mock: MockServer) => mock.requests().filter((r) => r.method === 'GET' && (r.path.endsWith('/employees') || r.path.includes('/sites/')));
+const rosterRequests = (mock: MockServer) =>
+  mock.requests().filter((r) => r.method === 'GET' && (r.path.endsWith('/employees') || r.path.includes('/sites/')));
 
 describe('site roster', () => {
   it("caches exactly this site's employees of 2,500 over 3 sites, in ceil(total / page size) + 2 requests", async () => {
@@ -45,7 +54,10 @@ describe('site roster', () => {
     expect(agent.status().roster).toMatchObject({ complete: true, siteFilter: 'verified', skipped: { count: 0 } });
     // Someone of another site is not known here.
     const other = mock.employees().find((e) => !e.site_ids.includes(SITE));
-    expect(await agent.punch({ kind: 'id', value: other?.external_id ?? '?' })).toMatchObject({ ok: false, reason: 'unknown_credential' });
+    expect(await agent.punch({ kind: 'id', value: other?.external_id ?? '?' })).toMatchObject({
+      ok: false,
+      reason: 'unknown_credential',
+    });
   });
 
   it('a sync waits while a 300-punch backlog drains: punches first, roster after', async () => {
@@ -61,7 +73,9 @@ describe('site roster', () => {
 
     const log = mock.requests().slice(before);
     const posts = log.map((r, i) => (r.method === 'POST' ? i : -1)).filter((i) => i >= 0);
-    const firstRoster = log.findIndex((r) => r.method === 'GET' && (r.path.endsWith('/employees') || r.path.includes('/sites/')));
+    const firstRoster = log.findIndex(
+      (r) => r.method === 'GET' && (r.path.endsWith('/employees') || r.path.includes('/sites/')),
+    );
     expect(posts).toHaveLength(300);
     // The sync stood aside until every punch was handed to the sender (at most 4 still in flight).
     expect(firstRoster).toBeGreaterThan(posts[300 - 4 - 1] as number);
@@ -95,16 +109,31 @@ describe('site roster', () => {
     const mock = await siteMock();
     const t = tempDir();
     cleanups.push(t.cleanup);
-    const agent = testAgent({ dataDir: t.dir, mock, siteId: SITE, timeoutMs: 5_000, settings: { roster: { pageSize: PAGE } } });
+    const agent = testAgent({
+      dataDir: t.dir,
+      mock,
+      siteId: SITE,
+      timeoutMs: 5_000,
+      settings: { roster: { pageSize: PAGE } },
+    });
     cleanups.push(() => agent.stop());
     await agent.start({ roster: false });
-    mock.setFaults({ slowResponse: 1, slowDelayMs: 1_500, only: { method: 'GET', pathPrefix: '/employees' }, afterMatches: 2 }); // slow enough for two CLI starts on a busy machine
+    mock.setFaults({
+      slowResponse: 1,
+      slowDelayMs: 1_500,
+      only: { method: 'GET', pathPrefix: '/employees' },
+      afterMatches: 2,
+    }); // slow enough for two CLI starts on a busy machine
     const sync = agent.syncRoster();
     await waitFor(() => (agent.status().roster.progress?.pagesDone ?? 0) >= 2, 'two pages done');
     const seen = await runCli(['status', '--json'], { TIMECLOCK_DATA_DIR: t.dir });
     const pages = Math.ceil(siteEmployees(mock).length / PAGE);
-    expect(JSON.parse(seen.stdout)).toMatchObject({ roster: { progress: { pagesDone: expect.any(Number), pagesTotal: pages } } });
-    expect((await runCli(['status'], { TIMECLOCK_DATA_DIR: t.dir })).stdout).toMatch(new RegExp(`syncing: page \\d+/${pages}`));
+    expect(JSON.parse(seen.stdout)).toMatchObject({
+      roster: { progress: { pagesDone: expect.any(Number), pagesTotal: pages } },
+    });
+    expect((await runCli(['status'], { TIMECLOCK_DATA_DIR: t.dir })).stdout).toMatch(
+      new RegExp(`syncing: page \\d+/${pages}`),
+    );
     mock.setFaults(null);
     expect((await sync).ok).toBe(true);
     expect(agent.status().roster.progress).toBeNull();

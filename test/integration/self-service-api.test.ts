@@ -21,7 +21,12 @@ afterEach(async () => {
 });
 
 function clientFor(srv: MockServer, dialect: ApiDialectInput = {}): ApiClient {
-  const c = new ApiClient({ baseUrl: srv.url, token: 'demo-token', timeoutMs: 5_000, dialect: apiDialectSchema.parse(dialect) });
+  const c = new ApiClient({
+    baseUrl: srv.url,
+    token: 'demo-token',
+    timeoutMs: 5_000,
+    dialect: apiDialectSchema.parse(dialect),
+  });
   clients.push(c);
   return c;
 }
@@ -40,7 +45,11 @@ async function withPunches(opts: MockOptions = {}): Promise<MockServer> {
   return srv;
 }
 
-const timesheetQueries = (srv: MockServer) => srv.requests().filter((r) => r.path === '/v2.1/timesheets').map((r) => r.query);
+const timesheetQueries = (srv: MockServer) =>
+  srv
+    .requests()
+    .filter((r) => r.path === '/v2.1/timesheets')
+    .map((r) => r.query);
 
 describe('GET /timesheets', () => {
   it('default dialect: the balance in minutes and the punches of the day, by external id or _id', async () => {
@@ -55,7 +64,10 @@ describe('GET /timesheets', () => {
     expect(r.value.skipped).toEqual([]);
 
     const other = await api.getTimesheet(byId(objectIdFor('employee', 2)), DAY, DAY);
-    expect(other.kind === 'ok' && [other.value.hoursBank?.finalBalanceMinutes, horariosOn(other.value, DAY)]).toEqual([-195, ['10:00']]);
+    expect(other.kind === 'ok' && [other.value.hoursBank?.finalBalanceMinutes, horariosOn(other.value, DAY)]).toEqual([
+      -195,
+      ['10:00'],
+    ]);
     expect(timesheetQueries(srv)).toEqual([
       { employee_external_id: '1001', start_date: '2026-11-23', end_date: DAY },
       { employee_id: objectIdFor('employee', 2), start_date: DAY, end_date: DAY },
@@ -67,34 +79,48 @@ describe('GET /timesheets', () => {
     const api = clientFor(srv);
     const unset = await api.getTimesheet(ext('1005'), DAY, DAY);
     expect(unset.kind === 'ok' && unset.value.hoursBank?.finalBalanceMinutes).toBe(0);
-    expect((await mockCall(srv, 'PUT', '/__mock/employees/1005/hours-bank', { control: true, body: '-1.50' })).status).toBe(200);
+    expect(
+      (await mockCall(srv, 'PUT', '/__mock/employees/1005/hours-bank', { control: true, body: '-1.50' })).status,
+    ).toBe(200);
     const set = await api.getTimesheet(ext('1005'), DAY, DAY);
     expect(set.kind === 'ok' && set.value.hoursBank?.finalBalanceMinutes).toBe(-90);
-    expect((await mockCall(srv, 'PUT', '/__mock/employees/1005/hours-bank', { control: true, body: '1:30' })).status).toBe(422);
+    expect(
+      (await mockCall(srv, 'PUT', '/__mock/employees/1005/hours-bank', { control: true, body: '1:30' })).status,
+    ).toBe(422);
   });
 
   it.each([
-    ['employee-from-to', { employeeExternalId: 'employee', employeeId: 'employee', startDate: 'from', endDate: 'to' }, /from: required/],
+    [
+      'employee-from-to',
+      { employeeExternalId: 'employee', employeeId: 'employee', startDate: 'from', endDate: 'to' },
+      /from: required/,
+    ],
     ['data-inicio-fim', { startDate: 'data_inicio', endDate: 'data_fim' }, /data_inicio: required/],
-  ] as const)('variant %s: the default names get a clear refusal, the matching dialect works', async (variant, names, issue) => {
-    const srv = await withPunches({ variants: { timesheetQuery: variant } });
-    const wrong = await clientFor(srv).getTimesheet(ext('1001'), DAY, DAY);
-    expect(wrong.kind).toBe('refused');
-    expect(wrong.kind === 'refused' && wrong.status).toBe(400);
-    expect(wrong.kind === 'refused' && wrong.reason).toMatch(issue);
-    expect(wrong.kind === 'refused' && wrong.reason).toMatch(/start_date: unknown parameter/);
+  ] as const)(
+    'variant %s: the default names get a clear refusal, the matching dialect works',
+    async (variant, names, issue) => {
+      const srv = await withPunches({ variants: { timesheetQuery: variant } });
+      const wrong = await clientFor(srv).getTimesheet(ext('1001'), DAY, DAY);
+      expect(wrong.kind).toBe('refused');
+      expect(wrong.kind === 'refused' && wrong.status).toBe(400);
+      expect(wrong.kind === 'refused' && wrong.reason).toMatch(issue);
+      expect(wrong.kind === 'refused' && wrong.reason).toMatch(/start_date: unknown parameter/);
 
-    const right = clientFor(srv, { timesheetQuery: names });
-    for (const ref of [ext('1001'), byId(objectIdFor('employee', 1))]) {
-      const r = await right.getTimesheet(ref, DAY, DAY);
-      expect(r.kind === 'ok' && horariosOn(r.value, DAY)).toEqual(['08:02', '12:00', '13:00', '17:31']);
-    }
-  });
+      const right = clientFor(srv, { timesheetQuery: names });
+      for (const ref of [ext('1001'), byId(objectIdFor('employee', 1))]) {
+        const r = await right.getTimesheet(ref, DAY, DAY);
+        expect(r.kind === 'ok' && horariosOn(r.value, DAY)).toEqual(['08:02', '12:00', '13:00', '17:31']);
+      }
+    },
+  );
 
   it('the mock can be started in another dialect: the client with the same setting works', async () => {
     const timesheetQuery = { employeeExternalId: 'matricula', startDate: 'inicio', endDate: 'fim' };
     const srv = await withPunches({ dialect: { timesheetQuery } });
-    await expect(clientFor(srv).getTimesheet(ext('1001'), DAY, DAY)).resolves.toMatchObject({ kind: 'refused', status: 400 });
+    await expect(clientFor(srv).getTimesheet(ext('1001'), DAY, DAY)).resolves.toMatchObject({
+      kind: 'refused',
+      status: 400,
+    });
     const r = await clientFor(srv, { timesheetQuery }).getTimesheet(ext('1001'), DAY, DAY);
     expect(r.kind === 'ok' && horariosOn(r.value, DAY)).toHaveLength(4);
   });
@@ -127,14 +153,23 @@ describe('GET /timesheets', () => {
   });
 
   it('an answer that is not a JSON object is an error outcome, not an empty timesheet', async () => {
-    const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    const server = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]'),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const api = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2.1`, token: 't', timeoutMs: 5_000, dialect: apiDialectSchema.parse({}) });
+      const api = new ApiClient({
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2.1`,
+        token: 't',
+        timeoutMs: 5_000,
+        dialect: apiDialectSchema.parse({}),
+      });
       clients.push(api);
       const r = await api.getTimesheet(ext('1001'), DAY, DAY);
       expect(r.kind).toBe('server_error');
-      expect(r.kind === 'server_error' && r.error).toMatch(/GET \/timesheets: the timesheet answer is not a JSON object/);
+      expect(r.kind === 'server_error' && r.error).toMatch(
+        /GET \/timesheets: the timesheet answer is not a JSON object/,
+      );
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -165,7 +200,14 @@ describe('GET /work-leaves', () => {
     expect(await noted('1003')).toEqual({ found: 1, today: null }); // approved: false
     expect(await noted('1003', 'aprovado')).toEqual({ found: 0, today: null });
     expect(await noted('1001')).toEqual({ found: 0, today: null });
-    expect(srv.requests().find((r) => r.path === '/v2.1/work-leaves')?.query).toEqual({ employee_external_id: '1033', start_date: DAY, end_date: DAY, status: 'aprovado', max_results: '100', page: '1' });
+    expect(srv.requests().find((r) => r.path === '/v2.1/work-leaves')?.query).toEqual({
+      employee_external_id: '1033',
+      start_date: DAY,
+      end_date: DAY,
+      status: 'aprovado',
+      max_results: '100',
+      page: '1',
+    });
   });
 
   it('approval_info absent: read as not yet defined, so no note, and the leave is still listed', async () => {
@@ -180,14 +222,23 @@ describe('GET /work-leaves', () => {
   it('leaves added and removed through the control routes; only those touching the days are listed', async () => {
     const srv = await startMock();
     const add = (body: unknown) => mockCall(srv, 'POST', '/__mock/work-leaves', { control: true, body });
-    const sick = await add({ employee: '1001', type: 'atestado', start_date: '2026-11-23', end_date: DAY, approved: true });
+    const sick = await add({
+      employee: '1001',
+      type: 'atestado',
+      start_date: '2026-11-23',
+      end_date: DAY,
+      approved: true,
+    });
     expect(sick.status).toBe(201);
     await add({ employee: '1001', type: 'folga', start_date: '2026-11-26', end_date: '2026-11-26', approved: true });
     expect((await add({ employee: '1001', type: 'x', start_date: DAY, end_date: '2026-11-01' })).status).toBe(422);
     expect((await add({ employee: '9999', type: 'x', start_date: DAY, end_date: DAY })).status).toBe(404);
     const api = clientFor(srv);
     const before = await api.getWorkLeaves(ext('1001'), DAY, DAY);
-    expect(before.kind === 'ok' && wholeDayLeaveOn(before.value.leaves, DAY)).toEqual({ kind: 'other', type: 'atestado' });
+    expect(before.kind === 'ok' && wholeDayLeaveOn(before.value.leaves, DAY)).toEqual({
+      kind: 'other',
+      type: 'atestado',
+    });
     const id = (sick.json as { _id: string })._id;
     expect((await mockCall(srv, 'DELETE', `/__mock/work-leaves/${id}`, { control: true })).status).toBe(200);
     const after = await api.getWorkLeaves(ext('1001'), DAY, DAY);
@@ -199,15 +250,22 @@ describe('GET /work-leaves', () => {
     ['without _meta or _links', { omitMeta: true, omitLinks: true }],
   ])('follows the pages %s, at most three', async (_what, variants) => {
     const srv = await startMock({ variants: { pageCap: 2, ...variants } });
-    for (let i = 1; i <= 5; i++) srv.addLeave({ employee: '1001', type: `t${i}`, start_date: DAY, end_date: DAY, approved: true });
+    for (let i = 1; i <= 5; i++)
+      srv.addLeave({ employee: '1001', type: `t${i}`, start_date: DAY, end_date: DAY, approved: true });
     const api = clientFor(srv);
     const all = await api.getWorkLeaves(ext('1001'), DAY, DAY);
     if (all.kind !== 'ok') throw new Error(all.kind);
     expect(all.value.leaves.map((l) => l.type)).toEqual(['t1', 't2', 't3', 't4', 't5']);
     expect([all.value.pages, all.value.complete]).toEqual([3, true]);
-    expect(srv.requests().filter((r) => r.path === '/v2.1/work-leaves').map((r) => r.query.page)).toEqual(['1', '2', '3']);
+    expect(
+      srv
+        .requests()
+        .filter((r) => r.path === '/v2.1/work-leaves')
+        .map((r) => r.query.page),
+    ).toEqual(['1', '2', '3']);
 
-    for (let i = 6; i <= 7; i++) srv.addLeave({ employee: '1001', type: `t${i}`, start_date: DAY, end_date: DAY, approved: true });
+    for (let i = 6; i <= 7; i++)
+      srv.addLeave({ employee: '1001', type: `t${i}`, start_date: DAY, end_date: DAY, approved: true });
     const capped = await api.getWorkLeaves(ext('1001'), DAY, DAY);
     if (capped.kind !== 'ok') throw new Error(capped.kind);
     expect(capped.value.leaves).toHaveLength(6);
@@ -216,7 +274,8 @@ describe('GET /work-leaves', () => {
 
   it('a page that fails fails the reading (no "no leave" from half a list)', async () => {
     const srv = await startMock({ variants: { pageCap: 1 } });
-    for (let i = 1; i <= 3; i++) srv.addLeave({ employee: '1001', type: `t${i}`, start_date: DAY, end_date: DAY, approved: true });
+    for (let i = 1; i <= 3; i++)
+      srv.addLeave({ employee: '1001', type: `t${i}`, start_date: DAY, end_date: DAY, approved: true });
     srv.setFaults({ only: { method: 'GET', pathPrefix: '/work-leaves' }, afterMatches: 1, serverError: 1 });
     const r = await clientFor(srv).getWorkLeaves(ext('1001'), DAY, DAY);
     expect(r.kind).toBe('server_error');

@@ -23,7 +23,8 @@ describe('self-service reads in the shared window', () => {
     for (const t of [c, d, a]) expect((await t.take(Priority.selfService, 2, 2_000)).ok).toBe(false);
     // The other 18 are the shift change's: every punch of any terminal finds one.
     let punches = 0;
-    for (let i = 0; i < 18; i++) if ((await (fleet[i % 4] as RedisSharedWindow).take(Priority.punch, 10 + i, 2_000)).ok) punches++;
+    for (let i = 0; i < 18; i++)
+      if ((await (fleet[i % 4] as RedisSharedWindow).take(Priority.punch, 10 + i, 2_000)).ok) punches++;
     expect(punches).toBe(18);
     expect((await d.take(Priority.punch, 40, 2_000)).ok).toBe(false);
   });

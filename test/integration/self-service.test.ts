@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
-import type { PunchAnswer } from '../../src/agent/receipts.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
+import type { PunchAnswer } from '../../src/agent/receipts/receipts.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
 import { testAgent } from '../helpers/agent.js';
@@ -23,15 +23,34 @@ const code = (i: number) => String(100000 + i);
  * it took depends on the machine's load (time moves in steps while real I/O runs), so the
  * expected minute is read from the clock, never assumed to be 10:00 on the dot.
  */
-const hhmm = (at: number) => new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Sao_Paulo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+const hhmm = (at: number) =>
+  new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'America/Sao_Paulo',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
 
-async function rig(settings: Record<string, unknown> = {}): Promise<{ time: FakeTime; mock: MockServer; agent: Agent }> {
+async function rig(
+  settings: Record<string, unknown> = {},
+): Promise<{ time: FakeTime; mock: MockServer; agent: Agent }> {
   const time = new FakeTime(TEN_AM);
-  const mock = await startMockServer({ seed: generatedSeed({ employees: 40, sites: 1 }), rateLimit: { limit: 60, windowMs: 1_000 }, clock: time.clock });
+  const mock = await startMockServer({
+    seed: generatedSeed({ employees: 40, sites: 1 }),
+    rateLimit: { limit: 60, windowMs: 1_000 },
+    clock: time.clock,
+  });
   cleanups.push(() => mock.close());
   const t = tempDir();
   cleanups.push(t.cleanup);
-  const agent = testAgent({ dataDir: t.dir, mock, clock: time.clock, mono: time.mono, sleep: time.sleep, settings: { selfService: { prefetchEveryMs: 0 }, ...settings } });
+  const agent = testAgent({
+    dataDir: t.dir,
+    mock,
+    clock: time.clock,
+    mono: time.mono,
+    sleep: time.sleep,
+    settings: { selfService: { prefetchEveryMs: 0 }, ...settings },
+  });
   cleanups.push(() => agent.stop());
   const started = agent.start({ awaitRosterIfEmpty: true });
   await time.advanceUntil(() => agent.status().roster.size > 0, 'the roster synced');
@@ -58,21 +77,28 @@ describe("the employee's day on the result", () => {
     expect(firstAt - TEN_AM).toBeLessThan(HOUR); // the morning's 07:00 comes before it, the afternoon's punch after
     const first = dayOf(await agent.punch({ kind: 'badge', value: code(1) }));
     // Nothing fetched yet: this terminal's own punch only, and no request was made for the answer.
-    expect(first).toEqual({ direction: 'entry', punches: [{ time: hhmm(firstAt), direction: 'entry', fromService: false, isNew: true }], serviceAt: null, hoursBank: null, leave: null });
+    expect(first).toEqual({
+      direction: 'entry',
+      punches: [{ time: hhmm(firstAt), direction: 'entry', fromService: false, isNew: true }],
+      serviceAt: null,
+      hoursBank: null,
+      leave: null,
+    });
 
     // After the punch is delivered, its day is fetched on what punches leave: timesheet and leaves.
-    await time.advanceUntil(() => agent.status().queue.sent === 1 && asked(mock, '/work-leaves', code(1)).some((r) => r.status === 200), 'the day fetched');
+    await time.advanceUntil(
+      () => agent.status().queue.sent === 1 && asked(mock, '/work-leaves', code(1)).some((r) => r.status === 200),
+      'the day fetched',
+    );
     const fetchedAt = asked(mock, '/timesheets', code(1))[0]?.at;
     expect(fetchedAt).toBeGreaterThanOrEqual(TEN_AM);
 
     await time.advance(4 * HOUR, 60_000);
     const secondAt = time.clock.now();
     const second = dayOf(await agent.punch({ kind: 'badge', value: code(1) }));
-    expect(second.punches.map((p) => `${p.time} ${p.direction}${p.fromService ? ' (service)' : ''}${p.isNew ? ' new' : ''}`)).toEqual([
-      '07:00 entry (service)',
-      `${hhmm(firstAt)} exit`,
-      `${hhmm(secondAt)} entry new`,
-    ]);
+    expect(
+      second.punches.map((p) => `${p.time} ${p.direction}${p.fromService ? ' (service)' : ''}${p.isNew ? ' new' : ''}`),
+    ).toEqual(['07:00 entry (service)', `${hhmm(firstAt)} exit`, `${hhmm(secondAt)} entry new`]);
     expect(hhmm(secondAt)).toMatch(/^1[45]:/); // four hours and what the fetch took after the first
     expect(second.direction).toBe('entry');
     // 12.50 centesimal hours = 12 h 30 min, with when it was fetched (four hours ago: shown with its age).
@@ -83,10 +109,19 @@ describe("the employee's day on the result", () => {
 
   it('a whole-day approved vacation today is a neutral note beside a registered punch, never a refusal', async () => {
     const { time, mock, agent } = await rig();
-    mock.addLeave({ employee: code(2), type: 'ferias', start_date: '2026-11-20', end_date: '2026-11-30', approved: true });
+    mock.addLeave({
+      employee: code(2),
+      type: 'ferias',
+      start_date: '2026-11-20',
+      end_date: '2026-11-30',
+      approved: true,
+    });
     const first = await agent.punch({ kind: 'badge', value: code(2) });
     expect(first.ok).toBe(true);
-    await time.advanceUntil(() => asked(mock, '/work-leaves', code(2)).some((r) => r.status === 200), 'the leaves read');
+    await time.advanceUntil(
+      () => asked(mock, '/work-leaves', code(2)).some((r) => r.status === 200),
+      'the leaves read',
+    );
     await time.advance(5 * 60_000, 60_000);
     const second = await agent.punch({ kind: 'badge', value: code(2) });
     expect(second.ok).toBe(true);
@@ -114,6 +149,8 @@ describe("the employee's day on the result", () => {
     await time.advanceUntil(() => agent.status().queue.sent === 1, 'delivered');
     await time.advance(10_000, 1_000);
     expect(dayOf(r).direction).toBe('entry');
-    expect(mock.requests().filter((q) => q.path.endsWith('/timesheets') || q.path.endsWith('/work-leaves'))).toEqual([]);
+    expect(mock.requests().filter((q) => q.path.endsWith('/timesheets') || q.path.endsWith('/work-leaves'))).toEqual(
+      [],
+    );
   });
 });

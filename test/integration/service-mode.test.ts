@@ -21,7 +21,10 @@ const VERSION = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { versio
 
 describe('the headless systemd unit', () => {
   it('scores below 3.0 in systemd-analyze security and does not restart a bad configuration', () => {
-    const out = execFileSync('systemd-analyze', ['security', '--offline=true', UNIT], { encoding: 'utf8', cwd: path.dirname(UNIT) });
+    const out = execFileSync('systemd-analyze', ['security', '--offline=true', UNIT], {
+      encoding: 'utf8',
+      cwd: path.dirname(UNIT),
+    });
     const level = Number(/Overall exposure level for timeclock-kiosk\.service: (\d+\.\d+)/.exec(out)?.[1]);
     expect(level).toBeLessThan(3.0);
     const unit = fs.readFileSync(UNIT, 'utf8');
@@ -35,8 +38,17 @@ describe('punches and the journal', () => {
   async function asService(extra: string[]) {
     const t = tempDir();
     cleanups.push(t.cleanup);
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TZ: 'UTC', TIMECLOCK_DATA_DIR: path.join(t.dir, 'data'), TIMECLOCK_LOG_LEVEL: 'error' };
-    const child = spawn(process.execPath, [CLI, 'start', '--headless', ...extra], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      TZ: 'UTC',
+      TIMECLOCK_DATA_DIR: path.join(t.dir, 'data'),
+      TIMECLOCK_LOG_LEVEL: 'error',
+    };
+    const child = spawn(process.execPath, [CLI, 'start', '--headless', ...extra], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     cleanups.push(() => void child.kill('SIGKILL'));
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -66,9 +78,15 @@ describe('the version', () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
     const run = await runCli(['start', '--headless'], { TIMECLOCK_DATA_DIR: t.dir }, '');
-    expect(run.stderr.split('\n').find((l) => l.startsWith('{'))).toMatch(new RegExp(`"msg":"timeclock-kiosk starting".*"version":"${VERSION.replace(/\./g, '\\.')}"`));
-    const status = JSON.parse((await runCli(['status', '--json'], { TIMECLOCK_DATA_DIR: t.dir })).stdout) as { version: string };
+    expect(run.stderr.split('\n').find((l) => l.startsWith('{'))).toMatch(
+      new RegExp(`"msg":"timeclock-kiosk starting".*"version":"${VERSION.replace(/\./g, '\\.')}"`),
+    );
+    const status = JSON.parse((await runCli(['status', '--json'], { TIMECLOCK_DATA_DIR: t.dir })).stdout) as {
+      version: string;
+    };
     expect(status.version).toBe(VERSION);
-    expect((await runCli(['status'], { TIMECLOCK_DATA_DIR: t.dir })).stdout).toMatch(new RegExp(`^version: +${VERSION.replace(/\./g, '\\.')}$`, 'm'));
+    expect((await runCli(['status'], { TIMECLOCK_DATA_DIR: t.dir })).stdout).toMatch(
+      new RegExp(`^version: +${VERSION.replace(/\./g, '\\.')}$`, 'm'),
+    );
   });
 });

@@ -22,20 +22,34 @@ afterEach(async () => {
 });
 
 const MINUTE = 60_000;
-const isProbe = (r: RequestLogEntry) => r.method === 'GET' && r.path.endsWith('/employees') && r.query.max_results === '1';
+const isProbe = (r: RequestLogEntry) =>
+  r.method === 'GET' && r.path.endsWith('/employees') && r.query.max_results === '1';
 
 describe('a service without a usable Date', () => {
   it.each(['missing', 'garbage'] as const)(
     'Date %s: after a few tries punches go at this clock, marked unanchored; the probe backs off to minutes; status says so (injected time)',
     async (mode) => {
       const time = new FakeTime(Date.UTC(2026, 10, 23, 13, 0, 20));
-      const mock = await startMockServer({ seed: demoSeed(), rateLimit: { limit: 60, windowMs: 1_000 }, clock: time.clock });
+      const mock = await startMockServer({
+        seed: demoSeed(),
+        rateLimit: { limit: 60, windowMs: 1_000 },
+        clock: time.clock,
+      });
       cleanups.push(() => mock.close());
       const t = tempDir();
       cleanups.push(t.cleanup);
       // Seconds of back-off as in production, not the tests' milliseconds: the probe's old pace was this.
       const make = (bootId: string) =>
-        testAgent({ dataDir: t.dir, mock, clock: time.clock, mono: time.mono, sleep: time.sleep, bootId, clockCheckEveryMs: 0, retry: { baseMs: 1_000, maxMs: 5_000 } });
+        testAgent({
+          dataDir: t.dir,
+          mock,
+          clock: time.clock,
+          mono: time.mono,
+          sleep: time.sleep,
+          bootId,
+          clockCheckEveryMs: 0,
+          retry: { baseMs: 1_000, maxMs: 5_000 },
+        });
       // An earlier boot synced the roster; this boot has had no answer yet, and the service stops sending a Date.
       const earlier = make('boot-1');
       await earlier.start({ awaitRosterIfEmpty: true });
@@ -53,11 +67,21 @@ describe('a service without a usable Date', () => {
       expect(mock.requests().filter(isProbe)).toHaveLength(3);
       const db = new Database(path.join(t.dir, DB_FILE_NAME), { readonly: true });
       cleanups.push(() => void db.close());
-      expect(db.prepare('SELECT anchored, clock_flag, state FROM punches').get()).toEqual({ anchored: 0, clock_flag: 'unanchored', state: 'sent' });
+      expect(db.prepare('SELECT anchored, clock_flag, state FROM punches').get()).toEqual({
+        anchored: 0,
+        clock_flag: 'unanchored',
+        state: 'sent',
+      });
 
       const s = agent.status();
-      expect(s.serviceClock).toMatchObject({ state: 'no_date', offsetMs: null, header: mode === 'missing' ? null : expect.stringMatching(/^Someday/) });
-      expect(statusText(s)).toMatch(/^service clock: the service sends no usable Date header.*; punches sent at this terminal's clock/m);
+      expect(s.serviceClock).toMatchObject({
+        state: 'no_date',
+        offsetMs: null,
+        header: mode === 'missing' ? null : expect.stringMatching(/^Someday/),
+      });
+      expect(statusText(s)).toMatch(
+        /^service clock: the service sends no usable Date header.*; punches sent at this terminal's clock/m,
+      );
       expect(s.lastError?.message).toMatch(/the service sends no usable Date header/);
 
       // Two hours of a punch every two minutes: how many probes does the missing Date cost?
@@ -71,7 +95,9 @@ describe('a service without a usable Date', () => {
       }
       await time.advanceUntil(() => agent.status().queue.sent === 61, 'all delivered', 60_000, 1_000);
       const secondHour = mock.requests().filter(isProbe).length - probesBefore - firstHour;
-      console.log(`Date ${mode}: probes for the service's time: 3 before the first send, then ${firstHour} in the first hour and ${secondHour} in the second (a punch every 2 min)`);
+      console.log(
+        `Date ${mode}: probes for the service's time: 3 before the first send, then ${firstHour} in the first hour and ${secondHour} in the second (a punch every 2 min)`,
+      );
       // The old pace was one probe per back-off (a second) for as long as it lasted: 3,600 an hour.
       expect(firstHour).toBeLessThanOrEqual(6);
       expect(secondHour).toBeLessThanOrEqual(4);
@@ -82,7 +108,12 @@ describe('a service without a usable Date', () => {
       // The Date comes back: the next answer anchors again, and status says it is in use.
       mock.setVariants(null);
       expect((await agent.punch({ kind: 'id', value: '1002' })).ok).toBe(true);
-      await time.advanceUntil(() => agent.status().serviceClock?.state === 'ok', 'the Date is used again', 30_000, 1_000);
+      await time.advanceUntil(
+        () => agent.status().serviceClock?.state === 'ok',
+        'the Date is used again',
+        30_000,
+        1_000,
+      );
     },
   );
 });

@@ -7,7 +7,7 @@
  * check waits on it too; its TCP connects are real).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
 import { statusText } from '../../src/cli/format.js';
 import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
@@ -29,7 +29,13 @@ const seed = generatedSeed({ employees: 300, sites: 1 });
 const code = (i: number) => String(100000 + i);
 
 /** The production back-off (2 s doubling to 60 s) and liveness (every 5 s), on injected time. */
-async function rig(): Promise<{ time: FakeTime; agent: Agent; mock: () => MockServer; stop: () => Promise<void>; restart: () => Promise<void> }> {
+async function rig(): Promise<{
+  time: FakeTime;
+  agent: Agent;
+  mock: () => MockServer;
+  stop: () => Promise<void>;
+  restart: () => Promise<void>;
+}> {
   const time = new FakeTime(START);
   let mock = await startMockServer({ seed, rateLimit: RULE, clock: time.clock });
   const port = mock.port;
@@ -76,7 +82,8 @@ describe('after an outage', () => {
     // The service goes away for a minute; people keep punching (90: more than a window's worth).
     await r.stop();
     for (let i = 0; i < 60; i++) {
-      for (let k = 0; k < (i % 2 === 0 ? 2 : 1); k++, n++) expect((await r.agent.punch({ kind: 'badge', value: code(n) })).ok).toBe(true);
+      for (let k = 0; k < (i % 2 === 0 ? 2 : 1); k++, n++)
+        expect((await r.agent.punch({ kind: 'badge', value: code(n) })).ok).toBe(true);
       await r.time.advance(1_000, 100);
     }
     expect(r.agent.status()).toMatchObject({ online: false, service: { state: 'offline' } });
@@ -97,11 +104,19 @@ describe('after an outage', () => {
     const done = r.time.clock.now() - backAt;
     const seen = r.mock().requests();
     expect(seen.filter((q) => q.status === 429)).toEqual([]);
-    expect(maxInAnyWindow(seen.filter((q) => q.counted).map((q) => q.at), MINUTE)).toBeLessThanOrEqual(RULE.limit);
-    // A window's worth at once, the other 30 as their slots come free one window later: never more than one window and a bit.
+    expect(
+      maxInAnyWindow(
+        seen.filter((q) => q.counted).map((q) => q.at),
+        MINUTE,
+      ),
+    ).toBeLessThanOrEqual(RULE.limit);
+    // A window's worth at once, the other 30 as their slots come free one window later: never more than one window and
+    // a bit.
     expect(done).toBeLessThanOrEqual(MINUTE + 5_000);
     expect([...recordCounts(r.mock().records()).values()].every((c) => c === 1)).toBe(true);
-    console.log(`outage: first punch ${first} ms after the service came back; backlog of 90 delivered ${done} ms after it`);
+    console.log(
+      `outage: first punch ${first} ms after the service came back; backlog of 90 delivered ${done} ms after it`,
+    );
   });
 
   it('a good answer of another kind (a roster sync) ends the punches’ back-off at once', async () => {
@@ -135,7 +150,16 @@ describe('online means the service answers', () => {
       if (i === 8) r.mock().setFaults({ dropAfterStore: 1, only: { method: 'POST', pathPrefix: '/times' } });
       expect((await r.agent.punch({ kind: 'badge', value: code(i) })).ok).toBe(true);
       if (i === 8) {
-        await r.time.advanceUntil(() => r.mock().requests().some((q) => q.fault === 'drop_after_store'), 'the connection cut', 10_000, 50);
+        await r.time.advanceUntil(
+          () =>
+            r
+              .mock()
+              .requests()
+              .some((q) => q.fault === 'drop_after_store'),
+          'the connection cut',
+          10_000,
+          50,
+        );
         r.mock().setFaults(null);
       }
       for (let k = 0; k < 20; k++) {
@@ -163,10 +187,17 @@ describe('online means the service answers', () => {
     expect(s).toMatchObject({ online: false, service: { state: 'errors', reason: 'HTTP 500' }, unsent: 12 });
     expect(connectionText(s, 'en')).toBe('Service errors — 12 punches waiting');
     expect(connectionText(s, 'pt-BR')).toBe('Serviço com erro — 12 registros aguardando');
-    expect(statusText(s)).toMatch(/connection: +SERVICE ANSWERING ERRORS \(HTTP 500\): punches are kept, sending backs off/);
+    expect(statusText(s)).toMatch(
+      /connection: +SERVICE ANSWERING ERRORS \(HTTP 500\): punches are kept, sending backs off/,
+    );
 
     r.mock().setFaults(null);
-    await r.time.advanceUntil(() => r.agent.status().queue.sent === 12, 'delivered once the service answers', 2 * MINUTE, 100);
+    await r.time.advanceUntil(
+      () => r.agent.status().queue.sent === 12,
+      'delivered once the service answers',
+      2 * MINUTE,
+      100,
+    );
     expect(r.agent.status()).toMatchObject({ online: true, service: { state: 'online' } });
     expect(connectionText(r.agent.status(), 'en')).toBe('Online');
   });

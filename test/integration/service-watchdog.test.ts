@@ -25,7 +25,11 @@ function fakeSystemdNotify(dir: string): { bin: string; log: string } {
   const bin = path.join(dir, 'bin');
   const log = path.join(dir, 'notify.log');
   fs.mkdirSync(bin);
-  fs.writeFileSync(path.join(bin, 'systemd-notify'), `#!/bin/sh\nprintf 'NOTIFY_SOCKET=%s %s\\n' "$NOTIFY_SOCKET" "$*" >> '${log}'\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(bin, 'systemd-notify'),
+    `#!/bin/sh\nprintf 'NOTIFY_SOCKET=%s %s\\n' "$NOTIFY_SOCKET" "$*" >> '${log}'\n`,
+    { mode: 0o755 },
+  );
   fs.writeFileSync(log, '');
   return { bin, log };
 }
@@ -34,20 +38,27 @@ function fakeSystemdNotify(dir: string): { bin: string; log: string } {
  * `timeclock start --headless` as systemd starts it: standard input on /dev/null, WATCHDOG_PID set
  * to the main process by a shell that then execs node (as the package's wrapper must).
  */
-function startService(dir: string, env: Record<string, string>): { child: ChildProcess; lines: () => string[]; stderr: () => string; exited: () => number | null } {
+function startService(
+  dir: string,
+  env: Record<string, string>,
+): { child: ChildProcess; lines: () => string[]; stderr: () => string; exited: () => number | null } {
   const fake = fakeSystemdNotify(dir);
-  const child = spawn('/bin/sh', ['-c', 'WATCHDOG_PID=$$; export WATCHDOG_PID; exec "$0" "$@"', process.execPath, CLI, 'start', '--headless'], {
-    env: {
-      PATH: `${fake.bin}:${process.env.PATH ?? ''}`,
-      HOME: process.env.HOME ?? '/tmp',
-      TZ: 'UTC',
-      TIMECLOCK_DATA_DIR: path.join(dir, 'data'),
-      TIMECLOCK_LOG_LEVEL: 'warn',
-      NOTIFY_SOCKET: SOCKET,
-      ...env,
+  const child = spawn(
+    '/bin/sh',
+    ['-c', 'WATCHDOG_PID=$$; export WATCHDOG_PID; exec "$0" "$@"', process.execPath, CLI, 'start', '--headless'],
+    {
+      env: {
+        PATH: `${fake.bin}:${process.env.PATH ?? ''}`,
+        HOME: process.env.HOME ?? '/tmp',
+        TZ: 'UTC',
+        TIMECLOCK_DATA_DIR: path.join(dir, 'data'),
+        TIMECLOCK_LOG_LEVEL: 'warn',
+        NOTIFY_SOCKET: SOCKET,
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  );
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   let code: number | null = null;
@@ -61,11 +72,20 @@ function startService(dir: string, env: Record<string, string>): { child: ChildP
 }
 
 /** Waits for a line of the fake's log matching `re`; fails at once if the agent exited. */
-async function untilLine(svc: ReturnType<typeof startService>, re: RegExp, what: string, timeoutMs = 20_000): Promise<string> {
-  await waitFor(() => {
-    if (svc.exited() !== null) throw new Error(`the agent exited (${svc.exited()}) before ${what}:\n${svc.stderr()}`);
-    return svc.lines().some((l) => re.test(l));
-  }, what, timeoutMs);
+async function untilLine(
+  svc: ReturnType<typeof startService>,
+  re: RegExp,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<string> {
+  await waitFor(
+    () => {
+      if (svc.exited() !== null) throw new Error(`the agent exited (${svc.exited()}) before ${what}:\n${svc.stderr()}`);
+      return svc.lines().some((l) => re.test(l));
+    },
+    what,
+    timeoutMs,
+  );
   return svc.lines().find((l) => re.test(l)) ?? '';
 }
 
@@ -153,16 +173,22 @@ describe('the unit file', () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
     const root = t.dir;
-    const sysUnits = ['/usr/lib/systemd/system', '/lib/systemd/system'].find((d) => fs.existsSync(path.join(d, 'sysinit.target')));
+    const sysUnits = ['/usr/lib/systemd/system', '/lib/systemd/system'].find((d) =>
+      fs.existsSync(path.join(d, 'sysinit.target')),
+    );
     expect(sysUnits, 'the systemd package installs its units (sysinit.target)').toBeDefined();
-    fs.cpSync(sysUnits as string, path.join(root, 'usr/lib/systemd/system'), { recursive: true, verbatimSymlinks: true });
+    fs.cpSync(sysUnits as string, path.join(root, 'usr/lib/systemd/system'), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
     fs.mkdirSync(path.join(root, 'etc/systemd/system'), { recursive: true });
     fs.copyFileSync(UNIT, path.join(root, 'etc/systemd/system/timeclock-kiosk.service'));
     fs.mkdirSync(path.join(root, 'usr/bin'), { recursive: true });
     const stub = path.join(root, 'usr/bin/timeclock');
     fs.writeFileSync(stub, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
 
-    const verify = () => spawnSync('systemd-analyze', ['verify', `--root=${root}`, 'timeclock-kiosk.service'], { encoding: 'utf8' });
+    const verify = () =>
+      spawnSync('systemd-analyze', ['verify', `--root=${root}`, 'timeclock-kiosk.service'], { encoding: 'utf8' });
     const ok = verify();
     // verify exits 0 even when it ignored a misspelt key or a bad value: a clean unit says nothing.
     expect({ status: ok.status, out: ok.stdout + ok.stderr }).toEqual({ status: 0, out: '' });
@@ -180,13 +206,22 @@ describe('the unit file', () => {
 
   it('asks for the notify protocol and the watchdog, and runs the packaged command', () => {
     const unit = fs.readFileSync(UNIT, 'utf8');
-    for (const line of ['Type=notify', 'NotifyAccess=all', 'WatchdogSec=30', 'ExecStart=/usr/bin/timeclock start --headless', 'Restart=always']) {
+    for (const line of [
+      'Type=notify',
+      'NotifyAccess=all',
+      'WatchdogSec=30',
+      'ExecStart=/usr/bin/timeclock start --headless',
+      'Restart=always',
+    ]) {
       expect(unit).toMatch(new RegExp(`^${line}$`, 'm'));
     }
     expect(unit).not.toMatch(/^WorkingDirectory=/m);
     expect(unit).not.toMatch(/^Type=simple/m);
     if (haveAnalyze) {
-      const out = execFileSync('systemd-analyze', ['security', '--offline=true', UNIT], { encoding: 'utf8', cwd: path.dirname(UNIT) });
+      const out = execFileSync('systemd-analyze', ['security', '--offline=true', UNIT], {
+        encoding: 'utf8',
+        cwd: path.dirname(UNIT),
+      });
       expect(out).toMatch(/✗ NotifyAccess=/); // the one point NotifyAccess=all costs, and why it is paid is in the unit
     }
   });

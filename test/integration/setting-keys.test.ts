@@ -1,8 +1,8 @@
 /** Typed settings keys on a real SQLite file: reading parses, writing validates, unreadable reads as absent. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
-import { settingKeys } from '../../src/store/setting-keys.js';
-import { deleteSetting, readSetting, writeSetting } from '../../src/store/settings.js';
+import { settingKeys } from '../../src/store/settings/setting-keys.js';
+import { deleteSetting, readSetting, writeSetting } from '../../src/store/settings/settings.js';
 import { tempDir } from '../helpers/temp.js';
 
 const cleanups: Array<() => void> = [];
@@ -16,7 +16,9 @@ function db(): Db {
   return d;
 }
 const storeRaw = (d: Db, key: string, value: string) =>
-  d.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+  d
+    .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+    .run(key, value);
 
 describe('settings keys', () => {
   it('a value written is read back as written, fields this version does not know included', () => {
@@ -28,7 +30,7 @@ describe('settings keys', () => {
     expect(readSetting(d, settingKeys.site)).toEqual({ ...site, region: 'sul' });
   });
 
-  it('absent, not JSON, or JSON of another shape reads as the key\'s fallback', () => {
+  it("absent, not JSON, or JSON of another shape reads as the key's fallback", () => {
     const d = db();
     expect(readSetting(d, settingKeys.lastError)).toBeNull();
     expect(readSetting(d, settingKeys.readers)).toEqual([]);
@@ -50,7 +52,11 @@ describe('settings keys', () => {
   it('a value that does not fit is not written, and the error names the fields, never the value', () => {
     const d = db();
     writeSetting(d, settingKeys.siteOverride, { siteId: 'b'.repeat(24), setAt: 5, demo: false });
-    const bad = { siteId: 'secret-site-value', setAt: 'soon', demo: false } as unknown as { siteId: string; setAt: number; demo: boolean };
+    const bad = { siteId: 'secret-site-value', setAt: 'soon', demo: false } as unknown as {
+      siteId: string;
+      setAt: number;
+      demo: boolean;
+    };
     let message = '';
     try {
       writeSetting(d, settingKeys.siteOverride, bad);

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TokenStore } from '../../src/agent/token-store.js';
+import type { TokenStore } from '../../src/agent/host/token-store.js';
 import { callResultSchema } from '../../src/contract.js';
 import { TOKEN_FILE_NAME } from '../../src/store/private-file.js';
 import { NEW_TOKEN, OLD_TOKEN, settingsRig, WRONG_TOKEN } from '../helpers/settings-rig.js';
@@ -24,7 +24,11 @@ describe('setApiToken', () => {
     expect(agent.status().settings.token).toEqual({ source: 'config', setAt: null, warning: null });
 
     // The service revokes the old token and issues a new one (through the mock's control endpoint).
-    const put = await fetch(`${mock.origin}/__mock/tokens`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify([NEW_TOKEN]) });
+    const put = await fetch(`${mock.origin}/__mock/tokens`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([NEW_TOKEN]),
+    });
     expect(put.status).toBe(200);
     for (const id of ['1001', '1002', '1003']) expect((await agent.punch({ kind: 'id', value: id })).ok).toBe(true);
     await waitFor(() => agent.status().authRefused !== null, 'the token refusal');
@@ -32,11 +36,17 @@ describe('setApiToken', () => {
 
     // A wrong token is checked with the service and refused: nothing saved, nothing changed.
     const wrong = callResultSchema('setApiToken').parse(await call('setApiToken', { token: WRONG_TOKEN }));
-    expect(wrong).toMatchObject({ ok: true, value: { ok: false, code: 'token_refused', params: { reason: expect.any(String) } } });
+    expect(wrong).toMatchObject({
+      ok: true,
+      value: { ok: false, code: 'token_refused', params: { reason: expect.any(String) } },
+    });
     expect(fs.existsSync(path.join(dir, TOKEN_FILE_NAME))).toBe(false);
     expect(agent.status().settings.token.source).toBe('config');
     // Malformed input: a clear refusal before anything is sent.
-    expect(await call('setApiToken', { token: 'has a space' })).toMatchObject({ ok: true, value: { ok: false, code: 'token_invalid', params: { max: '512' } } });
+    expect(await call('setApiToken', { token: 'has a space' })).toMatchObject({
+      ok: true,
+      value: { ok: false, code: 'token_invalid', params: { max: '512' } },
+    });
     expect(await call('setApiToken', { token: '' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
 
     const t0 = Date.now();
@@ -89,7 +99,11 @@ describe('setApiToken', () => {
     };
     const agent = await started({ dataDir: data(), mock, token: OLD_TOKEN, tokens: broken });
     const r = kept(await agent.setApiToken(NEW_TOKEN));
-    expect(r).toMatchObject({ ok: false, code: 'token_save_failed', params: { error: expect.stringMatching(/^the system secret store could not encrypt/) } });
+    expect(r).toMatchObject({
+      ok: false,
+      code: 'token_save_failed',
+      params: { error: expect.stringMatching(/^the system secret store could not encrypt/) },
+    });
     expect(r.params?.['error']).toMatch(/could not encrypt the token \(locked\)/);
     expect(agent.status().settings.token).toEqual({ source: 'config', setAt: null, warning: null });
   });

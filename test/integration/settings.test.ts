@@ -40,7 +40,12 @@ describe('setRateBudget', () => {
     await waitFor(() => agent.status().queue.sent === 9, 'nine punches sent', 15_000);
     const reqs = mock.requests().filter((x) => x.counted && x.at >= from);
     expect(reqs.length).toBeGreaterThanOrEqual(9);
-    expect(maxInAnyWindow(reqs.map((x) => x.at), 1_000)).toBeLessThanOrEqual(3);
+    expect(
+      maxInAnyWindow(
+        reqs.map((x) => x.at),
+        1_000,
+      ),
+    ).toBeLessThanOrEqual(3);
     expect(mock.requests().filter((x) => x.status === 429)).toHaveLength(0);
     expect(auditOf(dir).find((e) => e.event === 'rate_budget_set')?.detail).toBe('60 per 1 s -> 3 per 1 s');
 
@@ -59,24 +64,38 @@ describe('setSite', () => {
     expect(agent.status().roster.size).toBe(36);
     expect(agent.status().site?.id).toBe(DEMO_SITE_ID);
 
-    expect(await call('setSite', { siteId: 'site-1' })).toMatchObject({ ok: true, value: { ok: false, code: 'site_invalid' } });
+    expect(await call('setSite', { siteId: 'site-1' })).toMatchObject({
+      ok: true,
+      value: { ok: false, code: 'site_invalid' },
+    });
     const unknown = objectIdFor('other-site', 99);
     expect(await call('setSite', { siteId: unknown })).toMatchObject({
       ok: true,
       value: { ok: false, code: 'site_unknown', params: { siteId: unknown } },
     });
-    expect(await call('setSite', { siteId: DEMO_SITE_ID })).toMatchObject({ ok: true, value: { ok: true, code: 'site_same', params: { siteId: DEMO_SITE_ID } } });
+    expect(await call('setSite', { siteId: DEMO_SITE_ID })).toMatchObject({
+      ok: true,
+      value: { ok: true, code: 'site_same', params: { siteId: DEMO_SITE_ID } },
+    });
     expect(agent.status().settings.siteId).toBe(DEMO_SITE_ID);
 
     const r = await call('setSite', { siteId: OTHER_SITE });
-    expect(r).toMatchObject({ ok: true, value: { ok: true, code: 'site_set', params: { siteId: OTHER_SITE, name: 'Obra Norte — Manaus' } } });
+    expect(r).toMatchObject({
+      ok: true,
+      value: { ok: true, code: 'site_set', params: { siteId: OTHER_SITE, name: 'Obra Norte — Manaus' } },
+    });
     expect(agent.status().settings.siteId).toBe(OTHER_SITE);
     await waitFor(() => agent.status().site?.id === OTHER_SITE, 'status.site on the new site', 10_000);
     expect(agent.status().roster.size).toBe(5);
     expect(agent.status().site).toEqual({ id: OTHER_SITE, name: 'Obra Norte — Manaus', timezone: 'America/Manaus' });
-    expect(await agent.punch({ kind: 'id', value: '2001' })).toMatchObject({ ok: true, employeeName: 'Empregado Norte 1' });
+    expect(await agent.punch({ kind: 'id', value: '2001' })).toMatchObject({
+      ok: true,
+      employeeName: 'Empregado Norte 1',
+    });
     expect(await agent.punch({ kind: 'id', value: '1001' })).toMatchObject({ ok: false, reason: 'unknown_credential' });
-    expect(auditOf(dir).find((e) => e.event === 'site_set')?.detail).toBe(`${DEMO_SITE_ID} -> ${OTHER_SITE} (Obra Norte — Manaus)`);
+    expect(auditOf(dir).find((e) => e.event === 'site_set')?.detail).toBe(
+      `${DEMO_SITE_ID} -> ${OTHER_SITE} (Obra Norte — Manaus)`,
+    );
 
     await agent.stop();
     const again = await started({ dataDir: dir, mock, token: OLD_TOKEN, siteId: DEMO_SITE_ID });
@@ -88,7 +107,14 @@ describe('setSite', () => {
 
   it('a site change while a sync of the old site runs: the old one commits nothing, the new one wins', async () => {
     const mock = await mockWith([OLD_TOKEN]);
-    const agent = testAgent({ log, dataDir: data(), mock, token: OLD_TOKEN, siteId: DEMO_SITE_ID, settings: { roster: { pageSize: 5 } } });
+    const agent = testAgent({
+      log,
+      dataDir: data(),
+      mock,
+      token: OLD_TOKEN,
+      siteId: DEMO_SITE_ID,
+      settings: { roster: { pageSize: 5 } },
+    });
     cleanups.push(() => agent.stop());
     await agent.start({ roster: false });
     const old = agent.syncRoster();
@@ -129,7 +155,11 @@ describe('timeclock settings', () => {
     seen.push(shown.stdout, shown.stderr);
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({
-      settings: { siteId: OTHER_SITE, rateLimit: { limit: 5, windowMs: 2_000 }, token: { source: 'file', setAt: expect.any(Number) } },
+      settings: {
+        siteId: OTHER_SITE,
+        rateLimit: { limit: 5, windowMs: 2_000 },
+        token: { source: 'file', setAt: expect.any(Number) },
+      },
     });
     const text = await runCli(['settings', 'show'], env);
     seen.push(text.stdout);
@@ -143,12 +173,22 @@ describe('timeclock settings', () => {
     expect(fs.existsSync(path.join(dir, TOKEN_FILE_NAME))).toBe(false);
     const after = JSON.parse((await runCli(['settings', 'show', '--json'], env)).stdout) as unknown;
     expect(after).toMatchObject({
-      settings: { siteId: DEMO_SITE_ID, rateLimit: { limit: 60, windowMs: 1_000 }, token: { source: 'config', setAt: null, warning: null } },
+      settings: {
+        siteId: DEMO_SITE_ID,
+        rateLimit: { limit: 60, windowMs: 1_000 },
+        token: { source: 'config', setAt: null, warning: null },
+      },
     });
-    expect(auditOf(dir).find((e) => e.event === 'settings_reset')?.detail).toBe('cleared: site, request budget, API token');
+    expect(auditOf(dir).find((e) => e.event === 'settings_reset')?.detail).toBe(
+      'cleared: site, request budget, API token',
+    );
 
     const fresh = await started({ dataDir: dir, mock, token: OLD_TOKEN, siteId: DEMO_SITE_ID });
-    expect(fresh.status().settings).toEqual({ siteId: DEMO_SITE_ID, rateLimit: { limit: 60, windowMs: 1_000 }, token: { source: 'config', setAt: null, warning: null } });
+    expect(fresh.status().settings).toEqual({
+      siteId: DEMO_SITE_ID,
+      rateLimit: { limit: 60, windowMs: 1_000 },
+      token: { source: 'config', setAt: null, warning: null },
+    });
     // The other site's roster stays in use until the demo site's sync completes (never an empty roster).
     await waitFor(() => fresh.status().roster.size === 36, "the demo site's roster");
     await fresh.punch({ kind: 'id', value: '1007' });

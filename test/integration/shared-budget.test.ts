@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { realSleep } from '../../src/agent/build-agent.js';
 import { silentLogger } from '../../src/log.js';
 import { openDatabase } from '../../src/store/database.js';
-import { RateSlots } from '../../src/store/rate-slots.js';
+import { RateSlots } from '../../src/store/settings/rate-slots.js';
 import { Priority, RateBudget, type SlotTicket } from '../../src/sync/rate-budget.js';
 import { RedisSharedWindow } from '../../src/sync/redis-window.js';
 import { SharedWindowLink } from '../../src/sync/shared-window-link.js';
@@ -45,9 +45,23 @@ type Terminal = { budget: RateBudget; link: SharedWindowLink; window: RedisShare
 function terminal(id: string, key: string, share: number, windowMs = WINDOW_MS): Terminal {
   const { dir, cleanup } = tempDir('timeclock-shared-');
   const db = openDatabase(dir);
-  const window = new RedisSharedWindow({ url: redis.url, key, terminalId: id, instanceId: 'p', limit: ACCOUNT, inFlightMs: 500, reconnectMaxMs: 100 });
+  const window = new RedisSharedWindow({
+    url: redis.url,
+    key,
+    terminalId: id,
+    instanceId: 'p',
+    limit: ACCOUNT,
+    inFlightMs: 500,
+    reconnectMaxMs: 100,
+  });
   const link = new SharedWindowLink({ window, clock, sleep: realSleep, log: silentLogger, opts: { inFlightMs: 500 } });
-  const budget = new RateBudget({ store: new RateSlots(db), clock, sleep: realSleep, rule: { limit: share, windowMs }, link });
+  const budget = new RateBudget({
+    store: new RateSlots(db),
+    clock,
+    sleep: realSleep,
+    rule: { limit: share, windowMs },
+    link,
+  });
   const stop = new AbortController();
   cleanups.push(async () => {
     stop.abort();
@@ -60,7 +74,12 @@ function terminal(id: string, key: string, share: number, windowMs = WINDOW_MS):
 }
 
 /** When each of `n` slots asked for at once was granted within `withinMs` (each released at once: answered). */
-async function grantTimes(t: Terminal, n: number, withinMs: number, priority: Priority = Priority.punch): Promise<number[]> {
+async function grantTimes(
+  t: Terminal,
+  n: number,
+  withinMs: number,
+  priority: Priority = Priority.punch,
+): Promise<number[]> {
   const ctl = new AbortController();
   setMaxListeners(n + 1, ctl.signal); // one per waiter
   t.stop.signal.addEventListener('abort', () => ctl.abort(), { signal: ctl.signal });
@@ -78,7 +97,8 @@ async function grantTimes(t: Terminal, n: number, withinMs: number, priority: Pr
   return times;
 }
 
-const takeAndRelease = async (t: Terminal, n: number, withinMs: number): Promise<number> => (await grantTimes(t, n, withinMs)).length;
+const takeAndRelease = async (t: Terminal, n: number, withinMs: number): Promise<number> =>
+  (await grantTimes(t, n, withinMs)).length;
 
 /** When each of `n` slots asked for at once was granted (each released at once: answered), all of them, in order. */
 async function allGranted(t: Terminal, n: number): Promise<number[]> {

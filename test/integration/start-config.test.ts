@@ -17,7 +17,12 @@ let mock: MockServer;
 let n = 0;
 
 /** A fresh place: a config file holding `config`, a configured data directory, a private XDG_DATA_HOME. */
-function place(config: Record<string, unknown>): { file: string; dataDir: string; xdg: string; env: Record<string, string> } {
+function place(config: Record<string, unknown>): {
+  file: string;
+  dataDir: string;
+  xdg: string;
+  env: Record<string, string>;
+} {
   const dir = path.join(tmp.dir, `case-${++n}`);
   fs.mkdirSync(dir);
   const file = path.join(dir, 'config.json');
@@ -35,10 +40,14 @@ async function runUntilRunning(args: string[], env: Record<string, string>): Pro
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   child.on('exit', (c) => (code = c ?? -1));
   try {
-    await waitFor(() => {
-      if (code !== null) throw new Error(`exited (${code}) before running:\n${stderr}`);
-      return /running until stopped|type or scan/i.test(stderr);
-    }, 'the terminal running', 30_000);
+    await waitFor(
+      () => {
+        if (code !== null) throw new Error(`exited (${code}) before running:\n${stderr}`);
+        return /running until stopped|type or scan/i.test(stderr);
+      },
+      'the terminal running',
+      30_000,
+    );
   } finally {
     child.kill('SIGTERM');
     await waitFor(() => code !== null, 'the terminal stops', 20_000);
@@ -93,7 +102,10 @@ describe('timeclock start with a configuration that names no API', () => {
 
   it('with --demo and TIMECLOCK_DATA_DIR: that directory is not the demo’s either', async () => {
     const p = place({});
-    const stderr = await runUntilRunning(['start', '--headless', '--demo', '--config', p.file], { ...p.env, TIMECLOCK_DATA_DIR: p.dataDir });
+    const stderr = await runUntilRunning(['start', '--headless', '--demo', '--config', p.file], {
+      ...p.env,
+      TIMECLOCK_DATA_DIR: p.dataDir,
+    });
     expect(stderr).toMatch(/demo mode/);
     expect(fs.existsSync(p.dataDir)).toBe(false);
     expect(fs.readdirSync(path.join(p.xdg, 'timeclock-kiosk', 'demo'))).toContain('timeclock.sqlite');
@@ -101,12 +113,20 @@ describe('timeclock start with a configuration that names no API', () => {
 
   it('the API from the environment with the rest in the file is a normal set-up (no demo, the configured data directory)', async () => {
     const p = place({ timezone: 'America/Sao_Paulo', dataDir: path.join(tmp.dir, 'real-data') });
-    const stderr = await runUntilRunning(['start', '--headless', '--config', p.file], { ...p.env, TIMECLOCK_API_URL: mock.url, TIMECLOCK_API_TOKEN: 'real-token' });
+    const stderr = await runUntilRunning(['start', '--headless', '--config', p.file], {
+      ...p.env,
+      TIMECLOCK_API_URL: mock.url,
+      TIMECLOCK_API_TOKEN: 'real-token',
+    });
     expect(stderr).not.toMatch(/demo/i);
     expect(fs.readdirSync(path.join(tmp.dir, 'real-data'))).toContain('timeclock.sqlite');
     expect(mock.requests().some((r) => r.path.includes('/employees'))).toBe(true);
     // --demo beside a real API is a mistake, said as such.
-    const both = await runCli(['start', '--headless', '--demo', '--config', p.file], { ...p.env, TIMECLOCK_API_URL: mock.url, TIMECLOCK_API_TOKEN: 'real-token' });
+    const both = await runCli(['start', '--headless', '--demo', '--config', p.file], {
+      ...p.env,
+      TIMECLOCK_API_URL: mock.url,
+      TIMECLOCK_API_TOKEN: 'real-token',
+    });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--demo runs the demo, but the configuration names an API');
   });

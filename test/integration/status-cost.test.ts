@@ -7,14 +7,14 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedSettingsView } from '../../src/agent/settings.js';
-import { readStatus } from '../../src/agent/status.js';
+import { storedSettingsView } from '../../src/agent/settings/settings.js';
+import { readStatus } from '../../src/agent/status/status.js';
 import { DB_FILE_NAME, openDatabase, type DurableDb as Db } from '../../src/store/database.js';
-import { Identities } from '../../src/store/identities.js';
-import { Outbox, type NewPunch } from '../../src/store/outbox.js';
-import { RateSlots } from '../../src/store/rate-slots.js';
-import { Roster } from '../../src/store/roster.js';
-import { UnresolvedPunches } from '../../src/store/unresolved.js';
+import { Identities } from '../../src/store/roster/identities.js';
+import { Outbox, type NewPunch } from '../../src/store/punches/outbox.js';
+import { RateSlots } from '../../src/store/settings/rate-slots.js';
+import { Roster } from '../../src/store/roster/roster.js';
+import { UnresolvedPunches } from '../../src/store/punches/unresolved.js';
 import { fillDelivered, siteEmployee, type History } from '../helpers/history.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -67,13 +67,18 @@ function plansOf(fn: (db: Db) => void): { sql: string; plan: string[] }[] {
   const seen = new Set<string>();
   let recording = true;
   // Opened by hand to record the SQL; the file was opened and migrated as the durable connection before.
-  const db = new Database(path.join(dir.dir, DB_FILE_NAME), { verbose: (sql) => recording && seen.add(String(sql)) }) as Db;
+  const db = new Database(path.join(dir.dir, DB_FILE_NAME), {
+    verbose: (sql) => recording && seen.add(String(sql)),
+  }) as Db;
   try {
     fn(db);
     recording = false;
     return [...seen]
       .filter((sql) => !/^\s*PRAGMA/i.test(sql))
-      .map((sql) => ({ sql: sql.replace(/\s+/g, ' ').trim(), plan: (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail) }));
+      .map((sql) => ({
+        sql: sql.replace(/\s+/g, ' ').trim(),
+        plan: (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail),
+      }));
   } finally {
     db.close();
   }
@@ -90,8 +95,11 @@ function fullPasses(plans: { sql: string; plan: string[] }[]): string[] {
   // The roster's indexes carry a generation once a roster has been swapped in (roster_g<n>_…).
   // Partial indexes of the few they list (not_allowed, no_cpf: migration 12), and the skip scan's
   // own rows (one per distinct payment source).
-  const listed = /USING (COVERING )?INDEX (punches_unsent_by_id|punches_due|punches_colliding|punches_held|roster_(g\d+_)?(not_allowed|no_cpf))\b|^SCAN sources$/;
-  return plans.flatMap(({ sql, plan }) => plan.filter((d) => d.startsWith('SCAN ') && !small.test(d) && !listed.test(d)).map((d) => `${d}   <- ${sql}`));
+  const listed =
+    /USING (COVERING )?INDEX (punches_unsent_by_id|punches_due|punches_colliding|punches_held|roster_(g\d+_)?(not_allowed|no_cpf))\b|^SCAN sources$/;
+  return plans.flatMap(({ sql, plan }) =>
+    plan.filter((d) => d.startsWith('SCAN ') && !small.test(d) && !listed.test(d)).map((d) => `${d}   <- ${sql}`),
+  );
 }
 
 describe(`status on ${HISTORY.toLocaleString('en')} delivered punches and ${EMPLOYEES} employees`, () => {
@@ -130,13 +138,32 @@ describe(`status on ${HISTORY.toLocaleString('en')} delivered punches and ${EMPL
       const settings = storedSettingsView(db, config, false);
       const roster = new Roster(db);
       const s = readStatus({
-        db, outbox: new Outbox(db), roster, rateSlots: new RateSlots(db), identities: new Identities(db), unresolved: new UnresolvedPunches(db),
-        rule: settings.rateLimit, settings, now, terminalId: 'door-1', rosterRefreshMs: 86_400_000,
+        db,
+        outbox: new Outbox(db),
+        roster,
+        rateSlots: new RateSlots(db),
+        identities: new Identities(db),
+        unresolved: new UnresolvedPunches(db),
+        rule: settings.rateLimit,
+        settings,
+        now,
+        terminalId: 'door-1',
+        rosterRefreshMs: 86_400_000,
       });
-      const grouped = Object.fromEntries((db.prepare('SELECT state, COUNT(*) AS n FROM punches GROUP BY state').all() as { state: string; n: number }[]).map((r) => [r.state, r.n]));
+      const grouped = Object.fromEntries(
+        (
+          db.prepare('SELECT state, COUNT(*) AS n FROM punches GROUP BY state').all() as { state: string; n: number }[]
+        ).map((r) => [r.state, r.n]),
+      );
       expect(s.queue).toEqual({ pending: 0, sending: 0, in_doubt: 0, sent: 0, rejected: 0, held: 0, ...grouped });
       expect(s.queue.sent).toBe(HISTORY + 1);
-      const oldest = (db.prepare(`SELECT MIN(captured_at) AS t FROM punches NOT INDEXED WHERE state IN ('pending','sending','in_doubt')`).get() as { t: number }).t;
+      const oldest = (
+        db
+          .prepare(
+            `SELECT MIN(captured_at) AS t FROM punches NOT INDEXED WHERE state IN ('pending','sending','in_doubt')`,
+          )
+          .get() as { t: number }
+      ).t;
       expect(s.oldestUnsentAgeMs).toBe(now - oldest);
       const live = db
         .prepare(
@@ -145,7 +172,11 @@ describe(`status on ${HISTORY.toLocaleString('en')} delivered punches and ${EMPL
         )
         .get() as Record<string, number>;
       expect(s.roster.size).toBe(live['n']);
-      expect(s.roster.health).toMatchObject({ missingWorkSchedule: live['ws'], missingEmployer: live['ps'], badTimeZone: 0 });
+      expect(s.roster.health).toMatchObject({
+        missingWorkSchedule: live['ws'],
+        missingEmployer: live['ps'],
+        badTimeZone: 0,
+      });
       expect(s.roster.health.employees).toHaveLength(Math.min(20, live['unfit'] as number));
       expect(s.roster.notAllowed.count).toBe(live['na']);
       expect(s.roster.notAllowed.employees.find((e) => e.id === 'emp-101')?.heldPunches).toBe(1);
@@ -166,6 +197,8 @@ describe(`status on ${HISTORY.toLocaleString('en')} delivered punches and ${EMPL
       outbox.dueBatch(now, 10);
     });
     expect(fullPasses(plans)).toEqual([]);
-    expect(plans.find((p) => /MAX\(captured_at\)/.test(p.sql))?.plan.join(' / ')).toMatch(/^SEARCH punches USING (COVERING )?INDEX punches_captured_at$/);
+    expect(plans.find((p) => /MAX\(captured_at\)/.test(p.sql))?.plan.join(' / ')).toMatch(
+      /^SEARCH punches USING (COVERING )?INDEX punches_captured_at$/,
+    );
   });
 });

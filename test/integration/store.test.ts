@@ -5,10 +5,10 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DB_FILE_NAME, openDatabase, StoreError } from '../../src/store/database.js';
-import { checkIntegrityInWorker } from '../../src/store/integrity-check.js';
-import { lockDataDir, lockOwner } from '../../src/store/lock.js';
+import { checkIntegrityInWorker } from '../../src/store/upkeep/integrity-check.js';
+import { lockDataDir, lockOwner } from '../../src/store/upkeep/lock.js';
 import { migrations } from '../../src/store/migrations.js';
-import { Outbox, type NewPunch } from '../../src/store/outbox.js';
+import { Outbox, type NewPunch } from '../../src/store/punches/outbox.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { testAgent } from '../helpers/agent.js';
 import { tempDir } from '../helpers/temp.js';
@@ -39,8 +39,12 @@ const punch = (key: string, time = '08:00'): NewPunch => ({
 describe('one agent per data directory', () => {
   /** A child process that takes the lock the way an agent does and says so. */
   function holder(dir: string) {
-    const lockJs = pathToFileURL(path.resolve('dist/src/store/lock.js')).href;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', `import { lockDataDir } from ${JSON.stringify(lockJs)}; lockDataDir(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000);`]);
+    const lockJs = pathToFileURL(path.resolve('dist/src/store/upkeep/lock.js')).href;
+    const child = spawn(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `import { lockDataDir } from ${JSON.stringify(lockJs)}; lockDataDir(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000);`,
+    ]);
     const locked = new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
       child.once('exit', (code) => reject(new Error(`lock holder exited (${code})`)));
@@ -48,7 +52,7 @@ describe('one agent per data directory', () => {
     return { child, locked };
   }
 
-  it('a second agent is refused with the holder\'s pid; status sees it running only while it holds the lock', async () => {
+  it("a second agent is refused with the holder's pid; status sees it running only while it holds the lock", async () => {
     const dir = data();
     const h = holder(dir);
     try {
@@ -124,17 +128,35 @@ describe('database', () => {
     cleanups.push(() => {
       migrated.close();
     });
-    expect(migrated.prepare('SELECT id, state, remote_id, held_reason FROM punches').all()).toEqual([{ id: 1, state: 'sent', remote_id: 'r1', held_reason: null }]);
+    expect(migrated.prepare('SELECT id, state, remote_id, held_reason FROM punches').all()).toEqual([
+      { id: 1, state: 'sent', remote_id: 'r1', held_reason: null },
+    ]);
     expect(migrated.pragma('foreign_key_check')).toEqual([]);
     expect(migrated.pragma('foreign_keys', { simple: true })).toBe(1);
-    const indexes = (migrated.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'punches'`).all() as { name: string }[]).map((r) => r.name);
-    expect(indexes).toEqual(expect.arrayContaining(['punches_due', 'punches_state', 'punches_unsent_by_id', 'punches_held']));
+    const indexes = (
+      migrated.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'punches'`).all() as {
+        name: string;
+      }[]
+    ).map((r) => r.name);
+    expect(indexes).toEqual(
+      expect.arrayContaining(['punches_due', 'punches_state', 'punches_unsent_by_id', 'punches_held']),
+    );
     // The journal still points at the punch (a foreign key to the rebuilt table).
-    expect(() => migrated.prepare(`INSERT INTO punch_journal (punch_id, at, event) VALUES (99, 2, 'x')`).run()).toThrow(/FOREIGN KEY/);
+    expect(() => migrated.prepare(`INSERT INTO punch_journal (punch_id, at, event) VALUES (99, 2, 'x')`).run()).toThrow(
+      /FOREIGN KEY/,
+    );
     const outbox = new Outbox(migrated);
     const held = outbox.insert({
-      capturedAt: 2, localDate: '2026-11-23', localTime: '08:00', timeZone: 'America/Sao_Paulo', employeeKey: 'e2',
-      employeeExternalId: '1002', employeeName: 'João', credentialKind: 'id', clockFlag: null, heldReason: 'not_allowed',
+      capturedAt: 2,
+      localDate: '2026-11-23',
+      localTime: '08:00',
+      timeZone: 'America/Sao_Paulo',
+      employeeKey: 'e2',
+      employeeExternalId: '1002',
+      employeeName: 'João',
+      credentialKind: 'id',
+      clockFlag: null,
+      heldReason: 'not_allowed',
     });
     expect(held.inserted && outbox.get(held.id)?.state).toBe('held');
     expect(outbox.dueBatch(10, 10)).toEqual([]);
@@ -173,7 +195,7 @@ describe('database', () => {
   it('a file that is not a database at all is refused, not overwritten', () => {
     const dir = data();
     const file = path.join(dir, DB_FILE_NAME);
-    fs.writeFileSync(file, 'these are somebody\'s punches in a text file, do not lose them\n'.repeat(200));
+    fs.writeFileSync(file, "these are somebody's punches in a text file, do not lose them\n".repeat(200));
     const before = fs.readFileSync(file);
     expect(() => openDatabase(dir)).toThrow(/damaged|not a database/);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
@@ -243,14 +265,14 @@ describe('storage failures at capture', () => {
 
     let refusal: string | null = null;
     for (let i = 1; i <= 30 && refusal === null; i++) {
-      const r = (await agent.punch({ kind: 'badge', value: String(1000 + i) }));
+      const r = await agent.punch({ kind: 'badge', value: String(1000 + i) });
       if (r.ok) acknowledged.push(String(1000 + i));
       else refusal = `${r.reason}: ${punchText('en', r)}`;
     }
     expect(refusal).toMatch(/^storage_failed: NOT registered: .*disk is full/);
 
     fs.rmSync(filler);
-    const after = (await agent.punch({ kind: 'badge', value: '1031' }));
+    const after = await agent.punch({ kind: 'badge', value: '1031' });
     expect(after).toMatchObject({ ok: true, repeat: false });
     acknowledged.push('1031');
     const status = agent.status();

@@ -7,7 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { safeStorageTokenStore, secretStoreProblem } from '../../src/main/safe-storage-token.js';
-import { FileTokenStore, PrivateFileError, TOKEN_ENC_FILE_NAME, TOKEN_FILE_NAME } from '../../src/store/private-file.js';
+import {
+  FileTokenStore,
+  PrivateFileError,
+  TOKEN_ENC_FILE_NAME,
+  TOKEN_FILE_NAME,
+} from '../../src/store/private-file.js';
 import { FakeSafeStorage } from '../helpers/fake-electron.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -153,20 +158,25 @@ describe('the Electron safeStorage token store', () => {
   it('a ciphertext the secret store cannot decrypt is refused with what to do', () => {
     const d = dir();
     fs.writeFileSync(path.join(d, TOKEN_ENC_FILE_NAME), 'garbage', { mode: 0o600 });
-    expect(() => safeStorageTokenStore(new FakeSafeStorage(), d, { platform: 'linux' }).load()).toThrow(/cannot be decrypted .*set the token again/);
+    expect(() => safeStorageTokenStore(new FakeSafeStorage(), d, { platform: 'linux' }).load()).toThrow(
+      /cannot be decrypted .*set the token again/,
+    );
   });
 
-  it.each(['basic_text', 'unknown'])('Linux backend %s (no secret store): the 0600 file store, with a warning saying so', (backend) => {
-    const d = dir();
-    const store = safeStorageTokenStore(new FakeSafeStorage(backend), d, { platform: 'linux' });
-    expect(store.source).toBe('file');
-    expect(store.warning).toMatch(/no system secret store/);
-    expect(store.warning).toContain(path.join(d, TOKEN_FILE_NAME));
-    expect(store.warning).toMatch(/readable only by the kiosk user/);
-    store.save(TOKEN);
-    expect(mode(path.join(d, TOKEN_FILE_NAME))).toBe(0o600);
-    expect(fs.existsSync(path.join(d, TOKEN_ENC_FILE_NAME))).toBe(false);
-  });
+  it.each(['basic_text', 'unknown'])(
+    'Linux backend %s (no secret store): the 0600 file store, with a warning saying so',
+    (backend) => {
+      const d = dir();
+      const store = safeStorageTokenStore(new FakeSafeStorage(backend), d, { platform: 'linux' });
+      expect(store.source).toBe('file');
+      expect(store.warning).toMatch(/no system secret store/);
+      expect(store.warning).toContain(path.join(d, TOKEN_FILE_NAME));
+      expect(store.warning).toMatch(/readable only by the kiosk user/);
+      store.save(TOKEN);
+      expect(mode(path.join(d, TOKEN_FILE_NAME))).toBe(0o600);
+      expect(fs.existsSync(path.join(d, TOKEN_ENC_FILE_NAME))).toBe(false);
+    },
+  );
 
   it('encryption unavailable: the file store; the backend is asked on Linux only', () => {
     const safe = new FakeSafeStorage('basic_text');
@@ -185,6 +195,8 @@ describe('the Electron safeStorage token store', () => {
     expect(fs.existsSync(path.join(d, TOKEN_FILE_NAME))).toBe(false);
     expect(fs.readFileSync(path.join(d, TOKEN_ENC_FILE_NAME)).includes(Buffer.from(TOKEN))).toBe(false);
     // And back without one: the warning says the saved token cannot be read now.
-    expect(safeStorageTokenStore(new FakeSafeStorage('basic_text'), d, { platform: 'linux' }).warning).toMatch(/cannot be read now/);
+    expect(safeStorageTokenStore(new FakeSafeStorage('basic_text'), d, { platform: 'linux' }).warning).toMatch(
+      /cannot be read now/,
+    );
   });
 });

@@ -19,12 +19,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
-import type { DriveRoots } from '../../src/agent/removable-drives.js';
-import { unmountDrive } from '../../src/agent/unmount-drive.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
+import type { DriveRoots } from '../../src/agent/host/removable-drives.js';
+import { unmountDrive } from '../../src/agent/host/unmount-drive.js';
 import { drivesCheck } from '../../src/cli/doctor/drive-checks.js';
 import { verifyAfd } from '../../src/domain/afd/verify.js';
-import { sha256Latin1 } from '../../src/store/journal-facts.js';
+import { sha256Latin1 } from '../../src/store/journal/journal-facts.js';
 import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
 import { punchedTerminal, TERMINAL_NAME as ANNEX_NAME } from '../helpers/afd.js';
 import { fakeDrive } from '../helpers/fake-drive.js';
@@ -41,7 +41,8 @@ const ADMIN_PIN = '731904';
 function loopUnavailable(): string | null {
   if (process.getuid?.() !== 0) return 'not root (losetup and mount need it)';
   for (const tool of ['losetup', 'mkfs.exfat', 'mount.exfat-fuse']) {
-    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `${tool} is not installed (apt-get install exfatprogs exfat-fuse)`;
+    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
+      return `${tool} is not installed (apt-get install exfatprogs exfat-fuse)`;
   }
   if (!fs.existsSync('/dev/fuse')) return 'no /dev/fuse';
   const free = spawnSync('losetup', ['-f'], { encoding: 'utf8' });
@@ -69,7 +70,10 @@ describe('a USB drive on a loop device, mounted by the unit, written by the expo
   let bridge: WebBridge;
   // The admin session is this client's cookie (issue 25), kept as a browser keeps it.
   let cookie = '';
-  const call = async (callName: string, input: unknown = {}): Promise<{ status: number; body: { ok: boolean; value?: Record<string, unknown>; error?: { code: string } } }> => {
+  const call = async (
+    callName: string,
+    input: unknown = {},
+  ): Promise<{ status: number; body: { ok: boolean; value?: Record<string, unknown>; error?: { code: string } } }> => {
     const res = await fetch(`${bridge.origin}/api/${callName}`, {
       method: 'POST',
       headers: { 'x-kiosk-token': bridge.token, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
@@ -77,14 +81,22 @@ describe('a USB drive on a loop device, mounted by the unit, written by the expo
     });
     const set = res.headers.getSetCookie().find((c) => c.startsWith('kiosk-admin='));
     if (set) cookie = set.split(';')[0] ?? '';
-    return { status: res.status, body: (await res.json()) as { ok: boolean; value?: Record<string, unknown>; error?: { code: string } } };
+    return {
+      status: res.status,
+      body: (await res.json()) as { ok: boolean; value?: Record<string, unknown>; error?: { code: string } },
+    };
   };
-  const mounted = () => fs.readFileSync('/proc/mounts', 'utf8').split('\n').some((l) => l.split(' ')[1] === drivePath);
+  const mounted = () =>
+    fs
+      .readFileSync('/proc/mounts', 'utf8')
+      .split('\n')
+      .some((l) => l.split(' ')[1] === drivePath);
 
   beforeAll(async () => {
     // Not skipped where it cannot run: CI runs as root with loop devices and FUSE (.ci/run installs the tools).
     if (whyNot) throw new Error(`the loop-device test cannot run here: ${whyNot}`);
-    // Other users must reach the mount point (as they would /media/timeclock) to be let in or refused by the drive itself.
+    // Other users must reach the mount point (as they would /media/timeclock) to be let in or refused by the drive
+    // itself.
     fs.chmodSync(tmp.dir, 0o755);
     fs.writeFileSync(image, '');
     fs.truncateSync(image, 16 * 1024 * 1024);
@@ -121,9 +133,18 @@ exec mount -t exfat-fuse -o "$opts" "$what" "$where"
 `,
       { mode: 0o755 },
     );
-    fs.writeFileSync(path.join(bin, 'id'), `#!/bin/sh\n[ "$2" = kiosk ] || exit 1\ncase "$1" in -u) echo ${KIOSK_UID} ;; -g) echo ${KIOSK_GID} ;; *) exit 1 ;; esac\n`, { mode: 0o755 });
-    const script = unitMountScript().replace('/usr/bin/systemd-mount', path.join(bin, 'systemd-mount')).replace(/\/media\/timeclock\//g, `${media}/timeclock/`);
-    const m = spawnSync('/bin/sh', ['-c', script, 'sh', name], { encoding: 'utf8', env: { PATH: `${bin}:/usr/sbin:/usr/bin:/sbin:/bin` } });
+    fs.writeFileSync(
+      path.join(bin, 'id'),
+      `#!/bin/sh\n[ "$2" = kiosk ] || exit 1\ncase "$1" in -u) echo ${KIOSK_UID} ;; -g) echo ${KIOSK_GID} ;; *) exit 1 ;; esac\n`,
+      { mode: 0o755 },
+    );
+    const script = unitMountScript()
+      .replace('/usr/bin/systemd-mount', path.join(bin, 'systemd-mount'))
+      .replace(/\/media\/timeclock\//g, `${media}/timeclock/`);
+    const m = spawnSync('/bin/sh', ['-c', script, 'sh', name], {
+      encoding: 'utf8',
+      env: { PATH: `${bin}:/usr/sbin:/usr/bin:/sbin:/bin` },
+    });
     expect(m.status, m.stderr).toBe(0);
     expect(mounted()).toBe(true);
 
@@ -139,7 +160,13 @@ exec mount -t exfat-fuse -o "$opts" "$what" "$where"
     const rendererDir = path.join(tmp.dir, 'renderer');
     fs.mkdirSync(rendererDir);
     fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>kiosk</title>');
-    bridge = await startWebBridge({ agent, host: '127.0.0.1', port: 0, rendererDir, adminPin: { verify: async (pin) => pin === ADMIN_PIN } });
+    bridge = await startWebBridge({
+      agent,
+      host: '127.0.0.1',
+      port: 0,
+      rendererDir,
+      adminPin: { verify: async (pin) => pin === ADMIN_PIN },
+    });
     cleanups.push(() => bridge.close());
     expect((await call('adminLogin', { pin: ADMIN_PIN })).body).toMatchObject({ ok: true, value: { ok: true } });
   }, 120_000);
@@ -150,10 +177,21 @@ exec mount -t exfat-fuse -o "$opts" "$what" "$where"
 
   it('lists the drive, writes the AFD on it as the kiosk user’s file, unmounts it, and the file is on the stick', async () => {
     const targets = await call('afdTargets');
-    expect(targets.body.value?.['drives']).toEqual([{ path: drivePath, label: name, readOnly: false, freeBytes: expect.any(Number) }]);
+    expect(targets.body.value?.['drives']).toEqual([
+      { path: drivePath, label: name, readOnly: false, freeBytes: expect.any(Number) },
+    ]);
 
-    const exported = await call('exportAfd', { from: '2026-08-01', to: '2026-08-31', target: { kind: 'drive', path: drivePath } });
-    expect(exported.body.value).toMatchObject({ ok: true, fileName: ANNEX_NAME, marks: 2, where: { kind: 'drive', label: name } });
+    const exported = await call('exportAfd', {
+      from: '2026-08-01',
+      to: '2026-08-31',
+      target: { kind: 'drive', path: drivePath },
+    });
+    expect(exported.body.value).toMatchObject({
+      ok: true,
+      fileName: ANNEX_NAME,
+      marks: 2,
+      where: { kind: 'drive', label: name },
+    });
     const file = path.join(drivePath, 'AFD_2026-08-01_2026-08-31', ANNEX_NAME);
     const written = fs.readFileSync(file, 'latin1');
     expect(verifyAfd(written, sha256Latin1)).toMatchObject({ ok: true, counts: { 7: 2 } });
@@ -164,7 +202,10 @@ exec mount -t exfat-fuse -o "$opts" "$what" "$where"
     expect(spawnSync('cat', [file], { uid: 4399, gid: 4399 }).status).not.toBe(0);
 
     // A path the listing did not give is refused, and bad input never reaches the agent.
-    expect((await call('unmountDrive', { path: tmp.dir })).body.value).toMatchObject({ ok: false, code: 'drive_unknown' });
+    expect((await call('unmountDrive', { path: tmp.dir })).body.value).toMatchObject({
+      ok: false,
+      code: 'drive_unknown',
+    });
     expect((await call('unmountDrive', { path: '' })).body.error?.code).toBe('bad_request');
     expect((await call('unmountDrive', { path: drivePath, also: 1 })).body.error?.code).toBe('bad_request');
     expect(mounted()).toBe(true);
@@ -178,7 +219,9 @@ exec mount -t exfat-fuse -o "$opts" "$what" "$where"
     fs.mkdirSync(path.join(tmp.dir, 'again'));
     execFileSync('mount', ['-t', 'exfat-fuse', '-o', 'ro', loop, path.join(tmp.dir, 'again')]);
     try {
-      expect(fs.readFileSync(path.join(tmp.dir, 'again', 'AFD_2026-08-01_2026-08-31', ANNEX_NAME), 'latin1')).toBe(written);
+      expect(fs.readFileSync(path.join(tmp.dir, 'again', 'AFD_2026-08-01_2026-08-31', ANNEX_NAME), 'latin1')).toBe(
+        written,
+      );
     } finally {
       execFileSync('umount', [path.join(tmp.dir, 'again')]);
     }
@@ -187,29 +230,50 @@ exec mount -t exfat-fuse -o "$opts" "$what" "$where"
 
 describe('the package’s pieces for USB drives', () => {
   it('the udev rule starts the mount unit for a USB FAT/exFAT/NTFS filesystem on add only, and the unit passes systemd-analyze verify', () => {
-    const rule = fs.readFileSync(RULE, 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+    const rule = fs
+      .readFileSync(RULE, 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
     expect(rule).toHaveLength(1);
-    for (const part of ['ACTION=="add"', 'SUBSYSTEM=="block"', 'ENV{ID_BUS}=="usb"', 'ENV{ID_FS_USAGE}=="filesystem"', 'ENV{ID_FS_TYPE}=="vfat|exfat|ntfs|ntfs3"', 'TAG+="systemd"', 'ENV{SYSTEMD_WANTS}+="timeclock-kiosk-usb@%k.service"']) {
+    for (const part of [
+      'ACTION=="add"',
+      'SUBSYSTEM=="block"',
+      'ENV{ID_BUS}=="usb"',
+      'ENV{ID_FS_USAGE}=="filesystem"',
+      'ENV{ID_FS_TYPE}=="vfat|exfat|ntfs|ntfs3"',
+      'TAG+="systemd"',
+      'ENV{SYSTEMD_WANTS}+="timeclock-kiosk-usb@%k.service"',
+    ]) {
       expect(rule[0]).toContain(part);
     }
     const unit = fs.readFileSync(UNIT, 'utf8');
     expect(unit).toMatch(/^BindsTo=dev-%i\.device$/m);
     expect(unit).toMatch(/^ExecStop=-\/usr\/bin\/systemd-umount \/media\/timeclock\/%I$/m);
-    expect(unitMountScript()).toContain('--options="uid=$(id -u kiosk),gid=$(id -g kiosk),fmask=0117,dmask=0007,nosuid,nodev,noexec"');
+    expect(unitMountScript()).toContain(
+      '--options="uid=$(id -u kiosk),gid=$(id -g kiosk),fmask=0117,dmask=0007,nosuid,nodev,noexec"',
+    );
 
     // verify, in a throw-away root holding this machine's units and the programs the unit runs.
     const t = tempDir();
     try {
-      const sysUnits = ['/usr/lib/systemd/system', '/lib/systemd/system'].find((d) => fs.existsSync(path.join(d, 'sysinit.target')));
+      const sysUnits = ['/usr/lib/systemd/system', '/lib/systemd/system'].find((d) =>
+        fs.existsSync(path.join(d, 'sysinit.target')),
+      );
       expect(sysUnits, 'the systemd package installs its units (sysinit.target)').toBeDefined();
-      fs.cpSync(sysUnits as string, path.join(t.dir, 'usr/lib/systemd/system'), { recursive: true, verbatimSymlinks: true });
+      fs.cpSync(sysUnits as string, path.join(t.dir, 'usr/lib/systemd/system'), {
+        recursive: true,
+        verbatimSymlinks: true,
+      });
       fs.mkdirSync(path.join(t.dir, 'etc/systemd/system'), { recursive: true });
       fs.copyFileSync(UNIT, path.join(t.dir, 'etc/systemd/system', path.basename(UNIT)));
       for (const p of ['bin/sh', 'usr/bin/systemd-umount']) {
         fs.mkdirSync(path.dirname(path.join(t.dir, p)), { recursive: true });
         fs.writeFileSync(path.join(t.dir, p), '#!/bin/sh\n', { mode: 0o755 });
       }
-      const verify = () => spawnSync('systemd-analyze', ['verify', `--root=${t.dir}`, 'timeclock-kiosk-usb@sdb1.service'], { encoding: 'utf8' });
+      const verify = () =>
+        spawnSync('systemd-analyze', ['verify', `--root=${t.dir}`, 'timeclock-kiosk-usb@sdb1.service'], {
+          encoding: 'utf8',
+        });
       expect(verify()).toMatchObject({ status: 0, stdout: '', stderr: '' });
       fs.rmSync(path.join(t.dir, 'bin/sh'));
       expect(verify().stderr).toMatch(/\/bin\/sh is not executable/);
@@ -220,13 +284,17 @@ describe('the package’s pieces for USB drives', () => {
 
   it('the headless unit may write under /media/timeclock, and the package makes that directory', () => {
     expect(fs.readFileSync('assets/timeclock-kiosk.service', 'utf8')).toMatch(/^ReadWritePaths=-\/media\/timeclock$/m);
-    expect(fs.readFileSync('assets/deb/timeclock-kiosk.tmpfiles', 'utf8')).toMatch(/^d \/media\/timeclock 0755 root root -$/m);
+    expect(fs.readFileSync('assets/deb/timeclock-kiosk.tmpfiles', 'utf8')).toMatch(
+      /^d \/media\/timeclock 0755 root root -$/m,
+    );
   });
 
   it('the polkit rule lets the kiosk user stop the drive mounts under /media/timeclock, and nothing else', () => {
     const Result = { YES: 'yes', NOT_HANDLED: 'not-handled' };
     let rule: ((action: unknown, subject: unknown) => string) | null = null;
-    vm.runInNewContext(fs.readFileSync(POLKIT, 'utf8'), { polkit: { Result, addRule: (f: typeof rule) => (rule = f) } });
+    vm.runInNewContext(fs.readFileSync(POLKIT, 'utf8'), {
+      polkit: { Result, addRule: (f: typeof rule) => (rule = f) },
+    });
     const ask = (user: string, id: string, unit: string, verb: string) =>
       rule?.({ id, lookup: (k: string) => ({ unit, verb })[k as 'unit' | 'verb'] }, { user });
     const MANAGE = 'org.freedesktop.systemd1.manage-units';
@@ -249,7 +317,11 @@ describe('the package’s pieces for USB drives', () => {
     try {
       fs.writeFileSync(path.join(t.dir, 'mounts'), '/dev/sda1 / ext4 rw 0 0\n');
       const marker = path.join(t.dir, 'ran');
-      const r = await unmountDrive('/media/timeclock/sdb1', { mounts: path.join(t.dir, 'mounts'), sysBlock: t.dir, mountRoots: ['/media'] }, { commands: [['touch', marker]] });
+      const r = await unmountDrive(
+        '/media/timeclock/sdb1',
+        { mounts: path.join(t.dir, 'mounts'), sysBlock: t.dir, mountRoots: ['/media'] },
+        { commands: [['touch', marker]] },
+      );
       expect(r).toEqual({ ok: false, code: 'drive_unknown', params: { path: '/media/timeclock/sdb1' } });
       expect(fs.existsSync(marker)).toBe(false);
     } finally {
@@ -262,9 +334,15 @@ describe('the package’s pieces for USB drives', () => {
     try {
       const drive = fakeDrive(t.dir);
       const { roots, path: stick } = drive;
-      expect(await drivesCheck(roots)).toEqual({ check: 'USB drives', status: 'ok', detail: expect.stringMatching(new RegExp(`^/dev/sdb1 at ${stick} \\(\\d+\\.\\d GB free\\)$`)) });
+      expect(await drivesCheck(roots)).toEqual({
+        check: 'USB drives',
+        status: 'ok',
+        detail: expect.stringMatching(new RegExp(`^/dev/sdb1 at ${stick} \\(\\d+\\.\\d GB free\\)$`)),
+      });
       drive.unplug();
-      expect((await drivesCheck(roots)).detail).toBe(`none mounted under ${roots.mountRoots[0]} (the package mounts a FAT, exFAT or NTFS drive at /media/timeclock/<device> when it is plugged in)`);
+      expect((await drivesCheck(roots)).detail).toBe(
+        `none mounted under ${roots.mountRoots[0]} (the package mounts a FAT, exFAT or NTFS drive at /media/timeclock/<device> when it is plugged in)`,
+      );
     } finally {
       t.cleanup();
     }

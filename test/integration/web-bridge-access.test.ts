@@ -14,7 +14,12 @@ const { send, setup, api } = webBridgeRig();
 describe('who may call', () => {
   it('no token or a wrong token: 401; unknown call: 404 (401 without a token)', async () => {
     const { bridge } = await setup();
-    const none = await send(bridge.origin, { method: 'POST', path: '/api/status', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const none = await send(bridge.origin, {
+      method: 'POST',
+      path: '/api/status',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(none.status).toBe(401);
     expect(errorOf(none).code).toBe('unauthorized');
     const wrong = await api(bridge, 'status', {}, { 'x-kiosk-token': 'f'.repeat(64) });
@@ -27,7 +32,12 @@ describe('who may call', () => {
     // A settings call is an admin call: refused without the admin session.
     expect((await api(bridge, 'setApiToken', { token: 'x' })).status).toBe(403);
     // The token is not accepted in the query of a call (it would end up in histories and logs).
-    const inQuery = await send(bridge.origin, { method: 'POST', path: `/api/status?t=${bridge.token}`, headers: { 'content-type': 'application/json' }, body: '{}' });
+    const inQuery = await send(bridge.origin, {
+      method: 'POST',
+      path: `/api/status?t=${bridge.token}`,
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(inQuery.status).toBe(401);
   });
 
@@ -42,9 +52,21 @@ describe('who may call', () => {
       expect((await api(bridge, 'status', {}, { host })).status).toBe(403);
       expect((await send(bridge.origin, { path: '/', headers: { host } })).status).toBe(403);
     }
-    expect((await send(bridge.origin, { path: `/api/events?t=${bridge.token}`, headers: { origin: 'http://evil.example' } })).status).toBe(403);
+    expect(
+      (await send(bridge.origin, { path: `/api/events?t=${bridge.token}`, headers: { origin: 'http://evil.example' } }))
+        .status,
+    ).toBe(403);
     // Without an Origin header (a top-level navigation, curl), the call goes through.
-    expect((await send(bridge.origin, { method: 'POST', path: '/api/status', headers: { 'content-type': 'application/json', 'x-kiosk-token': bridge.token }, body: '{}' })).status).toBe(200);
+    expect(
+      (
+        await send(bridge.origin, {
+          method: 'POST',
+          path: '/api/status',
+          headers: { 'content-type': 'application/json', 'x-kiosk-token': bridge.token },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('admin calls need a session: refused before login and with a wrong PIN, allowed with the right one, refused again after lock', async () => {
@@ -60,10 +82,22 @@ describe('who may call', () => {
     const right = callResultSchema('adminLogin').parse(json(await api(bridge, 'adminLogin', { pin: ADMIN_PIN })));
     expect(right).toMatchObject({ ok: true, value: { ok: true, expiresAt: expect.any(Number) } });
     expect(json(await api(bridge, 'listRejected', {}))).toEqual({ ok: true, value: [] });
-    expect(json(await api(bridge, 'retryRejected', { punchId: 999_999 }))).toMatchObject({ ok: true, value: { ok: false } });
-    expect(json(await api(bridge, 'enrollBadge', { code: 'CARD-WEB-1', employee: '1003' }))).toMatchObject({ ok: true, value: { ok: true } });
-    expect(await agent.punch({ kind: 'badge', value: 'CARD-WEB-1' })).toMatchObject({ ok: true, employeeExternalId: '1003' });
-    expect(json(await api(bridge, 'syncRoster', {}))).toMatchObject({ ok: true, value: { ok: true, employees: expect.any(Number) } });
+    expect(json(await api(bridge, 'retryRejected', { punchId: 999_999 }))).toMatchObject({
+      ok: true,
+      value: { ok: false },
+    });
+    expect(json(await api(bridge, 'enrollBadge', { code: 'CARD-WEB-1', employee: '1003' }))).toMatchObject({
+      ok: true,
+      value: { ok: true },
+    });
+    expect(await agent.punch({ kind: 'badge', value: 'CARD-WEB-1' })).toMatchObject({
+      ok: true,
+      employeeExternalId: '1003',
+    });
+    expect(json(await api(bridge, 'syncRoster', {}))).toMatchObject({
+      ok: true,
+      value: { ok: true, employees: expect.any(Number) },
+    });
 
     expect(json(await api(bridge, 'lock', {}))).toEqual({ ok: true, value: { ok: true } });
     expect((await api(bridge, 'listRejected', {})).status).toBe(403);
@@ -93,14 +127,38 @@ describe('who may call', () => {
       code: 'retry_queued',
       params: { id: String(rejected?.id) },
     });
-    expect(await call('retryRejected', { punchId: 999_999 })).toMatchObject({ ok: false, code: 'retry_not_rejected', params: { id: '999999' } });
+    expect(await call('retryRejected', { punchId: 999_999 })).toMatchObject({
+      ok: false,
+      code: 'retry_not_rejected',
+      params: { id: '999999' },
+    });
 
     // PINs: set, malformed, for nobody, cleared, cleared again.
-    expect(await call('setPin', { employee: '1008', pin: '4321' })).toMatchObject({ ok: true, code: 'pin_set', params: { name: name('1008') } });
-    expect(await call('setPin', { employee: '1008', pin: '12' })).toMatchObject({ ok: false, code: 'pin_bad_format', params: { min: '4', max: '8' } });
-    expect(await call('setPin', { employee: '9999', pin: '4321' })).toMatchObject({ ok: false, code: 'employee_not_found', params: { query: '9999' } });
-    expect(await call('clearPin', { employee: '1008' })).toMatchObject({ ok: true, code: 'pin_cleared', params: { name: name('1008') } });
-    expect(await call('clearPin', { employee: '1008' })).toMatchObject({ ok: false, code: 'pin_not_set', params: { name: name('1008') } });
+    expect(await call('setPin', { employee: '1008', pin: '4321' })).toMatchObject({
+      ok: true,
+      code: 'pin_set',
+      params: { name: name('1008') },
+    });
+    expect(await call('setPin', { employee: '1008', pin: '12' })).toMatchObject({
+      ok: false,
+      code: 'pin_bad_format',
+      params: { min: '4', max: '8' },
+    });
+    expect(await call('setPin', { employee: '9999', pin: '4321' })).toMatchObject({
+      ok: false,
+      code: 'employee_not_found',
+      params: { query: '9999' },
+    });
+    expect(await call('clearPin', { employee: '1008' })).toMatchObject({
+      ok: true,
+      code: 'pin_cleared',
+      params: { name: name('1008') },
+    });
+    expect(await call('clearPin', { employee: '1008' })).toMatchObject({
+      ok: false,
+      code: 'pin_not_set',
+      params: { name: name('1008') },
+    });
 
     // Badges: enrolled, moved to someone else, refused, removed, not enrolled; a scan that never comes.
     expect(await call('enrollBadge', { code: 'CARD-CODE-1', employee: '1003' })).toMatchObject({
@@ -114,11 +172,30 @@ describe('who may call', () => {
       code: 'badge_moved',
       params: { name: name('1004'), previousName: name('1003') },
     });
-    expect(await call('enrollBadge', { code: 'bad code', employee: '1004' })).toMatchObject({ ok: false, code: 'badge_invalid' });
-    expect(await call('enrollBadge', { code: 'CARD-CODE-2', employee: 'nobody' })).toMatchObject({ ok: false, code: 'employee_not_found', params: { query: 'nobody' } });
-    expect(await call('unenrollBadge', { code: 'CARD-CODE-1' })).toMatchObject({ ok: true, code: 'badge_unenrolled', params: { badge: 'CARD-CODE-1' } });
-    expect(await call('unenrollBadge', { code: 'CARD-CODE-1' })).toMatchObject({ ok: false, code: 'badge_not_enrolled', params: { badge: 'CARD-CODE-1' } });
-    expect(await call('enrollNextScan', { employee: '1003', timeoutMs: 1_000 })).toMatchObject({ ok: false, code: 'enroll_timeout', params: { employee: name('1003') } });
+    expect(await call('enrollBadge', { code: 'bad code', employee: '1004' })).toMatchObject({
+      ok: false,
+      code: 'badge_invalid',
+    });
+    expect(await call('enrollBadge', { code: 'CARD-CODE-2', employee: 'nobody' })).toMatchObject({
+      ok: false,
+      code: 'employee_not_found',
+      params: { query: 'nobody' },
+    });
+    expect(await call('unenrollBadge', { code: 'CARD-CODE-1' })).toMatchObject({
+      ok: true,
+      code: 'badge_unenrolled',
+      params: { badge: 'CARD-CODE-1' },
+    });
+    expect(await call('unenrollBadge', { code: 'CARD-CODE-1' })).toMatchObject({
+      ok: false,
+      code: 'badge_not_enrolled',
+      params: { badge: 'CARD-CODE-1' },
+    });
+    expect(await call('enrollNextScan', { employee: '1003', timeoutMs: 1_000 })).toMatchObject({
+      ok: false,
+      code: 'enroll_timeout',
+      params: { employee: name('1003') },
+    });
 
     // Every answer is in the contract's shape, and no params value holds a PIN (the PINs typed above).
     for (const a of answers) {
@@ -148,22 +225,35 @@ describe('who may call', () => {
   it('five wrong PINs in a row lock admin login for a minute; without adminPin there is no admin', async () => {
     const { bridge, clock } = await setup();
     for (let i = 0; i < 5; i++) await api(bridge, 'adminLogin', { pin: `00000${i}` });
-    expect(json(await api(bridge, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({ ok: true, value: { ok: false, code: 'too_many' } });
+    expect(json(await api(bridge, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({
+      ok: true,
+      value: { ok: false, code: 'too_many' },
+    });
     clock.t += 60_001;
     expect(json(await api(bridge, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({ ok: true, value: { ok: true } });
 
     const { bridge: plain } = await setup({ adminPin: null });
-    expect(json(await api(plain, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({ ok: true, value: { ok: false, code: 'disabled' } });
+    expect(json(await api(plain, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({
+      ok: true,
+      value: { ok: false, code: 'disabled' },
+    });
     expect((await api(plain, 'syncRoster', {})).status).toBe(403);
   });
 
   it('with no manager PIN ever set, the login says so (the keypad tells how to set one) instead of "wrong PIN", and counts no failure', async () => {
     let set = false;
     const { bridge } = await setup({ adminPin: { verify: async (pin) => set && pin === ADMIN_PIN, isSet: () => set } });
-    for (let i = 0; i < 6; i++) expect(json(await api(bridge, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({ ok: true, value: { ok: false, code: 'no_admin_pin' } });
+    for (let i = 0; i < 6; i++)
+      expect(json(await api(bridge, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({
+        ok: true,
+        value: { ok: false, code: 'no_admin_pin' },
+      });
     expect((await api(bridge, 'syncRoster', {})).status).toBe(403);
     // Once one is set (timeclock pin set-admin), it opens at once: the tries before were not wrong PINs.
     set = true;
-    expect(json(await api(bridge, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({ ok: true, value: { ok: true, code: 'opened' } });
+    expect(json(await api(bridge, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({
+      ok: true,
+      value: { ok: true, code: 'opened' },
+    });
   });
 });

@@ -23,14 +23,19 @@ describe('admin sessions per client on the web bridge', () => {
   it('the PIN login sets an HttpOnly, SameSite=Strict cookie on the bridge’s origin; a second client with the page token alone gets 403 on every admin call', async () => {
     const { bridge } = await setup();
     const intruder = client();
-    expect(ADMIN_CALLS).toEqual(expect.arrayContaining(['findPunches', 'afdTargets', 'setApiToken', 'setSite', 'exportAfd', 'exportPunchesCsv']));
+    expect(ADMIN_CALLS).toEqual(
+      expect.arrayContaining(['findPunches', 'afdTargets', 'setApiToken', 'setSite', 'exportAfd', 'exportPunchesCsv']),
+    );
 
     const login = await manager(bridge, 'adminLogin', { pin: ADMIN_PIN });
     expect(json(login)).toMatchObject({ ok: true, value: { ok: true, code: 'opened' } });
     const line = cookieLine(login);
     const secret = /^kiosk-admin=([0-9a-f]{64}); /.exec(line)?.[1] ?? '';
     expect(secret).toHaveLength(64);
-    const attrs = line.split(';').slice(1).map((a) => a.trim().toLowerCase());
+    const attrs = line
+      .split(';')
+      .slice(1)
+      .map((a) => a.trim().toLowerCase());
     expect(attrs.sort()).toEqual(['httponly', 'path=/', 'samesite=strict']); // no Domain, no Expires: this browser's, this origin's
     expect(login.text).not.toContain(secret); // the page's script never sees it
 
@@ -45,13 +50,21 @@ describe('admin sessions per client on the web bridge', () => {
       expect(errorOf(r).code, name).toBe('forbidden');
     }
     // Guessed or malformed cookies are no better.
-    for (const cookie of [`kiosk-admin=${'0'.repeat(64)}`, `kiosk-admin=${secret.slice(0, 63)}`, `kiosk-admin=${secret.toUpperCase()}`, `other=${secret}`]) {
+    for (const cookie of [
+      `kiosk-admin=${'0'.repeat(64)}`,
+      `kiosk-admin=${secret.slice(0, 63)}`,
+      `kiosk-admin=${secret.toUpperCase()}`,
+      `other=${secret}`,
+    ]) {
       expect((await intruder(bridge, 'setSite', { siteId: 'x' }, { cookie })).status, cookie).toBe(403);
     }
     // Its logout, lock and wrong PIN do not end the manager's session.
     await intruder(bridge, 'adminLogout', {});
     await intruder(bridge, 'lock', {});
-    expect(json(await intruder(bridge, 'adminLogin', { pin: '000000' }))).toMatchObject({ ok: true, value: { ok: false, code: 'wrong_pin' } });
+    expect(json(await intruder(bridge, 'adminLogin', { pin: '000000' }))).toMatchObject({
+      ok: true,
+      value: { ok: false, code: 'wrong_pin' },
+    });
     expect((await manager(bridge, 'findPunches', { employee: '1003' })).status).toBe(200);
 
     // The manager locks: the cookie is cleared, and the old secret replayed is refused.
@@ -89,6 +102,9 @@ describe('admin sessions per client on the web bridge', () => {
     expect(r).toMatchObject({ ok: true, value: { ok: false, code: 'too_many', lockedForMs: 60_000 } });
     expect((await manager(bridge, 'listRejected', {})).status).toBe(403);
     clock.t += 60_001;
-    expect(json(await manager(bridge, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({ ok: true, value: { ok: true } });
+    expect(json(await manager(bridge, 'adminLogin', { pin: ADMIN_PIN }))).toMatchObject({
+      ok: true,
+      value: { ok: true },
+    });
   });
 });

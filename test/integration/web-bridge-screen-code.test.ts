@@ -11,8 +11,16 @@ import { errorOf, webBridgeRig } from '../helpers/web-bridge-rig.js';
 const { send, setup, api } = webBridgeRig();
 
 /** The exchange as the page makes it (fetch: its answer holds the token, kept out of the rig's record of answers). */
-async function trade(origin: string, code: string, headers: Record<string, string> = {}): Promise<{ status: number; token: string | null }> {
-  const res = await fetch(`${origin}${SCREEN_CODE_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ code }) });
+async function trade(
+  origin: string,
+  code: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; token: string | null }> {
+  const res = await fetch(`${origin}${SCREEN_CODE_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ code }),
+  });
   const body = (await res.json()) as { token?: string };
   return { status: res.status, token: body.token ?? null };
 }
@@ -51,11 +59,37 @@ describe('the screen’s one-time code', () => {
     const refused: Array<{ method: string; path: string; headers: Record<string, string>; status: number }> = [
       { method: 'GET', path: `${SCREEN_CODE_PATH}?c=${code}`, headers: {}, status: 405 },
       { method: 'POST', path: SCREEN_CODE_PATH, headers: { 'content-type': 'text/plain' }, status: 415 },
-      { method: 'POST', path: SCREEN_CODE_PATH, headers: { 'content-type': 'application/json', origin: 'http://evil.example' }, status: 403 },
-      { method: 'POST', path: SCREEN_CODE_PATH, headers: { 'content-type': 'application/json', host: `localhost:${port}` }, status: 403 },
+      {
+        method: 'POST',
+        path: SCREEN_CODE_PATH,
+        headers: { 'content-type': 'application/json', origin: 'http://evil.example' },
+        status: 403,
+      },
+      {
+        method: 'POST',
+        path: SCREEN_CODE_PATH,
+        headers: { 'content-type': 'application/json', host: `localhost:${port}` },
+        status: 403,
+      },
     ];
-    for (const r of refused) expect((await send(bridge.origin, { method: r.method, path: r.path, headers: r.headers, body: r.method === 'POST' ? body : undefined })).status, JSON.stringify(r)).toBe(r.status);
-    const malformed = await send(bridge.origin, { method: 'POST', path: SCREEN_CODE_PATH, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'x', token: 1 }) });
+    for (const r of refused)
+      expect(
+        (
+          await send(bridge.origin, {
+            method: r.method,
+            path: r.path,
+            headers: r.headers,
+            body: r.method === 'POST' ? body : undefined,
+          })
+        ).status,
+        JSON.stringify(r),
+      ).toBe(r.status);
+    const malformed = await send(bridge.origin, {
+      method: 'POST',
+      path: SCREEN_CODE_PATH,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: 'x', token: 1 }),
+    });
     expect(malformed.status).toBe(400);
     expect(errorOf(malformed).code).toBe('bad_request');
     expect((await trade(bridge.origin, code, { origin: bridge.origin })).status).toBe(200);

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/agent/agent.js';
-import type { AgentStatus } from '../../src/agent/status.js';
+import type { Agent } from '../../src/agent/facade/agent.js';
+import type { AgentStatus } from '../../src/agent/status/status.js';
 import { callResultSchema } from '../../src/contract.js';
 import { startWebBridge } from '../../src/web/web-bridge.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
@@ -61,10 +61,16 @@ describe('wrong-shaped input', () => {
       expect(errorOf(r).code, what).toBe('bad_request');
       expect((await api(bridge, 'status', {})).status, `still serving after ${what}`).toBe(200);
     }
-    expect(errorOf(await api(bridge, 'punch', { credential: { kind: 'id' } })).issues).toEqual([{ path: ['credential', 'value'], message: expect.any(String) }]);
+    expect(errorOf(await api(bridge, 'punch', { credential: { kind: 'id' } })).issues).toEqual([
+      { path: ['credential', 'value'], message: expect.any(String) },
+    ]);
     expect((await api(bridge, 'punch', '{}', { 'content-type': 'text/plain' })).status).toBe(415);
-    expect((await api(bridge, 'punch', JSON.stringify({ credential: { kind: 'id', value: 'y'.repeat(100_000) } }))).status).toBe(413);
-    expect((await send(bridge.origin, { path: '/api/status', headers: { 'x-kiosk-token': bridge.token } })).status).toBe(405);
+    expect(
+      (await api(bridge, 'punch', JSON.stringify({ credential: { kind: 'id', value: 'y'.repeat(100_000) } }))).status,
+    ).toBe(413);
+    expect(
+      (await send(bridge.origin, { path: '/api/status', headers: { 'x-kiosk-token': bridge.token } })).status,
+    ).toBe(405);
     expect((await api(bridge, 'status', {})).status).toBe(200);
     expect(agent.status().queue.pending + agent.status().queue.sent).toBe(0);
   });
@@ -110,7 +116,12 @@ describe('events', () => {
 
     const u = new URL(bridge.origin);
     let buf = '';
-    const req = http.get({ host: u.hostname, port: u.port, path: `/api/events?t=${bridge.token}`, headers: { origin: bridge.origin } });
+    const req = http.get({
+      host: u.hostname,
+      port: u.port,
+      path: `/api/events?t=${bridge.token}`,
+      headers: { origin: bridge.origin },
+    });
     const res = await new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
@@ -136,7 +147,10 @@ describe('events', () => {
     const { bridge, agent } = await setup();
     const stream = listen(bridge);
     await waitFor(() => stream.text().includes('event: status\n'), 'the first status event');
-    const punches = () => [...stream.text().matchAll(/event: punch\ndata: (.*)\n\n/g)].map((m) => JSON.parse(m[1] ?? '') as Record<string, unknown>);
+    const punches = () =>
+      [...stream.text().matchAll(/event: punch\ndata: (.*)\n\n/g)].map(
+        (m) => JSON.parse(m[1] ?? '') as Record<string, unknown>,
+      );
 
     const answer = await api(bridge, 'badgeScan', { code: 'NOBODY-2', source: 'wedge', requestId: 'screen-2' });
     await waitFor(() => punches().length === 1, 'the punch event');
@@ -162,11 +176,27 @@ describe('the renderer files', () => {
     expect(r.text).toBe(INDEX);
     expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
     const csp = r.headers['content-security-policy'] ?? '';
-    for (const d of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'none'"]) {
+    for (const d of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data:",
+      "connect-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+      "form-action 'none'",
+    ]) {
       expect(csp).toContain(d);
     }
-    expect(r.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
-    expect((await send(bridge.origin, { path: '/app.js' })).headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(r.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    });
+    expect((await send(bridge.origin, { path: '/app.js' })).headers['content-type']).toBe(
+      'text/javascript; charset=utf-8',
+    );
     expect((await send(bridge.origin, { path: '/nope.css' })).status).toBe(404);
     expect((await send(bridge.origin, { method: 'POST', path: '/index.html', body: 'x' })).status).toBe(405);
   });
@@ -174,7 +204,18 @@ describe('the renderer files', () => {
   it('no way out of the renderer directory', async () => {
     const { bridge, root } = await setup();
     fs.symlinkSync(path.join(root, '..', 'package.json'), path.join(root, 'linked.json'));
-    for (const p of ['/../package.json', '/%2e%2e/package.json', '/%2E%2E%2Fpackage.json', '/..%2fpackage.json', '/..%5cpackage.json', '/%00', '/%E0%A4%A', '/linked.json', '//etc/passwd', '/.']) {
+    for (const p of [
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/%2E%2E%2Fpackage.json',
+      '/..%2fpackage.json',
+      '/..%5cpackage.json',
+      '/%00',
+      '/%E0%A4%A',
+      '/linked.json',
+      '//etc/passwd',
+      '/.',
+    ]) {
       const r = await send(bridge.origin, { path: p });
       expect(r.status, p).toBe(404);
       expect(r.text, p).not.toContain('outside the renderer');
@@ -188,7 +229,9 @@ describe('listening', () => {
     cleanups.push(t.cleanup);
     const agent = {} as unknown as Agent;
     for (const host of ['0.0.0.0', '::', '192.168.1.10', 'localhost', 'example.com', '']) {
-      await expect(startWebBridge({ agent, host, port: 0, rendererDir: t.dir, adminPin: null }), host).rejects.toThrow(/loopback only/);
+      await expect(startWebBridge({ agent, host, port: 0, rendererDir: t.dir, adminPin: null }), host).rejects.toThrow(
+        /loopback only/,
+      );
     }
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AbsentRoutes, FIRST_PAUSE_MS, LONGEST_PAUSE_MS, pauseMs, PROBE_STALE_MS, type RouteSignal } from '../../src/domain/absent-routes.js';
+import {
+  AbsentRoutes,
+  FIRST_PAUSE_MS,
+  LONGEST_PAUSE_MS,
+  pauseMs,
+  PROBE_STALE_MS,
+  type RouteSignal,
+} from '../../src/domain/absent-routes.js';
 import { routeSignal } from '../../src/sync/route-gate.js';
 
 const H = 3_600_000;
@@ -25,7 +32,10 @@ describe('AbsentRoutes', () => {
     expect(r.note('GET /timesheets', 'e:1', lacks404, 2_000)).toBeNull();
     expect(r.check('GET /timesheets', 2_001)).toBeNull();
     const change = r.note('GET /timesheets', 'e:2', lacks404, 3_000);
-    expect(change).toEqual({ kind: 'absent', absent: { route: 'GET /timesheets', status: 404, since: 1_000, lastAt: 3_000, nextAt: 3_000 + H, pauses: 1 } });
+    expect(change).toEqual({
+      kind: 'absent',
+      absent: { route: 'GET /timesheets', status: 404, since: 1_000, lastAt: 3_000, nextAt: 3_000 + H, pauses: 1 },
+    });
     expect(r.check('GET /timesheets', 3_000 + H - 1)).toMatchObject({ route: 'GET /timesheets', nextAt: 3_000 + H });
     // Other routes are not touched.
     expect(r.check('GET /work-leaves', 4_000)).toBeNull();
@@ -42,7 +52,10 @@ describe('AbsentRoutes', () => {
   it('405 and 501 are about the route: absent at once', () => {
     const r = new AbsentRoutes();
     expect(r.note('GET /work-leaves', 'e:1', lacks405, 10)?.kind).toBe('absent');
-    expect(r.note('GET /sites', 's', { kind: 'lacks', status: 501, sure: true }, 10)?.absent).toMatchObject({ status: 501, since: 10 });
+    expect(r.note('GET /sites', 's', { kind: 'lacks', status: 501, sure: true }, 10)?.absent).toMatchObject({
+      status: 501,
+      since: 10,
+    });
     expect(r.list().map((a) => a.route)).toEqual(['GET /work-leaves', 'GET /sites']);
   });
 
@@ -51,10 +64,16 @@ describe('AbsentRoutes', () => {
     r.note('GET /timesheets', 'x', lacks405, 0);
     expect(r.check('GET /timesheets', H)).toBeNull(); // the probe
     expect(r.check('GET /timesheets', H + 1)).not.toBeNull(); // the others wait
-    expect(r.note('GET /timesheets', 'y', lacks405, H + 10)).toMatchObject({ kind: 'absent', absent: { pauses: 2, nextAt: H + 10 + 2 * H } });
+    expect(r.note('GET /timesheets', 'y', lacks405, H + 10)).toMatchObject({
+      kind: 'absent',
+      absent: { pauses: 2, nextAt: H + 10 + 2 * H },
+    });
     expect(r.check('GET /timesheets', 3 * H)).not.toBeNull();
     expect(r.check('GET /timesheets', 3 * H + 10)).toBeNull();
-    expect(r.note('GET /timesheets', 'z', present, 3 * H + 20)).toMatchObject({ kind: 'back', absent: { route: 'GET /timesheets' } });
+    expect(r.note('GET /timesheets', 'z', present, 3 * H + 20)).toMatchObject({
+      kind: 'back',
+      absent: { route: 'GET /timesheets' },
+    });
     expect(r.list()).toEqual([]);
     expect(r.check('GET /timesheets', 3 * H + 30)).toBeNull();
   });
@@ -79,11 +98,21 @@ describe('AbsentRoutes', () => {
   });
 
   it('a route absent before a restart is asked again at once, and one 404 pauses it again from its first date', () => {
-    const before = { route: 'GET /timesheets' as const, status: 404, since: 100, lastAt: 200, nextAt: 50 * H, pauses: 3 };
+    const before = {
+      route: 'GET /timesheets' as const,
+      status: 404,
+      since: 100,
+      lastAt: 200,
+      nextAt: 50 * H,
+      pauses: 3,
+    };
     const r = new AbsentRoutes([before], 1_000);
     expect(r.list()).toEqual([{ ...before, nextAt: 1_000 }]);
     expect(r.check('GET /timesheets', 1_000)).toBeNull();
-    expect(r.note('GET /timesheets', 'e:1', lacks404, 2_000)).toEqual({ kind: 'absent', absent: { route: 'GET /timesheets', status: 404, since: 100, lastAt: 2_000, nextAt: 2_000 + H, pauses: 1 } });
+    expect(r.note('GET /timesheets', 'e:1', lacks404, 2_000)).toEqual({
+      kind: 'absent',
+      absent: { route: 'GET /timesheets', status: 404, since: 100, lastAt: 2_000, nextAt: 2_000 + H, pauses: 1 },
+    });
     // Or it answers now: told as back, and forgotten.
     const r2 = new AbsentRoutes([before], 1_000);
     expect(r2.note('GET /timesheets', 'e:1', present, 2_000)?.kind).toBe('back');
@@ -97,9 +126,17 @@ describe('routeSignal: what an API answer says of its route', () => {
     expect(routeSignal({ kind: 'refused', status: 404, reason: '404 x', serverDate: null })).toEqual(lacks404);
     expect(routeSignal({ kind: 'refused', status: 405, reason: '405 x', serverDate: null })).toEqual(lacks405);
     expect(routeSignal({ kind: 'refused', status: 400, reason: '400 x', serverDate: null })).toEqual(present);
-    expect(routeSignal({ kind: 'setup', status: 404, reason: 'html', location: null, serverDate: null })).toEqual(lacks404);
-    expect(routeSignal({ kind: 'setup', status: 302, reason: 'moved', location: '/x', serverDate: null })).toEqual(nothing);
-    expect(routeSignal({ kind: 'server_error', status: 501, error: 'x', serverDate: null })).toEqual({ kind: 'lacks', status: 501, sure: true });
+    expect(routeSignal({ kind: 'setup', status: 404, reason: 'html', location: null, serverDate: null })).toEqual(
+      lacks404,
+    );
+    expect(routeSignal({ kind: 'setup', status: 302, reason: 'moved', location: '/x', serverDate: null })).toEqual(
+      nothing,
+    );
+    expect(routeSignal({ kind: 'server_error', status: 501, error: 'x', serverDate: null })).toEqual({
+      kind: 'lacks',
+      status: 501,
+      sure: true,
+    });
     expect(routeSignal({ kind: 'server_error', status: 503, error: 'x', serverDate: null })).toEqual(nothing);
     expect(routeSignal({ kind: 'not_sent', error: 'ECONNREFUSED' })).toEqual(nothing);
     expect(routeSignal({ kind: 'rate_limited', retryAfterHeader: null, serverDate: null })).toEqual(nothing);

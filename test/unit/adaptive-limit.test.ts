@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock, Sleep } from '../../src/domain/clock.js';
 import type { WindowRule } from '../../src/domain/sliding-window.js';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
-import { RateSlots } from '../../src/store/rate-slots.js';
+import { RateSlots } from '../../src/store/settings/rate-slots.js';
 import { silentLogger } from '../../src/log.js';
 import { AdaptiveLimit, type AdaptiveOptions } from '../../src/sync/adaptive-limit.js';
 import { Priority, RateBudget, type SlotTicket } from '../../src/sync/rate-budget.js';
@@ -104,7 +104,7 @@ describe('RateBudget adapting to 429s (no shared window)', () => {
     expect(time.t).toBe(W + W / 2);
   });
 
-  it('the next 429 sets the limit to what got through since the pause: this terminal\'s share of the account', async () => {
+  it("the next 429 sets the limit to what got through since the pause: this terminal's share of the account", async () => {
     const b = budget({ limit: 60, windowMs: W });
     b.pauseUntil(W, 'retry_after');
     expect(b.limit).toBe(30);
@@ -170,7 +170,13 @@ describe('RateBudget adapting to 429s (no shared window)', () => {
 describe('AdaptiveLimit and the shared window', () => {
   it('a RateBudget on the fleet window in Redis does not cut on a 429; once Redis is out of reach it does', async () => {
     const window = new OpenWindow();
-    const link = new SharedWindowLink({ window, clock: time.clock, sleep: time.sleep, log: silentLogger, opts: { inFlightMs: 500 } });
+    const link = new SharedWindowLink({
+      window,
+      clock: time.clock,
+      sleep: time.sleep,
+      log: silentLogger,
+      opts: { inFlightMs: 500 },
+    });
     const b = budget({ limit: 20, windowMs: W }, {}, link);
     await new Promise((r) => setImmediate(r)); // the link joins the window
     expect(b.sharing().shared).toBe('redis');

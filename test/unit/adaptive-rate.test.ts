@@ -130,7 +130,10 @@ const ceilings = fc.integer({ min: 1, max: 10_000 });
 
 type Seen = { at: number; before: AimdState; after: AimdState; limited: boolean };
 
-function run(rule: AimdRule, xs: readonly { gap: number; limited: boolean; admitted: number; pauseMs: number; jitter: number }[]): Seen[] {
+function run(
+  rule: AimdRule,
+  xs: readonly { gap: number; limited: boolean; admitted: number; pauseMs: number; jitter: number }[],
+): Seen[] {
   let s = aimdStart(rule);
   let t = 0;
   const out: Seen[] = [];

@@ -49,7 +49,13 @@ describe('type 1, the header', () => {
     const parsed = parseHeader(HEADER_LINE);
     expect(parsed).toMatchObject({ ok: true, crc: 'kermit' });
     if (!parsed.ok) return;
-    expect(parsed.header).toMatchObject({ employer: { kind: 'cnpj', id: '11222333000181' }, cnoOrCaepf: null, employerName: 'RELOJOARIA SÃO JOÃO LTDA', repRegistration: '00005120230012345', layoutVersion: '003' });
+    expect(parsed.header).toMatchObject({
+      employer: { kind: 'cnpj', id: '11222333000181' },
+      cnoOrCaepf: null,
+      employerName: 'RELOJOARIA SÃO JOÃO LTDA',
+      repRegistration: '00005120230012345',
+      layoutVersion: '003',
+    });
   });
 
   it('carries an alphanumeric CNPJ in the same 14 characters and a CPF zero-padded', () => {
@@ -67,11 +73,16 @@ describe('type 1, the header', () => {
     expect(line.slice(189, 206)).toBe('0'.repeat(17));
     expect(line.slice(253, 268)).toBe('200052998224725');
     expect(line.slice(298)).toBe('0C6F');
-    expect(parseHeader(line)).toMatchObject({ ok: true, header: { employer: { id: '12ABC34501DE35' }, developer: { kind: 'cpf', id: '52998224725' } } });
+    expect(parseHeader(line)).toMatchObject({
+      ok: true,
+      header: { employer: { id: '12ABC34501DE35' }, developer: { kind: 'cpf', id: '52998224725' } },
+    });
   });
 
   it('refuses what the layout cannot carry instead of cutting it', () => {
-    expect(() => buildHeader({ ...header, employer: { kind: 'cnpj', id: '11222333000182' } })).toThrow(/not a valid CNPJ/);
+    expect(() => buildHeader({ ...header, employer: { kind: 'cnpj', id: '11222333000182' } })).toThrow(
+      /not a valid CNPJ/,
+    );
     expect(() => buildHeader({ ...header, employerName: 'x'.repeat(151) })).toThrow(/151 characters/);
     expect(() => buildHeader({ ...header, employerName: 'Caf\u00e9 \u201cBom\u201d' })).toThrow(/ISO 8859-1/);
     expect(() => buildHeader({ ...header, firstDate: '2026-09-01' })).toThrow(/after last date/);
@@ -79,18 +90,46 @@ describe('type 1, the header', () => {
   });
 
   it('names what is wrong in a header read from a file', () => {
-    expect(parseHeader(HEADER_LINE.slice(0, 298) + '5141')).toMatchObject({ ok: false, problem: expect.stringContaining('CRC "5141"') });
-    expect(parseHeader(HEADER_LINE.slice(0, 206) + '2026-02-30' + HEADER_LINE.slice(216))).toMatchObject({ ok: false, problem: expect.stringContaining('first date') });
-    expect(parseHeader(HEADER_LINE.slice(0, 250) + '002' + HEADER_LINE.slice(253))).toMatchObject({ ok: false, problem: expect.stringContaining('layout version "002"') });
-    expect(parseHeader(HEADER_LINE + ' ')).toMatchObject({ ok: false, problem: expect.stringContaining('302 characters, this one 303') });
+    expect(parseHeader(HEADER_LINE.slice(0, 298) + '5141')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('CRC "5141"'),
+    });
+    expect(parseHeader(HEADER_LINE.slice(0, 206) + '2026-02-30' + HEADER_LINE.slice(216))).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('first date'),
+    });
+    expect(parseHeader(HEADER_LINE.slice(0, 250) + '002' + HEADER_LINE.slice(253))).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('layout version "002"'),
+    });
+    expect(parseHeader(HEADER_LINE + ' ')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('302 characters, this one 303'),
+    });
   });
 });
 
 describe('type 7, the REP-P mark, and its chain', () => {
-  const first = { nsr: 1, markedAt: '2026-08-03T08:01:00-0300', cpf: '12345678909', recordedAt: '2026-08-03T08:01:00-0300', collector: '04', online: true };
-  const second = { nsr: 2, markedAt: '2026-08-03T12:00:00-0300', cpf: '52998224725', recordedAt: '2026-08-03T12:05:00-0300', collector: '04', online: false };
-  const body1 = '000000001' + '7' + '2026-08-03T08:01:00-0300' + '012345678909' + '2026-08-03T08:01:00-0300' + '04' + '0';
-  const body2 = '000000002' + '7' + '2026-08-03T12:00:00-0300' + '052998224725' + '2026-08-03T12:05:00-0300' + '04' + '1';
+  const first = {
+    nsr: 1,
+    markedAt: '2026-08-03T08:01:00-0300',
+    cpf: '12345678909',
+    recordedAt: '2026-08-03T08:01:00-0300',
+    collector: '04',
+    online: true,
+  };
+  const second = {
+    nsr: 2,
+    markedAt: '2026-08-03T12:00:00-0300',
+    cpf: '52998224725',
+    recordedAt: '2026-08-03T12:05:00-0300',
+    collector: '04',
+    online: false,
+  };
+  const body1 =
+    '000000001' + '7' + '2026-08-03T08:01:00-0300' + '012345678909' + '2026-08-03T08:01:00-0300' + '04' + '0';
+  const body2 =
+    '000000002' + '7' + '2026-08-03T12:00:00-0300' + '052998224725' + '2026-08-03T12:05:00-0300' + '04' + '1';
   const hash1 = '26c24d79a2db0a99923ed5006f78acafe95e3f27b3eb0f138c81efb14c3003b2'; // SHA-256(body1)
   const hash2 = '169322a05efa81fc6f31741a4aa95101035d01ab408916265e4ad4fcdb245ef1'; // SHA-256(body2 + hash1)
 
@@ -112,7 +151,10 @@ describe('type 7, the REP-P mark, and its chain', () => {
 
   it('refuses an impossible date that has the right shape', () => {
     const line = body1.slice(0, 10) + '2026-13-03T08:01:00-0300' + body1.slice(34) + hash1;
-    expect(parseRecord(line)).toMatchObject({ ok: false, problem: expect.stringContaining('"2026-13-03T08:01:00-0300"') });
+    expect(parseRecord(line)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('"2026-13-03T08:01:00-0300"'),
+    });
   });
 });
 
@@ -123,7 +165,10 @@ describe('type 9, the trailer, and the signature line', () => {
     expect(buildTrailer({ 2: 1, 3: 0, 4: 0, 5: 2, 6: 0, 7: 435 })).toBe(TRAILER);
     expect(TRAILER).toHaveLength(64);
     expect(parseTrailer(TRAILER)).toEqual({ ok: true, counts: { 2: 1, 3: 0, 4: 0, 5: 2, 6: 0, 7: 435 } });
-    expect(parseTrailer(TRAILER.slice(0, 63) + '0')).toMatchObject({ ok: false, problem: expect.stringContaining('position 64') });
+    expect(parseTrailer(TRAILER.slice(0, 63) + '0')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('position 64'),
+    });
   });
 
   it('ends a signed file with the .p7s marker and an unsigned one with a line that says so, both 100 characters', () => {
@@ -137,37 +182,99 @@ describe('type 9, the trailer, and the signature line', () => {
 describe('types 2 to 6, read from other systems', () => {
   it('type 2: employer inclusion, 331 characters', () => {
     const line =
-      '000000001' + '2' + '2026-08-01T08:00:00-0300' + '00052998224725' + '1' + '11222333000181' + '00000000000000' +
-      'RELOJOARIA SÃO JOÃO LTDA'.padEnd(150, ' ') + 'RUA DAS FLORES, 100 - CURITIBA/PR'.padEnd(100, ' ') + '8B24';
+      '000000001' +
+      '2' +
+      '2026-08-01T08:00:00-0300' +
+      '00052998224725' +
+      '1' +
+      '11222333000181' +
+      '00000000000000' +
+      'RELOJOARIA SÃO JOÃO LTDA'.padEnd(150, ' ') +
+      'RUA DAS FLORES, 100 - CURITIBA/PR'.padEnd(100, ' ') +
+      '8B24';
     expect(line).toHaveLength(331);
-    expect(parseRecord(line)).toMatchObject({ ok: true, record: { type: 2, nsr: 1, responsibleCpf: '52998224725', employer: { id: '11222333000181' }, workplace: 'RUA DAS FLORES, 100 - CURITIBA/PR', crc: 'kermit' } });
+    expect(parseRecord(line)).toMatchObject({
+      ok: true,
+      record: {
+        type: 2,
+        nsr: 1,
+        responsibleCpf: '52998224725',
+        employer: { id: '11222333000181' },
+        workplace: 'RUA DAS FLORES, 100 - CURITIBA/PR',
+        crc: 'kermit',
+      },
+    });
   });
 
   it('type 3: REP-C/REP-A mark, 50 characters, CPF in either form', () => {
-    expect(parseRecord('000000002' + '3' + '2026-08-03T08:01:00-0300' + '012345678909' + '0A74')).toMatchObject({ ok: true, record: { type: 3, nsr: 2, cpf: '12345678909' } });
-    expect(parseRecord('000000003' + '3' + '2026-08-03T12:00:00-0300' + '12345678909 ' + 'CCF9')).toMatchObject({ ok: true, record: { type: 3, cpf: '12345678909' } });
-    expect(parseRecord('000000002' + '3' + '2026-08-03T08:01:00-0300' + '012345678909' + '0A75')).toMatchObject({ ok: false, problem: expect.stringContaining('CRC "0A75"') });
+    expect(parseRecord('000000002' + '3' + '2026-08-03T08:01:00-0300' + '012345678909' + '0A74')).toMatchObject({
+      ok: true,
+      record: { type: 3, nsr: 2, cpf: '12345678909' },
+    });
+    expect(parseRecord('000000003' + '3' + '2026-08-03T12:00:00-0300' + '12345678909 ' + 'CCF9')).toMatchObject({
+      ok: true,
+      record: { type: 3, cpf: '12345678909' },
+    });
+    expect(parseRecord('000000002' + '3' + '2026-08-03T08:01:00-0300' + '012345678909' + '0A75')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('CRC "0A75"'),
+    });
   });
 
   it('type 4: clock adjustment, 73 characters', () => {
     const line = '000000004' + '4' + '2026-08-03T09:00:00-0300' + '2026-08-03T09:02:00-0300' + '52998224725' + '80FB';
-    expect(parseRecord(line)).toMatchObject({ ok: true, record: { type: 4, before: '2026-08-03T09:00:00-0300', after: '2026-08-03T09:02:00-0300', responsibleCpf: '52998224725' } });
+    expect(parseRecord(line)).toMatchObject({
+      ok: true,
+      record: {
+        type: 4,
+        before: '2026-08-03T09:00:00-0300',
+        after: '2026-08-03T09:02:00-0300',
+        responsibleCpf: '52998224725',
+      },
+    });
   });
 
   it('type 5: employee inclusion, 118 characters, name in ISO 8859-1', () => {
-    const line = '000000005' + '5' + '2026-08-03T09:10:00-0300' + 'I' + '012345678909' + 'JOSÉ DA CONCEIÇÃO'.padEnd(52, ' ') + '    ' + '52998224725' + '1616';
+    const line =
+      '000000005' +
+      '5' +
+      '2026-08-03T09:10:00-0300' +
+      'I' +
+      '012345678909' +
+      'JOSÉ DA CONCEIÇÃO'.padEnd(52, ' ') +
+      '    ' +
+      '52998224725' +
+      '1616';
     expect(line).toHaveLength(118);
-    expect(parseRecord(line)).toMatchObject({ ok: true, record: { type: 5, operation: 'I', cpf: '12345678909', name: 'JOSÉ DA CONCEIÇÃO', responsibleCpf: '52998224725' } });
-    expect(parseRecord(line.slice(0, 34) + 'X' + line.slice(35))).toMatchObject({ ok: false, problem: expect.stringContaining('operation "X"') });
+    expect(parseRecord(line)).toMatchObject({
+      ok: true,
+      record: { type: 5, operation: 'I', cpf: '12345678909', name: 'JOSÉ DA CONCEIÇÃO', responsibleCpf: '52998224725' },
+    });
+    expect(parseRecord(line.slice(0, 34) + 'X' + line.slice(35))).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('operation "X"'),
+    });
   });
 
   it('type 6: sensitive event, 36 characters, no CRC', () => {
-    expect(parseRecord('000000006' + '6' + '2026-08-03T09:20:00-0300' + '07')).toMatchObject({ ok: true, record: { type: 6, event: '07' } });
-    expect(parseRecord('000000006' + '6' + '2026-08-03T09:20:00-0300' + '09')).toMatchObject({ ok: false, problem: expect.stringContaining('event code "09"') });
+    expect(parseRecord('000000006' + '6' + '2026-08-03T09:20:00-0300' + '07')).toMatchObject({
+      ok: true,
+      record: { type: 6, event: '07' },
+    });
+    expect(parseRecord('000000006' + '6' + '2026-08-03T09:20:00-0300' + '09')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('event code "09"'),
+    });
   });
 
   it('names an unknown type and a wrong length', () => {
-    expect(parseRecord('000000007' + '8' + '2026-08-03T09:20:00-0300')).toMatchObject({ ok: false, problem: 'unknown record type "8" at position 10' });
-    expect(parseRecord('000000006' + '6' + '2026-08-03T09:20:00-0300' + '070')).toMatchObject({ ok: false, problem: 'a type 6 record has 36 characters, this one 37' });
+    expect(parseRecord('000000007' + '8' + '2026-08-03T09:20:00-0300')).toMatchObject({
+      ok: false,
+      problem: 'unknown record type "8" at position 10',
+    });
+    expect(parseRecord('000000006' + '6' + '2026-08-03T09:20:00-0300' + '070')).toMatchObject({
+      ok: false,
+      problem: 'a type 6 record has 36 characters, this one 37',
+    });
   });
 });

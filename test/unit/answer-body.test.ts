@@ -42,7 +42,12 @@ describe('readBody decodes what arrives', () => {
     const broken = new Readable({ read() {} });
     broken.push(Buffer.from('{"_id":'));
     setImmediate(() => broken.destroy(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' })));
-    expect(await readBody(broken, null)).toEqual({ ok: false, problem: 'cut off after 7 bytes (UND_ERR_SOCKET: other side closed)', bytes: 7, cut: true });
+    expect(await readBody(broken, null)).toEqual({
+      ok: false,
+      problem: 'cut off after 7 bytes (UND_ERR_SOCKET: other side closed)',
+      bytes: 7,
+      cut: true,
+    });
   });
 
   it('a decompression bomb stops at the bound', async () => {
@@ -70,7 +75,9 @@ describe('text from the wire, made printable', () => {
   });
 
   it('describeBody says type, length and encoding, never the bytes', () => {
-    expect(describeBody({ contentType: 'text/html; charset=utf-8', bytes: 312, contentEncoding: 'gzip' })).toBe('text/html; charset=utf-8, 312 bytes gzip-encoded');
+    expect(describeBody({ contentType: 'text/html; charset=utf-8', bytes: 312, contentEncoding: 'gzip' })).toBe(
+      'text/html; charset=utf-8, 312 bytes gzip-encoded',
+    );
     expect(describeBody({ contentType: null, bytes: 0, contentEncoding: null })).toBe('no content type, 0 bytes');
     expect(describeBody({ contentType: 'text/plain' })).toBe('text/plain');
   });

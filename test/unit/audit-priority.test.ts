@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock, Sleep } from '../../src/domain/clock.js';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
-import { RateSlots } from '../../src/store/rate-slots.js';
+import { RateSlots } from '../../src/store/settings/rate-slots.js';
 import { planRequests } from '../../src/sync/audit-compare.js';
 import { Priority, RateBudget, type SlotTicket } from '../../src/sync/rate-budget.js';
 import { tempDir } from '../helpers/temp.js';
@@ -53,10 +53,23 @@ afterEach(async () => {
 });
 
 function budget(limit: number, reserveShare = 0): RateBudget {
-  return new RateBudget({ store: new RateSlots(db), clock: time.clock, sleep: time.sleep, rule: { limit, windowMs: 1_000 }, adaptive: { adapt: false }, reserveShare });
+  return new RateBudget({
+    store: new RateSlots(db),
+    clock: time.clock,
+    sleep: time.sleep,
+    rule: { limit, windowMs: 1_000 },
+    adaptive: { adapt: false },
+    reserveShare,
+  });
 }
 
-function acquire(b: RateBudget, priority: Priority, purpose: string, order: string[], standAside?: () => boolean): Promise<SlotTicket | null> {
+function acquire(
+  b: RateBudget,
+  priority: Priority,
+  purpose: string,
+  order: string[],
+  standAside?: () => boolean,
+): Promise<SlotTicket | null> {
   return b.acquire(priority, purpose, { signal: stop.signal, ...(standAside ? { standAside } : {}) }).then((t) => {
     if (t) order.push(`${purpose}@${time.t}`);
     return t;
@@ -105,19 +118,39 @@ describe('the audit priority', () => {
 });
 
 describe('planning the audit’s requests', () => {
-  const group = (days: string[]) => ({ ref: { kind: 'external_id' as const, value: '1001' }, label: '1001', days: new Map(days.map((d) => [d, []])) });
+  const group = (days: string[]) => ({
+    ref: { kind: 'external_id' as const, value: '1001' },
+    label: '1001',
+    days: new Map(days.map((d) => [d, []])),
+  });
 
   it('one request for an employee’s days within the span, a new one past it; never more than the days', () => {
     const g = group(['2026-03-02', '2026-03-03', '2026-03-20', '2026-04-05']);
-    expect(planRequests([g], 31).map((r) => r.days)).toEqual([['2026-03-02', '2026-03-03', '2026-03-20'], ['2026-04-05']]);
-    expect(planRequests([g], 1).map((r) => r.days)).toEqual([['2026-03-02'], ['2026-03-03'], ['2026-03-20'], ['2026-04-05']]);
+    expect(planRequests([g], 31).map((r) => r.days)).toEqual([
+      ['2026-03-02', '2026-03-03', '2026-03-20'],
+      ['2026-04-05'],
+    ]);
+    expect(planRequests([g], 1).map((r) => r.days)).toEqual([
+      ['2026-03-02'],
+      ['2026-03-03'],
+      ['2026-03-20'],
+      ['2026-04-05'],
+    ]);
     expect(planRequests([g, group(['2026-03-02'])], 7)).toHaveLength(4);
   });
 });
 
 describe('the self-service priority (the employee’s day)', () => {
   it('goes only while the window is nearly empty: with 20 slots and a tenth for it, the third read waits while a punch still goes at once', async () => {
-    const b = new RateBudget({ store: new RateSlots(db), clock: time.clock, sleep: time.sleep, rule: { limit: 20, windowMs: 1_000 }, adaptive: { adapt: false }, reserveShare: 0, selfServiceShare: 0.1 });
+    const b = new RateBudget({
+      store: new RateSlots(db),
+      clock: time.clock,
+      sleep: time.sleep,
+      rule: { limit: 20, windowMs: 1_000 },
+      adaptive: { adapt: false },
+      reserveShare: 0,
+      selfServiceShare: 0.1,
+    });
     const order: string[] = [];
     for (const n of [1, 2, 3]) void acquire(b, Priority.selfService, `self${n}`, order);
     await turns(10);
@@ -128,9 +161,18 @@ describe('the self-service priority (the employee’s day)', () => {
   });
 
   it('counts every slot in the window, not only its own: after 2 punches, no read until they leave the window', async () => {
-    const b = new RateBudget({ store: new RateSlots(db), clock: time.clock, sleep: time.sleep, rule: { limit: 20, windowMs: 1_000 }, adaptive: { adapt: false }, reserveShare: 0, selfServiceShare: 0.1 });
+    const b = new RateBudget({
+      store: new RateSlots(db),
+      clock: time.clock,
+      sleep: time.sleep,
+      rule: { limit: 20, windowMs: 1_000 },
+      adaptive: { adapt: false },
+      reserveShare: 0,
+      selfServiceShare: 0.1,
+    });
     const order: string[] = [];
-    for (const p of ['p1', 'p2']) b.release((await b.acquire(Priority.punch, p, { signal: stop.signal })) as SlotTicket, 0);
+    for (const p of ['p1', 'p2'])
+      b.release((await b.acquire(Priority.punch, p, { signal: stop.signal })) as SlotTicket, 0);
     await acquire(b, Priority.selfService, 'self', order);
     expect(order).toEqual(['self@1000']);
   });

@@ -10,14 +10,21 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkCode } from '../../src/domain/credential.js';
-import { BootKeyboardDecoder, type BootKeyboardOptions, type DecodeEvent } from '../../src/input/boot-keyboard-decoder.js';
+import {
+  BootKeyboardDecoder,
+  type BootKeyboardOptions,
+  type DecodeEvent,
+} from '../../src/input/boot-keyboard-decoder.js';
 import { encodeBootReports, parseCapture } from '../../src/input/capture-file.js';
 import { SUPPORTED_CHARACTERS } from '../../src/input/hid-usage.js';
 import { codes, errors, feed, r8, typed, UP } from '../helpers/boot-reports.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'captures');
 
-function decodeFixture(name: string, opts: Partial<BootKeyboardOptions> = {}): { events: DecodeEvent[]; decoder: BootKeyboardDecoder } {
+function decodeFixture(
+  name: string,
+  opts: Partial<BootKeyboardOptions> = {},
+): { events: DecodeEvent[]; decoder: BootKeyboardDecoder } {
   const capture = parseCapture(fs.readFileSync(path.join(FIXTURES, name), 'utf8'));
   expect(capture.errors, `${name} parses cleanly`).toEqual([]);
   expect(capture.reports.length).toBeGreaterThan(0);
@@ -94,7 +101,16 @@ describe('BootKeyboardDecoder: keys', () => {
 
   it('Shift applies to keys that go down while it is held, not to keys already down', () => {
     const d = new BootKeyboardDecoder();
-    const events = feed(d, [r8(0, 0x04), r8(0x02, 0x04), r8(0x02, 0x04, 0x05), r8(0x00, 0x05), r8(0x00, 0x05, 0x06), UP, r8(0x20, 0x28), UP]);
+    const events = feed(d, [
+      r8(0, 0x04),
+      r8(0x02, 0x04),
+      r8(0x02, 0x04, 0x05),
+      r8(0x00, 0x05),
+      r8(0x00, 0x05, 0x06),
+      UP,
+      r8(0x20, 0x28),
+      UP,
+    ]);
     expect(events).toEqual([{ type: 'code', code: 'aBc' }]);
   });
 
@@ -124,7 +140,9 @@ describe('BootKeyboardDecoder: keys', () => {
 });
 
 describe('BootKeyboardDecoder: round trip (property)', () => {
-  const codeArb = fc.array(fc.constantFrom(...SUPPORTED_CHARACTERS), { minLength: 1, maxLength: 64 }).map((cs) => cs.join(''));
+  const codeArb = fc
+    .array(fc.constantFrom(...SUPPORTED_CHARACTERS), { minLength: 1, maxLength: 64 })
+    .map((cs) => cs.join(''));
 
   it('any code over the supported characters, encoded with random timing, repeats and roll-over, decodes to itself', () => {
     fc.assert(
@@ -137,7 +155,9 @@ describe('BootKeyboardDecoder: round trip (property)', () => {
         fc.integer(),
         (codeList, layout, terminator, rollover, repeats, seed) => {
           const random = mulberry32(seed);
-          const reports = codeList.flatMap((code) => encodeBootReports(code, { layout, terminator, rollover, repeats, random }));
+          const reports = codeList.flatMap((code) =>
+            encodeBootReports(code, { layout, terminator, rollover, repeats, random }),
+          );
           for (const r of reports) {
             expect(r.bytes.length).toBe(layout);
             expect(r.offsetMs).toBeGreaterThanOrEqual(0);
@@ -156,7 +176,12 @@ describe('BootKeyboardDecoder: round trip (property)', () => {
   });
 
   it('the encoder really rolls over: some key goes down while another is held', () => {
-    const reports = encodeBootReports('0123456789abcdefghij', { layout: 8, terminator: 'enter', rollover: true, random: mulberry32(7) });
+    const reports = encodeBootReports('0123456789abcdefghij', {
+      layout: 8,
+      terminator: 'enter',
+      rollover: true,
+      random: mulberry32(7),
+    });
     const maxHeld = Math.max(...reports.map((r) => r.bytes.subarray(2).filter((u) => u !== 0).length));
     expect(maxHeld).toBeGreaterThan(1);
   });

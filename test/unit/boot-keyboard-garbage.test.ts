@@ -11,7 +11,13 @@ import { codes, errors, feed, r8, typed, UP } from '../helpers/boot-reports.js';
 describe('BootKeyboardDecoder: garbage is dropped, counted, never punched', () => {
   it('wrong report lengths', () => {
     const d = new BootKeyboardDecoder();
-    const events = [new Uint8Array(0), new Uint8Array(1), new Uint8Array(7), new Uint8Array(10), new Uint8Array(64)].flatMap((r) => d.push(r));
+    const events = [
+      new Uint8Array(0),
+      new Uint8Array(1),
+      new Uint8Array(7),
+      new Uint8Array(10),
+      new Uint8Array(64),
+    ].flatMap((r) => d.push(r));
     expect(errors(events)).toEqual([
       'wrong report length 0',
       'wrong report length 1',
@@ -90,9 +96,16 @@ describe('BootKeyboardDecoder: garbage is dropped, counted, never punched', () =
   it('random bytes never throw, and every error is counted', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.uint8Array({ minLength: 8, maxLength: 8 }), fc.uint8Array({ minLength: 9, maxLength: 9 }), fc.uint8Array({ maxLength: 70 })), {
-          maxLength: 200,
-        }),
+        fc.array(
+          fc.oneof(
+            fc.uint8Array({ minLength: 8, maxLength: 8 }),
+            fc.uint8Array({ minLength: 9, maxLength: 9 }),
+            fc.uint8Array({ maxLength: 70 }),
+          ),
+          {
+            maxLength: 200,
+          },
+        ),
         (reports) => {
           const d = new BootKeyboardDecoder();
           let errorEvents = 0;

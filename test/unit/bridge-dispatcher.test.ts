@@ -44,7 +44,11 @@ function standIn() {
 function setup() {
   const s = standIn();
   const lines: string[] = [];
-  const d = createDispatcher({ agent: s.agent, adminPin: { verify: async (p) => p === '4321' }, log: createLogger({ level: 'debug', write: (l) => lines.push(l) }) });
+  const d = createDispatcher({
+    agent: s.agent,
+    adminPin: { verify: async (p) => p === '4321' },
+    log: createLogger({ level: 'debug', write: (l) => lines.push(l) }),
+  });
   const caller: Caller = { session: d.newSession(), via: 'test' };
   const got: Emitted[] = [];
   const off = d.subscribe((name, payload) => got.push({ name, payload } as Emitted));
@@ -54,7 +58,11 @@ function setup() {
 describe('the bridge dispatcher', () => {
   it('echoes a punch call’s requestId in the event of its result, and only there', async () => {
     const { d, caller, got, emit, release } = setup();
-    const call = d.dispatch('punch', () => ({ input: { credential: { kind: 'id', value: 'Ana' }, requestId: 'r-1' } }), caller);
+    const call = d.dispatch(
+      'punch',
+      () => ({ input: { credential: { kind: 'id', value: 'Ana' }, requestId: 'r-1' } }),
+      caller,
+    );
     // A reader's punch while the call waits: not the call's, so no id.
     emit(result('Bia'));
     release();
@@ -82,7 +90,10 @@ describe('the bridge dispatcher', () => {
     const { d, caller } = setup();
     expect(await d.dispatch('status', () => ({ refused: 'too large' }), caller)).toEqual({ refused: 'too large' });
     const bad = await d.dispatch('punch', () => ({ input: { credential: { kind: 'id' }, requestId: 'r 2' } }), caller);
-    expect(bad).toMatchObject({ ok: false, error: { code: 'bad_request', message: 'input does not fit the punch call' } });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request', message: 'input does not fit the punch call' },
+    });
     expect(bad).toHaveProperty('error.issues', [
       { path: ['credential', 'value'], message: expect.any(String) },
       { path: ['requestId'], message: expect.any(String) },
@@ -94,20 +105,36 @@ describe('the bridge dispatcher', () => {
     release();
     // The punch is stored: its facts go back, the field that did not fit is left out (punchId: null).
     const salvaged = { ...result('x'), punchId: null };
-    expect(await d.dispatch('punch', () => ({ input: { credential: { kind: 'id', value: 'bad' } } }), caller)).toEqual({ ok: true, value: salvaged });
+    expect(await d.dispatch('punch', () => ({ input: { credential: { kind: 'id', value: 'bad' } } }), caller)).toEqual({
+      ok: true,
+      value: salvaged,
+    });
     expect(got).toEqual([{ name: 'punch', payload: salvaged }]);
-    expect(lines.some((l) => l.includes('test punch answer outside the contract: sent with what fits') && l.includes('"call":"punch"') && l.includes('punchId'))).toBe(true);
+    expect(
+      lines.some(
+        (l) =>
+          l.includes('test punch answer outside the contract: sent with what fits') &&
+          l.includes('"call":"punch"') &&
+          l.includes('punchId'),
+      ),
+    ).toBe(true);
     expect(lines.some((l) => l.includes('punch event outside the contract: sent with what fits'))).toBe(true);
     expect(lines.some((l) => l.includes('not a number'))).toBe(false);
     expect(await d.dispatch('status', () => ({ input: {} }), caller)).toEqual(refusal('internal', 'the call failed'));
-    expect(lines.some((l) => l.includes('test call answered outside the contract') && l.includes('"call":"status"'))).toBe(true);
+    expect(
+      lines.some((l) => l.includes('test call answered outside the contract') && l.includes('"call":"status"')),
+    ).toBe(true);
   });
 
   it('stops forwarding when unsubscribed', async () => {
     const { d, caller, got, off, release } = setup();
     off();
     release();
-    await d.dispatch('punch', () => ({ input: { credential: { kind: 'id', value: 'Ana' }, requestId: 'r-3' } }), caller);
+    await d.dispatch(
+      'punch',
+      () => ({ input: { credential: { kind: 'id', value: 'Ana' }, requestId: 'r-3' } }),
+      caller,
+    );
     expect(got).toEqual([]);
   });
 });

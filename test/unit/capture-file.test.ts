@@ -4,14 +4,28 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BootKeyboardDecoder } from '../../src/input/boot-keyboard-decoder.js';
-import { encodeBootReports, formatCapture, formatCaptureLine, parseCapture, replayCapture } from '../../src/input/capture-file.js';
+import {
+  encodeBootReports,
+  formatCapture,
+  formatCaptureLine,
+  parseCapture,
+  replayCapture,
+} from '../../src/input/capture-file.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'captures');
 const hex = (b: Uint8Array): string => Array.from(b, (n) => n.toString(16).padStart(2, '0')).join(' ');
 
 describe('parseCapture', () => {
   it('reads offsets, hex with or without spaces, and skips comments and blank lines', () => {
-    const text = ['# header', '', '+0 00 00 1e 00 00 00 00 00', '  +12.5 0000280000000000   # Enter', 'AbCd', '\t', '+3 01 # trailing comment'].join('\n');
+    const text = [
+      '# header',
+      '',
+      '+0 00 00 1e 00 00 00 00 00',
+      '  +12.5 0000280000000000   # Enter',
+      'AbCd',
+      '\t',
+      '+3 01 # trailing comment',
+    ].join('\n');
     const c = parseCapture(text);
     expect(c.errors).toEqual([]);
     expect(c.reports.map((r) => ({ line: r.line, offsetMs: r.offsetMs, hex: hex(r.bytes) }))).toEqual([
@@ -29,7 +43,18 @@ describe('parseCapture', () => {
   });
 
   it('lists bad lines as errors with their line numbers and keeps the good ones', () => {
-    const text = ['+1 00 11', '+x 00', '+5', '00 1', '00 zz', '0 00 0', '+-3 00', '+4 22', `${'00'.repeat(4097)}`, '+7ab'].join('\n');
+    const text = [
+      '+1 00 11',
+      '+x 00',
+      '+5',
+      '00 1',
+      '00 zz',
+      '0 00 0',
+      '+-3 00',
+      '+4 22',
+      `${'00'.repeat(4097)}`,
+      '+7ab',
+    ].join('\n');
     const c = parseCapture(text);
     expect(c.reports.map((r) => [r.line, hex(r.bytes)])).toEqual([
       [1, '00 11'],
@@ -73,7 +98,10 @@ describe('formatCaptureLine / formatCapture', () => {
   it('round-trips through parseCapture', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ offsetMs: fc.nat({ max: 100_000 }), bytes: fc.uint8Array({ minLength: 1, maxLength: 64 }) }), { maxLength: 30 }),
+        fc.array(
+          fc.record({ offsetMs: fc.nat({ max: 100_000 }), bytes: fc.uint8Array({ minLength: 1, maxLength: 64 }) }),
+          { maxLength: 30 },
+        ),
         fc.option(fc.string().map((s) => s.replace(/[\r\n]/g, ' '))),
         (reports, header) => {
           const text = formatCapture(reports, header ?? undefined);
@@ -95,7 +123,9 @@ describe('replayCapture', () => {
 
   it('applies transforms; a refused code becomes an error', () => {
     const c = parseCapture(fs.readFileSync(path.join(FIXTURES, 'card-10-digits-enter.hex'), 'utf8'));
-    expect(replayCapture(c.reports, new BootKeyboardDecoder(), { stripPrefix: '000' }).map((e) => e.event)).toEqual([{ type: 'code', code: '4817263' }]);
+    expect(replayCapture(c.reports, new BootKeyboardDecoder(), { stripPrefix: '000' }).map((e) => e.event)).toEqual([
+      { type: 'code', code: '4817263' },
+    ]);
     expect(replayCapture(c.reports, new BootKeyboardDecoder(), { maxLength: 8 }).map((e) => e.event)).toEqual([
       { type: 'error', reason: 'code refused: too long (10 characters, at most 8)' },
     ]);

@@ -22,7 +22,10 @@ describe('CNPJ', () => {
 describe('employer configuration', () => {
   const base = { dataDir: '/tmp/x' };
   it('keeps a CNPJ without its mask and names a wrong one', () => {
-    expect(configSchema.parse({ ...base, employer: { name: 'Obra Exemplo LTDA', cnpj: '11.222.333/0001-81' } }).employer.cnpj).toBe('11222333000181');
+    expect(
+      configSchema.parse({ ...base, employer: { name: 'Obra Exemplo LTDA', cnpj: '11.222.333/0001-81' } }).employer
+        .cnpj,
+    ).toBe('11222333000181');
     const bad = configSchema.safeParse({ ...base, employer: { cnpj: '11.222.333/0001-80' } });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]?.path).toEqual(['employer', 'cnpj']);
@@ -31,7 +34,9 @@ describe('employer configuration', () => {
 
   it('takes a person as employer by CPF, but not a CPF and a CNPJ together', () => {
     expect(configSchema.parse({ ...base, employer: { cpf: '529.982.247-25' } }).employer.cpf).toBe('52998224725');
-    expect(configSchema.safeParse({ ...base, employer: { cpf: '52998224725', cnpj: '11222333000181' } }).success).toBe(false);
+    expect(configSchema.safeParse({ ...base, employer: { cpf: '52998224725', cnpj: '11222333000181' } }).success).toBe(
+      false,
+    );
     expect(configSchema.safeParse({ ...base, employer: { cpf: '52998224726' } }).success).toBe(false);
   });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { applyTransforms, codeTransformsSchema, splitWiegand26, type CodeTransforms } from '../../src/input/code-transforms.js';
+import {
+  applyTransforms,
+  codeTransformsSchema,
+  splitWiegand26,
+  type CodeTransforms,
+} from '../../src/input/code-transforms.js';
 
 function refusal(code: string, t: CodeTransforms): string {
   const r = applyTransforms(code, t);
@@ -27,8 +32,14 @@ describe('applyTransforms', () => {
   });
 
   it('strips a prefix and a suffix when present', () => {
-    expect(applyTransforms(';0004817263?', { stripPrefix: ';', stripSuffix: '?' })).toEqual({ ok: true, code: '0004817263' });
-    expect(applyTransforms('0004817263', { stripPrefix: ';', stripSuffix: '?' })).toEqual({ ok: true, code: '0004817263' });
+    expect(applyTransforms(';0004817263?', { stripPrefix: ';', stripSuffix: '?' })).toEqual({
+      ok: true,
+      code: '0004817263',
+    });
+    expect(applyTransforms('0004817263', { stripPrefix: ';', stripSuffix: '?' })).toEqual({
+      ok: true,
+      code: '0004817263',
+    });
     expect(applyTransforms('ID:42', { stripPrefix: 'ID:' })).toEqual({ ok: true, code: '42' });
   });
 
@@ -44,7 +55,10 @@ describe('applyTransforms', () => {
   it('hexadecimal to decimal, exact for long numbers, refusing non-hex', () => {
     expect(applyTransforms('00ff', { hexToDecimal: true })).toEqual({ ok: true, code: '255' });
     expect(applyTransforms('1A2b3C', { hexToDecimal: true })).toEqual({ ok: true, code: '1715004' });
-    expect(applyTransforms('FFFFFFFFFFFFFFFFFF', { hexToDecimal: true })).toEqual({ ok: true, code: '4722366482869645213695' });
+    expect(applyTransforms('FFFFFFFFFFFFFFFFFF', { hexToDecimal: true })).toEqual({
+      ok: true,
+      code: '4722366482869645213695',
+    });
     expect(refusal('12G4', { hexToDecimal: true })).toMatch(/not hexadecimal/);
     expect(refusal('0x1f', { hexToDecimal: true })).toMatch(/not hexadecimal/);
   });
@@ -63,7 +77,16 @@ describe('applyTransforms', () => {
     // digitsOnly before hexToDecimal: 'x' removed, then '10' read as hex
     expect(applyTransforms('x10', { digitsOnly: true, hexToDecimal: true })).toEqual({ ok: true, code: '16' });
     const frame = wiegand26(18, 12345);
-    expect(applyTransforms(`;${frame.toString(16)}?`, { stripPrefix: ';', stripSuffix: '?', hexToDecimal: true, wiegand26: true, minLength: 9, maxLength: 9 })).toEqual({
+    expect(
+      applyTransforms(`;${frame.toString(16)}?`, {
+        stripPrefix: ';',
+        stripSuffix: '?',
+        hexToDecimal: true,
+        wiegand26: true,
+        minLength: 9,
+        maxLength: 9,
+      }),
+    ).toEqual({
       ok: true,
       code: '018-12345',
     });
@@ -79,7 +102,10 @@ describe('Wiegand 26', () => {
     expect(frame.toString(2).padStart(26, '0')).toBe('0' + '00010010' + '0011000000111001' + '1');
     expect(frame).toBe(0b0_00010010_0011000000111001_1);
     expect(applyTransforms(String(frame), { wiegand26: true })).toEqual({ ok: true, code: '018-12345' });
-    expect(applyTransforms(frame.toString(16), { hexToDecimal: true, wiegand26: true })).toEqual({ ok: true, code: '018-12345' });
+    expect(applyTransforms(frame.toString(16), { hexToDecimal: true, wiegand26: true })).toEqual({
+      ok: true,
+      code: '018-12345',
+    });
   });
 
   it('pads facility to 3 digits and card to 5, across the range', () => {
@@ -114,7 +140,10 @@ describe('codeTransformsSchema', () => {
     const t = { stripPrefix: ';', stripSuffix: '?', digitsOnly: true, minLength: 4, maxLength: 12 };
     expect(codeTransformsSchema.parse(t)).toEqual(t);
     expect(codeTransformsSchema.parse({})).toEqual({});
-    expect(codeTransformsSchema.parse({ hexToDecimal: true, wiegand26: true })).toEqual({ hexToDecimal: true, wiegand26: true });
+    expect(codeTransformsSchema.parse({ hexToDecimal: true, wiegand26: true })).toEqual({
+      hexToDecimal: true,
+      wiegand26: true,
+    });
   });
 
   it('refuses unknown keys, bad lengths and min > max', () => {

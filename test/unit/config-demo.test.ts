@@ -39,14 +39,22 @@ describe('startConfig', () => {
     const env = { XDG_DATA_HOME: path.join(tmp.dir, 'all', 'xdg'), HOME: tmp.dir };
     const file = configFile('all.json', { dataDir: path.join(tmp.dir, 'all') });
     const loaded = loadConfig({ file, env, systemDataDir: path.join(tmp.dir, 'no-system') });
-    expect(() => startConfig(loaded, { file, demo: true, env, systemDataDir: path.join(tmp.dir, 'no-system') })).toThrow(StartRefused);
+    expect(() =>
+      startConfig(loaded, { file, demo: true, env, systemDataDir: path.join(tmp.dir, 'no-system') }),
+    ).toThrow(StartRefused);
   });
 
   it('without a file: the demo as always, in the directory the environment names; --demo changes only where its data goes', () => {
-    const env = { TIMECLOCK_DATA_DIR: path.join(tmp.dir, 'dev'), XDG_DATA_HOME: path.join(tmp.dir, 'xdg2'), HOME: tmp.dir };
+    const env = {
+      TIMECLOCK_DATA_DIR: path.join(tmp.dir, 'dev'),
+      XDG_DATA_HOME: path.join(tmp.dir, 'xdg2'),
+      HOME: tmp.dir,
+    };
     const loaded = loadConfig({ env, systemDataDir: path.join(tmp.dir, 'no-system') });
     expect(startConfig(loaded, { file: undefined, demo: false, env }).config.dataDir).toBe(path.join(tmp.dir, 'dev'));
-    expect(startConfig(loaded, { file: undefined, demo: true, env }).config.dataDir).toBe(path.join(tmp.dir, 'xdg2', 'timeclock-kiosk', 'demo'));
+    expect(startConfig(loaded, { file: undefined, demo: true, env }).config.dataDir).toBe(
+      path.join(tmp.dir, 'xdg2', 'timeclock-kiosk', 'demo'),
+    );
   });
 
   it('a file found through TIMECLOCK_CONFIG counts as given; an API configured makes it a real set-up', () => {

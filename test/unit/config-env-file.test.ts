@@ -36,11 +36,18 @@ describe('the env file', () => {
       '; another comment',
       '  TIMECLOCK_LOG_LEVEL = warn  ',
     ].join('\n');
-    expect(parseEnvFile(text, 'f')).toEqual({ TIMECLOCK_API_TOKEN: TOKEN, TIMECLOCK_SITE_ID: 'site-7', TIMECLOCK_LANGUAGE: 'es', TIMECLOCK_LOG_LEVEL: 'warn' });
+    expect(parseEnvFile(text, 'f')).toEqual({
+      TIMECLOCK_API_TOKEN: TOKEN,
+      TIMECLOCK_SITE_ID: 'site-7',
+      TIMECLOCK_LANGUAGE: 'es',
+      TIMECLOCK_LOG_LEVEL: 'warn',
+    });
   });
 
   it('gives the configuration its API and token, the environment it came in unchanged', () => {
-    const { file, dataDir } = envFile(`TIMECLOCK_API_URL=https://api.example.test/v2.1\nTIMECLOCK_API_TOKEN=${TOKEN}\nTIMECLOCK_LANGUAGE=en\n`);
+    const { file, dataDir } = envFile(
+      `TIMECLOCK_API_URL=https://api.example.test/v2.1\nTIMECLOCK_API_TOKEN=${TOKEN}\nTIMECLOCK_LANGUAGE=en\n`,
+    );
     const env = { TIMECLOCK_ENV_FILE: file, TIMECLOCK_DATA_DIR: dataDir, TIMECLOCK_LANGUAGE: 'es' };
     const loaded = loadConfig({ env });
     expect(loaded.demo).toBe(false);
@@ -60,12 +67,16 @@ describe('the env file', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toBe(`invalid configuration:\n  TIMECLOCK_ENV_FILE ${file}, line 2: not a KEY=value line`);
+    expect((error as Error).message).toBe(
+      `invalid configuration:\n  TIMECLOCK_ENV_FILE ${file}, line 2: not a KEY=value line`,
+    );
   });
 
   it('a file that cannot be read is a configuration error naming it', () => {
     const { file, dataDir } = envFile('');
     fs.rmSync(file);
-    expect(() => loadConfig({ env: { TIMECLOCK_ENV_FILE: file, TIMECLOCK_DATA_DIR: dataDir } })).toThrow(`TIMECLOCK_ENV_FILE ${file}: cannot be read (ENOENT)`);
+    expect(() => loadConfig({ env: { TIMECLOCK_ENV_FILE: file, TIMECLOCK_DATA_DIR: dataDir } })).toThrow(
+      `TIMECLOCK_ENV_FILE ${file}: cannot be read (ENOENT)`,
+    );
   });
 });

@@ -74,9 +74,16 @@ describe('loadConfig', () => {
   it('lets the environment override the file, key by key', () => {
     const file = writeFile(
       'config.json',
-      JSON.stringify({ api: { baseUrl: URL_OK, token: 'from-file' }, siteId: SITE, rateLimit: { limit: 10, windowMs: 30_000 } }),
+      JSON.stringify({
+        api: { baseUrl: URL_OK, token: 'from-file' },
+        siteId: SITE,
+        rateLimit: { limit: 10, windowMs: 30_000 },
+      }),
     );
-    const { config, sources } = loadConfig({ file, env: { ...env, TIMECLOCK_RATE_LIMIT: '5', TIMECLOCK_API_TOKEN: TOKEN } });
+    const { config, sources } = loadConfig({
+      file,
+      env: { ...env, TIMECLOCK_RATE_LIMIT: '5', TIMECLOCK_API_TOKEN: TOKEN },
+    });
     expect(config.rateLimit).toEqual({ limit: 5, windowMs: 30_000, accountLimit: 60, punchReserve: 0.1 });
     expect(config.api?.token).toBe(TOKEN);
     expect(config.api?.baseUrl).toBe(URL_OK);
@@ -98,18 +105,46 @@ describe('loadConfig', () => {
 
 describe('loadConfig errors name the key and where its value came from', () => {
   const cases: { name: string; env?: NodeJS.ProcessEnv; file?: string; expected: RegExp }[] = [
-    { name: 'limit 0', env: { TIMECLOCK_RATE_LIMIT: '0' }, expected: /rateLimit\.limit \(from TIMECLOCK_RATE_LIMIT\): .*1/ },
-    { name: "limit 'abc'", env: { TIMECLOCK_RATE_LIMIT: 'abc' }, expected: /rateLimit\.limit \(from TIMECLOCK_RATE_LIMIT\): .*number/ },
+    {
+      name: 'limit 0',
+      env: { TIMECLOCK_RATE_LIMIT: '0' },
+      expected: /rateLimit\.limit \(from TIMECLOCK_RATE_LIMIT\): .*1/,
+    },
+    {
+      name: "limit 'abc'",
+      env: { TIMECLOCK_RATE_LIMIT: 'abc' },
+      expected: /rateLimit\.limit \(from TIMECLOCK_RATE_LIMIT\): .*number/,
+    },
     {
       name: 'URL not ending in /v2.1',
       env: { TIMECLOCK_API_URL: 'https://api.example.com/v2', TIMECLOCK_API_TOKEN: TOKEN },
       expected: /api\.baseUrl \(from TIMECLOCK_API_URL\): must end with \/v2\.1/,
     },
-    { name: 'bad siteId', env: { TIMECLOCK_SITE_ID: 'site-1' }, expected: /siteId \(from TIMECLOCK_SITE_ID\): must be a 24-character hexadecimal id/ },
-    { name: 'unknown time zone', env: { TIMECLOCK_TIMEZONE: 'Mars/Olympus' }, expected: /timezone \(from TIMECLOCK_TIMEZONE\): is not a known IANA time zone/ },
-    { name: 'bad window in the file', file: '{"rateLimit":{"windowMs":5}}', expected: /rateLimit\.windowMs \(from file .*config\.json\): .*100/ },
-    { name: 'unknown key in the file', file: '{"ratelimit":{"limit":5}}', expected: /\(from file .*config\.json\): unknown key\(s\) ratelimit/ },
-    { name: 'unknown nested key in the file', file: '{"rateLimit":{"burst":5}}', expected: /rateLimit \(from file .*config\.json\): unknown key\(s\) burst/ },
+    {
+      name: 'bad siteId',
+      env: { TIMECLOCK_SITE_ID: 'site-1' },
+      expected: /siteId \(from TIMECLOCK_SITE_ID\): must be a 24-character hexadecimal id/,
+    },
+    {
+      name: 'unknown time zone',
+      env: { TIMECLOCK_TIMEZONE: 'Mars/Olympus' },
+      expected: /timezone \(from TIMECLOCK_TIMEZONE\): is not a known IANA time zone/,
+    },
+    {
+      name: 'bad window in the file',
+      file: '{"rateLimit":{"windowMs":5}}',
+      expected: /rateLimit\.windowMs \(from file .*config\.json\): .*100/,
+    },
+    {
+      name: 'unknown key in the file',
+      file: '{"ratelimit":{"limit":5}}',
+      expected: /\(from file .*config\.json\): unknown key\(s\) ratelimit/,
+    },
+    {
+      name: 'unknown nested key in the file',
+      file: '{"rateLimit":{"burst":5}}',
+      expected: /rateLimit \(from file .*config\.json\): unknown key\(s\) burst/,
+    },
     { name: 'file not JSON', file: '{ rateLimit: 5 ', expected: /config file .*config\.json: not valid JSON/ },
     { name: 'file holding an array', file: '[1, 2]', expected: /config file .*config\.json: must hold a JSON object/ },
     { name: 'file holding null', file: 'null', expected: /config file .*config\.json: must hold a JSON object/ },
@@ -147,12 +182,15 @@ describe('loadConfig errors name the key and where its value came from', () => {
 });
 
 describe('the token never appears in an error message', () => {
-  const tokenBits = (m: string): boolean => m.includes(TOKEN) || m.includes(TOKEN.slice(0, 8)) || m.includes(TOKEN.slice(-8));
+  const tokenBits = (m: string): boolean =>
+    m.includes(TOKEN) || m.includes(TOKEN.slice(0, 8)) || m.includes(TOKEN.slice(-8));
 
   it('for validation errors from the environment and the file', () => {
     const attempts: { env: NodeJS.ProcessEnv; file?: string }[] = [
       { env: { TIMECLOCK_API_URL: 'https://api.example.com/v3', TIMECLOCK_API_TOKEN: TOKEN } },
-      { env: { TIMECLOCK_API_URL: 'ftp://api.example.com/v2.1', TIMECLOCK_API_TOKEN: TOKEN, TIMECLOCK_RATE_LIMIT: 'x' } },
+      {
+        env: { TIMECLOCK_API_URL: 'ftp://api.example.com/v2.1', TIMECLOCK_API_TOKEN: TOKEN, TIMECLOCK_RATE_LIMIT: 'x' },
+      },
       { env: {}, file: JSON.stringify({ api: { baseUrl: 'nope', token: TOKEN, extra: TOKEN } }) },
       { env: {}, file: JSON.stringify({ api: { baseUrl: URL_OK, token: TOKEN }, [TOKEN.slice(0, 3)]: TOKEN }) },
     ];
@@ -166,7 +204,10 @@ describe('the token never appears in an error message', () => {
   // JSON.parse's message quotes the source around the error, so a token written without quotes
   // (or in single quotes) is printed in the error: config.ts passes that message on verbatim.
   it('not even when the file is broken right at the token', () => {
-    for (const text of [`{"api":{"baseUrl":"${URL_OK}","token":${TOKEN}}}`, `{"api":{"baseUrl":"${URL_OK}","token":'${TOKEN}'}}`]) {
+    for (const text of [
+      `{"api":{"baseUrl":"${URL_OK}","token":${TOKEN}}}`,
+      `{"api":{"baseUrl":"${URL_OK}","token":'${TOKEN}'}}`,
+    ]) {
       const e = configError({ file: writeFile('config.json', text), env });
       expect(e.message).toMatch(/not valid JSON/);
       expect(tokenBits(e.message), e.message).toBe(false);
@@ -176,18 +217,33 @@ describe('the token never appears in an error message', () => {
 
 describe('set-up checks (the token never travels in clear by accident)', () => {
   it('http:// to another host is refused naming the key; https, loopback and api.allowInsecure are accepted', () => {
-    const e = configError({ env: { ...env, TIMECLOCK_API_URL: 'http://api.example.com/v2.1', TIMECLOCK_API_TOKEN: TOKEN } });
-    expect(e.message).toMatch(/api\.baseUrl \(from TIMECLOCK_API_URL\): must be https:\/\/ \(the token would travel in clear\)/);
+    const e = configError({
+      env: { ...env, TIMECLOCK_API_URL: 'http://api.example.com/v2.1', TIMECLOCK_API_TOKEN: TOKEN },
+    });
+    expect(e.message).toMatch(
+      /api\.baseUrl \(from TIMECLOCK_API_URL\): must be https:\/\/ \(the token would travel in clear\)/,
+    );
     for (const url of [URL_OK, 'http://127.0.0.1:8080/v2.1', 'http://localhost/v2.1', 'http://[::1]:9/v2.1']) {
-      expect(loadConfig({ env: { ...env, TIMECLOCK_API_URL: url, TIMECLOCK_API_TOKEN: TOKEN } }).config.api?.baseUrl).toBe(url);
+      expect(
+        loadConfig({ env: { ...env, TIMECLOCK_API_URL: url, TIMECLOCK_API_TOKEN: TOKEN } }).config.api?.baseUrl,
+      ).toBe(url);
     }
-    const file = writeFile('insecure.json', JSON.stringify({ api: { baseUrl: 'http://10.0.0.5/v2.1', token: TOKEN, allowInsecure: true } }));
+    const file = writeFile(
+      'insecure.json',
+      JSON.stringify({ api: { baseUrl: 'http://10.0.0.5/v2.1', token: TOKEN, allowInsecure: true } }),
+    );
     expect(loadConfig({ file, env }).config.api?.allowInsecure).toBe(true);
   });
 
-  it('a budget above the account\'s 60 per minute is allowed, and warned about', () => {
+  it("a budget above the account's 60 per minute is allowed, and warned about", () => {
     expect(configWarnings({ limit: 60, windowMs: 60_000 })).toEqual([]);
-    expect(configWarnings({ limit: 20, windowMs: 10_000 })).toEqual([expect.stringMatching(/20 per 10 s\) is above the account's 60 per 60 s/)]);
-    expect(loadConfig({ env: { ...env, TIMECLOCK_API_URL: URL_OK, TIMECLOCK_API_TOKEN: TOKEN, TIMECLOCK_RATE_LIMIT: '5000' } }).config.rateLimit.limit).toBe(5000);
+    expect(configWarnings({ limit: 20, windowMs: 10_000 })).toEqual([
+      expect.stringMatching(/20 per 10 s\) is above the account's 60 per 60 s/),
+    ]);
+    expect(
+      loadConfig({
+        env: { ...env, TIMECLOCK_API_URL: URL_OK, TIMECLOCK_API_TOKEN: TOKEN, TIMECLOCK_RATE_LIMIT: '5000' },
+      }).config.rateLimit.limit,
+    ).toBe(5000);
   });
 });

@@ -9,7 +9,16 @@ function refusal(raw: string): string {
 
 describe('checkCode', () => {
   it('accepts typical badge and ID codes', () => {
-    for (const code of ['0004817263', '12345', 'A1B2C3', 'emp-0042', 'RH.2024.17', 'site:badge:99', 'x', '9'.repeat(MAX_CODE_LENGTH)]) {
+    for (const code of [
+      '0004817263',
+      '12345',
+      'A1B2C3',
+      'emp-0042',
+      'RH.2024.17',
+      'site:badge:99',
+      'x',
+      '9'.repeat(MAX_CODE_LENGTH),
+    ]) {
       expect(checkCode(code), code).toEqual({ ok: true, code });
     }
   });
@@ -38,7 +47,15 @@ describe('checkCode', () => {
   });
 
   it('refuses characters a badge or ID never has', () => {
-    for (const code of ['12 34', '"1234"', "12'34", '<script>alert(1)</script>', '1234;DROP TABLE', 'a&b', '\u200b1234']) {
+    for (const code of [
+      '12 34',
+      '"1234"',
+      "12'34",
+      '<script>alert(1)</script>',
+      '1234;DROP TABLE',
+      'a&b',
+      '\u200b1234',
+    ]) {
       expect(refusal(code), code).toMatch(/characters a badge or ID never has/);
     }
   });

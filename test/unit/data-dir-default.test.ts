@@ -67,15 +67,18 @@ describe('the default data directory', () => {
   });
 
   // Root may write anywhere whatever the mode bits, so this case can only be shown by another user.
-  it.skipIf(process.getuid?.() === 0)('is the per-user directory when the system one is not writable by this user', () => {
-    const sys = systemDir();
-    fs.chmodSync(sys, 0o500);
-    try {
-      expect(loadConfig({ env, systemDataDir: sys }).config.dataDir).toBe(userDir);
-    } finally {
-      fs.chmodSync(sys, 0o700);
-    }
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    'is the per-user directory when the system one is not writable by this user',
+    () => {
+      const sys = systemDir();
+      fs.chmodSync(sys, 0o500);
+      try {
+        expect(loadConfig({ env, systemDataDir: sys }).config.dataDir).toBe(userDir);
+      } finally {
+        fs.chmodSync(sys, 0o700);
+      }
+    },
+  );
 
   it('a configured directory wins over the system one, from the environment or the file, and turns adoption off', () => {
     const sys = systemDir();

@@ -3,7 +3,10 @@ import { daySheet, type WallPunch } from '../../src/domain/day-sheet.js';
 
 const at = (date: string, time: string): WallPunch => ({ date, time });
 const D = '2026-11-24';
-const summary = (s: ReturnType<typeof daySheet>) => s.punches.map((p) => `${p.time}${p.direction === 'entry' ? 'E' : 'S'}${p.fromService ? '*' : ''}${p.isNew ? '!' : ''}`);
+const summary = (s: ReturnType<typeof daySheet>) =>
+  s.punches.map(
+    (p) => `${p.time}${p.direction === 'entry' ? 'E' : 'S'}${p.fromService ? '*' : ''}${p.isNew ? '!' : ''}`,
+  );
 
 describe('the day sheet of a punch', () => {
   it('the first punch of the day is an entry, the next an exit, then entry and exit again after lunch', () => {

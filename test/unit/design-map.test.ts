@@ -28,7 +28,9 @@ function rooms(): string[] {
 
 describe('the folder maps (docs/DESIGN.md, README "Development")', () => {
   it('finds the rooms it checks (the tree is read)', () => {
-    expect(rooms()).toEqual(expect.arrayContaining(['src/agent', 'src/domain', 'src/config*', 'src/contract*', 'renderer/']));
+    expect(rooms()).toEqual(
+      expect.arrayContaining(['src/agent', 'src/domain', 'src/config*', 'src/contract*', 'renderer/']),
+    );
   });
 
   it.each(rooms())('%s is in the design and in the README', (room) => {

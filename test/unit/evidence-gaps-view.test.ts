@@ -1,4 +1,7 @@
-/** The admin screen's team tab lists the workers without a CPF or an employer of their own (issue 26), in the screen's language. */
+/**
+ * The admin screen's team tab lists the workers without a CPF or an employer of their own (issue 26), in the screen's
+ * language.
+ */
 import { describe, expect, it } from 'vitest';
 import { evidenceGapsView } from '../../renderer/src/roster-view.js';
 
@@ -7,7 +10,12 @@ const health = { missingWorkSchedule: 0, missingEmployer: 0, badTimeZone: 0, emp
 describe('evidence gaps on the team tab', () => {
   it('says nothing when every worker has a CPF and an employer, or an older agent did not say', () => {
     expect(evidenceGapsView(health, 'pt-BR')).toBeNull();
-    expect(evidenceGapsView({ ...health, evidence: { noCpf: { count: 0, employees: [] }, noEmployer: { count: 0, employees: [] } } }, 'pt-BR')).toBeNull();
+    expect(
+      evidenceGapsView(
+        { ...health, evidence: { noCpf: { count: 0, employees: [] }, noEmployer: { count: 0, employees: [] } } },
+        'pt-BR',
+      ),
+    ).toBeNull();
   });
 
   it('counts and names each worker with what is missing', () => {
@@ -16,7 +24,13 @@ describe('evidence gaps on the team tab', () => {
         ...health,
         evidence: {
           noCpf: { count: 1, employees: [{ id: 'a', externalId: '1034', name: 'Simone Azevedo Cunha' }] },
-          noEmployer: { count: 2, employees: [{ id: 'b', externalId: null, name: 'Débora Fonseca', reason: 'unknown' }, { id: 'c', externalId: '1020', name: 'Rafael', reason: 'unread' }] },
+          noEmployer: {
+            count: 2,
+            employees: [
+              { id: 'b', externalId: null, name: 'Débora Fonseca', reason: 'unknown' },
+              { id: 'c', externalId: '1020', name: 'Rafael', reason: 'unread' },
+            ],
+          },
         },
       },
       'pt-BR',
@@ -30,8 +44,11 @@ describe('evidence gaps on the team tab', () => {
       { id: 'b', name: 'Débora Fonseca', missing: 'empregador desconhecido do serviço' },
       { id: 'c', name: 'Rafael (1020)', missing: 'empregador ainda não lido' },
     ]);
-    expect(evidenceGapsView({ ...health, evidence: { noCpf: { count: 1, employees: [] }, noEmployer: { count: 0, employees: [] } } }, 'en')?.lines).toEqual([
-      '1 without a CPF: their punches are kept, the AFD shows zeros for the CPF',
-    ]);
+    expect(
+      evidenceGapsView(
+        { ...health, evidence: { noCpf: { count: 1, employees: [] }, noEmployer: { count: 0, employees: [] } } },
+        'en',
+      )?.lines,
+    ).toEqual(['1 without a CPF: their punches are kept, the AFD shows zeros for the CPF']);
   });
 });

@@ -1,10 +1,19 @@
-/** The fleet bench's figures (test/bench/fleet-stats.ts): what a perfect limiter gets, and the longest wait with punches queued. */
+/**
+ * The fleet bench's figures (test/bench/fleet-stats.ts): what a perfect limiter gets, and the longest wait with punches
+ * queued.
+ */
 import { describe, expect, it } from 'vitest';
 import { drainRate, idealSends, idealWindows, longestWait } from '../bench/fleet-stats.js';
 import type { Tapped } from '../bench/terminal-tap.js';
 
 const rule = { limit: 2, windowMs: 1_000 };
-const post = (sentAt: number, answeredAt: number, status = 201): Tapped => ({ sentAt, answeredAt, method: 'POST', path: '/v2.1/times', status });
+const post = (sentAt: number, answeredAt: number, status = 201): Tapped => ({
+  sentAt,
+  answeredAt,
+  method: 'POST',
+  path: '/v2.1/times',
+  status,
+});
 
 describe('fleet bench figures', () => {
   it('a perfect limiter sends each punch at its arrival or when the request `limit` before it leaves the window', () => {
@@ -16,9 +25,14 @@ describe('fleet bench figures', () => {
     expect(idealWindows([0, 0], rule, [-500, -400])).toBe(1.6);
   });
 
-  it('a perfect limiter serves punches oldest first: each one\'s send time, by its index in the arrivals', () => {
+  it("a perfect limiter serves punches oldest first: each one's send time, by its index in the arrivals", () => {
     // Given out of order: index 2 came first; at 2 a window the fourth to arrive goes one window after the second.
-    expect([...idealSends([100, 200, 0, 300], rule)].sort((x, y) => x[0] - y[0])).toEqual([[0, 100], [1, 1_000], [2, 0], [3, 1_100]]);
+    expect([...idealSends([100, 200, 0, 300], rule)].sort((x, y) => x[0] - y[0])).toEqual([
+      [0, 100],
+      [1, 1_000],
+      [2, 0],
+      [3, 1_100],
+    ]);
     expect([...idealSends([0], rule, [-500, -400]).values()]).toEqual([500]);
   });
 

@@ -8,7 +8,12 @@ const rules: IdentityRules = {
   allowed: { badge: ['badge', 'external_id'], id: ['external_id', 'registration_number', 'cpf'] },
 };
 
-function lookups(data: { badge?: Record<string, E>; ext?: Record<string, E>; reg?: Record<string, E[]>; cpf?: Record<string, E[]> }) {
+function lookups(data: {
+  badge?: Record<string, E>;
+  ext?: Record<string, E>;
+  reg?: Record<string, E[]>;
+  cpf?: Record<string, E[]>;
+}) {
   const calls: string[] = [];
   const l: Lookups<E> = {
     badge: (c) => (calls.push(`badge:${c}`), data.badge?.[c] ?? null),
@@ -50,7 +55,11 @@ describe('resolveCredential', () => {
 
   it('refuses to guess when a shared key matches two employees', () => {
     const { l } = lookups({ reg: { 'M-1': [ana, bia] } });
-    expect(resolveCredential('M-1', 'id', rules, l)).toEqual({ kind: 'ambiguous', key: 'registration_number', count: 2 });
+    expect(resolveCredential('M-1', 'id', rules, l)).toEqual({
+      kind: 'ambiguous',
+      key: 'registration_number',
+      count: 2,
+    });
   });
 
   it('readCpf: known valid and invalid numbers', () => {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { afdHeaderPlan } from '../../src/agent/afd-export.js';
+import { afdHeaderPlan } from '../../src/agent/exports/afd-export.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { normalizeInpiRegistration } from '../../src/domain/afd/inpi.js';
 import { tempDir } from '../helpers/temp.js';
@@ -20,12 +20,20 @@ const EMPLOYER = { name: 'RELOJOARIA SAO JOAO LTDA', cnpj: '11222333000181' };
 /** The configuration as `timeclock start` and `timeclock doctor` load it, from a file. */
 function load(repRegistration: string) {
   const file = path.join(tmp.dir, 'config.json');
-  fs.writeFileSync(file, JSON.stringify({ dataDir: path.join(tmp.dir, 'data'), api: { baseUrl: 'https://api.example.com.br/v2.1', token: 't' }, employer: { ...EMPLOYER, repRegistration } }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      dataDir: path.join(tmp.dir, 'data'),
+      api: { baseUrl: 'https://api.example.com.br/v2.1', token: 't' },
+      employer: { ...EMPLOYER, repRegistration },
+    }),
+  );
   return loadConfig({ file, env: {} }).config;
 }
 
 /** The export's header plan from the raw (unparsed) value, as a configuration built in code has it. */
-const plan = (repRegistration: string) => afdHeaderPlan({ employer: { ...EMPLOYER, repRegistration }, afd: {} }, '2026-08-01', '2026-08-31');
+const plan = (repRegistration: string) =>
+  afdHeaderPlan({ employer: { ...EMPLOYER, repRegistration }, afd: {} }, '2026-08-01', '2026-08-31');
 
 describe('the INPI registration', () => {
   it('takes the printed form and plain digits; the start and the export agree on the digits', () => {
@@ -62,7 +70,9 @@ describe('the INPI registration', () => {
 
 describe('assets/config.example.json', () => {
   it('says the clock-skew threshold the code uses: 30 s', () => {
-    const example = JSON.parse(fs.readFileSync('assets/config.example.json', 'utf8')) as { clockSkewThresholdMs: number };
+    const example = JSON.parse(fs.readFileSync('assets/config.example.json', 'utf8')) as {
+      clockSkewThresholdMs: number;
+    };
     expect(example.clockSkewThresholdMs).toBe(30_000);
     expect(loadConfig({ file: 'assets/config.example.json', env: {} }).config.clockSkewThresholdMs).toBe(30_000);
     // and the default, when the key is left out

@@ -11,9 +11,15 @@ describe('the layering checker', () => {
     { path: 'src/domain/bad-dynamic.ts', text: "export async function f() { return import('../sync/uploader.js'); }" },
     { path: 'src/store/bad.ts', text: "import { ApiClient } from '../api/client.js';" },
     { path: 'src/api/bad.ts', text: "export * from '../store/outbox.js';" },
-    { path: 'src/sync/bad.ts', text: "import { Agent } from '../agent/agent.js';\nimport { loadConfig } from '../config.js';" },
+    {
+      path: 'src/sync/bad.ts',
+      text: "import { Agent } from '../agent/agent.js';\nimport { loadConfig } from '../config.js';",
+    },
     { path: 'src/mock/bad.ts', text: "import { Roster } from '../store/roster.js';" },
-    { path: 'src/agent/bad.ts', text: "import { runStart } from '../cli/start.js';\nimport '../main/main.js';\nimport '../web/server.js';" },
+    {
+      path: 'src/agent/bad.ts',
+      text: "import { runStart } from '../cli/start.js';\nimport '../main/main.js';\nimport '../web/server.js';",
+    },
     { path: 'src/config.ts', text: "import { parseCli } from './cli.js';" },
     { path: 'renderer/app.ts', text: "import { Agent } from '../src/agent/agent.js';\nimport fs from 'node:fs';" },
   ];
@@ -39,13 +45,20 @@ describe('the layering checker', () => {
     ]);
     const message = describeViolations(violations);
     expect(message).toContain("src/domain/bad-io.ts imports 'node:fs': src/domain may import only other domain files");
-    expect(message).toContain("src/config.ts imports './cli.js': only src/cli.ts, src/cli/** and the Electron entry (src/main/main.ts) may import the command line");
-    expect(() => expect(violations, describeViolations(violations)).toEqual([])).toThrow(/src\/mock\/bad\.ts imports '\.\.\/store\/roster\.js'/);
+    expect(message).toContain(
+      "src/config.ts imports './cli.js': only src/cli.ts, src/cli/** and the Electron entry (src/main/main.ts) may import the command line",
+    );
+    expect(() => expect(violations, describeViolations(violations)).toEqual([])).toThrow(
+      /src\/mock\/bad\.ts imports '\.\.\/store\/roster\.js'/,
+    );
   });
 
   it('keeps the message catalogue DOM-free and dependency-free, and lets the renderer import it', () => {
     const bad: SourceFile[] = [
-      { path: 'src/messages/bad.ts', text: "import fs from 'node:fs';\nimport { z } from 'zod';\nimport { Agent } from '../agent/agent.js';\nimport type { AdminCode } from '../contract/admin-codes.js';" },
+      {
+        path: 'src/messages/bad.ts',
+        text: "import fs from 'node:fs';\nimport { z } from 'zod';\nimport { Agent } from '../agent/agent.js';\nimport type { AdminCode } from '../contract/admin-codes.js';",
+      },
       { path: 'renderer/ok.ts', text: "import { t } from '../src/messages/catalogue.js';" },
     ];
     expect(checkLayers(bad).map((v) => `${v.file} -> ${v.specifier}`)).toEqual([
@@ -57,7 +70,10 @@ describe('the layering checker', () => {
 
   it('holds the contract folder to the contract rule, and lets the renderer and web import it', () => {
     const contractOffenders: SourceFile[] = [
-      { path: 'src/contract/bad.ts', text: "import fs from 'node:fs';\nimport { Agent } from '../agent/agent.js';\nimport { KIOSK_CSP } from '../contract.js';" },
+      {
+        path: 'src/contract/bad.ts',
+        text: "import fs from 'node:fs';\nimport { Agent } from '../agent/agent.js';\nimport { KIOSK_CSP } from '../contract.js';",
+      },
       { path: 'src/contract.ts', text: "export * from './agent/status.js';" },
       { path: 'renderer/bad.ts', text: "import { calls } from '../src/contractual.js';" },
     ];
@@ -71,16 +87,28 @@ describe('the layering checker', () => {
     const fine: SourceFile[] = [
       { path: 'src/contract.ts', text: "export * from './contract/calls.js';" },
       { path: 'src/contract/calls.ts', text: "import { z } from 'zod';\nimport { statusSchema } from './status.js';" },
-      { path: 'renderer/app.ts', text: "import type { Bridge } from '../src/contract/calls.js';\nimport { KIOSK_CSP } from '../src/contract.js';" },
+      {
+        path: 'renderer/app.ts',
+        text: "import type { Bridge } from '../src/contract/calls.js';\nimport { KIOSK_CSP } from '../src/contract.js';",
+      },
       { path: 'src/web/ok.ts', text: "import { calls } from '../contract/calls.js';" },
     ];
     expect(checkLayers(fine)).toEqual([]);
   });
 
   it('holds src/bridge between the agent and the transports', () => {
-    const importing = (p: string, ...specifiers: string[]): SourceFile => ({ path: p, text: specifiers.map((x) => `import '${x}';`).join('\n') });
+    const importing = (p: string, ...specifiers: string[]): SourceFile => ({
+      path: p,
+      text: specifiers.map((x) => `import '${x}';`).join('\n'),
+    });
     const bad = [
-      importing('src/bridge/bad.ts', '../main/ipc-bridge.js', '../web/web-bridge.js', '../store/outbox.js', '../cli/start.js'),
+      importing(
+        'src/bridge/bad.ts',
+        '../main/ipc-bridge.js',
+        '../web/web-bridge.js',
+        '../store/outbox.js',
+        '../cli/start.js',
+      ),
       importing('src/agent/bad.ts', '../bridge/dispatcher.js'),
     ];
     expect(checkLayers(bad).map((v) => `${v.file} -> ${v.specifier}`)).toEqual([
@@ -91,7 +119,16 @@ describe('the layering checker', () => {
       'src/agent/bad.ts -> ../bridge/dispatcher.js',
     ]);
     const ok = [
-      importing('src/bridge/ok.ts', 'node:async_hooks', 'zod', '../agent/bridge-handlers.js', '../contract.js', '../domain/clock.js', '../log.js', './request-id.js'),
+      importing(
+        'src/bridge/ok.ts',
+        'node:async_hooks',
+        'zod',
+        '../agent/bridge-handlers.js',
+        '../contract.js',
+        '../domain/clock.js',
+        '../log.js',
+        './request-id.js',
+      ),
       importing('src/web/ok.ts', '../bridge/dispatcher.js'),
       importing('src/main/ok.ts', '../bridge/dispatcher.js'),
     ];
@@ -99,9 +136,19 @@ describe('the layering checker', () => {
   });
 
   it('keeps the command line above the agent', () => {
-    const importing = (p: string, ...specifiers: string[]): SourceFile => ({ path: p, text: specifiers.map((x) => `import '${x}';`).join('\n') });
+    const importing = (p: string, ...specifiers: string[]): SourceFile => ({
+      path: p,
+      text: specifiers.map((x) => `import '${x}';`).join('\n'),
+    });
     const bad = [
-      importing('src/cli/bad.ts', '../store/database.js', '../sync/audit-compare.js', '../api/client.js', '../web/static-files.js', '../main/main.js'),
+      importing(
+        'src/cli/bad.ts',
+        '../store/database.js',
+        '../sync/audit-compare.js',
+        '../api/client.js',
+        '../web/static-files.js',
+        '../main/main.js',
+      ),
       importing('src/cli/doctor/bad.ts', '../../store/pins.js'),
       importing('src/cli.ts', './store/outbox.js'),
     ];
@@ -115,7 +162,9 @@ describe('the layering checker', () => {
       'src/cli/doctor/bad.ts -> ../../store/pins.js',
       'src/cli.ts -> ./store/outbox.js',
     ]);
-    expect(describeViolations(violations)).toContain("src/cli/bad.ts imports '../store/database.js': src/cli may import cli, agent, domain, the contract");
+    expect(describeViolations(violations)).toContain(
+      "src/cli/bad.ts imports '../store/database.js': src/cli may import cli, agent, domain, the contract",
+    );
     const ok = [
       importing(
         'src/cli/ok.ts',
@@ -142,14 +191,35 @@ describe('the layering checker', () => {
   it('accepts what the layers allow', () => {
     const fine: SourceFile[] = [
       { path: 'src/domain/ok.ts', text: "import type { Clock } from './clock.js';" },
-      { path: 'src/store/ok.ts', text: "import Database from 'better-sqlite3';\nimport type { Employee } from '../api/shapes.js';\nimport type { Slot } from '../domain/sliding-window.js';" },
-      { path: 'src/api/ok.ts', text: "import { request } from 'undici';\nimport { z } from 'zod';\nimport { objectIdPattern } from './shapes.js';" },
-      { path: 'src/sync/ok.ts', text: "import type { Logger } from '../log.js';\nimport { Outbox } from '../store/outbox.js';\nimport type { ApiOutcome } from '../api/client.js';" },
-      { path: 'src/mock/ok.ts', text: "import http from 'node:http';\nimport type { Employee } from '../api/shapes.js';" },
-      { path: 'src/agent/ok.ts', text: "import { Uploader } from '../sync/uploader.js';\nimport { startMockServer } from '../mock/mock-server.js';\nimport type { Config } from '../config.js';" },
+      {
+        path: 'src/store/ok.ts',
+        text: "import Database from 'better-sqlite3';\nimport type { Employee } from '../api/shapes.js';\nimport type { Slot } from '../domain/sliding-window.js';",
+      },
+      {
+        path: 'src/api/ok.ts',
+        text: "import { request } from 'undici';\nimport { z } from 'zod';\nimport { objectIdPattern } from './shapes.js';",
+      },
+      {
+        path: 'src/sync/ok.ts',
+        text: "import type { Logger } from '../log.js';\nimport { Outbox } from '../store/outbox.js';\nimport type { ApiOutcome } from '../api/client.js';",
+      },
+      {
+        path: 'src/mock/ok.ts',
+        text: "import http from 'node:http';\nimport type { Employee } from '../api/shapes.js';",
+      },
+      {
+        path: 'src/agent/ok.ts',
+        text: "import { Uploader } from '../sync/uploader.js';\nimport { startMockServer } from '../mock/mock-server.js';\nimport type { Config } from '../config.js';",
+      },
       { path: 'src/cli.ts', text: "import { runStart } from './cli/start.js';" },
-      { path: 'src/cli/start.ts', text: "import { parseCli } from './options.js';\nimport { openAgent } from '../agent/build-agent.js';" },
-      { path: 'renderer/app.ts', text: "import type { Bridge } from '../src/contract.js';\nimport { view } from './view.js';" },
+      {
+        path: 'src/cli/start.ts',
+        text: "import { parseCli } from './options.js';\nimport { openAgent } from '../agent/build-agent.js';",
+      },
+      {
+        path: 'renderer/app.ts',
+        text: "import type { Bridge } from '../src/contract.js';\nimport { view } from './view.js';",
+      },
     ];
     expect(checkLayers(fine)).toEqual([]);
   });

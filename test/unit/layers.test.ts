@@ -18,7 +18,10 @@ describe('layering of the source tree (docs/DESIGN.md "Floors")', () => {
 
   it('every import respects the layers', () => {
     const violations = checkLayers(tree);
-    expect(violations.map((v) => `${v.file} -> ${v.specifier}`), `layering violations:\n${describeViolations(violations)}`).toEqual([]);
+    expect(
+      violations.map((v) => `${v.file} -> ${v.specifier}`),
+      `layering violations:\n${describeViolations(violations)}`,
+    ).toEqual([]);
   });
 });
 
@@ -37,10 +40,18 @@ describe('import extraction', () => {
       "import './side.js';",
       "// import x from './commented.js';",
       "/* export * from './block.js'; */",
-      "const s = \"import y from './in-string.js'\";",
+      'const s = "import y from \'./in-string.js\'";',
       "async function later() { return import('./dynamic.js'); }",
     ].join('\n');
-    expect(importSpecifiers(text)).toEqual(['./a.js', '../b.js', 'zod', './e.js', 'node:fs', './f.js', './side.js', './dynamic.js']);
+    expect(importSpecifiers(text)).toEqual([
+      './a.js',
+      '../b.js',
+      'zod',
+      './e.js',
+      'node:fs',
+      './f.js',
+      './side.js',
+      './dynamic.js',
+    ]);
   });
 });
-

@@ -17,7 +17,17 @@ describe('readLeave', () => {
   it('reads a whole-day approved leave', () => {
     expect(readLeave(LEAVE)).toEqual({
       ok: true,
-      leave: { id: 'b'.repeat(24), employeeId: 'a'.repeat(24), employeeExternalId: '1033', type: 'ferias', startDate: '2026-11-20', endDate: '2026-12-05', startTime: null, endTime: null, approved: true },
+      leave: {
+        id: 'b'.repeat(24),
+        employeeId: 'a'.repeat(24),
+        employeeExternalId: '1033',
+        type: 'ferias',
+        startDate: '2026-11-20',
+        endDate: '2026-12-05',
+        startTime: null,
+        endTime: null,
+        approved: true,
+      },
     });
   });
 
@@ -28,7 +38,12 @@ describe('readLeave', () => {
 
   it('absent approval_info, or an absent or odd approved, is not yet defined (null), not refused', () => {
     const { approval_info: _a, ...noApproval } = LEAVE;
-    for (const raw of [noApproval, { ...LEAVE, approval_info: {} }, { ...LEAVE, approval_info: { approved: 'sim' } }, { ...LEAVE, approval_info: null }]) {
+    for (const raw of [
+      noApproval,
+      { ...LEAVE, approval_info: {} },
+      { ...LEAVE, approval_info: { approved: 'sim' } },
+      { ...LEAVE, approval_info: null },
+    ]) {
       const r = readLeave(raw);
       expect(r.ok && r.leave.approved).toBeNull();
     }
@@ -38,7 +53,20 @@ describe('readLeave', () => {
 
   it('absent type and ids read as null', () => {
     const r = readLeave({ start_date: '2026-11-20', end_date: '2026-11-20' });
-    expect(r).toEqual({ ok: true, leave: { id: null, employeeId: null, employeeExternalId: null, type: null, startDate: '2026-11-20', endDate: '2026-11-20', startTime: null, endTime: null, approved: null } });
+    expect(r).toEqual({
+      ok: true,
+      leave: {
+        id: null,
+        employeeId: null,
+        employeeExternalId: null,
+        type: null,
+        startDate: '2026-11-20',
+        endDate: '2026-11-20',
+        startTime: null,
+        endTime: null,
+        approved: null,
+      },
+    });
   });
 
   it.each([
@@ -52,7 +80,10 @@ describe('readLeave', () => {
 
   it('one bad leave does not sink the others', () => {
     const into: Pick<WorkLeavesReading, 'leaves' | 'skipped'> = { leaves: [], skipped: [] };
-    readLeaveItems([LEAVE, 'nope', { ...LEAVE, _id: 'c'.repeat(24), start_date: 'x' }, { ...LEAVE, _id: 'd'.repeat(24) }], into);
+    readLeaveItems(
+      [LEAVE, 'nope', { ...LEAVE, _id: 'c'.repeat(24), start_date: 'x' }, { ...LEAVE, _id: 'd'.repeat(24) }],
+      into,
+    );
     expect(into.leaves.map((l) => l.id)).toEqual(['b'.repeat(24), 'd'.repeat(24)]);
     expect(into.skipped).toEqual([
       { id: null, reason: 'not_an_object' },

@@ -2,11 +2,20 @@
 import { describe, expect, it } from 'vitest';
 import { wholeDayLeaveOn, type LeaveFacts } from '../../src/domain/leave-today.js';
 
-const leave = (over: Partial<LeaveFacts> = {}): LeaveFacts => ({ type: 'ferias', startDate: '2026-11-20', endDate: '2026-12-05', startTime: null, endTime: null, approved: true, ...over });
+const leave = (over: Partial<LeaveFacts> = {}): LeaveFacts => ({
+  type: 'ferias',
+  startDate: '2026-11-20',
+  endDate: '2026-12-05',
+  startTime: null,
+  endTime: null,
+  approved: true,
+  ...over,
+});
 
 describe('wholeDayLeaveOn', () => {
   it('finds an approved vacation on its first, a middle and its last day, not the days around', () => {
-    for (const d of ['2026-11-20', '2026-11-24', '2026-12-05']) expect(wholeDayLeaveOn([leave()], d)).toEqual({ kind: 'vacation', type: 'ferias' });
+    for (const d of ['2026-11-20', '2026-11-24', '2026-12-05'])
+      expect(wholeDayLeaveOn([leave()], d)).toEqual({ kind: 'vacation', type: 'ferias' });
     for (const d of ['2026-11-19', '2026-12-06']) expect(wholeDayLeaveOn([leave()], d)).toBeNull();
   });
 
@@ -28,9 +37,18 @@ describe('wholeDayLeaveOn', () => {
   });
 
   it('prefers a vacation when several leaves cover the day, else the first', () => {
-    expect(wholeDayLeaveOn([leave({ type: 'atestado' }), leave({ type: 'ferias' })], '2026-11-24')).toEqual({ kind: 'vacation', type: 'ferias' });
-    expect(wholeDayLeaveOn([leave({ type: 'atestado' }), leave({ type: 'folga' })], '2026-11-24')).toEqual({ kind: 'other', type: 'atestado' });
-    expect(wholeDayLeaveOn([leave({ approved: false }), leave({ type: 'folga' })], '2026-11-24')).toEqual({ kind: 'other', type: 'folga' });
+    expect(wholeDayLeaveOn([leave({ type: 'atestado' }), leave({ type: 'ferias' })], '2026-11-24')).toEqual({
+      kind: 'vacation',
+      type: 'ferias',
+    });
+    expect(wholeDayLeaveOn([leave({ type: 'atestado' }), leave({ type: 'folga' })], '2026-11-24')).toEqual({
+      kind: 'other',
+      type: 'atestado',
+    });
+    expect(wholeDayLeaveOn([leave({ approved: false }), leave({ type: 'folga' })], '2026-11-24')).toEqual({
+      kind: 'other',
+      type: 'folga',
+    });
   });
 
   it('a leave with unreadable dates covers nothing; a bad date asked is a programming error', () => {

@@ -21,7 +21,10 @@ describe('localDateTime', () => {
     expect(localDateTime(t, 'America/Sao_Paulo')).toEqual({ date: '2024-03-09', time: '23:59' });
     expect(localDateTime(t, 'America/Manaus')).toEqual({ date: '2024-03-09', time: '22:59' });
     expect(localDateTime(t, 'UTC')).toEqual({ date: '2024-03-10', time: '02:59' });
-    expect(localDateTime(at('2024-03-10T03:00:00Z'), 'America/Sao_Paulo')).toEqual({ date: '2024-03-10', time: '00:00' });
+    expect(localDateTime(at('2024-03-10T03:00:00Z'), 'America/Sao_Paulo')).toEqual({
+      date: '2024-03-10',
+      time: '00:00',
+    });
   });
 
   it('writes midnight as 00:00, never 24:00', () => {
@@ -30,25 +33,52 @@ describe('localDateTime', () => {
   });
 
   it('follows the 2018 spring-forward in São Paulo (00:00 became 01:00 on 2018-11-04)', () => {
-    expect(localDateTime(at('2018-11-04T02:59:00Z'), 'America/Sao_Paulo')).toEqual({ date: '2018-11-03', time: '23:59' });
-    expect(localDateTime(at('2018-11-04T03:00:00Z'), 'America/Sao_Paulo')).toEqual({ date: '2018-11-04', time: '01:00' });
+    expect(localDateTime(at('2018-11-04T02:59:00Z'), 'America/Sao_Paulo')).toEqual({
+      date: '2018-11-03',
+      time: '23:59',
+    });
+    expect(localDateTime(at('2018-11-04T03:00:00Z'), 'America/Sao_Paulo')).toEqual({
+      date: '2018-11-04',
+      time: '01:00',
+    });
     // Manaus had no daylight saving time
     expect(localDateTime(at('2018-11-04T03:00:00Z'), 'America/Manaus')).toEqual({ date: '2018-11-03', time: '23:00' });
   });
 
   it('follows the 2019 fall-back in São Paulo (00:00 on 2019-02-17 went back to 23:00)', () => {
-    expect(localDateTime(at('2019-02-17T01:59:00Z'), 'America/Sao_Paulo')).toEqual({ date: '2019-02-16', time: '23:59' });
-    expect(localDateTime(at('2019-02-17T02:00:00Z'), 'America/Sao_Paulo')).toEqual({ date: '2019-02-16', time: '23:00' });
-    expect(localDateTime(at('2019-02-17T02:59:00Z'), 'America/Sao_Paulo')).toEqual({ date: '2019-02-16', time: '23:59' });
-    expect(localDateTime(at('2019-02-17T03:00:00Z'), 'America/Sao_Paulo')).toEqual({ date: '2019-02-17', time: '00:00' });
+    expect(localDateTime(at('2019-02-17T01:59:00Z'), 'America/Sao_Paulo')).toEqual({
+      date: '2019-02-16',
+      time: '23:59',
+    });
+    expect(localDateTime(at('2019-02-17T02:00:00Z'), 'America/Sao_Paulo')).toEqual({
+      date: '2019-02-16',
+      time: '23:00',
+    });
+    expect(localDateTime(at('2019-02-17T02:59:00Z'), 'America/Sao_Paulo')).toEqual({
+      date: '2019-02-16',
+      time: '23:59',
+    });
+    expect(localDateTime(at('2019-02-17T03:00:00Z'), 'America/Sao_Paulo')).toEqual({
+      date: '2019-02-17',
+      time: '00:00',
+    });
   });
 
   it('truncates to the minute, never rounds up', () => {
-    expect(localDateTime(at('2024-07-15T15:30:59.999Z'), 'America/Sao_Paulo')).toEqual({ date: '2024-07-15', time: '12:30' });
+    expect(localDateTime(at('2024-07-15T15:30:59.999Z'), 'America/Sao_Paulo')).toEqual({
+      date: '2024-07-15',
+      time: '12:30',
+    });
     expect(localDateTime(at('2024-07-15T23:59:59.999Z'), 'UTC')).toEqual({ date: '2024-07-15', time: '23:59' });
-    expect(localDateTime(at('2024-07-15T15:30:30.000Z'), 'America/Noronha')).toEqual({ date: '2024-07-15', time: '13:30' });
+    expect(localDateTime(at('2024-07-15T15:30:30.000Z'), 'America/Noronha')).toEqual({
+      date: '2024-07-15',
+      time: '13:30',
+    });
     // local mean time of 1900 had an offset with seconds (-3:06:28): still truncated
-    expect(localDateTime(at('1900-01-01T12:00:00Z'), 'America/Sao_Paulo')).toEqual({ date: '1900-01-01', time: '08:53' });
+    expect(localDateTime(at('1900-01-01T12:00:00Z'), 'America/Sao_Paulo')).toEqual({
+      date: '1900-01-01',
+      time: '08:53',
+    });
   });
 });
 

@@ -5,7 +5,13 @@ import { createConsole, createLogger, stderrIsJournal, stderrStyle, type LogStyl
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 function capture(style: LogStyle, level: 'debug' | 'info' = 'debug') {
   const lines: string[] = [];
-  const opts = { style, write: (l: string) => lines.push(l), now: () => NOW, fields: { terminal: 'door-7' }, timeZone: 'America/Sao_Paulo' };
+  const opts = {
+    style,
+    write: (l: string) => lines.push(l),
+    now: () => NOW,
+    fields: { terminal: 'door-7' },
+    timeZone: 'America/Sao_Paulo',
+  };
   return { lines, log: createLogger({ ...opts, level }), say: createConsole(opts) };
 }
 
@@ -14,7 +20,15 @@ describe('log lines', () => {
     const { lines, log } = capture('json');
     log.info('sent', { punchId: 3, apiToken: 'abc', note: 'two\nlines' });
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] as string)).toEqual({ t: '2026-03-01T12:00:00.000Z', level: 'info', msg: 'sent', terminal: 'door-7', punchId: 3, apiToken: '[redacted]', note: 'two\nlines' });
+    expect(JSON.parse(lines[0] as string)).toEqual({
+      t: '2026-03-01T12:00:00.000Z',
+      level: 'info',
+      msg: 'sent',
+      terminal: 'door-7',
+      punchId: 3,
+      apiToken: '[redacted]',
+      note: 'two\nlines',
+    });
     expect(lines[0]).not.toContain('\n');
   });
 
@@ -26,7 +40,13 @@ describe('log lines', () => {
     log.info('i');
     log.debug('d');
     expect(lines.map((l) => l.slice(0, 3))).toEqual(['<3>', '<4>', '<5>', '<6>', '<7>']);
-    expect(lines.map((l) => (JSON.parse(l.slice(3)) as { level: string; terminal: string }).level)).toEqual(['error', 'warn', 'notice', 'info', 'debug']);
+    expect(lines.map((l) => (JSON.parse(l.slice(3)) as { level: string; terminal: string }).level)).toEqual([
+      'error',
+      'warn',
+      'notice',
+      'info',
+      'debug',
+    ]);
   });
 
   it('pretty: the human format of a terminal; the console keeps its "timeclock:" lines', () => {
@@ -34,7 +54,11 @@ describe('log lines', () => {
     log.warn('clock stepped', { stepMs: 5000, pin: '1234' });
     say('ready: type or scan');
     say('cannot start', 'error');
-    expect(lines).toEqual(['timeclock [warn] clock stepped step=5 s pin=[redacted]', 'timeclock: ready: type or scan', 'timeclock: cannot start']);
+    expect(lines).toEqual([
+      'timeclock [warn] clock stepped step=5 s pin=[redacted]',
+      'timeclock: ready: type or scan',
+      'timeclock: cannot start',
+    ]);
   });
 
   it('pretty: instants in the wall time of the zone with how long ago or ahead, spans in h and min; JSON keeps the numbers', () => {

@@ -6,8 +6,14 @@ import { dictionaries, LANGS, t, type Lang, type MessageKey, type Text } from '.
 import { langOfLocale } from '../../src/messages/lang.js';
 import { consoleLine, punchText } from '../../src/messages/punch-text.js';
 
-const forms = (text: Text): string[] => (typeof text === 'string' ? [text] : Object.entries(text).filter(([k]) => k !== 'count').map(([, v]) => v as string));
-const placeholders = (text: Text): string[] => [...new Set(forms(text).flatMap((s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '')))].sort();
+const forms = (text: Text): string[] =>
+  typeof text === 'string'
+    ? [text]
+    : Object.entries(text)
+        .filter(([k]) => k !== 'count')
+        .map(([, v]) => v as string);
+const placeholders = (text: Text): string[] =>
+  [...new Set(forms(text).flatMap((s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '')))].sort();
 const keys = Object.keys(dictionaries.en) as MessageKey[];
 
 /** Every .ts file under `dir`, for finding which catalogue keys the code uses. */
@@ -24,19 +30,23 @@ describe('the message catalogue', () => {
   it('has every text in every language, none empty and none left in the key’s own words', () => {
     for (const lang of LANGS) {
       expect(Object.keys(dictionaries[lang]).sort(), lang).toEqual([...keys].sort());
-      for (const k of keys) for (const form of forms(dictionaries[lang][k])) expect(form.trim(), `${lang} ${k}`).not.toBe('');
+      for (const k of keys)
+        for (const form of forms(dictionaries[lang][k])) expect(form.trim(), `${lang} ${k}`).not.toBe('');
     }
   });
 
   it('fills the same placeholders in every language, in every plural form', () => {
-    for (const lang of LANGS) for (const k of keys) expect(placeholders(dictionaries[lang][k]), `${lang} ${k}`).toEqual(placeholders(dictionaries.en[k]));
+    for (const lang of LANGS)
+      for (const k of keys)
+        expect(placeholders(dictionaries[lang][k]), `${lang} ${k}`).toEqual(placeholders(dictionaries.en[k]));
   });
 
   it('has a text for every code the agent answers with: admin answers, punch refusals, AFD errors', () => {
     const has = (k: string) => Object.prototype.hasOwnProperty.call(dictionaries.en, k);
     for (const code of adminCodeSchema.options) expect(has(`answer.${code}`), code).toBe(true);
     // The screen's short reason too, but for an enrollment, which the screen words by its answer's code.
-    for (const reason of punchRefusalSchema.options) expect(has(`refusal.${reason}`) && (reason === 'enrollment' || has(`reason.${reason}`)), reason).toBe(true);
+    for (const reason of punchRefusalSchema.options)
+      expect(has(`refusal.${reason}`) && (reason === 'enrollment' || has(`reason.${reason}`)), reason).toBe(true);
     for (const code of afdErrorCodeSchema.options) expect(has(`afd.error.${code}`), code).toBe(true);
   });
 
@@ -78,18 +88,35 @@ describe('the message catalogue', () => {
 
   it('words a punch for the headless console with its NSR and entry or exit, and a refusal with its details', () => {
     const day = { direction: 'exit' as const, punches: [], serviceAt: null, hoursBank: null, leave: null };
-    const ok = { ok: true as const, punchId: 7, nsr: 42, employeeName: 'Ana Paula', employeeExternalId: '1001', localDate: '2026-11-24', localTime: '12:01', repeat: false, day };
+    const ok = {
+      ok: true as const,
+      punchId: 7,
+      nsr: 42,
+      employeeName: 'Ana Paula',
+      employeeExternalId: '1001',
+      localDate: '2026-11-24',
+      localTime: '12:01',
+      repeat: false,
+      day,
+    };
     expect(consoleLine('en', ok)).toBe('registered Ana Paula 12:01 — NSR 000000042 — exit');
     expect(consoleLine('pt-BR', ok)).toBe('registrado Ana Paula 12:01 — NSR 000000042 — saída');
     expect(consoleLine('es', { ...ok, repeat: true })).toBe('ya registrado Ana Paula 12:01 — NSR 000000042');
-    expect(punchText('en', { ok: false, reason: 'pin_locked', params: { until: '13:15' } })).toBe('Too many wrong PINs: locked until 13:15. Ask the manager. Punch NOT registered.');
-    expect(consoleLine('pt-BR', { ok: false, reason: 'unknown_credential', params: { what: 'badge' } })).toBe('recusado: Crachá não reconhecido. Ponto NÃO registrado.');
+    expect(punchText('en', { ok: false, reason: 'pin_locked', params: { until: '13:15' } })).toBe(
+      'Too many wrong PINs: locked until 13:15. Ask the manager. Punch NOT registered.',
+    );
+    expect(consoleLine('pt-BR', { ok: false, reason: 'unknown_credential', params: { what: 'badge' } })).toBe(
+      'recusado: Crachá não reconhecido. Ponto NÃO registrado.',
+    );
   });
 });
 
 /** Every dotted key of the configuration file (api.baseUrl, api.dialect.siteFilterParam, …). */
 function configKeys(schema: unknown, prefix = ''): string[] {
-  let s = schema as { def?: { type?: string; innerType?: unknown; in?: unknown; shape?: Record<string, unknown> }; shape?: Record<string, unknown> };
+  let s = schema as {
+    def?: { type?: string; innerType?: unknown; in?: unknown; shape?: Record<string, unknown> };
+    shape?: Record<string, unknown>;
+  };
   // Unwrap optional/default/nullable/pipe wrappers down to the object.
   for (let i = 0; i < 8 && s?.def && s.def.type !== 'object'; i++) s = (s.def.innerType ?? s.def.in) as typeof s;
   const shape = s?.def?.type === 'object' ? (s.shape ?? s.def.shape) : undefined;
@@ -108,7 +135,10 @@ describe('the manager’s screen gets words, not configuration keys', () => {
     expect(dotted).toEqual(expect.arrayContaining(['api.baseUrl', 'api.dialect.siteFilterParam', 'afd.signingKey']));
     const found: string[] = [];
     for (const lang of LANGS)
-      for (const k of keys) for (const form of forms(dictionaries[lang][k])) for (const key of dotted) if (new RegExp(`\\b${key.replace(/\./g, '\\.')}\\b`).test(form)) found.push(`${lang} ${k}: ${key}`);
+      for (const k of keys)
+        for (const form of forms(dictionaries[lang][k]))
+          for (const key of dotted)
+            if (new RegExp(`\\b${key.replace(/\./g, '\\.')}\\b`).test(form)) found.push(`${lang} ${k}: ${key}`);
     expect(found).toEqual([]);
   });
 });

@@ -1,14 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { NtpState, readNtpSync, realCommandRun, type CommandRun, type NtpReadIo } from '../../src/agent/ntp-sync.js';
+import {
+  NtpState,
+  readNtpSync,
+  realCommandRun,
+  type CommandRun,
+  type NtpReadIo,
+} from '../../src/agent/host/ntp-sync.js';
 import { dateHeader, GARBAGE_DATE } from '../../src/mock/transport.js';
 
 /** A box with these tools answering these outputs (exit 0), the others absent. */
-function box(tools: Record<string, { stdout: string; code?: number }>, files: string[] = [], platform: NodeJS.Platform = 'linux'): NtpReadIo & { asked: string[] } {
+function box(
+  tools: Record<string, { stdout: string; code?: number }>,
+  files: string[] = [],
+  platform: NodeJS.Platform = 'linux',
+): NtpReadIo & { asked: string[] } {
   const asked: string[] = [];
   const run: CommandRun = async (cmd) => {
     asked.push(cmd);
     const t = tools[cmd];
-    if (!t) return { code: null, stdout: '', error: Object.assign(new Error(`spawn ${cmd} ENOENT`), { code: 'ENOENT' }) };
+    if (!t)
+      return { code: null, stdout: '', error: Object.assign(new Error(`spawn ${cmd} ENOENT`), { code: 'ENOENT' }) };
     return { code: t.code ?? 0, stdout: t.stdout, error: null };
   };
   return { run, exists: (p) => files.includes(p), platform, asked };
@@ -16,13 +27,17 @@ function box(tools: Record<string, { stdout: string; code?: number }>, files: st
 
 describe("this machine's NTP state", () => {
   it('timedatectl first (the kernel flag, whatever the NTP client)', async () => {
-    expect(await readNtpSync(box({ timedatectl: { stdout: 'yes\n' } }))).toEqual({ sync: 'yes', source: 'timedatectl: NTPSynchronized=yes' });
+    expect(await readNtpSync(box({ timedatectl: { stdout: 'yes\n' } }))).toEqual({
+      sync: 'yes',
+      source: 'timedatectl: NTPSynchronized=yes',
+    });
     expect((await readNtpSync(box({ timedatectl: { stdout: 'no\n' } }))).sync).toBe('no');
   });
-  it('without systemd: timesyncd\'s flag file, then chronyc, then ntpstat; nothing: unknown', async () => {
+  it("without systemd: timesyncd's flag file, then chronyc, then ntpstat; nothing: unknown", async () => {
     const failing = { timedatectl: { stdout: '', code: 1 } };
     expect((await readNtpSync(box(failing, ['/run/systemd/timesync/synchronized']))).sync).toBe('yes');
-    const chrony = (leap: string) => box({ ...failing, chronyc: { stdout: `Reference ID    : C0A80001 (ntp)\nLeap status     : ${leap}\n` } });
+    const chrony = (leap: string) =>
+      box({ ...failing, chronyc: { stdout: `Reference ID    : C0A80001 (ntp)\nLeap status     : ${leap}\n` } });
     expect((await readNtpSync(chrony('Normal'))).sync).toBe('yes');
     expect((await readNtpSync(chrony('Not synchronised'))).sync).toBe('no');
     expect((await readNtpSync(box({ ntpstat: { stdout: 'unsynchronised', code: 1 } }))).sync).toBe('no');
@@ -32,10 +47,13 @@ describe("this machine's NTP state", () => {
     expect(none.asked).toEqual(['timedatectl', 'chronyc', 'ntpstat']);
   });
   it('Windows: w32tm, a time source other than the local CMOS clock', async () => {
-    const w32 = (source: string) => box({ w32tm: { stdout: `Leap Indicator: 0(no warning)\nStratum: 3\nSource: ${source}\n` } }, [], 'win32');
+    const w32 = (source: string) =>
+      box({ w32tm: { stdout: `Leap Indicator: 0(no warning)\nStratum: 3\nSource: ${source}\n` } }, [], 'win32');
     expect((await readNtpSync(w32('time.windows.com,0x9'))).sync).toBe('yes');
     expect((await readNtpSync(w32('Local CMOS Clock'))).sync).toBe('no');
-    expect((await readNtpSync(box({ w32tm: { stdout: 'Indicador de salto: 0\n' } }, [], 'win32'))).sync).toBe('unknown');
+    expect((await readNtpSync(box({ w32tm: { stdout: 'Indicador de salto: 0\n' } }, [], 'win32'))).sync).toBe(
+      'unknown',
+    );
   });
   it('cached: asked again after its time or a step, never on each read; a configured value is never asked', async () => {
     let mono = 0;

@@ -95,7 +95,10 @@ describe('per-employee lockout', () => {
   });
 
   it('maxFailures = 1 locks on the first wrong PIN', () => {
-    expect(afterFailure(fresh, T0, { maxFailures: 1, lockoutMs: 1_000 })).toEqual({ failures: 1, lockedUntil: T0 + 1_000 });
+    expect(afterFailure(fresh, T0, { maxFailures: 1, lockoutMs: 1_000 })).toEqual({
+      failures: 1,
+      lockedUntil: T0 + 1_000,
+    });
   });
 
   it('property: no more than maxFailures wrong PINs in a row are ever checked before a lock', () => {

@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CSV_HEADER, csvField, csvRecord, csvRow, writePunchCsv } from '../../src/agent/punch-csv.js';
-import type { ListedPunchRow } from '../../src/store/punch-lists.js';
+import { CSV_HEADER, csvField, csvRecord, csvRow, writePunchCsv } from '../../src/agent/exports/punch-csv.js';
+import type { ListedPunchRow } from '../../src/store/punches/punch-lists.js';
 import { tempDir } from '../helpers/temp.js';
 
 function row(over: Partial<ListedPunchRow> = {}): ListedPunchRow {
@@ -55,9 +55,18 @@ describe('CSV fields and records (RFC 4180)', () => {
 
   it('a punch row: local date and time, external id, name, state, sent at (its own zone), NSR, service _id', () => {
     expect(csvRow(row())).toBe('2026-08-03,08:01,1001,Ana Paula,sent,2026-08-03 08:01,7,64f0c0ffee0000000000abcd\r\n');
-    expect(csvRow(row({ state: 'pending', sent_at: null, remote_id: null, nsr: null, employee_external_id: null, employee_name: 'Souza, "Beto"\nJr' }))).toBe(
-      '2026-08-03,08:01,,"Souza, ""Beto""\nJr",pending,,,\r\n',
-    );
+    expect(
+      csvRow(
+        row({
+          state: 'pending',
+          sent_at: null,
+          remote_id: null,
+          nsr: null,
+          employee_external_id: null,
+          employee_name: 'Souza, "Beto"\nJr',
+        }),
+      ),
+    ).toBe('2026-08-03,08:01,,"Souza, ""Beto""\nJr",pending,,,\r\n');
   });
 });
 
@@ -65,12 +74,21 @@ describe('writing a range page by page', () => {
   it('starts with the BOM and the header, ends every record with CR LF, and walks the keyset', async () => {
     const tmp = tempDir('timeclock-csv-');
     try {
-      const all = Array.from({ length: 7 }, (_, i) => row({ id: i + 1, captured_at: 1_000 + i, employee_name: i === 3 ? 'Comma, Name' : `Name ${i}` }));
+      const all = Array.from({ length: 7 }, (_, i) =>
+        row({ id: i + 1, captured_at: 1_000 + i, employee_name: i === 3 ? 'Comma, Name' : `Name ${i}` }),
+      );
       const asked: Array<{ capturedAt: number; id: number } | null> = [];
       const lists = {
         rangePage: (_f: string, _t: string, after: { capturedAt: number; id: number } | null, limit: number) => {
           asked.push(after);
-          return all.filter((r) => after === null || r.captured_at > after.capturedAt || (r.captured_at === after.capturedAt && r.id > after.id)).slice(0, limit);
+          return all
+            .filter(
+              (r) =>
+                after === null ||
+                r.captured_at > after.capturedAt ||
+                (r.captured_at === after.capturedAt && r.id > after.id),
+            )
+            .slice(0, limit);
         },
       };
       const file = path.join(tmp.dir, 'p.csv');

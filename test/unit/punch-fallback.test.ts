@@ -40,7 +40,13 @@ const registered = (over: Record<string, unknown> = {}): Record<string, unknown>
   localTime: '10:00',
   repeat: false,
   receipt,
-  day: { direction: 'exit', punches: [{ time: '10:00', direction: 'exit', fromService: false, isNew: true }], serviceAt: null, hoursBank: null, leave: { kind: 'other', type: 'abono' } },
+  day: {
+    direction: 'exit',
+    punches: [{ time: '10:00', direction: 'exit', fromService: false, isNew: true }],
+    serviceAt: null,
+    hoursBank: null,
+    leave: { kind: 'other', type: 'abono' },
+  },
   ...over,
 });
 
@@ -59,11 +65,16 @@ function setup(answer: unknown) {
     status: () => ({}),
   } as unknown as BridgeAgent;
   const lines: string[] = [];
-  const d = createDispatcher({ agent, adminPin: null, log: createLogger({ level: 'debug', write: (l) => lines.push(l) }) });
+  const d = createDispatcher({
+    agent,
+    adminPin: null,
+    log: createLogger({ level: 'debug', write: (l) => lines.push(l) }),
+  });
   const caller: Caller = { session: d.newSession(), via: 'test' };
   const events: unknown[] = [];
   d.subscribe((_name, payload) => events.push(payload));
-  const punch = () => d.dispatch('punch', () => ({ input: { credential: { kind: 'badge', value: '1001' }, requestId: 'r-1' } }), caller);
+  const punch = () =>
+    d.dispatch('punch', () => ({ input: { credential: { kind: 'badge', value: '1001' }, requestId: 'r-1' } }), caller);
   return { punch, lines, events };
 }
 
@@ -74,7 +85,11 @@ describe('long strings in a punch answer', () => {
   });
 
   it('a 10,000-character name, leave type and employer name go to the screen whole', async () => {
-    const answer = registered({ employeeName: LONG, receipt: { ...receipt, employeeName: LONG, employer: { name: LONG, cnpj: null, cpf: null } }, day: { ...(registered().day as object), leave: { kind: 'other', type: LONG } } });
+    const answer = registered({
+      employeeName: LONG,
+      receipt: { ...receipt, employeeName: LONG, employer: { name: LONG, cnpj: null, cpf: null } },
+      day: { ...(registered().day as object), leave: { kind: 'other', type: LONG } },
+    });
     const { punch, lines } = setup(answer);
     expect(await punch()).toEqual({ ok: true, value: answer });
     expect(lines.filter((l) => l.includes('"level":"error"'))).toEqual([]);
@@ -82,7 +97,12 @@ describe('long strings in a punch answer', () => {
 
   it('text beyond the memory bound is cut with a mark before the check, and logged by where, never what', async () => {
     const huge = SECRET_WORD.repeat(20_000);
-    const { punch, lines, events } = setup(registered({ employeeName: huge, day: { ...(registered().day as object), leave: { kind: 'other', type: huge } } }));
+    const { punch, lines, events } = setup(
+      registered({
+        employeeName: huge,
+        day: { ...(registered().day as object), leave: { kind: 'other', type: huge } },
+      }),
+    );
     const r = await punch();
     if (!r || !('ok' in r) || !r.ok) throw new Error(`not answered: ${JSON.stringify(r).slice(0, 200)}`);
     const v = r.value as Extract<PunchResultView, { ok: true }>;
@@ -101,10 +121,23 @@ describe('long strings in a punch answer', () => {
 describe('a punch answer that fails its schema anyway', () => {
   it('goes out as registered with its NSR, time and entry/exit; only the part that does not fit is left out, and the log says which', async () => {
     // An injected bad field: a receipt whose hash is not one, a day whose punches are not times.
-    const bad = registered({ receipt: { ...receipt, hash: `${SECRET_WORD}!` }, day: { ...(registered().day as object), punches: [{ time: SECRET_WORD }] } });
+    const bad = registered({
+      receipt: { ...receipt, hash: `${SECRET_WORD}!` },
+      day: { ...(registered().day as object), punches: [{ time: SECRET_WORD }] },
+    });
     const { punch, lines, events } = setup(bad);
     const r = await punch();
-    const expected = { ...registered(), receipt: undefined, day: { direction: 'exit', punches: [], serviceAt: null, hoursBank: null, leave: { kind: 'other', type: 'abono' } } };
+    const expected = {
+      ...registered(),
+      receipt: undefined,
+      day: {
+        direction: 'exit',
+        punches: [],
+        serviceAt: null,
+        hoursBank: null,
+        leave: { kind: 'other', type: 'abono' },
+      },
+    };
     delete (expected as Record<string, unknown>).receipt;
     expect(r).toEqual({ ok: true, value: expected });
     expect(events).toEqual([{ ...expected, requestId: 'r-1' }]);
@@ -116,14 +149,47 @@ describe('a punch answer that fails its schema anyway', () => {
   });
 
   it('with every optional part broken, the bare facts still validate: registered, NSR, date and time', () => {
-    const s = salvagePunchResult(registered({ punchId: 'x', employeeName: 5, employeeExternalId: {}, note: 'nonsense', receipt: 1, day: 'y', repeat: 'no' }));
-    expect(s?.value).toEqual({ ok: true, punchId: null, nsr: 42, employeeName: null, employeeExternalId: null, localDate: '2026-11-24', localTime: '10:00', repeat: false });
+    const s = salvagePunchResult(
+      registered({
+        punchId: 'x',
+        employeeName: 5,
+        employeeExternalId: {},
+        note: 'nonsense',
+        receipt: 1,
+        day: 'y',
+        repeat: 'no',
+      }),
+    );
+    expect(s?.value).toEqual({
+      ok: true,
+      punchId: null,
+      nsr: 42,
+      employeeName: null,
+      employeeExternalId: null,
+      localDate: '2026-11-24',
+      localTime: '10:00',
+      repeat: false,
+    });
     expect(punchResultSchema.safeParse(s?.value).success).toBe(true);
-    expect(s?.dropped.sort()).toEqual(['day', 'employeeExternalId', 'employeeName', 'note', 'punchId', 'receipt', 'repeat']);
+    expect(s?.dropped.sort()).toEqual([
+      'day',
+      'employeeExternalId',
+      'employeeName',
+      'note',
+      'punchId',
+      'receipt',
+      'repeat',
+    ]);
   });
 
   it('a refusal keeps what the screen acts on (the PIN challenge), and an answer that says nothing of the punch is not invented', () => {
-    const s = salvagePunchResult({ ok: false, reason: 'pin_required', pinChallenge: 'c-1', employeeName: 'Ana', params: { n: 3 } });
+    const s = salvagePunchResult({
+      ok: false,
+      reason: 'pin_required',
+      pinChallenge: 'c-1',
+      employeeName: 'Ana',
+      params: { n: 3 },
+    });
     expect(s?.value).toEqual({ ok: false, reason: 'pin_required', pinChallenge: 'c-1', employeeName: 'Ana' });
     expect(s?.dropped).toEqual(['params']);
     expect(salvagePunchResult({ ok: 'maybe' })).toBeNull();

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock, Sleep } from '../../src/domain/clock.js';
 import type { WindowRule } from '../../src/domain/sliding-window.js';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
-import { RateSlots } from '../../src/store/rate-slots.js';
+import { RateSlots } from '../../src/store/settings/rate-slots.js';
 import { Priority, RateBudget, type SlotTicket } from '../../src/sync/rate-budget.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -65,7 +65,13 @@ afterEach(async () => {
 
 /** `adapt` false: a 429 neither cuts the limit nor spaces requests (tests of pausing alone). */
 function budget(rule: WindowRule, database: Db = db, adapt = true): RateBudget {
-  return new RateBudget({ store: new RateSlots(database), clock: time.clock, sleep: time.sleep, rule, adaptive: { adapt } });
+  return new RateBudget({
+    store: new RateSlots(database),
+    clock: time.clock,
+    sleep: time.sleep,
+    rule,
+    adaptive: { adapt },
+  });
 }
 
 /** Acquires and records when (fake time) the slot was granted. */
@@ -76,10 +82,12 @@ function acquire(
   extra: { standAside?: () => boolean; signal?: AbortSignal } = {},
 ): { ticket: Promise<SlotTicket | null>; grantedAt: () => number | null } {
   let grantedAt: number | null = null;
-  const ticket = b.acquire(priority, purpose, { signal: extra.signal ?? stop.signal, standAside: extra.standAside }).then((t) => {
-    if (t) grantedAt = time.t;
-    return t;
-  });
+  const ticket = b
+    .acquire(priority, purpose, { signal: extra.signal ?? stop.signal, standAside: extra.standAside })
+    .then((t) => {
+      if (t) grantedAt = time.t;
+      return t;
+    });
   return { ticket, grantedAt: () => grantedAt };
 }
 
@@ -90,7 +98,8 @@ async function take(b: RateBudget, purpose = 'punch'): Promise<SlotTicket> {
 }
 
 type Row = { id: number; taken_at: number; released_at: number | null; purpose: string };
-const rows = (d: Db): Row[] => d.prepare('SELECT id, taken_at, released_at, purpose FROM rate_slots ORDER BY id').all() as Row[];
+const rows = (d: Db): Row[] =>
+  d.prepare('SELECT id, taken_at, released_at, purpose FROM rate_slots ORDER BY id').all() as Row[];
 
 describe('RateBudget', () => {
   it('grants `limit` slots at once, the next only when the earliest released slot is a window old', async () => {
@@ -274,7 +283,9 @@ describe('RateBudget rule changes (admin screen)', () => {
     const b = budget({ limit: 5, windowMs: 1_000 });
     b.pauseUntil(2_000, 'retry_after');
     let at: number | null = null;
-    await b.acquire(Priority.punch, 'token-check', { signal: stop.signal, duringAuthPause: true }).then(() => (at = time.t));
+    await b
+      .acquire(Priority.punch, 'token-check', { signal: stop.signal, duringAuthPause: true })
+      .then(() => (at = time.t));
     expect(at).toBe(2_000);
   });
 });

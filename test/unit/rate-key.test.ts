@@ -33,9 +33,13 @@ describe('accountUrl: the service address the window key is made from', () => {
 describe('defaultRateKey', () => {
   it('is one key for every spelling of one service and token, as before for an address spelled plainly', () => {
     const plain = defaultRateKey('https://api.example.com/v2', 'tok');
-    for (const u of ['https://API.example.com:443/v2/', 'HTTPS://api.example.com/v2//', 'https://api.example.com./v2']) expect(defaultRateKey(u, 'tok')).toBe(plain);
-    // The earlier version's key (sha256 of the address without trailing slashes, a newline, the token): terminals not yet upgraded still meet.
-    expect(plain).toBe(`timeclock:rate:${createHash('sha256').update('https://api.example.com/v2\ntok').digest('hex').slice(0, 16)}`);
+    for (const u of ['https://API.example.com:443/v2/', 'HTTPS://api.example.com/v2//', 'https://api.example.com./v2'])
+      expect(defaultRateKey(u, 'tok')).toBe(plain);
+    // The earlier version's key (sha256 of the address without trailing slashes, a newline, the token): terminals not
+    // yet upgraded still meet.
+    expect(plain).toBe(
+      `timeclock:rate:${createHash('sha256').update('https://api.example.com/v2\ntok').digest('hex').slice(0, 16)}`,
+    );
   });
 
   it('differs for another token or another service', () => {
@@ -47,7 +51,13 @@ describe('defaultRateKey', () => {
 
 describe('rateKeyOrigin', () => {
   it('names the normalised address, or the setting when a key is configured', () => {
-    expect(rateKeyOrigin(undefined, 'https://u:p@API.example.com:443/v2/', 'tok')).toEqual({ key: defaultRateKey('https://api.example.com/v2', 'tok'), from: 'https://api.example.com/v2 and the API token' });
-    expect(rateKeyOrigin('my:key', 'https://api.example.com', 'tok')).toEqual({ key: 'my:key', from: 'rateLimit.redisKey' });
+    expect(rateKeyOrigin(undefined, 'https://u:p@API.example.com:443/v2/', 'tok')).toEqual({
+      key: defaultRateKey('https://api.example.com/v2', 'tok'),
+      from: 'https://api.example.com/v2 and the API token',
+    });
+    expect(rateKeyOrigin('my:key', 'https://api.example.com', 'tok')).toEqual({
+      key: 'my:key',
+      from: 'rateLimit.redisKey',
+    });
   });
 });

@@ -65,12 +65,16 @@ const rec = (time: string, id: string | null = 'r1', type: string | null = 'regi
 const SP: SentMinute = { minute: '2026-11-28T20:27', where: { zone: 'America/Sao_Paulo' } };
 
 describe('isRecordOf: the punch’s wall minute in its zone', () => {
-  it.each(['2026-11-28T20:27', '2026-11-28T20:27:00', '2026-11-28T20:27:00-03:00', '2026-11-28T23:27:00Z', '2026-11-28T23:27:59+00:00', 'Sat, 28 Nov 2026 23:27:00 GMT'])(
-    'São Paulo 20:27 is named by %s',
-    (time) => {
-      expect(isRecordOf(rec(time), SP)).toBe(true);
-    },
-  );
+  it.each([
+    '2026-11-28T20:27',
+    '2026-11-28T20:27:00',
+    '2026-11-28T20:27:00-03:00',
+    '2026-11-28T23:27:00Z',
+    '2026-11-28T23:27:59+00:00',
+    'Sat, 28 Nov 2026 23:27:00 GMT',
+  ])('São Paulo 20:27 is named by %s', (time) => {
+    expect(isRecordOf(rec(time), SP)).toBe(true);
+  });
 
   it.each([
     // The old rule (the first 16 characters) took these as 23:27 or 20:27 of São Paulo.
@@ -91,12 +95,21 @@ describe('isRecordOf: the punch’s wall minute in its zone', () => {
   });
 
   it('a fixed offset (a pruned mark) reads instants at that offset', () => {
-    expect(isRecordOf(rec('2026-11-28T23:27:00Z'), { minute: '2026-11-28T20:27', where: { offsetMinutes: -180 } })).toBe(true);
-    expect(isRecordOf(rec('2026-11-28T23:27:00Z'), { minute: '2026-11-28T20:27', where: { offsetMinutes: -240 } })).toBe(false);
+    expect(
+      isRecordOf(rec('2026-11-28T23:27:00Z'), { minute: '2026-11-28T20:27', where: { offsetMinutes: -180 } }),
+    ).toBe(true);
+    expect(
+      isRecordOf(rec('2026-11-28T23:27:00Z'), { minute: '2026-11-28T20:27', where: { offsetMinutes: -240 } }),
+    ).toBe(false);
   });
 
   it('a zone the runtime no longer knows: the offset the punch had at capture', () => {
-    const sent = sentMinuteOf({ local_date: '2026-11-28', local_time: '20:27', time_zone: 'Mars/Olympus_Mons', captured_at: at('2026-11-28T23:27:31Z') });
+    const sent = sentMinuteOf({
+      local_date: '2026-11-28',
+      local_time: '20:27',
+      time_zone: 'Mars/Olympus_Mons',
+      captured_at: at('2026-11-28T23:27:31Z'),
+    });
     expect(sent).toEqual({ minute: '2026-11-28T20:27', where: { offsetMinutes: -180 } });
     expect(isRecordOf(rec('Sat, 28 Nov 2026 23:27:00 GMT'), sent)).toBe(true);
   });
@@ -108,21 +121,33 @@ describe('across daylight saving time (a terminal may run in any IANA zone)', ()
   const fallBack = { minute: '2026-11-01T01:45', where: { zone: NY } };
 
   it('both readings of the repeated 01:45 name it, in every form; 00:45 and 02:45 do not', () => {
-    for (const time of ['2026-11-01T05:45:00Z', '2026-11-01T06:45:00Z', '2026-11-01T01:45:00-04:00', '2026-11-01T01:45:00-05:00', 'Sun, 01 Nov 2026 06:45:00 GMT', '2026-11-01T01:45']) {
+    for (const time of [
+      '2026-11-01T05:45:00Z',
+      '2026-11-01T06:45:00Z',
+      '2026-11-01T01:45:00-04:00',
+      '2026-11-01T01:45:00-05:00',
+      'Sun, 01 Nov 2026 06:45:00 GMT',
+      '2026-11-01T01:45',
+    ]) {
       expect(isRecordOf(rec(time), fallBack), time).toBe(true);
     }
-    for (const time of ['2026-11-01T04:45:00Z', '2026-11-01T07:45:00Z']) expect(isRecordOf(rec(time), fallBack), time).toBe(false);
+    for (const time of ['2026-11-01T04:45:00Z', '2026-11-01T07:45:00Z'])
+      expect(isRecordOf(rec(time), fallBack), time).toBe(false);
   });
 
   it('spring forward (New York 2026-03-08, 02:00 EST -> 03:00 EDT; Santiago 2026-09-06, 00:00 -> 01:00): the minutes after the gap', () => {
     expect(localDateTime(at('2026-03-08T07:30:00Z'), NY)).toEqual({ date: '2026-03-08', time: '03:30' });
     expect(isRecordOf(rec('2026-03-08T07:30:00Z'), { minute: '2026-03-08T03:30', where: { zone: NY } })).toBe(true);
-    expect(isRecordOf(rec('2026-03-08T03:30:00-04:00'), { minute: '2026-03-08T03:30', where: { zone: NY } })).toBe(true);
+    expect(isRecordOf(rec('2026-03-08T03:30:00-04:00'), { minute: '2026-03-08T03:30', where: { zone: NY } })).toBe(
+      true,
+    );
     expect(isRecordOf(rec('2026-03-08T06:30:00Z'), { minute: '2026-03-08T01:30', where: { zone: NY } })).toBe(true);
     expect(isRecordOf(rec('2026-03-08T07:30:00Z'), { minute: '2026-03-08T02:30', where: { zone: NY } })).toBe(false);
     const santiago = { zone: 'America/Santiago' };
     expect(recordWallMinute({ kind: 'instant', at: at('2026-09-06T04:10:00Z') }, santiago)).toBe('2026-09-06T01:10');
-    expect(isRecordOf(rec('Sun, 06 Sep 2026 04:10:00 GMT'), { minute: '2026-09-06T01:10', where: santiago })).toBe(true);
+    expect(isRecordOf(rec('Sun, 06 Sep 2026 04:10:00 GMT'), { minute: '2026-09-06T01:10', where: santiago })).toBe(
+      true,
+    );
     expect(isRecordOf(rec('2026-09-06T04:10:00Z'), { minute: '2026-09-06T00:10', where: santiago })).toBe(false);
   });
 
@@ -144,21 +169,43 @@ describe('verdictOf: what a list proves', () => {
   const readable = (...times: string[]) => ({ times: times.map((t, i) => rec(t, `r${i}`)), skipped: 0 });
 
   it('present, absent, and a list with an unreadable record that proves nothing absent', () => {
-    expect(verdictOf(readable('2026-11-28T23:27:00Z'), SP, { count: 0, recordIds: [] })).toMatchObject({ kind: 'present', record: { id: 'r0' } });
+    expect(verdictOf(readable('2026-11-28T23:27:00Z'), SP, { count: 0, recordIds: [] })).toMatchObject({
+      kind: 'present',
+      record: { id: 'r0' },
+    });
     expect(verdictOf(readable('2026-11-28T23:28:00Z'), SP, { count: 0, recordIds: [] })).toEqual({ kind: 'absent' });
-    const garbled = readTimes({ times: [{ _id: 'x', type: 'registro externo', time: 'ontem, 25h61' }, { _id: 'y', type: 'registro externo', time: '2026-11-28T23:28:00Z' }] });
+    const garbled = readTimes({
+      times: [
+        { _id: 'x', type: 'registro externo', time: 'ontem, 25h61' },
+        { _id: 'y', type: 'registro externo', time: '2026-11-28T23:28:00Z' },
+      ],
+    });
     expect(garbled.skipped).toBe(1);
     expect(verdictOf(garbled, SP, { count: 0, recordIds: [] })).toEqual({
       kind: 'unproven',
       reason: 'no record at 2026-11-28T20:27, and 1 record(s) of the list have a time that cannot be read',
     });
     // The record that is there still settles the punch.
-    const found = readTimes({ times: [{ _id: 'x', time: 'ontem, 25h61' }, { _id: 'y', type: 'registro externo', time: 'Sat, 28 Nov 2026 23:27:00 GMT' }] });
+    const found = readTimes({
+      times: [
+        { _id: 'x', time: 'ontem, 25h61' },
+        { _id: 'y', type: 'registro externo', time: 'Sat, 28 Nov 2026 23:27:00 GMT' },
+      ],
+    });
     expect(verdictOf(found, SP, { count: 0, recordIds: [] })).toMatchObject({ kind: 'present', record: { id: 'y' } });
   });
 
   it('readTimes counts as unreadable a record without a time of a known form, not the whole list', () => {
-    const r = readTimes({ times: [null, 7, { _id: 'a' }, { _id: 'b', time: 1795904820000 }, { _id: 'c', time: '2026-11-28T20:27' }, { _id: 'd', time: 'Sat, 28 Nov 2026 23:27:00 GMT' }] });
+    const r = readTimes({
+      times: [
+        null,
+        7,
+        { _id: 'a' },
+        { _id: 'b', time: 1795904820000 },
+        { _id: 'c', time: '2026-11-28T20:27' },
+        { _id: 'd', time: 'Sat, 28 Nov 2026 23:27:00 GMT' },
+      ],
+    });
     expect(r.skipped).toBe(4);
     expect(r.times.map((t) => [t.id, t.time])).toEqual([
       ['c', { kind: 'wall', minute: '2026-11-28T20:27' }],

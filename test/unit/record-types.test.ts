@@ -13,7 +13,9 @@ const NO_TWINS = { count: 0, recordIds: [] };
 
 /** The one record of a list as the service writes it; `type` left out when undefined (not said). */
 function listWith(type: string | undefined, time = '2026-11-28T20:27'): ReturnType<typeof readTimes> {
-  return readTimes({ times: [{ _id: 'r1', employee_id: 'e1', approved: false, time, ...(type === undefined ? {} : { type }) }] });
+  return readTimes({
+    times: [{ _id: 'r1', employee_id: 'e1', approved: false, time, ...(type === undefined ? {} : { type }) }],
+  });
 }
 
 // Every type the spec lists, whether the API made the record, and so whether it can be a punch's.

@@ -7,12 +7,16 @@
 import { describe, expect, it } from 'vitest';
 import { afdFileName, terminalOfAfdFileName } from '../../src/domain/afd/export.js';
 import { collectedOnline, parseMark, sealMark } from '../../src/domain/afd/mark.js';
-import { sha256Latin1 } from '../../src/store/journal-facts.js';
+import { sha256Latin1 } from '../../src/store/journal/journal-facts.js';
 
 describe('the AFD file name names the terminal', () => {
   it('keeps the Annex part ("AFD" + INPI + CNPJ/CPF + "REP_P") and adds "-" and the terminal', () => {
-    expect(afdFileName('5120230012345', '11222333000181', 'portaria-norte')).toBe('AFD0000512023001234511222333000181REP_P-portaria-norte.txt');
-    expect(afdFileName(null, '52998224725', 'tc-abcdefgh')).toBe('AFD0000000000000000052998224725REP_P-tc-abcdefgh.txt');
+    expect(afdFileName('5120230012345', '11222333000181', 'portaria-norte')).toBe(
+      'AFD0000512023001234511222333000181REP_P-portaria-norte.txt',
+    );
+    expect(afdFileName(null, '52998224725', 'tc-abcdefgh')).toBe(
+      'AFD0000000000000000052998224725REP_P-tc-abcdefgh.txt',
+    );
     // Without a terminal (a journal no terminal made): the Annex's bare name.
     expect(afdFileName('5120230012345', '11222333000181')).toBe('AFD0000512023001234511222333000181REP_P.txt');
   });
@@ -45,14 +49,24 @@ describe('the on-line flag (type 7, position 073) follows the reading: the termi
     expect(collectedOnline(T, T)).toBe(true);
   });
 
-  it('a mark that reached the journal after it was taken (an older version\'s punch, journalled at the upgrade) is off-line', () => {
+  it("a mark that reached the journal after it was taken (an older version's punch, journalled at the upgrade) is off-line", () => {
     expect(collectedOnline(T, T + 86_400_000)).toBe(false);
   });
 
   it('the sealed line writes "0" for on-line and "1" for off-line, and reads back the same', () => {
-    const fields = { nsr: 1, markedAt: '2026-11-23T19:24:00-0300', cpf: '52998224725', recordedAt: '2026-11-23T19:24:00-0300', collector: '04' };
+    const fields = {
+      nsr: 1,
+      markedAt: '2026-11-23T19:24:00-0300',
+      cpf: '52998224725',
+      recordedAt: '2026-11-23T19:24:00-0300',
+      collector: '04',
+    };
     const live = sealMark({ ...fields, online: collectedOnline(T, T) }, '', sha256Latin1);
-    const late = sealMark({ ...fields, recordedAt: '2026-11-24T19:24:00-0300', online: collectedOnline(T, T + 86_400_000) }, '', sha256Latin1);
+    const late = sealMark(
+      { ...fields, recordedAt: '2026-11-24T19:24:00-0300', online: collectedOnline(T, T + 86_400_000) },
+      '',
+      sha256Latin1,
+    );
     expect(live.line[72]).toBe('0');
     expect(late.line[72]).toBe('1');
     const back = parseMark(late.line);

@@ -12,7 +12,10 @@ afterEach(() => cleanup());
 
 function load(retention: unknown) {
   const file = path.join(dir, 'config.json');
-  fs.writeFileSync(file, JSON.stringify({ dataDir: path.join(dir, 'data'), ...(retention === undefined ? {} : { retention }) }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ dataDir: path.join(dir, 'data'), ...(retention === undefined ? {} : { retention }) }),
+  );
   return loadConfig({ file, env: {} });
 }
 

@@ -1,10 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, MAX_RETRY_AFTER_MS, parseRetryAfter, rateLimitPause, type BackoffOptions } from '../../src/domain/retry-policy.js';
+import {
+  backoffDelay,
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfter,
+  rateLimitPause,
+  type BackoffOptions,
+} from '../../src/domain/retry-policy.js';
 
 const opts: BackoffOptions = { baseMs: 1_000, maxMs: 30_000 };
 const fixed = (r: number) => (): number => r;
-const nominal = (attempt: number, o: BackoffOptions): number => Math.min(o.maxMs, o.baseMs * 2 ** Math.max(0, attempt - 1));
+const nominal = (attempt: number, o: BackoffOptions): number =>
+  Math.min(o.maxMs, o.baseMs * 2 ** Math.max(0, attempt - 1));
 
 describe('backoffDelay', () => {
   it('stays within [exp/2, exp] of the nominal delay', () => {

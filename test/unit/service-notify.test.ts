@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/log.js';
-import { serviceNotifier, type Every, type NotifyEnv, type NotifySend } from '../../src/agent/service-notify.js';
+import { serviceNotifier, type Every, type NotifyEnv, type NotifySend } from '../../src/agent/status/service-notify.js';
 
 /** Timers the test fires by hand. */
 function fakeEvery() {
@@ -71,7 +71,10 @@ describe('serviceNotifier', () => {
 
   it('pings WATCHDOG=1 every half of WATCHDOG_USEC after READY=1, with STATUS= only when it changed', async () => {
     let waiting = 0;
-    const r = rig({ NOTIFY_SOCKET: SOCKET, WATCHDOG_USEC: '30000000', WATCHDOG_PID: '4242' }, { alive: () => `taking punches; ${waiting} waiting` });
+    const r = rig(
+      { NOTIFY_SOCKET: SOCKET, WATCHDOG_USEC: '30000000', WATCHDOG_PID: '4242' },
+      { alive: () => `taking punches; ${waiting} waiting` },
+    );
     await r.fire(); // before READY: the watchdog is not armed yet, and no timer exists
     expect(r.sent).toEqual([]);
     r.n.ready('taking punches; 0 waiting');
@@ -80,7 +83,12 @@ describe('serviceNotifier', () => {
     await r.fire(2);
     waiting = 2;
     await r.fire();
-    expect(r.sent).toEqual([['READY=1', 'STATUS=taking punches; 0 waiting'], ['WATCHDOG=1'], ['WATCHDOG=1'], ['WATCHDOG=1', 'STATUS=taking punches; 2 waiting']]);
+    expect(r.sent).toEqual([
+      ['READY=1', 'STATUS=taking punches; 0 waiting'],
+      ['WATCHDOG=1'],
+      ['WATCHDOG=1'],
+      ['WATCHDOG=1', 'STATUS=taking punches; 2 waiting'],
+    ]);
   });
 
   it('the cadence follows WATCHDOG_USEC (400 ms -> every 200 ms)', () => {
@@ -95,7 +103,9 @@ describe('serviceNotifier', () => {
     await settle(); // READY=1 is out before the first tick
     await r.fire(3);
     expect(r.sent.flat()).toEqual(['READY=1', 'STATUS=ok']);
-    expect(r.lines.filter((l) => l.level === 'warn' && /WATCHDOG_PID=1 is not this process/.test(l.msg))).toHaveLength(1);
+    expect(r.lines.filter((l) => l.level === 'warn' && /WATCHDOG_PID=1 is not this process/.test(l.msg))).toHaveLength(
+      1,
+    );
   });
 
   it('does not ping while the agent does not answer, and resumes when it does', async () => {
@@ -113,7 +123,11 @@ describe('serviceNotifier', () => {
     await r.fire();
     answer = 'ok';
     await r.fire();
-    expect(r.sent.slice(1)).toEqual([['STATUS=not answering: database is locked'], ['STATUS=not answering: the agent is not running'], ['WATCHDOG=1', 'STATUS=fine']]);
+    expect(r.sent.slice(1)).toEqual([
+      ['STATUS=not answering: database is locked'],
+      ['STATUS=not answering: the agent is not running'],
+      ['WATCHDOG=1', 'STATUS=fine'],
+    ]);
   });
 
   it('sends STOPPING=1 when shutdown begins, and nothing after', async () => {
@@ -157,7 +171,11 @@ describe('serviceNotifier', () => {
     await r2.fire(2);
     fail = 'reject';
     await r2.fire(2);
-    expect(r2.lines.map((l) => `${l.level}: ${l.msg.split(' (')[0]}`)).toEqual(['warn: could not notify systemd', 'info: systemd-notify works again', 'warn: could not notify systemd']);
+    expect(r2.lines.map((l) => `${l.level}: ${l.msg.split(' (')[0]}`)).toEqual([
+      'warn: could not notify systemd',
+      'info: systemd-notify works again',
+      'warn: could not notify systemd',
+    ]);
   });
 
   it('skips a tick while a message is still on its way, rather than piling up processes', async () => {

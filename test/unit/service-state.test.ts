@@ -34,13 +34,19 @@ describe('whether the service answers', () => {
     expect(run([ok, e503, lost, e503, lost, e503])).toEqual(['online', 'errors']);
     expect(run([e503, lost, lost, lost])).toEqual(['errors', 'offline']);
     // 501 is a route the service lacks (it answers): not an error.
-    expect(run([ok, { kind: 'answer', status: 501 }, { kind: 'answer', status: 501 }, { kind: 'answer', status: 501 }])).toEqual(['online']);
+    expect(
+      run([ok, { kind: 'answer', status: 501 }, { kind: 'answer', status: 501 }, { kind: 'answer', status: 501 }]),
+    ).toEqual(['online']);
   });
 
   it("the liveness check's unreachable host is offline at once; its return is not online until an answer", () => {
     const s = new ServiceState();
     s.observe(ok, 0);
-    expect(s.observe({ kind: 'host', reachable: false, reason: 'ECONNREFUSED 127.0.0.1:1' }, 5)).toEqual({ state: 'offline', since: 5, reason: 'ECONNREFUSED 127.0.0.1:1' });
+    expect(s.observe({ kind: 'host', reachable: false, reason: 'ECONNREFUSED 127.0.0.1:1' }, 5)).toEqual({
+      state: 'offline',
+      since: 5,
+      reason: 'ECONNREFUSED 127.0.0.1:1',
+    });
     expect(s.observe({ kind: 'host', reachable: true, reason: null }, 6)).toBeNull();
     expect(s.current?.state).toBe('offline');
     expect(s.observe(ok, 7)?.state).toBe('online');

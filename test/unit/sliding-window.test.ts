@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { maxInAnyWindow, msUntilFreeSlot, punchReserve, type Slot, type WindowRule } from '../../src/domain/sliding-window.js';
+import {
+  maxInAnyWindow,
+  msUntilFreeSlot,
+  punchReserve,
+  type Slot,
+  type WindowRule,
+} from '../../src/domain/sliding-window.js';
 
 const rule: WindowRule = { limit: 2, windowMs: 1_000 };
 const inFlight = (takenAt: number): Slot => ({ takenAt, releasedAt: null });
@@ -26,7 +32,9 @@ describe('msUntilFreeSlot', () => {
     const slots = [released(0, 100), released(0, 200), released(0, 300)];
     expect(msUntilFreeSlot(slots, 400, { limit: 1, windowMs: 1_000 })).toBe(900);
     expect(msUntilFreeSlot([...slots, inFlight(0)], 400, { limit: 2, windowMs: 1_000 })).toBe(900);
-    expect(msUntilFreeSlot([inFlight(0), inFlight(0), released(0, 300)], 400, { limit: 1, windowMs: 1_000 })).toBeNull();
+    expect(
+      msUntilFreeSlot([inFlight(0), inFlight(0), released(0, 300)], 400, { limit: 1, windowMs: 1_000 }),
+    ).toBeNull();
   });
 
   it('does not count slots released a full window ago or longer', () => {
@@ -75,7 +83,9 @@ describe('property: a client obeying msUntilFreeSlot never exceeds the server wi
   it('holds for random send times, latencies and arrival points', () => {
     const scenario = fc
       .record({ limit: fc.integer({ min: 1, max: 6 }), windowMs: fc.integer({ min: 1, max: 2_000 }) })
-      .chain((r) => fc.record({ rule: fc.constant(r), steps: fc.array(step(r.windowMs), { minLength: 1, maxLength: 80 }) }));
+      .chain((r) =>
+        fc.record({ rule: fc.constant(r), steps: fc.array(step(r.windowMs), { minLength: 1, maxLength: 80 }) }),
+      );
 
     fc.assert(
       fc.property(scenario, ({ rule: r, steps }) => {
@@ -123,7 +133,7 @@ describe('property: a client obeying msUntilFreeSlot never exceeds the server wi
 });
 
 describe('punchReserve', () => {
-  it('keeps a tenth of the account\'s 60 for punches, at least one slot, never the whole window', () => {
+  it("keeps a tenth of the account's 60 for punches, at least one slot, never the whole window", () => {
     expect(punchReserve(60, 0.1)).toBe(6);
     expect(punchReserve(6, 0.1)).toBe(1);
     expect(punchReserve(2, 0.5)).toBe(1);

@@ -5,7 +5,7 @@
  * and keep their labels in one column.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentStatus } from '../../src/agent/status.js';
+import type { AgentStatus } from '../../src/agent/status/status.js';
 import { statusText } from '../../src/cli/format.js';
 import { dictionaries, LANGS, type Lang, type MessageKey } from '../../src/messages/catalogue.js';
 
@@ -65,7 +65,13 @@ const rich: AgentStatus = {
       employees: [{ ...who, missing: ['work_schedule', 'employer'] }],
       evidence: {
         noCpf: { count: 1, employees: [who] },
-        noEmployer: { count: 2, employees: [{ ...who, reason: 'unread' }, { ...who, id: 'e2', reason: 'unknown' }] },
+        noEmployer: {
+          count: 2,
+          employees: [
+            { ...who, reason: 'unread' },
+            { ...who, id: 'e2', reason: 'unknown' },
+          ],
+        },
       },
     },
     enrolledBadges: 35,
@@ -187,18 +193,32 @@ describe('timeclock status in the command line’s three languages', () => {
     expect(en).toContain('journal:       next NSR 41; chains verified (1h 0m ago, 40 marks, 1 fact)');
     expect(en).toContain('window key:    timeclock:rate:3f9a (from https://api.example.com.br/v2.1 and the API token)');
     // Every label of the catalogue is used, each at the start of a line, values in column 15.
-    for (const k of labelKeys) expect(en.some((l) => l.startsWith(label('en', k).padEnd(15))), k).toBe(true);
+    for (const k of labelKeys)
+      expect(
+        en.some((l) => l.startsWith(label('en', k).padEnd(15))),
+        k,
+      ).toBe(true);
   });
 
   for (const lang of ['pt-BR', 'es'] as const) {
     it(`has no English label or word of its own in ${lang}`, () => {
       const lines = text[lang].split('\n');
       for (const k of labelKeys) {
-        expect(lines.some((l) => l.startsWith(label(lang, k))), `${lang} uses ${k}`).toBe(true);
+        expect(
+          lines.some((l) => l.startsWith(label(lang, k))),
+          `${lang} uses ${k}`,
+        ).toBe(true);
         if (label(lang, k) === label('en', k)) continue; // "terminal:" is the same word in all three
-        expect(lines.some((l) => l.startsWith(label('en', k))), `${lang} has en ${k}`).toBe(false);
+        expect(
+          lines.some((l) => l.startsWith(label('en', k))),
+          `${lang} has en ${k}`,
+        ).toBe(false);
       }
-      for (const word of ENGLISH) expect(lines.filter((l) => word.test(l)), `${lang} ${word.source}`).toEqual([]);
+      for (const word of ENGLISH)
+        expect(
+          lines.filter((l) => word.test(l)),
+          `${lang} ${word.source}`,
+        ).toEqual([]);
       const ours = ['queue:', 'rate window:', 'last error:', 'NOT CONNECTED', 'TOKEN REFUSED', 'LOCAL FALLBACK'];
       for (const english of ours) {
         expect(text[lang], `${lang} ${english}`).not.toContain(english);

@@ -6,13 +6,20 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 // The sheets as the build joins them (scripts/build.mjs): renderer/styles/*.css in name order.
-const css = fs.readdirSync('renderer/styles').filter((f) => f.endsWith('.css')).sort().map((f) => fs.readFileSync(`renderer/styles/${f}`, 'utf8')).join('\n');
+const css = fs
+  .readdirSync('renderer/styles')
+  .filter((f) => f.endsWith('.css'))
+  .sort()
+  .map((f) => fs.readFileSync(`renderer/styles/${f}`, 'utf8'))
+  .join('\n');
 
 /** The custom properties of the light palette's rule. */
 function lightPalette(): Record<string, string> {
   const m = /html\[data-theme='light'\] body:not\(\[data-screen='admin'\]\) \{([^}]*)\}/.exec(css);
   if (!m?.[1]) throw new Error('no light palette in styles.css');
-  return Object.fromEntries([...m[1].matchAll(/--([\w-]+):\s*(#[0-9a-fA-F]{6})/g)].map((v) => [v[1] ?? '', v[2] ?? '']));
+  return Object.fromEntries(
+    [...m[1].matchAll(/--([\w-]+):\s*(#[0-9a-fA-F]{6})/g)].map((v) => [v[1] ?? '', v[2] ?? '']),
+  );
 }
 
 /** The declarations of a light-theme rule (selector exactly as written). */
@@ -28,7 +35,9 @@ const colourIn = (rule: string, prop: string): string => {
 };
 
 function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const [r, g, b] = [1, 3, 5]
+    .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
   return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
 }
 function contrast(a: string, b: string): number {
@@ -64,7 +73,8 @@ describe('the light theme', () => {
 
   it('has every text/background pair at 4.5:1 or more', () => {
     const figures = pairs.map(([what, fg, bg]) => ({ what, fg, bg, ratio: Math.round(contrast(fg, bg) * 100) / 100 }));
-    if (process.env.THEME_CONTRAST) console.log(figures.map((f) => `${f.what}: ${f.fg} on ${f.bg} = ${f.ratio.toFixed(2)}:1`).join('\n'));
+    if (process.env.THEME_CONTRAST)
+      console.log(figures.map((f) => `${f.what}: ${f.fg} on ${f.bg} = ${f.ratio.toFixed(2)}:1`).join('\n'));
     for (const f of figures) expect(f.ratio, `${f.what} ${f.fg} on ${f.bg}`).toBeGreaterThanOrEqual(4.5);
   });
 

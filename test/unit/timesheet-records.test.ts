@@ -48,7 +48,11 @@ describe('readTimesheet', () => {
     const r = readTimesheet(FULL);
     expect(r.employeeId).toBe('a'.repeat(24));
     expect(r.period).toEqual({ startDate: '2026-11-01', endDate: '2026-11-30' });
-    expect(r.hoursBank).toEqual({ finalBalanceMinutes: -195, finalBalanceText: '-3.25', period: { type: 'cyclic', startDate: '2026-06-01', endDate: '2026-11-30' } });
+    expect(r.hoursBank).toEqual({
+      finalBalanceMinutes: -195,
+      finalBalanceText: '-3.25',
+      period: { type: 'cyclic', startDate: '2026-06-01', endDate: '2026-11-30' },
+    });
     expect(r.days.map((d) => d.date)).toEqual(['2026-11-23', '2026-11-24']);
     expect(horariosOn(r, '2026-11-24')).toEqual(['08:02', '12:00', '13:00', '17:31']);
     expect(horariosOn(r, '2026-11-25')).toEqual([]);
@@ -95,11 +99,17 @@ describe('readTimesheet', () => {
     expect(r.skipped).toEqual([{ at: 'hours_bank_summary.final_balance', reason: 'bad_balance' }]);
     expect(r.days).toHaveLength(2);
     expect(readTimesheet({ hours_bank_summary: { final_balance: -1.5 } }).hoursBank?.finalBalanceMinutes).toBe(-90);
-    expect(readTimesheet({ hours_bank_summary: { final_balance: { v: 1 } } }).skipped).toEqual([{ at: 'hours_bank_summary.final_balance', reason: 'bad_balance' }]);
+    expect(readTimesheet({ hours_bank_summary: { final_balance: { v: 1 } } }).skipped).toEqual([
+      { at: 'hours_bank_summary.final_balance', reason: 'bad_balance' },
+    ]);
   });
 
   it('members of the wrong kind are skipped as bad members', () => {
-    const r = readTimesheet({ hours_bank_summary: 'n/a', days: [], period: { start_date: '1/11/2026', end_date: '2026-11-30' } });
+    const r = readTimesheet({
+      hours_bank_summary: 'n/a',
+      days: [],
+      period: { start_date: '1/11/2026', end_date: '2026-11-30' },
+    });
     expect(r.hoursBank).toBeNull();
     expect(r.days).toEqual([]);
     expect(r.period).toEqual({ startDate: null, endDate: '2026-11-30' });

@@ -10,7 +10,8 @@ import { VendorAsciiDecoder } from '../../src/input/vendor-ascii-decoder.js';
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'captures');
 
 const codes = (events: readonly DecodeEvent[]): string[] => events.flatMap((e) => (e.type === 'code' ? [e.code] : []));
-const errors = (events: readonly DecodeEvent[]): string[] => events.flatMap((e) => (e.type === 'error' ? [e.reason] : []));
+const errors = (events: readonly DecodeEvent[]): string[] =>
+  events.flatMap((e) => (e.type === 'error' ? [e.reason] : []));
 
 /** A report of ASCII text (and \r, \n, \0 ...) with an optional report id, padded with NUL to `size`. */
 function report(text: string, opts: { id?: number; size?: number } = {}): Uint8Array {
@@ -19,7 +20,8 @@ function report(text: string, opts: { id?: number; size?: number } = {}): Uint8A
   return Uint8Array.from(bytes);
 }
 
-const feed = (d: VendorAsciiDecoder, reports: readonly Uint8Array[]): DecodeEvent[] => reports.flatMap((r) => d.push(r));
+const feed = (d: VendorAsciiDecoder, reports: readonly Uint8Array[]): DecodeEvent[] =>
+  reports.flatMap((r) => d.push(r));
 
 describe('VendorAsciiDecoder', () => {
   it('decodes the vendor ASCII fixture (report id, NUL padding, CR LF split across reports)', () => {
@@ -46,7 +48,9 @@ describe('VendorAsciiDecoder', () => {
 
   it('NUL padding is ignored anywhere', () => {
     const d = new VendorAsciiDecoder();
-    expect(feed(d, [report('\0\x001\x002', { size: 16 }), report('\x003\0\r', { size: 16 })])).toEqual([{ type: 'code', code: '123' }]);
+    expect(feed(d, [report('\0\x001\x002', { size: 16 }), report('\x003\0\r', { size: 16 })])).toEqual([
+      { type: 'code', code: '123' },
+    ]);
   });
 
   it('any configured terminator byte ends a code, printable ones included', () => {
@@ -59,7 +63,9 @@ describe('VendorAsciiDecoder', () => {
 
   it('endOfReportTerminates: one code per report; a padding-only report ends nothing', () => {
     const d = new VendorAsciiDecoder({ reportIdByte: true, terminators: '', endOfReportTerminates: true });
-    expect(feed(d, [report('123', { id: 1, size: 8 }), report('', { id: 1, size: 8 }), report('ABC', { id: 1, size: 8 })])).toEqual([
+    expect(
+      feed(d, [report('123', { id: 1, size: 8 }), report('', { id: 1, size: 8 }), report('ABC', { id: 1, size: 8 })]),
+    ).toEqual([
       { type: 'code', code: '123' },
       { type: 'code', code: 'ABC' },
     ]);
@@ -128,16 +134,25 @@ describe('VendorAsciiDecoder', () => {
   });
 
   it('round trip: printable codes, split at random report boundaries, decode to themselves', () => {
-    const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((n) => String.fromCharCode(n)), minLength: 1, maxLength: 64 });
+    const printable = fc.string({
+      unit: fc.integer({ min: 0x20, max: 0x7e }).map((n) => String.fromCharCode(n)),
+      minLength: 1,
+      maxLength: 64,
+    });
     fc.assert(
-      fc.property(fc.array(printable, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 16 }), (list, chunk) => {
-        const stream = list.map((c) => `${c}\r\n`).join('');
-        const reports: Uint8Array[] = [];
-        for (let i = 0; i < stream.length; i += chunk) reports.push(report(stream.slice(i, i + chunk), { id: 3, size: chunk + 1 }));
-        const d = new VendorAsciiDecoder({ reportIdByte: true });
-        expect(feed(d, reports)).toEqual(list.map((code) => ({ type: 'code', code })));
-        expect(d.errors).toBe(0);
-      }),
+      fc.property(
+        fc.array(printable, { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 1, max: 16 }),
+        (list, chunk) => {
+          const stream = list.map((c) => `${c}\r\n`).join('');
+          const reports: Uint8Array[] = [];
+          for (let i = 0; i < stream.length; i += chunk)
+            reports.push(report(stream.slice(i, i + chunk), { id: 3, size: chunk + 1 }));
+          const d = new VendorAsciiDecoder({ reportIdByte: true });
+          expect(feed(d, reports)).toEqual(list.map((code) => ({ type: 'code', code })));
+          expect(d.errors).toBe(0);
+        },
+      ),
     );
   });
 

@@ -19,7 +19,10 @@ describe('properties', () => {
   it('human-paced keys (every gap > maxInterKeyMs) all come out typed, in order, with no scan', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ key: personKey, gap: fc.integer({ min: GAP + 1, max: 2_000 }) }), { minLength: 1, maxLength: 120 }),
+        fc.array(fc.record({ key: personKey, gap: fc.integer({ min: GAP + 1, max: 2_000 }) }), {
+          minLength: 1,
+          maxLength: 120,
+        }),
         fc.boolean(),
         (steps, ticks) => {
           const det = new WedgeDetector();
@@ -38,7 +41,10 @@ describe('properties', () => {
   it('any code of minLength..maxLength printable keys sent with gaps in [1, maxInterKeyMs] plus Enter is exactly one scan', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ key: printable, gap: fc.integer({ min: 1, max: GAP }) }), { minLength: MIN, maxLength: MAX }),
+        fc.array(fc.record({ key: printable, gap: fc.integer({ min: 1, max: GAP }) }), {
+          minLength: MIN,
+          maxLength: MAX,
+        }),
         fc.integer({ min: 1, max: GAP }),
         fc.boolean(),
         (steps, endGap, ticks) => {
@@ -60,7 +66,10 @@ describe('properties', () => {
       fc.property(
         fc.array(
           fc.record({
-            key: fc.oneof({ weight: 6, arbitrary: printable }, { weight: 2, arbitrary: fc.constantFrom('Enter', 'Shift', 'Backspace') }),
+            key: fc.oneof(
+              { weight: 6, arbitrary: printable },
+              { weight: 2, arbitrary: fc.constantFrom('Enter', 'Shift', 'Backspace') },
+            ),
             gap: fc.oneof(fc.integer({ min: 0, max: GAP }), fc.integer({ min: GAP + 1, max: 200 })),
             tickAfter: fc.option(fc.integer({ min: 0, max: 100 })),
           }),

@@ -25,28 +25,33 @@ describe('boundary timings', () => {
     expect(scans(feed(new WedgeDetector(), burst('1234', 0.25, 30.5)))).toEqual([]);
   });
 
-  it.each([0, 3, 7])('one slow gap (before key %i; 0 = before Enter) splits the run: no scan of the whole', (slowBefore) => {
-    const det = new WedgeDetector();
-    const chars = [...'12345678'];
-    const presses: Press[] = [];
-    let t = T0;
-    for (const [i, ch] of chars.entries()) {
-      if (i > 0) t += i === slowBefore ? GAP + 1 : 8;
-      presses.push({ key: ch, at: t });
-    }
-    presses.push({ key: 'Enter', at: t + (slowBefore === 0 ? GAP + 1 : 8) });
-    const out = [...feed(det, presses), ...det.tick(t + FAR)];
-    expect(scans(out)).not.toContain('12345678');
-    // Nothing lost or duplicated: typed keys then (maybe) the scan of the tail rebuild the input.
-    const rebuilt = out.flatMap((o) => (o.type === 'typed' ? [o.key] : [...o.code, 'Enter']));
-    expect(rebuilt).toEqual([...chars, 'Enter']);
-  });
+  it.each([0, 3, 7])(
+    'one slow gap (before key %i; 0 = before Enter) splits the run: no scan of the whole',
+    (slowBefore) => {
+      const det = new WedgeDetector();
+      const chars = [...'12345678'];
+      const presses: Press[] = [];
+      let t = T0;
+      for (const [i, ch] of chars.entries()) {
+        if (i > 0) t += i === slowBefore ? GAP + 1 : 8;
+        presses.push({ key: ch, at: t });
+      }
+      presses.push({ key: 'Enter', at: t + (slowBefore === 0 ? GAP + 1 : 8) });
+      const out = [...feed(det, presses), ...det.tick(t + FAR)];
+      expect(scans(out)).not.toContain('12345678');
+      // Nothing lost or duplicated: typed keys then (maybe) the scan of the tail rebuild the input.
+      const rebuilt = out.flatMap((o) => (o.type === 'typed' ? [o.key] : [...o.code, 'Enter']));
+      expect(rebuilt).toEqual([...chars, 'Enter']);
+    },
+  );
 
   it(`a terminator maxInterKeyMs after the last key completes the scan; one ms later it is typed`, () => {
     const onTime = burst('12345678', T0, 8, null);
     const det1 = new WedgeDetector();
     feed(det1, onTime);
-    expect(det1.key('Enter', lastAt(onTime) + GAP)).toEqual([{ type: 'scan', code: '12345678', at: lastAt(onTime) + GAP }]);
+    expect(det1.key('Enter', lastAt(onTime) + GAP)).toEqual([
+      { type: 'scan', code: '12345678', at: lastAt(onTime) + GAP },
+    ]);
 
     const det2 = new WedgeDetector();
     feed(det2, onTime);
@@ -137,7 +142,9 @@ describe('garbage bursts', () => {
     const det = new WedgeDetector();
     const junk = burst('x'.repeat(200), T0, 4, null);
     feed(det, junk);
-    expect(feed(det, burst('ABCD', lastAt(junk) + GAP + 1, 5))).toEqual([{ type: 'scan', code: 'ABCD', at: lastAt(junk) + GAP + 21 }]);
+    expect(feed(det, burst('ABCD', lastAt(junk) + GAP + 1, 5))).toEqual([
+      { type: 'scan', code: 'ABCD', at: lastAt(junk) + GAP + 21 },
+    ]);
     expect(det.errors).toBe(1);
   });
 
@@ -153,7 +160,9 @@ describe('garbage bursts', () => {
     const det = new WedgeDetector();
     const junk = burst('x'.repeat(100), T0, 4, null);
     feed(det, junk);
-    expect(det.key('Enter', lastAt(junk) + GAP + 1)).toEqual([{ type: 'typed', key: 'Enter', at: lastAt(junk) + GAP + 1 }]);
+    expect(det.key('Enter', lastAt(junk) + GAP + 1)).toEqual([
+      { type: 'typed', key: 'Enter', at: lastAt(junk) + GAP + 1 },
+    ]);
     expect(det.errors).toBe(1);
   });
 

@@ -6,19 +6,33 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_CODE_LENGTH } from '../../src/domain/credential.js';
-import { classifyKey, DEFAULT_WEDGE_OPTIONS, WedgeDetector, wedgeOptionsSchema, type WedgeOutput } from '../../src/input/wedge-detector.js';
+import {
+  classifyKey,
+  DEFAULT_WEDGE_OPTIONS,
+  WedgeDetector,
+  wedgeOptionsSchema,
+  type WedgeOutput,
+} from '../../src/input/wedge-detector.js';
 import { burst, FAR, feed, GAP, lastAt, scans, T0, typed, type Press } from '../helpers/wedge-keys.js';
 
 describe('options', () => {
   it('defaults fit USB readers and people: 30 ms gap inclusive, 4..64 keys, Enter, hold 40 ms', () => {
-    expect(DEFAULT_WEDGE_OPTIONS).toEqual({ maxInterKeyMs: 30, minLength: 4, maxLength: 64, terminators: ['Enter'], holdMs: 40 });
+    expect(DEFAULT_WEDGE_OPTIONS).toEqual({
+      maxInterKeyMs: 30,
+      minLength: 4,
+      maxLength: 64,
+      terminators: ['Enter'],
+      holdMs: 40,
+    });
     expect(DEFAULT_WEDGE_OPTIONS.maxLength).toBe(MAX_CODE_LENGTH);
     expect(wedgeOptionsSchema.parse({})).toEqual(DEFAULT_WEDGE_OPTIONS);
     expect(new WedgeDetector().options).toEqual(DEFAULT_WEDGE_OPTIONS);
   });
 
   it('accepts overrides, coerces numbers from the environment, and rejects nonsense', () => {
-    expect(wedgeOptionsSchema.parse({ maxInterKeyMs: '20', holdMs: '25', terminators: ['Enter', 'Tab'] })).toMatchObject({
+    expect(
+      wedgeOptionsSchema.parse({ maxInterKeyMs: '20', holdMs: '25', terminators: ['Enter', 'Tab'] }),
+    ).toMatchObject({
       maxInterKeyMs: 20,
       holdMs: 25,
       terminators: ['Enter', 'Tab'],
@@ -50,10 +64,12 @@ describe('options', () => {
     expect(classifyKey('Tab', t)).toBe('other');
     expect(classifyKey('Tab', ['Enter', 'Tab'])).toBe('terminator');
     expect(classifyKey('\r', ['\r'])).toBe('terminator');
-    expect(['Shift', 'Control', 'Alt', 'Meta', 'CapsLock', 'Dead'].map((k) => classifyKey(k, t))).toEqual(Array(6).fill('ignored'));
-    expect(['Backspace', 'Escape', 'ArrowLeft', 'Delete', 'F1', '\t', '\u001b', '\u007f'].map((k) => classifyKey(k, t))).toEqual(
-      Array(8).fill('other'),
+    expect(['Shift', 'Control', 'Alt', 'Meta', 'CapsLock', 'Dead'].map((k) => classifyKey(k, t))).toEqual(
+      Array(6).fill('ignored'),
     );
+    expect(
+      ['Backspace', 'Escape', 'ArrowLeft', 'Delete', 'F1', '\t', '\u001b', '\u007f'].map((k) => classifyKey(k, t)),
+    ).toEqual(Array(8).fill('other'));
   });
 });
 
@@ -158,7 +174,13 @@ describe('a person typing', () => {
       { key: '3', at: T0 + 20 },
       { key: 'ArrowLeft', at: T0 + 25 },
     ]);
-    expect(out.map((o) => (o.type === 'typed' ? o.key : `scan:${o.code}`))).toEqual(['1', '2', 'Backspace', '3', 'ArrowLeft']);
+    expect(out.map((o) => (o.type === 'typed' ? o.key : `scan:${o.code}`))).toEqual([
+      '1',
+      '2',
+      'Backspace',
+      '3',
+      'ArrowLeft',
+    ]);
     expect(det.pending).toBe(0);
   });
 

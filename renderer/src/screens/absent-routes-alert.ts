@@ -34,7 +34,13 @@ export function absentRoutesAlert(): Alert {
               h(
                 'ul',
                 { class: 'warning-list' },
-                items.map(({ route, w }) => h('li', { testid: 'absent-route', data: { route }, text: `${w.absent}${w.lacks ? `: ${w.lacks}` : ''} — ${w.next}` })),
+                items.map(({ route, w }) =>
+                  h('li', {
+                    testid: 'absent-route',
+                    data: { route },
+                    text: `${w.absent}${w.lacks ? `: ${w.lacks}` : ''} — ${w.next}`,
+                  }),
+                ),
               ),
             ],
       );

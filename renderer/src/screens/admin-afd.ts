@@ -26,21 +26,60 @@ export function afdPanel(ctx: Ctx, sh: Shared): Panel {
     form.show(v);
     setText(note, t(lang, v.signed ? 'afd.signedNote' : 'afd.unsignedNote'));
     // Only when something lacks: the warning's box shows even empty.
-    fill(missing, v.missing.length ? [h('p', { class: 'token-warning', text: t(lang, 'afd.missing', { keys: v.missing.join(', ') }), attrs: { role: 'alert' } })] : []);
+    fill(
+      missing,
+      v.missing.length
+        ? [
+            h('p', {
+              class: 'token-warning',
+              text: t(lang, 'afd.missing', { keys: v.missing.join(', ') }),
+              attrs: { role: 'alert' },
+            }),
+          ]
+        : [],
+    );
   };
 
   const shown = (d: Done, drivePath: string | null): void => {
     const nsr = (n: number | null): string => String(n).padStart(9, '0');
     const rows = [
       row(t(lang, 'afd.result.file'), d.fileName, 'afd-file'),
-      row(t(lang, 'afd.result.terminal'), t(lang, 'afd.result.terminalValue', { terminal: d.terminal }), 'afd-terminal'),
+      row(
+        t(lang, 'afd.result.terminal'),
+        t(lang, 'afd.result.terminalValue', { terminal: d.terminal }),
+        'afd-terminal',
+      ),
       row(t(lang, 'afd.result.marks'), String(d.marks), 'afd-marks'),
-      row(t(lang, 'afd.result.nsr'), d.firstNsr === null ? t(lang, 'afd.result.none') : t(lang, 'afd.result.nsrRange', { first: nsr(d.firstNsr), last: nsr(d.lastNsr) })),
-      row(t(lang, 'afd.result.signed'), t(lang, d.signed ? 'afd.result.signedYes' : 'afd.result.signedNo'), 'afd-signed'),
-      d.where.kind === 'drive' ? row(t(lang, 'afd.result.where'), t(lang, 'afd.result.folder', { label: d.where.label, folder: d.where.folder }), 'afd-where') : null,
+      row(
+        t(lang, 'afd.result.nsr'),
+        d.firstNsr === null
+          ? t(lang, 'afd.result.none')
+          : t(lang, 'afd.result.nsrRange', { first: nsr(d.firstNsr), last: nsr(d.lastNsr) }),
+      ),
+      row(
+        t(lang, 'afd.result.signed'),
+        t(lang, d.signed ? 'afd.result.signedYes' : 'afd.result.signedNo'),
+        'afd-signed',
+      ),
+      d.where.kind === 'drive'
+        ? row(
+            t(lang, 'afd.result.where'),
+            t(lang, 'afd.result.folder', { label: d.where.label, folder: d.where.folder }),
+            'afd-where',
+          )
+        : null,
     ];
-    const files = d.downloads ? [{ id: d.downloads.file, name: d.fileName, key: 'afd.downloadFile' as const }, ...(d.downloads.p7s ? [{ id: d.downloads.p7s, name: `${d.fileName}.p7s`, key: 'afd.downloadP7s' as const }] : [])] : [];
-    const buttons = files.map((f) => downloadButton(sh, f, f.key, f.key === 'afd.downloadFile' ? 'afd-download-file' : 'afd-download-p7s', result));
+    const files = d.downloads
+      ? [
+          { id: d.downloads.file, name: d.fileName, key: 'afd.downloadFile' as const },
+          ...(d.downloads.p7s
+            ? [{ id: d.downloads.p7s, name: `${d.fileName}.p7s`, key: 'afd.downloadP7s' as const }]
+            : []),
+        ]
+      : [];
+    const buttons = files.map((f) =>
+      downloadButton(sh, f, f.key, f.key === 'afd.downloadFile' ? 'afd-download-file' : 'afd-download-p7s', result),
+    );
     if (drivePath !== null) buttons.push(unmountButton(sh, drivePath, 'afd-unmount', () => void load()));
     fill(result, [h('dl', { class: 'facts' }, rows), buttons.length ? h('div', { class: 'sync-row' }, buttons) : null]);
     result.scrollIntoView({ block: 'nearest' });
@@ -52,9 +91,21 @@ export function afdPanel(ctx: Ctx, sh: Shared): Panel {
     if (!DAY.test(f) || !DAY.test(l) || f > l) return sh.notice(t(lang, 'afd.badRange'), 'error');
     const choice = targets.choice();
     if (choice === null) return sh.notice(t(lang, 'afd.pickTarget'), 'error');
-    const v = await exporting(sh, go, { idle: 'afd.export', busy: 'afd.exporting' }, result, () => sh.calls('exportAfd', { from: f, to: l, target: choice }), () => void load());
+    const v = await exporting(
+      sh,
+      go,
+      { idle: 'afd.export', busy: 'afd.exporting' },
+      result,
+      () => sh.calls('exportAfd', { from: f, to: l, target: choice }),
+      () => void load(),
+    );
     if (!v) return;
-    sh.notice(v.where.kind === 'drive' ? t(lang, 'afd.doneDrive', { label: v.where.label, marks: v.marks }) : t(lang, 'afd.doneDownload', { marks: v.marks }), 'ok');
+    sh.notice(
+      v.where.kind === 'drive'
+        ? t(lang, 'afd.doneDrive', { label: v.where.label, marks: v.marks })
+        : t(lang, 'afd.doneDownload', { marks: v.marks }),
+      'ok',
+    );
     shown(v, choice.kind === 'drive' ? choice.path : null);
   };
 

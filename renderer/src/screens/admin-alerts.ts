@@ -20,7 +20,11 @@ export function setupProblemAlert(): Alert {
   const title = h('h2', { class: 'alert-title', testid: 'setup-problem-text' });
   const reason = h('p', { class: 'alert-body setup-reason', testid: 'setup-problem-reason' });
   const since = h('p', { class: 'alert-body muted' });
-  const el = h('section', { class: 'alert-box setup-alert', testid: 'setup-problem', attrs: { hidden: '', role: 'alert' } }, [title, reason, since]);
+  const el = h(
+    'section',
+    { class: 'alert-box setup-alert', testid: 'setup-problem', attrs: { hidden: '', role: 'alert' } },
+    [title, reason, since],
+  );
   return {
     el,
     update(c) {
@@ -50,7 +54,19 @@ export function warningsAlert(): Alert {
       const key = v === null ? '' : JSON.stringify([v.title, v.items]);
       if (key === shown) return;
       shown = key;
-      fill(el, v === null ? [] : [h('h2', { class: 'alert-title', text: v.title }), h('ul', { class: 'warning-list' }, v.items.map((w) => h('li', { testid: 'config-warning', text: w })))]);
+      fill(
+        el,
+        v === null
+          ? []
+          : [
+              h('h2', { class: 'alert-title', text: v.title }),
+              h(
+                'ul',
+                { class: 'warning-list' },
+                v.items.map((w) => h('li', { testid: 'config-warning', text: w })),
+              ),
+            ],
+      );
     },
   };
 }
@@ -63,7 +79,11 @@ export function warningsAlert(): Alert {
 export function storageAlert(): Alert {
   const refused = h('h2', { class: 'alert-title', testid: 'storage-refused' });
   const low = h('p', { class: 'alert-body', testid: 'storage-low' });
-  const el = h('section', { class: 'alert-box storage-alert', testid: 'storage-alert', attrs: { hidden: '', role: 'alert' } }, [refused, low]);
+  const el = h(
+    'section',
+    { class: 'alert-box storage-alert', testid: 'storage-alert', attrs: { hidden: '', role: 'alert' } },
+    [refused, low],
+  );
   return {
     el,
     update(c) {
@@ -73,7 +93,10 @@ export function storageAlert(): Alert {
       el.hidden = r === null && lowFree === null;
       refused.hidden = r === null;
       low.hidden = lowFree === null;
-      setText(refused, r ? t(c.lang, 'storage.refused', { n: r.count, time: formatDateTime(r.lastAt, c.lang, c.timeZone) }) : '');
+      setText(
+        refused,
+        r ? t(c.lang, 'storage.refused', { n: r.count, time: formatDateTime(r.lastAt, c.lang, c.timeZone) }) : '',
+      );
       setText(low, lowFree === null ? '' : t(c.lang, 'storage.low', { mb: Math.floor(lowFree / 1_000_000) }));
     },
   };

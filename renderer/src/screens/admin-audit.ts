@@ -29,7 +29,10 @@ export function auditPanel(ctx: Ctx, sh: Shared): Panel {
   const el = h('div', { class: 'panel-body audit-panel', testid: 'audit-panel' }, [
     h('h2', { text: t(lang, 'audit.title') }),
     h('section', { class: 'setting' }, [
-      h('div', { class: 'field' }, [h('label', { text: t(lang, 'audit.range') }), h('div', { class: 'field-row' }, [from, to, run])]),
+      h('div', { class: 'field' }, [
+        h('label', { text: t(lang, 'audit.range') }),
+        h('div', { class: 'field-row' }, [from, to, run]),
+      ]),
       h('p', { class: 'muted', text: t(lang, 'audit.hint') }),
     ]),
     facts,
@@ -37,7 +40,10 @@ export function auditPanel(ctx: Ctx, sh: Shared): Panel {
 
   const show = (s: AuditState): void => {
     last = s;
-    fill(facts, auditRows(s, lang, timeZone).map((r) => row(r.label, r.value, `audit-${r.key}`)));
+    fill(
+      facts,
+      auditRows(s, lang, timeZone).map((r) => row(r.label, r.value, `audit-${r.key}`)),
+    );
     run.disabled = asking || s.running !== null;
     if (s.running !== null) later();
   };
@@ -68,7 +74,10 @@ export function auditPanel(ctx: Ctx, sh: Shared): Panel {
     if (!sh.alive()) return;
     run.disabled = false;
     if (sh.failed(r)) return;
-    sh.notice(t(lang, 'audit.done', { found: r.value.found, marks: r.value.marks }), r.value.found === r.value.marks ? 'ok' : 'error');
+    sh.notice(
+      t(lang, 'audit.done', { found: r.value.found, marks: r.value.marks }),
+      r.value.found === r.value.marks ? 'ok' : 'error',
+    );
     await refresh();
   };
 
@@ -86,7 +95,11 @@ export function auditPanel(ctx: Ctx, sh: Shared): Panel {
 /** Two panels one under the other in one tab (the receipt lookup, then this). */
 export function stackedPanels(...panels: Panel[]): Panel {
   return {
-    el: h('div', { class: 'panel-stack' }, panels.map((p) => p.el)),
+    el: h(
+      'div',
+      { class: 'panel-stack' },
+      panels.map((p) => p.el),
+    ),
     update(c) {
       for (const p of panels) p.update(c);
     },

@@ -34,10 +34,16 @@ export function field(label: string, input: HTMLInputElement, save: HTMLButtonEl
   input.id = id;
   input.autocomplete = 'off';
   input.spellcheck = false;
-  return h('div', { class: 'field' }, [h('label', { text: label, attrs: { for: id } }), h('div', { class: 'field-row' }, [input, save])]);
+  return h('div', { class: 'field' }, [
+    h('label', { text: label, attrs: { for: id } }),
+    h('div', { class: 'field-row' }, [input, save]),
+  ]);
 }
 
-export function textInput(testid: string, opts: { type?: string; inputmode?: string; maxLength?: number; placeholder?: string } = {}): HTMLInputElement {
+export function textInput(
+  testid: string,
+  opts: { type?: string; inputmode?: string; maxLength?: number; placeholder?: string } = {},
+): HTMLInputElement {
   const i = h('input', { testid, class: 'text-input' });
   i.type = opts.type ?? 'text';
   if (opts.inputmode) i.inputMode = opts.inputmode;

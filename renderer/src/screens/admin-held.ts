@@ -13,7 +13,14 @@
  * refresh while the manager types loses nothing) and never closes by itself.
  */
 import { button, fill, h } from '../dom.js';
-import { DISPUTE_REASON_MAX, disputeReason, heldActions, heldList, type HeldPunch, type HeldRowView } from '../held-view.js';
+import {
+  DISPUTE_REASON_MAX,
+  disputeReason,
+  heldActions,
+  heldList,
+  type HeldPunch,
+  type HeldRowView,
+} from '../held-view.js';
 import { answerText, t } from '../i18n.js';
 import { field, textInput, type Shared } from './admin-common.js';
 import type { Ctx } from './view.js';
@@ -51,7 +58,10 @@ export function heldSection(ctx: Ctx, sh: Shared): HeldSection {
     if (id === null) dispute = null;
     else {
       const input = textInput('held-dispute-reason', { maxLength: DISPUTE_REASON_MAX });
-      const send = button(actions.disputeConfirm, () => void submitDispute(id), { class: 'row-button danger-button', testid: 'held-dispute-confirm' });
+      const send = button(actions.disputeConfirm, () => void submitDispute(id), {
+        class: 'row-button danger-button',
+        testid: 'held-dispute-confirm',
+      });
       const box = h('div', { class: 'hr-dispute' }, [
         field(actions.disputeReason, input, send),
         h('div', { class: 'hr-dispute-help muted', testid: 'held-dispute-help', text: actions.disputeHelp }),
@@ -83,7 +93,12 @@ export function heldSection(ctx: Ctx, sh: Shared): HeldSection {
       children =
         confirming === v.id
           ? [
-              make(actions.confirm, 'held-delivered-confirm', 'row-button danger-button', () => void decide(v.id, 'delivered')),
+              make(
+                actions.confirm,
+                'held-delivered-confirm',
+                'row-button danger-button',
+                () => void decide(v.id, 'delivered'),
+              ),
               make(actions.cancel, 'held-cancel', 'row-button secondary-button', () => setConfirming(null)),
             ]
           : [
@@ -118,7 +133,12 @@ export function heldSection(ctx: Ctx, sh: Shared): HeldSection {
           {
             class: 'held-row',
             testid: 'held-row',
-            data: { punchId: String(r.id), reason: r.reason, confirming: String(confirming === r.id), disputing: String(dispute?.id === r.id) },
+            data: {
+              punchId: String(r.id),
+              reason: r.reason,
+              confirming: String(confirming === r.id),
+              disputing: String(dispute?.id === r.id),
+            },
           },
           [
             h('div', { class: 'hr-main' }, [
@@ -127,7 +147,14 @@ export function heldSection(ctx: Ctx, sh: Shared): HeldSection {
               h('div', { class: 'hr-reason', testid: 'held-reason', text: r.reasonText }),
               r.detail === null ? null : h('div', { class: 'hr-detail muted', testid: 'held-detail', text: r.detail }),
               h('div', { class: 'hr-attempts muted', text: r.attempts }),
-              confirming === r.id ? h('div', { class: 'hr-confirm warn', testid: 'held-confirm-help', attrs: { role: 'alert' }, text: actions.confirmHelp }) : null,
+              confirming === r.id
+                ? h('div', {
+                    class: 'hr-confirm warn',
+                    testid: 'held-confirm-help',
+                    attrs: { role: 'alert' },
+                    text: actions.confirmHelp,
+                  })
+                : null,
               disputeBoxFor(r.id),
             ]),
             buttonsFor(r),
@@ -155,7 +182,8 @@ export function heldSection(ctx: Ctx, sh: Shared): HeldSection {
     if (!r.ok) fill(list, [h('p', { class: 'bad', text: t(lang, 'admin.failed', { message: r.error.message }) })]);
     else {
       rows = r.value;
-      const open = (id: number | null | undefined): boolean => id != null && rows !== null && rows.some((p) => p.id === id && p.held_reason === 'pin_unverified');
+      const open = (id: number | null | undefined): boolean =>
+        id != null && rows !== null && rows.some((p) => p.id === id && p.held_reason === 'pin_unverified');
       if (dispute !== null && !open(dispute.id)) dispute = null; // decided elsewhere (or gone): nothing left to dispute
       if (confirming !== null && !rows.some((p) => p.id === confirming)) setConfirming(null);
       else render();
@@ -166,12 +194,19 @@ export function heldSection(ctx: Ctx, sh: Shared): HeldSection {
     }
   };
 
-  const decide = async (punchId: number, decision: 'resend' | 'delivered' | 'dispute', reason?: string): Promise<void> => {
+  const decide = async (
+    punchId: number,
+    decision: 'resend' | 'delivered' | 'dispute',
+    reason?: string,
+  ): Promise<void> => {
     if (busy.has(punchId)) return;
     busy.add(punchId);
     if (confirming === punchId) setConfirming(null);
     else render();
-    const r = await sh.calls('decideHeld', reason === undefined ? { punchId, decision } : { punchId, decision, reason });
+    const r = await sh.calls(
+      'decideHeld',
+      reason === undefined ? { punchId, decision } : { punchId, decision, reason },
+    );
     busy.delete(punchId);
     if (!sh.alive()) return;
     // Decided: the reason field closes. Refused (no reason, a failed call): it stays, as typed.
@@ -195,7 +230,10 @@ export function heldSection(ctx: Ctx, sh: Shared): HeldSection {
     await decide(punchId, 'dispute', reason);
   };
 
-  const el = h('section', { class: 'held-section' }, [h('div', { class: 'list-head' }, [h('h2', { text: t(lang, 'queue.heldList') })]), list]);
+  const el = h('section', { class: 'held-section' }, [
+    h('div', { class: 'list-head' }, [h('h2', { text: t(lang, 'queue.heldList') })]),
+    list,
+  ]);
 
   return {
     el,

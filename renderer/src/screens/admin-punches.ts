@@ -20,26 +20,50 @@ const dayNumber = (s: string): number => Date.parse(`${s}T00:00:00Z`) / 86_400_0
 /** A name in the list of employees found: any length from the service, shown up to this many characters. */
 const LISTED_NAME_MAX = 80;
 
-
 function foundRows(v: Found, query: string, lang: Lang, ctx: Ctx): Array<HTMLElement> {
-  if (v.employees.length === 0) return [h('p', { class: 'warn', testid: 'punches-nobody', text: t(lang, 'punches.nobody', { query }) })];
+  if (v.employees.length === 0)
+    return [h('p', { class: 'warn', testid: 'punches-nobody', text: t(lang, 'punches.nobody', { query }) })];
   // Each name shortened inside the list so every id stays in sight; the whole names in the title.
-  const listed = (name: (n: string) => string) => v.employees.map((e) => (e.externalId ? `${name(e.name)} (${e.externalId})` : name(e.name))).join(', ');
-  const names = h('p', { class: 'muted punches-employees', testid: 'punches-employees', text: listed((n) => shortText(n, LISTED_NAME_MAX)), attrs: { title: listed((n) => n) } });
+  const listed = (name: (n: string) => string) =>
+    v.employees.map((e) => (e.externalId ? `${name(e.name)} (${e.externalId})` : name(e.name))).join(', ');
+  const names = h('p', {
+    class: 'muted punches-employees',
+    testid: 'punches-employees',
+    text: listed((n) => shortText(n, LISTED_NAME_MAX)),
+    attrs: { title: listed((n) => n) },
+  });
   const more = v.more ? h('p', { class: 'muted', text: t(lang, 'punches.more') }) : null;
-  if (v.punches.length === 0) return [names, ...(more ? [more] : []), h('p', { class: 'muted', testid: 'punches-none', text: t(lang, 'punches.none', { date: formatShortLocalDate(v.date, lang) }) })];
+  if (v.punches.length === 0)
+    return [
+      names,
+      ...(more ? [more] : []),
+      h('p', {
+        class: 'muted',
+        testid: 'punches-none',
+        text: t(lang, 'punches.none', { date: formatShortLocalDate(v.date, lang) }),
+      }),
+    ];
   const rows = v.punches.map((p) =>
     h('div', { class: 'found-row', testid: 'found-punch', data: { state: p.state, punchId: String(p.id) } }, [
       h('div', { class: 'wr-head' }, [
         h('span', { class: 'wr-when', text: p.localTime }),
         employeeLabel(p.employeeName, p.externalId),
-        h('span', { class: 'wr-state', testid: 'found-state', data: { state: p.state }, text: t(lang, `punches.state.${p.state}`) }),
+        h('span', {
+          class: 'wr-state',
+          testid: 'found-state',
+          data: { state: p.state },
+          text: t(lang, `punches.state.${p.state}`),
+        }),
       ]),
       h('div', { class: 'wr-facts muted' }, [
         p.sentAt === null ? null : t(lang, 'punches.sentAt', { time: formatDateTime(p.sentAt, lang, ctx.timeZone) }),
-        p.nsr === null ? null : `${p.sentAt === null ? '' : ' · '}${t(lang, 'waiting.nsr', { nsr: String(p.nsr).padStart(9, '0') })}`,
+        p.nsr === null
+          ? null
+          : `${p.sentAt === null ? '' : ' · '}${t(lang, 'waiting.nsr', { nsr: String(p.nsr).padStart(9, '0') })}`,
       ]),
-      p.rejectReason ?? p.lastError ? serviceErrorLines((p.rejectReason ?? p.lastError) as string, lang, 'found-error') : null,
+      (p.rejectReason ?? p.lastError)
+        ? serviceErrorLines((p.rejectReason ?? p.lastError) as string, lang, 'found-error')
+        : null,
     ]),
   );
   return [names, ...(more ? [more] : []), ...rows];
@@ -53,7 +77,10 @@ export function punchesPanel(ctx: Ctx, sh: Shared): Panel {
   query.setAttribute('aria-label', t(lang, 'punches.query'));
   query.placeholder = t(lang, 'punches.query');
   const day = dateInput('punches-date', t(lang, 'punches.date'));
-  const search = button(t(lang, 'punches.search'), () => void find(), { class: 'action-button', testid: 'punches-search' });
+  const search = button(t(lang, 'punches.search'), () => void find(), {
+    class: 'action-button',
+    testid: 'punches-search',
+  });
   const found = h('div', { class: 'found-list', testid: 'punches-found' });
   const find = async (): Promise<void> => {
     const q = query.value.trim();
@@ -84,19 +111,32 @@ export function punchesPanel(ctx: Ctx, sh: Shared): Panel {
   const run = async (): Promise<void> => {
     const f = from.value;
     const l = to.value;
-    if (!DAY.test(f) || !DAY.test(l) || f > l || dayNumber(l) - dayNumber(f) >= PUNCH_CSV_MAX_DAYS) return sh.notice(t(lang, 'csv.badRange', { max: PUNCH_CSV_MAX_DAYS }), 'error');
+    if (!DAY.test(f) || !DAY.test(l) || f > l || dayNumber(l) - dayNumber(f) >= PUNCH_CSV_MAX_DAYS)
+      return sh.notice(t(lang, 'csv.badRange', { max: PUNCH_CSV_MAX_DAYS }), 'error');
     const choice = targets.choice();
     if (choice === null) return sh.notice(t(lang, 'afd.pickTarget'), 'error');
-    const v = await exporting(sh, go, { idle: 'csv.export', busy: 'csv.exporting' }, result, () => sh.calls('exportPunchesCsv', { from: f, to: l, target: choice }), () => void load());
+    const v = await exporting(
+      sh,
+      go,
+      { idle: 'csv.export', busy: 'csv.exporting' },
+      result,
+      () => sh.calls('exportPunchesCsv', { from: f, to: l, target: choice }),
+      () => void load(),
+    );
     if (!v) return;
     if (v.where.kind === 'drive') {
       sh.notice(t(lang, 'csv.doneDrive', { label: v.where.label, folder: v.where.folder, rows: v.rows }), 'ok');
       const unmount = choice.kind === 'drive' ? unmountButton(sh, choice.path, 'csv-unmount', () => void load()) : null;
-      fill(result, [h('p', { testid: 'csv-file', text: v.fileName }), unmount ? h('div', { class: 'sync-row' }, [unmount]) : null]);
+      fill(result, [
+        h('p', { testid: 'csv-file', text: v.fileName }),
+        unmount ? h('div', { class: 'sync-row' }, [unmount]) : null,
+      ]);
       return;
     }
     sh.notice(t(lang, 'csv.doneDownload', { rows: v.rows }), 'ok');
-    const b = v.download ? downloadButton(sh, { id: v.download, name: v.fileName }, 'csv.downloadFile', 'csv-download', result) : null;
+    const b = v.download
+      ? downloadButton(sh, { id: v.download, name: v.fileName }, 'csv.downloadFile', 'csv-download', result)
+      : null;
     fill(result, [h('p', { testid: 'csv-file', text: v.fileName }), b ? h('div', { class: 'sync-row' }, [b]) : null]);
     result.scrollIntoView({ block: 'nearest' });
   };

@@ -28,14 +28,26 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
   const tiles = h(
     'div',
     { class: 'count-tiles' },
-    states.map((s) => h('div', { class: 'count-tile', data: { state: s } }, [counts[s], h('div', { class: 'count-label', text: t(lang, `queue.${s}`) })])),
+    states.map((s) =>
+      h('div', { class: 'count-tile', data: { state: s } }, [
+        counts[s],
+        h('div', { class: 'count-label', text: t(lang, `queue.${s}`) }),
+      ]),
+    ),
   );
   const heldNote = h('p', { class: 'warn held-note', testid: 'queue-held-note', attrs: { hidden: '' } });
   const facts = h('dl', { class: 'facts' });
   const list = h('div', { class: 'rejected-list' });
-  const refresh = button(t(lang, 'queue.refresh'), () => void Promise.all([load(), held.load(), waiting.load()]), { class: 'small-button', testid: 'rejected-refresh' });
+  const refresh = button(t(lang, 'queue.refresh'), () => void Promise.all([load(), held.load(), waiting.load()]), {
+    class: 'small-button',
+    testid: 'rejected-refresh',
+  });
   // Shown only while there are rejected punches to retry.
-  const retryAll = button(t(lang, 'queue.retryAll'), () => void retryEvery(), { class: 'small-button', testid: 'retry-all', attrs: { hidden: '' } });
+  const retryAll = button(t(lang, 'queue.retryAll'), () => void retryEvery(), {
+    class: 'small-button',
+    testid: 'retry-all',
+    attrs: { hidden: '' },
+  });
   const setup = setupProblemAlert();
   const storage = storageAlert();
   const held = heldSection(ctx, sh);
@@ -49,7 +61,10 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
     fill(
       list,
       rows.map((r) => {
-        const retry = button(t(lang, 'queue.retry'), () => void retryOne(r.id, retry), { class: 'row-button', testid: 'retry' });
+        const retry = button(t(lang, 'queue.retry'), () => void retryOne(r.id, retry), {
+          class: 'row-button',
+          testid: 'retry',
+        });
         return h('div', { class: 'rejected-row', testid: 'rejected-row', data: { punchId: String(r.id) } }, [
           h('div', { class: 'rr-main' }, [
             h('div', { class: 'rr-name', text: r.employee_name }),
@@ -100,7 +115,10 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
     heldNote,
     facts,
     waiting.el,
-    h('div', { class: 'list-head' }, [h('h2', { text: t(lang, 'queue.rejectedList') }), h('div', { class: 'list-buttons' }, [retryAll, refresh])]),
+    h('div', { class: 'list-head' }, [
+      h('h2', { text: t(lang, 'queue.rejectedList') }),
+      h('div', { class: 'list-buttons' }, [retryAll, refresh]),
+    ]),
     list,
     held.el,
   ]);
@@ -132,13 +150,30 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
       fill(
         facts,
         present([
-          row(t(c.lang, 'queue.oldest'), s.oldestUnsentAgeMs === null ? t(c.lang, 'queue.none') : formatDuration(s.oldestUnsentAgeMs, c.lang), 'queue-oldest'),
-          row(t(c.lang, 'queue.lastError'), s.lastError ? h('div', {}, [when(s.lastError.at), serviceErrorLines(s.lastError.message, c.lang, 'queue-error')]) : t(c.lang, 'common.dash'), 'queue-last-error'),
+          row(
+            t(c.lang, 'queue.oldest'),
+            s.oldestUnsentAgeMs === null ? t(c.lang, 'queue.none') : formatDuration(s.oldestUnsentAgeMs, c.lang),
+            'queue-oldest',
+          ),
+          row(
+            t(c.lang, 'queue.lastError'),
+            s.lastError
+              ? h('div', {}, [when(s.lastError.at), serviceErrorLines(s.lastError.message, c.lang, 'queue-error')])
+              : t(c.lang, 'common.dash'),
+            'queue-last-error',
+          ),
           row(t(c.lang, 'queue.paused'), paused, 'queue-paused'),
-          s.authRefused ? row(t(c.lang, 'queue.authRefused'), `${when(s.authRefused.at)} — ${s.authRefused.reason}`, 'queue-auth-refused') : null,
+          s.authRefused
+            ? row(
+                t(c.lang, 'queue.authRefused'),
+                `${when(s.authRefused.at)} — ${s.authRefused.reason}`,
+                'queue-auth-refused',
+              )
+            : null,
         ]),
       );
-      for (const dd of facts.querySelectorAll('[data-testid="queue-paused"], [data-testid="queue-auth-refused"]')) if (s.sendingPaused || s.authRefused || s.setupProblem) dd.classList.add('warn');
+      for (const dd of facts.querySelectorAll('[data-testid="queue-paused"], [data-testid="queue-auth-refused"]'))
+        if (s.sendingPaused || s.authRefused || s.setupProblem) dd.classList.add('warn');
       if (lastRejectedCount !== null && lastRejectedCount !== s.queue.rejected) void load();
       lastRejectedCount = s.queue.rejected;
     },

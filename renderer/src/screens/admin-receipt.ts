@@ -23,7 +23,10 @@ export function readNsr(text: string): number | null {
 export function receiptPanel(ctx: Ctx, sh: Shared): Panel {
   const lang = ctx.lang;
   const nsr = textInput('receipt-nsr', { inputmode: 'numeric', maxLength: 9 });
-  const show = button(t(lang, 'receipt.lookup'), () => void lookup(), { class: 'action-button', testid: 'receipt-lookup' });
+  const show = button(t(lang, 'receipt.lookup'), () => void lookup(), {
+    class: 'action-button',
+    testid: 'receipt-lookup',
+  });
   const out = h('div', { class: 'receipt-found', testid: 'receipt-found' });
   let busy = false;
 
@@ -45,7 +48,10 @@ export function receiptPanel(ctx: Ctx, sh: Shared): Panel {
     sh.notice(t(lang, 'receipt.found', { nsr: r.value.nsr, name: r.value.employeeName ?? '—' }), 'ok');
     const card = receiptCard(r.value, lang, { layout: 'side', maxQrUnits: ADMIN_QR_UNITS });
     const found = n;
-    const pdf = button(t(lang, 'receipt.downloadPdf'), () => void download(found), { class: 'action-button', testid: 'receipt-pdf' });
+    const pdf = button(t(lang, 'receipt.downloadPdf'), () => void download(found), {
+      class: 'action-button',
+      testid: 'receipt-pdf',
+    });
     fill(out, [card, pdf]);
     // Under the field at 800×480: brought up whole, for the worker to scan.
     card.scrollIntoView({ block: 'nearest' });
@@ -66,7 +72,10 @@ export function receiptPanel(ctx: Ctx, sh: Shared): Panel {
   };
 
   const el = h('div', { class: 'panel-body receipt-panel' }, [
-    h('section', { class: 'setting' }, [field(t(lang, 'receipt.lookupLabel'), nsr, show), h('p', { class: 'muted', text: t(lang, 'receipt.lookupHint') })]),
+    h('section', { class: 'setting' }, [
+      field(t(lang, 'receipt.lookupLabel'), nsr, show),
+      h('p', { class: 'muted', text: t(lang, 'receipt.lookupHint') }),
+    ]),
     out,
   ]);
   return { el, update() {} };

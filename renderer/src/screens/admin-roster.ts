@@ -8,7 +8,19 @@
 import { button, fill, h, setData, setText } from '../dom.js';
 import { formatDateTime } from '../format.js';
 import { answerText, t } from '../i18n.js';
-import { evidenceGapsView, healthView, heldShrinkView, lastSyncText, listState, nextSyncText, notAllowedView, siteFilterView, skippedView, unresolvedRow, type UnresolvedPunch } from '../roster-view.js';
+import {
+  evidenceGapsView,
+  healthView,
+  heldShrinkView,
+  lastSyncText,
+  listState,
+  nextSyncText,
+  notAllowedView,
+  siteFilterView,
+  skippedView,
+  unresolvedRow,
+  type UnresolvedPunch,
+} from '../roster-view.js';
 import { field, present, row, textInput, type Panel, type Shared } from './admin-common.js';
 import type { Ctx } from './view.js';
 
@@ -22,29 +34,45 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
   // ---- alerts: each present only while it applies ----
   const shrinkBody = h('p', { class: 'alert-body', testid: 'held-shrink-body' });
   const shrinkRecheck = h('p', { class: 'alert-body muted', testid: 'held-shrink-recheck' });
-  const confirm = button(t(lang, 'roster.shrinkConfirm'), () => void confirmShrink(), { class: 'action-button', testid: 'confirm-shrink' });
+  const confirm = button(t(lang, 'roster.shrinkConfirm'), () => void confirmShrink(), {
+    class: 'action-button',
+    testid: 'confirm-shrink',
+  });
   const shrinkBox = h('section', { class: 'alert-box', testid: 'held-shrink', attrs: { hidden: '', role: 'alert' } }, [
     h('h2', { class: 'alert-title', text: t(lang, 'roster.shrinkTitle') }),
     shrinkBody,
     shrinkRecheck,
     h('div', { class: 'alert-actions' }, [confirm]),
   ]);
-  const siteWarning = h('p', { class: 'alert-box', testid: 'site-filter-warning', attrs: { hidden: '', role: 'alert' } });
+  const siteWarning = h('p', {
+    class: 'alert-box',
+    testid: 'site-filter-warning',
+    attrs: { hidden: '', role: 'alert' },
+  });
   const skipped = h('section', { class: 'alert-box', testid: 'roster-skipped', attrs: { hidden: '' } });
 
   // ---- facts and sync ----
   const facts = h('dl', { class: 'facts' });
   const progress = h('div', { class: 'sync-progress', testid: 'sync-progress', attrs: { 'aria-live': 'polite' } });
   let syncing = false;
-  const sync = button(t(lang, 'roster.syncNow'), () => void runSync(), { class: 'action-button', testid: 'sync-roster' });
+  const sync = button(t(lang, 'roster.syncNow'), () => void runSync(), {
+    class: 'action-button',
+    testid: 'sync-roster',
+  });
 
   // ---- enrollment ----
   const employee = textInput('enroll-employee', { maxLength: 200 });
-  const scanNow = button(t(lang, 'roster.scanNow'), () => void enroll(), { class: 'action-button', testid: 'enroll-scan' });
+  const scanNow = button(t(lang, 'roster.scanNow'), () => void enroll(), {
+    class: 'action-button',
+    testid: 'enroll-scan',
+  });
 
   // ---- lists ----
   const unresolvedList = h('div', { class: 'unresolved-list', testid: 'unresolved-list' });
-  const unresolvedRefresh = button(t(lang, 'queue.refresh'), () => void loadUnresolved(), { class: 'small-button', testid: 'unresolved-refresh' });
+  const unresolvedRefresh = button(t(lang, 'queue.refresh'), () => void loadUnresolved(), {
+    class: 'small-button',
+    testid: 'unresolved-refresh',
+  });
   const notAllowed = h('section', { class: 'not-allowed', testid: 'not-allowed', attrs: { hidden: '' } });
   const health = h('div', { class: 'health', testid: 'roster-health' });
 
@@ -93,7 +121,10 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
   };
 
   const renderUnresolved = (rows: UnresolvedPunch[]): void => {
-    if (rows.length === 0) return fill(unresolvedList, [h('p', { class: 'muted', testid: 'unresolved-none', text: t(lang, 'roster.unresolvedNone') })]);
+    if (rows.length === 0)
+      return fill(unresolvedList, [
+        h('p', { class: 'muted', testid: 'unresolved-none', text: t(lang, 'roster.unresolvedNone') }),
+      ]);
     const shown = rows.slice(0, UNRESOLVED_SHOWN).map((p) => {
       const v = unresolvedRow(p, lang, lastCtx.timeZone);
       return h('div', { class: 'unresolved-row', testid: 'unresolved-row', data: { punchId: String(v.id) } }, [
@@ -104,7 +135,10 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
       ]);
     });
     const rest = rows.length - shown.length;
-    fill(unresolvedList, [...shown, rest > 0 ? h('p', { class: 'muted', text: t(lang, 'roster.andMore', { n: rest }) }) : null]);
+    fill(unresolvedList, [
+      ...shown,
+      rest > 0 ? h('p', { class: 'muted', text: t(lang, 'roster.andMore', { n: rest }) }) : null,
+    ]);
   };
 
   const loadUnresolved = async (): Promise<void> => {
@@ -114,7 +148,10 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
     unresolvedLoading = false;
     if (!sh.alive() || r === null) return;
     // Said in the list itself: the message area keeps the answer the manager is reading.
-    if (!r.ok) return fill(unresolvedList, [h('p', { class: 'bad', text: t(lang, 'admin.failed', { message: r.error.message }) })]);
+    if (!r.ok)
+      return fill(unresolvedList, [
+        h('p', { class: 'bad', text: t(lang, 'admin.failed', { message: r.error.message }) }),
+      ]);
     renderUnresolved(r.value);
   };
 
@@ -140,24 +177,50 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
     if (sk) {
       fill(skipped, [
         h('h2', { class: 'alert-title', text: t(c.lang, 'roster.skippedTitle') }),
-        h('p', { class: 'alert-body', testid: 'roster-skipped-count', data: { count: String(ro.skipped?.count ?? 0) }, text: sk.summary }),
-        h('ul', { class: 'skipped-list' }, [...sk.examples.map((e) => h('li', { testid: 'skipped-example', text: e })), sk.more ? h('li', { class: 'muted', text: sk.more }) : null]),
+        h('p', {
+          class: 'alert-body',
+          testid: 'roster-skipped-count',
+          data: { count: String(ro.skipped?.count ?? 0) },
+          text: sk.summary,
+        }),
+        h('ul', { class: 'skipped-list' }, [
+          ...sk.examples.map((e) => h('li', { testid: 'skipped-example', text: e })),
+          sk.more ? h('li', { class: 'muted', text: sk.more }) : null,
+        ]),
       ]);
     }
 
     const list = listState(ro, c.lang);
-    const last = ro.lastSync
-      ? `${when(ro.lastSync.at)} — ${lastSyncText(ro, c.lang)}`
-      : t(c.lang, 'roster.never');
+    const last = ro.lastSync ? `${when(ro.lastSync.at)} — ${lastSyncText(ro, c.lang)}` : t(c.lang, 'roster.never');
     fill(
       facts,
       present([
-        row(t(c.lang, 'roster.list'), h('span', { class: list.complete ? 'good' : 'warn', text: list.text }), 'roster-complete'),
+        row(
+          t(c.lang, 'roster.list'),
+          h('span', { class: list.complete ? 'good' : 'warn', text: list.text }),
+          'roster-complete',
+        ),
         row(t(c.lang, 'roster.size'), String(ro.size), 'roster-size'),
         row(t(c.lang, 'roster.lastSync'), last, 'roster-last-sync'),
-        ro.lastSync && !ro.lastSync.ok && ro.lastSync.lastOkAt !== null ? row(t(c.lang, 'roster.lastOk'), when(ro.lastSync.lastOkAt)) : null,
+        ro.lastSync && !ro.lastSync.ok && ro.lastSync.lastOkAt !== null
+          ? row(t(c.lang, 'roster.lastOk'), when(ro.lastSync.lastOkAt))
+          : null,
         row(t(c.lang, 'roster.nextSync'), nextSyncText(ro.nextSyncAt, s.now, c.lang, c.timeZone), 'roster-next-sync'),
-        sf ? row(t(c.lang, 'roster.siteFilter'), h('span', { class: sf.state === 'suspect' ? 'warn' : sf.state === 'verified' || sf.state === 'one_site' ? 'good' : 'muted', text: sf.value }), 'roster-site-filter') : null,
+        sf
+          ? row(
+              t(c.lang, 'roster.siteFilter'),
+              h('span', {
+                class:
+                  sf.state === 'suspect'
+                    ? 'warn'
+                    : sf.state === 'verified' || sf.state === 'one_site'
+                      ? 'good'
+                      : 'muted',
+                text: sf.value,
+              }),
+              'roster-site-filter',
+            )
+          : null,
         row(t(c.lang, 'roster.enrolled'), String(ro.enrolledBadges), 'roster-enrolled'),
       ]),
     );
@@ -169,7 +232,13 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
     const p = ro.progress;
     setText(
       progress,
-      p ? (p.pagesTotal === null ? t(c.lang, 'roster.progressUnknown', { done: p.pagesDone }) : t(c.lang, 'roster.progress', { done: p.pagesDone, total: p.pagesTotal })) : syncing ? t(c.lang, 'roster.syncing') : '',
+      p
+        ? p.pagesTotal === null
+          ? t(c.lang, 'roster.progressUnknown', { done: p.pagesDone })
+          : t(c.lang, 'roster.progress', { done: p.pagesDone, total: p.pagesTotal })
+        : syncing
+          ? t(c.lang, 'roster.syncing')
+          : '',
     );
     setData(progress, 'running', String(p !== null || syncing));
     sync.disabled = syncing || p !== null;
@@ -182,7 +251,10 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
         h('p', { class: 'muted', text: na.help }),
         h('ul', { class: 'health-list' }, [
           ...na.rows.map((e) =>
-            h('li', { testid: 'not-allowed-row', data: { employeeId: e.id, held: String(e.heldPunches) } }, [h('span', { class: 'hl-name', text: e.name }), h('span', { class: 'hl-missing', text: e.held })]),
+            h('li', { testid: 'not-allowed-row', data: { employeeId: e.id, held: String(e.heldPunches) } }, [
+              h('span', { class: 'hl-name', text: e.name }),
+              h('span', { class: 'hl-missing', text: e.held }),
+            ]),
           ),
           na.more ? h('li', { class: 'muted', text: na.more }) : null,
         ]),
@@ -194,7 +266,16 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
     const gapNodes = gaps
       ? [
           ...gaps.lines.map((text) => h('p', { class: 'warn', testid: 'roster-evidence-gap', text })),
-          h('ul', { class: 'health-list' }, gaps.employees.map((e) => h('li', { testid: 'roster-evidence-row', data: { employeeId: e.id } }, [h('span', { class: 'hl-name', text: e.name }), h('span', { class: 'hl-missing', text: e.missing })]))),
+          h(
+            'ul',
+            { class: 'health-list' },
+            gaps.employees.map((e) =>
+              h('li', { testid: 'roster-evidence-row', data: { employeeId: e.id } }, [
+                h('span', { class: 'hl-name', text: e.name }),
+                h('span', { class: 'hl-missing', text: e.missing }),
+              ]),
+            ),
+          ),
         ]
       : [];
     if (hv.ok) {
@@ -202,11 +283,23 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
     } else {
       fill(health, [
         h('p', { class: 'warn', text: hv.counts }),
-        hv.timeZone ? h('p', { class: 'warn', testid: 'roster-bad-timezone', data: { count: String(ro.health.badTimeZone) }, text: hv.timeZone }) : null,
+        hv.timeZone
+          ? h('p', {
+              class: 'warn',
+              testid: 'roster-bad-timezone',
+              data: { count: String(ro.health.badTimeZone) },
+              text: hv.timeZone,
+            })
+          : null,
         h(
           'ul',
           { class: 'health-list' },
-          hv.employees.map((e) => h('li', {}, [h('span', { class: 'hl-name', text: e.name }), h('span', { class: 'hl-missing', text: e.missing })])),
+          hv.employees.map((e) =>
+            h('li', {}, [
+              h('span', { class: 'hl-name', text: e.name }),
+              h('span', { class: 'hl-missing', text: e.missing }),
+            ]),
+          ),
         ),
         ...gapNodes,
       ]);

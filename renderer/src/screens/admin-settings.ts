@@ -1,4 +1,7 @@
-/** The admin screen's settings tab: the API token, the site, the request budget, and the configuration warnings under them. */
+/**
+ * The admin screen's settings tab: the API token, the site, the request budget, and the configuration warnings under
+ * them.
+ */
 import type { CallResult } from '../../../src/contract.js';
 import { button, fill, h, setData, setText } from '../dom.js';
 import { formatDateTime } from '../format.js';
@@ -9,16 +12,29 @@ import type { Ctx } from './view.js';
 
 export function settingsPanel(ctx: Ctx, sh: Shared): Panel {
   const lang = ctx.lang;
-  const token = textInput('token-input', { type: 'password', maxLength: 512, placeholder: t(lang, 'settings.tokenPlaceholder') });
-  const tokenSave = button(t(lang, 'settings.save'), () => void saveToken(), { class: 'action-button', testid: 'token-save' });
+  const token = textInput('token-input', {
+    type: 'password',
+    maxLength: 512,
+    placeholder: t(lang, 'settings.tokenPlaceholder'),
+  });
+  const tokenSave = button(t(lang, 'settings.save'), () => void saveToken(), {
+    class: 'action-button',
+    testid: 'token-save',
+  });
   const source = h('span', { testid: 'token-source' });
   const setAt = h('span', { class: 'muted' });
   const warning = h('div', { class: 'token-warning-slot' });
   const site = textInput('site-input', { maxLength: 64 });
-  const siteSave = button(t(lang, 'settings.save'), () => void saveSite(), { class: 'action-button', testid: 'site-save' });
+  const siteSave = button(t(lang, 'settings.save'), () => void saveSite(), {
+    class: 'action-button',
+    testid: 'site-save',
+  });
   const limit = textInput('budget-limit', { inputmode: 'numeric', maxLength: 5 });
   const windowS = textInput('budget-window', { inputmode: 'numeric', maxLength: 4 });
-  const budgetSave = button(t(lang, 'settings.save'), () => void saveBudget(), { class: 'action-button', testid: 'budget-save' });
+  const budgetSave = button(t(lang, 'settings.save'), () => void saveBudget(), {
+    class: 'action-button',
+    testid: 'budget-save',
+  });
   const warnings = warningsAlert();
   // Prefill from status once, and never over what the manager is typing.
   const dirty = new Set<HTMLInputElement>();
@@ -52,7 +68,8 @@ export function settingsPanel(ctx: Ctx, sh: Shared): Panel {
   const saveBudget = async (): Promise<void> => {
     const l = Number(limit.value.trim());
     const w = Number(windowS.value.trim());
-    if (!Number.isInteger(l) || l < 1 || l > 10_000 || !Number.isInteger(w) || w < 1 || w > 3_600) return sh.notice(t(lang, 'settings.badBudget'), 'error');
+    if (!Number.isInteger(l) || l < 1 || l > 10_000 || !Number.isInteger(w) || w < 1 || w > 3_600)
+      return sh.notice(t(lang, 'settings.badBudget'), 'error');
     budgetSave.disabled = true;
     const r = await sh.calls('setRateBudget', { limit: l, windowMs: w * 1000 });
     if (!sh.alive()) return;
@@ -66,7 +83,12 @@ export function settingsPanel(ctx: Ctx, sh: Shared): Panel {
   const el = h('div', { class: 'panel-body settings-panel' }, [
     h('section', { class: 'setting' }, [
       field(t(lang, 'settings.token'), token, tokenSave),
-      h('div', { class: 'token-info' }, [h('span', { text: `${t(lang, 'settings.tokenSource')}: ` }), source, ' ', setAt]),
+      h('div', { class: 'token-info' }, [
+        h('span', { text: `${t(lang, 'settings.tokenSource')}: ` }),
+        source,
+        ' ',
+        setAt,
+      ]),
       warning,
     ]),
     h('section', { class: 'setting' }, [field(t(lang, 'settings.site'), site, siteSave)]),
@@ -95,16 +117,27 @@ export function settingsPanel(ctx: Ctx, sh: Shared): Panel {
       const srcKey: MessageKey = st ? `settings.source.${st.token.source}` : 'settings.source.unknown';
       setText(source, t(c.lang, srcKey));
       setData(source, 'source', st?.token.source ?? 'unknown');
-      setText(setAt, st?.token.setAt ? `(${t(c.lang, 'settings.tokenSetAt', { time: formatDateTime(st.token.setAt, c.lang, c.timeZone) })})` : '');
+      setText(
+        setAt,
+        st?.token.setAt
+          ? `(${t(c.lang, 'settings.tokenSetAt', { time: formatDateTime(st.token.setAt, c.lang, c.timeZone) })})`
+          : '',
+      );
       const w = st?.token.warning ?? null;
       const shown = warning.querySelector('[data-testid="token-warning"]');
       if (w === null && shown) fill(warning, []);
-      else if (w !== null && shown?.textContent !== w) fill(warning, [h('div', { class: 'token-warning', testid: 'token-warning', text: w, attrs: { role: 'alert' } })]);
+      else if (w !== null && shown?.textContent !== w)
+        fill(warning, [
+          h('div', { class: 'token-warning', testid: 'token-warning', text: w, attrs: { role: 'alert' } }),
+        ]);
       const prefill = (i: HTMLInputElement, v: string | null | undefined): void => {
-        if (v !== null && v !== undefined && !dirty.has(i) && document.activeElement !== i && i.value !== v) i.value = v;
+        if (v !== null && v !== undefined && !dirty.has(i) && document.activeElement !== i && i.value !== v)
+          i.value = v;
       };
       prefill(site, st?.siteId ?? c.status?.site?.id);
-      const rl = st?.rateLimit ?? (c.status ? { limit: c.status.rateWindow.limit, windowMs: c.status.rateWindow.windowMs } : null);
+      const rl =
+        st?.rateLimit ??
+        (c.status ? { limit: c.status.rateWindow.limit, windowMs: c.status.rateWindow.windowMs } : null);
       if (rl) {
         prefill(limit, String(rl.limit));
         prefill(windowS, String(Math.round(rl.windowMs / 1000)));

@@ -13,9 +13,19 @@ import type { Shared } from './admin-common.js';
 import type { Ctx } from './view.js';
 
 type Waiting = CallOutput<'listWaiting'>;
-const HELD_REASONS: readonly string[] = ['not_allowed', 'forbidden', 'unverified', 'pin_unverified', 'disputed', 'clock_unverified'];
+const HELD_REASONS: readonly string[] = [
+  'not_allowed',
+  'forbidden',
+  'unverified',
+  'pin_unverified',
+  'disputed',
+  'clock_unverified',
+];
 
-/** A service error as two lines: the sentence in `lang` (when the cause is a common one), the raw text beneath, smaller and muted. */
+/**
+ * A service error as two lines: the sentence in `lang` (when the cause is a common one), the raw text beneath, smaller
+ * and muted.
+ */
 /**
  * An employee as a list row names them: the name, shortened to one line with an ellipsis (styles
  * 95-long-text.css; the whole of it in the page and its title), and the external id beside it, kept
@@ -40,14 +50,18 @@ export function waitingSection(ctx: Ctx, sh: Shared): { el: HTMLElement; load():
   const lang = ctx.lang;
   const list = h('div', { class: 'waiting-list', testid: 'waiting-list' });
   const summary = h('p', { class: 'muted', testid: 'waiting-summary', attrs: { hidden: '' } });
-  const refresh = button(t(lang, 'queue.refresh'), () => void load(), { class: 'small-button', testid: 'waiting-refresh' });
+  const refresh = button(t(lang, 'queue.refresh'), () => void load(), {
+    class: 'small-button',
+    testid: 'waiting-refresh',
+  });
   let loading = false;
   let lastKey: string | null = null;
 
   const render = (w: Waiting): void => {
     summary.hidden = w.total <= w.punches.length;
     summary.textContent = summary.hidden ? '' : t(lang, 'waiting.shown', { shown: w.punches.length, total: w.total });
-    if (w.punches.length === 0) return fill(list, [h('p', { class: 'muted', testid: 'waiting-none', text: t(lang, 'waiting.none') })]);
+    if (w.punches.length === 0)
+      return fill(list, [h('p', { class: 'muted', testid: 'waiting-none', text: t(lang, 'waiting.none') })]);
     fill(
       list,
       w.punches.map((p) =>
@@ -60,7 +74,9 @@ export function waitingSection(ctx: Ctx, sh: Shared): { el: HTMLElement; load():
           h('div', { class: 'wr-facts muted' }, [
             attemptsText(p.attempts, lang),
             p.nsr === null ? null : ` · ${t(lang, 'waiting.nsr', { nsr: String(p.nsr).padStart(9, '0') })}`,
-            p.heldReason ? ` · ${t(lang, `held.reason.${HELD_REASONS.includes(p.heldReason) ? (p.heldReason as 'not_allowed') : 'unknown'}`)}` : null,
+            p.heldReason
+              ? ` · ${t(lang, `held.reason.${HELD_REASONS.includes(p.heldReason) ? (p.heldReason as 'not_allowed') : 'unknown'}`)}`
+              : null,
           ]),
           p.lastError ? serviceErrorLines(p.lastError, lang, 'waiting-error') : null,
         ]),
@@ -78,7 +94,10 @@ export function waitingSection(ctx: Ctx, sh: Shared): { el: HTMLElement; load():
   };
 
   const el = h('section', { class: 'waiting-section' }, [
-    h('div', { class: 'list-head' }, [h('h2', { text: t(lang, 'waiting.title') }), h('div', { class: 'list-buttons' }, [refresh])]),
+    h('div', { class: 'list-head' }, [
+      h('h2', { text: t(lang, 'waiting.title') }),
+      h('div', { class: 'list-buttons' }, [refresh]),
+    ]),
     summary,
     list,
   ]);

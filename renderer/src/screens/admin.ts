@@ -2,7 +2,8 @@
  * The manager's screen: seven tabs that fit 800×480 (lists scroll inside their panel), one message
  * area, a lock button. Calls go through `AdminCalls`, which turns a `forbidden` answer (session
  * expired) into the admin-login screen and answers null here. Each tab's panel is in its own file
- * (admin-queue, admin-roster, admin-status, admin-settings, admin-receipt, admin-afd); what they share is in admin-common.
+ * (admin-queue, admin-roster, admin-status, admin-settings, admin-receipt, admin-afd); what they share is in
+ * admin-common.
  */
 import type { CallName, CallResult } from '../../../src/contract.js';
 import { button, fill, h, setData } from '../dom.js';
@@ -20,7 +21,16 @@ import type { Ctx, View } from './view.js';
 
 export type { AdminCalls } from './admin-common.js';
 export type AdminTab = 'queue' | 'roster' | 'readers' | 'connection' | 'settings' | 'receipt' | 'afd' | 'punches';
-export const ADMIN_TABS: readonly AdminTab[] = ['queue', 'roster', 'readers', 'connection', 'settings', 'receipt', 'afd', 'punches'];
+export const ADMIN_TABS: readonly AdminTab[] = [
+  'queue',
+  'roster',
+  'readers',
+  'connection',
+  'settings',
+  'receipt',
+  'afd',
+  'punches',
+];
 
 export type AdminView = View & { notice(text: string, tone: Tone): void };
 
@@ -29,10 +39,15 @@ export function adminView(ctx: Ctx, calls: AdminCalls, onLock: () => void): Admi
   let alive = true;
   let tab: AdminTab = 'queue';
   let last = ctx;
-  const message = h('div', { class: 'admin-message', testid: 'admin-message', attrs: { role: 'status', 'aria-live': 'polite' } });
+  const message = h('div', {
+    class: 'admin-message',
+    testid: 'admin-message',
+    attrs: { role: 'status', 'aria-live': 'polite' },
+  });
   const notice = (text: string, tone: Tone): void => {
     // In a span of its own: the text is clamped to two lines inside the box's padding (95-long-text.css).
-    if (message.textContent !== text) message.replaceChildren(...(text === '' ? [] : [h('span', { class: 'admin-message-text', text })]));
+    if (message.textContent !== text)
+      message.replaceChildren(...(text === '' ? [] : [h('span', { class: 'admin-message-text', text })]));
     setData(message, 'tone', tone);
   };
   const shared: Shared = {
@@ -48,7 +63,12 @@ export function adminView(ctx: Ctx, calls: AdminCalls, onLock: () => void): Admi
     },
   };
   const tabButtons = {} as Record<AdminTab, HTMLButtonElement>;
-  for (const name of ADMIN_TABS) tabButtons[name] = button(t(lang, `tab.${name}`), () => select(name), { class: 'tab', testid: `tab-${name}`, attrs: { role: 'tab' } });
+  for (const name of ADMIN_TABS)
+    tabButtons[name] = button(t(lang, `tab.${name}`), () => select(name), {
+      class: 'tab',
+      testid: `tab-${name}`,
+      attrs: { role: 'tab' },
+    });
   const body = h('div', { class: 'admin-panel', attrs: { role: 'tabpanel' } });
   let panel: Panel | null = null;
   const makePanel = (name: AdminTab): Panel => {
@@ -85,7 +105,14 @@ export function adminView(ctx: Ctx, calls: AdminCalls, onLock: () => void): Admi
   };
   const lock = button(t(lang, 'admin.lock'), onLock, { class: 'lock-button', testid: 'lock' });
   const el = h('section', { class: 'screen admin' }, [
-    h('header', { class: 'admin-top' }, [h('nav', { class: 'tabs', attrs: { role: 'tablist' } }, ADMIN_TABS.map((n) => tabButtons[n])), lock]),
+    h('header', { class: 'admin-top' }, [
+      h(
+        'nav',
+        { class: 'tabs', attrs: { role: 'tablist' } },
+        ADMIN_TABS.map((n) => tabButtons[n]),
+      ),
+      lock,
+    ]),
     message,
     body,
   ]);
@@ -102,7 +129,8 @@ export function adminView(ctx: Ctx, calls: AdminCalls, onLock: () => void): Admi
       const active = document.activeElement;
       if (k === 'Enter') {
         if (active instanceof HTMLButtonElement) active.click();
-        else if (active instanceof HTMLInputElement) active.closest('.field-row')?.querySelector<HTMLButtonElement>('button')?.click();
+        else if (active instanceof HTMLInputElement)
+          active.closest('.field-row')?.querySelector<HTMLButtonElement>('button')?.click();
       } else if (k === 'Escape' && active instanceof HTMLElement) {
         active.blur();
       }

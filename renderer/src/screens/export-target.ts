@@ -23,13 +23,21 @@ export function dateInput(testid: string, label: string): HTMLInputElement {
 function driveText(d: Drive, lang: Lang): string {
   if (d.readOnly) return t(lang, 'afd.driveReadOnly', { label: d.label });
   if (d.freeBytes === null) return t(lang, 'afd.driveNoFree', { label: d.label });
-  const free = new Intl.NumberFormat(lang, { style: 'unit', unit: 'gigabyte', maximumFractionDigits: 1 }).format(d.freeBytes / 1e9);
+  const free = new Intl.NumberFormat(lang, { style: 'unit', unit: 'gigabyte', maximumFractionDigits: 1 }).format(
+    d.freeBytes / 1e9,
+  );
   return t(lang, 'afd.drive', { label: d.label, free });
 }
 
-/** Fetches a one-time download with the session token and hands it to the browser as a file; the HTTP status when refused. */
+/**
+ * Fetches a one-time download with the session token and hands it to the browser as a file; the HTTP status when
+ * refused.
+ */
 export async function download(id: string, name: string, host: HTMLElement): Promise<number | null> {
-  const res = await fetch(`${AFD_DOWNLOAD_PATH}${id}`, { headers: { 'x-kiosk-token': webToken() ?? '' }, cache: 'no-store' });
+  const res = await fetch(`${AFD_DOWNLOAD_PATH}${id}`, {
+    headers: { 'x-kiosk-token': webToken() ?? '' },
+    cache: 'no-store',
+  });
   if (!res.ok) return res.status;
   const url = URL.createObjectURL(await res.blob());
   const a = h('a', { attrs: { href: url, download: name } });
@@ -53,7 +61,10 @@ export function targetPicker(prefix: 'afd' | 'csv', lang: Lang): TargetPicker {
   const el = h('div', { class: 'afd-targets', testid: `${prefix}-targets`, attrs: { role: 'radiogroup' } });
   let choice: Target | null = null;
   const option = (target: Target, text: string, disabled: boolean): HTMLElement => {
-    const radio = h('input', { testid: `${prefix}-target-${target.kind}`, data: target.kind === 'drive' ? { path: target.path } : {} });
+    const radio = h('input', {
+      testid: `${prefix}-target-${target.kind}`,
+      data: target.kind === 'drive' ? { path: target.path } : {},
+    });
     radio.type = 'radio';
     radio.name = `${prefix}-target`;
     radio.disabled = disabled;
@@ -70,11 +81,14 @@ export function targetPicker(prefix: 'afd' | 'csv', lang: Lang): TargetPicker {
       const writable = drives.filter((d) => !d.readOnly);
       const current = choice;
       const still = current?.kind === 'drive' ? writable.some((d) => d.path === current.path) : current !== null;
-      if (!still) choice = writable[0] ? { kind: 'drive', path: writable[0].path } : canDownload ? { kind: 'download' } : null;
+      if (!still)
+        choice = writable[0] ? { kind: 'drive', path: writable[0].path } : canDownload ? { kind: 'download' } : null;
       fill(el, [
         ...drives.map((d) => option({ kind: 'drive', path: d.path }, driveText(d, lang), d.readOnly)),
         canDownload ? option({ kind: 'download' }, t(lang, 'afd.download'), false) : null,
-        drives.length === 0 ? h('p', { class: 'muted', testid: `${prefix}-no-drives`, text: t(lang, 'afd.noDrives') }) : null,
+        drives.length === 0
+          ? h('p', { class: 'muted', testid: `${prefix}-no-drives`, text: t(lang, 'afd.noDrives') })
+          : null,
       ]);
     },
   };
@@ -134,9 +148,17 @@ export function exportForm(prefix: 'afd' | 'csv', lang: Lang, period: MessageKey
   const result = h('div', { class: 'afd-result', testid: `${prefix}-result` });
   const sections = [
     h('section', { class: 'setting' }, [
-      h('div', { class: 'field' }, [h('label', { text: t(lang, period) }), h('div', { class: 'field-row' }, [from, h('span', { class: 'per', text: t(lang, 'afd.to') }), to])]),
+      h('div', { class: 'field' }, [
+        h('label', { text: t(lang, period) }),
+        h('div', { class: 'field-row' }, [from, h('span', { class: 'per', text: t(lang, 'afd.to') }), to]),
+      ]),
     ]),
-    h('section', { class: 'setting' }, [h('div', { class: 'field' }, [h('div', { class: 'field-row afd-where' }, [h('label', { text: t(lang, 'afd.where') }), again]), targets.el])]),
+    h('section', { class: 'setting' }, [
+      h('div', { class: 'field' }, [
+        h('div', { class: 'field-row afd-where' }, [h('label', { text: t(lang, 'afd.where') }), again]),
+        targets.el,
+      ]),
+    ]),
   ];
   return {
     from,
@@ -155,14 +177,29 @@ export function exportForm(prefix: 'afd' | 'csv', lang: Lang, period: MessageKey
 }
 
 /** A button that downloads one exported file once (then stays disabled) and says how it went. */
-export function downloadButton(sh: Shared, file: { id: string; name: string }, label: MessageKey, testid: string, host: HTMLElement): HTMLButtonElement {
-  const b = button(t(sh.lang, label), () => {
-    b.disabled = true;
-    void download(file.id, file.name, host).then((status) => {
-      if (!sh.alive()) return;
-      sh.notice(status === null ? t(sh.lang, 'afd.downloaded', { file: file.name }) : t(sh.lang, 'afd.downloadFailed', { status: String(status) }), status === null ? 'ok' : 'error');
-    });
-  }, { class: 'action-button', testid });
+export function downloadButton(
+  sh: Shared,
+  file: { id: string; name: string },
+  label: MessageKey,
+  testid: string,
+  host: HTMLElement,
+): HTMLButtonElement {
+  const b = button(
+    t(sh.lang, label),
+    () => {
+      b.disabled = true;
+      void download(file.id, file.name, host).then((status) => {
+        if (!sh.alive()) return;
+        sh.notice(
+          status === null
+            ? t(sh.lang, 'afd.downloaded', { file: file.name })
+            : t(sh.lang, 'afd.downloadFailed', { status: String(status) }),
+          status === null ? 'ok' : 'error',
+        );
+      });
+    },
+    { class: 'action-button', testid },
+  );
   return b;
 }
 
@@ -171,25 +208,32 @@ export function downloadButton(sh: Shared, file: { id: string; name: string }, l
  * the drive can be pulled out, the button stays disabled and the drives are looked at again.
  */
 export function unmountButton(sh: Shared, drivePath: string, testid: string, reload: () => void): HTMLButtonElement {
-  const b = button(t(sh.lang, 'afd.unmount'), () => {
-    if (b.disabled) return;
-    b.disabled = true;
-    setText(b, t(sh.lang, 'afd.unmounting'));
-    void sh.calls('unmountDrive', { path: drivePath }).then((r) => {
-      if (!sh.alive()) return;
-      setText(b, t(sh.lang, 'afd.unmount'));
-      if (sh.failed(r)) {
-        b.disabled = false;
-        return;
-      }
-      const v = r.value;
-      if (v.ok) sh.notice(t(sh.lang, 'afd.unmounted', { label: v.label }), 'ok');
-      else {
-        b.disabled = v.code === 'drive_unknown';
-        sh.notice(t(sh.lang, v.code === 'unmount_failed' ? 'afd.unmountFailed' : 'afd.error.drive_unknown', v.params), 'error');
-      }
-      reload();
-    });
-  }, { class: 'action-button', testid });
+  const b = button(
+    t(sh.lang, 'afd.unmount'),
+    () => {
+      if (b.disabled) return;
+      b.disabled = true;
+      setText(b, t(sh.lang, 'afd.unmounting'));
+      void sh.calls('unmountDrive', { path: drivePath }).then((r) => {
+        if (!sh.alive()) return;
+        setText(b, t(sh.lang, 'afd.unmount'));
+        if (sh.failed(r)) {
+          b.disabled = false;
+          return;
+        }
+        const v = r.value;
+        if (v.ok) sh.notice(t(sh.lang, 'afd.unmounted', { label: v.label }), 'ok');
+        else {
+          b.disabled = v.code === 'drive_unknown';
+          sh.notice(
+            t(sh.lang, v.code === 'unmount_failed' ? 'afd.unmountFailed' : 'afd.error.drive_unknown', v.params),
+            'error',
+          );
+        }
+        reload();
+      });
+    },
+    { class: 'action-button', testid },
+  );
   return b;
 }

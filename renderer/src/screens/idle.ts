@@ -15,18 +15,34 @@ import type { Ctx, View } from './view.js';
 export function idleView(ctx: Ctx): View {
   const { lang } = ctx;
   const site = h('div', { class: 'site-name', testid: 'site-name' });
-  const lang_ = button(t(lang, 'idle.language'), () => ctx.toggleLanguage(), { class: 'lang-toggle', testid: 'language', attrs: { lang: nextLang(lang) } });
+  const lang_ = button(t(lang, 'idle.language'), () => ctx.toggleLanguage(), {
+    class: 'lang-toggle',
+    testid: 'language',
+    attrs: { lang: nextLang(lang) },
+  });
   const clock = h('div', { class: 'clock', testid: 'clock' });
   const date = h('div', { class: 'date', testid: 'date' });
   // No complete employee list yet: said plainly, so nobody walks away thinking the punch was lost.
   const noRoster = h('div', { class: 'no-roster', testid: 'no-roster', attrs: { role: 'status', hidden: '' } });
   const prompt = h('div', { class: 'prompt', text: t(lang, 'idle.prompt') });
-  const open = button(t(lang, 'idle.typeId'), () => ctx.dispatch({ type: 'openKeypad' }), { class: 'big-button', testid: 'open-keypad' });
+  const open = button(t(lang, 'idle.typeId'), () => ctx.dispatch({ type: 'openKeypad' }), {
+    class: 'big-button',
+    testid: 'open-keypad',
+  });
   const dot = h('span', { class: 'conn-dot', attrs: { 'aria-hidden': 'true' } });
   const connText = h('span', { class: 'conn-text' });
   const setupText = h('span', { class: 'conn-text setup-line', testid: 'setup-problem', attrs: { hidden: '' } });
-  const conn = h('div', { class: 'connection', testid: 'connection', attrs: { role: 'status' } }, [dot, connText, setupText]);
-  const admin = ctx.settings?.adminEnabled ? button(t(lang, 'idle.admin'), () => ctx.dispatch({ type: 'openAdmin' }), { class: 'small-button', testid: 'open-admin' }) : null;
+  const conn = h('div', { class: 'connection', testid: 'connection', attrs: { role: 'status' } }, [
+    dot,
+    connText,
+    setupText,
+  ]);
+  const admin = ctx.settings?.adminEnabled
+    ? button(t(lang, 'idle.admin'), () => ctx.dispatch({ type: 'openAdmin' }), {
+        class: 'small-button',
+        testid: 'open-admin',
+      })
+    : null;
 
   const el = h('section', { class: 'screen idle' }, [
     h('header', { class: 'idle-top' }, [site, lang_]),

@@ -14,7 +14,9 @@ export function loginErrorText(error: AdminLoginError, lang: Lang): string {
       return t(lang, 'admin.wrongPin');
     case 'too_many':
       // Locked, not wrong: the manager's right PIN is not even checked until the lock ends.
-      return error.lockedForMs === undefined ? t(lang, 'admin.tooMany') : t(lang, 'admin.lockedFor', { n: Math.ceil(error.lockedForMs / 60_000) });
+      return error.lockedForMs === undefined
+        ? t(lang, 'admin.tooMany')
+        : t(lang, 'admin.lockedFor', { n: Math.ceil(error.lockedForMs / 60_000) });
     case 'expired':
       return t(lang, 'admin.expired');
     case 'no_admin_pin':
@@ -45,12 +47,18 @@ export function keypadView(ctx: Ctx): View {
   const text = h('span', { class: 'keypad-text' });
   const value = h('div', { class: 'keypad-value', testid: 'keypad-value', attrs: { 'aria-live': 'polite' } }, [text]);
   const note = h('div', { class: 'keypad-note', attrs: { role: 'alert' } });
-  const digits = ['1', '2', '3', '4', '5', '6', '7', '8', '9'].map((d) => button(d, key(d), { class: 'key', testid: `key-${d}` }));
+  const digits = ['1', '2', '3', '4', '5', '6', '7', '8', '9'].map((d) =>
+    button(d, key(d), { class: 'key', testid: `key-${d}` }),
+  );
   const grid = h('div', { class: 'keypad-grid' }, [
     ...digits,
     button(t(lang, 'keypad.clear'), key('Clear'), { class: 'key key-fn', testid: 'key-clear' }),
     button('0', key('0'), { class: 'key', testid: 'key-0' }),
-    button('⌫', key('Backspace'), { class: 'key key-fn', testid: 'key-back', attrs: { 'aria-label': t(lang, 'keypad.back') } }),
+    button('⌫', key('Backspace'), {
+      class: 'key key-fn',
+      testid: 'key-back',
+      attrs: { 'aria-label': t(lang, 'keypad.back') },
+    }),
   ]);
   const cancel = button(t(lang, 'keypad.cancel'), key('Escape'), { class: 'action cancel', testid: 'key-cancel' });
   const ok = button(t(lang, 'keypad.ok'), key('Enter'), { class: 'action ok', testid: 'key-ok' });
@@ -71,14 +79,21 @@ export function keypadView(ctx: Ctx): View {
       setData(value, 'empty', String(s.value === ''));
       ok.disabled = c.model.busy;
       if (s.name === 'admin-login' && s.error) {
-        if (!note.querySelector('[data-testid="admin-login-error"]') || note.textContent !== loginErrorText(s.error, c.lang)) {
-          fill(note, [h('span', { class: 'error-text', testid: 'admin-login-error', text: loginErrorText(s.error, c.lang) })]);
+        if (
+          !note.querySelector('[data-testid="admin-login-error"]') ||
+          note.textContent !== loginErrorText(s.error, c.lang)
+        ) {
+          fill(note, [
+            h('span', { class: 'error-text', testid: 'admin-login-error', text: loginErrorText(s.error, c.lang) }),
+          ]);
         }
       } else if (s.name === 'pin' && s.error && !c.model.busy) {
         const said = pinErrorText(s.error, c.lang);
-        if (note.textContent !== said) fill(note, [h('span', { class: 'error-text', testid: 'pin-error', text: said })]);
+        if (note.textContent !== said)
+          fill(note, [h('span', { class: 'error-text', testid: 'pin-error', text: said })]);
       } else if (c.model.busy) {
-        if (note.textContent !== t(c.lang, 'keypad.sending')) fill(note, [h('span', { class: 'busy-text', text: t(c.lang, 'keypad.sending') })]);
+        if (note.textContent !== t(c.lang, 'keypad.sending'))
+          fill(note, [h('span', { class: 'busy-text', text: t(c.lang, 'keypad.sending') })]);
       } else if (note.childNodes.length > 0) {
         fill(note, []);
       }

@@ -29,7 +29,12 @@ export function qrCanvas(r: PunchReceiptView, lang: Lang, units: number): HTMLCa
   const side = (qr.size + 2 * QR_QUIET) * scale;
   // Drawn at the device's pixel density, so a module is whole pixels on the glass too.
   const dpr = Math.max(1, Math.round(window.devicePixelRatio || 1));
-  const canvas = h('canvas', { class: 'receipt-qr', testid: 'receipt-qr', data: { size: String(qr.size) }, attrs: { role: 'img', 'aria-label': t(lang, 'receipt.qr') } });
+  const canvas = h('canvas', {
+    class: 'receipt-qr',
+    testid: 'receipt-qr',
+    data: { size: String(qr.size) },
+    attrs: { role: 'img', 'aria-label': t(lang, 'receipt.qr') },
+  });
   canvas.width = side * dpr;
   canvas.height = side * dpr;
   canvas.style.width = `${side}px`;
@@ -41,7 +46,8 @@ export function qrCanvas(r: PunchReceiptView, lang: Lang, units: number): HTMLCa
   g.fillRect(0, 0, canvas.width, canvas.height);
   g.fillStyle = '#000000';
   for (let row = 0; row < qr.size; row++) {
-    for (let col = 0; col < qr.size; col++) if (qr.dark(row, col)) g.fillRect((col + QR_QUIET) * px, (row + QR_QUIET) * px, px, px);
+    for (let col = 0; col < qr.size; col++)
+      if (qr.dark(row, col)) g.fillRect((col + QR_QUIET) * px, (row + QR_QUIET) * px, px, px);
   }
   return canvas;
 }
@@ -52,7 +58,10 @@ export function qrCanvas(r: PunchReceiptView, lang: Lang, units: number): HTMLCa
  */
 export type ReceiptCardOptions = { layout: 'stacked' | 'side'; maxQrUnits: number; heightUnits?: number };
 
-/** A stacked card's height besides the QR code, in screen units (styles.css .receipt): padding, title, gaps, and each line of a row. */
+/**
+ * A stacked card's height besides the QR code, in screen units (styles.css .receipt): padding, title, gaps, and each
+ * line of a row.
+ */
 const CARD_FIXED_UNITS = 7;
 const ROW_UNITS = 2.3;
 /** A value longer than this may take a second line (rows are clamped to two: styles 95-long-text.css). */
@@ -89,8 +98,16 @@ function valueCell(key: string, value: string, layout: ReceiptCardOptions['layou
 export function receiptCard(r: PunchReceiptView, lang: Lang, opts: ReceiptCardOptions): HTMLElement {
   const shown = receiptRows(r, lang);
   const lines = shown.reduce((n, row) => n + rowLines(row.value), 0);
-  const qrUnits = opts.heightUnits === undefined ? opts.maxQrUnits : Math.min(opts.maxQrUnits, opts.heightUnits - CARD_FIXED_UNITS - lines * ROW_UNITS);
-  const rows = shown.map((row) => h('div', { class: 'receipt-row', data: { key: row.key } }, [h('dt', { text: row.label }), valueCell(row.key, row.value, opts.layout)]));
+  const qrUnits =
+    opts.heightUnits === undefined
+      ? opts.maxQrUnits
+      : Math.min(opts.maxQrUnits, opts.heightUnits - CARD_FIXED_UNITS - lines * ROW_UNITS);
+  const rows = shown.map((row) =>
+    h('div', { class: 'receipt-row', data: { key: row.key } }, [
+      h('dt', { text: row.label }),
+      valueCell(row.key, row.value, opts.layout),
+    ]),
+  );
   // Stacked, the title goes above the code (styles.css); side by side, above the rows.
   return h('section', { class: 'receipt', testid: 'receipt', data: { layout: opts.layout, nsr: r.nsr } }, [
     qrCanvas(r, lang, qrUnits),

@@ -4,7 +4,13 @@ import { t } from '../i18n.js';
 import type { Ctx, View } from './view.js';
 
 export function loadingView(ctx: Ctx): View {
-  return { el: h('section', { class: 'screen loading' }, [h('div', { class: 'spinner', attrs: { 'aria-hidden': 'true' } }), h('div', { class: 'loading-text', text: t(ctx.lang, 'loading') })]), update() {} };
+  return {
+    el: h('section', { class: 'screen loading' }, [
+      h('div', { class: 'spinner', attrs: { 'aria-hidden': 'true' } }),
+      h('div', { class: 'loading-text', text: t(ctx.lang, 'loading') }),
+    ]),
+    update() {},
+  };
 }
 
 export function offlineAgentView(ctx: Ctx): View {

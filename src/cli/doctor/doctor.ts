@@ -1,40 +1,59 @@
 /**
  * `timeclock doctor [--json] [--config FILE]`: checks a terminal end to end, one line per check.
  * Safe beside a running terminal: it never takes the agent's lock, opens the database read-only,
- * makes one GET of the API (and, through a proxy, one CONNECT tunnel to test the way) and writes nothing. Exit 0 unless a check failed (1); 2 when the
+ * makes one GET of the API (and, through a proxy, one CONNECT tunnel to test the way) and writes nothing. Exit 0 unless
+ * a check failed (1); 2 when the
  * configuration cannot be read, as every command.
  */
-import { openCheckedDatabase, type CheckedDatabase } from '../../agent/doctor-reads.js';
-import { readNtpSync, type NtpReading } from '../../agent/ntp-sync.js';
+import { openCheckedDatabase, type CheckedDatabase } from '../../agent/diagnostics/doctor-reads.js';
+import { readNtpSync, type NtpReading } from '../../agent/host/ntp-sync.js';
 import type { LoadedConfig } from '../../config.js';
 import { ConfigError, loadConfig } from '../../config.js';
 import type { Clock } from '../../domain/clock.js';
 import type { HidBackend } from '../../input/hid-backend.js';
 import { NodeHidBackend } from '../../input/node-hid-backend.js';
 import { Exit, UsageError, type CliOptions } from '../options.js';
-import { browserCheck, configurationCheck, databaseCheck, dataDirCheck, diskSpaceCheck, realFs, versionsCheck, type FsIo } from './local-checks.js';
+import {
+  browserCheck,
+  configurationCheck,
+  databaseCheck,
+  dataDirCheck,
+  diskSpaceCheck,
+  realFs,
+  versionsCheck,
+  type FsIo,
+} from './local-checks.js';
 import { fail, failed, resultLines, type CheckResult } from './result.js';
-import { clockCheck, probeService, realApi, serviceCheck, siteCheck, tokenInUse, type DoctorApiFactory, type ServiceProbe } from './service-checks.js';
+import {
+  clockCheck,
+  probeService,
+  realApi,
+  serviceCheck,
+  siteCheck,
+  tokenInUse,
+  type DoctorApiFactory,
+  type ServiceProbe,
+} from './service-checks.js';
 import { checkNetwork, proxyCheck, trustCheck } from './network-checks.js';
 import { withAbsentRoutes } from './route-checks.js';
 import { adminPinCheck, rosterCheck, siteFilterOf, siteInForce, type StoredFacts } from './stored-checks.js';
 import { fleetChecks } from './fleet-checks.js';
 import { nsrGuardCheck, rosterEvidenceCheck, timeZoneCheck } from './evidence-checks.js';
-import { systemTimeZone } from '../../agent/runtime.js';
-import { realRedisProbe, type RedisProber } from '../../agent/redis-probe.js';
+import { systemTimeZone } from '../../agent/host/runtime.js';
+import { realRedisProbe, type RedisProber } from '../../agent/diagnostics/redis-probe.js';
 import { openForRead, readerChecks, realRunner, timeSyncCheck, type CommandRunner } from './system-checks.js';
 import { drivesCheck } from './drive-checks.js';
-import { DEFAULT_DRIVE_ROOTS, type DriveRoots } from '../../agent/removable-drives.js';
+import { DEFAULT_DRIVE_ROOTS, type DriveRoots } from '../../agent/host/removable-drives.js';
 
 /** Every edge the doctor touches, so each check can be run against stand-ins. */
 export type DoctorIo = {
   clock: Clock;
   env: NodeJS.ProcessEnv;
   fs: FsIo;
-  /** Read-only, with SQLite's quick_check (agent/doctor-reads.ts). */
+  /** Read-only, with SQLite's quick_check (agent/diagnostics/doctor-reads.ts). */
   openDb(dataDir: string): CheckedDatabase;
   api: DoctorApiFactory;
-  /** The fleet's Redis (agent/redis-probe.ts), asked only with rateLimit.redisUrl. */
+  /** The fleet's Redis (agent/diagnostics/redis-probe.ts), asked only with rateLimit.redisUrl. */
   redis: RedisProber;
   run: CommandRunner;
   hid(): HidBackend;
@@ -73,7 +92,10 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
   try {
     if (database.db) facts = database.db.facts(config, demo);
   } catch (e) {
-    database.result = fail('database', `passes its integrity check but its records cannot be read: ${(e as Error).message}`);
+    database.result = fail(
+      'database',
+      `passes its integrity check but its records cannot be read: ${(e as Error).message}`,
+    );
   } finally {
     database.db?.close();
   }
@@ -94,7 +116,12 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
   out.push(siteCheck(siteId, probe, siteFilterOf(facts, siteId), demo));
   out.push(rosterCheck(facts, io.clock.now(), config.roster.refreshMs, demo));
   out.push(rosterEvidenceCheck(facts, Boolean(config.employer.cnpj || config.employer.cpf)));
-  out.push(clockCheck(probe, config.clockSkewThresholdMs, demo, { ntp: await ntpReading(config.clock.ntpSynchronized, io), boundMs: config.clock.serviceSkewBoundMs }));
+  out.push(
+    clockCheck(probe, config.clockSkewThresholdMs, demo, {
+      ntp: await ntpReading(config.clock.ntpSynchronized, io),
+      boundMs: config.clock.serviceSkewBoundMs,
+    }),
+  );
   out.push(...(await fleetChecks(config, tokenUsed, demo, io.redis)));
   out.push(await timeSyncCheck(io.run));
   out.push(...(await readerChecks(config.readers, io.hid, io.openForRead)));
@@ -125,7 +152,10 @@ function print(results: readonly CheckResult[], json: boolean | undefined): void
 }
 
 export async function runDoctor(opts: CliOptions, args: string[], io: DoctorIo = realDoctorIo()): Promise<number> {
-  if (args.length > 0) throw new UsageError(`doctor takes no arguments (got '${args.join(' ')}'); usage: timeclock doctor [--json] [--config FILE]`);
+  if (args.length > 0)
+    throw new UsageError(
+      `doctor takes no arguments (got '${args.join(' ')}'); usage: timeclock doctor [--json] [--config FILE]`,
+    );
   let loaded: LoadedConfig;
   try {
     loaded = loadConfig({ file: opts.config, env: io.env });

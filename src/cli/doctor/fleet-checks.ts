@@ -5,8 +5,14 @@
  * directory or a copied config). A Redis that does not work leaves each terminal on its own share.
  */
 import os from 'node:os';
-import { rateKeyOrigin, redactedRedisUrl, type RedisFault, type RedisProbe, type RedisProber } from '../../agent/redis-probe.js';
-import { runningTerminal } from '../../agent/terminal-data.js';
+import {
+  rateKeyOrigin,
+  redactedRedisUrl,
+  type RedisFault,
+  type RedisProbe,
+  type RedisProber,
+} from '../../agent/diagnostics/redis-probe.js';
+import { runningTerminal } from '../../agent/host/terminal-data.js';
 import { storedTerminalIdOf, type Config } from '../../config.js';
 import { fail, ok, warn, type CheckResult } from './result.js';
 
@@ -15,7 +21,7 @@ const problem: Record<RedisFault, string> = {
   unreachable: 'unreachable',
   auth: 'refused the password',
   timeout: 'did not answer in time',
-  bad_answer: 'answers what the shared window\'s scripts never return (not a Redis, or a proxy in between?)',
+  bad_answer: "answers what the shared window's scripts never return (not a Redis, or a proxy in between?)",
   error: 'answered with an error',
 };
 
@@ -28,8 +34,16 @@ const fix: Record<RedisFault, string> = {
   error: 'check the Redis log',
 };
 
-/** The two lines (redis, terminal id); without Redis one line when configured at a share of the account, else none; none in the demo. */
-export async function fleetChecks(config: Config, token: string | null, demo: boolean, probe: RedisProber): Promise<CheckResult[]> {
+/**
+ * The two lines (redis, terminal id); without Redis one line when configured at a share of the account, else none; none
+ * in the demo.
+ */
+export async function fleetChecks(
+  config: Config,
+  token: string | null,
+  demo: boolean,
+  probe: RedisProber,
+): Promise<CheckResult[]> {
   const url = config.rateLimit.redisUrl;
   if (!url && !demo && config.api) return withoutRedis(config);
   if (!url || demo || !config.api || token === null) return [];
@@ -38,7 +52,10 @@ export async function fleetChecks(config: Config, token: string | null, demo: bo
   const found = await probe(url, { key: origin.key, terminalId, timeoutMs: 2_000 });
   const check = redisCheck(url, found);
   // Which window: terminals whose keys differ do not share one (a service address spelled apart is normalised first).
-  return [{ ...check, detail: `${check.detail}; window key ${origin.key} (from ${origin.from})` }, terminalIdCheck(terminalId, config.dataDir, found)];
+  return [
+    { ...check, detail: `${check.detail}; window key ${origin.key} (from ${origin.from})` },
+    terminalIdCheck(terminalId, config.dataDir, found),
+  ];
 }
 
 /**
@@ -61,21 +78,31 @@ function withoutRedis(config: Config): CheckResult[] {
 function redisCheck(url: string, p: RedisProbe): CheckResult {
   const name = 'redis';
   const where = redactedRedisUrl(url);
-  if (p.outcome === 'ok') return ok(name, `${where}: connected, PING ${p.pingMs} ms, the shared window's script answers right: the terminals share the account's window`);
+  if (p.outcome === 'ok')
+    return ok(
+      name,
+      `${where}: connected, PING ${p.pingMs} ms, the shared window's script answers right: the terminals share the account's window`,
+    );
   const said = p.detail ? ` (${p.detail.replace(/\s+/g, ' ').slice(0, 160)})` : '';
-  return fail(name, `${where} ${problem[p.outcome]}${said}: each terminal goes on at its own share (rateLimit.limit); ${fix[p.outcome]}`);
+  return fail(
+    name,
+    `${where} ${problem[p.outcome]}${said}: each terminal goes on at its own share (rateLimit.limit); ${fix[p.outcome]}`,
+  );
 }
 
 function terminalIdCheck(terminalId: string, dataDir: string, p: RedisProbe): CheckResult {
   const name = 'terminal id';
   const host = os.hostname();
   const self = `${terminalId} on host ${host}`;
-  if (p.sameId === null) return warn(name, `${self}: whether another live terminal uses it is not known (Redis not read)`);
+  if (p.sameId === null)
+    return warn(name, `${self}: whether another live terminal uses it is not known (Redis not read)`);
   // This box's own agent, running on this data directory, is no conflict.
   const pid = runningTerminal(dataDir);
   const others = p.sameId.filter((e) => !(e.host === host && e.pid === pid));
   if (others.length === 0) return ok(name, `${self}: no other live terminal uses it`);
-  const list = others.map((e) => `host ${e.host} (instance ${e.instance}, pid ${e.pid}, started ${new Date(e.startedAt).toISOString()})`).join(', ');
+  const list = others
+    .map((e) => `host ${e.host} (instance ${e.instance}, pid ${e.pid}, started ${new Date(e.startedAt).toISOString()})`)
+    .join(', ');
   return fail(
     name,
     `${self} is also used by ${list}: give each terminal its own id (delete the file terminal-id in the copied data directory and restart it, or set a distinct terminalId)`,

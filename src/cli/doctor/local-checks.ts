@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configWarnings, isHttpsOrLoopback, type LoadedConfig } from '../../config.js';
-import type { CheckedDatabase } from '../../agent/doctor-reads.js';
-import { databaseFile, StoreError } from '../../agent/terminal-data.js';
+import type { CheckedDatabase } from '../../agent/diagnostics/doctor-reads.js';
+import { databaseFile, StoreError } from '../../agent/host/terminal-data.js';
 import { VERSION } from '../../version.js';
 import { fail, firstLine, ok, warn, type CheckResult } from './result.js';
 
@@ -37,8 +37,13 @@ export function configurationCheck(loaded: LoadedConfig): CheckResult {
   const { config, demo, sources } = loaded;
   const from = sources.length > 0 ? `from ${sources.join(', ')}` : 'defaults only';
   const risks = configWarnings(config.rateLimit);
-  if (config.api && !isHttpsOrLoopback(config.api.baseUrl)) risks.push('api.allowInsecure is on: the token travels in clear to ' + new URL(config.api.baseUrl).host);
-  if (demo) return warn('configuration', `demo: no API configured (${from}); set api.baseUrl, api.token and siteId for a real terminal`);
+  if (config.api && !isHttpsOrLoopback(config.api.baseUrl))
+    risks.push('api.allowInsecure is on: the token travels in clear to ' + new URL(config.api.baseUrl).host);
+  if (demo)
+    return warn(
+      'configuration',
+      `demo: no API configured (${from}); set api.baseUrl, api.token and siteId for a real terminal`,
+    );
   if (risks.length > 0) return warn('configuration', `valid (${from}), but ${risks.join('; ')}`);
   return ok('configuration', `valid (${from})`);
 }
@@ -69,21 +74,48 @@ export function dataDirCheck(loaded: LoadedConfig, io: FsIo): DataDirFacts {
   try {
     st = io.stat(dir);
   } catch (e) {
-    if (errCode(e) !== 'ENOENT') return { result: fail(name, `${dir} cannot be read (${errCode(e)})`), state: 'unusable' };
+    if (errCode(e) !== 'ENOENT')
+      return { result: fail(name, `${dir} cannot be read (${errCode(e)})`), state: 'unusable' };
     const above = existingAncestor(dir, io);
     try {
-      if (!io.stat(above).isDirectory()) return { result: fail(name, `${dir} cannot be created: ${above} is a file, not a directory; set dataDir (TIMECLOCK_DATA_DIR) elsewhere`), state: 'unusable' };
+      if (!io.stat(above).isDirectory())
+        return {
+          result: fail(
+            name,
+            `${dir} cannot be created: ${above} is a file, not a directory; set dataDir (TIMECLOCK_DATA_DIR) elsewhere`,
+          ),
+          state: 'unusable',
+        };
       io.access(above, fs.constants.W_OK | fs.constants.X_OK);
     } catch (inner) {
-      return { result: fail(name, `${dir} does not exist and cannot be created (${above}: ${errCode(inner)}); create it for this user or set dataDir elsewhere`), state: 'unusable' };
+      return {
+        result: fail(
+          name,
+          `${dir} does not exist and cannot be created (${above}: ${errCode(inner)}); create it for this user or set dataDir elsewhere`,
+        ),
+        state: 'unusable',
+      };
     }
-    return { result: warn(name, `${dir} does not exist yet; the terminal creates it at its first start`), state: 'missing' };
+    return {
+      result: warn(name, `${dir} does not exist yet; the terminal creates it at its first start`),
+      state: 'missing',
+    };
   }
-  if (!st.isDirectory()) return { result: fail(name, `${dir} is a file, not a directory; set dataDir (TIMECLOCK_DATA_DIR) to a directory`), state: 'unusable' };
+  if (!st.isDirectory())
+    return {
+      result: fail(name, `${dir} is a file, not a directory; set dataDir (TIMECLOCK_DATA_DIR) to a directory`),
+      state: 'unusable',
+    };
   try {
     io.access(dir, fs.constants.W_OK | fs.constants.X_OK);
   } catch (e) {
-    return { result: fail(name, `${dir} is not writable by ${os.userInfo().username} (${errCode(e)}); fix its owner (the kiosk user) or set dataDir elsewhere`), state: 'dir' };
+    return {
+      result: fail(
+        name,
+        `${dir} is not writable by ${os.userInfo().username} (${errCode(e)}); fix its owner (the kiosk user) or set dataDir elsewhere`,
+      ),
+      state: 'dir',
+    };
   }
   return { result: ok(name, `${dir} (${loaded.dataDirSource}), writable by ${os.userInfo().username}`), state: 'dir' };
 }
@@ -99,8 +131,10 @@ export function diskSpaceCheck(dir: string, io: FsIo): CheckResult {
     return warn('disk space', `unknown: cannot ask the file system of ${at} (${errCode(e)})`);
   }
   const text = `${Math.floor(free / MB)} MB free for ${at}`;
-  if (free < DISK_FAIL_BYTES) return fail('disk space', `${text}, under ${DISK_FAIL_BYTES / MB} MB: free space now, punches need it`);
-  if (free < DISK_WARN_BYTES) return warn('disk space', `${text}, under ${DISK_WARN_BYTES / MB} MB: free some space soon`);
+  if (free < DISK_FAIL_BYTES)
+    return fail('disk space', `${text}, under ${DISK_FAIL_BYTES / MB} MB: free space now, punches need it`);
+  if (free < DISK_WARN_BYTES)
+    return warn('disk space', `${text}, under ${DISK_WARN_BYTES / MB} MB: free some space soon`);
   return ok('disk space', text);
 }
 
@@ -113,7 +147,8 @@ export function databaseCheck(
   openDb: (dir: string) => CheckedDatabase,
 ): { result: CheckResult; db: CheckedDatabase | null } {
   const name = 'database';
-  if (dirState === 'unusable') return { result: warn(name, 'not checked: the data directory cannot be used'), db: null };
+  if (dirState === 'unusable')
+    return { result: warn(name, 'not checked: the data directory cannot be used'), db: null };
   const file = databaseFile(dir);
   let size: number;
   try {
@@ -125,7 +160,10 @@ export function databaseCheck(
   try {
     const db = openDb(dir);
     const version = db.schemaVersion();
-    return { result: ok(name, `integrity ok (quick_check), schema version ${version}, ${(size / MB).toFixed(1)} MB`), db };
+    return {
+      result: ok(name, `integrity ok (quick_check), schema version ${version}, ${(size / MB).toFixed(1)} MB`),
+      db,
+    };
   } catch (e) {
     const why = e instanceof StoreError ? e.message : `cannot open ${file}: ${firstLine(e)}`;
     return { result: fail(name, why), db: null };

@@ -8,7 +8,11 @@ import { absentRouteLine } from '../../messages/route-text.js';
 import { localMinute } from '../service-lines.js';
 import { warn, type CheckResult } from './result.js';
 
-export function withAbsentRoutes(service: CheckResult, routes: readonly AbsentRoute[] | undefined, now: number): CheckResult {
+export function withAbsentRoutes(
+  service: CheckResult,
+  routes: readonly AbsentRoute[] | undefined,
+  now: number,
+): CheckResult {
   if (!routes || routes.length === 0) return service;
   const lines = routes.map((a) => absentRouteLine('en', a, now, localMinute));
   const detail = `${service.detail}; ${lines.join('; ')}`;

@@ -1,7 +1,7 @@
 /**
  * The employer chain's head recorded in a signed AFD export (issue 26 item 8): the last mark of
  * that employer's chain in the journal when the file was made, as a signed attribute of its .p7s
- * (agent/cades.ts). Signed with the file, it says how far the chain reached at export time, so a
+ * (agent/exports/cades.ts). Signed with the file, it says how far the chain reached at export time, so a
  * later export (or the journal) can be held against it: history rewritten between two exports
  * no longer reaches the hash recorded in the earlier one.
  */
@@ -27,7 +27,8 @@ export type HeadCheck = { ok: boolean; text: string };
  */
 export function checkChainHead(afdText: string, employerId: string | null, head: ChainHead): HeadCheck {
   const shown = `NSR ${String(head.nsr).padStart(9, '0')}, SHA-256 ${head.hash}, journal ${head.journalId}`;
-  if (employerId !== null && head.employerId !== employerId) return { ok: false, text: `${shown} is of employer ${head.employerId}, not this file's ${employerId}` };
+  if (employerId !== null && head.employerId !== employerId)
+    return { ok: false, text: `${shown} is of employer ${head.employerId}, not this file's ${employerId}` };
   let last = 0;
   let atHead: string | null = null;
   for (const line of afdText.split('\r\n')) {
@@ -37,11 +38,21 @@ export function checkChainHead(afdText: string, employerId: string | null, head:
     last = Math.max(last, p.mark.nsr);
     if (p.mark.nsr === head.nsr) atHead = p.mark.hash.toLowerCase();
   }
-  if (last > head.nsr) return { ok: false, text: `${shown}: the file has marks after it (NSR ${last}), which the chain did not have when the file was signed` };
+  if (last > head.nsr)
+    return {
+      ok: false,
+      text: `${shown}: the file has marks after it (NSR ${last}), which the chain did not have when the file was signed`,
+    };
   if (atHead !== null) {
     return atHead === head.hash.toLowerCase()
-      ? { ok: true, text: `${shown}: the file's last mark, its hash matches (the file reaches the chain's head at export time)` }
+      ? {
+          ok: true,
+          text: `${shown}: the file's last mark, its hash matches (the file reaches the chain's head at export time)`,
+        }
       : { ok: false, text: `${shown}: the file's mark of that NSR has another hash (${atHead})` };
   }
-  return { ok: true, text: `${shown}: after this file's last mark${last ? ` (NSR ${last})` : ''}; a later export reaching NSR ${head.nsr} must show this hash there` };
+  return {
+    ok: true,
+    text: `${shown}: after this file's last mark${last ? ` (NSR ${last})` : ''}; a later export reaching NSR ${head.nsr} must show this hash there`,
+  };
 }

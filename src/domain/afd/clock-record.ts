@@ -22,7 +22,8 @@ export type ClockAdjustment = { nsr: number; before: string; after: string; resp
 
 export function buildClockRecord(a: ClockAdjustment): string {
   if (!Number.isInteger(a.nsr) || a.nsr < 1 || a.nsr > 999_999_999) throw new RangeError(`NSR out of range: ${a.nsr}`);
-  if (!isAfdDateTime(a.before) || !isAfdDateTime(a.after)) throw new RangeError(`not AFD date-times: ${a.before} / ${a.after}`);
+  if (!isAfdDateTime(a.before) || !isAfdDateTime(a.after))
+    throw new RangeError(`not AFD date-times: ${a.before} / ${a.after}`);
   const cpf = a.responsibleCpf ?? NO_PERSON_CPF;
   if (!/^\d{11}$/.test(cpf)) throw new RangeError('a CPF is 11 digits');
   const body = `${String(a.nsr).padStart(9, '0')}4${a.before}${a.after}${cpf}`;
@@ -36,5 +37,14 @@ function offsetOf(dh: string): number {
 
 /** The UTC instant (ms) an AFD date-time names (its minute). */
 export function afdInstantOf(dh: string): number {
-  return Date.UTC(Number(dh.slice(0, 4)), Number(dh.slice(5, 7)) - 1, Number(dh.slice(8, 10)), Number(dh.slice(11, 13)), Number(dh.slice(14, 16))) - offsetOf(dh) * 60_000;
+  return (
+    Date.UTC(
+      Number(dh.slice(0, 4)),
+      Number(dh.slice(5, 7)) - 1,
+      Number(dh.slice(8, 10)),
+      Number(dh.slice(11, 13)),
+      Number(dh.slice(14, 16)),
+    ) -
+    offsetOf(dh) * 60_000
+  );
 }

@@ -26,11 +26,17 @@ export function buildAfd(e: AfdExport): string {
   for (const [i, line] of e.marks.entries()) {
     const parsed = parseMark(line);
     if (!parsed.ok) throw new RangeError(`mark ${i + 1} is not a type 7 record: ${parsed.problem}`);
-    if (parsed.mark.nsr <= previousNsr) throw new RangeError(`mark ${i + 1} (NSR ${parsed.mark.nsr}) is not after NSR ${previousNsr}`);
+    if (parsed.mark.nsr <= previousNsr)
+      throw new RangeError(`mark ${i + 1} (NSR ${parsed.mark.nsr}) is not after NSR ${previousNsr}`);
     previousNsr = parsed.mark.nsr;
     counts[7]++;
   }
-  const lines = [buildHeader({ ...e.header, generatedAt: e.generatedAt }), ...e.marks, buildTrailer(counts), signatureLine(e.signed)];
+  const lines = [
+    buildHeader({ ...e.header, generatedAt: e.generatedAt }),
+    ...e.marks,
+    buildTrailer(counts),
+    signatureLine(e.signed),
+  ];
   return lines.map((l) => l + CRLF).join('');
 }
 
@@ -43,8 +49,13 @@ export function buildAfd(e: AfdExport): string {
  * is"), so two terminals' files of one employer differ in their name as REP-C files differ by
  * the device's manufacturing number; the Annex's part stays the name's start.
  */
-export function afdFileName(repRegistration: string | null, employerId: string, terminal: string | null = null): string {
-  if (repRegistration !== null && !/^\d{1,17}$/.test(repRegistration)) throw new RangeError(`an INPI registration is up to 17 digits: "${repRegistration}"`);
+export function afdFileName(
+  repRegistration: string | null,
+  employerId: string,
+  terminal: string | null = null,
+): string {
+  if (repRegistration !== null && !/^\d{1,17}$/.test(repRegistration))
+    throw new RangeError(`an INPI registration is up to 17 digits: "${repRegistration}"`);
   if (!/^([0-9A-Z]{12}\d{2}|\d{11})$/.test(employerId)) throw new RangeError(`not a bare CNPJ or CPF: "${employerId}"`);
   if (terminal !== null && !TERMINAL_IN_NAME.test(terminal)) throw new RangeError(`not a terminal id: "${terminal}"`);
   return `AFD${(repRegistration ?? '').padStart(17, '0')}${employerId}REP_P${terminal === null ? '' : `-${terminal}`}.txt`;
@@ -53,7 +64,10 @@ export function afdFileName(repRegistration: string | null, employerId: string, 
 /** A terminal id as the configuration allows it (config-fleet.ts terminalIdSchema). */
 const TERMINAL_IN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
-/** The terminal an AFD file name of ours names ("AFD…REP_P-<terminal>.txt"), or null (the Annex's bare name, or another system's). */
+/**
+ * The terminal an AFD file name of ours names ("AFD…REP_P-<terminal>.txt"), or null (the Annex's bare name, or another
+ * system's).
+ */
 export function terminalOfAfdFileName(fileName: string): string | null {
   const m = /^AFD\d{17}(?:[0-9A-Z]{12}\d{2}|\d{11})REP_P-([A-Za-z0-9][A-Za-z0-9._-]{0,62})\.txt$/.exec(fileName);
   return m?.[1] ?? null;

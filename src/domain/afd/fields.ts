@@ -40,7 +40,8 @@ export function alpha(text: string, size: number, what: string): string {
 
 /** An N field: right-aligned, zero-filled (as NSRs and the CPF in real AFDs are). */
 export function numeric(digits: string, size: number, what: string): string {
-  if (!/^\d*$/.test(digits) || digits.length > size) throw new RangeError(`${what} is not up to ${size} digits: "${digits}"`);
+  if (!/^\d*$/.test(digits) || digits.length > size)
+    throw new RangeError(`${what} is not up to ${size} digits: "${digits}"`);
   return digits.padStart(size, '0');
 }
 

@@ -59,10 +59,12 @@ function taxIdField(t: TaxId, what: string): string {
 const kindDigit = (t: TaxId): string => (t.kind === 'cnpj' ? '1' : '2');
 
 export function buildHeader(h: HeaderFields): string {
-  if (!isAfdDate(h.firstDate) || !isAfdDate(h.lastDate)) throw new RangeError(`not AAAA-MM-dd dates: ${h.firstDate} / ${h.lastDate}`);
+  if (!isAfdDate(h.firstDate) || !isAfdDate(h.lastDate))
+    throw new RangeError(`not AAAA-MM-dd dates: ${h.firstDate} / ${h.lastDate}`);
   if (h.firstDate > h.lastDate) throw new RangeError(`first date ${h.firstDate} is after last date ${h.lastDate}`);
   if (!isAfdDateTime(h.generatedAt)) throw new RangeError(`not an AFD date-time: ${h.generatedAt}`);
-  if (h.cnoOrCaepf !== null && !/^(\d{12}|\d{14})$/.test(h.cnoOrCaepf)) throw new RangeError(`a CNO is 12 digits and a CAEPF 14: "${h.cnoOrCaepf}"`);
+  if (h.cnoOrCaepf !== null && !/^(\d{12}|\d{14})$/.test(h.cnoOrCaepf))
+    throw new RangeError(`a CNO is 12 digits and a CAEPF 14: "${h.cnoOrCaepf}"`);
   const version = h.layoutVersion ?? LAYOUT_VERSION;
   const body =
     '000000000' +
@@ -98,12 +100,16 @@ const isEmptyField = (field: string): boolean => /^(0+| +)$/.test(field);
 /** Reads a header line back, checking each field's form and the CRC (KERMIT, or MODBUS as REP-C write it). */
 export function parseHeader(line: string): ParsedHeader {
   const fail = (problem: string): ParsedHeader => ({ ok: false, problem });
-  if (line.length !== HEADER_LENGTH) return fail(`a header (type 1) has ${HEADER_LENGTH} characters, this one ${line.length}`);
+  if (line.length !== HEADER_LENGTH)
+    return fail(`a header (type 1) has ${HEADER_LENGTH} characters, this one ${line.length}`);
   const at = (from: number, to: number): string => line.slice(from - 1, to);
   if (at(1, 9) !== '000000000') return fail(`a header starts with "000000000", this one "${at(1, 9)}"`);
   if (at(10, 10) !== '1') return fail(`record type at position 10 is "${at(10, 10)}", not "1"`);
   const employer = readTaxId(at(11, 11), at(12, 25));
-  if (employer === null) return fail(`employer identifier "${at(12, 25)}" is not a ${at(11, 11) === '2' ? 'CPF' : 'CNPJ'} of kind "${at(11, 11)}"`);
+  if (employer === null)
+    return fail(
+      `employer identifier "${at(12, 25)}" is not a ${at(11, 11) === '2' ? 'CPF' : 'CNPJ'} of kind "${at(11, 11)}"`,
+    );
   const cno = at(26, 39);
   const cnoOrCaepf = isEmptyField(cno) ? null : readPaddedId(cno, /^(\d{12}|\d{14})$/);
   if (cnoOrCaepf === null && !isEmptyField(cno)) return fail(`CNO/CAEPF "${cno}" is not 12 or 14 digits`);
@@ -113,13 +119,21 @@ export function parseHeader(line: string): ParsedHeader {
   if (!isAfdDate(firstDate)) return fail(`first date "${firstDate}" is not a valid AAAA-MM-dd`);
   if (!isAfdDate(lastDate)) return fail(`last date "${lastDate}" is not a valid AAAA-MM-dd`);
   if (firstDate > lastDate) return fail(`first date ${firstDate} is after last date ${lastDate}`);
-  if (!isAfdDateTime(generatedAt)) return fail(`generation date-time "${generatedAt}" is not a valid AAAA-MM-ddThh:mm:00ZZZZZ`);
+  if (!isAfdDateTime(generatedAt))
+    return fail(`generation date-time "${generatedAt}" is not a valid AAAA-MM-ddThh:mm:00ZZZZZ`);
   const version = at(251, 253);
-  if (!(LAYOUT_VERSIONS as readonly string[]).includes(version)) return fail(`layout version "${version}" is not ${LAYOUT_VERSIONS.join(' or ')}`);
+  if (!(LAYOUT_VERSIONS as readonly string[]).includes(version))
+    return fail(`layout version "${version}" is not ${LAYOUT_VERSIONS.join(' or ')}`);
   const developer = readTaxId(at(254, 254), at(255, 268));
-  if (developer === null) return fail(`developer identifier "${at(255, 268)}" is not a ${at(254, 254) === '2' ? 'CPF' : 'CNPJ'} of kind "${at(254, 254)}"`);
+  if (developer === null)
+    return fail(
+      `developer identifier "${at(255, 268)}" is not a ${at(254, 254) === '2' ? 'CPF' : 'CNPJ'} of kind "${at(254, 254)}"`,
+    );
   const crc = crcVariantOf(at(1, 298), at(299, 302));
-  if (crc === null) return fail(`CRC "${at(299, 302)}" does not match the record (CRC-16/KERMIT gives ${crcField(crc16Kermit(at(1, 298)))})`);
+  if (crc === null)
+    return fail(
+      `CRC "${at(299, 302)}" does not match the record (CRC-16/KERMIT gives ${crcField(crc16Kermit(at(1, 298)))})`,
+    );
   return {
     ok: true,
     crc,

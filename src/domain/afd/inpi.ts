@@ -15,4 +15,5 @@ export function normalizeInpiRegistration(text: string): string | null {
   return /^\d{1,17}$/.test(bare) ? bare : null;
 }
 
-export const INPI_RULE = 'the INPI registration, up to 17 digits, or as INPI prints it ("BR 51 2026 000123-4", BR and 12 or 13 digits); spaces, dots and dashes are ignored';
+export const INPI_RULE =
+  'the INPI registration, up to 17 digits, or as INPI prints it ("BR 51 2026 000123-4", BR and 12 or 13 digits); spaces, dots and dashes are ignored';

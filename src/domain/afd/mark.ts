@@ -54,7 +54,8 @@ export function collectedOnline(markedAtMs: number, recordedAtMs: number): boole
 
 /** AAAA-MM-ddThh:mm:00ZZZZZ from a local date, a local HH:MM and the zone's offset in minutes. */
 export function afdDateTime(localDate: string, localTime: string, offsetMinutes: number): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(localDate) || !/^\d{2}:\d{2}$/.test(localTime)) throw new RangeError(`not a local date and time: ${localDate} ${localTime}`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(localDate) || !/^\d{2}:\d{2}$/.test(localTime))
+    throw new RangeError(`not a local date and time: ${localDate} ${localTime}`);
   const sign = offsetMinutes < 0 ? '-' : '+';
   const abs = Math.abs(offsetMinutes);
   const zone = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
@@ -66,7 +67,8 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00[+-]\d{4}$/;
 /** Fields 1 to 7: what the hash covers, before the previous record's hash. */
 export function markBody(f: MarkFields): string {
   if (!Number.isInteger(f.nsr) || f.nsr < 1 || f.nsr > NSR_MAX) throw new RangeError(`NSR out of range: ${f.nsr}`);
-  if (!DATE_TIME.test(f.markedAt) || !DATE_TIME.test(f.recordedAt)) throw new RangeError(`not an AFD date-time: ${f.markedAt} / ${f.recordedAt}`);
+  if (!DATE_TIME.test(f.markedAt) || !DATE_TIME.test(f.recordedAt))
+    throw new RangeError(`not an AFD date-time: ${f.markedAt} / ${f.recordedAt}`);
   if (f.cpf !== null && !/^\d{11}$/.test(f.cpf)) throw new RangeError('a CPF is 11 digits');
   if (!/^\d{2}$/.test(f.collector)) throw new RangeError(`collector is two digits: ${f.collector}`);
   const cpf = (f.cpf ?? '').padStart(12, '0');
@@ -84,7 +86,8 @@ export type ParsedMark = { ok: true; mark: Mark } | { ok: false; problem: string
 
 /** Reads a type 7 line back (length, type, each field's form); the hash is checked by the chain, not here. */
 export function parseMark(line: string): ParsedMark {
-  if (line.length !== MARK_LENGTH) return { ok: false, problem: `a type 7 record has ${MARK_LENGTH} characters, this one ${line.length}` };
+  if (line.length !== MARK_LENGTH)
+    return { ok: false, problem: `a type 7 record has ${MARK_LENGTH} characters, this one ${line.length}` };
   if (line[9] !== '7') return { ok: false, problem: `record type at position 10 is "${line[9]}", not "7"` };
   const nsr = line.slice(0, 9);
   const markedAt = line.slice(10, 34);
@@ -94,18 +97,37 @@ export function parseMark(line: string): ParsedMark {
   const online = line.slice(72, 73);
   const hash = line.slice(73);
   if (!/^\d{9}$/.test(nsr) || Number(nsr) < 1) return { ok: false, problem: `NSR "${nsr}" is not 9 digits from 1` };
-  if (!DATE_TIME.test(markedAt)) return { ok: false, problem: `mark date-time "${markedAt}" is not AAAA-MM-ddThh:mm:00ZZZZZ` };
+  if (!DATE_TIME.test(markedAt))
+    return { ok: false, problem: `mark date-time "${markedAt}" is not AAAA-MM-ddThh:mm:00ZZZZZ` };
   // We (and real files) write "0" + CPF; the Annex's rule 7 (left-aligned, space-filled) gives CPF + " ".
   const digits = /^0\d{11}$/.test(cpf) ? cpf.slice(1) : /^\d{11} $/.test(cpf) ? cpf.slice(0, 11) : null;
   if (digits === null) return { ok: false, problem: `CPF "${cpf}" is not "0" + 11 digits or 11 digits + a space` };
-  if (!DATE_TIME.test(recordedAt)) return { ok: false, problem: `recording date-time "${recordedAt}" is not AAAA-MM-ddThh:mm:00ZZZZZ` };
+  if (!DATE_TIME.test(recordedAt))
+    return { ok: false, problem: `recording date-time "${recordedAt}" is not AAAA-MM-ddThh:mm:00ZZZZZ` };
   if (!/^0[1-5]$/.test(collector)) return { ok: false, problem: `collector "${collector}" is not 01-05` };
   if (online !== '0' && online !== '1') return { ok: false, problem: `on-line flag "${online}" is not 0 or 1` };
   if (!/^[0-9a-fA-F]{64}$/.test(hash)) return { ok: false, problem: 'the hash is not 64 hex digits' };
-  return { ok: true, mark: { nsr: Number(nsr), markedAt, cpf: digits === '00000000000' ? null : digits, recordedAt, collector, online: online === '0', hash, line } };
+  return {
+    ok: true,
+    mark: {
+      nsr: Number(nsr),
+      markedAt,
+      cpf: digits === '00000000000' ? null : digits,
+      recordedAt,
+      collector,
+      online: online === '0',
+      hash,
+      line,
+    },
+  };
 }
 
-/** Whether `line`'s hash is the chain's: its fields and the previous hash as that record wrote it (hex case of the result ignored: other systems write uppercase). */
+/**
+ * Whether `line`'s hash is the chain's: its fields and the previous hash as that record wrote it (hex case of the
+ * result ignored: other systems write uppercase).
+ */
 export function markHashMatches(line: string, previousHash: string, sha256: Sha256Hex): boolean {
-  return sha256(line.slice(0, MARK_BODY_LENGTH) + previousHash).toLowerCase() === line.slice(MARK_BODY_LENGTH).toLowerCase();
+  return (
+    sha256(line.slice(0, MARK_BODY_LENGTH) + previousHash).toLowerCase() === line.slice(MARK_BODY_LENGTH).toLowerCase()
+  );
 }

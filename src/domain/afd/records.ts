@@ -10,11 +10,38 @@ import { parseHeader, readTaxId, type HeaderFields, type TaxId } from './header.
 import { parseMark, type Mark } from './mark.js';
 import { parseTrailer, signatureKind, TRAILER_LENGTH, type TypeCounts } from './trailer.js';
 
-export type EmployerRecord = { type: 2; nsr: number; recordedAt: string; responsibleCpf: string; employer: TaxId; cnoOrCaepf: string | null; employerName: string; workplace: string; crc: CrcVariant };
+export type EmployerRecord = {
+  type: 2;
+  nsr: number;
+  recordedAt: string;
+  responsibleCpf: string;
+  employer: TaxId;
+  cnoOrCaepf: string | null;
+  employerName: string;
+  workplace: string;
+  crc: CrcVariant;
+};
 /** A REP-C/REP-A mark; cpf null when the field is all zeros. */
 export type PunchRecord = { type: 3; nsr: number; markedAt: string; cpf: string | null; crc: CrcVariant };
-export type ClockRecord = { type: 4; nsr: number; before: string; after: string; responsibleCpf: string; crc: CrcVariant };
-export type EmployeeRecord = { type: 5; nsr: number; recordedAt: string; operation: 'I' | 'A' | 'E'; cpf: string; name: string; otherData: string; responsibleCpf: string; crc: CrcVariant };
+export type ClockRecord = {
+  type: 4;
+  nsr: number;
+  before: string;
+  after: string;
+  responsibleCpf: string;
+  crc: CrcVariant;
+};
+export type EmployeeRecord = {
+  type: 5;
+  nsr: number;
+  recordedAt: string;
+  operation: 'I' | 'A' | 'E';
+  cpf: string;
+  name: string;
+  otherData: string;
+  responsibleCpf: string;
+  crc: CrcVariant;
+};
 /** Event codes: 01-06 REP-C only, 02 power back (REP-C or REP-P), 07/08 REP-P service available/unavailable. */
 export type EventRecord = { type: 6; nsr: number; recordedAt: string; event: string };
 export type MarkRecord = { type: 7; nsr: number; mark: Mark };
@@ -59,7 +86,10 @@ function fieldsOf(line: string) {
     crc(from: number): CrcVariant {
       const body = at(1, from - 1);
       const variant = crcVariantOf(body, at(from, from + 3));
-      if (variant === null) throw new FieldProblem(`CRC "${at(from, from + 3)}" does not match the record (CRC-16/KERMIT gives ${crcField(crc16Kermit(body))})`);
+      if (variant === null)
+        throw new FieldProblem(
+          `CRC "${at(from, from + 3)}" does not match the record (CRC-16/KERMIT gives ${crcField(crc16Kermit(body))})`,
+        );
       return variant;
     },
   };
@@ -68,10 +98,12 @@ function fieldsOf(line: string) {
 function employer(line: string): EmployerRecord {
   const f = fieldsOf(line);
   const employerId = readTaxId(f.at(49, 49), f.at(50, 63));
-  if (employerId === null) throw new FieldProblem(`employer identifier "${f.at(50, 63)}" is not of kind "${f.at(49, 49)}"`);
+  if (employerId === null)
+    throw new FieldProblem(`employer identifier "${f.at(50, 63)}" is not of kind "${f.at(49, 49)}"`);
   const cno = f.at(64, 77);
   const cnoOrCaepf = /^(0+| +)$/.test(cno) ? null : readPaddedId(cno, /^(\d{12}|\d{14})$/);
-  if (cnoOrCaepf === null && !/^(0+| +)$/.test(cno)) throw new FieldProblem(`CNO/CAEPF "${cno}" is not 12 or 14 digits`);
+  if (cnoOrCaepf === null && !/^(0+| +)$/.test(cno))
+    throw new FieldProblem(`CNO/CAEPF "${cno}" is not 12 or 14 digits`);
   return {
     type: 2,
     nsr: f.nsr(),
@@ -89,7 +121,13 @@ function punch(line: string): PunchRecord {
   const f = fieldsOf(line);
   const cpf = readCpf12(f.at(35, 46));
   if (cpf === null) throw new FieldProblem(`CPF "${f.at(35, 46)}" is not "0" + 11 digits or 11 digits + a space`);
-  return { type: 3, nsr: f.nsr(), markedAt: f.dateTime(11, 'mark date-time'), cpf: /^0+$/.test(cpf) ? null : cpf, crc: f.crc(47) };
+  return {
+    type: 3,
+    nsr: f.nsr(),
+    markedAt: f.dateTime(11, 'mark date-time'),
+    cpf: /^0+$/.test(cpf) ? null : cpf,
+    crc: f.crc(47),
+  };
 }
 
 function clock(line: string): ClockRecord {
@@ -107,9 +145,11 @@ function clock(line: string): ClockRecord {
 function employee(line: string): EmployeeRecord {
   const f = fieldsOf(line);
   const operation = f.at(35, 35);
-  if (operation !== 'I' && operation !== 'A' && operation !== 'E') throw new FieldProblem(`operation "${operation}" is not I, A or E`);
+  if (operation !== 'I' && operation !== 'A' && operation !== 'E')
+    throw new FieldProblem(`operation "${operation}" is not I, A or E`);
   const cpf = readCpf12(f.at(36, 47));
-  if (cpf === null) throw new FieldProblem(`employee CPF "${f.at(36, 47)}" is not "0" + 11 digits or 11 digits + a space`);
+  if (cpf === null)
+    throw new FieldProblem(`employee CPF "${f.at(36, 47)}" is not "0" + 11 digits or 11 digits + a space`);
   return {
     type: 5,
     nsr: f.nsr(),
@@ -136,7 +176,8 @@ function mark(line: string): MarkRecord {
   const m = parsed.mark;
   // parseMark checks the DH shape; a 13th month or a 25th hour is checked here.
   if (!isAfdDateTime(m.markedAt)) throw new FieldProblem(`mark date-time "${m.markedAt}" is not a valid date and time`);
-  if (!isAfdDateTime(m.recordedAt)) throw new FieldProblem(`recording date-time "${m.recordedAt}" is not a valid date and time`);
+  if (!isAfdDateTime(m.recordedAt))
+    throw new FieldProblem(`recording date-time "${m.recordedAt}" is not a valid date and time`);
   return { type: 7, nsr: m.nsr, mark: m };
 }
 
@@ -145,12 +186,14 @@ const readers = { '2': employer, '3': punch, '4': clock, '5': employee, '6': eve
 /** Reads one line (without its CRLF). Unknown types and malformed fields come back as a problem. */
 export function parseRecord(line: string): ParsedRecord {
   const signature = signatureKind(line);
-  if (signature === 'p7s' || signature === 'unsigned') return { ok: true, record: { type: 'signature', kind: signature } };
+  if (signature === 'p7s' || signature === 'unsigned')
+    return { ok: true, record: { type: 'signature', kind: signature } };
   if (line.startsWith('999999999') && line.length === TRAILER_LENGTH) {
     const t = parseTrailer(line);
     return t.ok ? { ok: true, record: { type: 9, counts: t.counts } } : t;
   }
-  if (line.length < 10) return { ok: false, problem: `a record has its type at position 10, this line has ${line.length} characters` };
+  if (line.length < 10)
+    return { ok: false, problem: `a record has its type at position 10, this line has ${line.length} characters` };
   const type = line.charAt(9);
   if (type === '1' && line.startsWith('000000000')) {
     const h = parseHeader(line);
@@ -159,7 +202,8 @@ export function parseRecord(line: string): ParsedRecord {
   if (!Object.hasOwn(readers, type)) return { ok: false, problem: `unknown record type "${type}" at position 10` };
   const key = type as keyof typeof readers;
   const length = RECORD_LENGTHS[Number(key) as 2 | 3 | 4 | 5 | 6 | 7];
-  if (line.length !== length) return { ok: false, problem: `a type ${type} record has ${length} characters, this one ${line.length}` };
+  if (line.length !== length)
+    return { ok: false, problem: `a type ${type} record has ${length} characters, this one ${line.length}` };
   try {
     return { ok: true, record: readers[key](line) };
   } catch (e) {

@@ -32,8 +32,10 @@ export function buildTrailer(counts: TypeCounts): string {
 export type ParsedTrailer = { ok: true; counts: TypeCounts } | { ok: false; problem: string };
 
 export function parseTrailer(line: string): ParsedTrailer {
-  if (line.length !== TRAILER_LENGTH) return { ok: false, problem: `a trailer (type 9) has ${TRAILER_LENGTH} characters, this one ${line.length}` };
-  if (!line.startsWith('999999999')) return { ok: false, problem: `a trailer starts with "999999999", this one "${line.slice(0, 9)}"` };
+  if (line.length !== TRAILER_LENGTH)
+    return { ok: false, problem: `a trailer (type 9) has ${TRAILER_LENGTH} characters, this one ${line.length}` };
+  if (!line.startsWith('999999999'))
+    return { ok: false, problem: `a trailer starts with "999999999", this one "${line.slice(0, 9)}"` };
   if (line[63] !== '9') return { ok: false, problem: `record type at position 64 is "${line[63]}", not "9"` };
   const counts = noCounts();
   for (const [i, t] of COUNTED_TYPES.entries()) {

@@ -57,7 +57,8 @@ export function verifyAfd(text: string, sha256: Sha256Hex): AfdVerification {
 
   if (lines.length === 0) problem(1, 'the file is empty');
   const trailerAt = lines.findIndex((l) => l.text.startsWith('999999999') && l.text.length === 64);
-  if (lines.length > 0 && trailerAt < 0) problem(lines.length, 'no trailer (a type 9 record: "999999999" + counts + "9")');
+  if (lines.length > 0 && trailerAt < 0)
+    problem(lines.length, 'no trailer (a type 9 record: "999999999" + counts + "9")');
   const body = trailerAt < 0 ? lines : lines.slice(0, trailerAt + 1);
 
   // After the trailer: at most one line, the signature; any 100 characters are accepted there (REP-C write their own).
@@ -67,12 +68,20 @@ export function verifyAfd(text: string, sha256: Sha256Hex): AfdVerification {
     if (last === undefined) warnings.push('no signature line after the trailer');
     else {
       const kind = signatureKind(last.text);
-      if (kind === null) problem(last.n, last.text === '' ? 'a blank line' : `the signature line has 100 characters, this one ${last.text.length}`);
+      if (kind === null)
+        problem(
+          last.n,
+          last.text === '' ? 'a blank line' : `the signature line has 100 characters, this one ${last.text.length}`,
+        );
       else signature = kind;
       if (kind === 'unsigned') warnings.push('the file says it is not signed (no .p7s)');
       if (kind === 'other') warnings.push(`the signature line (${last.n}) is not the .p7s marker; it was not checked`);
     }
-    for (const extra of after.slice(1)) problem(extra.n, extra.text === '' ? 'a blank line' : 'a line after the signature line: the trailer must be second to last');
+    for (const extra of after.slice(1))
+      problem(
+        extra.n,
+        extra.text === '' ? 'a blank line' : 'a line after the signature line: the trailer must be second to last',
+      );
   }
 
   const records: { n: number; record: AfdRecord }[] = [];
@@ -100,9 +109,15 @@ export function verifyAfd(text: string, sha256: Sha256Hex): AfdVerification {
   let previousMark: { hash: string; line: number } | null = null;
   // The first mark can be checked against "no predecessor" only when the journal's NSRs 1..its NSR are all here.
   let contiguousFromOne = true;
-  // Marks whose time is before the previous mark's (time running backwards against NSR order), and the clock adjustments.
+  // Marks whose time is before the previous mark's (time running backwards against NSR order), and the clock
+  // adjustments.
   let lastMarked: { at: number; n: number; nsr: number; markedAt: string } | null = null;
-  const backwards: { n: number; nsr: number; markedAt: string; before: { n: number; nsr: number; markedAt: string } }[] = [];
+  const backwards: {
+    n: number;
+    nsr: number;
+    markedAt: string;
+    before: { n: number; nsr: number; markedAt: string };
+  }[] = [];
   const adjustments: { n: number; nsr: number; before: string; after: string }[] = [];
 
   for (const { n, record: r } of records) {
@@ -110,7 +125,8 @@ export function verifyAfd(text: string, sha256: Sha256Hex): AfdVerification {
     if ('crc' in r && r.crc === 'modbus' && modbusLine === null) modbusLine = n;
     if (r.type === 9) {
       for (const t of COUNTED_TYPES) {
-        if (r.counts[t] !== counts[t]) problem(n, `the trailer counts ${r.counts[t]} records of type ${t}, the file has ${counts[t]}`);
+        if (r.counts[t] !== counts[t])
+          problem(n, `the trailer counts ${r.counts[t]} records of type ${t}, the file has ${counts[t]}`);
       }
       continue;
     }
@@ -119,14 +135,16 @@ export function verifyAfd(text: string, sha256: Sha256Hex): AfdVerification {
     counts[r.type]++;
     const nsr = r.nsr;
     if (previousNsr === null) contiguousFromOne = nsr === 1;
-    else if (nsr <= previousNsr.nsr) problem(n, `NSR ${nsr} does not follow NSR ${previousNsr.nsr} (line ${previousNsr.line}): NSRs must increase`);
+    else if (nsr <= previousNsr.nsr)
+      problem(n, `NSR ${nsr} does not follow NSR ${previousNsr.nsr} (line ${previousNsr.line}): NSRs must increase`);
     else if (nsr !== previousNsr.nsr + 1) {
       gaps++;
       contiguousFromOne = false;
     }
     previousNsr = { nsr, line: n };
     const date = recordDate(r);
-    if (header && date && outOfRange === null && (date < header.firstDate || date > header.lastDate)) outOfRange = { line: n, date };
+    if (header && date && outOfRange === null && (date < header.firstDate || date > header.lastDate))
+      outOfRange = { line: n, date };
 
     if (r.type === 4) adjustments.push({ n, nsr, before: r.before, after: r.after });
     const markedAt = r.type === 7 ? r.mark.markedAt : r.type === 3 ? r.markedAt : null;
@@ -139,21 +157,31 @@ export function verifyAfd(text: string, sha256: Sha256Hex): AfdVerification {
     if (r.type !== 7) continue;
     const line = r.mark.line;
     if (previousMark !== null) {
-      if (!markHashMatches(line, previousMark.hash, sha256)) problem(n, `the hash of NSR ${nsr} does not follow from the type 7 record before it (line ${previousMark.line})`);
+      if (!markHashMatches(line, previousMark.hash, sha256))
+        problem(
+          n,
+          `the hash of NSR ${nsr} does not follow from the type 7 record before it (line ${previousMark.line})`,
+        );
     } else if (markHashMatches(line, '', sha256)) {
       chain = { kind: 'from-start', line: n, nsr };
     } else if (contiguousFromOne) {
       problem(n, `the hash of NSR ${nsr}, the journal's first type 7 record, does not match its fields`);
     } else {
       chain = { kind: 'anchored', line: n, nsr };
-      warnings.push(`the first type 7 record (line ${n}, NSR ${nsr}) is the chain's anchor: its predecessor is not in this file, so its own hash was trusted and the rest checked against it`);
+      warnings.push(
+        `the first type 7 record (line ${n}, NSR ${nsr}) is the chain's anchor: its predecessor is not in this file, so its own hash was trusted and the rest checked against it`,
+      );
     }
     previousMark = { hash: r.mark.hash, line: n };
   }
 
   if (modbusLine !== null) {
-    if (counts[7] > 0) problem(modbusLine, 'CRC-16/MODBUS in a REP-P file: the Annex requires CRC-16/KERMIT for REP-A and REP-P');
-    else warnings.push(`CRCs are CRC-16/MODBUS (first on line ${modbusLine}), as some REP-C write; the Annex fixes CRC-16/KERMIT only for REP-A and REP-P`);
+    if (counts[7] > 0)
+      problem(modbusLine, 'CRC-16/MODBUS in a REP-P file: the Annex requires CRC-16/KERMIT for REP-A and REP-P');
+    else
+      warnings.push(
+        `CRCs are CRC-16/MODBUS (first on line ${modbusLine}), as some REP-C write; the Annex fixes CRC-16/KERMIT only for REP-A and REP-P`,
+      );
   }
   const b = backwards[0];
   if (b !== undefined) {
@@ -162,10 +190,18 @@ export function verifyAfd(text: string, sha256: Sha256Hex): AfdVerification {
       ? `a clock adjustment (type 4, NSR ${fix.nsr}, line ${fix.n}: ${fix.before} -> ${fix.after}) says the terminal's clock was wrong before it`
       : 'no clock adjustment (type 4) after it explains it';
     const more = backwards.length > 1 ? ` (${backwards.length} places in all)` : '';
-    warnings.push(`time runs backwards against NSR order: NSR ${b.nsr} (line ${b.n}) is marked ${b.markedAt}, before NSR ${b.before.nsr} (line ${b.before.n}, ${b.before.markedAt})${more}; ${why}`);
+    warnings.push(
+      `time runs backwards against NSR order: NSR ${b.nsr} (line ${b.n}) is marked ${b.markedAt}, before NSR ${b.before.nsr} (line ${b.before.n}, ${b.before.markedAt})${more}; ${why}`,
+    );
   }
-  if (gaps > 0) warnings.push(`${gaps} gap${gaps === 1 ? '' : 's'} in the NSR sequence (records of other types or dates are not in this file)`);
-  if (outOfRange) warnings.push(`line ${outOfRange.line} is dated ${outOfRange.date}, outside the header's ${header?.firstDate} to ${header?.lastDate}`);
+  if (gaps > 0)
+    warnings.push(
+      `${gaps} gap${gaps === 1 ? '' : 's'} in the NSR sequence (records of other types or dates are not in this file)`,
+    );
+  if (outOfRange)
+    warnings.push(
+      `line ${outOfRange.line} is dated ${outOfRange.date}, outside the header's ${header?.firstDate} to ${header?.lastDate}`,
+    );
 
   const firstProblem = problems.reduce<AfdProblem | null>((a, p) => (a === null || p.line < a.line ? p : a), null);
   return { ok: firstProblem === null, lines: lines.length, counts, firstProblem, warnings, chain, signature };

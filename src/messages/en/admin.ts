@@ -7,7 +7,8 @@ export const enAdmin = {
   'admin.wrongPin': 'Wrong PIN. Try again.',
   'admin.tooMany': 'Too many wrong PINs. Wait a minute and try again.',
   'admin.expired': 'Session expired. Type the manager PIN again.',
-  'admin.noAdminPin': 'No manager PIN is set on this terminal yet. Set one on the terminal itself with: timeclock pin set-admin',
+  'admin.noAdminPin':
+    'No manager PIN is set on this terminal yet. Set one on the terminal itself with: timeclock pin set-admin',
   'admin.disabled': 'Administration is not enabled on this screen.',
   'tab.queue': 'Queue',
   'tab.roster': 'Roster',
@@ -24,14 +25,18 @@ export const enAdmin = {
   'queue.sent': 'Sent',
   'queue.rejected': 'Rejected',
   'queue.held': 'Held',
-  'queue.heldNote': 'Held: punches kept on this terminal and not sent for now; each one’s reason is in the held list below.',
+  'queue.heldNote':
+    'Held: punches kept on this terminal and not sent for now; each one’s reason is in the held list below.',
   'queue.oldest': 'Oldest waiting',
   'queue.none': 'none',
   'queue.lastError': 'Last error',
   'queue.paused': 'Sending paused',
   'queue.pausedRetryAfter': 'the service asked to wait, until {time}',
   'queue.pausedAuth': 'the service refused the API token (since {time})',
-  'storage.refused': { one: 'Disk full: {n} punch could not be saved (the last at {time}). Free space on the terminal now.', other: 'Disk full: {n} punches could not be saved (the last at {time}). Free space on the terminal now.' },
+  'storage.refused': {
+    one: 'Disk full: {n} punch could not be saved (the last at {time}). Free space on the terminal now.',
+    other: 'Disk full: {n} punches could not be saved (the last at {time}). Free space on the terminal now.',
+  },
   'storage.low': 'Little free space on the terminal: {mb} MB. Punches need room: free some space soon.',
   'queue.authRefused': 'API token refused',
   'queue.notPaused': 'no',
@@ -49,7 +54,8 @@ export const enAdmin = {
   'held.reason.unverified': 'the service does not confirm it received it — decide: send again or mark as delivered',
   'held.reason.pin_unverified': 'PIN not verified (employee locked out after wrong PINs) — confirm or dispute',
   'held.reason.disputed': 'disputed by the manager — kept, never sent',
-  'held.reason.clock_unverified': "its time is this terminal's clock, never confirmed by the service, and cannot be right — check the real time, then send it or enter it by hand",
+  'held.reason.clock_unverified':
+    "its time is this terminal's clock, never confirmed by the service, and cannot be right — check the real time, then send it or enter it by hand",
   'held.reason.unknown': 'kept on this terminal',
   'held.detail': 'Details: {error}',
   'held.disputeDetail': 'Reason: {reason}',
@@ -87,12 +93,18 @@ export const enAdmin = {
   'conn.warnings': 'Configuration warnings',
   'conn.terminal': 'Terminal',
   'conn.version': 'Terminal software',
-  'conn.clockFast': "This terminal's clock is {by} fast against the service's. Punches are recorded at the service's time; have the clock synchronised (NTP).",
-  'conn.clockSlow': "This terminal's clock is {by} slow against the service's. Punches are recorded at the service's time; have the clock synchronised (NTP).",
-  'conn.serviceClockAhead': "The service's clock is {by} ahead of this terminal's. This terminal's clock is synchronised (NTP) and is kept; those punches are marked. Ask the service's administrator to fix its clock.",
-  'conn.serviceClockBehind': "The service's clock is {by} behind this terminal's. This terminal's clock is synchronised (NTP) and is kept; those punches are marked. Ask the service's administrator to fix its clock.",
-  'conn.serviceNoDate': "The service sends no usable Date header; punches are sent at this terminal's clock, marked unconfirmed.",
-  'conn.serviceUnconfirmed': "The service's clock jumped by {by}; the terminal waits for a second answer to agree before using it.",
+  'conn.clockFast':
+    "This terminal's clock is {by} fast against the service's. Punches are recorded at the service's time; have the clock synchronised (NTP).",
+  'conn.clockSlow':
+    "This terminal's clock is {by} slow against the service's. Punches are recorded at the service's time; have the clock synchronised (NTP).",
+  'conn.serviceClockAhead':
+    "The service's clock is {by} ahead of this terminal's. This terminal's clock is synchronised (NTP) and is kept; those punches are marked. Ask the service's administrator to fix its clock.",
+  'conn.serviceClockBehind':
+    "The service's clock is {by} behind this terminal's. This terminal's clock is synchronised (NTP) and is kept; those punches are marked. Ask the service's administrator to fix its clock.",
+  'conn.serviceNoDate':
+    "The service sends no usable Date header; punches are sent at this terminal's clock, marked unconfirmed.",
+  'conn.serviceUnconfirmed':
+    "The service's clock jumped by {by}; the terminal waits for a second answer to agree before using it.",
   'settings.token': 'API token',
   'settings.tokenPlaceholder': 'new token',
   'settings.tokenSource': 'Kept in',
@@ -111,5 +123,6 @@ export const enAdmin = {
   'settings.badBudget': 'Requests must be 1 to 10000 and the window 1 to 3600 seconds.',
   'common.yes': 'yes',
   'common.dash': '—',
-  'admin.lockedFor': 'Locked for {n} min after too many wrong PINs. To unlock now, on the terminal: timeclock pin unlock',
+  'admin.lockedFor':
+    'Locked for {n} min after too many wrong PINs. To unlock now, on the terminal: timeclock pin unlock',
 } as const satisfies Record<string, Text>;

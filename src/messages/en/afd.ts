@@ -1,5 +1,5 @@
 /**
- * The AFD export panel's words (admin screen, src/agent/afd-admin.ts). `afd.error.<code>` has one
+ * The AFD export panel's words (admin screen, src/agent/exports/afd-admin.ts). `afd.error.<code>` has one
  * text per code of the contract's afdErrorCodeSchema.
  */
 import type { Text } from '../text.js';
@@ -20,7 +20,8 @@ export const enAfd = {
   'afd.export': 'Export AFD',
   'afd.exporting': 'Exporting…',
   'afd.signedNote': 'Files are signed with the employer’s certificate: a .p7s file goes beside each one.',
-  'afd.unsignedNote': 'No signing certificate is configured: files are exported unsigned. Ask the technician to install the certificate.',
+  'afd.unsignedNote':
+    'No signing certificate is configured: files are exported unsigned. Ask the technician to install the certificate.',
   'afd.missing': 'The AFD names the employer: set {keys} in the configuration first.',
   'afd.badRange': 'Choose a start and an end date, the start not after the end.',
   'afd.pickTarget': 'Choose where to save the file.',
@@ -47,15 +48,18 @@ export const enAfd = {
   'afd.error.config_invalid': 'The AFD header cannot be written from the configuration (check {key}).',
   'afd.error.signing_failed': 'The file could not be signed ({error}); nothing was written.',
   'afd.error.exists': 'A file of that name is already there: {file}.',
-  'afd.error.journal_invalid': 'The evidence journal has a damaged mark (NSR {nsr}); nothing was written. Call support.',
+  'afd.error.journal_invalid':
+    'The evidence journal has a damaged mark (NSR {nsr}); nothing was written. Call support.',
   'afd.error.write_failed': 'The file could not be written ({error}). Is the drive full, or was it removed?',
   'afd.error.drive_unknown': 'That drive is not there any more; look again.',
   'afd.error.drive_read_only': 'The drive {drive} is read-only.',
   'afd.error.busy': 'Another export is under way; wait for it to end.',
-  'afd.error.target_unsafe': 'Something that is not a file is already there under the name {file} (a link or a folder): nothing was written. Remove it or use another drive.',
+  'afd.error.target_unsafe':
+    'Something that is not a file is already there under the name {file} (a link or a folder): nothing was written. Remove it or use another drive.',
   // After an export to a drive: unmounting it (bridge call unmountDrive) so it can be pulled out.
   'afd.unmount': 'Remove the drive safely',
   'afd.unmounting': 'Removing…',
   'afd.unmounted': 'You can pull out the drive {label} now.',
-  'afd.unmountFailed': 'The drive {drive} could not be removed safely ({error}). Wait a moment and try again, or shut the terminal down before pulling it out.',
+  'afd.unmountFailed':
+    'The drive {drive} could not be removed safely ({error}). Wait a moment and try again, or shut the terminal down before pulling it out.',
 } as const satisfies Record<string, Text>;

@@ -1,4 +1,7 @@
-/** The employee's day on the result screen (renderer/src/day-view.ts): entry or exit, the day's punches, hours bank, leave. */
+/**
+ * The employee's day on the result screen (renderer/src/day-view.ts): entry or exit, the day's punches, hours bank,
+ * leave.
+ */
 export const enDay = {
   'result.entry': 'Entry registered',
   'result.exit': 'Exit registered',

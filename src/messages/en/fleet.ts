@@ -19,6 +19,7 @@ export const enFleet = {
   'fleet.why.bad_answer': 'Redis answers what it never should (is it a Redis?)',
   'fleet.why.error': 'Redis answered with an error',
   'fleet.conflictTitle': 'Another terminal uses this terminal’s ID',
-  'fleet.conflictBody': 'ID {id} is also in use on {others}. Each terminal needs its own ID: on the copy, delete the file terminal-id in its data directory and restart it, or set a different terminalId.',
+  'fleet.conflictBody':
+    'ID {id} is also in use on {others}. Each terminal needs its own ID: on the copy, delete the file terminal-id in its data directory and restart it, or set a different terminalId.',
   'fleet.conflictOther': 'host {host} (instance {instance})',
 } as const satisfies Record<string, Text>;

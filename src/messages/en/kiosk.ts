@@ -6,9 +6,10 @@ import type { Text } from '../text.js';
 
 export const enKiosk = {
   'app.title': 'Time clock',
-  'loading': 'Starting…',
+  loading: 'Starting…',
   'agent.down.title': 'Terminal not answering',
-  'agent.down.body': 'The time clock service is not responding. Punches cannot be taken right now; please try again in a moment or call the manager.',
+  'agent.down.body':
+    'The time clock service is not responding. Punches cannot be taken right now; please try again in a moment or call the manager.',
   'agent.down.retrying': 'Trying again…',
   'idle.prompt': 'Scan your badge or type your ID',
   'idle.typeId': 'Type your ID',
@@ -18,13 +19,17 @@ export const enKiosk = {
   'idle.noRoster': 'No employee list yet — punches are kept and confirmed later',
   'conn.online': 'Online',
   'conn.onlineSending': { one: 'Online — sending {n} punch', other: 'Online — sending {n} punches' },
-  'conn.offline': { one: 'No connection — {n} punch waiting to be sent', other: 'No connection — {n} punches waiting to be sent' },
+  'conn.offline': {
+    one: 'No connection — {n} punch waiting to be sent',
+    other: 'No connection — {n} punches waiting to be sent',
+  },
   'conn.offlineNone': 'No connection — punches are saved here',
   'conn.paused': { one: 'Sending paused — {n} punch waiting', other: 'Sending paused — {n} punches waiting' },
   'conn.unknown': 'Connecting…',
   'conn.setup': 'Sending paused: the service answered from another address ({location}) — check the API address',
   'conn.setupNoLocation': 'Sending paused: the service answered from another address — check the API address',
-  'conn.setupNotApi': 'Sending paused: this address does not look like the API — check the API address in the configuration',
+  'conn.setupNotApi':
+    'Sending paused: this address does not look like the API — check the API address in the configuration',
   'keypad.titleId': 'Type your ID',
   'keypad.titleIdOrCpf': 'Type your ID or CPF',
   'keypad.titleCpf': 'Type your CPF',

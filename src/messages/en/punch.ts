@@ -15,7 +15,8 @@ export const enPunch = {
   'console.heldNotAllowed': 'registered here {name} {time}: see HR to allow sending it',
   'console.heldPinUnverified': 'registered {name} {time}: the PIN was not verified, the manager will confirm it',
   'console.awaitingRoster': 'saved unmatched {time}: it will be confirmed when the terminal receives the employee list',
-  'console.unknownCode': 'saved unmatched {time}: this code is not known yet, it is matched when the employee list is next updated',
+  'console.unknownCode':
+    'saved unmatched {time}: this code is not known yet, it is matched when the employee list is next updated',
   'console.pin': 'pin: {name}, type your PIN',
   'console.refused': 'refused: {reason}',
 
@@ -24,7 +25,8 @@ export const enPunch = {
   'punch.heldNotAllowed': 'Registered {name} at {time} on this terminal; see HR to allow sending it.',
   'punch.heldPinUnverified': 'Registered {name} at {time}; the PIN was not verified: the manager will confirm it.',
   'punch.awaitingRoster': 'Registered at {time}. It will be confirmed when the terminal receives the employee list.',
-  'punch.unknownCode': 'Saved at {time}. This badge is not known yet: it will be matched when the roster is next updated.',
+  'punch.unknownCode':
+    'Saved at {time}. This badge is not known yet: it will be matched when the roster is next updated.',
 
   'refusal.invalid_code': 'Not registered: {detail}.',
   'refusal.invalid_cpf': 'CPF inválido: the check digits do not match. Punch NOT registered.',
@@ -32,7 +34,10 @@ export const enPunch = {
   'refusal.ambiguous_credential': '{what} matches {n} employees; ask the manager. Punch NOT registered.',
   'refusal.pin_required': '{name}: type your PIN.',
   'refusal.pin_wrong': 'Wrong PIN. Punch NOT registered.',
-  'refusal.pin_wrong_left': { one: 'Wrong PIN ({n} try left). Punch NOT registered.', other: 'Wrong PIN ({n} tries left). Punch NOT registered.' },
+  'refusal.pin_wrong_left': {
+    one: 'Wrong PIN ({n} try left). Punch NOT registered.',
+    other: 'Wrong PIN ({n} tries left). Punch NOT registered.',
+  },
   'refusal.pin_bad_format': 'A PIN has {min} to {max} digits. Punch NOT registered.',
   'refusal.pin_locked': 'Too many wrong PINs: locked until {until}. Ask the manager. Punch NOT registered.',
   'refusal.pin_throttled': 'Too many wrong PINs at this terminal: wait {seconds} s and try again.',

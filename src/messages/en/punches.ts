@@ -40,9 +40,11 @@ export const enPunches = {
   'svcerr.unreachable': 'The network has no route to the service: check this terminal’s cable or Wi-Fi and the router.',
   'svcerr.timeout': 'The service took too long to answer: the network is slow or the service is overloaded.',
   'svcerr.reset': 'The connection to the service was cut in the middle (a proxy, firewall or unstable network).',
-  'svcerr.certificate': 'The service’s security certificate was not accepted: check the address, this terminal’s date and any proxy that inspects HTTPS.',
+  'svcerr.certificate':
+    'The service’s security certificate was not accepted: check the address, this terminal’s date and any proxy that inspects HTTPS.',
   'svcerr.server': 'The service had an internal problem (HTTP {status}); sending is retried automatically.',
   'svcerr.unauthorized': 'The service refused the API token (401): set a valid token in Settings.',
   'svcerr.forbidden': 'The service refused permission (403): check what the token and the employee are allowed.',
-  'svcerr.rateLimited': 'The service asked to slow down (429, too many requests); sending continues at the allowed pace.',
+  'svcerr.rateLimited':
+    'The service asked to slow down (429, too many requests); sending continues at the allowed pace.',
 } as const satisfies Record<string, Text>;

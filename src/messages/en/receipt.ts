@@ -1,7 +1,7 @@
 /**
  * The receipt's words ("Comprovante de registro", Portaria 671 Art. 79) on the result and admin
  * screens. The QR code's own text is the agent's (pt-BR only: the document is Brazilian, see
- * src/agent/receipt.ts).
+ * src/agent/receipts/receipt.ts).
  */
 import type { Text } from '../text.js';
 

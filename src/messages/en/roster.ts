@@ -38,9 +38,11 @@ export const enRoster = {
   'roster.siteFilter.unknown': 'not verified (no totals to compare)',
   'roster.siteFilter.suspect': 'suspect',
   'roster.siteFilter.one_site': 'the account has one site: the filter has nothing to leave out',
-  'roster.siteFilterWarning': 'The service returned the same number of employees with and without the site filter, and the account has more than one site: it may ignore the filter. Ask the technician to check the site filter setting.',
+  'roster.siteFilterWarning':
+    'The service returned the same number of employees with and without the site filter, and the account has more than one site: it may ignore the filter. Ask the technician to check the site filter setting.',
   'roster.shrinkTitle': 'Smaller employee list held',
-  'roster.shrinkBody': 'A sync brought {employees} employees, less than half of the {inUse} in use. It is held since {since}; the current list stays in use.',
+  'roster.shrinkBody':
+    'A sync brought {employees} employees, less than half of the {inUse} in use. It is held since {since}; the current list stays in use.',
   'roster.shrinkRecheck': 'A new sync at {time} applies it if it brings the same.',
   'roster.shrinkConfirm': 'Apply the smaller list',
   'roster.skippedTitle': 'Records not used',
@@ -50,8 +52,12 @@ export const enRoster = {
   'roster.andMore': '…and {n} more',
   'roster.skipReason.no_ids': 'neither _id nor external_id',
   'roster.skipReason.not_an_object': 'not a JSON record',
-  'roster.syncHeld': { one: 'a smaller list ({n} employee) is waiting for confirmation', other: 'a smaller list ({n} employees) is waiting for confirmation' },
-  'roster.syncHeldNotice': 'The service sent a much smaller list: it is held until confirmed (see above). The list in use stays.',
+  'roster.syncHeld': {
+    one: 'a smaller list ({n} employee) is waiting for confirmation',
+    other: 'a smaller list ({n} employees) is waiting for confirmation',
+  },
+  'roster.syncHeldNotice':
+    'The service sent a much smaller list: it is held until confirmed (see above). The list in use stays.',
   'roster.syncIncomplete': 'incomplete, the list in use stays; tried again soon',
   'roster.unresolvedTitle': 'Unresolved punches',
   'roster.unresolvedHelp': 'Punches kept for codes no employee list knew.',
@@ -61,12 +67,19 @@ export const enRoster = {
   'roster.unresolvedChecked': 'checked {time}',
   'roster.unresolvedNotChecked': 'not checked yet',
   'roster.notAllowedTitle': 'Not allowed to record by API; punches held',
-  'roster.notAllowedHelp': 'Their contracts do not allow records by the API: their punches stay on this terminal until HR allows it.',
+  'roster.notAllowedHelp':
+    'Their contracts do not allow records by the API: their punches stay on this terminal until HR allows it.',
   'roster.notAllowedHeld': { one: '{n} held', other: '{n} held' },
   'roster.healthTimeZone': '{n} with an unusable time zone (the site’s is used)',
   'roster.missingTimeZone': 'unusable time zone',
-  'roster.noCpf': { one: '{n} without a CPF: their punches are kept, the AFD shows zeros for the CPF', other: '{n} without a CPF: their punches are kept, the AFD shows zeros for the CPF' },
-  'roster.noOwnEmployer': { one: '{n} without an employer the service names: receipts and AFD use the configured employer', other: '{n} without an employer the service names: receipts and AFD use the configured employer' },
+  'roster.noCpf': {
+    one: '{n} without a CPF: their punches are kept, the AFD shows zeros for the CPF',
+    other: '{n} without a CPF: their punches are kept, the AFD shows zeros for the CPF',
+  },
+  'roster.noOwnEmployer': {
+    one: '{n} without an employer the service names: receipts and AFD use the configured employer',
+    other: '{n} without an employer the service names: receipts and AFD use the configured employer',
+  },
   'roster.missingCpf': 'no CPF',
   'roster.employerUnread': 'employer not read yet',
   'roster.employerUnknown': 'employer unknown to the service',

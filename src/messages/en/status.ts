@@ -149,8 +149,7 @@ export const enStatus = {
     '`timeclock data compact` (terminal stopped) shrinks it and converts it once',
   'status.tokenRefused': 'TOKEN REFUSED: {reason} ({ago}); sending paused, punches are kept',
   'status.sendingPaused': 'sending paused: {reason} until {when}',
-  'status.setupProblem':
-    'SET-UP PROBLEM: {reason} ({ago}); sending backs off, punches are kept — check {setting}',
+  'status.setupProblem': 'SET-UP PROBLEM: {reason} ({ago}); sending backs off, punches are kept — check {setting}',
   'status.notOnService': 'not on service: {line}',
   'status.held': '{n} punches kept and not sent (timeclock held list)',
   'status.sameMinute':
@@ -166,8 +165,7 @@ export const enStatus = {
     'SMALLER ROSTER HELD: a sync found {n} employees, less than half of the {inUse} in use; ' +
     'the current one stays until a later sync agrees{recheck} or a manager confirms on the admin screen',
   'status.siteFilter':
-    'the service counts as many employees with the site filter as without: ' +
-    'it may ignore it (check {setting})',
+    'the service counts as many employees with the site filter as without: ' + 'it may ignore it (check {setting})',
   'status.skipped': '{n} records of the last sync the terminal cannot use:',
   'status.skipped.no_ids': 'no _id and no external_id',
   'status.skipped.other': 'not a JSON object',

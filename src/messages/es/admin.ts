@@ -5,7 +5,8 @@ export const esAdmin: Texts<typeof enAdmin> = {
   'admin.wrongPin': 'PIN incorrecto. Intente de nuevo.',
   'admin.tooMany': 'Demasiados PIN incorrectos. Espere un minuto e intente de nuevo.',
   'admin.expired': 'Sesión vencida. Ingrese de nuevo el PIN del encargado.',
-  'admin.noAdminPin': 'Este terminal aún no tiene PIN del encargado. Defina uno en el propio terminal con: timeclock pin set-admin',
+  'admin.noAdminPin':
+    'Este terminal aún no tiene PIN del encargado. Defina uno en el propio terminal con: timeclock pin set-admin',
   'admin.disabled': 'La administración no está habilitada en esta pantalla.',
   'tab.queue': 'Cola',
   'tab.roster': 'Lista de empleados',
@@ -22,14 +23,19 @@ export const esAdmin: Texts<typeof enAdmin> = {
   'queue.sent': 'Enviados',
   'queue.rejected': 'Rechazados',
   'queue.held': 'Retenidos',
-  'queue.heldNote': 'Retenidos: registros guardados en este terminal y no enviados por ahora; el motivo de cada uno figura en la lista de retenidos, más abajo.',
+  'queue.heldNote':
+    'Retenidos: registros guardados en este terminal y no enviados por ahora; el motivo de cada uno figura en la lista de retenidos, más abajo.',
   'queue.oldest': 'Más antiguo en espera',
   'queue.none': 'ninguno',
   'queue.lastError': 'Último error',
   'queue.paused': 'Envío pausado',
   'queue.pausedRetryAfter': 'el servicio pidió esperar, hasta las {time}',
   'queue.pausedAuth': 'el servicio rechazó el token de la API (desde {time})',
-  'storage.refused': { one: 'Disco lleno: {n} registro no se pudo guardar (el último a las {time}). Libere espacio en el terminal ahora.', other: 'Disco lleno: {n} registros no se pudieron guardar (el último a las {time}). Libere espacio en el terminal ahora.' },
+  'storage.refused': {
+    one: 'Disco lleno: {n} registro no se pudo guardar (el último a las {time}). Libere espacio en el terminal ahora.',
+    other:
+      'Disco lleno: {n} registros no se pudieron guardar (el último a las {time}). Libere espacio en el terminal ahora.',
+  },
   'storage.low': 'Poco espacio libre en el terminal: {mb} MB. Los registros necesitan espacio: libere espacio pronto.',
   'queue.authRefused': 'Token de la API rechazado',
   'queue.notPaused': 'no',
@@ -44,10 +50,12 @@ export const esAdmin: Texts<typeof enAdmin> = {
   'queue.noHeld': 'Ningún registro retenido.',
   'held.reason.not_allowed': 'el contrato no permite registros por la API — consulte a RR. HH.',
   'held.reason.forbidden': 'el servicio rechazó a este empleado (403) — se reintenta automáticamente',
-  'held.reason.unverified': 'el servicio no confirma haberlo recibido — decida: enviar de nuevo o marcar como entregado',
+  'held.reason.unverified':
+    'el servicio no confirma haberlo recibido — decida: enviar de nuevo o marcar como entregado',
   'held.reason.pin_unverified': 'PIN no verificado (empleado bloqueado por PIN incorrectos) — confirme o impugne',
   'held.reason.disputed': 'impugnado por el encargado — guardado, nunca se envía',
-  'held.reason.clock_unverified': 'la hora es la del reloj de este terminal, nunca confirmada por el servicio, y no puede ser correcta — verifique la hora real y envíelo o regístrelo a mano',
+  'held.reason.clock_unverified':
+    'la hora es la del reloj de este terminal, nunca confirmada por el servicio, y no puede ser correcta — verifique la hora real y envíelo o regístrelo a mano',
   'held.reason.unknown': 'guardado en este terminal',
   'held.detail': 'Detalles: {error}',
   'held.disputeDetail': 'Motivo: {reason}',
@@ -63,7 +71,8 @@ export const esAdmin: Texts<typeof enAdmin> = {
   'held.disputeConfirm': 'Impugnar',
   'setup.reason': 'Detalles: {reason}',
   'setup.since': 'Desde {time}. Los registros se siguen guardando aquí y el envío se reintenta automáticamente.',
-  'readers.none': 'No hay lectores de credenciales configurados (los lectores tipo teclado funcionan sin configuración).',
+  'readers.none':
+    'No hay lectores de credenciales configurados (los lectores tipo teclado funcionan sin configuración).',
   'readers.connected': 'Conectado',
   'readers.disconnected': 'Desconectado',
   'readers.device': 'Dispositivo',
@@ -85,12 +94,18 @@ export const esAdmin: Texts<typeof enAdmin> = {
   'conn.warnings': 'Avisos de configuración',
   'conn.terminal': 'Terminal',
   'conn.version': 'Software del terminal',
-  'conn.clockFast': 'El reloj de este terminal está {by} adelantado respecto al del servicio. Los registros usan la hora del servicio; sincronice el reloj (NTP).',
-  'conn.clockSlow': 'El reloj de este terminal está {by} atrasado respecto al del servicio. Los registros usan la hora del servicio; sincronice el reloj (NTP).',
-  'conn.serviceClockAhead': 'El reloj del servicio está {by} adelantado respecto al de este terminal. El reloj de este terminal está sincronizado (NTP) y se mantiene; esos registros quedan marcados. Pida al administrador del servicio que corrija su reloj.',
-  'conn.serviceClockBehind': 'El reloj del servicio está {by} atrasado respecto al de este terminal. El reloj de este terminal está sincronizado (NTP) y se mantiene; esos registros quedan marcados. Pida al administrador del servicio que corrija su reloj.',
-  'conn.serviceNoDate': 'El servicio no envía un encabezado Date utilizable; los registros se envían con la hora de este terminal, marcados como no confirmados.',
-  'conn.serviceUnconfirmed': 'El reloj del servicio saltó {by}; el terminal espera una segunda respuesta que lo confirme antes de usarlo.',
+  'conn.clockFast':
+    'El reloj de este terminal está {by} adelantado respecto al del servicio. Los registros usan la hora del servicio; sincronice el reloj (NTP).',
+  'conn.clockSlow':
+    'El reloj de este terminal está {by} atrasado respecto al del servicio. Los registros usan la hora del servicio; sincronice el reloj (NTP).',
+  'conn.serviceClockAhead':
+    'El reloj del servicio está {by} adelantado respecto al de este terminal. El reloj de este terminal está sincronizado (NTP) y se mantiene; esos registros quedan marcados. Pida al administrador del servicio que corrija su reloj.',
+  'conn.serviceClockBehind':
+    'El reloj del servicio está {by} atrasado respecto al de este terminal. El reloj de este terminal está sincronizado (NTP) y se mantiene; esos registros quedan marcados. Pida al administrador del servicio que corrija su reloj.',
+  'conn.serviceNoDate':
+    'El servicio no envía un encabezado Date utilizable; los registros se envían con la hora de este terminal, marcados como no confirmados.',
+  'conn.serviceUnconfirmed':
+    'El reloj del servicio saltó {by}; el terminal espera una segunda respuesta que lo confirme antes de usarlo.',
   'settings.token': 'Token de la API',
   'settings.tokenPlaceholder': 'token nuevo',
   'settings.tokenSource': 'Guardado en',
@@ -109,5 +124,6 @@ export const esAdmin: Texts<typeof enAdmin> = {
   'settings.badBudget': 'Solicitudes de 1 a 10000 y ventana de 1 a 3600 segundos.',
   'common.yes': 'sí',
   'common.dash': '—',
-  'admin.lockedFor': 'Bloqueado por {n} min tras demasiados PIN incorrectos. Para desbloquear ya, en el terminal: timeclock pin unlock',
+  'admin.lockedFor':
+    'Bloqueado por {n} min tras demasiados PIN incorrectos. Para desbloquear ya, en el terminal: timeclock pin unlock',
 };

@@ -16,8 +16,10 @@ export const esAfd: Texts<typeof enAfd> = {
   'afd.rescan': 'Buscar de nuevo',
   'afd.export': 'Exportar AFD',
   'afd.exporting': 'Exportando…',
-  'afd.signedNote': 'Los archivos se firman con el certificado del empleador: cada uno va acompañado de un archivo .p7s.',
-  'afd.unsignedNote': 'No hay certificado de firma configurado: los archivos se exportan sin firma. Pida al técnico responsable que instale el certificado.',
+  'afd.signedNote':
+    'Los archivos se firman con el certificado del empleador: cada uno va acompañado de un archivo .p7s.',
+  'afd.unsignedNote':
+    'No hay certificado de firma configurado: los archivos se exportan sin firma. Pida al técnico responsable que instale el certificado.',
   'afd.missing': 'El AFD identifica al empleador: defina antes {keys} en la configuración.',
   'afd.badRange': 'Elija la fecha inicial y la final; la inicial no puede ser posterior a la final.',
   'afd.pickTarget': 'Elija dónde guardar el archivo.',
@@ -44,14 +46,17 @@ export const esAfd: Texts<typeof enAfd> = {
   'afd.error.config_invalid': 'No se puede generar el encabezado del AFD con la configuración (verifique {key}).',
   'afd.error.signing_failed': 'No se pudo firmar el archivo ({error}); no se grabó nada.',
   'afd.error.exists': 'Ya existe un archivo con ese nombre: {file}.',
-  'afd.error.journal_invalid': 'El diario de evidencias tiene un registro dañado (NSR {nsr}); no se grabó nada. Llame a soporte.',
+  'afd.error.journal_invalid':
+    'El diario de evidencias tiene un registro dañado (NSR {nsr}); no se grabó nada. Llame a soporte.',
   'afd.error.write_failed': 'No se pudo grabar el archivo ({error}). ¿La memoria USB está llena o fue retirada?',
   'afd.error.drive_unknown': 'Esa memoria USB ya no está conectada; busque de nuevo.',
   'afd.error.drive_read_only': 'La memoria USB {drive} está protegida contra escritura.',
   'afd.error.busy': 'Hay otra exportación en curso; espere a que termine.',
-  'afd.error.target_unsafe': 'Ya hay en el lugar del archivo {file} algo que no es un archivo (un enlace o una carpeta): no se grabó nada. Quítelo o use otra memoria USB.',
+  'afd.error.target_unsafe':
+    'Ya hay en el lugar del archivo {file} algo que no es un archivo (un enlace o una carpeta): no se grabó nada. Quítelo o use otra memoria USB.',
   'afd.unmount': 'Retirar el pendrive con seguridad',
   'afd.unmounting': 'Retirando…',
   'afd.unmounted': 'Ya puede sacar el pendrive {label}.',
-  'afd.unmountFailed': 'No se pudo retirar el pendrive {drive} con seguridad ({error}). Espere un momento y vuelva a intentarlo, o apague el terminal antes de sacarlo.',
+  'afd.unmountFailed':
+    'No se pudo retirar el pendrive {drive} con seguridad ({error}). Espere un momento y vuelva a intentarlo, o apague el terminal antes de sacarlo.',
 };

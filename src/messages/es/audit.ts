@@ -3,7 +3,8 @@ import type { enAudit } from '../en/audit.js';
 
 export const esAudit: Texts<typeof enAudit> = {
   'audit.title': 'Registros × servicio',
-  'audit.hint': 'Compara los registros de este terminal (por NSR) de esos días con los registros que guarda el servicio. Las consultas esperan a los registros y a la lista de empleados.',
+  'audit.hint':
+    'Compara los registros de este terminal (por NSR) de esos días con los registros que guarda el servicio. Las consultas esperan a los registros y a la lista de empleados.',
   'audit.range': 'Días (desde, hasta)',
   'audit.run': 'Comparar',
   'audit.badRange': 'Elija dos fechas, la primera no posterior a la segunda, con un máximo de 366 días entre ellas.',
@@ -14,11 +15,24 @@ export const esAudit: Texts<typeof enAudit> = {
   'audit.never': 'Ninguna todavía.',
   'audit.lastValue': '{when} — días {from} a {to}',
   'audit.result': 'Resultado',
-  'audit.counts': { count: 'marks', one: '{marks} registro: {found} encontrados, {missing} faltantes, {unchecked} sin verificar.', other: '{marks} registros: {found} encontrados, {missing} faltantes, {unchecked} sin verificar.' },
+  'audit.counts': {
+    count: 'marks',
+    one: '{marks} registro: {found} encontrados, {missing} faltantes, {unchecked} sin verificar.',
+    other: '{marks} registros: {found} encontrados, {missing} faltantes, {unchecked} sin verificar.',
+  },
   'audit.missingLabel': 'Faltantes (NSR)',
-  'audit.missingDelivered': '{n} de los registros faltantes se habían entregado: pregunte al servicio qué pasó con ellos.',
+  'audit.missingDelivered':
+    '{n} de los registros faltantes se habían entregado: pregunte al servicio qué pasó con ellos.',
   'audit.note': 'Observación',
-  'audit.unexplained': { one: '{n} registro del servicio en esos días no corresponde a ningún registro de este terminal (puede venir de otro terminal o de otra integración en la misma cuenta).', other: '{n} registros del servicio en esos días no corresponden a ningún registro de este terminal (pueden venir de otro terminal o de otra integración en la misma cuenta).' },
+  'audit.unexplained': {
+    one: '{n} registro del servicio en esos días no corresponde a ningún registro de este terminal (puede venir de otro terminal o de otra integración en la misma cuenta).',
+    other:
+      '{n} registros del servicio en esos días no corresponden a ningún registro de este terminal (pueden venir de otro terminal o de otra integración en la misma cuenta).',
+  },
   'audit.stopped': 'Interrumpida antes del final (el terminal se detuvo): compare de nuevo.',
-  'audit.done': { count: 'marks', one: 'Comparación terminada: {found} de {marks} registro encontrado en el servicio.', other: 'Comparación terminada: {found} de {marks} registros encontrados en el servicio.' },
+  'audit.done': {
+    count: 'marks',
+    one: 'Comparación terminada: {found} de {marks} registro encontrado en el servicio.',
+    other: 'Comparación terminada: {found} de {marks} registros encontrados en el servicio.',
+  },
 };

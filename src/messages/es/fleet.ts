@@ -15,6 +15,7 @@ export const esFleet: Texts<typeof enFleet> = {
   'fleet.why.bad_answer': 'Redis responde lo que nunca debería (¿es realmente un Redis?)',
   'fleet.why.error': 'Redis respondió con un error',
   'fleet.conflictTitle': 'Otro terminal usa el identificador de este',
-  'fleet.conflictBody': 'El identificador {id} también está en uso en {others}. Cada terminal necesita el suyo: en la copia, borre el archivo terminal-id de su carpeta de datos y reiníciela, o configure otro terminalId.',
+  'fleet.conflictBody':
+    'El identificador {id} también está en uso en {others}. Cada terminal necesita el suyo: en la copia, borre el archivo terminal-id de su carpeta de datos y reiníciela, o configure otro terminalId.',
   'fleet.conflictOther': 'equipo {host} (instancia {instance})',
 };

@@ -3,9 +3,10 @@ import type { enKiosk } from '../en/kiosk.js';
 
 export const esKiosk: Texts<typeof enKiosk> = {
   'app.title': 'Reloj de control',
-  'loading': 'Iniciando…',
+  loading: 'Iniciando…',
   'agent.down.title': 'El terminal no responde',
-  'agent.down.body': 'El servicio del reloj de control no responde. No se puede registrar ahora; intente de nuevo en unos instantes o llame al encargado.',
+  'agent.down.body':
+    'El servicio del reloj de control no responde. No se puede registrar ahora; intente de nuevo en unos instantes o llame al encargado.',
   'agent.down.retrying': 'Intentando de nuevo…',
   'idle.prompt': 'Acerque su credencial o ingrese su matrícula',
   'idle.typeId': 'Ingresar matrícula',
@@ -15,13 +16,19 @@ export const esKiosk: Texts<typeof enKiosk> = {
   'idle.noRoster': 'Terminal sin lista de empleados — los registros se guardan y se confirman después',
   'conn.online': 'Conectado',
   'conn.onlineSending': { one: 'Conectado — enviando {n} registro', other: 'Conectado — enviando {n} registros' },
-  'conn.offline': { one: 'Sin conexión — {n} registro esperando envío', other: 'Sin conexión — {n} registros esperando envío' },
+  'conn.offline': {
+    one: 'Sin conexión — {n} registro esperando envío',
+    other: 'Sin conexión — {n} registros esperando envío',
+  },
   'conn.offlineNone': 'Sin conexión — los registros se guardan aquí',
   'conn.paused': { one: 'Envío pausado — {n} registro en espera', other: 'Envío pausado — {n} registros en espera' },
   'conn.unknown': 'Conectando…',
-  'conn.setup': 'Envío pausado: el servicio respondió desde otra dirección ({location}) — verifique la dirección de la API',
-  'conn.setupNoLocation': 'Envío pausado: el servicio respondió desde otra dirección — verifique la dirección de la API',
-  'conn.setupNotApi': 'Envío pausado: esta dirección no parece ser la API — revise la dirección de la API en la configuración',
+  'conn.setup':
+    'Envío pausado: el servicio respondió desde otra dirección ({location}) — verifique la dirección de la API',
+  'conn.setupNoLocation':
+    'Envío pausado: el servicio respondió desde otra dirección — verifique la dirección de la API',
+  'conn.setupNotApi':
+    'Envío pausado: esta dirección no parece ser la API — revise la dirección de la API en la configuración',
   'keypad.titleId': 'Ingrese su matrícula',
   'keypad.titleIdOrCpf': 'Ingrese su matrícula o CPF',
   'keypad.titleCpf': 'Ingrese su CPF',

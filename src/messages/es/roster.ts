@@ -13,7 +13,10 @@ export const esRoster: Texts<typeof enRoster> = {
   'roster.syncing': 'Sincronizando…',
   'roster.progress': 'Sincronizando: página {done} de {total}',
   'roster.progressUnknown': 'Sincronizando: página {done}',
-  'roster.syncDone': { one: 'Lista de empleados sincronizada: {n} empleado.', other: 'Lista de empleados sincronizada: {n} empleados.' },
+  'roster.syncDone': {
+    one: 'Lista de empleados sincronizada: {n} empleado.',
+    other: 'Lista de empleados sincronizada: {n} empleados.',
+  },
   'roster.health': 'Datos de empleados incompletos',
   'roster.healthOk': 'Todos los empleados tienen jornada, empleador y zona horaria válida.',
   'roster.missingSchedule': 'sin jornada',
@@ -36,9 +39,11 @@ export const esRoster: Texts<typeof enRoster> = {
   'roster.siteFilter.unknown': 'no verificado (sin totales para comparar)',
   'roster.siteFilter.suspect': 'sospechoso',
   'roster.siteFilter.one_site': 'la cuenta tiene una sola sede: el filtro no tiene nada que separar',
-  'roster.siteFilterWarning': 'El servicio devolvió el mismo número de empleados con y sin el filtro de sede, y la cuenta tiene más de una sede: puede estar ignorando el filtro. Pida al técnico responsable que revise la configuración del filtro de sede.',
+  'roster.siteFilterWarning':
+    'El servicio devolvió el mismo número de empleados con y sin el filtro de sede, y la cuenta tiene más de una sede: puede estar ignorando el filtro. Pida al técnico responsable que revise la configuración del filtro de sede.',
   'roster.shrinkTitle': 'Lista de empleados más pequeña retenida',
-  'roster.shrinkBody': 'Una sincronización trajo {employees} empleados, menos de la mitad de los {inUse} en uso. Está retenida desde {since}; la lista actual sigue en uso.',
+  'roster.shrinkBody':
+    'Una sincronización trajo {employees} empleados, menos de la mitad de los {inUse} en uso. Está retenida desde {since}; la lista actual sigue en uso.',
   'roster.shrinkRecheck': 'Una nueva sincronización a las {time} la aplicará si trae lo mismo.',
   'roster.shrinkConfirm': 'Aplicar la lista más pequeña',
   'roster.skippedTitle': 'Elementos no utilizados',
@@ -48,8 +53,12 @@ export const esRoster: Texts<typeof enRoster> = {
   'roster.andMore': '…y {n} más',
   'roster.skipReason.no_ids': 'sin _id ni external_id',
   'roster.skipReason.not_an_object': 'no es un objeto JSON',
-  'roster.syncHeld': { one: 'una lista más pequeña ({n} empleado) espera confirmación', other: 'una lista más pequeña ({n} empleados) espera confirmación' },
-  'roster.syncHeldNotice': 'El servicio envió una lista mucho más pequeña: queda retenida hasta que se confirme (ver arriba). La lista en uso se mantiene.',
+  'roster.syncHeld': {
+    one: 'una lista más pequeña ({n} empleado) espera confirmación',
+    other: 'una lista más pequeña ({n} empleados) espera confirmación',
+  },
+  'roster.syncHeldNotice':
+    'El servicio envió una lista mucho más pequeña: queda retenida hasta que se confirme (ver arriba). La lista en uso se mantiene.',
   'roster.syncIncomplete': 'incompleta, la lista en uso se mantiene; se reintentará pronto',
   'roster.unresolvedTitle': 'Registros no identificados',
   'roster.unresolvedHelp': 'Registros guardados con códigos que ninguna lista de empleados conocía.',
@@ -59,12 +68,19 @@ export const esRoster: Texts<typeof enRoster> = {
   'roster.unresolvedChecked': 'verificado a las {time}',
   'roster.unresolvedNotChecked': 'aún no verificado',
   'roster.notAllowedTitle': 'Sin permiso para registrar por la API; registros retenidos',
-  'roster.notAllowedHelp': 'El contrato de estos empleados no permite registros por la API: sus registros quedan en este terminal hasta que RR. HH. lo habilite.',
+  'roster.notAllowedHelp':
+    'El contrato de estos empleados no permite registros por la API: sus registros quedan en este terminal hasta que RR. HH. lo habilite.',
   'roster.notAllowedHeld': { one: '{n} retenido', other: '{n} retenidos' },
   'roster.healthTimeZone': '{n} con zona horaria no válida (se usa la de la sede)',
   'roster.missingTimeZone': 'zona horaria no válida',
-  'roster.noCpf': { one: '{n} sin CPF: sus registros se guardan, el AFD muestra ceros en lugar del CPF', other: '{n} sin CPF: sus registros se guardan, el AFD muestra ceros en lugar del CPF' },
-  'roster.noOwnEmployer': { one: '{n} sin empleador conocido por el servicio: comprobante y AFD usan el empleador configurado', other: '{n} sin empleador conocido por el servicio: comprobante y AFD usan el empleador configurado' },
+  'roster.noCpf': {
+    one: '{n} sin CPF: sus registros se guardan, el AFD muestra ceros en lugar del CPF',
+    other: '{n} sin CPF: sus registros se guardan, el AFD muestra ceros en lugar del CPF',
+  },
+  'roster.noOwnEmployer': {
+    one: '{n} sin empleador conocido por el servicio: comprobante y AFD usan el empleador configurado',
+    other: '{n} sin empleador conocido por el servicio: comprobante y AFD usan el empleador configurado',
+  },
   'roster.missingCpf': 'sin CPF',
   'roster.employerUnread': 'empleador aún no leído',
   'roster.employerUnknown': 'empleador desconocido por el servicio',

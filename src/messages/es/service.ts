@@ -2,7 +2,10 @@ import type { Texts } from '../text.js';
 import type { enService } from '../en/service.js';
 
 export const esService: Texts<typeof enService> = {
-  'conn.errors': { one: 'Servicio con errores — {n} registro en espera', other: 'Servicio con errores — {n} registros en espera' },
+  'conn.errors': {
+    one: 'Servicio con errores — {n} registro en espera',
+    other: 'Servicio con errores — {n} registros en espera',
+  },
   'conn.errorsNone': 'Servicio con errores — se guardan aquí',
   'conn.state.errors': 'respondiendo con errores',
   'route.title': 'Ausente en el servicio',

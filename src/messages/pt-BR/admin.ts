@@ -5,7 +5,8 @@ export const ptAdmin: Texts<typeof enAdmin> = {
   'admin.wrongPin': 'PIN incorreto. Tente novamente.',
   'admin.tooMany': 'Muitos PINs incorretos. Aguarde um minuto e tente novamente.',
   'admin.expired': 'Sessão expirada. Digite o PIN do gestor novamente.',
-  'admin.noAdminPin': 'Este terminal ainda não tem PIN do gestor. Defina um no próprio terminal com: timeclock pin set-admin',
+  'admin.noAdminPin':
+    'Este terminal ainda não tem PIN do gestor. Defina um no próprio terminal com: timeclock pin set-admin',
   'admin.disabled': 'A administração não está habilitada nesta tela.',
   'tab.queue': 'Fila',
   'tab.roster': 'Equipe',
@@ -22,14 +23,18 @@ export const ptAdmin: Texts<typeof enAdmin> = {
   'queue.sent': 'Enviados',
   'queue.rejected': 'Recusados',
   'queue.held': 'Retidos',
-  'queue.heldNote': 'Retidos: registros guardados neste terminal e não enviados por enquanto; o motivo de cada um está na lista de retidos abaixo.',
+  'queue.heldNote':
+    'Retidos: registros guardados neste terminal e não enviados por enquanto; o motivo de cada um está na lista de retidos abaixo.',
   'queue.oldest': 'Mais antigo aguardando',
   'queue.none': 'nenhum',
   'queue.lastError': 'Último erro',
   'queue.paused': 'Envio pausado',
   'queue.pausedRetryAfter': 'o serviço pediu para aguardar, até {time}',
   'queue.pausedAuth': 'o serviço recusou o token da API (desde {time})',
-  'storage.refused': { one: 'Disco cheio: {n} registro não pôde ser salvo (o último em {time}). Libere espaço no terminal agora.', other: 'Disco cheio: {n} registros não puderam ser salvos (o último em {time}). Libere espaço no terminal agora.' },
+  'storage.refused': {
+    one: 'Disco cheio: {n} registro não pôde ser salvo (o último em {time}). Libere espaço no terminal agora.',
+    other: 'Disco cheio: {n} registros não puderam ser salvos (o último em {time}). Libere espaço no terminal agora.',
+  },
   'storage.low': 'Pouco espaço livre no terminal: {mb} MB. Os registros precisam de espaço: libere espaço em breve.',
   'queue.authRefused': 'Token da API recusado',
   'queue.notPaused': 'não',
@@ -47,7 +52,8 @@ export const ptAdmin: Texts<typeof enAdmin> = {
   'held.reason.unverified': 'o serviço não confirma se recebeu — decida: enviar de novo ou marcar como entregue',
   'held.reason.pin_unverified': 'PIN não verificado (funcionário bloqueado por PINs errados) — confirme ou conteste',
   'held.reason.disputed': 'contestado pelo gestor — guardado, não será enviado',
-  'held.reason.clock_unverified': 'a hora é a do relógio deste terminal, nunca confirmada pelo serviço, e não pode estar certa — confira a hora real e envie ou lance à mão',
+  'held.reason.clock_unverified':
+    'a hora é a do relógio deste terminal, nunca confirmada pelo serviço, e não pode estar certa — confira a hora real e envie ou lance à mão',
   'held.reason.unknown': 'guardado neste terminal',
   'held.detail': 'Detalhes: {error}',
   'held.disputeDetail': 'Motivo: {reason}',
@@ -85,12 +91,18 @@ export const ptAdmin: Texts<typeof enAdmin> = {
   'conn.warnings': 'Avisos de configuração',
   'conn.terminal': 'Terminal',
   'conn.version': 'Software do terminal',
-  'conn.clockFast': 'O relógio deste terminal está {by} adiantado em relação ao do serviço. Os registros usam a hora do serviço; sincronize o relógio (NTP).',
-  'conn.clockSlow': 'O relógio deste terminal está {by} atrasado em relação ao do serviço. Os registros usam a hora do serviço; sincronize o relógio (NTP).',
-  'conn.serviceClockAhead': 'O relógio do serviço está {by} adiantado em relação ao deste terminal. O relógio deste terminal está sincronizado (NTP) e é mantido; esses registros são marcados. Peça ao administrador do serviço que acerte o relógio dele.',
-  'conn.serviceClockBehind': 'O relógio do serviço está {by} atrasado em relação ao deste terminal. O relógio deste terminal está sincronizado (NTP) e é mantido; esses registros são marcados. Peça ao administrador do serviço que acerte o relógio dele.',
-  'conn.serviceNoDate': 'O serviço não envia um cabeçalho Date utilizável; os registros são enviados com a hora deste terminal, marcados como não confirmados.',
-  'conn.serviceUnconfirmed': 'O relógio do serviço saltou {by}; o terminal aguarda uma segunda resposta que confirme antes de usá-lo.',
+  'conn.clockFast':
+    'O relógio deste terminal está {by} adiantado em relação ao do serviço. Os registros usam a hora do serviço; sincronize o relógio (NTP).',
+  'conn.clockSlow':
+    'O relógio deste terminal está {by} atrasado em relação ao do serviço. Os registros usam a hora do serviço; sincronize o relógio (NTP).',
+  'conn.serviceClockAhead':
+    'O relógio do serviço está {by} adiantado em relação ao deste terminal. O relógio deste terminal está sincronizado (NTP) e é mantido; esses registros são marcados. Peça ao administrador do serviço que acerte o relógio dele.',
+  'conn.serviceClockBehind':
+    'O relógio do serviço está {by} atrasado em relação ao deste terminal. O relógio deste terminal está sincronizado (NTP) e é mantido; esses registros são marcados. Peça ao administrador do serviço que acerte o relógio dele.',
+  'conn.serviceNoDate':
+    'O serviço não envia um cabeçalho Date utilizável; os registros são enviados com a hora deste terminal, marcados como não confirmados.',
+  'conn.serviceUnconfirmed':
+    'O relógio do serviço saltou {by}; o terminal aguarda uma segunda resposta que confirme antes de usá-lo.',
   'settings.token': 'Token da API',
   'settings.tokenPlaceholder': 'novo token',
   'settings.tokenSource': 'Guardado em',
@@ -109,5 +121,6 @@ export const ptAdmin: Texts<typeof enAdmin> = {
   'settings.badBudget': 'Requisições de 1 a 10000 e janela de 1 a 3600 segundos.',
   'common.yes': 'sim',
   'common.dash': '—',
-  'admin.lockedFor': 'Bloqueado por {n} min após muitos PINs incorretos. Para liberar já, no terminal: timeclock pin unlock',
+  'admin.lockedFor':
+    'Bloqueado por {n} min após muitos PINs incorretos. Para liberar já, no terminal: timeclock pin unlock',
 };

@@ -17,7 +17,8 @@ export const ptAfd: Texts<typeof enAfd> = {
   'afd.export': 'Exportar AFD',
   'afd.exporting': 'Exportando…',
   'afd.signedNote': 'Os arquivos são assinados com o certificado do empregador: um arquivo .p7s acompanha cada um.',
-  'afd.unsignedNote': 'Nenhum certificado de assinatura configurado: os arquivos saem sem assinatura. Peça ao responsável técnico para instalar o certificado.',
+  'afd.unsignedNote':
+    'Nenhum certificado de assinatura configurado: os arquivos saem sem assinatura. Peça ao responsável técnico para instalar o certificado.',
   'afd.missing': 'O AFD identifica o empregador: defina {keys} na configuração antes.',
   'afd.badRange': 'Escolha a data inicial e a final, a inicial não depois da final.',
   'afd.pickTarget': 'Escolha onde salvar o arquivo.',
@@ -44,14 +45,17 @@ export const ptAfd: Texts<typeof enAfd> = {
   'afd.error.config_invalid': 'O cabeçalho do AFD não pode ser gerado com a configuração (verifique {key}).',
   'afd.error.signing_failed': 'Não foi possível assinar o arquivo ({error}); nada foi gravado.',
   'afd.error.exists': 'Já existe um arquivo com esse nome: {file}.',
-  'afd.error.journal_invalid': 'O registro de evidências tem uma marcação danificada (NSR {nsr}); nada foi gravado. Chame o suporte.',
+  'afd.error.journal_invalid':
+    'O registro de evidências tem uma marcação danificada (NSR {nsr}); nada foi gravado. Chame o suporte.',
   'afd.error.write_failed': 'Não foi possível gravar o arquivo ({error}). O pendrive está cheio ou foi removido?',
   'afd.error.drive_unknown': 'Esse pendrive não está mais conectado; procure de novo.',
   'afd.error.drive_read_only': 'O pendrive {drive} está protegido contra gravação.',
   'afd.error.busy': 'Outra exportação está em andamento; aguarde o fim dela.',
-  'afd.error.target_unsafe': 'Já existe no lugar do arquivo {file} algo que não é um arquivo (um atalho ou uma pasta): nada foi gravado. Remova-o ou use outro pendrive.',
+  'afd.error.target_unsafe':
+    'Já existe no lugar do arquivo {file} algo que não é um arquivo (um atalho ou uma pasta): nada foi gravado. Remova-o ou use outro pendrive.',
   'afd.unmount': 'Remover o pendrive com segurança',
   'afd.unmounting': 'Removendo…',
   'afd.unmounted': 'Pode tirar o pendrive {label} agora.',
-  'afd.unmountFailed': 'Não foi possível remover o pendrive {drive} com segurança ({error}). Aguarde um pouco e tente de novo, ou desligue o terminal antes de tirá-lo.',
+  'afd.unmountFailed':
+    'Não foi possível remover o pendrive {drive} com segurança ({error}). Aguarde um pouco e tente de novo, ou desligue o terminal antes de tirá-lo.',
 };

@@ -15,6 +15,7 @@ export const ptFleet: Texts<typeof enFleet> = {
   'fleet.why.bad_answer': 'o Redis responde o que nunca deveria (é mesmo um Redis?)',
   'fleet.why.error': 'o Redis respondeu com um erro',
   'fleet.conflictTitle': 'Outro terminal usa a identificação deste',
-  'fleet.conflictBody': 'A identificação {id} também está em uso em {others}. Cada terminal precisa da sua: na cópia, apague o arquivo terminal-id da pasta de dados e reinicie-a, ou configure outro terminalId.',
+  'fleet.conflictBody':
+    'A identificação {id} também está em uso em {others}. Cada terminal precisa da sua: na cópia, apague o arquivo terminal-id da pasta de dados e reinicie-a, ou configure outro terminalId.',
   'fleet.conflictOther': 'computador {host} (instância {instance})',
 };

@@ -3,9 +3,10 @@ import type { enKiosk } from '../en/kiosk.js';
 
 export const ptKiosk: Texts<typeof enKiosk> = {
   'app.title': 'Relógio de ponto',
-  'loading': 'Iniciando…',
+  loading: 'Iniciando…',
   'agent.down.title': 'Terminal sem resposta',
-  'agent.down.body': 'O serviço do relógio de ponto não está respondendo. Não é possível registrar o ponto agora; tente de novo em instantes ou chame o gestor.',
+  'agent.down.body':
+    'O serviço do relógio de ponto não está respondendo. Não é possível registrar o ponto agora; tente de novo em instantes ou chame o gestor.',
   'agent.down.retrying': 'Tentando novamente…',
   'idle.prompt': 'Aproxime seu crachá ou digite sua matrícula',
   'idle.typeId': 'Digitar matrícula',
@@ -15,7 +16,10 @@ export const ptKiosk: Texts<typeof enKiosk> = {
   'idle.noRoster': 'Terminal sem lista de funcionários — os registros são guardados e confirmados depois',
   'conn.online': 'Conectado',
   'conn.onlineSending': { one: 'Conectado — enviando {n} registro', other: 'Conectado — enviando {n} registros' },
-  'conn.offline': { one: 'Sem conexão — {n} registro aguardando envio', other: 'Sem conexão — {n} registros aguardando envio' },
+  'conn.offline': {
+    one: 'Sem conexão — {n} registro aguardando envio',
+    other: 'Sem conexão — {n} registros aguardando envio',
+  },
   'conn.offlineNone': 'Sem conexão — os registros ficam salvos aqui',
   'conn.paused': { one: 'Envio pausado — {n} registro aguardando', other: 'Envio pausado — {n} registros aguardando' },
   'conn.unknown': 'Conectando…',

@@ -1,4 +1,6 @@
-/** Listas de marcações do administrador, última resposta do serviço e erros do serviço em palavras (ver en/punches.ts). */
+/**
+ * Listas de marcações do administrador, última resposta do serviço e erros do serviço em palavras (ver en/punches.ts).
+ */
 import type { Texts } from '../text.js';
 import type { enPunches } from '../en/punches.js';
 
@@ -33,14 +35,17 @@ export const ptPunches: Texts<typeof enPunches> = {
   'csv.downloadFile': 'Baixar o CSV',
   'conn.lastAnswered': 'Última resposta do serviço',
   'conn.lastError': 'Último erro do serviço',
-  'svcerr.refused': 'O servidor do serviço recusou a conexão: pode estar fora do ar, ou o endereço ou a porta estão errados.',
+  'svcerr.refused':
+    'O servidor do serviço recusou a conexão: pode estar fora do ar, ou o endereço ou a porta estão errados.',
   'svcerr.dns': 'O endereço do serviço não foi encontrado (DNS): confira o endereço e a rede deste terminal.',
   'svcerr.unreachable': 'A rede não tem rota até o serviço: confira o cabo ou o Wi-Fi deste terminal e o roteador.',
   'svcerr.timeout': 'O serviço demorou demais para responder: a rede está lenta ou o serviço está sobrecarregado.',
   'svcerr.reset': 'A conexão com o serviço foi cortada no meio (um proxy, firewall ou rede instável).',
-  'svcerr.certificate': 'O certificado de segurança do serviço não foi aceito: confira o endereço, a data deste terminal e algum proxy que inspecione HTTPS.',
+  'svcerr.certificate':
+    'O certificado de segurança do serviço não foi aceito: confira o endereço, a data deste terminal e algum proxy que inspecione HTTPS.',
   'svcerr.server': 'O serviço teve um problema interno (HTTP {status}); o envio é tentado de novo automaticamente.',
   'svcerr.unauthorized': 'O serviço recusou o token da API (401): informe um token válido em Ajustes.',
   'svcerr.forbidden': 'O serviço negou permissão (403): confira o que o token e o funcionário podem fazer.',
-  'svcerr.rateLimited': 'O serviço pediu para ir mais devagar (429, requisições demais); o envio continua no ritmo permitido.',
+  'svcerr.rateLimited':
+    'O serviço pediu para ir mais devagar (429, requisições demais); o envio continua no ritmo permitido.',
 };

@@ -36,9 +36,11 @@ export const ptRoster: Texts<typeof enRoster> = {
   'roster.siteFilter.unknown': 'não conferido (sem totais para comparar)',
   'roster.siteFilter.suspect': 'suspeito',
   'roster.siteFilter.one_site': 'a conta tem um só local: o filtro não tem o que separar',
-  'roster.siteFilterWarning': 'O serviço devolveu o mesmo número de funcionários com e sem o filtro de local, e a conta tem mais de um local: ele pode estar ignorando o filtro. Peça ao responsável técnico para conferir a configuração do filtro de local.',
+  'roster.siteFilterWarning':
+    'O serviço devolveu o mesmo número de funcionários com e sem o filtro de local, e a conta tem mais de um local: ele pode estar ignorando o filtro. Peça ao responsável técnico para conferir a configuração do filtro de local.',
   'roster.shrinkTitle': 'Nova lista de funcionários retida',
-  'roster.shrinkBody': 'Uma sincronização trouxe {employees} funcionários, menos da metade dos {inUse} em uso. Ela está retida desde {since}; a lista atual continua valendo.',
+  'roster.shrinkBody':
+    'Uma sincronização trouxe {employees} funcionários, menos da metade dos {inUse} em uso. Ela está retida desde {since}; a lista atual continua valendo.',
   'roster.shrinkRecheck': 'Uma nova sincronização em {time} a aplica se trouxer o mesmo.',
   'roster.shrinkConfirm': 'Confirmar nova lista',
   'roster.skippedTitle': 'Registros não aproveitados',
@@ -48,8 +50,12 @@ export const ptRoster: Texts<typeof enRoster> = {
   'roster.andMore': '…e mais {n}',
   'roster.skipReason.no_ids': 'sem _id nem external_id',
   'roster.skipReason.not_an_object': 'não é um registro JSON',
-  'roster.syncHeld': { one: 'uma lista menor ({n} funcionário) aguarda confirmação', other: 'uma lista menor ({n} funcionários) aguarda confirmação' },
-  'roster.syncHeldNotice': 'O serviço enviou uma lista bem menor: ela fica retida até ser confirmada (veja acima). A lista em uso continua.',
+  'roster.syncHeld': {
+    one: 'uma lista menor ({n} funcionário) aguarda confirmação',
+    other: 'uma lista menor ({n} funcionários) aguarda confirmação',
+  },
+  'roster.syncHeldNotice':
+    'O serviço enviou uma lista bem menor: ela fica retida até ser confirmada (veja acima). A lista em uso continua.',
   'roster.syncIncomplete': 'incompleta, a lista em uso continua; nova tentativa em breve',
   'roster.unresolvedTitle': 'Registros não identificados',
   'roster.unresolvedHelp': 'Registros guardados para códigos que nenhuma lista de funcionários conhecia.',
@@ -59,12 +65,19 @@ export const ptRoster: Texts<typeof enRoster> = {
   'roster.unresolvedChecked': 'conferido em {time}',
   'roster.unresolvedNotChecked': 'ainda não conferido',
   'roster.notAllowedTitle': 'Sem permissão de registro pela API; registros retidos',
-  'roster.notAllowedHelp': 'O contrato destes funcionários não permite registros pela API: os registros ficam neste terminal até o RH liberar.',
+  'roster.notAllowedHelp':
+    'O contrato destes funcionários não permite registros pela API: os registros ficam neste terminal até o RH liberar.',
   'roster.notAllowedHeld': { one: '{n} retido', other: '{n} retidos' },
   'roster.healthTimeZone': '{n} com fuso horário inválido (usa-se o do local)',
   'roster.missingTimeZone': 'fuso horário inválido',
-  'roster.noCpf': { one: '{n} sem CPF: seus registros são guardados, mas o AFD mostra zeros no lugar do CPF', other: '{n} sem CPF: seus registros são guardados, mas o AFD mostra zeros no lugar do CPF' },
-  'roster.noOwnEmployer': { one: '{n} sem empregador conhecido do serviço: comprovante e AFD usam o empregador configurado', other: '{n} sem empregador conhecido do serviço: comprovante e AFD usam o empregador configurado' },
+  'roster.noCpf': {
+    one: '{n} sem CPF: seus registros são guardados, mas o AFD mostra zeros no lugar do CPF',
+    other: '{n} sem CPF: seus registros são guardados, mas o AFD mostra zeros no lugar do CPF',
+  },
+  'roster.noOwnEmployer': {
+    one: '{n} sem empregador conhecido do serviço: comprovante e AFD usam o empregador configurado',
+    other: '{n} sem empregador conhecido do serviço: comprovante e AFD usam o empregador configurado',
+  },
   'roster.missingCpf': 'sem CPF',
   'roster.employerUnread': 'empregador ainda não lido',
   'roster.employerUnknown': 'empregador desconhecido do serviço',

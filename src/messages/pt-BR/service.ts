@@ -2,7 +2,10 @@ import type { Texts } from '../text.js';
 import type { enService } from '../en/service.js';
 
 export const ptService: Texts<typeof enService> = {
-  'conn.errors': { one: 'Serviço com erro — {n} registro aguardando', other: 'Serviço com erro — {n} registros aguardando' },
+  'conn.errors': {
+    one: 'Serviço com erro — {n} registro aguardando',
+    other: 'Serviço com erro — {n} registros aguardando',
+  },
   'conn.errorsNone': 'Serviço com erro — registros salvos aqui',
   'conn.state.errors': 'respondendo com erro',
   'route.title': 'Ausente no serviço',

@@ -72,8 +72,7 @@ export const ptStatus: Texts<typeof enStatus> = {
   'status.rate.joining':
     'entrando na janela da conta no Redis (nada é enviado até ele responder, ou por no máximo alguns segundos)',
   'status.rate.fallback': 'COTA LOCAL: {why}; este terminal envia na sua própria cota ({setting}) — {fix}',
-  'status.rate.fallbackSaid':
-    'COTA LOCAL: {why} ({said}); este terminal envia na sua própria cota ({setting}) — {fix}',
+  'status.rate.fallbackSaid': 'COTA LOCAL: {why} ({said}); este terminal envia na sua própria cota ({setting}) — {fix}',
   'status.redisWhy.connecting': 'o Redis não respondeu desde o início',
   'status.redisWhy.unreachable': 'o Redis está inacessível',
   'status.redisWhy.auth': 'o Redis recusou a senha',
@@ -84,8 +83,7 @@ export const ptStatus: Texts<typeof enStatus> = {
   'status.redisFix.unreachable': 'verifique {setting} (host e porta), a rede e se o Redis está rodando',
   'status.redisFix.auth': 'verifique a senha em {setting} (redis://:SENHA@host:6379)',
   'status.redisFix.timeout': 'verifique a carga do Redis e a rede',
-  'status.redisFix.bad_answer':
-    'verifique se {setting} aponta para um Redis (e não um proxy ou outro serviço)',
+  'status.redisFix.bad_answer': 'verifique se {setting} aponta para um Redis (e não um proxy ou outro serviço)',
   'status.redisFix.error': 'veja o log do Redis',
   'status.conflict':
     'o ID de terminal {id} também é usado por {others}; este roda no computador {host} (instância {instance}). ' +

@@ -44,12 +44,12 @@ export const migrationsV6toV11: readonly string[] = [
   CREATE INDEX punches_unsent_at ON punches (captured_at) WHERE state IN ('pending','sending','in_doubt');
   CREATE INDEX punches_captured_at ON punches (captured_at);
   `,
-  // 9: retention (store/retention.ts) finds the oldest delivered punches by when they were
+  // 9: retention (store/upkeep/retention.ts) finds the oldest delivered punches by when they were
   //    delivered, without reading the rest; their journal rows come from punch_journal_punch
   `
   CREATE INDEX punches_sent_at ON punches (sent_at) WHERE state = 'sent';
   `,
-  // 10: a roster is swapped in by renaming tables, not by copying rows (store/roster-tables.ts):
+  // 10: a roster is swapped in by renaming tables, not by copying rows (store/roster/roster-tables.ts):
   //     staging becomes a twin of roster_employees, indexes included, under index names of its own
   //     (they are global and follow a renamed table); unfit employees are indexed by name, so
   //     roster health lists the first 50 without a pass. After a swap the roster's indexes are named
@@ -92,14 +92,14 @@ export const migrationsV6toV11: readonly string[] = [
     UPDATE badge_count SET n = n - 1;
   END;
   `,
-  // 11: the evidence journal (Portaria 671; store/evidence-journal.ts): one AFD type 7 record per
+  // 11: the evidence journal (Portaria 671; store/journal/evidence-journal.ts): one AFD type 7 record per
   //     punch, keyed by its NSR, chained by SHA-256, and the later facts about each punch in a
   //     chain of their own. No foreign keys: retention prunes punches, the journal is never pruned.
   //     The triggers make both tables append-only for our own code (a bug that would rewrite
   //     evidence fails loudly); they stop no one who edits the file: the chains and the sidecar
   //     (journal-nsr.json) are what show that. Punches and unresolved punches carry their NSR
   //     (a resolved punch keeps the NSR of its capture); rows from before are journalled at the
-  //     agent's next open (store/journal-backfill.ts). A migration that rebuilds punches must keep
+  //     agent's next open (store/journal/journal-backfill.ts). A migration that rebuilds punches must keep
   //     nsr and its indexes.
   `
   CREATE TABLE journal_marks (

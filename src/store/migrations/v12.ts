@@ -6,8 +6,8 @@
  *   deleted (marks sealed for it keep naming it).
  * - `journal_marks.chain`: the employer a mark was sealed for, as its tax id ("cnpj:…" / "cpf:…"),
  *   '' for the configured employer. Each employer's marks form a SHA-256 chain of their own
- *   (store/evidence-journal.ts), so each employer's AFD is a whole chain; NSRs stay one sequence.
- * - roster indexes for the workers without a CPF and by payment source (store/roster-gaps.ts).
+ *   (store/journal/evidence-journal.ts), so each employer's AFD is a whole chain; NSRs stay one sequence.
+ * - roster indexes for the workers without a CPF and by payment source (store/roster/roster-gaps.ts).
  */
 export const migrationsV12: readonly string[] = [
   `
@@ -21,7 +21,7 @@ export const migrationsV12: readonly string[] = [
     missing     INTEGER NOT NULL DEFAULT 0    -- 1: the service answered 404 (no such employer)
   );
   ALTER TABLE journal_marks ADD COLUMN chain TEXT NOT NULL DEFAULT '';
-  -- Roster health's evidence gaps (store/roster-gaps.ts), read at the cost of the few they list.
+  -- Roster health's evidence gaps (store/roster/roster-gaps.ts), read at the cost of the few they list.
   -- On the staging table too, named as its other indexes are (roster_g<generation>_…: a clone of the
   -- table in use keeps the part after the generation, roster-tables.ts); these bases are new, so unique.
   CREATE INDEX roster_no_cpf ON roster_employees (full_name) WHERE cpf IS NULL;

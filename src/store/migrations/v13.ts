@@ -2,7 +2,7 @@
  * Migration 13 (issue 26 item 9): five years on a small disk.
  *
  * Marks and facts older than `journal.archiveAfterDays` move into monthly sealed archive files beside
- * the database (store/journal-archive.ts). `journal_archives` lists every archive ever written with
+ * the database (store/journal/journal-archive.ts). `journal_archives` lists every archive ever written with
  * its seal (the chains' hashes before and after it, the file's SHA-256), so a missing or changed file
  * is named by `journal verify`, and a file without its row (a crash before the commit) is ignored and
  * written again. `journal_meta.archived_nsr` / `archived_seq`: the marks and facts through these are

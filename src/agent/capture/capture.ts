@@ -1,0 +1,293 @@
+import type { TimeReading } from '../../domain/anchored-time.js';
+import type { Clock } from '../../domain/clock.js';
+import { checkCode, type Credential } from '../../domain/credential.js';
+import { resolveCredential, type IdentityRules, type InputKind } from '../../domain/identity.js';
+import { chooseTimeZone, localDateTime, localMinuteMayRepeat } from '../../domain/local-time.js';
+import type { ClockFlag, PunchNote, PunchResult } from '../../domain/punch.js';
+import type { Logger } from '../../log.js';
+import { isDiskFull, type DurableDb } from '../../store/database.js';
+import type { Identities } from '../../store/roster/identities.js';
+import type { HeldReason, Outbox, PunchRow } from '../../store/punches/outbox.js';
+import type { RosterEmployee } from '../../store/roster/roster.js';
+import type { UnresolvedPunches } from '../../store/punches/unresolved.js';
+import { cpfForMark } from '../../store/journal/mark-fields.js';
+import { checkPin, HOLD_UNVERIFIED, type PinChecker } from './capture-pin.js';
+import { refusal } from './punch-refusal.js';
+
+export type { PinChecker } from './capture-pin.js';
+
+export type CaptureOptions = {
+  rules: IdentityRules;
+  unknown: 'reject' | 'accept-and-resolve';
+  repeatWindowMs: number;
+  pinRequiredFor: readonly InputKind[];
+  /** While an employee is locked out (or slowed down) after wrong PINs: hold their punches, or refuse them. */
+  onLockout: 'hold' | 'refuse';
+  fallbackTimeZone: string;
+  clockSkewThresholdMs: number;
+};
+
+export type CaptureDeps = {
+  /** The punch path: a resolved punch is committed on the durable connection. */
+  db: DurableDb;
+  outbox: Outbox;
+  identities: Identities;
+  unresolved: UnresolvedPunches;
+  pins: PinChecker;
+  clock: Clock;
+  /** The service-anchored time (agent/time/time-source.ts): what a punch records. */
+  time: { now(): TimeReading };
+  log: Logger;
+  /** The site's zone as last read by a roster sync (kept in memory: it is on every punch's path). */
+  siteTimeZone: string | null;
+  /** A punch was committed: wake the uploader. */
+  committed: () => void;
+  /**
+   * False while the terminal has no complete employee list: an unknown code may then be somebody
+   * the list would know, so the punch is kept to be matched, never refused.
+   */
+  rosterComplete: () => boolean;
+  recordError: (message: string) => void;
+  /**
+   * The employer chain of a worker's marks from their payment source (agent/roster/employers.ts); absent: the
+   * configured employer's.
+   */
+  employerChain?: (paymentSource: string | null) => string;
+};
+
+/** How a punch of a known employee is committed (see Capture.commit). */
+type CommitOptions = {
+  /** The reading was kept with an unresolved capture: its clock flag is not this moment's. */
+  capturedEarlier?: boolean;
+  pinHold?: 'pin_unverified' | null;
+  /** The unresolved capture's NSR: the punch takes it (its mark exists). */
+  nsr?: number | null;
+};
+
+export function inputKindOf(kind: Credential['kind'] | string): InputKind {
+  return kind === 'badge' ? 'badge' : 'id';
+}
+
+/**
+ * A punch from credential to committed row: check the code, find the employee, the optional PIN,
+ * the repeat rule, the local time, one durable INSERT. Answers only after the commit returned.
+ */
+export class Capture {
+  private siteZone: string | null;
+  private lastCaptureAt: number;
+
+  constructor(
+    private readonly d: CaptureDeps,
+    private readonly o: CaptureOptions,
+  ) {
+    this.lastCaptureAt = d.outbox.latestCaptureAt() ?? 0;
+    this.siteZone = d.siteTimeZone;
+  }
+
+  /** After a roster sync read the site. */
+  setSiteTimeZone(zone: string | null): void {
+    this.siteZone = zone;
+  }
+
+  /** The employee a code names, by the configured keys for its input kind. */
+  identify(code: string, input: InputKind) {
+    return resolveCredential(code, input, this.o.rules, this.d.identities.lookups);
+  }
+
+  async punch(credential: Credential, opts: { pin?: string } = {}): Promise<PunchResult> {
+    const check = checkCode(credential.value);
+    if (!check.ok) return refusal('invalid_code', { detail: check.reason });
+    const input = inputKindOf(credential.kind);
+    const found = this.identify(check.code, input);
+    const what = input === 'badge' ? 'badge' : 'id';
+    switch (found.kind) {
+      case 'invalid_cpf':
+        return refusal('invalid_cpf');
+      case 'ambiguous':
+        this.d.log.warn('a credential matches several employees', { key: found.key, count: found.count });
+        return refusal('ambiguous_credential', { what, n: String(found.count) });
+      case 'unknown':
+        if (!this.d.rosterComplete()) return this.keepUnresolved(check.code, credential.kind, 'awaiting_roster');
+        return this.o.unknown === 'accept-and-resolve'
+          ? this.keepUnresolved(check.code, credential.kind, 'unknown_code')
+          : refusal('unknown_credential', { what });
+      case 'found':
+        break;
+    }
+    const employee = found.employee;
+    if (this.o.pinRequiredFor.includes(input)) {
+      const denied = await checkPin(this.d.pins, this.o.onLockout, employee, opts.pin, (e) => this.zoneFor(e));
+      // Portaria 671: a punch is never refused; one whose PIN could not be checked waits for the manager.
+      if (denied === HOLD_UNVERIFIED)
+        return this.commit(employee, credential.kind, this.d.time.now(), { pinHold: 'pin_unverified' });
+      if (denied) return denied;
+    }
+    return this.commit(employee, credential.kind, this.d.time.now());
+  }
+
+  private zoneFor(employee: Pick<RosterEmployee, 'timezone'>): string {
+    return chooseTimeZone([employee.timezone, this.siteZone, this.o.fallbackTimeZone]);
+  }
+
+  /**
+   * Commits the punch of a known employee read at `when` (now, or the reading kept with an
+   * unresolved punch), with its mark in the evidence journal in the same transaction.
+   */
+  commit(employee: RosterEmployee, credentialKind: string, when: TimeReading, o: CommitOptions = {}): PunchResult {
+    const { capturedEarlier = false, pinHold = null } = o;
+    const at = when.at;
+    const zone = this.zoneFor(employee);
+    const local = localDateTime(at, zone);
+    if (this.o.repeatWindowMs > 0) {
+      const last = this.d.outbox.lastOf(employee.id);
+      if (last && at - last.captured_at >= 0 && at - last.captured_at < this.o.repeatWindowMs)
+        return this.repeatOf(last);
+    }
+    // Portaria 671: a punch is never refused. One the service may not take, or whose PIN could not
+    // be checked, is kept here, held.
+    const held: HeldReason | null = pinHold ?? (employee.allow_api_record === 0 ? 'not_allowed' : null);
+    let outcome;
+    try {
+      outcome = this.d.outbox.insert({
+        capturedAt: at,
+        localDate: local.date,
+        localTime: local.time,
+        timeZone: zone,
+        employeeKey: employee.id,
+        employeeExternalId: employee.external_id,
+        employeeName: employee.full_name,
+        credentialKind,
+        clockFlag: capturedEarlier && when.anchored ? null : this.clockFlag(when),
+        time: { wall: when.wall, mono: when.mono, bootId: when.bootId, anchored: when.anchored },
+        heldReason: held,
+        mayRepeatLocalMinute: localMinuteMayRepeat(at, zone, local),
+        cpf: employee.cpf,
+        nsr: o.nsr ?? null,
+        chain: this.d.employerChain?.(employee.payment_source) ?? '',
+      });
+    } catch (e) {
+      return this.storageFailed(e, employee.external_id ?? employee.id);
+    }
+    this.lastCaptureAt = Math.max(this.lastCaptureAt, at);
+    if (!outcome.inserted) return this.repeatOf(outcome.existing);
+    if (!held) this.d.committed();
+    return {
+      ok: true,
+      punchId: outcome.id,
+      nsr: outcome.nsr,
+      employeeName: employee.full_name,
+      employeeExternalId: employee.external_id,
+      localDate: local.date,
+      localTime: local.time,
+      repeat: false,
+      ...(held === 'pin_unverified'
+        ? { note: 'held_pin_unverified' as const }
+        : held
+          ? { note: 'held_not_allowed' as const }
+          : {}),
+      ...(when.anchored ? {} : { timeToConfirm: true as const }),
+    };
+  }
+
+  private repeatOf(row: PunchRow): PunchResult {
+    return {
+      ok: true,
+      punchId: row.id,
+      nsr: row.nsr,
+      employeeName: row.employee_name,
+      employeeExternalId: row.employee_external_id,
+      localDate: row.local_date,
+      localTime: row.local_time,
+      repeat: true,
+      ...(row.anchored === 0 ? { timeToConfirm: true as const } : {}),
+    };
+  }
+
+  private keepUnresolved(code: string, kind: string, note: PunchNote): PunchResult {
+    const when = this.d.time.now();
+    const now = when.at;
+    const zone = chooseTimeZone([this.siteZone, this.o.fallbackTimeZone]);
+    const local = localDateTime(now, zone);
+    let kept;
+    try {
+      kept = this.d.unresolved.add(when, code, kind, { zone });
+    } catch (e) {
+      return this.storageFailed(e, null);
+    }
+    return {
+      ok: true,
+      punchId: null,
+      nsr: kept.nsr,
+      employeeName: null,
+      employeeExternalId: null,
+      localDate: local.date,
+      localTime: local.time,
+      repeat: false,
+      note,
+      ...(when.anchored ? {} : { timeToConfirm: true as const }),
+    };
+  }
+
+  /**
+   * After a roster sync: punches of codes the roster now knows join the outbox at the time they
+   * were captured; the rest stay, listed in status. One transaction per punch.
+   */
+  resolvePending(): { resolved: number; remaining: number } {
+    let resolved = 0;
+    const now = this.d.clock.now();
+    const rows = this.d.unresolved.all();
+    for (const row of rows) {
+      const found = this.identify(row.code, inputKindOf(row.credential_kind));
+      if (found.kind !== 'found') {
+        this.d.unresolved.markChecked(row.id, now);
+        continue;
+      }
+      const employee = found.employee;
+      // IMMEDIATE: the repeat check reads before the insert writes.
+      this.d.db
+        .transaction(() => {
+          // Its own clock readings: an unanchored one is recomputed before it is sent, as any punch.
+          const when = {
+            at: row.captured_at,
+            wall: row.captured_at,
+            mono: row.mono_at ?? 0,
+            bootId: row.boot_id ?? '',
+            anchored: row.anchored !== 0,
+          };
+          const r = this.commit(employee, row.credential_kind, when, { capturedEarlier: true, nsr: row.nsr });
+          if (!r.ok) throw new Error(`punch refused: ${r.reason} ${JSON.stringify(r.params ?? {})}`);
+          const became = r.repeat
+            ? `a repeat of punch ${r.punchId} (NSR ${r.nsr ?? '?'}), not sent again`
+            : `punch ${r.punchId}`;
+          this.d.unresolved.resolve(
+            row,
+            now,
+            `employee ${employee.id} cpf ${cpfForMark(employee.cpf) ?? 'unknown'}: ${became}`,
+          );
+        })
+        .immediate();
+      resolved++;
+    }
+    if (resolved > 0)
+      this.d.log.info('unresolved punches matched after roster sync', { resolved, remaining: rows.length - resolved });
+    return { resolved, remaining: rows.length - resolved };
+  }
+
+  private clockFlag(when: TimeReading): ClockFlag | null {
+    // Before the first answer of its boot: the wall clock, recomputed before sending if it can be.
+    if (!when.anchored) return 'unanchored';
+    // This machine's synchronised clock was kept against the service's: payroll should know.
+    if (when.serviceClockOff) return 'service_clock_off';
+    const at = when.at;
+    if (Math.abs(at - when.wall) > this.o.clockSkewThresholdMs) return 'skewed';
+    if (at < this.lastCaptureAt - 60_000) return 'jumped_back';
+    return null;
+  }
+
+  private storageFailed(e: unknown, who: string | null): PunchResult {
+    const why = isDiskFull(e) ? 'the disk is full' : (e as Error).message;
+    this.d.log.error('punch could not be saved', { error: (e as Error).message, employee: who });
+    this.d.recordError(`punch could not be saved: ${why}`);
+    return refusal('storage_failed', { why }, who);
+  }
+}

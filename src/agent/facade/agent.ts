@@ -1,0 +1,292 @@
+import type { Credential } from '../../domain/credential.js';
+import type { PunchResult } from '../../domain/punch.js';
+import type { PunchRow } from '../../store/punches/outbox.js';
+import type { UnresolvedPunch } from '../../store/punches/unresolved.js';
+import type { AuditReport } from '../../sync/audit-compare.js';
+import type { RosterSyncResult } from '../../sync/roster-sync.js';
+import type { AuditState, PunchReceiptView } from '../../contract.js';
+import type { AfdAdmin } from '../exports/afd-admin.js';
+import { startParts, stopParts, type StartOptions } from './agent-lifecycle.js';
+import type { AgentParts, Health } from './agent-parts.js';
+import type { AuditRange, AuditRunOptions } from '../delivery/audit-runner.js';
+import { ClockWatch } from '../time/clock-watch.js';
+import { EnrollArm } from '../identity/enroll-arm.js';
+import type { HeldDecision } from '../delivery/held-punches.js';
+import type { AdminResult, EnrollResult, IdentityAdmin } from '../identity/identity-admin.js';
+import type { IntegrityRecord } from '../journal/integrity-watch.js';
+import type { JournalVerifyRecord } from '../journal/journal-watch.js';
+import { PinChallenge } from '../identity/pin-challenge.js';
+import { QueueAdmin } from '../delivery/queue-admin.js';
+import { flushQueue, type FlushOptions, type FlushOutcome } from '../delivery/queue-flush.js';
+import type { PunchAnswer } from '../receipts/receipts.js';
+import type { RequestCount } from '../status/request-counts.js';
+import { CaptureCounts, type CaptureCount } from '../status/capture-counts.js';
+import { ScanGate } from '../capture/scan-gate.js';
+import { liveStatus } from './live-status.js';
+import type { AgentStatus } from '../status/status.js';
+import type { AgentEvents } from './status-events.js';
+
+export type { AgentParts, Health } from './agent-parts.js';
+export type { AgentEvents } from './status-events.js';
+export type { FlushOutcome } from '../delivery/queue-flush.js';
+
+/**
+ * The one facade of the terminal: the CLI, the Electron IPC handlers and the web bridge all call
+ * this and nothing below it. `punch` answers only after the punch is committed to disk. Each job
+ * behind it has its own file (events, status bookkeeping, clock watch, scan gate, PIN challenge…).
+ */
+export class Agent {
+  private stopping = false;
+  private readonly stopCtl: AbortController;
+  private readonly clockWatch: ClockWatch;
+  private readonly scans: ScanGate;
+  private readonly enrollArm: EnrollArm;
+  private readonly pinChallenge: PinChallenge;
+  private readonly queue: QueueAdmin;
+  /** Punches captured since start by outcome, and those refused for want of storage (metrics, status). */
+  private readonly captures = new CaptureCounts();
+
+  /**
+   * `stopCtl`: aborted by `stop()`; the parts built with its signal (the roster keeper) stop with it.
+   * The status recorder and the event hub come built (`p.recorder`, `p.events`): the parts report to them.
+   */
+  constructor(
+    private readonly p: AgentParts,
+    stopCtl = new AbortController(),
+  ) {
+    this.stopCtl = stopCtl;
+    p.events.statusFrom(() => this.status());
+    p.scans.connect((code, source) => void this.scanned(code, source));
+    const changed = (): void => p.events.statusSoon();
+    this.clockWatch = new ClockWatch({ ...p, noteError: (m) => p.recorder.noteError(m), changed });
+    this.scans = new ScanGate(p.clock);
+    this.enrollArm = new EnrollArm(p.clock, p.admin);
+    this.pinChallenge = new PinChallenge(p.clock);
+    this.queue = new QueueAdmin({ ...p, changed });
+  }
+
+  on<K extends keyof AgentEvents>(event: K, fn: (e: AgentEvents[K]) => void): () => void {
+    return this.p.events.on(event, fn);
+  }
+
+  /** Recovers what a previous run left mid-send, starts delivery and the roster schedule (agent-lifecycle.ts). */
+  start(opts: StartOptions = {}): Promise<void> {
+    return startParts(this.p, this.clockWatch, () => this.p.recorder.noteRosterProgress(null), opts);
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.p.events.stop();
+    this.stopCtl.abort();
+    await stopParts(this.p, this.clockWatch);
+  }
+
+  /**
+   * Compares the wall clock with the monotonic one now (clock-watch.ts; it also runs every second): the step in ms, or
+   * null.
+   */
+  checkClock(): number | null {
+    return this.clockWatch.check();
+  }
+
+  // ---- capture -------------------------------------------------------------------------------
+
+  /**
+   * Takes a scanned or typed credential (and the PIN when one is required) and answers only
+   * after the punch is committed. A badge scan while enrollment is armed enrolls it instead.
+   */
+  async punch(credential: Credential, opts: { pin?: string; offerPinChallenge?: boolean } = {}): Promise<PunchAnswer> {
+    if (this.stopping) return this.answer({ ok: false, reason: 'shutting_down' });
+    const enrolled = this.enrollArm.takeScan(credential);
+    if (enrolled) return this.answer(enrolled);
+    const r = await this.p.capture.punch(credential, opts.pin === undefined ? {} : { pin: opts.pin });
+    return this.answer(opts.offerPinChallenge ? this.pinChallenge.offer(r, credential) : r);
+  }
+
+  /** The PIN for the scan that got `pinChallenge`; single use, and only within a minute of the scan. */
+  async answerPin(challenge: string, pin: string): Promise<PunchAnswer> {
+    const credential = this.pinChallenge.take(challenge);
+    if (!credential) {
+      return this.answer({ ok: false, reason: 'pin_expired' });
+    }
+    return this.punch(credential, { pin });
+  }
+
+  /**
+   * A badge from a reader (`source`: 'hid:<name>', 'wedge', …). Null when it is the same scan
+   * already taken by another source.
+   */
+  async scanned(code: string, source: string): Promise<PunchAnswer | null> {
+    if (this.scans.sameScanOtherWay(code, source)) return null;
+    return this.punch({ kind: 'badge', value: code }, { offerPinChallenge: true });
+  }
+
+  private answer(r: PunchResult): PunchAnswer {
+    this.captures.note(r, this.p.clock.now());
+    const a = this.p.days.attach(this.p.receipts.attach(r));
+    this.p.events.emit('punch', a);
+    this.p.events.statusSoon();
+    return a;
+  }
+
+  /** A punch's receipt by its NSR (admin screen); null when the journal has no such mark. */
+  receipt(nsr: number): PunchReceiptView | null {
+    return this.p.receipts.byNsr(nsr);
+  }
+
+  /** A punch's PDF receipt and its signature, base64 (admin screen): the copy kept since the punch, else made now. */
+  async receiptPdf(nsr: number): Promise<{ fileName: string; pdf: string; p7s: string | null } | null> {
+    const receipt = this.p.receipts.byNsr(nsr);
+    const files = this.p.receipts.files;
+    if (!receipt || !files) return null;
+    const b = await files.bytesOf(receipt);
+    return {
+      fileName: `comprovante-${receipt.nsr}.pdf`,
+      pdf: b.pdf.toString('base64'),
+      p7s: b.p7s ? b.p7s.toString('base64') : null,
+    };
+  }
+
+  /** The journal's marks dated from..to against the service's records, at the lowest priority (audit-runner.ts). */
+  auditCompare(range: AuditRange, opts: AuditRunOptions = {}): Promise<AuditReport> {
+    return this.p.auditor.run(range, opts);
+  }
+
+  /** The comparison under way and the last one's summary (admin screen). */
+  auditCompareState(): AuditState {
+    return this.p.auditor.state();
+  }
+
+  // ---- identity administration (admin screen) ----------------------------------------------------
+
+  get admin(): IdentityAdmin {
+    return this.p.admin;
+  }
+
+  /** AFD export from the admin screen (agent/exports/afd-admin.ts). */
+  get afd(): AfdAdmin {
+    return this.p.afd;
+  }
+
+  /**
+   * The admin screen's "scan the badge to enroll": the next badge scan within `timeoutMs` is linked to the employee.
+   */
+  enrollNextScan(employeeQuery: string, timeoutMs = 30_000): Promise<EnrollResult> {
+    return this.enrollArm.arm(employeeQuery, timeoutMs);
+  }
+
+  // ---- status bookkeeping (the parts report to p.recorder themselves) ---------------------------
+
+  /** Records the last error for status; never throws (the process guard of the CLI and the Electron shell). */
+  noteError(message: string): void {
+    this.p.recorder.noteError(message);
+  }
+
+  // ---- roster ----------------------------------------------------------------------------------
+
+  /** A sync now (admin screen, CLI); the schedule goes on from its outcome. */
+  async syncRoster(): Promise<RosterSyncResult> {
+    const res = await this.p.keeper.sync();
+    this.p.recorder.noteRosterProgress(null);
+    return res;
+  }
+
+  /** Settles once the employers the last roster names were read (sync/employer-sync.ts), or could not be. */
+  employersRead(): Promise<void> {
+    return this.p.keeper.employersSettled();
+  }
+
+  /** Applies a roster sync held because it would shrink the roster by more than half. */
+  confirmRosterShrink(): AdminResult {
+    return this.p.keeper.confirmShrink();
+  }
+
+  /** Punches kept for codes no roster knew, oldest first. */
+  listUnresolved(limit = 200): UnresolvedPunch[] {
+    return this.p.unresolved.list(limit);
+  }
+
+  // ---- the queue (admin screen; queue-admin.ts) -------------------------------------------------
+
+  retryRejected(punchId: number): boolean {
+    return this.queue.retryRejected(punchId);
+  }
+
+  listRejected(): PunchRow[] {
+    return this.queue.listRejected();
+  }
+
+  /** Every rejected punch back in the queue; how many. */
+  retryAllRejected(): number {
+    return this.queue.retryAllRejected();
+  }
+
+  /** Held punches, oldest first. */
+  listHeld(limit = 100): PunchRow[] {
+    return this.queue.listHeld(limit);
+  }
+
+  /** A person's decision on a held punch, written to the audit log. */
+  decideHeld(punchId: number, decision: HeldDecision, by: string, reason = ''): boolean {
+    return this.queue.decideHeld(punchId, decision, by, reason);
+  }
+
+  // ---- settings (admin screen) -------------------------------------------------------------------
+
+  /** Replaces the API token (checked with the service when it can be); the token never comes back in the answer. */
+  setApiToken(token: string): Promise<AdminResult> {
+    return this.p.settings.setApiToken(token);
+  }
+
+  /** Points the terminal at another site; its roster is fetched, the current one stays until then. */
+  setSite(siteId: string): Promise<AdminResult> {
+    return this.p.settings.setSite(siteId);
+  }
+
+  /** The account's request budget, in force at once. */
+  setRateBudget(limit: number, windowMs: number): Promise<AdminResult> {
+    return this.p.settings.setRateBudget(limit, windowMs);
+  }
+
+  /** Can punches be captured now? Stopping first: the database is closed once stopped. */
+  health(): Health {
+    if (this.stopping) return { ok: false, reason: 'agent stopping' };
+    const problem = this.p.storageProblem();
+    return problem === null ? { ok: true } : { ok: false, reason: problem };
+  }
+
+  /** Checks the database's integrity now (off the event loop); the result is in status too. */
+  checkIntegrity(): Promise<IntegrityRecord> {
+    return this.p.integrity.checkNow();
+  }
+
+  /** Verifies the evidence journal now (in chunks, beside capture); null when stopping. The result is in status too. */
+  verifyJournal(): Promise<JournalVerifyRecord | null> {
+    return this.p.journal.verifyNow();
+  }
+
+  requestCounts(): RequestCount[] {
+    return this.p.requests.list();
+  }
+
+  /** Punches captured since start, by outcome (registered, repeat, a kept punch's note, a refusal's reason). */
+  captureCounts(): CaptureCount[] {
+    return this.captures.list();
+  }
+
+  /** The stored status with the parts' live state (live-status.ts). */
+  status(): AgentStatus {
+    const s = liveStatus(this.p, !this.stopping);
+    s.storage = { ...s.storage, refused: this.captures.storageRefusals() };
+    return s;
+  }
+
+  /**
+   * Sends what is due and resolves when nothing is left to send, or when sending cannot go on
+   * (token refused, service unreachable), or after `maxWaitMs` (queue-flush.ts).
+   */
+  flush(opts: FlushOptions = {}): Promise<FlushOutcome> {
+    return flushQueue({ ...this.p, blockedBy: (limit) => this.p.recorder.blockedBy(limit) }, opts);
+  }
+}

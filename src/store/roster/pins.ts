@@ -1,0 +1,348 @@
+import crypto from 'node:crypto';
+import type { Clock } from '../../domain/clock.js';
+import {
+  afterFailure,
+  attemptDelayMs,
+  afterSuccess,
+  checkPinFormat,
+  currentAttempts,
+  DEFAULT_THROTTLE,
+  FRESH_ATTEMPTS,
+  lockState,
+  throttleMemory,
+  throttleWait,
+  type AttemptState,
+  type PinPolicy,
+  type ThrottlePolicy,
+} from '../../domain/pin-policy.js';
+import type { AuditLog } from './audit-log.js';
+import type { Db, WritableDb } from '../database.js';
+
+const HAS_PIN = 'SELECT 1 FROM employee_pins WHERE employee_id = ?';
+
+/** Whether `employeeId` has a PIN set: a read, on any connection (`timeclock doctor`'s is read-only). */
+export function hasPin(db: Db, employeeId: string): boolean {
+  return db.prepare(HAS_PIN).get(employeeId) !== undefined;
+}
+
+/** scrypt cost parameters; stored as JSON beside each hash, so they can be raised later. */
+export type ScryptParams = { N: number; r: number; p: number; keylen: number };
+
+export const DEFAULT_SCRYPT_PARAMS: Readonly<ScryptParams> = Object.freeze({ N: 16_384, r: 8, p: 1, keylen: 32 });
+export const PIN_SALT_BYTES = 16;
+
+export type PinCheck =
+  | { ok: true }
+  | { ok: false; reason: 'bad_format' | 'no_pin' }
+  | { ok: false; reason: 'wrong'; remaining: number }
+  | { ok: false; reason: 'locked'; until: number }
+  | { ok: false; reason: 'throttled'; waitMs: number };
+
+/**
+ * `attemptDelay`: the wait an employee's next attempt needs after `failures` wrong PINs in a row (default
+ * `attemptDelayMs`).
+ */
+export type PinsOptions = {
+  throttle?: ThrottlePolicy;
+  scryptParams?: ScryptParams;
+  attemptDelay?: (failures: number) => number;
+};
+
+type PinRow = { salt: Buffer; hash: Buffer; params: string };
+type AttemptRow = { failures: number; locked_until: number | null };
+type StoredParams = ScryptParams & { alg: 'scrypt' };
+
+const isInt = (v: unknown, min: number, max: number): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+
+/** Bounds that keep a (possibly corrupt) stored row from asking for gigabytes of memory. */
+function validScryptParams(v: unknown): v is ScryptParams {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return (
+    isInt(o.N, 2, 2 ** 22) &&
+    ((o.N as number) & ((o.N as number) - 1)) === 0 &&
+    isInt(o.r, 1, 32) &&
+    isInt(o.p, 1, 16) &&
+    isInt(o.keylen, 16, 64)
+  );
+}
+
+function parseStoredParams(json: string, employeeId: string): ScryptParams {
+  let v: unknown;
+  try {
+    v = JSON.parse(json);
+  } catch {
+    v = null;
+  }
+  if (!validScryptParams(v) || (v as { alg?: unknown }).alg !== 'scrypt') {
+    throw new Error(`the stored PIN of employee ${employeeId} has unreadable hash parameters; set the PIN again`);
+  }
+  return { N: v.N, r: v.r, p: v.p, keylen: v.keylen };
+}
+
+function scrypt(pin: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
+  // OpenSSL needs 128·r·(N+2) + 128·r·p bytes; Node's default ceiling (32 MiB) is too low for
+  // raised parameters, so allow what these parameters need, with some room.
+  const maxmem = Math.max(32 * 1024 * 1024, 128 * params.r * (params.N + 2) + 128 * params.r * params.p + 1024 * 1024);
+  return new Promise((resolve, reject) => {
+    crypto.scrypt(pin, salt, params.keylen, { N: params.N, r: params.r, p: params.p, maxmem }, (err, key) => {
+      if (err) reject(err);
+      else resolve(key);
+    });
+  });
+}
+
+/** What the PIN store is built from, with its options. */
+export type PinsDeps = PinsOptions & { db: WritableDb; clock: Clock; policy: PinPolicy; audit: AuditLog };
+
+/**
+ * Employees' PINs, the second factor after their ID. Only scrypt hashes with a per-employee
+ * random salt are stored (never the PIN); checks compare in constant time. Wrong PINs count per
+ * employee in `pin_attempts` (so a restart does not unlock anyone); the terminal-wide slow-down
+ * keeps its recent failure times in memory. Every set, clear and attempt goes to the audit log,
+ * with the employee id and never the PIN.
+ *
+ * Checks run one at a time (a queue), so concurrent guesses can neither slip past the throttle
+ * nor race the per-employee count.
+ */
+export class Pins {
+  private readonly stmts;
+  private readonly throttle: ThrottlePolicy;
+  private readonly params: ScryptParams;
+  /** Salt of the decoy hash computed when an employee has no PIN, so timing does not tell. */
+  private readonly dummySalt = crypto.randomBytes(PIN_SALT_BYTES);
+  private recentFailures: number[] = [];
+  /** The last wrong PIN per employee (in memory: a restart forgets it, the failure count stays). Bounded below. */
+  private readonly lastFailureAt = new Map<string, number>();
+  private readonly attemptDelay: (failures: number) => number;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly d: PinsDeps) {
+    const { db, policy } = d;
+    if (
+      !isInt(policy.maxFailures, 1, Number.MAX_SAFE_INTEGER) ||
+      !isInt(policy.lockoutMs, 0, Number.MAX_SAFE_INTEGER)
+    ) {
+      throw new Error(`invalid PIN policy: maxFailures must be an integer >= 1 and lockoutMs an integer >= 0`);
+    }
+    this.throttle = d.throttle ?? DEFAULT_THROTTLE;
+    this.attemptDelay = d.attemptDelay ?? attemptDelayMs;
+    const params = d.scryptParams ?? DEFAULT_SCRYPT_PARAMS;
+    if (!validScryptParams(params)) {
+      throw new Error(
+        `invalid scrypt parameters ${JSON.stringify(params)}: N must be a power of two (2..2^22), r 1..32, p 1..16, keylen 16..64`,
+      );
+    }
+    this.params = { N: params.N, r: params.r, p: params.p, keylen: params.keylen };
+    this.stmts = {
+      pin: db.prepare('SELECT salt, hash, params FROM employee_pins WHERE employee_id = ?'),
+      hasPin: db.prepare(HAS_PIN),
+      upsertPin: db.prepare(
+        `INSERT INTO employee_pins (employee_id, salt, hash, params, set_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (employee_id) DO UPDATE SET salt = excluded.salt, hash = excluded.hash, params = excluded.params,
+           set_at = excluded.set_at`,
+      ),
+      deletePin: db.prepare('DELETE FROM employee_pins WHERE employee_id = ?'),
+      attempts: db.prepare('SELECT failures, locked_until FROM pin_attempts WHERE employee_id = ?'),
+      upsertAttempts: db.prepare(
+        `INSERT INTO pin_attempts (employee_id, failures, locked_until) VALUES (?, ?, ?)
+         ON CONFLICT (employee_id) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until`,
+      ),
+      deleteAttempts: db.prepare('DELETE FROM pin_attempts WHERE employee_id = ?'),
+    };
+  }
+
+  /**
+   * Sets (or replaces) an employee's PIN: a fresh random salt, an scrypt hash, the attempt count
+   * reset. Throws with a clear message (never containing the PIN) when the PIN is malformed.
+   */
+  async set(employeeId: string, pin: string): Promise<void> {
+    if (typeof employeeId !== 'string' || employeeId.trim() === '')
+      throw new Error('cannot set a PIN: the employee id is empty');
+    const format = checkPinFormat(pin);
+    if (!format.ok) throw new Error(`cannot set the PIN of employee ${employeeId}: ${format.reason}`);
+    const salt = crypto.randomBytes(PIN_SALT_BYTES);
+    const hash = await scrypt(pin, salt, this.params);
+    const stored: StoredParams = { alg: 'scrypt', ...this.params };
+    const now = this.d.clock.now();
+    this.d.db.transaction(() => {
+      this.stmts.upsertPin.run(employeeId, salt, hash, JSON.stringify(stored), now);
+      this.stmts.deleteAttempts.run(employeeId);
+      this.d.audit.record(
+        now,
+        'pin_set',
+        employeeId,
+        `scrypt N=${this.params.N} r=${this.params.r} p=${this.params.p}`,
+      );
+    })();
+  }
+
+  /** Removes an employee's PIN (and their attempt count); false when there was none. */
+  clear(employeeId: string): boolean {
+    const now = this.d.clock.now();
+    return this.d.db.transaction((): boolean => {
+      const removed = this.stmts.deletePin.run(employeeId).changes > 0;
+      this.stmts.deleteAttempts.run(employeeId);
+      if (removed) this.d.audit.record(now, 'pin_cleared', employeeId, null);
+      return removed;
+    })();
+  }
+
+  /**
+   * Clears an employee's wrong-PIN count and lock (`timeclock pin unlock` for the manager's), audited
+   * with who asked. True when a lock was in force.
+   */
+  unlock(employeeId: string, by: string): boolean {
+    const now = this.d.clock.now();
+    return this.d.db.transaction((): boolean => {
+      const before = this.attempts(employeeId);
+      const wasLocked = lockState(before, now).locked;
+      this.stmts.deleteAttempts.run(employeeId);
+      this.lastFailureAt.delete(employeeId);
+      this.d.audit.record(
+        now,
+        'pin_unlocked',
+        employeeId,
+        `${wasLocked ? 'lock lifted' : 'not locked'} (${before.failures} wrong PINs in a row cleared) by ${by}`,
+      );
+      return wasLocked;
+    })();
+  }
+
+  has(employeeId: string): boolean {
+    return this.stmts.hasPin.get(employeeId) !== undefined;
+  }
+
+  /** The employee's attempt state as stored (for status screens and tests). */
+  attempts(employeeId: string): AttemptState {
+    const row = this.stmts.attempts.get(employeeId) as AttemptRow | undefined;
+    return row ? { failures: row.failures, lockedUntil: row.locked_until } : FRESH_ATTEMPTS;
+  }
+
+  /**
+   * Checks a PIN. In order: format (a typo of shape is not an attempt) → terminal-wide throttle →
+   * the employee's lock → the hash, compared in constant time. The maxFailures-th wrong PIN in a
+   * row answers 'locked' with the time the lock ends.
+   */
+  async verify(employeeId: string, pin: string): Promise<PinCheck> {
+    if (!checkPinFormat(pin).ok) return { ok: false, reason: 'bad_format' };
+    return this.serial(() => this.check(employeeId, pin));
+  }
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(task);
+    this.queue = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+
+  private async check(employeeId: string, pin: string): Promise<PinCheck> {
+    const now = this.d.clock.now();
+    this.forgetOldFailures(now);
+
+    const waitMs = throttleWait(this.recentFailures, now, this.throttle);
+    if (waitMs > 0) {
+      this.d.audit.record(now, 'pin_throttled', employeeId, `too many wrong PINs on this terminal; wait ${waitMs} ms`);
+      return { ok: false, reason: 'throttled', waitMs };
+    }
+
+    const attempts = this.attempts(employeeId);
+    const lock = lockState(attempts, now);
+    if (lock.locked && lock.until !== null) return this.refuseLocked(employeeId, now, lock.until);
+    // Each wrong PIN in a row makes the next attempt for this employee wait longer.
+    const last = this.lastFailureAt.get(employeeId);
+    const delay = last === undefined ? 0 : last + this.attemptDelay(currentAttempts(attempts, now).failures) - now;
+    if (delay > 0) {
+      this.d.audit.record(now, 'pin_throttled', employeeId, `wrong PINs in a row for this employee; wait ${delay} ms`);
+      return { ok: false, reason: 'throttled', waitMs: delay };
+    }
+
+    const row = this.stmts.pin.get(employeeId) as PinRow | undefined;
+    if (!row) {
+      await scrypt(pin, this.dummySalt, this.params);
+      this.recentFailures.push(now);
+      this.d.audit.record(now, 'pin_no_pin', employeeId, 'no PIN set for this employee');
+      return { ok: false, reason: 'no_pin' };
+    }
+
+    const derived = await scrypt(pin, row.salt, parseStoredParams(row.params, employeeId));
+    const match = derived.length === row.hash.length && crypto.timingSafeEqual(derived, row.hash);
+    if (!match) {
+      this.recentFailures.push(now);
+      this.lastFailureAt.set(employeeId, now);
+    } else this.lastFailureAt.delete(employeeId);
+
+    try {
+      return this.record(employeeId, match, now);
+    } catch {
+      // A full disk (or a read-only file) must not lock the manager out of the screen that says so:
+      // the answer stands on what can still be read; the in-memory throttle above still slows guessing.
+      const again = lockState(currentAttempts(this.attempts(employeeId), now), now);
+      if (again.locked && again.until !== null) return { ok: false, reason: 'locked', until: again.until };
+      if (match) return { ok: true };
+      return {
+        ok: false,
+        reason: 'wrong',
+        remaining: Math.max(
+          0,
+          this.d.policy.maxFailures - currentAttempts(this.attempts(employeeId), now).failures - 1,
+        ),
+      };
+    }
+  }
+
+  /** The attempt's outcome, written with its audit line in one transaction (it throws when the disk is full). */
+  private record(employeeId: string, match: boolean, now: number): PinCheck {
+    return this.d.db.transaction((): PinCheck => {
+      // Read again: another connection (or process) may have counted a failure meanwhile.
+      const state = currentAttempts(this.attempts(employeeId), now);
+      const again = lockState(state, now);
+      if (again.locked && again.until !== null) return this.refuseLocked(employeeId, now, again.until);
+      if (match) {
+        this.save(employeeId, afterSuccess());
+        this.d.audit.record(now, 'pin_ok', employeeId, null);
+        return { ok: true };
+      }
+      const next = afterFailure(state, now, this.d.policy);
+      this.save(employeeId, next);
+      if (next.lockedUntil !== null) {
+        this.d.audit.record(
+          now,
+          'pin_locked',
+          employeeId,
+          `${next.failures} wrong PINs in a row; locked until ${new Date(next.lockedUntil).toISOString()}`,
+        );
+        return { ok: false, reason: 'locked', until: next.lockedUntil };
+      }
+      this.d.audit.record(
+        now,
+        'pin_wrong',
+        employeeId,
+        `wrong PIN ${next.failures} of ${this.d.policy.maxFailures} in a row`,
+      );
+      return { ok: false, reason: 'wrong', remaining: Math.max(0, this.d.policy.maxFailures - next.failures) };
+    })();
+  }
+
+  private refuseLocked(employeeId: string, now: number, until: number): PinCheck {
+    this.d.audit.record(now, 'pin_refused_locked', employeeId, `locked until ${new Date(until).toISOString()}`);
+    return { ok: false, reason: 'locked', until };
+  }
+
+  private save(employeeId: string, state: AttemptState): void {
+    if (state.failures === 0 && state.lockedUntil === null) this.stmts.deleteAttempts.run(employeeId);
+    else this.stmts.upsertAttempts.run(employeeId, state.failures, state.lockedUntil);
+  }
+
+  /** Keeps only the failure times the throttles can still see (bounded memory under attack). */
+  private forgetOldFailures(now: number): void {
+    if (this.lastFailureAt.size > 1_000)
+      for (const [k, t] of this.lastFailureAt) if (now - t > 30_000) this.lastFailureAt.delete(k);
+    const kept = this.recentFailures.filter((t) => t > now - this.throttle.windowMs);
+    const max = throttleMemory(this.throttle);
+    this.recentFailures = kept.length > max ? kept.slice(kept.length - max) : kept;
+  }
+}
