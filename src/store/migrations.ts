@@ -3,17 +3,35 @@
  * own transaction; `PRAGMA user_version` records where a file stands. Never edit a shipped entry:
  * terminals in the field have already run it. Add a new one.
  *
- * The entries themselves are in src/store/migrations/, one file per range of versions, in order.
- * The files are history too: new migrations go in a new file, added at the end of this list.
+ * The entries themselves are in src/store/migrations/, one file per version (vNN.ts, NN the version
+ * it moves to). The files are history too: a new migration is a new file, added at the end of this list.
  */
-import { migrationsV1toV5 } from './migrations/v01-v05.js';
-import { migrationsV6toV11 } from './migrations/v06-v11.js';
-import { migrationsV12 } from './migrations/v12.js';
-import { migrationsV13 } from './migrations/v13.js';
+import { migration01 } from './migrations/v01.js';
+import { migration02 } from './migrations/v02.js';
+import { migration03 } from './migrations/v03.js';
+import { migration04 } from './migrations/v04.js';
+import { migration05 } from './migrations/v05.js';
+import { migration06 } from './migrations/v06.js';
+import { migration07 } from './migrations/v07.js';
+import { migration08 } from './migrations/v08.js';
+import { migration09 } from './migrations/v09.js';
+import { migration10 } from './migrations/v10.js';
+import { migration11 } from './migrations/v11.js';
+import { migration12 } from './migrations/v12.js';
+import { migration13 } from './migrations/v13.js';
 
 export const migrations: readonly string[] = [
-  ...migrationsV1toV5,
-  ...migrationsV6toV11,
-  ...migrationsV12,
-  ...migrationsV13,
+  migration01,
+  migration02,
+  migration03,
+  migration04,
+  migration05,
+  migration06,
+  migration07,
+  migration08,
+  migration09,
+  migration10,
+  migration11,
+  migration12,
+  migration13,
 ];

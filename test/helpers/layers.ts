@@ -178,6 +178,57 @@ const rules: Rule[] = [
   },
 ];
 
+/**
+ * Rooms inside a floor (docs/DESIGN.md "Rooms"), from the ground up: a file imports files of its own
+ * room and of rooms before it in the list. `.` is the folder's own top-level files: the agent's
+ * composition root (last: it puts every room together), the store's database handle (near the ground).
+ * A sub-folder missing from the list is a violation too, so a new room is placed before it is used.
+ */
+export const ROOMS: Readonly<Record<string, readonly string[]>> = {
+  'src/agent': [
+    'host',
+    'identity',
+    'settings',
+    'status',
+    'time',
+    'capture',
+    'roster',
+    'delivery',
+    'exports',
+    'receipts',
+    'journal',
+    'facade',
+    'metrics',
+    'diagnostics',
+    '.',
+  ],
+  'src/store': ['migrations', '.', 'journal', 'settings', 'punches', 'roster', 'upkeep'],
+};
+
+/** The room of a path under `base` ('.' for a file directly in it), or null when not under it. */
+export function roomOf(base: string, p: string): string | null {
+  if (!under(p, base)) return null;
+  const rest = p.slice(base.length + 1).split('/');
+  return rest.length > 1 ? (rest[0] as string) : '.';
+}
+
+function roomViolation(file: string, target: string): string | null {
+  for (const [base, order] of Object.entries(ROOMS)) {
+    const from = roomOf(base, file);
+    if (from === null) continue;
+    const fromAt = order.indexOf(from);
+    if (fromAt < 0) return `${base}/${from}/ is not a room of ${base} (add it to ROOMS in test/helpers/layers.ts)`;
+    const to = roomOf(base, target);
+    if (to === null || to === from) return null;
+    const toAt = order.indexOf(to);
+    if (toAt >= 0 && toAt < fromAt) return null;
+    return `${base}/${from === '.' ? '*.ts' : from + '/'} may import only its own room and the rooms before it (${order
+      .slice(0, fromAt)
+      .join(', ')}): not ${to === '.' ? base + '/*.ts' : base + '/' + to + '/'}`;
+  }
+  return null;
+}
+
 export function checkLayers(files: readonly SourceFile[]): Violation[] {
   const out: Violation[] = [];
   for (const file of files) {
@@ -200,6 +251,10 @@ export function checkLayers(files: readonly SourceFile[]): Violation[] {
         reasons.push(
           'only src/cli.ts, src/cli/** and the Electron entry (src/main/main.ts) may import the command line',
         );
+      }
+      if (target.kind === 'local') {
+        const room = roomViolation(file.path, target.path);
+        if (room !== null) reasons.push(room);
       }
       if (reasons.length > 0) out.push({ file: file.path, specifier, reason: reasons.join('; ') });
     }

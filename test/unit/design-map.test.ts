@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/layers.js';
+import { ROOMS, ROOT } from '../helpers/layers.js';
 
 const design = fs.readFileSync(path.join(ROOT, 'docs/DESIGN.md'), 'utf8');
 const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -43,6 +43,37 @@ describe('the folder maps (docs/DESIGN.md, README "Development")', () => {
       for (const m of text.matchAll(/\bsrc\/([a-z]+)\b(?![.*-])/g)) {
         expect(fs.existsSync(path.join(ROOT, 'src', m[1] as string)), `src/${m[1]}`).toBe(true);
       }
+    }
+  });
+});
+
+describe('the rooms of src/agent and src/store (docs/DESIGN.md "Rooms")', () => {
+  const entries = Object.entries(ROOMS).flatMap(([base, order]) =>
+    order.filter((r) => r !== '.').map((room) => [base, room] as const),
+  );
+
+  it('lists every sub-folder, and each listed room is a folder', () => {
+    for (const base of Object.keys(ROOMS)) {
+      const folders = fs
+        .readdirSync(path.join(ROOT, base), { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort();
+      expect(folders).toEqual([...(ROOMS[base] ?? [])].filter((r) => r !== '.').sort());
+    }
+  });
+
+  it.each(entries)('%s/%s has a README saying what it holds, and the design and README name it', (base, room) => {
+    const readme = fs.readFileSync(path.join(ROOT, base, room, 'README.md'), 'utf8');
+    expect(readme).toMatch(new RegExp(`^# ${base}/${room}\\n\\n\\S`));
+    expect(design).toContain(`\`${base}/${room}/\``);
+    expect(readmeMap).toContain(`${room}/`);
+  });
+
+  it('keeps each room to about twenty files', () => {
+    for (const [base, room] of entries) {
+      const n = fs.readdirSync(path.join(ROOT, base, room)).filter((f) => f.endsWith('.ts')).length;
+      expect(n, `${base}/${room}`).toBeLessThanOrEqual(20);
     }
   });
 });

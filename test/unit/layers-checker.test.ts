@@ -224,3 +224,34 @@ describe('the layering checker', () => {
     expect(checkLayers(fine)).toEqual([]);
   });
 });
+
+describe('the rooms inside src/agent and src/store', () => {
+  it('lets a room import the rooms before it and its own, and reports an arrow up, into the root or to an unlisted room', () => {
+    const files: SourceFile[] = [
+      // allowed: a room below, its own room, the composition root over any room, the store's ground
+      { path: 'src/agent/capture/ok.ts', text: "import '../host/runtime.js';\nimport './capture-pin.js';" },
+      { path: 'src/agent/ok-root.ts', text: "import '../agent/facade/agent.js';\nimport './metrics/metrics.js';" },
+      { path: 'src/store/punches/ok.ts', text: "import '../database.js';\nimport '../journal/journal-facts.js';" },
+      // not allowed
+      { path: 'src/agent/host/bad-up.ts', text: "import '../status/status.js';" },
+      { path: 'src/agent/facade/bad-root.ts', text: "import '../build-agent.js';" },
+      { path: 'src/agent/lobby/bad-unlisted.ts', text: "import '../host/runtime.js';" },
+      { path: 'src/store/journal/bad-up.ts', text: "import '../punches/outbox.js';" },
+      { path: 'src/store/bad-ground.ts', text: "import './roster/roster.js';" },
+    ];
+    const violations = checkLayers(files);
+    expect(violations.map((v) => `${v.file} -> ${v.specifier}`)).toEqual([
+      'src/agent/host/bad-up.ts -> ../status/status.js',
+      'src/agent/facade/bad-root.ts -> ../build-agent.js',
+      'src/agent/lobby/bad-unlisted.ts -> ../host/runtime.js',
+      'src/store/journal/bad-up.ts -> ../punches/outbox.js',
+      'src/store/bad-ground.ts -> ./roster/roster.js',
+    ]);
+    const message = describeViolations(violations);
+    expect(message).toContain(
+      "src/agent/host/bad-up.ts imports '../status/status.js': src/agent/host/ may import only its own room and the rooms before it (): not src/agent/status/",
+    );
+    expect(message).toContain('src/agent/lobby/ is not a room of src/agent');
+    expect(message).toContain('not src/agent/*.ts');
+  });
+});

@@ -9,8 +9,7 @@
  *   (store/journal/evidence-journal.ts), so each employer's AFD is a whole chain; NSRs stay one sequence.
  * - roster indexes for the workers without a CPF and by payment source (store/roster/roster-gaps.ts).
  */
-export const migrationsV12: readonly string[] = [
-  `
+export const migration12 = `
   CREATE TABLE employers (
     id          TEXT PRIMARY KEY,             -- the payment source's _id
     name        TEXT,                         -- legal name (null: not defined by the service)
@@ -21,7 +20,7 @@ export const migrationsV12: readonly string[] = [
     missing     INTEGER NOT NULL DEFAULT 0    -- 1: the service answered 404 (no such employer)
   );
   ALTER TABLE journal_marks ADD COLUMN chain TEXT NOT NULL DEFAULT '';
-  -- Roster health's evidence gaps (store/roster/roster-gaps.ts), read at the cost of the few they list.
+  -- Roster health's evidence gaps (store/roster-gaps.ts), read at the cost of the few they list.
   -- On the staging table too, named as its other indexes are (roster_g<generation>_…: a clone of the
   -- table in use keeps the part after the generation, roster-tables.ts); these bases are new, so unique.
   CREATE INDEX roster_no_cpf ON roster_employees (full_name) WHERE cpf IS NULL;
@@ -29,5 +28,4 @@ export const migrationsV12: readonly string[] = [
   CREATE INDEX roster_g1_no_cpf ON roster_staging (full_name) WHERE cpf IS NULL;
   CREATE INDEX roster_g1_by_payment_source ON roster_staging (payment_source) WHERE payment_source IS NOT NULL;
   CREATE INDEX journal_marks_by_chain ON journal_marks (chain, nsr);
-  `,
-];
+  `;

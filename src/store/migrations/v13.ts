@@ -10,8 +10,7 @@
  * `journal_archive_heads`: each chain's last archived hash, so a chain (or the facts) whose every row
  * was archived continues from it.
  */
-export const migrationsV13: readonly string[] = [
-  `
+export const migration13 = `
   ALTER TABLE journal_meta ADD COLUMN archived_nsr INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE journal_meta ADD COLUMN archived_seq INTEGER NOT NULL DEFAULT 0;
   CREATE TABLE journal_archives (
@@ -39,5 +38,4 @@ export const migrationsV13: readonly string[] = [
     WHEN OLD.seq > (SELECT archived_seq FROM journal_meta WHERE one = 1)
     BEGIN SELECT RAISE(ABORT, 'the evidence journal is append-only (only archived facts leave it)'); END;
   CREATE TRIGGER journal_archives_keep BEFORE DELETE ON journal_archives BEGIN SELECT RAISE(ABORT, 'an archive''s row is kept (removed_at says it was let go)'); END;
-  `,
-];
+  `;
