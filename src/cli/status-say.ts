@@ -3,6 +3,8 @@
  * padded to one column, spans ("5m 3s ago"), figures, and long lines folded under their column.
  */
 import type { AgentStatus } from '../agent/status/status.js';
+import type { Words } from '../agent/status/status-sentences.js';
+import { describeOffset } from '../domain/date-plausibility.js';
 import { t, type MessageKey, type Params } from '../messages/catalogue.js';
 import type { Lang } from '../messages/lang.js';
 import { dictionaries } from '../messages/catalogue.js';
@@ -100,4 +102,13 @@ export function fold(line: string, indent: string, width = STATUS_WIDTH): string
   }
   out.push(rest);
   return out;
+}
+
+/** The shared status sentences (agent/status/status-sentences.ts) in this language: "1.5 h" as it writes it ("1,5 h"). */
+export function wordsOf(say: Say): Words {
+  const offset = (ms: number) => {
+    const text = describeOffset(ms);
+    return say.lang === 'en' ? text : text.replace(/(\d)\.(\d)/g, '$1,$2');
+  };
+  return { text: say.text, offset };
 }

@@ -3,14 +3,14 @@
  * returning nothing when its line does not apply. Words come from the catalogue's `status` subject.
  */
 import type { AgentStatus } from '../agent/status/status.js';
-import { describeOffset } from '../domain/date-plausibility.js';
+import { serviceClockSentence } from '../agent/status/status-sentences.js';
 import { chooseTimeZone } from '../domain/local-time.js';
 import { localWhen } from '../domain/when-text.js';
 import type { Lang } from '../messages/lang.js';
 import { fleetLines } from './fleet-lines.js';
 import { cliLang } from './lang.js';
 import { absentRouteLines, connectionWord } from './service-lines.js';
-import { fold, inParens, sayFor, type Say } from './status-say.js';
+import { fold, inParens, sayFor, wordsOf, type Say } from './status-say.js';
 import { integrityLines, journalLines, retentionLines, storageLines } from './status-keeping-lines.js';
 import { rosterLines } from './status-roster-lines.js';
 
@@ -119,37 +119,11 @@ function skewValue(say: Say, ms: number | null): string {
   return say.text('status.skew.off', { s: say.decimal(ms / 1000, 1) });
 }
 
-type ServiceClockRecord = NonNullable<AgentStatus['serviceClock']>;
-
 /** The service's clock, when the terminal does not simply use it. */
 function serviceClockLines(say: Say, c: AgentStatus['serviceClock']): string[] {
   if (!c || c.state === 'ok') return [];
   const since = say.text('status.since', { ago: say.since(c.at) });
-  return [say.label('status.label.serviceClock') + serviceClockSentence(say, c) + since];
-}
-
-function serviceClockSentence(say: Say, c: ServiceClockRecord): string {
-  const offset = (ms: number) => localDecimals(say, describeOffset(ms));
-  const way = (ms: number) => say.text(ms > 0 ? 'status.svcClock.ahead' : 'status.svcClock.behind');
-  const off = c.offsetMs ?? 0;
-  if (c.state === 'off') {
-    return say.text('status.svcClock.off', {
-      offset: offset(off),
-      way: way(off),
-      bound: offset(c.boundMs),
-      setting: 'clock.serviceSkewBoundMs',
-    });
-  }
-  if (c.state === 'unconfirmed') {
-    const jump = c.jumpMs ?? off;
-    return say.text('status.svcClock.unconfirmed', { offset: offset(jump), way: way(jump) });
-  }
-  return c.header ? say.text('status.svcClock.noDateHeader', { header: c.header }) : say.text('status.svcClock.noDate');
-}
-
-/** "1.5 h" as the language writes it ("1,5 h"). */
-function localDecimals(say: Say, text: string): string {
-  return say.lang === 'en' ? text : text.replace(/(\d)\.(\d)/g, '$1,$2');
+  return [say.label('status.label.serviceClock') + serviceClockSentence(wordsOf(say), c) + since];
 }
 
 /** A refused token, a pause, a service at the wrong address, and the API token's own warning. */

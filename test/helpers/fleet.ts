@@ -1,3 +1,5 @@
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
 import type { Clock } from '../../src/domain/clock.js';
 import type { Logger } from '../../src/log.js';
@@ -5,6 +7,7 @@ import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
 import { startMockServer, type MockServer, type RequestLogEntry } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
 import { testAgent } from './agent.js';
+import { startRedis, type RedisProcess } from './redis-server.js';
 import { tempDir } from './temp.js';
 
 /**
@@ -101,3 +104,43 @@ export function serviceView(mock: MockServer, since = 0): { refused: number; max
 }
 
 export const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A test file's fleet on a real redis-server: Redis started before its tests and stopped after them,
+ * the rig's terminals and mocks stopped after each test. `raw()` is a plain client on the same Redis
+ * for tests that look inside it; with `flush`, Redis is emptied after each test.
+ */
+export function fleetOnRedis(o: { flush?: boolean } = {}): {
+  rig: FleetRig;
+  redis: { readonly url: string };
+  raw: () => Redis;
+} {
+  const rig: FleetRig = { cleanups: [] };
+  let server: RedisProcess | undefined;
+  let client: Redis | undefined;
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(async () => {
+    client?.disconnect();
+    await server?.stop();
+  });
+  afterEach(async () => {
+    while (rig.cleanups.length) await rig.cleanups.pop()?.();
+    if (o.flush) await raw().flushall();
+  });
+  const started = (): RedisProcess => {
+    if (!server) throw new Error('Redis is started in beforeAll: use it inside a test');
+    return server;
+  };
+  const raw = (): Redis => (client ??= new Redis(started().url));
+  return {
+    rig,
+    redis: {
+      get url() {
+        return started().url;
+      },
+    },
+    raw,
+  };
+}

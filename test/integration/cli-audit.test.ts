@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { inProcess } from '../helpers/cli.js';
 import { runCli } from '../../src/cli/run.js';
 import type { AuditReport } from '../../src/sync/audit-compare.js';
 import { auditRig, minuteOf, punchAndDeliver } from '../helpers/audit-rig.js';
@@ -16,17 +17,8 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
-  try {
-    return { code: await runCli(args), stdout, stderr };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
+/** `timeclock …` in this process. */
+const cli = (args: string[]) => inProcess(() => runCli(args));
 
 describe('timeclock audit compare', () => {
   it('exits 0 when every mark is found, 1 naming the NSR of a record deleted on the service, 2 for a bad range', async () => {

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { inProcess } from '../helpers/cli.js';
 import type { PunchAnswer } from '../../src/agent/receipts/receipts.js';
 import { runReceipt } from '../../src/cli/receipt.js';
 import { UsageError, type CliOptions } from '../../src/cli/options.js';
@@ -21,22 +22,8 @@ afterEach(async () => {
 });
 
 /** Runs the command in this process, with what it writes to stdout and stderr. */
-function receipt(opts: CliOptions, args: string[]): { code: number; stdout: string; stderr: string } {
-  let stdout = '';
-  let stderr = '';
-  const out = vi
-    .spyOn(process.stdout, 'write')
-    .mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
-  const err = vi
-    .spyOn(process.stderr, 'write')
-    .mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
-  try {
-    return { code: runReceipt(opts, args) as number, stdout, stderr }; // never --pdf here: a number at once
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+/** `timeclock receipt` in this process (never --pdf here: the answer is a number at once). */
+const receipt = (opts: CliOptions, args: string[]) => inProcess(() => runReceipt(opts, args) as number);
 
 describe('timeclock receipt', () => {
   it('prints a punch’s receipt by its NSR, as text and as JSON, beside the running terminal and after it stopped', async () => {
@@ -63,7 +50,7 @@ describe('timeclock receipt', () => {
     fs.writeFileSync(config, JSON.stringify({ dataDir: t.dir, ...evidence }));
 
     // Beside the running terminal: a read-only reader, nothing taken over.
-    const text = receipt({ config }, [String(joao.nsr)]);
+    const text = await receipt({ config }, [String(joao.nsr)]);
     expect(text).toMatchObject({ code: 0, stderr: '' });
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('Comprovante de Registro de Ponto do Trabalhador'); // Art. 79's title (issue 26)
@@ -84,7 +71,7 @@ describe('timeclock receipt', () => {
     );
     await agent.stop();
 
-    const json = receipt({ config, json: true }, [String(ana.nsr).padStart(9, '0')]);
+    const json = await receipt({ config, json: true }, [String(ana.nsr).padStart(9, '0')]);
     expect(json.code).toBe(0);
     const fields = JSON.parse(json.stdout) as Record<string, unknown>;
     const cpf = demoSeed().employees.find((e) => e.external_id === '1001')?.cpf ?? '';
@@ -102,19 +89,19 @@ describe('timeclock receipt', () => {
     expect(fields['qr']).toBeUndefined();
     expect(json.stdout).not.toContain(cpf);
 
-    const missing = receipt({ config }, ['999999']);
+    const missing = await receipt({ config }, ['999999']);
     expect(missing).toMatchObject({ code: 1, stdout: '' });
     expect(missing.stderr).toBe(`timeclock: no punch with NSR 000999999 in ${t.dir}\n`);
     for (const bad of [[], ['0'], ['abc'], ['1000000000'], ['1', '2']])
-      expect(() => receipt({ config }, bad), JSON.stringify(bad)).toThrow(UsageError);
+      await expect(receipt({ config }, bad), JSON.stringify(bad)).rejects.toThrow(UsageError);
   });
 
-  it('says so when the data directory has no terminal data', () => {
+  it('says so when the data directory has no terminal data', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
     const config = path.join(t.dir, 'config.json');
     fs.writeFileSync(config, JSON.stringify({ dataDir: path.join(t.dir, 'none') }));
-    const r = receipt({ config }, ['1']);
+    const r = await receipt({ config }, ['1']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no terminal data in .*none yet/);
   });

@@ -3,7 +3,7 @@
  * so a terminal with most of the backlog is not left to finish windows after the others. Real
  * agents, one mock enforcing the account's limit (10 per 1 s), a real redis-server, real clock.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
 import { recordCounts } from '../helpers/agent.js';
 import {
@@ -13,23 +13,11 @@ import {
   serviceView,
   startTerminal,
   WINDOW_MS,
-  type FleetRig,
+  fleetOnRedis,
 } from '../helpers/fleet.js';
-import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/temp.js';
 
-let redis: RedisProcess;
-const rig: FleetRig = { cleanups: [] };
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis.stop();
-});
-afterEach(async () => {
-  while (rig.cleanups.length) await rig.cleanups.pop()?.();
-});
+const { rig, redis } = fleetOnRedis();
 
 /** People badging at `agent` at `offsets` (ms from `t0`), employees from `from` on. */
 async function badgeAt(agent: Agent, from: number, offsets: number[], t0: number): Promise<void> {

@@ -5,8 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentMetrics } from '../../src/agent/metrics/metrics.js';
 import { statusText } from '../../src/cli/format.js';
 import { terminalIdOf } from '../../src/config.js';
@@ -21,28 +20,12 @@ import {
   punchBacklog,
   serviceView,
   startTerminal,
-  type FleetRig,
+  fleetOnRedis,
 } from '../helpers/fleet.js';
 import { parseProm, sample } from '../helpers/prom-text.js';
-import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/temp.js';
 
-let redis: RedisProcess;
-let raw: Redis;
-const rig: FleetRig = { cleanups: [] };
-
-beforeAll(async () => {
-  redis = await startRedis();
-  raw = new Redis(redis.url);
-});
-afterAll(async () => {
-  raw.disconnect();
-  await redis.stop();
-});
-afterEach(async () => {
-  while (rig.cleanups.length) await rig.cleanups.pop()?.();
-  await raw.flushall();
-});
+const { rig, redis, raw } = fleetOnRedis({ flush: true });
 
 /** waitFor for a condition that asks Redis. */
 async function waitForAsync(pred: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
@@ -76,7 +59,7 @@ describe('three terminals under ONE terminal id, each with a fresh database (a c
     // While they drain: the window's members name the instance, so slot 1 of each is three members.
     const key = defaultRateKey(mock.url, 'demo-token');
     await waitForAsync(
-      async () => new Set((await raw.zrange(key, '0', '-1')).map((m) => m.split(':')[1])).size === 3,
+      async () => new Set((await raw().zrange(key, '0', '-1')).map((m) => m.split(':')[1])).size === 3,
       'members of all three',
       5_000,
     );
@@ -172,7 +155,7 @@ describe("the fleet's registry of live terminals", () => {
     );
     // Both announced, and each has read the registry after the other's entry was in it.
     const registry = `${defaultRateKey(mock.url, 'demo-token')}:terminals`;
-    await waitForAsync(async () => (await raw.zcard(registry)) === 2, 'both in the registry', 5_000);
+    await waitForAsync(async () => (await raw().zcard(registry)) === 2, 'both in the registry', 5_000);
     await new Promise((r) => setTimeout(r, 600));
     for (const s of [a.status(), b.status()]) {
       expect(s.fleet?.conflict).toBeNull();

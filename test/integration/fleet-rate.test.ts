@@ -3,7 +3,7 @@
  * mock API enforcing the account's limit, a real redis-server. Real clock (the window is Redis
  * time): 10 requests per second for the account.
  */
-import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
 import { recordCounts } from '../helpers/agent.js';
 import {
@@ -15,23 +15,11 @@ import {
   serviceView,
   startTerminal,
   WINDOW_MS,
-  type FleetRig,
+  fleetOnRedis,
 } from '../helpers/fleet.js';
-import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/temp.js';
 
-let redis: RedisProcess;
-const rig: FleetRig = { cleanups: [] };
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis.stop();
-});
-afterEach(async () => {
-  while (rig.cleanups.length) await rig.cleanups.pop()?.();
-});
+const { rig, redis } = fleetOnRedis();
 
 const allSent = (agents: Agent[], each: number) => () => agents.every((a) => a.status().queue.sent === each);
 

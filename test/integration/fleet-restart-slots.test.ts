@@ -4,34 +4,18 @@
  * under the names the earlier one gave them, not as members of its own. Real agents, the mock API,
  * a real redis-server.
  */
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
-import { accountMock, ACCOUNT_LIMIT, freshDir, punchBacklog, startTerminal, type FleetRig } from '../helpers/fleet.js';
-import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
+import { accountMock, ACCOUNT_LIMIT, freshDir, punchBacklog, startTerminal, fleetOnRedis } from '../helpers/fleet.js';
 import { waitFor } from '../helpers/temp.js';
 
-let redis: RedisProcess;
-let raw: Redis;
-const rig: FleetRig = { cleanups: [] };
-
-beforeAll(async () => {
-  redis = await startRedis();
-  raw = new Redis(redis.url);
-});
-afterAll(async () => {
-  raw.disconnect();
-  await redis.stop();
-});
-afterEach(async () => {
-  while (rig.cleanups.length) await rig.cleanups.pop()?.();
-});
+const { rig, redis, raw } = fleetOnRedis();
 
 /** The account window's members as [process name, local slot id]. */
 async function members(agent: Agent): Promise<[string, number][]> {
   const key = agent.status().fleet?.windowKey?.key;
   if (!key) throw new Error('no window key in status');
-  return (await raw.zrange(key, '0', '-1')).map((m) => {
+  return (await raw().zrange(key, '0', '-1')).map((m) => {
     const cut = m.lastIndexOf(':');
     return [m.slice(0, cut), Number(m.slice(cut + 1))];
   });

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { DB_FILE_NAME } from '../../src/store/database.js';
 import { recordCounts } from '../helpers/agent.js';
@@ -20,23 +20,11 @@ import {
   serviceView,
   startTerminal,
   WINDOW_MS,
-  type FleetRig,
+  fleetOnRedis,
 } from '../helpers/fleet.js';
-import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/temp.js';
 
-let redis: RedisProcess;
-const rig: FleetRig = { cleanups: [] };
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis.stop();
-});
-afterEach(async () => {
-  while (rig.cleanups.length) await rig.cleanups.pop()?.();
-});
+const { rig, redis } = fleetOnRedis();
 
 /** The slots a terminal took (each one request), from its database: when. */
 function slotsTaken(dataDir: string, since: number): number[] {

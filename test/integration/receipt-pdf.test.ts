@@ -9,6 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { inProcess } from '../helpers/cli.js';
 import { buildReceipt, type ReceiptSettings } from '../../src/agent/receipts/receipt.js';
 import { ReceiptFiles } from '../../src/agent/receipts/receipt-files.js';
 import { receiptPdf } from '../../src/agent/receipts/receipt-pdf.js';
@@ -131,20 +132,9 @@ describe('the PDF receipt', () => {
       const config = path.join(tmp.dir, 'cli.json');
       fs.writeFileSync(config, JSON.stringify({ dataDir, employer: EMPLOYER }));
       const out = path.join(tmp.dir, 'comprovante.pdf');
-      let stdout = '';
-      const spy = vi
-        .spyOn(process.stdout, 'write')
-        .mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
-      let code: number;
-      let again: number;
-      const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-      try {
-        code = await runReceipt({ config, pdf: true, out }, ['1']);
-        again = await runReceipt({ config, pdf: true, out }, ['1']);
-      } finally {
-        spy.mockRestore();
-        err.mockRestore();
-      }
+      const first = await inProcess(() => runReceipt({ config, pdf: true, out }, ['1']));
+      const second = await inProcess(() => runReceipt({ config, pdf: true, out }, ['1']));
+      const [code, again, stdout] = [first.code, second.code, first.stdout + second.stdout];
       expect(code).toBe(0);
       expect(stdout).toContain('the copy kept since the punch');
       expect(again).toBe(1);

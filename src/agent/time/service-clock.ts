@@ -3,31 +3,13 @@
  * tells it on a change only): kept for status (and so for the admin screen, `timeclock status`
  * and the metrics), one log line, and the last error when something is wrong.
  */
-import { describeOffset } from '../../domain/date-plausibility.js';
+import { englishWords, serviceClockSentence as sentenceIn } from '../status/status-sentences.js';
 import type { Logger } from '../../log.js';
 import type { ServiceClockRecord } from '../../store/settings/setting-keys.js';
 
-/** The sentence status, the log and `timeclock status` use. */
+/** The sentence status and the log use, in English (`timeclock status` says it in its language). */
 export function serviceClockSentence(r: ServiceClockRecord): string {
-  const off = r.offsetMs ?? 0;
-  const way = (ms: number) => (ms > 0 ? 'ahead' : 'behind');
-  switch (r.state) {
-    case 'off':
-      return (
-        `the service's clock is off by ${describeOffset(off)} (${way(off)}, more than clock.serviceSkewBoundMs ${describeOffset(r.boundMs)}); ` +
-        "this terminal's clock is NTP-synchronised and is kept: punches carry this terminal's time, marked service_clock_off"
-      );
-    case 'no_date':
-      return `the service sends no usable Date header${r.header ? ` (Date: "${r.header}")` : ''}; punches sent at this terminal's clock, marked unanchored`;
-    case 'unconfirmed': {
-      const jump = r.jumpMs ?? off;
-      return `the service's Date is ${describeOffset(jump)} ${way(jump)} of the time in force; waiting for a second answer to agree before it is used`;
-    }
-    case 'ok':
-      return Math.abs(off) < 1_000
-        ? "the service's clock agrees with this terminal's"
-        : `the service's clock is in use: ${describeOffset(off)} ${way(off)} of this terminal's (within clock.serviceSkewBoundMs${r.ntp === 'yes' ? '' : ', or confirmed by a second answer'})`;
-  }
+  return sentenceIn(englishWords, r);
 }
 
 export type ServiceClockReportParts = {

@@ -116,6 +116,10 @@ export const enStatus = {
   'status.svcClock.noDateHeader':
     'the service sends no usable Date header (Date: "{header}"); ' +
     "punches sent at this terminal's clock, marked unanchored",
+  'status.svcClock.agrees': "the service's clock agrees with this terminal's",
+  'status.svcClock.inUse': "the service's clock is in use: {offset} {way} of this terminal's (within {setting})",
+  'status.svcClock.inUseConfirmed':
+    "the service's clock is in use: {offset} {way} of this terminal's (within {setting}, or confirmed by a second answer)",
   'status.svcClock.unconfirmed':
     "the service's Date is {offset} {way} of the time in force; " +
     'waiting for a second answer to agree before it is used',

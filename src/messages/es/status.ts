@@ -119,6 +119,11 @@ export const esStatus: Texts<typeof enStatus> = {
   'status.svcClock.noDateHeader':
     'el servicio no envía una cabecera Date utilizable (Date: "{header}"); ' +
     'registros enviados con el reloj de este terminal, marcados unanchored',
+  'status.svcClock.agrees': 'el reloj del servicio coincide con el de este terminal',
+  'status.svcClock.inUse':
+    'se usa el reloj del servicio: {way} {offset} respecto a este terminal (dentro de {setting})',
+  'status.svcClock.inUseConfirmed':
+    'se usa el reloj del servicio: {way} {offset} respecto a este terminal (dentro de {setting}, o confirmado por una segunda respuesta)',
   'status.svcClock.unconfirmed':
     'el Date del servicio está {way} {offset} respecto a la hora vigente; ' +
     'esperando una segunda respuesta que coincida antes de usarlo',

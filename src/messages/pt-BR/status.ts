@@ -117,6 +117,11 @@ export const ptStatus: Texts<typeof enStatus> = {
   'status.svcClock.noDateHeader':
     'o serviço não envia um cabeçalho Date utilizável (Date: "{header}"); ' +
     'marcações enviadas com o relógio deste terminal, marcadas unanchored',
+  'status.svcClock.agrees': 'o relógio do serviço concorda com o deste terminal',
+  'status.svcClock.inUse':
+    'o relógio do serviço está em uso: {way} {offset} em relação a este terminal (dentro de {setting})',
+  'status.svcClock.inUseConfirmed':
+    'o relógio do serviço está em uso: {way} {offset} em relação a este terminal (dentro de {setting}, ou confirmado por uma segunda resposta)',
   'status.svcClock.unconfirmed':
     'o Date do serviço está {way} {offset} em relação à hora em vigor; ' +
     'aguardando uma segunda resposta que concorde antes de usá-lo',
