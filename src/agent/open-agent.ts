@@ -10,7 +10,7 @@ import { adoptLegacyQueue } from './host/adopt-queue.js';
 import type { AdminPin } from './bridge-handlers.js';
 import type { ScreenSettings } from '../contract.js';
 import type { TokenStore } from './host/token-store.js';
-import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
+import type { MetricsServer } from './metrics/metrics-server.js';
 import { readFleetNsr } from './journal/fleet-nsr.js';
 
 /**
@@ -89,7 +89,11 @@ export async function openAgent(
   }
   const isDemo = demoSetup !== null;
   const listen = ready.metrics.listen;
-  const metrics = deps.metrics && listen ? await startMetricsServer({ listen, agent, log }) : null;
+  // Loaded only when served: prom-client is ~22 MB resident that a terminal without metrics never needs.
+  const metrics =
+    deps.metrics && listen
+      ? await (await import('./metrics/metrics-server.js')).startMetricsServer({ listen, agent, log })
+      : null;
   return {
     agent,
     config: ready,

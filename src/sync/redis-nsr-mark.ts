@@ -1,4 +1,8 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadWhenUsed } from './when-used.js';
+
+/** ioredis, loaded when a client is first made (a terminal without Redis never loads it). */
+const ioredis = loadWhenUsed<typeof import('ioredis')>('ioredis');
 
 /**
  * The NSR high-water mark of each evidence journal in the fleet's Redis (issue 26 item 7): a key
@@ -42,7 +46,7 @@ function markOf(v: unknown): NsrMark {
 }
 
 function client(url: string, connectTimeoutMs: number, offlineQueue: boolean): Redis {
-  const redis = new Redis(url, {
+  const redis = new (ioredis().Redis)(url, {
     enableOfflineQueue: offlineQueue,
     maxRetriesPerRequest: 1,
     commandTimeout: 1_000,

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadWhenUsed } from './when-used.js';
 import { DEFAULT_SELF_SERVICE_SHARE, fillLimit, type Priority } from './priority.js';
 import { asBadAnswer, countAnswer, stringsAnswer, takeAnswer } from './redis-answers.js';
 import { ANNOUNCE_LUA, RELEASE_LUA, RESTORE_LUA, TAKE_LUA } from './redis-window-scripts.js';
 export { defaultRateKey } from './rate-key.js';
 import type { HeldSlot, PunchWaiting, SharedTake, SharedWindow } from './shared-window.js';
+
+/** ioredis, loaded when a client is first made (a terminal without Redis never loads it). */
+const ioredis = loadWhenUsed<typeof import('ioredis')>('ioredis');
 
 export type RedisWindowOptions = {
   url: string;
@@ -80,7 +84,7 @@ export class RedisSharedWindow implements SharedWindow {
     this.instanceId = opts.instanceId ?? newInstanceId();
     this.connectTimeoutMs = opts.connectTimeoutMs ?? 2_000;
     const reconnectMaxMs = opts.reconnectMaxMs ?? 5_000;
-    this.redis = new Redis(opts.url, {
+    this.redis = new (ioredis().Redis)(opts.url, {
       // Fail at once while disconnected (the local share takes over) instead of queueing for later.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,

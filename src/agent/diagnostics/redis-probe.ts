@@ -5,11 +5,15 @@
  * for another one under this terminal's id. One connection attempt, no retries, a few seconds at most.
  */
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadWhenUsed } from '../../sync/when-used.js';
 import { BadRedisAnswer, describeAnswer, takeAnswer } from '../../sync/redis-answers.js';
 import { faultOf, type RedisFault } from '../../sync/redis-fault.js';
 import { TAKE_LUA } from '../../sync/redis-window-scripts.js';
 import { parseEntry, type TerminalEntry } from '../../sync/terminal-registry.js';
+
+/** ioredis, loaded when a client is first made (a terminal without Redis never loads it). */
+const ioredis = loadWhenUsed<typeof import('ioredis')>('ioredis');
 
 // What the doctor (src/cli, which reaches sync only through here) words.
 export { defaultRateKey } from '../../sync/redis-window.js';
@@ -43,7 +47,7 @@ export function redactedRedisUrl(url: string): string {
 }
 
 export const realRedisProbe: RedisProber = async (url, o) => {
-  const redis = new Redis(url, {
+  const redis = new (ioredis().Redis)(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

@@ -7,10 +7,12 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import forge from 'node-forge';
+import type forge from 'node-forge';
+import { loadWhenUsed } from '../../sync/when-used.js';
 import type { ChainHead } from './cades.js';
 
-const { asn1, pki } = forge;
+/** node-forge, loaded when a key is first read (a terminal that signs nothing never loads it). */
+const forgeWhenUsed = loadWhenUsed<typeof forge>('node-forge');
 
 export type { ChainHead } from './cades.js';
 
@@ -33,10 +35,12 @@ export class SigningKeyError extends Error {}
 
 /** Reads the PKCS#12 file; a wrong passphrase, a file without a key or an expired certificate is a SigningKeyError. */
 export function loadAfdSigner(file: string, password: string | undefined, now: Date): AfdSigner {
+  const node = forgeWhenUsed();
+  const { asn1, pki } = node;
   let p12: forge.pkcs12.Pkcs12Pfx;
   try {
     const bytes = fs.readFileSync(file);
-    p12 = forge.pkcs12.pkcs12FromAsn1(asn1.fromDer(bytes.toString('binary')), false, password ?? '');
+    p12 = node.pkcs12.pkcs12FromAsn1(asn1.fromDer(bytes.toString('binary')), false, password ?? '');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new SigningKeyError(
