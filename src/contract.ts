@@ -20,4 +20,5 @@ export * from './contract/punch.js';
 export * from './contract/punch-lists.js';
 export * from './contract/screen-settings.js';
 export * from './contract/status.js';
+export * from './contract/pin-reset.js';
 export * from './contract/screen-code.js';

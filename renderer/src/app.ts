@@ -32,8 +32,9 @@ import { OwnRequests } from './own-requests.js';
 import type { Ctx, View } from './screens/view.js';
 import { viewFor } from './screens/view-for.js';
 import { Sounds } from './sound.js';
+import { PIN_PROMPT_MS } from '../../src/contract/pin-prompt.js';
 
-/** Keypad, PIN and admin login give up after this long without a key. */
+/** Keypad and admin login give up after this long without a key (the PIN step after PIN_PROMPT_MS). */
 export const INPUT_IDLE_MS = 20_000;
 /** The admin screen locks itself after this long without a touch or key. */
 export const ADMIN_IDLE_MS = 60_000;
@@ -181,7 +182,7 @@ export class App {
    * not shown.
    */
   async #punch(
-    call: (requestId: string) => Promise<CallResult<'punch' | 'badgeScan' | 'answerPin'>>,
+    call: (requestId: string) => Promise<CallResult<'punch' | 'badgeScan' | 'answerPin' | 'forgotPin'>>,
     credential: Credential | null,
   ): Promise<void> {
     const r = await call(this.#own.next());
@@ -240,6 +241,20 @@ export class App {
           null,
         );
         return;
+      case 'forgotPin': {
+        const target = e.for;
+        void this.#punch(
+          (requestId) =>
+            this.client.call(
+              'forgotPin',
+              'challenge' in target
+                ? { challenge: target.challenge, requestId }
+                : { credential: target.credential, requestId },
+            ),
+          null,
+        );
+        return;
+      }
       case 'adminLogin':
         void this.client.call('adminLogin', { pin: e.pin }).then((r) => {
           if (r.ok)
@@ -248,6 +263,7 @@ export class App {
               ok: r.value.ok,
               code: r.value.code,
               ...(r.value.lockedForMs === undefined ? {} : { lockedForMs: r.value.lockedForMs }),
+              ...(r.value.role ? { role: r.value.role } : {}),
             });
           else this.dispatch({ type: 'adminLoginFailed', message: r.error.message });
         });
@@ -303,8 +319,17 @@ export class App {
     this.#timedScreen = s;
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
+    // The PIN step closes sooner (issue 29): the next person's ID must not find someone else's PIN step.
     const ms =
-      name === 'result' ? this.#resultMs() : name === 'admin' ? ADMIN_IDLE_MS : waitsForInput ? INPUT_IDLE_MS : null;
+      name === 'result'
+        ? this.#resultMs()
+        : name === 'admin'
+          ? ADMIN_IDLE_MS
+          : name === 'pin'
+            ? PIN_PROMPT_MS
+            : waitsForInput
+              ? INPUT_IDLE_MS
+              : null;
     if (ms === null) return;
     this.#timer = setTimeout(() => {
       this.#timer = null;

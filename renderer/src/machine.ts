@@ -32,7 +32,8 @@ export type Screen =
   | { name: 'pin'; value: string; for: PinFor; employeeName: string | null; error?: PinError }
   | { name: 'result'; shown: Shown }
   | { name: 'admin-login'; value: string; error: AdminLoginError | null }
-  | { name: 'admin' };
+  /** `role` lead: a shift lead's session (held punches to confirm, PINs to reset), drawn by screens/lead.ts. */
+  | { name: 'admin'; role?: 'lead' };
 
 export type ScreenName = Screen['name'] | 'offline-agent';
 
@@ -50,6 +51,8 @@ export type Model = {
 export type Effect =
   | { type: 'punch'; credential: Credential; pin?: string }
   | { type: 'answerPin'; challenge: string; pin: string }
+  /** "Esqueci meu PIN": the punch held for the manager (issue 29). */
+  | { type: 'forgotPin'; for: PinFor }
   | { type: 'badgeScan'; code: string }
   | { type: 'adminLogin'; pin: string }
   | { type: 'lock' }
@@ -73,7 +76,9 @@ export type Event =
   | { type: 'punchFailed'; message: string }
   /** A `punch` event that is not the echo of the screen's own call. */
   | { type: 'punchEvent'; result: PunchResultView; queued: boolean }
-  | { type: 'adminLoginAnswer'; ok: boolean; code: AdminLoginCode; lockedForMs?: number }
+  | { type: 'adminLoginAnswer'; ok: boolean; code: AdminLoginCode; lockedForMs?: number; role?: 'manager' | 'lead' }
+  /** "Esqueci meu PIN" on the PIN step. */
+  | { type: 'forgotPin' }
   | { type: 'adminLoginFailed'; message: string }
   /** An admin call answered `forbidden`: the session is gone. */
   | { type: 'sessionExpired' }
@@ -220,7 +225,15 @@ export function step(model: Model, event: Event): Step {
     }
     case 'adminLoginAnswer':
       if (s.name !== 'admin-login') return { model: { ...model, busy: false }, effects: [] };
-      if (event.ok) return { model: { ...model, busy: false, screen: { name: 'admin' } }, effects: [] };
+      if (event.ok)
+        return {
+          model: {
+            ...model,
+            busy: false,
+            screen: event.role === 'lead' ? { name: 'admin', role: 'lead' } : { name: 'admin' },
+          },
+          effects: [],
+        };
       return {
         model: {
           ...model,
@@ -260,6 +273,9 @@ export function step(model: Model, event: Event): Step {
         default:
           return same;
       }
+    case 'forgotPin':
+      if (s.name !== 'pin' || model.busy) return same;
+      return { model: { ...model, busy: true }, effects: [{ type: 'forgotPin', for: s.for }] };
     case 'dismiss':
       return s.name === 'result' ? { model: { ...model, screen: IDLE }, effects: [] } : same;
   }

@@ -38,6 +38,8 @@ export type BridgeAgent = Pick<
   | 'afd'
   | 'auditCompare'
   | 'auditCompareState'
+  | 'forgotPin'
+  | 'listPinResets'
 >;
 
 export type Handlers = { [N in CallName]: (input: CallInput<N>) => Promise<CallOutput<N>> | CallOutput<N> };
@@ -114,5 +116,8 @@ export function agentHandlers(
     exportPunchesCsv: (i) => agent.afd.punches.exportCsv(i),
     unmountDrive: (i) => agent.afd.unmount(i.path),
     receiptPdf: (i) => agent.receiptPdf(i.nsr),
+    forgotPin: (i) => agent.forgotPin('challenge' in i ? { challenge: i.challenge } : { credential: i.credential }),
+    listPinResets: () => agent.listPinResets(),
+    setShiftLeadPin: (i) => agent.admin.setShiftLeadPin(i.pin),
   };
 }

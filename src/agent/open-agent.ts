@@ -99,7 +99,7 @@ export async function openAgent(
     config: ready,
     adminPin: {
       verify: async (pin) =>
-        isDemo && !agent.admin.hasAdminPin() ? pin === DEMO_ADMIN_PIN : agent.admin.checkAdminPin(pin),
+        isDemo && !agent.admin.hasAdminPin() ? pin === DEMO_ADMIN_PIN : agent.admin.checkLoginPin(pin),
       // The demo has its own manager PIN until one is set.
       isSet: () => isDemo || agent.admin.hasAdminPin(),
     },

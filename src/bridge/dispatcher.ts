@@ -7,6 +7,7 @@
  * rejects. No input, PIN or token is ever logged: only call names and where an input was wrong.
  */
 import type { z } from 'zod';
+import { roleMay, roleMayCall } from '../agent/identity/shift-lead.js';
 import {
   AdminSession,
   agentHandlers,
@@ -99,7 +100,7 @@ const issueLines = (error: z.ZodError): string[] => issuesOf(error).map((i) => `
  * The calls that answer with a punch's result: when it does not fit, the punch's facts still go back
  * (punch-fallback.ts).
  */
-const PUNCH_CALLS: ReadonlySet<CallName> = new Set<CallName>(['punch', 'badgeScan', 'answerPin']);
+const PUNCH_CALLS: ReadonlySet<CallName> = new Set<CallName>(['punch', 'badgeScan', 'answerPin', 'forgotPin']);
 
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const { agent } = opts;
@@ -142,10 +143,14 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   ): Promise<Answer | { refused: F }> {
     const spec = calls[name];
     if (spec.admin && !caller.session.touch()) return refusal('forbidden', 'admin session required');
+    if (spec.admin && !roleMayCall(caller.session.role, name)) return refusal('forbidden', 'not for a shift lead');
     const framed = await read();
     if ('refused' in framed) return framed;
     const input = spec.input.safeParse(framed.input);
     if (!input.success) return refusal('bad_request', `input does not fit the ${name} call`, issuesOf(input.error));
+    // A shift lead's session: held punches to confirm and PINs to reset, nothing else (agent/identity/shift-lead.ts).
+    if (spec.admin && !roleMay(caller.session.role, name, input.data, agent))
+      return refusal('forbidden', 'not for a shift lead');
     let output: unknown;
     try {
       output = await withRequestId(requestIdOf(input.data), () => invoke(handlersOf(caller.session), name, input.data));

@@ -15,6 +15,7 @@ import { createConsole } from '../log.js';
 import { serviceNotifier, serviceStatusText } from '../agent/status/service-notify.js';
 import { publishScreenAddress } from '../agent/host/screen-address.js';
 import type { Say } from '../log.js';
+import { ConsolePinPrompt } from './console-pin-prompt.js';
 
 /** The address for `timeclock screen-url`; a data directory that refuses the file costs only that command. */
 function publishScreenAddressOrSay(dataDir: string, url: string, say: Say): (() => void) | null {
@@ -25,9 +26,6 @@ function publishScreenAddressOrSay(dataDir: string, url: string, say: Say): (() 
     return null;
   }
 }
-
-/** How long after a "type your PIN" the next typed line is that PIN (the agent's challenge lasts as long). */
-const PIN_ANSWER_MS = 60_000;
 
 /** Standard input is closed or a device that is not a terminal (/dev/null): nothing will be typed there. */
 function noStandardInput(): boolean {
@@ -143,24 +141,18 @@ export async function runHeadless(opts: CliOptions, loaded?: LoadedConfig): Prom
   const printPunches = !service || opts['print-punches'] === true;
   const out = (line: string) => process.stdout.write(line + (raw ? '\r\n' : '\n'));
   // One PIN path, the screen's: a result that asks for a PIN carries the agent's one-time
-  // challenge, and the next line typed here (within its minute) answers it. It is never taken as
-  // an ID: a badge's PIN typed as an ID would register whoever has that number.
-  let awaitingPin: { challenge: string; until: number } | null = null;
+  // challenge, and the next line typed here (within PIN_PROMPT_MS of the last key) answers it
+  // (console-pin-prompt.ts).
+  const prompt = new ConsolePinPrompt(run.agent, { now: () => performance.now() });
   const show = (r: PunchResult) => out(opts.json ? punchJson(r) : punchLine(r));
   // Every result, one line each, whoever caused it: a typed line, a wedge burst, an HID reader or
   // the kiosk screen (the agent tells of each; the calls below print nothing themselves).
   const offPunch = run.agent.on('punch', (r) => {
     if (printPunches) show(r);
-    if (!r.ok && r.reason === 'pin_required' && r.pinChallenge)
-      awaitingPin = { challenge: r.pinChallenge, until: Date.now() + PIN_ANSWER_MS };
+    prompt.noteResult(r);
   });
-  const pinPending = () => awaitingPin !== null && Date.now() <= awaitingPin.until;
-  const typedLine = async (line: string) => {
-    const challenge = pinPending() ? awaitingPin?.challenge : undefined;
-    awaitingPin = null;
-    if (challenge) await run.agent.answerPin(challenge, line.trim());
-    else await run.agent.punch({ kind: 'id', value: line }, { offerPinChallenge: true });
-  };
+  const pinPending = () => prompt.pending();
+  const typedLine = (line: string) => prompt.line(line);
 
   if (raw) {
     // Keys one by one: a keyboard-wedge reader's burst is a badge, a person's typing the keypad.
@@ -174,7 +166,11 @@ export async function runHeadless(opts: CliOptions, loaded?: LoadedConfig): Prom
           end: resolve,
         },
         // A PIN is never echoed: each of its keys shows as '*'.
-        (s) => process.stdout.write(pinPending() && s.length === 1 && s !== '\n' && s !== '\r' ? '*' : s),
+        (s) => {
+          const pinKey = pinPending() && s.length === 1 && s !== '\n' && s !== '\r';
+          if (pinKey) prompt.key();
+          process.stdout.write(pinKey ? '*' : s);
+        },
       );
       sayReady();
     });

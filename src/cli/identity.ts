@@ -50,18 +50,19 @@ async function readPin(): Promise<string> {
 /** `timeclock pin set <employee>` (PIN on standard input) and `timeclock pin clear <employee>`. */
 export async function runPin(opts: CliOptions, args: string[]): Promise<number> {
   const [action, employee] = args;
-  const alone = action === 'set-admin' || action === 'unlock';
+  const alone = action === 'set-admin' || action === 'unlock' || action === 'set-lead';
   if (
     (action !== 'set' && action !== 'clear' && !alone) ||
     (alone ? args.length !== 1 : !employee || args.length !== 2)
   ) {
     throw new UsageError(
-      "usage: timeclock pin set <employee>   (the PIN is read from standard input)\n       timeclock pin clear <employee>\n       timeclock pin set-admin       (the admin screen's PIN, from standard input)\n       timeclock pin unlock          (lift the admin PIN's lockout after wrong PINs)",
+      "usage: timeclock pin set <employee>   (the PIN is read from standard input)\n       timeclock pin clear <employee>\n       timeclock pin set-admin       (the admin screen's PIN, from standard input)\n       timeclock pin unlock          (lift the admin PIN's lockout after wrong PINs)\n       timeclock pin set-lead        (the shift lead's PIN: confirm held punches, reset PINs; from standard input)",
     );
   }
   const a = openAdmin(opts);
   try {
     if (action === 'set-admin') return report(await a.admin.setAdminPin(await readPin()));
+    if (action === 'set-lead') return report(await a.admin.setShiftLeadPin(await readPin()));
     if (action === 'unlock')
       return report(a.admin.unlockAdminPin(`timeclock pin unlock (uid ${process.getuid?.() ?? '?'})`));
     return report(

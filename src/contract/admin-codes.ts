@@ -57,6 +57,8 @@ export const adminCodeSchema = z.enum([
   // the manager PIN's lockout cleared on the box (`timeclock pin unlock`)
   'admin_pin_unlocked',
   'admin_pin_not_locked',
+  // the shift lead's PIN (issue 29)
+  'lead_pin_set',
 ]);
 export type AdminCode = z.infer<typeof adminCodeSchema>;
 

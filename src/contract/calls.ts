@@ -30,6 +30,7 @@ import {
   waitingListSchema,
 } from './punch-lists.js';
 import { screenSettingsSchema } from './screen-settings.js';
+import { adminRoleSchema, forgotPinInputSchema, pinResetRequestSchema } from './pin-reset.js';
 import { readerStatusSchema, statusSchema } from './status.js';
 
 const empty = z.strictObject({});
@@ -89,6 +90,7 @@ export const calls = {
         .positive()
         .max(7 * 24 * 3_600_000)
         .optional(),
+      role: adminRoleSchema.optional(),
     }),
     admin: false,
   },
@@ -225,6 +227,15 @@ export const calls = {
       .nullable(),
     admin: true,
   },
+  /**
+   * "Esqueci meu PIN" on the PIN step: the punch taken and held for the manager (never refused), and a PIN reset asked
+   * for.
+   */
+  forgotPin: { input: forgotPinInputSchema, output: punchResultSchema, admin: false },
+  /** Workers who forgot their PIN and have not had a new one set, oldest first. */
+  listPinResets: { input: empty, output: z.array(pinResetRequestSchema), admin: true },
+  /** The shift lead's PIN (the manager's only): a login that may only confirm held punches and reset workers' PINs. */
+  setShiftLeadPin: { input: z.strictObject({ pin }), output: adminResultSchema, admin: true },
 } as const satisfies Record<string, CallSpec>;
 
 export type CallName = keyof typeof calls;

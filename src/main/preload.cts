@@ -54,6 +54,9 @@ const CALLS = [
   'exportPunchesCsv',
   'unmountDrive',
   'receiptPdf',
+  'forgotPin',
+  'listPinResets',
+  'setShiftLeadPin',
 ] as const satisfies readonly CallName[];
 const EVENTS: readonly string[] = ['punch', 'status'] satisfies readonly EventName[];
 

@@ -18,6 +18,7 @@ import { enReceipt } from './en/receipt.js';
 import { enRoster } from './en/roster.js';
 import { enService } from './en/service.js';
 import { enStatus } from './en/status.js';
+import { enPinHelp } from './en/pin-help.js';
 import { esAdmin } from './es/admin.js';
 import { esAfd } from './es/afd.js';
 import { esAnswers } from './es/answers.js';
@@ -31,6 +32,7 @@ import { esReceipt } from './es/receipt.js';
 import { esRoster } from './es/roster.js';
 import { esService } from './es/service.js';
 import { esStatus } from './es/status.js';
+import { esPinHelp } from './es/pin-help.js';
 import type { Lang } from './lang.js';
 import { ptAdmin } from './pt-BR/admin.js';
 import { ptAfd } from './pt-BR/afd.js';
@@ -45,6 +47,7 @@ import { ptReceipt } from './pt-BR/receipt.js';
 import { ptRoster } from './pt-BR/roster.js';
 import { ptService } from './pt-BR/service.js';
 import { ptStatus } from './pt-BR/status.js';
+import { ptPinHelp } from './pt-BR/pin-help.js';
 import type { PluralText, Text, Texts } from './text.js';
 
 export { LANGS, isLang, langOfLocale, type Lang } from './lang.js';
@@ -64,6 +67,7 @@ const en = {
   ...enFleet,
   ...enService,
   ...enStatus,
+  ...enPinHelp,
 };
 
 export type MessageKey = keyof typeof en;
@@ -85,6 +89,7 @@ export const dictionaries: { readonly [L in Lang]: Dictionary } = {
     ...ptFleet,
     ...ptService,
     ...ptStatus,
+    ...ptPinHelp,
   },
   es: {
     ...esAnswers,
@@ -100,6 +105,7 @@ export const dictionaries: { readonly [L in Lang]: Dictionary } = {
     ...esFleet,
     ...esService,
     ...esStatus,
+    ...esPinHelp,
   },
 };
 

@@ -14,7 +14,7 @@ import { API_VERSION_SEGMENT } from '../../src/api/shapes.js';
 import { startMockServer, type MockServer, type ServerVariants } from '../../src/mock/mock-server.js';
 import { DEMO_SITE_ID, demoSeed, type MockSeed } from '../../src/mock/seed.js';
 import { startWebBridge, type WebBridge } from '../../src/web/web-bridge.js';
-import { DEFAULT_SCREEN_SETTINGS } from '../../src/agent/bridge-handlers.js';
+import { DEFAULT_SCREEN_SETTINGS, type AdminPin } from '../../src/agent/bridge-handlers.js';
 import type { ScreenSettings } from '../../src/contract.js';
 import { testAgent } from './agent.js';
 import { tempDir } from './temp.js';
@@ -101,6 +101,8 @@ export type KioskRigOptions = {
   dataDir?: string;
   /** Where the agent looks for removable drives (a fake /proc/mounts and /sys); default the machine's. */
   afdDrives?: DriveRoots;
+  /** The admin login's PIN check (default: the manager's PIN alone, the bridge counting wrong ones). */
+  adminPin?: (agent: Agent) => AdminPin;
 };
 
 /**
@@ -156,7 +158,7 @@ export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRi
       host: '127.0.0.1',
       port: 0,
       rendererDir: RENDERER_DIR,
-      adminPin: { verify: (pin) => agent.admin.verifyAdminPin(pin) },
+      adminPin: opts.adminPin ? opts.adminPin(agent) : { verify: (pin) => agent.admin.verifyAdminPin(pin) },
       screen: opts.screen ?? TEST_SCREEN,
     });
     cleanups.push(() => bridge.close());

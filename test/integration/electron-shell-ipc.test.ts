@@ -208,6 +208,8 @@ describe('IPC bridge', () => {
       findPunches: { employee: '1003' },
       exportPunchesCsv: { from: '2026-03-02', to: '2026-03-02', target: { kind: 'download' } },
       unmountDrive: { path: '/media/timeclock/no-such-drive' },
+      forgotPin: { credential: { kind: 'id', value: '1004' } },
+      setShiftLeadPin: { pin: '7346' },
     };
     const answers: string[] = [];
     for (const name of callNames.filter((n) => n !== 'lock' && n !== 'adminLogout')) {

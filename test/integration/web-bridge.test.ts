@@ -100,6 +100,8 @@ describe('wrong-shaped input', () => {
       auditCompare: a.auditCompare.bind(a),
       auditCompareState: a.auditCompareState.bind(a),
       afd: a.afd,
+      forgotPin: a.forgotPin.bind(a),
+      listPinResets: a.listPinResets.bind(a),
     }));
     const r = await api(bridge, 'status', {});
     expect(r.status).toBe(500);

@@ -18,6 +18,8 @@ import { rosterPanel } from './admin-roster.js';
 import { settingsPanel } from './admin-settings.js';
 import { connectionPanel, readersPanel } from './admin-status.js';
 import type { Ctx, View } from './view.js';
+import { pinResetsPanel } from './admin-pin-resets.js';
+import { leadPinPanel } from './admin-lead-pin.js';
 
 export type { AdminCalls } from './admin-common.js';
 export type AdminTab = 'queue' | 'roster' | 'readers' | 'connection' | 'settings' | 'receipt' | 'afd' | 'punches';
@@ -74,7 +76,7 @@ export function adminView(ctx: Ctx, calls: AdminCalls, onLock: () => void): Admi
   const makePanel = (name: AdminTab): Panel => {
     switch (name) {
       case 'queue':
-        return queuePanel(last, shared);
+        return stackedPanels(queuePanel(last, shared), pinResetsPanel(last, shared));
       case 'roster':
         return rosterPanel(last, shared);
       case 'readers':
@@ -82,7 +84,7 @@ export function adminView(ctx: Ctx, calls: AdminCalls, onLock: () => void): Admi
       case 'connection':
         return connectionPanel();
       case 'settings':
-        return settingsPanel(last, shared);
+        return stackedPanels(settingsPanel(last, shared), leadPinPanel(last, shared));
       case 'receipt':
         // The journal's tab: a receipt by NSR, and the journal compared with the service.
         return stackedPanels(receiptPanel(last, shared), auditPanel(last, shared));

@@ -5,6 +5,7 @@ import type { AdminLoginError, Screen } from '../machine.js';
 import { displayedId, idTitle, showValue } from '../keypad-field.js';
 import { pinErrorText, pinTitle } from '../pin-step.js';
 import type { Ctx, View } from './view.js';
+import { forgotPinButton } from './forgot-pin.js';
 
 type KeypadScreen = Extract<Screen, { name: 'keypad' | 'pin' | 'admin-login' }>;
 
@@ -62,8 +63,15 @@ export function keypadView(ctx: Ctx): View {
   ]);
   const cancel = button(t(lang, 'keypad.cancel'), key('Escape'), { class: 'action cancel', testid: 'key-cancel' });
   const ok = button(t(lang, 'keypad.ok'), key('Enter'), { class: 'action ok', testid: 'key-ok' });
+  const forgot = ctx.model.screen.name === 'pin' ? forgotPinButton(ctx) : null;
   const el = h('section', { class: 'screen keypad' }, [
-    h('div', { class: 'keypad-side' }, [title, value, note, h('div', { class: 'keypad-actions' }, [cancel, ok])]),
+    h('div', { class: 'keypad-side' }, [
+      title,
+      value,
+      note,
+      forgot,
+      h('div', { class: 'keypad-actions' }, [cancel, ok]),
+    ]),
     grid,
   ]);
 
@@ -78,6 +86,7 @@ export function keypadView(ctx: Ctx): View {
       setData(value, 'masked', String(masked));
       setData(value, 'empty', String(s.value === ''));
       ok.disabled = c.model.busy;
+      if (forgot) forgot.disabled = c.model.busy;
       if (s.name === 'admin-login' && s.error) {
         if (
           !note.querySelector('[data-testid="admin-login-error"]') ||

@@ -5,6 +5,7 @@
 import type { ScreenName } from '../machine.js';
 import { applyLook } from '../look.js';
 import { adminView } from './admin.js';
+import { leadView } from './lead.js';
 import type { AdminCalls } from './admin-common.js';
 import { idleView } from './idle.js';
 import { keypadView } from './keypad.js';
@@ -30,6 +31,9 @@ export function viewFor(name: ScreenName, ctx: Ctx, admin: { calls: AdminCalls; 
     case 'result':
       return resultScreen(ctx);
     case 'admin':
+      // A shift lead's session draws only what it may do (issue 29).
+      if (ctx.model.screen.name === 'admin' && ctx.model.screen.role === 'lead')
+        return leadView(ctx, admin.calls, admin.lock);
       return adminView(ctx, admin.calls, admin.lock);
   }
 }

@@ -13,6 +13,11 @@ import { refusal } from './punch-refusal.js';
 /** What capture needs of the PIN store. */
 export type PinChecker = {
   verify(employeeId: string, pin: string): Promise<PinCheck>;
+  /**
+   * Compared without counting as an attempt (store/roster/pins.ts): is a known ID typed at a PIN prompt this person's
+   * PIN?
+   */
+  isPinOf(employeeId: string, pin: string): Promise<boolean>;
 };
 
 /** checkPin's answer when the PIN could not be checked and the policy is to hold, not refuse. */

@@ -94,7 +94,18 @@ export class Capture {
     return resolveCredential(code, input, this.o.rules, this.d.identities.lookups);
   }
 
-  async punch(credential: Credential, opts: { pin?: string } = {}): Promise<PunchResult> {
+  /** Whether punches of this input kind ask for the employee's PIN. */
+  needsPin(input: InputKind): boolean {
+    return this.o.pinRequiredFor.includes(input);
+  }
+
+  /** Whether `pin` is the employee's PIN, not counted as an attempt (agent/capture/pin-prompt-line.ts). */
+  isPinOf(employeeId: string, pin: string): Promise<boolean> {
+    return this.d.pins.isPinOf(employeeId, pin);
+  }
+
+  /** `pinForgotten`: the worker pressed "Esqueci meu PIN" (agent/capture/forgot-pin.ts): taken and held, never refused. */
+  async punch(credential: Credential, opts: { pin?: string; pinForgotten?: boolean } = {}): Promise<PunchResult> {
     const check = checkCode(credential.value);
     if (!check.ok) return refusal('invalid_code', { detail: check.reason });
     const input = inputKindOf(credential.kind);
@@ -116,6 +127,8 @@ export class Capture {
     }
     const employee = found.employee;
     if (this.o.pinRequiredFor.includes(input)) {
+      if (opts.pinForgotten)
+        return this.commit(employee, credential.kind, this.d.time.now(), { pinHold: 'pin_unverified' });
       const denied = await checkPin(this.d.pins, this.o.onLockout, employee, opts.pin, (e) => this.zoneFor(e));
       // Portaria 671: a punch is never refused; one whose PIN could not be checked waits for the manager.
       if (denied === HOLD_UNVERIFIED)

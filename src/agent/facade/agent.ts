@@ -16,6 +16,9 @@ import type { AdminResult, EnrollResult, IdentityAdmin } from '../identity/ident
 import type { IntegrityRecord } from '../journal/integrity-watch.js';
 import type { JournalVerifyRecord } from '../journal/journal-watch.js';
 import { PinChallenge } from '../identity/pin-challenge.js';
+import { pinResetRequests, punchForgottenPin } from '../capture/forgot-pin.js';
+import type { PinResetRequest } from '../../contract.js';
+import { nextIdAtPinPrompt, pinPromptDeps, type PinPromptDeps } from '../capture/pin-prompt-line.js';
 import { QueueAdmin } from '../delivery/queue-admin.js';
 import { flushQueue, type FlushOptions, type FlushOutcome } from '../delivery/queue-flush.js';
 import type { PunchAnswer } from '../receipts/receipts.js';
@@ -42,6 +45,8 @@ export class Agent {
   private readonly scans: ScanGate;
   private readonly enrollArm: EnrollArm;
   private readonly pinChallenge: PinChallenge;
+  /** What tells a PIN from the next person's ID at a PIN prompt (pin-prompt-line.ts). */
+  private readonly pinPrompt: PinPromptDeps;
   private readonly queue: QueueAdmin;
   /** Punches captured since start by outcome, and those refused for want of storage (metrics, status). */
   private readonly captures = new CaptureCounts();
@@ -62,6 +67,7 @@ export class Agent {
     this.scans = new ScanGate(p.clock);
     this.enrollArm = new EnrollArm(p.clock, p.admin);
     this.pinChallenge = new PinChallenge(p.clock);
+    this.pinPrompt = pinPromptDeps(p);
     this.queue = new QueueAdmin({ ...p, changed });
   }
 
@@ -100,17 +106,45 @@ export class Agent {
     if (this.stopping) return this.answer({ ok: false, reason: 'shutting_down' });
     const enrolled = this.enrollArm.takeScan(credential);
     if (enrolled) return this.answer(enrolled);
+    // A known ID typed at the PIN step is the next person's, not a wrong PIN (issue 29).
+    const next = opts.pin === undefined ? null : await nextIdAtPinPrompt(this.pinPrompt, credential, opts.pin);
+    if (next) return this.punch(next, { offerPinChallenge: true });
     const r = await this.p.capture.punch(credential, opts.pin === undefined ? {} : { pin: opts.pin });
     return this.answer(opts.offerPinChallenge ? this.pinChallenge.offer(r, credential) : r);
   }
 
-  /** The PIN for the scan that got `pinChallenge`; single use, and only within a minute of the scan. */
+  /**
+   * The PIN for the scan that got `pinChallenge`; single use, and only within PIN_CHALLENGE_MS of the
+   * scan. A known ID instead closes the challenge and starts that person's punch (pin-prompt-line.ts).
+   */
   async answerPin(challenge: string, pin: string): Promise<PunchAnswer> {
+    const awaited = this.pinChallenge.peek(challenge);
+    const next = awaited ? await nextIdAtPinPrompt(this.pinPrompt, awaited, pin) : null;
+    if (next) {
+      this.pinChallenge.drop(challenge);
+      return this.punch(next, { offerPinChallenge: true });
+    }
     const credential = this.pinChallenge.take(challenge);
     if (!credential) {
       return this.answer({ ok: false, reason: 'pin_expired' });
     }
     return this.punch(credential, { pin });
+  }
+
+  /**
+   * "Esqueci meu PIN" on the PIN step of `target` (forgot-pin.ts): the punch held for the manager, a reset request
+   * left.
+   */
+  async forgotPin(target: { credential: Credential } | { challenge: string }): Promise<PunchAnswer> {
+    if (this.stopping) return this.answer({ ok: false, reason: 'shutting_down' });
+    const credential = 'challenge' in target ? this.pinChallenge.take(target.challenge) : target.credential;
+    if (!credential) return this.answer({ ok: false, reason: 'pin_expired' });
+    return this.answer(await punchForgottenPin(this.p, credential));
+  }
+
+  /** Workers who forgot their PIN and have no new one yet (admin screen). */
+  listPinResets(): PinResetRequest[] {
+    return pinResetRequests(this.p);
   }
 
   /**

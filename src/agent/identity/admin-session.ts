@@ -4,14 +4,14 @@
  * cookie only that browser holds, the IPC bridge by the window's renderer), so a second program
  * that knows only the bridge's page token never rides on the manager's login.
  */
-import type { CallOutput } from '../../contract.js';
+import type { AdminRole, CallOutput } from '../../contract.js';
 import type { Clock } from '../../domain/clock.js';
 
 /**
  * What the PIN check says: right, wrong, or refused unchecked because the PIN store holds a lockout for `lockedForMs`
  * more.
  */
-export type AdminPinCheck = { ok: true } | { ok: false; lockedForMs?: number };
+export type AdminPinCheck = { ok: true; role?: AdminRole } | { ok: false; lockedForMs?: number };
 
 /**
  * The manager's PIN: `isSet` false means none was ever set (the keypad says how to set one); without
@@ -45,6 +45,8 @@ export type AdminSessionDeps = {
 
 export class AdminSession {
   private expiresAt: number | null = null;
+  /** Who logged in: the manager, or a shift lead (agent/identity/shift-lead.ts limits what that one may call). */
+  role: AdminRole = 'manager';
 
   private readonly adminPin: AdminPin | null;
   private readonly idleMs: number;
@@ -103,8 +105,9 @@ export class AdminSession {
       return { ok: false, code: 'wrong_pin' };
     }
     this.guard.failures = 0;
+    this.role = check.role ?? 'manager';
     this.expiresAt = this.clock.now() + this.idleMs;
-    return { ok: true, code: 'opened', expiresAt: this.expiresAt };
+    return { ok: true, code: 'opened', expiresAt: this.expiresAt, role: this.role };
   }
 
   end(): void {

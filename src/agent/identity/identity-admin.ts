@@ -7,6 +7,7 @@ import type { AuditLog } from '../../store/roster/audit-log.js';
 import type { AdminPinCheck } from './admin-session.js';
 import type { Identities } from '../../store/roster/identities.js';
 import type { RosterEmployee } from '../../store/roster/roster.js';
+import { checkStaffPin, SHIFT_LEAD_PIN_ID } from './shift-lead.js';
 
 /**
  * What an admin call answers. `code` and `params` (src/contract.ts `adminCodeSchema`) let the screen
@@ -37,6 +38,7 @@ export type PinAdmin = {
   verify(employeeId: string, pin: string): Promise<{ ok: boolean; reason?: string; until?: number; waitMs?: number }>;
   has(employeeId: string): boolean;
   unlock(employeeId: string, by: string): boolean;
+  isPinOf(employeeId: string, pin: string): Promise<boolean>;
 };
 
 /**
@@ -158,6 +160,26 @@ export class IdentityAdmin {
     // Throttled: the PIN was not checked either; a short lock, not "wrong".
     if (r.reason === 'throttled' && r.waitMs !== undefined) return { ok: false, lockedForMs: r.waitMs };
     return { ok: false };
+  }
+
+  /** The shift lead's PIN (issue 29): set by the manager, stored as the admin PIN is. */
+  async setShiftLeadPin(pin: string): Promise<AdminResult> {
+    if (!checkPinFormat(pin).ok) return badPinFormat({});
+    try {
+      await this.pins.set(SHIFT_LEAD_PIN_ID, pin);
+    } catch (e) {
+      return { ok: false, code: 'pin_save_failed', params: { name: 'lead', error: (e as Error).message } };
+    }
+    return { ok: true, code: 'lead_pin_set' };
+  }
+
+  /** The admin login's check with the shift lead's PIN too (shift-lead.ts): right (whose), wrong, or locked. */
+  checkLoginPin(pin: string): Promise<AdminPinCheck> {
+    return checkStaffPin(this.pins, ADMIN_PIN_ID, pin, (r) => {
+      if (r.reason === 'locked' && r.until !== undefined) return { ok: false, lockedForMs: r.until - this.clock.now() };
+      if (r.reason === 'throttled' && r.waitMs !== undefined) return { ok: false, lockedForMs: r.waitMs };
+      return { ok: false };
+    });
   }
 
   /**

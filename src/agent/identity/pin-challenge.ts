@@ -7,9 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../domain/clock.js';
 import type { Credential } from '../../domain/credential.js';
 import type { PunchResult } from '../../domain/punch.js';
-
-/** How long a badge scan's PIN may take. */
-const PIN_CHALLENGE_MS = 60_000;
+import { PIN_CHALLENGE_MS } from '../../contract/pin-prompt.js';
 
 export class PinChallenge {
   private pending: { id: string; credential: Credential; until: number } | null = null;
@@ -33,5 +31,16 @@ export class PinChallenge {
     if (!c || c.id !== challenge || this.clock.now() > c.until) return null;
     this.pending = null;
     return c.credential;
+  }
+
+  /** The credential `challenge` is for while it may still be answered, without using it up. */
+  peek(challenge: string): Credential | null {
+    const c = this.pending;
+    return c && c.id === challenge && this.clock.now() <= c.until ? c.credential : null;
+  }
+
+  /** `challenge` is no longer answerable (its prompt was closed by the next person's ID). */
+  drop(challenge: string): void {
+    if (this.pending?.id === challenge) this.pending = null;
   }
 }

@@ -62,4 +62,5 @@ export const enAnswers = {
   'answer.admin_pin_unlocked':
     'Manager PIN unlocked: the wrong-PIN count is cleared and the admin screen takes the PIN again now.',
   'answer.admin_pin_not_locked': 'The manager PIN was not locked; the wrong-PIN count is cleared.',
+  'answer.lead_pin_set': "Shift lead's PIN set: it opens only held punches to confirm and workers' PIN resets.",
 } as const satisfies AnswerTexts;

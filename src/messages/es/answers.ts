@@ -59,4 +59,6 @@ export const esAnswers: Texts<typeof enAnswers> = {
   'answer.admin_pin_unlocked':
     'PIN del encargado desbloqueado: el conteo de PIN incorrectos se borró y la pantalla de administración acepta el PIN desde ya.',
   'answer.admin_pin_not_locked': 'El PIN del encargado no estaba bloqueado; el conteo de PIN incorrectos se borró.',
+  'answer.lead_pin_set':
+    'PIN del jefe de turno guardado: solo abre los registros retenidos por confirmar y el cambio de PIN de los trabajadores.',
 };

@@ -58,4 +58,6 @@ export const ptAnswers: Texts<typeof enAnswers> = {
   'answer.admin_pin_unlocked':
     'PIN do gestor liberado: a contagem de PINs incorretos foi zerada e a tela de administração aceita o PIN desde já.',
   'answer.admin_pin_not_locked': 'O PIN do gestor não estava bloqueado; a contagem de PINs incorretos foi zerada.',
+  'answer.lead_pin_set':
+    'PIN do líder de turno definido: ele abre só os registros retidos a confirmar e a troca de PIN dos trabalhadores.',
 };

@@ -230,6 +230,29 @@ export class Pins {
     return this.serial(() => this.check(employeeId, pin));
   }
 
+  /**
+   * Whether `pin` is the employee's PIN, compared without counting as their attempt (issue 29: a
+   * known ID typed at a PIN prompt is the next person's, unless it is this one's PIN). Not compared
+   * (false) while the terminal is slowed down or the employee locked out. A mismatch counts toward
+   * the terminal-wide slow-down, never the employee's lockout: known IDs probe a PIN no faster than
+   * wrong PINs do.
+   */
+  async isPinOf(employeeId: string, pin: string): Promise<boolean> {
+    if (!checkPinFormat(pin).ok) return false;
+    return this.serial(async () => {
+      const now = this.d.clock.now();
+      this.forgetOldFailures(now);
+      if (throttleWait(this.recentFailures, now, this.throttle) > 0 || lockState(this.attempts(employeeId), now).locked)
+        return false;
+      const row = this.stmts.pin.get(employeeId) as PinRow | undefined;
+      if (!row) return false;
+      const derived = await scrypt(pin, row.salt, parseStoredParams(row.params, employeeId));
+      const match = derived.length === row.hash.length && crypto.timingSafeEqual(derived, row.hash);
+      if (!match) this.recentFailures.push(now);
+      return match;
+    });
+  }
+
   private serial<T>(task: () => Promise<T>): Promise<T> {
     const result = this.queue.then(task);
     this.queue = result.then(
