@@ -23,6 +23,9 @@ export function receiptRows(r: PunchReceiptView, lang: Lang): ReceiptRow[] {
       value: `${formatShortLocalDate(r.date, lang)} ${r.time} UTC${r.utcOffset}`,
     },
     correctedRow(r, lang),
+    r.awaitingConfirmation
+      ? { key: 'awaiting', label: t(lang, 'receipt.status'), value: t(lang, 'receipt.awaitingConfirmation') }
+      : null,
     {
       key: 'employee',
       label: t(lang, 'receipt.employee'),

@@ -87,6 +87,8 @@ export const punchReceiptSchema = z.object({
     .optional(),
   /** Timed by the terminal's own clock, not yet confirmed by the service ("horário a confirmar"). */
   timeToConfirm: z.boolean().optional(),
+  /** Issue 29: held until a manager confirms who punched (the PIN was not verified). */
+  awaitingConfirmation: z.boolean().optional(),
   /** Issue 26. The CPF whole (123.456.789-09), for the worker's own copy (QR, PDF); the screen shows `cpf`. */
   cpfFull: z.string().nullable().optional(),
   /** The configured CNO or CAEPF; null when none. */

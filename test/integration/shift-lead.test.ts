@@ -69,6 +69,11 @@ describe("the shift lead's PIN (issue 29)", () => {
     const forgot = val(await rig.api(bridge, 'forgotPin', { credential: { kind: 'id', value: '1001' } }));
     expect(forgot).toMatchObject({ ok: true, note: 'held_pin_unverified', employeeExternalId: '1001' });
     const punchId = (forgot as { punchId: number }).punchId;
+    // The worker's receipt (its QR text, and the PDF made from it) says the punch awaits the manager.
+    expect((forgot as { receipt?: unknown }).receipt).toMatchObject({
+      awaitingConfirmation: true,
+      text: expect.stringContaining('Aguardando confirmação do gestor: PIN não verificado'),
+    });
 
     // The shift lead's login many times over costs the manager's PIN no strike.
     for (let i = 0; i < 6; i++)

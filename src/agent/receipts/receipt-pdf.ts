@@ -5,7 +5,7 @@
  */
 import type { PunchReceiptView } from '../../contract.js';
 import { buildTextPdf, pdfDate, type PdfLine } from '../../domain/pdf-text.js';
-import { correctionLine, RECEIPT_TITLE } from './receipt.js';
+import { AWAITING_CONFIRMATION, correctionLine, RECEIPT_TITLE } from './receipt.js';
 
 export function receiptPdf(r: PunchReceiptView): Buffer {
   const [y, m, d] = r.date.split('-');
@@ -17,6 +17,7 @@ export function receiptPdf(r: PunchReceiptView): Buffer {
     row('Data e hora', `${d}/${m}/${y} ${r.time} (UTC${r.utcOffset})`),
     // A time the terminal learnt later was wrong, or one not yet confirmed, is said under it (issue 26 item 1).
     ((c) => (c === null ? null : { text: c, bold: true }))(correctionLine(r)),
+    r.awaitingConfirmation ? { text: AWAITING_CONFIRMATION, bold: true } : null,
     { text: 'Trabalhador', bold: true, gap: 8 },
     row('Nome', r.employeeName ?? (r.punchKept ? 'não identificado' : 'não disponível')),
     row('CPF', r.cpfFull ?? r.cpf ?? 'não cadastrado'),

@@ -14,6 +14,7 @@ type PunchFacts = {
   local_date: string;
   local_time: string;
   anchored: number;
+  held_reason: string | null;
 };
 
 /**
@@ -27,7 +28,7 @@ export function journalReceiptSource(db: Db): ReceiptSource {
   const journal = new JournalReader(db);
   // By the punch's NSR: a capture matched later keeps its NSR, while its mark names only the unresolved row.
   const punchByNsr = db.prepare(
-    'SELECT captured_at, time_zone, employee_name, local_date, local_time, anchored FROM punches WHERE nsr = ?',
+    'SELECT captured_at, time_zone, employee_name, local_date, local_time, anchored, held_reason FROM punches WHERE nsr = ?',
   );
   const unresolvedById = db.prepare('SELECT captured_at FROM unresolved_punches WHERE id = ?');
   return {
@@ -56,6 +57,7 @@ export function journalReceiptSource(db: Db): ReceiptSource {
           localDate: p.local_date,
           localTime: p.local_time,
           anchored: p.anchored === 1,
+          awaitingConfirmation: p.held_reason === 'pin_unverified',
         };
         return { line: mark.line, punch, correction, chain };
       }

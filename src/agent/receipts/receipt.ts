@@ -60,6 +60,8 @@ export type ReceiptPunch = {
   localTime?: string;
   /** False: timed by the terminal's clock, not yet confirmed by the service. */
   anchored?: boolean;
+  /** Held until a manager confirms who punched (the PIN was not verified: forgotten, or locked out). */
+  awaitingConfirmation?: boolean;
 };
 
 /**
@@ -162,6 +164,9 @@ function correctedOf(markedAt: string, punch: ReceiptPunch | null, c: ReceiptCor
   return null;
 }
 
+/** The QR and PDF line of a punch held until a manager confirms who punched (issue 29 item 6). */
+export const AWAITING_CONFIRMATION = 'Aguardando confirmação do gestor: PIN não verificado';
+
 /** The QR line (and the PDF's) of a correction, or of a time not confirmed yet. */
 export function correctionLine(r: Pick<PunchReceiptView, 'corrected' | 'timeToConfirm'>): string | null {
   const c = r.corrected;
@@ -183,6 +188,7 @@ export function receiptText(r: Omit<PunchReceiptView, 'text' | 'qrText'>): strin
     `NSR: ${r.nsr}`,
     `Data: ${d}/${m}/${y} ${r.time} UTC${r.utcOffset}`,
     correctionLine(r),
+    r.awaitingConfirmation ? AWAITING_CONFIRMATION : null,
     `Trabalhador: ${r.employeeName === null ? (r.punchKept ? 'não identificado' : 'não disponível') : cutText(r.employeeName, QR_EMPLOYEE_NAME_MAX)}`,
     // The worker's own copy carries the whole CPF (the screen shows `cpf`, masked).
     `CPF: ${r.cpfFull ?? r.cpf ?? 'não cadastrado'}`,
@@ -241,6 +247,7 @@ export function buildReceipt(
     portalUrl: settings.portalUrl === undefined ? null : oneLine(settings.portalUrl),
     corrected: correctedOf(mark.markedAt, punch, correction),
     ...(punch?.anchored === false ? { timeToConfirm: true } : {}),
+    ...(punch?.awaitingConfirmation ? { awaitingConfirmation: true } : {}),
     cpfFull: mark.cpf === null ? null : formatCpf(mark.cpf),
     // The CNO/CAEPF is the configured site's registration: a subcontractor's receipt names it too (the place).
     cno: settings.cno ?? null,
