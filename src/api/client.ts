@@ -1,10 +1,8 @@
-import { request, type Dispatcher } from 'undici';
-import { ACCEPT_ENCODING, readBody } from './answer-body.js';
-import { printable } from './answer-text.js';
-import { classify, type ApiOutcome } from './classify.js';
-import { startDeadline } from './deadline.js';
+import type { Dispatcher } from 'undici';
+import type { ApiOutcome } from './classify.js';
 import { buildDispatcher, networkFor, type ApiNetwork } from './dispatcher.js';
-import { beforeServer, networkHint, withoutNodeCaHint } from './net-errors.js';
+import { networkHint, withoutNodeCaHint } from './net-errors.js';
+import { describe, requestOnce, type RequestKind } from './request-once.js';
 import { scrubProxySecrets } from './proxy.js';
 import { BASIC_AUTH_USER, buildPunchBody, createdSchema, type ApiDialect, type EmployeeRef } from './shapes.js';
 import { readPage, readSite, type PageReading, type SiteRecord } from './roster-records.js';
@@ -25,7 +23,7 @@ export type EmployeePage = Extract<PageReading, { ok: true }>;
 export type { ApiOutcome } from './classify.js';
 
 /** What a request was for, as metrics count them (the kind, never who or what it carried). */
-export type RequestKind = 'punch' | 'reconcile' | 'roster' | 'site' | 'token_check' | 'probe' | 'self_service';
+export type { RequestKind } from './request-once.js';
 
 export type ApiClientOptions = {
   baseUrl: string;
@@ -48,48 +46,6 @@ export type ApiClientOptions = {
   /** Proxy and CA list (dispatcher.ts `networkFor`); default: the process environment's proxy variables, Node's CAs. */
   network?: ApiNetwork;
 };
-
-// Errors raised before a byte of the request could reach the server.
-const CONNECT_PHASE_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'CERT_HAS_EXPIRED',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-]);
-
-function errorCode(e: unknown): string | undefined {
-  let cur: unknown = e;
-  for (let i = 0; i < 4 && cur && typeof cur === 'object'; i++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return (e as { code?: string })?.code;
-}
-
-function describe(e: unknown): string {
-  const code = errorCode(e);
-  const msg = e instanceof Error ? e.message : String(e);
-  return printable(code ? `${code}: ${msg}` : msg, 300);
-}
-
-function parseDate(h: string | string[] | undefined): number | null {
-  const v = Array.isArray(h) ? h[0] : h;
-  if (!v) return null;
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? null : t;
-}
-
-function headerValue(h: string | string[] | undefined): string | null {
-  return (Array.isArray(h) ? h[0] : h) ?? null;
-}
 
 /**
  * The T&A API over undici. Knows paths, auth and shapes; decides nothing about retries.
@@ -294,8 +250,8 @@ export class ApiClient {
     });
   }
 
-  /** One request within one deadline (deadline.ts), whose timer is cleared however it ends. */
-  private async call<T>(
+  /** One request within one deadline (request-once.ts). */
+  private call<T>(
     kind: RequestKind,
     method: 'GET' | 'POST',
     path: string,
@@ -305,72 +261,13 @@ export class ApiClient {
     mayCreate = false,
     auth = this.auth,
   ): Promise<ApiOutcome<T>> {
-    const deadline = startDeadline(this.opts.timeoutMs);
-    try {
-      const url = new URL(path, this.base);
-      if (query) for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-      const mono = this.opts.mono ?? (() => performance.now());
-      const sentMono = mono();
-      let res;
-      try {
-        res = await request(url, {
-          method,
-          dispatcher: this.dispatcher,
-          signal: deadline.signal,
-          headers: {
-            authorization: auth,
-            accept: 'application/json',
-            'accept-encoding': ACCEPT_ENCODING,
-            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          },
-          body: body !== undefined ? JSON.stringify(body) : undefined,
-        });
-      } catch (e) {
-        // Never describe(e) alone: a proxy's credentials may be in it (failure() scrubs them).
-        const error = deadline.expired() ? deadline.error : this.failure(e);
-        this.opts.onRequest?.(kind, 'error', error);
-        const code = errorCode(e);
-        // A refused certificate or a proxy refusing the tunnel: nothing reached the server either.
-        if (!deadline.expired() && ((code && CONNECT_PHASE_CODES.has(code)) || beforeServer(e)))
-          return { kind: 'not_sent', error };
-        // Anything after the connection was made: the server may have acted on it. For a GET that
-        // changes nothing, so it is just a failed read.
-        return mayCreate ? { kind: 'unknown', error } : { kind: 'not_sent', error };
-      }
-
-      const serverDate = parseDate(res.headers['date']);
-      if (serverDate !== null) this.opts.onServerDate?.(serverDate, sentMono, mono());
-      else this.opts.onNoServerDate?.(headerValue(res.headers['date']));
-      const status = res.statusCode;
-      this.opts.onRequest?.(kind, status);
-      const contentEncoding = headerValue(res.headers['content-encoding']);
-      // Cut mid-body, undecodable, or past the deadline: classify says what that means for this
-      // status (a 2xx to a create is in doubt, never a reason to send again).
-      const reading = await readBody(res.body, contentEncoding);
-      const unreadable = reading.ok
-        ? null
-        : deadline.expired()
-          ? `${deadline.error}, ${reading.bytes} bytes in`
-          : reading.problem;
-      return classify(
-        {
-          status,
-          contentType: headerValue(res.headers['content-type']),
-          location: headerValue(res.headers['location']),
-          retryAfter: headerValue(res.headers['retry-after']),
-          serverDate,
-          text: reading.ok ? reading.text : '',
-          contentEncoding,
-          bytes: reading.bytes,
-          unreadable,
-        },
-        mayCreate,
-        parse,
-        `${method} /${path}`,
-      );
-    } finally {
-      deadline.clear();
-    }
+    const url = new URL(path, this.base);
+    if (query) for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    return requestOnce(
+      { url, method, body, auth, kind, mayCreate, shown: `${method} /${path}` },
+      { ...this.opts, dispatcher: this.dispatcher, failure: (e) => this.failure(e) },
+      parse,
+    );
   }
 }
 
