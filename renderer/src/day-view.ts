@@ -28,7 +28,7 @@ export type DayView = {
   punchesLabel: string;
   /** The legend of the dot on the service's punches; null when none is from the service. */
   legend: string | null;
-  /** "Banco de horas: +12h30 (em 24/11 10:05)"; null when unknown. */
+  /** "Banco de horas: +12h30 (atualizado em 24/11 às 10:05)"; null when unknown. */
   bank: string | null;
   /** A neutral note on a leave today (never an error); null when none. */
   leave: string | null;
@@ -51,8 +51,16 @@ export function formatBalance(minutes: number): string {
   return `${sign}${Math.floor(abs / 60)}h${String(abs % 60).padStart(2, '0')}`;
 }
 
-/** dd/mm HH:MM in the zone (the same order in the three languages, as the receipt shows dates). */
-export function formatDayMonthTime(at: number, timeZone: string | undefined): string {
+/**
+ * The day and month ("28/11"; "11/28" in English) and the time ("19:42") in the zone: the date in
+ * the language's own order, the one the receipt and the admin screens use (issue 29: one date
+ * order per language on every screen).
+ */
+export function formatDayMonthTime(
+  at: number,
+  lang: Lang,
+  timeZone: string | undefined,
+): { date: string; time: string } {
   const parts = new Intl.DateTimeFormat('en-GB', {
     day: '2-digit',
     month: '2-digit',
@@ -62,7 +70,8 @@ export function formatDayMonthTime(at: number, timeZone: string | undefined): st
     timeZone,
   }).formatToParts(at);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('day')}/${part('month')} ${part('hour')}:${part('minute')}`;
+  const date = lang === 'en' ? `${part('month')}/${part('day')}` : `${part('day')}/${part('month')}`;
+  return { date, time: `${part('hour')}:${part('minute')}` };
 }
 
 export function dayView(day: PunchDayView, lang: Lang, timeZone: string | undefined): DayView {
@@ -80,7 +89,7 @@ export function dayView(day: PunchDayView, lang: Lang, timeZone: string | undefi
   const bank = day.hoursBank
     ? t(lang, 'day.bank', {
         balance: formatBalance(day.hoursBank.minutes),
-        at: formatDayMonthTime(day.hoursBank.at, timeZone),
+        ...formatDayMonthTime(day.hoursBank.at, lang, timeZone),
       })
     : null;
   const leave =

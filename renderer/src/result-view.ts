@@ -2,7 +2,8 @@
  * A punch answer as the employee sees it: headline, name, time, message, colour and sound. Pure.
  */
 import type { PunchResultView } from '../../src/contract.js';
-import { dayHeadline } from './day-view.js';
+import { dayHeadline, dayOfResult } from './day-view.js';
+import { dayLine } from './result-line.js';
 import { formatLocalDate } from './format.js';
 import { refusalText, t, type Lang, type MessageKey } from './i18n.js';
 import type { Shown } from './machine.js';
@@ -112,13 +113,16 @@ export function resultView(shown: Shown, lang: Lang): ResultView {
         queued,
       };
     }
+    // The second line says something new (issue 29): kept for later, or the worked time / previous punch; never the
+    // time again.
+    const day = dayOfResult(r);
     return {
       ...base,
       tone: 'ok',
       headline:
         dayHeadline(r, lang) ??
         t(lang, r.employeeName === null || note === 'unknown_code' ? 'result.unresolved' : 'result.ok'),
-      message: queued ? t(lang, 'result.queued') : t(lang, 'result.saved', { time: r.localTime }),
+      message: queued ? t(lang, 'result.queued') : day ? dayLine(day, lang) : '',
       queued,
     };
   }

@@ -50,30 +50,31 @@ describe('the employee’s day in words', () => {
     expect(v.chips[1]?.label).toBe('12:02 saída');
     expect(v.legend).toBe('registrado em outro lugar');
     expect(v.punchesLabel).toBe('Registros de hoje');
-    expect(v.bank).toBe('Banco de horas: +12h30 (em 24/11 10:05)');
+    expect(v.bank).toBe('Banco de horas: +12h30 (atualizado em 24/11 às 10:05)');
     expect(v.leave).toBeNull();
   });
 
   it('es and en: the same day in their words', () => {
     const es = dayView(day({ direction: 'exit' }), 'es', TZ);
     expect(es.headline).toBe('Salida registrada');
-    expect(es.bank).toBe('Banco de horas: +12h30 (al 24/11 10:05)');
+    expect(es.bank).toBe('Banco de horas: +12h30 (actualizado el 24/11 a las 10:05)');
     expect(es.chips[1]?.mark).toBe('S');
     expect(es.legend).toBe('registrado en otro lugar');
     const en = dayView(day(), 'en', TZ);
     expect(en.headline).toBe('Entry registered');
     expect(dayView(day({ direction: 'exit' }), 'en', TZ).headline).toBe('Exit registered');
     expect(en.chips.map((c) => `${c.time} ${c.mark}`).join(' · ')).toBe('07:00 In · 12:02 Out · 13:01 In');
-    expect(en.bank).toBe('Hours bank: +12h30 (as of 24/11 10:05)');
+    // English puts the month first, as its receipt and admin dates do (one order per language).
+    expect(en.bank).toBe('Hours bank: +12h30 (updated 11/24 at 10:05)');
     expect(en.chips[0]?.label).toBe('07:00 entry, registered elsewhere');
   });
 
   it('negative and zero balances; no bank and no legend when unknown or none from the service', () => {
     expect(dayView(day({ hoursBank: { minutes: -195, at: AT } }), 'pt-BR', TZ).bank).toBe(
-      'Banco de horas: −3h15 (em 24/11 10:05)',
+      'Banco de horas: −3h15 (atualizado em 24/11 às 10:05)',
     );
     expect(dayView(day({ hoursBank: { minutes: 0, at: AT } }), 'en', TZ).bank).toBe(
-      'Hours bank: 0h00 (as of 24/11 10:05)',
+      'Hours bank: 0h00 (updated 11/24 at 10:05)',
     );
     const bare = dayView(
       day({

@@ -49,7 +49,7 @@ describe('what the result says aloud', () => {
   it('announces headline, name, time and message, leaving out empty lines', () => {
     const v = resultView({ result: ok('entry'), queued: false }, 'pt-BR');
     expect(announcementText(v, ['Banco de horas: +12h30 (em 24/11 10:05)', null])).toBe(
-      'Entrada registrada. Ana Paula Ferreira. 13:01. Registrado às 13:01. Banco de horas: +12h30 (em 24/11 10:05).',
+      'Entrada registrada. Ana Paula Ferreira. 13:01. Primeiro registro do dia. Banco de horas: +12h30 (em 24/11 10:05).',
     );
     const refused = resultView({ result: { ok: false, reason: 'unknown_credential' }, queued: false }, 'en');
     expect(announcementText(refused)).toBe(`Punch NOT registered. ${refused.message}`.replace(/([^.])$/, '$1.'));

@@ -26,27 +26,49 @@ const rigs = kioskRigPerTest();
 const ANA = 'Ana Paula Ferreira da Silva';
 
 type Lang = ScreenSettings['language'];
-const WORDS: Record<Lang, { entry: string; exit: string; bank: RegExp; vacation: string; elsewhere: string }> = {
+/**
+ * `bank`: the hours bank with when it was read, the day and month in the language's order (issue 29:
+ * pt-BR "atualizado em 28/11 às 19:42"); `worked`: the exit's second line, the time worked so far;
+ * `previous`: an entry's second line, the punch before it.
+ */
+const WORDS: Record<
+  Lang,
+  {
+    entry: string;
+    exit: string;
+    bank: RegExp;
+    vacation: string;
+    elsewhere: string;
+    worked: RegExp;
+    previous: (time: string) => string;
+  }
+> = {
   'pt-BR': {
     entry: 'Entrada registrada',
     exit: 'Saída registrada',
-    bank: /^Banco de horas: \+12h30 \(em \d{2}\/\d{2} \d{2}:\d{2}\)$/,
+    bank: /^Banco de horas: \+12h30 \(atualizado em (\d{2}\/\d{2}) às \d{2}:\d{2}\)$/,
     vacation: 'Você está de férias hoje; o registro foi feito.',
     elsewhere: 'registrado em outro lugar',
+    worked: /^Trabalhado hoje: \d+h\d{2}$/,
+    previous: (time) => `Registro anterior: saída às ${time}`,
   },
   es: {
     entry: 'Entrada registrada',
     exit: 'Salida registrada',
-    bank: /^Banco de horas: \+12h30 \(al \d{2}\/\d{2} \d{2}:\d{2}\)$/,
+    bank: /^Banco de horas: \+12h30 \(actualizado el (\d{2}\/\d{2}) a las \d{2}:\d{2}\)$/,
     vacation: 'Hoy está de vacaciones; el registro se realizó.',
     elsewhere: 'registrado en otro lugar',
+    worked: /^Trabajado hoy: \d+h\d{2}$/,
+    previous: (time) => `Registro anterior: salida a las ${time}`,
   },
   en: {
     entry: 'Entry registered',
     exit: 'Exit registered',
-    bank: /^Hours bank: \+12h30 \(as of \d{2}\/\d{2} \d{2}:\d{2}\)$/,
+    bank: /^Hours bank: \+12h30 \(updated (\d{2}\/\d{2}) at \d{2}:\d{2}\)$/,
     vacation: 'You are on vacation today; the punch was registered.',
     elsewhere: 'registered elsewhere',
+    worked: /^Worked today: \d+h\d{2}$/,
+    previous: (time) => `Previous punch: exit at ${time}`,
   },
 };
 
@@ -207,7 +229,19 @@ async function secondHalf(h: Half): Promise<void> {
     expect(await chips.nth(0).getAttribute('data-direction')).toBe(elsewhere ? 'exit' : 'entry');
     expect(await chips.nth(1).getAttribute('data-new')).toBe('true');
     expect(await chips.nth(1).getAttribute('data-direction')).toBe(elsewhere ? 'entry' : 'exit');
-    expect(await text(p, '[data-testid=day-bank]')).toMatch(WORDS[lang].bank);
+    const bank = await text(p, '[data-testid=day-bank]');
+    expect(bank).toMatch(WORDS[lang].bank);
+    // One date order per language (issue 29): the bank's day and month as the receipt beside it writes its date.
+    const receiptDate = (await text(p, '[data-testid=receipt-when]')).slice(0, 5);
+    expect(WORDS[lang].bank.exec(bank)?.[1], `${bank} beside the receipt's ${receiptDate}`).toBe(receiptDate);
+    // The second line says something new, never the time again; the ✓ is there in every orientation.
+    const time = await text(p, '[data-testid=result-time]');
+    const second = await text(p, '[data-testid=result-message]');
+    if (elsewhere) expect(second).toBe(WORDS[lang].previous(firstTime));
+    else expect(second).toMatch(WORDS[lang].worked);
+    expect(second).not.toContain(time);
+    expect(await text(p, '.result-icon')).toBe('✓');
+    expect(await p.locator('.result-icon').isVisible(), `✓ at ${label(o.size)}`).toBe(true);
     await expectFits(p, `result ${label(o.size)}`);
     await timeIsLargest(p, '[data-testid=result-time]');
     // One assertive live region on the page, telling the headline and the name.

@@ -18,6 +18,10 @@ export function auditPanel(ctx: Ctx, sh: Shared): Panel {
   const today = localToday(ctx.now, timeZone);
   const from = textInput('audit-from', { type: 'date' });
   const to = textInput('audit-to', { type: 'date' });
+  // Each date field named on its own (axe-core: a field without a label is critical), the pair by the visible label.
+  from.setAttribute('aria-label', t(lang, 'afd.from'));
+  to.setAttribute('aria-label', t(lang, 'afd.to'));
+  const rangeId = `audit-range-${Math.random().toString(36).slice(2)}`;
   from.value = `${today.slice(0, 8)}01`;
   to.value = today;
   const run = button(t(lang, 'audit.run'), () => void compare(), { class: 'action-button', testid: 'audit-run' });
@@ -30,8 +34,8 @@ export function auditPanel(ctx: Ctx, sh: Shared): Panel {
     h('h2', { text: t(lang, 'audit.title') }),
     h('section', { class: 'setting' }, [
       h('div', { class: 'field' }, [
-        h('label', { text: t(lang, 'audit.range') }),
-        h('div', { class: 'field-row' }, [from, to, run]),
+        h('label', { text: t(lang, 'audit.range'), attrs: { id: rangeId } }),
+        h('div', { class: 'field-row', attrs: { role: 'group', 'aria-labelledby': rangeId } }, [from, to, run]),
       ]),
       h('p', { class: 'muted', text: t(lang, 'audit.hint') }),
     ]),

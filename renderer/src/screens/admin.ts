@@ -101,12 +101,17 @@ export function adminView(ctx: Ctx, calls: AdminCalls, onLock: () => void): Admi
     panel = p;
     fill(body, [p.el]);
     body.scrollTop = 0; // a tab opens at its top, wherever the last one was scrolled to
-    // The tab bar scrolls sideways on a small screen: keep the chosen tab in sight (no-op in tests without layout).
+    // The tab bar wraps (60-admin.css), so every tab is in sight; this only matters to a narrower bar (no-op in tests
+    // without layout).
     tabButtons[name]?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    heading.textContent = `${t(lang, 'idle.admin')}: ${t(lang, `tab.${name}`)}`;
     p.update(last);
   };
   const lock = button(t(lang, 'admin.lock'), onLock, { class: 'lock-button', testid: 'lock' });
+  // The screen's heading for screen readers ("Gestor: Fila"); the chosen tab shows it to the eye.
+  const heading = h('h1', { class: 'sr-only', testid: 'admin-heading' });
   const el = h('section', { class: 'screen admin' }, [
+    heading,
     h('header', { class: 'admin-top' }, [
       h(
         'nav',

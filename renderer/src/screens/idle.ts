@@ -24,7 +24,8 @@ export function idleView(ctx: Ctx): View {
   const date = h('div', { class: 'date', testid: 'date' });
   // No complete employee list yet: said plainly, so nobody walks away thinking the punch was lost.
   const noRoster = h('div', { class: 'no-roster', testid: 'no-roster', attrs: { role: 'status', hidden: '' } });
-  const prompt = h('div', { class: 'prompt', text: t(lang, 'idle.prompt') });
+  // The screen's heading (an h1 per screen, issue 29): what to do here.
+  const prompt = h('h1', { class: 'prompt', text: t(lang, 'idle.prompt') });
   const open = button(t(lang, 'idle.typeId'), () => ctx.dispatch({ type: 'openKeypad' }), {
     class: 'big-button',
     testid: 'open-keypad',

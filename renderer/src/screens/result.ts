@@ -41,7 +41,7 @@ export function resultScreen(ctx: Ctx): View {
     if (ctx.settings?.speech) speak(speechText(v, ctx.lang), ctx.lang);
     const main = h('div', { class: 'result-main' }, [
       h('div', { class: 'result-icon', text: ICON[v.tone], attrs: { 'aria-hidden': 'true' } }),
-      h('div', { class: 'result-headline', text: v.headline }),
+      h('h1', { class: 'result-headline', text: v.headline }),
       h('div', { class: 'result-name', testid: 'result-name', text: v.name }),
       h('div', { class: 'result-when' }, [
         h('span', { class: 'result-time', testid: 'result-time', text: v.time }),

@@ -13,8 +13,12 @@ export const enDay = {
   'day.chip': '{time} {direction}',
   'day.chipElsewhere': '{time} {direction}, registered elsewhere',
   'day.elsewhere': 'registered elsewhere',
-  'day.bank': 'Hours bank: {balance} (as of {at})',
+  'day.bank': 'Hours bank: {balance} (updated {date} at {time})',
   'day.vacation': 'You are on vacation today; the punch was registered.',
   'day.leave': 'You have a leave of absence today ({type}); the punch was registered.',
   'day.leaveUntyped': 'You have a leave of absence today; the punch was registered.',
+  // The result's second line (renderer/src/result-line.ts): never the time again.
+  'result.workedToday': 'Worked today: {worked}',
+  'result.previousPunch': 'Previous punch: {direction} at {time}',
+  'result.firstToday': 'First punch of the day',
 } as const;

@@ -48,7 +48,6 @@ export const enKiosk = {
   'result.refused': 'Punch NOT registered',
   'result.enrollment': 'Badge enrollment',
   'result.unresolved': 'Punch saved',
-  'result.saved': 'Registered at {time}.',
   'result.queued': 'Saved, will be sent when the connection returns.',
   'result.repeatAt': 'You already registered at {time}.',
   'result.awaitingRoster': 'Registered at {time}. It will be confirmed when the terminal receives the employee list.',

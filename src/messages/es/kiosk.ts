@@ -47,7 +47,6 @@ export const esKiosk: Texts<typeof enKiosk> = {
   'result.refused': 'Registro NO realizado',
   'result.enrollment': 'Alta de credencial',
   'result.unresolved': 'Registro guardado',
-  'result.saved': 'Registrado a las {time}.',
   'result.queued': 'Guardado — se enviará cuando vuelva la conexión.',
   'result.repeatAt': 'Usted ya registró a las {time}.',
   'result.awaitingRoster': 'Registrado a las {time}. Se confirmará cuando el terminal reciba la lista de empleados.',

@@ -12,7 +12,7 @@ export const esPunches: Texts<typeof enPunches> = {
   'waiting.shown': 'Se listan los {shown} más antiguos de {total}.',
   'waiting.nsr': 'NSR {nsr}',
   'punches.title': 'Registros de un empleado',
-  'punches.query': 'Empleado: ID, legajo, CPF o parte del nombre',
+  'punches.query': 'Empleado: matrícula, n.º de registro, CPF o parte del nombre',
   'punches.date': 'Día',
   'punches.search': 'Buscar',
   'punches.tooShort': 'Escriba al menos 2 caracteres.',

@@ -12,8 +12,11 @@ export const ptDay: Texts<typeof enDay> = {
   'day.chip': '{time} {direction}',
   'day.chipElsewhere': '{time} {direction}, registrado em outro lugar',
   'day.elsewhere': 'registrado em outro lugar',
-  'day.bank': 'Banco de horas: {balance} (em {at})',
+  'day.bank': 'Banco de horas: {balance} (atualizado em {date} às {time})',
   'day.vacation': 'Você está de férias hoje; o registro foi feito.',
   'day.leave': 'Você tem um afastamento hoje ({type}); o registro foi feito.',
   'day.leaveUntyped': 'Você tem um afastamento hoje; o registro foi feito.',
+  'result.workedToday': 'Trabalhado hoje: {worked}',
+  'result.previousPunch': 'Registro anterior: {direction} às {time}',
+  'result.firstToday': 'Primeiro registro do dia',
 };

@@ -44,7 +44,6 @@ export const ptKiosk: Texts<typeof enKiosk> = {
   'result.refused': 'Ponto NÃO registrado',
   'result.enrollment': 'Cadastro de crachá',
   'result.unresolved': 'Registro salvo',
-  'result.saved': 'Registrado às {time}.',
   'result.queued': 'Salvo — será enviado quando a conexão voltar.',
   'result.repeatAt': 'Você já registrou às {time}.',
   'result.awaitingRoster': 'Registrado às {time}. Será confirmado quando o terminal receber a lista de funcionários.',
