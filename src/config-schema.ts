@@ -238,6 +238,20 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /** Issue 31: a photo per punch (README "Photo per punch"); off unless the employer turns it on. */
+    photo: z
+      .object({
+        /** on-punch: the screen keeps the camera open and takes a frame at each scan or keypad confirm. */
+        mode: z.enum(['off', 'on-punch']).default('off'),
+        /** Photos are removed this many days after their punch (a journal fact says so). */
+        keepDays: int(1, 3_650).default(30),
+        /** The JPEG's size in pixels (the frame is scaled to fit) and its largest size in bytes. */
+        width: int(80, 640).default(320),
+        height: int(60, 480).default(240),
+        maxBytes: int(4_000, 45_000).default(30_000),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

@@ -22,3 +22,4 @@ export * from './contract/screen-settings.js';
 export * from './contract/status.js';
 export * from './contract/pin-reset.js';
 export * from './contract/screen-code.js';
+export * from './contract/photo.js';

@@ -33,6 +33,8 @@ import type { Ctx, View } from './screens/view.js';
 import { viewFor } from './screens/view-for.js';
 import { Sounds } from './sound.js';
 import { PIN_PROMPT_MS } from '../../src/contract/pin-prompt.js';
+import { Camera } from './camera.js';
+import { photoNsrOf, sendPhoto } from './punch-photo.js';
 
 /** Keypad and admin login give up after this long without a key (the PIN step after PIN_PROMPT_MS). */
 export const INPUT_IDLE_MS = 20_000;
@@ -63,6 +65,8 @@ export class App {
   readonly #own = new OwnRequests();
   readonly #reach = new Reachability();
   readonly #sounds = new Sounds();
+  /** Issue 31: the camera, with photo.mode on-punch. */
+  #camera: Camera | null = null;
 
   constructor(
     private readonly client: Client,
@@ -105,6 +109,10 @@ export class App {
     this.#status ??= status.value;
     this.#language.setSite(settings.value.language, languageIdleMs(settings.value.resultMs));
     this.#contact(true);
+    if (settings.value.photo && !this.#camera) {
+      this.#camera = new Camera(settings.value.photo, (s) => void this.client.call('cameraState', s));
+      void this.#camera.open();
+    }
     installKeyboard(settings.value.wedge, {
       scan: (code) => this.dispatch({ type: 'scan', code }),
       typed: (key) => this.#typed(key),
@@ -174,6 +182,9 @@ export class App {
     this.#contact(true);
     // The echo of this screen's own call: its answer is what the screen shows.
     if (this.#own.isOwn(r.requestId)) return;
+    // A reader's punch the screen did not ask for: its frame is the one of now.
+    const nsr = photoNsrOf(r);
+    if (this.#camera && nsr !== null) sendPhoto(this.client, nsr, this.#camera.frame());
     this.dispatch({ type: 'punchEvent', result: r, queued: isQueued(this.#status) });
   }
 
@@ -185,9 +196,14 @@ export class App {
     call: (requestId: string) => Promise<CallResult<'punch' | 'badgeScan' | 'answerPin' | 'forgotPin'>>,
     credential: Credential | null,
   ): Promise<void> {
-    const r = await call(this.#own.next());
+    const asked = call(this.#own.next());
+    // The frame of the scan's instant, copied once the call is on its way: the answer never waits for it.
+    const shot = this.#camera?.frame() ?? null;
+    const r = await asked;
+    const nsr = r.ok ? photoNsrOf(r.value) : null;
     if (r.ok) this.dispatch({ type: 'punchAnswer', credential, result: r.value, queued: isQueued(this.#status) });
     else this.dispatch({ type: 'punchFailed', message: r.error.message });
+    if (shot && nsr !== null) sendPhoto(this.client, nsr, shot);
   }
 
   readonly #adminCalls = async <N extends CallName>(name: N, input: CallInput<N>): Promise<CallResult<N> | null> => {

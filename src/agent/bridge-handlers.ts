@@ -40,7 +40,9 @@ export type BridgeAgent = Pick<
   | 'auditCompareState'
   | 'forgotPin'
   | 'listPinResets'
->;
+> &
+  // Issue 31: optional, so bridges built on a part of the facade (tests) need not name it.
+  Partial<Pick<Agent, 'photos'>>;
 
 export type Handlers = { [N in CallName]: (input: CallInput<N>) => Promise<CallOutput<N>> | CallOutput<N> };
 
@@ -119,5 +121,11 @@ export function agentHandlers(
     forgotPin: (i) => agent.forgotPin('challenge' in i ? { challenge: i.challenge } : { credential: i.credential }),
     listPinResets: () => agent.listPinResets(),
     setShiftLeadPin: (i) => agent.admin.setShiftLeadPin(i.pin),
+    punchPhoto: async (i) => (agent.photos ? agent.photos.take(i) : { ok: false, code: 'no_photo_mode' }),
+    cameraState: (i) => {
+      agent.photos?.cameraState(i);
+      return { ok: true };
+    },
+    punchPhotoView: (i) => agent.photos?.view(i.nsr) ?? { state: 'none', jpeg: null },
   };
 }

@@ -53,6 +53,8 @@ import { buildDelivery } from './delivery/build-delivery.js';
 import { ScanInlet } from './capture/build-readers.js';
 import { AgentEventHub } from './facade/status-events.js';
 import { StatusRecorder } from './status/status-recorder.js';
+import { PhotoDesk } from './photos/photo-desk.js';
+import { cameraKey } from '../store/settings/camera-record.js';
 
 export { realRuntime, realSleep, systemTimeZone, type BuildOptions, type Runtime } from './host/runtime.js';
 export { buildIdentityAdmin } from './identity/build-identity-admin.js';
@@ -265,6 +267,15 @@ export function buildAgent(
     () => service.current?.state === 'offline',
   );
   const watches = buildWatches({ config, rt, opts, db, bookkeeping, mono }, recorder);
+  const photos = new PhotoDesk({
+    db,
+    dataDir: config.dataDir,
+    photo: config.photo,
+    clock: rt.clock,
+    log: rt.log,
+    record: (r) => recorder.safeWrite(cameraKey, r),
+    changed: () => recorder.statusChanged(),
+  });
   const afd = new AfdAdmin({
     db,
     config,
@@ -318,7 +329,7 @@ export function buildAgent(
       afd,
       // Its reads wait while punches are due, like roster pages (sync/audit-compare.ts).
       days: self.days,
-      jobs: [...(self.prefetch ? [self.prefetch] : []), ...(liveness ? [liveness] : [])],
+      jobs: [...(self.prefetch ? [self.prefetch] : []), ...(liveness ? [liveness] : []), photos.job()],
       auditor: new AuditRunner({
         db,
         marks: new AuditMarks(db),
@@ -341,6 +352,7 @@ export function buildAgent(
       recorder,
       events,
       scans,
+      photos,
       onClose: async () => {
         await self.selfService.stop();
         afd.close();

@@ -114,6 +114,16 @@ export async function openAgent(
       speech: ready.screen.speech,
       pinShowName: ready.pin.showName,
       idKinds: ready.identity.allowed.id,
+      ...(ready.photo.mode === 'on-punch'
+        ? {
+            photo: {
+              width: ready.photo.width,
+              height: ready.photo.height,
+              maxBytes: ready.photo.maxBytes,
+              keepDays: ready.photo.keepDays,
+            },
+          }
+        : {}),
     },
     demo: demoSetup?.mock ?? null,
     log,

@@ -24,6 +24,7 @@ import { runDoctor } from './doctor/doctor.js';
 import { runAudit } from './audit.js';
 import { runJournal } from './journal.js';
 import { runReceipt } from './receipt.js';
+import { runPhotos } from './photos.js';
 import { commandHelp, commandNames, unknownCommandLine } from './help.js';
 import { runScreenUrl } from './screen-url.js';
 import { endQuietlyOnClosedStdout } from './quiet-epipe.js';
@@ -66,6 +67,8 @@ usage:
   timeclock afd verify FILE                                check an AFD file (layout, CRCs, hash chain) and FILE.p7s (with openssl);
         [--allow-unsigned] [--strict]                      exit 1 when it is not valid or not signed (--allow-unsigned: a warning);
                                                            --strict: a self-signed or non-ICP-Brasil signer is an error too
+  timeclock photos export --from YYYY-MM-DD --to YYYY-MM-DD  the punch photos of those days (photo.mode on-punch) named by NSR,
+        DIR [--json] [--config FILE]                       with an index (CSV), written to DIR; exit 1 if one is not the journal's
   timeclock enroll badge <code> <employee>                 link a badge to an employee (external id, registration number or CPF)
   timeclock unenroll badge <code>                          remove a badge
   timeclock pin set <employee>                             set an employee's PIN (read from standard input)
@@ -153,6 +156,8 @@ async function dispatch(argv: string[]): Promise<number> {
       return runReceipt(opts, parsed.positionals.slice(1));
     case 'afd':
       return runAfd(opts, parsed.positionals.slice(1));
+    case 'photos':
+      return runPhotos(opts, parsed.positionals.slice(1));
     case 'screen-url':
       return runScreenUrl(opts, parsed.positionals.slice(1));
     case 'rejected':

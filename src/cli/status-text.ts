@@ -13,6 +13,7 @@ import { absentRouteLines, connectionWord } from './service-lines.js';
 import { fold, inParens, sayFor, wordsOf, type Say } from './status-say.js';
 import { integrityLines, journalLines, retentionLines, storageLines } from './status-keeping-lines.js';
 import { rosterLines } from './status-roster-lines.js';
+import { cameraLines } from './camera-lines.js';
 
 export function statusText(s: AgentStatus, zone?: string, lang: Lang = cliLang()): string {
   const say = sayFor(lang, s);
@@ -29,6 +30,7 @@ export function statusText(s: AgentStatus, zone?: string, lang: Lang = cliLang()
     say.label('status.label.site') + (s.site ? `${s.site.name} (${s.site.id})` : say.text('status.site.none')),
     say.label('status.label.badges') + say.text('status.badges', { n: String(s.roster.enrolledBadges) }),
     ...s.readers.map((r) => readerLine(say, r)),
+    ...cameraLines(say, s),
     say.label('status.label.clockSkew') + skewValue(say, s.clockSkewMs),
     ...serviceClockLines(say, s.serviceClock),
     ...storageLines(say, s),

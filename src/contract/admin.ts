@@ -21,6 +21,8 @@ export const rejectedPunchSchema = z.object({
   reject_reason: serviceText.nullable(),
   clock_flag: z.enum(['skewed', 'jumped_back', 'unanchored', 'service_clock_off']).nullable(),
   updated_at: epochMs,
+  /** Issue 31: its NSR (the admin screen fetches its photo by it); absent from older agents. */
+  nsr: z.number().int().nullable().optional(),
 });
 
 /**

@@ -31,6 +31,7 @@ import {
 } from './punch-lists.js';
 import { screenSettingsSchema } from './screen-settings.js';
 import { adminRoleSchema, forgotPinInputSchema, pinResetRequestSchema } from './pin-reset.js';
+import { cameraStateInput, punchPhotoInput, punchPhotoResult, punchPhotoViewSchema } from './photo.js';
 import { readerStatusSchema, statusSchema } from './status.js';
 
 const empty = z.strictObject({});
@@ -236,6 +237,19 @@ export const calls = {
   listPinResets: { input: empty, output: z.array(pinResetRequestSchema), admin: true },
   /** The shift lead's PIN (the manager's only): a login that may only confirm held punches and reset workers' PINs. */
   setShiftLeadPin: { input: z.strictObject({ pin }), output: adminResultSchema, admin: true },
+  /**
+   * Issue 31: the photo the screen took at a punch's scan (or why it has none), sent after the punch's answer; never on
+   * the punch's path.
+   */
+  punchPhoto: { input: punchPhotoInput, output: punchPhotoResult, admin: false },
+  /** Issue 31: the screen's camera opened (ok) or out (why); status, doctor and the admin screen say it. */
+  cameraState: { input: cameraStateInput, output: done, admin: false },
+  /** Issue 31: a punch's photo for the manager (admin punches, held lists, receipt view), by NSR. */
+  punchPhotoView: {
+    input: z.strictObject({ nsr: z.number().int().min(1).max(999_999_999) }),
+    output: punchPhotoViewSchema,
+    admin: true,
+  },
 } as const satisfies Record<string, CallSpec>;
 
 export type CallName = keyof typeof calls;

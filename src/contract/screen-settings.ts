@@ -1,6 +1,7 @@
 /** How the screen behaves on this terminal, from the config. */
 import { z } from 'zod';
 import { count } from './common.js';
+import { screenPhotoSchema } from './photo.js';
 
 /** How the screen behaves on this terminal (from the config): read once when the page loads. */
 export const screenSettingsSchema = z.object({
@@ -36,5 +37,7 @@ export const screenSettingsSchema = z.object({
   resultMs: z.number().int().positive(),
   /** A result with a receipt stays at least this long: a phone takes seconds to read its QR code. */
   receiptMs: z.number().int().positive().optional(),
+  /** Issue 31: photo.mode on-punch: the frame's size, its largest JPEG and the days photos are kept; absent: off. */
+  photo: screenPhotoSchema.optional(),
 });
 export type ScreenSettings = z.infer<typeof screenSettingsSchema>;

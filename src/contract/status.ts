@@ -1,5 +1,6 @@
 /** The terminal's state as the status bar and the admin screen show it. */
 import { z } from 'zod';
+import { cameraStatusSchema } from './photo.js';
 import { count, epochMs } from './common.js';
 
 /** What a roster sync came to (src/sync/roster-sync.ts `RosterSyncResult`). */
@@ -354,5 +355,7 @@ export const statusSchema = z.object({
       refused: z.object({ count, lastAt: epochMs, why: z.string() }).nullable(),
     })
     .optional(),
+  /** Issue 31: the screen's camera with photo.mode on-punch; null: photos off. Absent from older agents. */
+  camera: cameraStatusSchema.nullable().optional(),
 });
 export type StatusView = z.infer<typeof statusSchema>;

@@ -52,6 +52,12 @@ export const FACT_EVENTS = [
    * store/journal/journal-archive.ts).
    */
   'archive_removed',
+  /** Issue 31: the punch's photo was stored (detail: `sha256 <hex> <bytes> bytes`; domain/photo.ts). */
+  'photo',
+  /** Issue 31: the punch was taken without a photo, "sem foto" (detail: why: the camera was out). */
+  'photo_missing',
+  /** Issue 31: the punch's photo was removed (detail: why, e.g. kept its photo.keepDays). */
+  'photo_removed',
 ] as const;
 export type FactEvent = (typeof FACT_EVENTS)[number];
 

@@ -35,6 +35,18 @@ export type IpcMain = {
 export type HeadersReceivedDetails = { url: string; responseHeaders?: Record<string, string[]> };
 export type HeadersReceivedResponse = { cancel?: boolean; responseHeaders?: Record<string, string[] | string> };
 
+/**
+ * Issue 31: what Electron tells a permission request handler about a `media` request (MediaAccessPermissionRequest).
+ */
+export type MediaRequestDetails = { requestingUrl?: string; isMainFrame?: boolean; mediaTypes?: string[] };
+/** Issue 31: what Electron tells a permission check handler (PermissionCheckHandlerHandlerDetails). */
+export type MediaCheckDetails = {
+  requestingUrl?: string;
+  isMainFrame?: boolean;
+  mediaType?: string;
+  securityOrigin?: string;
+};
+
 export type Session = {
   webRequest: {
     onHeadersReceived(
@@ -42,9 +54,21 @@ export type Session = {
     ): void;
   };
   setPermissionRequestHandler(
-    handler: (webContents: WebContents, permission: string, callback: (granted: boolean) => void) => void,
+    handler: (
+      webContents: WebContents,
+      permission: string,
+      callback: (granted: boolean) => void,
+      details?: MediaRequestDetails,
+    ) => void,
   ): void;
-  setPermissionCheckHandler(handler: (webContents: WebContents | null, permission: string) => boolean): void;
+  setPermissionCheckHandler(
+    handler: (
+      webContents: WebContents | null,
+      permission: string,
+      requestingOrigin?: string,
+      details?: MediaCheckDetails,
+    ) => boolean,
+  ): void;
 };
 
 /** `before-input-event`'s input: a key going down or up, with the modifiers held. */

@@ -15,6 +15,7 @@ import type {
   PreventableEvent,
 } from './electron-api.js';
 import { kioskShortcutOf } from './kiosk-shortcuts.js';
+import { installPermissions } from './media-permission.js';
 
 /**
  * The same policy the web bridge sends (src/web/web-bridge.ts). Kept in step by a test: main and
@@ -31,6 +32,8 @@ export type KioskWindowOptions = {
   kiosk: boolean;
   /** DevTools allowed (a developer's flag, never the default): F12 / Ctrl+Shift+I then toggle them. */
   devTools?: boolean;
+  /** Issue 31: photo.mode on-punch: the page may open the camera (video only). */
+  camera?: boolean;
 };
 
 /** The file URL of the renderer's page: the only document the window may show and IPC may come from. */
@@ -91,9 +94,9 @@ export function createKioskWindow(
     headers['Content-Security-Policy'] = [KIOSK_CSP];
     callback({ responseHeaders: headers });
   });
-  // The kiosk needs no camera, microphone, notifications, HID or anything else from the page.
-  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  ses.setPermissionCheckHandler(() => false);
+  // No camera (unless photo.mode is on-punch: video only, this page only), microphone, notifications, HID or anything
+  // else.
+  installPermissions(ses, contents, (u) => isRendererUrl(u, url), opts.camera === true);
 
   const stayHome = (event: NavigationEvent): void => {
     if (!isRendererUrl(event.url, url)) event.preventDefault();

@@ -57,6 +57,9 @@ const CALLS = [
   'forgotPin',
   'listPinResets',
   'setShiftLeadPin',
+  'punchPhoto',
+  'cameraState',
+  'punchPhotoView',
 ] as const satisfies readonly CallName[];
 const EVENTS: readonly string[] = ['punch', 'status'] satisfies readonly EventName[];
 

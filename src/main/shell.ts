@@ -101,6 +101,7 @@ export function runShell(electron: ElectronMain, opts: ShellOptions): Shell {
       rendererDir: opts.rendererDir,
       kiosk: opts.kiosk,
       devTools: opts.devTools === true,
+      camera: started.screen?.photo !== undefined,
     });
     win = created.window;
     // A time clock is looked at, not used: without this the screen blanks between punches (the

@@ -19,6 +19,7 @@ import { enRoster } from './en/roster.js';
 import { enService } from './en/service.js';
 import { enStatus } from './en/status.js';
 import { enPinHelp } from './en/pin-help.js';
+import { enPhoto } from './en/photo.js';
 import { esAdmin } from './es/admin.js';
 import { esAfd } from './es/afd.js';
 import { esAnswers } from './es/answers.js';
@@ -33,6 +34,7 @@ import { esRoster } from './es/roster.js';
 import { esService } from './es/service.js';
 import { esStatus } from './es/status.js';
 import { esPinHelp } from './es/pin-help.js';
+import { esPhoto } from './es/photo.js';
 import type { Lang } from './lang.js';
 import { ptAdmin } from './pt-BR/admin.js';
 import { ptAfd } from './pt-BR/afd.js';
@@ -48,6 +50,7 @@ import { ptRoster } from './pt-BR/roster.js';
 import { ptService } from './pt-BR/service.js';
 import { ptStatus } from './pt-BR/status.js';
 import { ptPinHelp } from './pt-BR/pin-help.js';
+import { ptPhoto } from './pt-BR/photo.js';
 import type { PluralText, Text, Texts } from './text.js';
 
 export { LANGS, isLang, langOfLocale, type Lang } from './lang.js';
@@ -68,6 +71,7 @@ const en = {
   ...enService,
   ...enStatus,
   ...enPinHelp,
+  ...enPhoto,
 };
 
 export type MessageKey = keyof typeof en;
@@ -90,6 +94,7 @@ export const dictionaries: { readonly [L in Lang]: Dictionary } = {
     ...ptService,
     ...ptStatus,
     ...ptPinHelp,
+    ...ptPhoto,
   },
   es: {
     ...esAnswers,
@@ -106,6 +111,7 @@ export const dictionaries: { readonly [L in Lang]: Dictionary } = {
     ...esService,
     ...esStatus,
     ...esPinHelp,
+    ...esPhoto,
   },
 };
 

@@ -31,6 +31,7 @@ export const benches: Bench[] = [
   { name: 'roster-stalls', run: async () => (await import('./roster-stalls.bench.js')).benchRosterStalls() },
   { name: 'reconcile', run: benchReconcile },
   { name: 'screen', run: benchScreen },
+  { name: 'screen-photo', run: async () => (await import('./screen-photo.bench.js')).benchScreenPhoto() },
   { name: 'status', run: benchStatus },
   { name: 'storage', run: benchStorage },
   { name: 'journal', run: async () => (await import('./journal.bench.js')).benchJournal() },

@@ -25,7 +25,7 @@ const WARMUP = 5;
 const TARGET_P95_MS = 150;
 
 /** Arms the page: resolves with ms from Enter's keydown to the frame showing `name`. */
-async function armNameWatch(page: Page, name: string): Promise<void> {
+export async function armNameWatch(page: Page, name: string): Promise<void> {
   await page.evaluate((expected) => {
     const w = globalThis as unknown as PageGlobals;
     w.__benchWait = new Promise<number>((resolve) => {

@@ -10,6 +10,7 @@ import { runShell, type RunningAgent, type Shell } from '../../src/main/shell.js
 import type { MockServer } from '../../src/mock/mock-server.js';
 import { agentWithRenderer } from './bridge-setup.js';
 import { fakeElectron, type FakeElectron, type FakeWindow } from './fake-electron.js';
+import type { ScreenSettings } from '../../src/contract.js';
 
 export const API_TOKEN = 'api-token-electron-4d9a61f2c7e83b05';
 export const ADMIN_PIN = '582913';
@@ -35,7 +36,7 @@ export type ShellRig = {
    * `backend`: the Linux secret-store backend the fake safeStorage reports (the agent's token store is
    * the shell's). `kiosk: false` is the windowed mode (installers, development).
    */
-  setup(o?: { backend?: string; kiosk?: boolean; devTools?: boolean }): Promise<Ctx>;
+  setup(o?: { backend?: string; kiosk?: boolean; devTools?: boolean; screen?: ScreenSettings }): Promise<Ctx>;
   cleanups: Array<() => Promise<void> | void>;
   /** Every IPC result and log line of a test, checked for secrets after it. */
   seen: string[];
@@ -62,7 +63,9 @@ export function electronShellRig(): ShellRig {
     logLines.length = 0;
   });
 
-  async function setup(o: { backend?: string; kiosk?: boolean; devTools?: boolean } = {}): Promise<Ctx> {
+  async function setup(
+    o: { backend?: string; kiosk?: boolean; devTools?: boolean; screen?: ScreenSettings } = {},
+  ): Promise<Ctx> {
     const electron = fakeElectron();
     electron.safeStorage.backend = o.backend ?? 'gnome_libsecret';
     const { mock, agent, root, dataDir } = await agentWithRenderer(
@@ -77,6 +80,7 @@ export function electronShellRig(): ShellRig {
     const running: RunningAgent = {
       agent,
       adminPin: { verify: async (pin) => pin === ADMIN_PIN },
+      ...(o.screen ? { screen: o.screen } : {}),
       shutdown: async () => {
         shutdowns++;
         await agent.stop();

@@ -12,6 +12,8 @@ import type {
   IpcMain,
   IpcMainInvokeEvent,
   KeyboardInput,
+  MediaCheckDetails,
+  MediaRequestDetails,
   MenuApi,
   NavigationEvent,
   PowerSaveBlocker,
@@ -33,8 +35,18 @@ export class FakeFrame implements WebFrameMain {
 }
 
 type HeadersListener = (details: HeadersReceivedDetails, callback: (r: HeadersReceivedResponse) => void) => void;
-type PermissionRequest = (wc: WebContents, permission: string, callback: (granted: boolean) => void) => void;
-type PermissionCheck = (wc: WebContents | null, permission: string) => boolean;
+type PermissionRequest = (
+  wc: WebContents,
+  permission: string,
+  callback: (granted: boolean) => void,
+  details?: MediaRequestDetails,
+) => void;
+type PermissionCheck = (
+  wc: WebContents | null,
+  permission: string,
+  requestingOrigin?: string,
+  details?: MediaCheckDetails,
+) => boolean;
 
 export class FakeSession implements Session {
   headersListener: HeadersListener | null = null;

@@ -197,6 +197,7 @@ export const ROOMS: Readonly<Record<string, readonly string[]>> = {
     'exports',
     'receipts',
     'journal',
+    'photos',
     'facade',
     'metrics',
     'diagnostics',

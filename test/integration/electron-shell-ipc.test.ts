@@ -210,6 +210,10 @@ describe('IPC bridge', () => {
       unmountDrive: { path: '/media/timeclock/no-such-drive' },
       forgotPin: { credential: { kind: 'id', value: '1004' } },
       setShiftLeadPin: { pin: '7346' },
+      // Issue 31's calls (photos off here: answered, nothing kept).
+      punchPhoto: { nsr: 1, missing: 'missing' },
+      cameraState: { ok: true },
+      punchPhotoView: { nsr: 1 },
     };
     const answers: string[] = [];
     for (const name of callNames.filter((n) => n !== 'lock' && n !== 'adminLogout')) {

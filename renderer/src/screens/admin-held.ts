@@ -24,6 +24,7 @@ import {
 import { answerText, t } from '../i18n.js';
 import { field, textInput, type Shared } from './admin-common.js';
 import type { Ctx } from './view.js';
+import { PhotoSlots } from './punch-photo-slot.js';
 
 /** How long the confirm state of "mark as delivered" waits for the second tap. */
 export const CONFIRM_MS = 10_000;
@@ -44,6 +45,8 @@ export function heldSection(ctx: Ctx, sh: Shared): HeldSection {
   /** The row whose dispute reason is open, and its field (built once, so what is typed survives a redraw). */
   let dispute: { id: number; box: HTMLElement; input: HTMLInputElement; send: HTMLButtonElement } | null = null;
   const busy = new Set<number>();
+  // Issue 31: the punch's photo helps the decision (who really punched with a forgotten or wrong PIN).
+  const photos = new PhotoSlots(sh.calls, ctx);
 
   const setConfirming = (id: number | null): void => {
     confirming = id;
@@ -157,6 +160,7 @@ export function heldSection(ctx: Ctx, sh: Shared): HeldSection {
                 : null,
               disputeBoxFor(r.id),
             ]),
+            photos.slot(rows?.find((p) => p.id === r.id)?.nsr),
             buttonsFor(r),
           ],
         ),

@@ -12,6 +12,7 @@ import { textInput, type Panel, type Shared } from './admin-common.js';
 import { employeeLabel, serviceErrorLines } from './admin-waiting.js';
 import { DAY, dateInput, downloadButton, exportForm, exporting, unmountButton } from './export-target.js';
 import type { Ctx } from './view.js';
+import { PhotoSlots } from './punch-photo-slot.js';
 
 type Found = CallOutput<'findPunches'>;
 
@@ -20,7 +21,7 @@ const dayNumber = (s: string): number => Date.parse(`${s}T00:00:00Z`) / 86_400_0
 /** A name in the list of employees found: any length from the service, shown up to this many characters. */
 const LISTED_NAME_MAX = 80;
 
-function foundRows(v: Found, query: string, lang: Lang, ctx: Ctx): Array<HTMLElement> {
+function foundRows(v: Found, query: string, lang: Lang, ctx: Ctx, photos: PhotoSlots): Array<HTMLElement> {
   if (v.employees.length === 0)
     return [h('p', { class: 'warn', testid: 'punches-nobody', text: t(lang, 'punches.nobody', { query }) })];
   // Each name shortened inside the list so every id stays in sight; the whole names in the title.
@@ -64,6 +65,7 @@ function foundRows(v: Found, query: string, lang: Lang, ctx: Ctx): Array<HTMLEle
       (p.rejectReason ?? p.lastError)
         ? serviceErrorLines((p.rejectReason ?? p.lastError) as string, lang, 'found-error')
         : null,
+      photos.slot(p.nsr),
     ]),
   );
   return [names, ...(more ? [more] : []), ...rows];
@@ -72,6 +74,7 @@ function foundRows(v: Found, query: string, lang: Lang, ctx: Ctx): Array<HTMLEle
 export function punchesPanel(ctx: Ctx, sh: Shared): Panel {
   const lang = ctx.lang;
   let last = ctx;
+  const photos = new PhotoSlots(sh.calls, ctx);
   // ---- search
   const query = textInput('punches-query', { maxLength: 200 });
   query.setAttribute('aria-label', t(lang, 'punches.query'));
@@ -91,7 +94,7 @@ export function punchesPanel(ctx: Ctx, sh: Shared): Panel {
     search.disabled = false;
     if (sh.failed(r)) return;
     if (!DAY.test(day.value)) day.value = r.value.date;
-    fill(found, foundRows(r.value, q, lang, last));
+    fill(found, foundRows(r.value, q, lang, last, photos));
   };
   query.addEventListener('keydown', (e) => {
     if (e.key === 'Enter') void find();

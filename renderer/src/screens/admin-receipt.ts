@@ -7,6 +7,7 @@ import { t } from '../i18n.js';
 import { field, textInput, type Panel, type Shared } from './admin-common.js';
 import { receiptCard } from './receipt-card.js';
 import type { Ctx } from './view.js';
+import { PhotoSlots } from './punch-photo-slot.js';
 
 const NSR_MAX = 999_999_999;
 /** The QR code's side at most, in screen units: beside the rows, inside the panel at 800×480. */
@@ -29,6 +30,7 @@ export function receiptPanel(ctx: Ctx, sh: Shared): Panel {
   });
   const out = h('div', { class: 'receipt-found', testid: 'receipt-found' });
   let busy = false;
+  const photos = new PhotoSlots(sh.calls, ctx);
 
   const lookup = async (): Promise<void> => {
     const n = readNsr(nsr.value);
@@ -52,7 +54,7 @@ export function receiptPanel(ctx: Ctx, sh: Shared): Panel {
       class: 'action-button',
       testid: 'receipt-pdf',
     });
-    fill(out, [card, pdf]);
+    fill(out, [card, photos.slot(found), pdf]);
     // Under the field at 800×480: brought up whole, for the worker to scan.
     card.scrollIntoView({ block: 'nearest' });
   };

@@ -11,6 +11,7 @@ import { absentRoutesAlert } from './absent-routes-alert.js';
 import { present, row, type Panel } from './admin-common.js';
 import { serviceErrorLines } from './admin-waiting.js';
 import { conflictView, terminalText, windowView } from '../fleet-view.js';
+import { cameraCard } from './camera-card.js';
 
 export function readersPanel(): Panel {
   const el = h('div', { class: 'panel-body readers-panel' });
@@ -19,12 +20,14 @@ export function readersPanel(): Panel {
     update(c) {
       const s = c.status;
       if (!s) return;
-      if (s.readers.length === 0) return fill(el, [h('p', { class: 'muted', text: t(c.lang, 'readers.none') })]);
+      const camera = cameraCard(s, c.lang);
+      if (s.readers.length === 0)
+        return fill(el, [camera, h('p', { class: 'muted', text: t(c.lang, 'readers.none') })]);
       const when = (at: number | null): string =>
         at === null ? t(c.lang, 'common.dash') : formatDateTime(at, c.lang, c.timeZone);
-      fill(
-        el,
-        s.readers.map((r) =>
+      fill(el, [
+        camera,
+        ...s.readers.map((r) =>
           h('div', { class: 'reader-card', testid: 'reader', data: { connected: String(r.connected) } }, [
             h('div', { class: 'reader-head' }, [
               h('span', { class: 'reader-name', text: r.name }),
@@ -45,7 +48,7 @@ export function readersPanel(): Panel {
             ),
           ]),
         ),
-      );
+      ]);
     },
   };
 }

@@ -26,6 +26,8 @@ export function idleView(ctx: Ctx): View {
   const noRoster = h('div', { class: 'no-roster', testid: 'no-roster', attrs: { role: 'status', hidden: '' } });
   // The screen's heading (an h1 per screen, issue 29): what to do here.
   const prompt = h('h1', { class: 'prompt', text: t(lang, 'idle.prompt') });
+  // Issue 31: with photos on, everyone is told before they punch (the employer's privacy notice says the rest).
+  const photoNotice = h('div', { class: 'photo-notice', testid: 'photo-notice', attrs: { role: 'note', hidden: '' } });
   const open = button(t(lang, 'idle.typeId'), () => ctx.dispatch({ type: 'openKeypad' }), {
     class: 'big-button',
     testid: 'open-keypad',
@@ -47,7 +49,7 @@ export function idleView(ctx: Ctx): View {
 
   const el = h('section', { class: 'screen idle' }, [
     h('header', { class: 'idle-top' }, [site, lang_]),
-    h('div', { class: 'idle-center' }, [clock, date, noRoster, prompt, open]),
+    h('div', { class: 'idle-center' }, [clock, date, noRoster, prompt, open, photoNotice]),
     h('footer', { class: 'idle-bottom' }, [conn, admin]),
   ]);
 
@@ -73,6 +75,9 @@ export function idleView(ctx: Ctx): View {
       const notice = noRosterNotice(c.status, c.lang);
       noRoster.hidden = notice === null;
       setText(noRoster, notice ?? '');
+      const photo = c.settings?.photo;
+      photoNotice.hidden = photo === undefined;
+      setText(photoNotice, photo ? t(c.lang, 'photo.idleNotice', { days: photo.keepDays }) : '');
       setData(el, 'roster', c.status === null ? 'unknown' : notice === null ? 'complete' : 'incomplete');
     },
   };

@@ -19,6 +19,7 @@ import {
 import type { AbsentRoute } from '../../domain/absent-routes.js';
 import { ADMIN_PIN_ID } from '../identity/identity-admin.js';
 import { storedOverrides, storedSettingsView } from '../settings/stored-settings.js';
+import { cameraKey, type CameraRecord } from '../../store/settings/camera-record.js';
 
 export type StoredFacts = {
   sync: RosterSyncRecord | null;
@@ -40,6 +41,8 @@ export type StoredFacts = {
    * source.
    */
   evidenceGaps?: RosterGaps & { noPaymentSource: { count: number; names: string[] } };
+  /** Issue 31: the screen's camera as the agent last heard of it (null: never, or photos off). */
+  camera?: CameraRecord | null;
 };
 
 /** The doctor's read-only look at the database; close it when done. */
@@ -71,6 +74,7 @@ export function readStoredFacts(db: ReadOnlyDb, config: Config, demo: boolean): 
     journalRestore: readSetting(db, journalGuardKeys.restore),
     journalGuard: readSetting(db, journalGuardKeys.guard),
     evidenceGaps: { ...rosterGaps(db), noPaymentSource: withoutPaymentSource(db) },
+    camera: readSetting(db, cameraKey),
   };
 }
 

@@ -31,6 +31,7 @@ import type { SettingsAdmin } from '../settings/settings.js';
 import type { ScanInlet } from '../capture/build-readers.js';
 import type { AgentEventHub } from './status-events.js';
 import type { StatusRecorder } from '../status/status-recorder.js';
+import type { PhotoDesk } from '../photos/photo-desk.js';
 
 export type AgentParts = {
   /** The durable connection: punches, and the status the agent records. */
@@ -94,6 +95,8 @@ export type AgentParts = {
   events: AgentEventHub;
   /** The readers' scans: the agent connects its scan gate and PIN challenge to it. */
   scans: ScanInlet;
+  /** Issue 31: punch photos (photo-desk.ts); absent in rigs built without one. */
+  photos?: PhotoDesk;
 };
 
 /** /healthz: whether punches can be captured now. */

@@ -28,6 +28,7 @@ import { ScanGate } from '../capture/scan-gate.js';
 import { liveStatus } from './live-status.js';
 import type { AgentStatus } from '../status/status.js';
 import type { AgentEvents } from './status-events.js';
+import type { PhotoDesk } from '../photos/photo-desk.js';
 
 export type { AgentParts, Health } from './agent-parts.js';
 export type { AgentEvents } from './status-events.js';
@@ -161,7 +162,13 @@ export class Agent {
     const a = this.p.days.attach(this.p.receipts.attach(r));
     this.p.events.emit('punch', a);
     this.p.events.statusSoon();
+    this.p.photos?.punched(a);
     return a;
+  }
+
+  /** Issue 31: punch photos (the screen's frames, the camera's state, the manager's view); null when not built. */
+  get photos(): PhotoDesk | null {
+    return this.p.photos ?? null;
   }
 
   /** A punch's receipt by its NSR (admin screen); null when the journal has no such mark. */
@@ -313,6 +320,7 @@ export class Agent {
   status(): AgentStatus {
     const s = liveStatus(this.p, !this.stopping);
     s.storage = { ...s.storage, refused: this.captures.storageRefusals() };
+    s.camera = this.p.photos?.cameraStatus() ?? null;
     return s;
   }
 

@@ -16,6 +16,7 @@ import type { SettingsView } from '../settings/stored-settings.js';
 import type { RateSharing } from '../../sync/shared-window-link.js';
 import type { FleetStatus } from './fleet-status.js';
 import { storageOf, type StorageStatus } from './storage-status.js';
+import type { CameraRecord } from '../../store/settings/camera-record.js';
 import {
   settingKeys,
   type AuthRefusedRecord,
@@ -154,6 +155,11 @@ export type AgentStatus = {
   lastDeliveryAt: number | null;
   /** Free space for the data directory and punches refused for want of it (storage-status.ts). */
   storage: StorageStatus;
+  /**
+   * Issue 31: the screen's camera with photo.mode on-punch; null: photos off (the running agent and stored-status.ts
+   * fill it).
+   */
+  camera?: CameraRecord | null;
 };
 
 /**

@@ -15,6 +15,8 @@ import { readStatus, type AgentStatus } from './status.js';
 import { storedSettingsView } from '../settings/stored-settings.js';
 import { runningTerminal } from '../host/terminal-data.js';
 import { storedFleet } from './fleet-status.js';
+import { cameraKey } from '../../store/settings/camera-record.js';
+import { readSetting } from '../../store/settings/settings.js';
 
 /**
  * The status of the terminal whose data is in `config.dataDir` (check hasTerminalData first), with
@@ -44,6 +46,10 @@ export function readStoredStatus(config: Config, demo: boolean, now = Date.now()
     const fleet = storedFleet(db, status.agentRunning);
     if (fleet) status.rate = fleet.rate;
     status.fleet = fleet?.fleet ?? { host: os.hostname(), instanceId: null, conflict: null };
+    status.camera =
+      config.photo.mode === 'on-punch'
+        ? (readSetting(db, cameraKey) ?? { ok: false, problem: null, since: 0, missedPunches: 0 })
+        : null;
     return status;
   } finally {
     db.close();

@@ -43,6 +43,7 @@ import { systemTimeZone } from '../../agent/host/runtime.js';
 import { realRedisProbe, type RedisProber } from '../../agent/diagnostics/redis-probe.js';
 import { openForRead, readerChecks, realRunner, timeSyncCheck, type CommandRunner } from './system-checks.js';
 import { drivesCheck } from './drive-checks.js';
+import { cameraCheck } from './camera-check.js';
 import { DEFAULT_DRIVE_ROOTS, type DriveRoots } from '../../agent/host/removable-drives.js';
 
 /** Every edge the doctor touches, so each check can be run against stand-ins. */
@@ -130,6 +131,7 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
   out.push(versionsCheck(io.versions));
   out.push(await drivesCheck(io.drives ?? DEFAULT_DRIVE_ROOTS));
   out.push(timeZoneCheck(config, facts, (io.systemZone ?? systemTimeZone)(), demo), nsrGuardCheck(facts));
+  out.push(...cameraCheck(config, facts));
   return out;
 }
 

@@ -15,6 +15,8 @@ import { checkHead, checkMarkAgainstPunch, REANCHORED_MOVE, type MarkPunchRow } 
 import { parseSeal } from '../../domain/journal-archive-format.js';
 import { archivedThrough } from './journal-archive.js';
 import { walkArchives, type SignatureCheck } from './journal-archive-verify.js';
+import { photoDirOfDb } from './photo-files.js';
+import { PhotoSeals } from './photo-verify.js';
 
 /**
  * Checks the evidence journal end to end: both chains recomputed, every NSR accounted for, every
@@ -146,8 +148,11 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
   // Archived rows first (store/journal/journal-archive-verify.ts), through the same checks; the database's after the
   // watermark.
   const archived = archivedThrough(db) ?? { nsr: 0, seq: 0 };
+  // Issue 31: each punch photo against the SHA-256 its fact sealed.
+  const photos = new PhotoSeals();
   const visitFact = (r: FactRow) => {
     facts++;
+    photos.note(r);
     found.facts ??= checkFact(r, prevFact.seq, prevFact.hash);
     const gap = r.event === 'restored' && typeof r.detail === 'string' ? restoredGap(r.detail) : null;
     if (gap) gaps.set(gap.from, gap.to);
@@ -253,9 +258,10 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
     );
   }
 
+  const photoProblem = stopped() ? null : photos.check(photoDirOfDb(db));
   const firstProblem = stopped()
     ? { message: 'verification stopped before the end (the agent is stopping)' }
-    : (found.marks ?? found.facts ?? found.punches);
+    : (found.marks ?? found.facts ?? found.punches ?? photoProblem);
   return { ok: firstProblem === null, marks, facts, firstProblem, ms: Math.round(performance.now() - t0) };
 }
 
