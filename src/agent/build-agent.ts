@@ -353,6 +353,7 @@ export function buildAgent(
       events,
       scans,
       photos,
+      signingKeySet: Boolean(config.afd.signingKey),
       onClose: async () => {
         await self.selfService.stop();
         afd.close();

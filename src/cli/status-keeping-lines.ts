@@ -4,6 +4,7 @@
  */
 import type { AgentStatus } from '../agent/status/status.js';
 import type { Say } from './status-say.js';
+import { archiveLines } from './status-archive-lines.js';
 
 /** A full disk refuses punches: said here, not only by doctor and the log (each line only when it applies). */
 export function storageLines(say: Say, s: AgentStatus): string[] {
@@ -40,7 +41,7 @@ export function integrityLines(say: Say, s: AgentStatus): string[] {
 export function journalLines(say: Say, s: AgentStatus): string[] {
   const j = s.journal;
   if (!j) return [];
-  return [...restoredLines(say, j), verifyLine(say, j)];
+  return [...restoredLines(say, j), verifyLine(say, j), ...archiveLines(say, s)];
 }
 
 /** A restore of the data directory recognised at a start: said beside whatever the chains say. */

@@ -251,6 +251,33 @@ export const statusSchema = z.object({
         .optional(),
       /** The NSR mirror outside the data directory (null: none, a restore of the whole directory is not recognised). */
       guard: z.object({ mirror: z.string().nullable(), mirrorProblem: z.string().nullable() }).nullable().optional(),
+      /**
+       * The monthly archives beside the database (issue 26 item 9): archives kept and months they cover, their bytes,
+       * the
+       * last archiving run, and each archive found missing, changed or unsigned while afd.signingKey is set. Absent
+       * from older agents.
+       */
+      archives: z
+        .object({
+          archives: count,
+          months: count,
+          oldestMonth: z.string().nullable(),
+          newestMonth: z.string().nullable(),
+          bytes: count,
+          lastPass: z
+            .object({
+              at: epochMs,
+              outcome: z.enum(['done', 'failed']),
+              archives: count,
+              marks: count,
+              removed: count,
+              error: z.string().nullable(),
+            })
+            .nullable(),
+          problems: z.array(z.object({ name: z.string(), kind: z.enum(['missing', 'changed', 'unsigned']) })),
+        })
+        .nullable()
+        .optional(),
     })
     .nullable()
     .optional(),

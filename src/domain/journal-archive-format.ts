@@ -124,6 +124,16 @@ export class ArchiveEncoder {
   text(): string {
     return this.out.join('\n') + '\n';
   }
+
+  /**
+   * The lines encoded since the last take (the header first), and forgets them: an archive written in pieces, never
+   * whole in memory.
+   */
+  take(): string {
+    const piece = this.out.length > 0 ? this.out.join('\n') + '\n' : '';
+    this.out.length = 0;
+    return piece;
+  }
 }
 
 export class ArchiveFormatError extends Error {}

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrations } from './migrations.js';
+import { compactJournal } from './journal-compact.js';
 import { ownerOnlyDatabaseFile } from './db-file-mode.js';
 
 /** Any connection to the terminal's database: what code that only reads (or works on any handle) takes. */
@@ -141,8 +142,15 @@ export function openDatabase(dataDir: string, opts: OpenOptions = {}): DurableDb
         );
       }
     }
-    if (!opts.readonly) migrate(db);
-    else assertKnownVersion(db);
+    if (!opts.readonly) {
+      const before = db.pragma('user_version', { simple: true }) as number;
+      migrate(db);
+      // Migration 14's copy of older journal rows, a batch per transaction (a no-op once done).
+      const moved = compactJournal(db as WritableDb);
+      // Migrations rewrite the schema (and the copy every journal row) into the log: give its space back
+      // at once rather than at the first checkpoint, on a disk that may have little to spare.
+      if (before !== migrations.length || moved.marks + moved.facts > 0) db.pragma('wal_checkpoint(TRUNCATE)');
+    } else assertKnownVersion(db);
   } catch (e) {
     db.close();
     if (e instanceof StoreError) throw e;

@@ -19,6 +19,7 @@ import { migration10 } from './migrations/v10.js';
 import { migration11 } from './migrations/v11.js';
 import { migration12 } from './migrations/v12.js';
 import { migration13 } from './migrations/v13.js';
+import { migration14 } from './migrations/v14.js';
 
 export const migrations: readonly string[] = [
   migration01,
@@ -34,4 +35,5 @@ export const migrations: readonly string[] = [
   migration11,
   migration12,
   migration13,
+  migration14,
 ];

@@ -12,6 +12,7 @@
  * horizon (journal.archiveAfterDays, default 90).
  */
 import fs from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { archiveJournal } from '../../src/agent/journal/journal-archiver.js';
 import { RetentionWatch } from '../../src/agent/journal/retention-watch.js';
@@ -25,6 +26,7 @@ import { ARCHIVE_DIR_NAME } from '../../src/store/journal/journal-archive.js';
 import { verifyJournal } from '../../src/store/journal/journal-verify.js';
 import type { Result } from './report.js';
 import { tempDir } from './support.js';
+import { columnBytes, objectBytes, punchRowCosts } from './db-objects.js';
 
 const EMPLOYEES = 500;
 const PER_DAY = 4;
@@ -82,22 +84,17 @@ function freePages(db: DurableDb): void {
 }
 
 /**
- * The longest gap between two ticks of a 1 ms timer while `run` runs: how long the event loop was kept from other work.
+ * The event loop's longest delay while `run` runs (perf_hooks.monitorEventLoopDelay at 1 ms
+ * resolution, its max): how long the loop was kept from other work, a capture's screen included.
  */
 async function loopStall<T>(run: () => Promise<T>): Promise<{ value: T; maxMs: number }> {
-  let last = performance.now();
-  let maxMs = 0;
-  const tick = setInterval(() => {
-    const now = performance.now();
-    maxMs = Math.max(maxMs, now - last);
-    last = now;
-  }, 1);
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  h.enable();
   try {
     const value = await run();
-    maxMs = Math.max(maxMs, performance.now() - last);
-    return { value, maxMs };
+    return { value, maxMs: h.max / 1e6 };
   } finally {
-    clearInterval(tick);
+    h.disable();
   }
 }
 
@@ -180,7 +177,15 @@ export async function benchJournalArchive(): Promise<Result> {
     const writeAndArchiveMs = performance.now() - t0;
     freePages(db);
     const v = await verifyJournal(db);
+    const inDb = (db.prepare('SELECT COUNT(*) AS n FROM journal_marks').get() as { n: number }).n;
+    const objects = objectBytes(db).filter((o) => o.bytes > 8_192);
+    const columns = { marks: columnBytes(db, 'journal_marks'), facts: columnBytes(db, 'journal_facts') };
     db.close();
+    // The punches table beside the journal: delivered punches stay retention.deliveredDays.
+    const punchSample = 20_000;
+    const punchCosts = punchRowCosts(punchSample).filter((o) => !o.name.startsWith('journal_') && o.perPunch >= 0.5);
+    const punchPerPunch = punchCosts.reduce((a, o) => a + o.perPunch, 0);
+    const punchesKept = (YEAR_PUNCHES / 365) * DEFAULT_RETENTION.deliveredDays;
     const scale = YEAR_PUNCHES / counter.n;
     const dbEnd = dbBytes(t.dir);
     const archives = dirBytes(path.join(t.dir, ARCHIVE_DIR_NAME));
@@ -206,6 +211,12 @@ export async function benchJournalArchive(): Promise<Result> {
       archiveMs,
       writeAndArchiveMs,
       verify: { ok: v.ok, marks: v.marks, facts: v.facts, ms: v.ms },
+      objects,
+      columns,
+      marksInDb: inDb,
+      punchCosts,
+      punchPerPunch,
+      punchesKept,
     };
     return {
       name: 'journal-archive',
@@ -235,7 +246,37 @@ export async function benchJournalArchive(): Promise<Result> {
               null,
               +(fiveYears / (5 * baseYear)).toFixed(3),
             ],
+            [
+              `+ punches table and its journal, ${Math.round(punchesKept).toLocaleString('en')} delivered punches kept ${DEFAULT_RETENTION.deliveredDays} days (estimate)`,
+              +((punchPerPunch * punchesKept) / MB).toFixed(1),
+              Math.round(punchPerPunch),
+              null,
+            ],
+            [
+              '= the database file with punches (estimate)',
+              +((dbEnd + punchPerPunch * punchesKept) / MB).toFixed(1),
+              null,
+              null,
+            ],
           ],
+        },
+        {
+          title: `where the database's bytes go at the end (${inDb.toLocaleString('en')} marks in it; pages, per mark)`,
+          columns: ['table or index', 'MB', 'bytes per mark'],
+          rows: objects.map((o) => [o.name, +(o.bytes / MB).toFixed(2), +(o.bytes / Math.max(1, inDb)).toFixed(1)]),
+        },
+        {
+          title: 'journal columns: payload bytes per row (record headers and page overhead not included)',
+          columns: ['table.column', 'bytes per row'],
+          rows: [
+            ...columns.marks.map((c) => [`journal_marks.${c.column}`, +(c.bytes / Math.max(1, inDb)).toFixed(1)]),
+            ...columns.facts.map((c) => [`journal_facts.${c.column}`, +(c.bytes / Math.max(1, inDb)).toFixed(1)]),
+          ],
+        },
+        {
+          title: `punches as the terminal writes them (Outbox, ${punchSample.toLocaleString('en')} delivered punches), bytes per punch`,
+          columns: ['table or index', 'bytes per punch'],
+          rows: punchCosts.map((o) => [o.name, +o.perPunch.toFixed(1)]),
         },
         {
           title: 'work',
@@ -248,7 +289,7 @@ export async function benchJournalArchive(): Promise<Result> {
             ],
             ["  longest synchronous step (the pass's longestBatchMs)", +longestStep.toFixed(1), ''],
             [
-              '  event loop kept busy while archiving, longest (1 ms timer)',
+              '  event loop delay while archiving, max (monitorEventLoopDelay)',
               +stall.toFixed(1),
               `passes that wrote an archive: ${stalls.map((x) => x.toFixed(0)).join(', ')} ms; the others at most ${quietStall.toFixed(0)} ms`,
             ],
@@ -262,12 +303,18 @@ export async function benchJournalArchive(): Promise<Result> {
       ],
       targets: [
         { what: 'one-year database (MB)', value: dbEnd / MB, target: '< 60', met: dbEnd / MB < 60 },
+        {
+          what: 'one-year database with the punches table (MB, estimate)',
+          value: (dbEnd + punchPerPunch * punchesKept) / MB,
+          target: '< 60',
+          met: (dbEnd + punchPerPunch * punchesKept) / MB < 60,
+        },
         { what: 'archives, bytes per punch', value: archivePerPunch, target: '< 60', met: archivePerPunch < 60 },
         { what: 'five years in all (MB)', value: fiveYears / MB, target: '< 250', met: fiveYears / MB < 250 },
-        { what: 'event loop kept busy while archiving, longest (ms)', value: stall, target: '≤ 50', met: stall <= 50 },
+        { what: 'event loop delay while archiving, max (ms)', value: stall, target: '≤ 50', met: stall <= 50 },
       ],
       notes: [
-        "journal rows only (marks and their delivered facts), written through EvidenceJournal as the terminal writes them; the punches table is retention's (retention.deliveredDays) and not counted here",
+        "the database measured holds journal rows only (marks and their delivered facts), written through EvidenceJournal as the terminal writes them; the punches table is retention's (retention.deliveredDays) and estimated beside it from a sample written through the Outbox",
         `five years = the database at the end + archives per punch × ${YEAR_PUNCHES.toLocaleString('en')} × 5 (a year's archives scaled; archives are kept journal.keepYears = 5)`,
         `scale to a year: ×${scale.toFixed(3)} (figures above are measured, not scaled, except the baseline and five years)`,
       ],

@@ -26,6 +26,7 @@ export const CHECKS = [
   'USB drives',
   'time zone',
   'NSR numbering',
+  'journal archives',
 ];
 
 /** `ok   name: detail` lines back into records; any other line fails the test. */

@@ -37,7 +37,7 @@ describe('timeclock journal verify', () => {
     const line = (db.prepare('SELECT line FROM journal_marks WHERE nsr = 3').get() as { line: string }).line;
     // 07:58 becomes 07:59 in the mark's time: the kind of change a dispute is about.
     const changed = line.slice(0, 24) + (line[24] === '9' ? '8' : '9') + line.slice(25);
-    db.prepare('UPDATE journal_marks SET line = ? WHERE nsr = 3').run(changed);
+    db.prepare('UPDATE journal_marks SET verbatim = ? WHERE nsr = 3').run(changed);
     db.close();
 
     const broken = await runCli(['journal', 'verify'], env);

@@ -143,6 +143,7 @@ describe('timeclock doctor on the demo', () => {
     ['USB drives', 'ok'],
     ['time zone', 'ok'],
     ['NSR numbering', 'ok'],
+    ['journal archives', 'ok'],
   ];
 
   it('passes (exit 0) on an empty data directory with no API, saying it is the demo', async () => {

@@ -137,7 +137,7 @@ describe('facts: what happened to a punch after its mark', () => {
     const j = open(dir());
     punchRange(j.outbox, 0, 1);
     j.outbox.markRejected(1, BASE, 'no');
-    expect(() => j.db.prepare(`UPDATE journal_marks SET line = line WHERE nsr = 1`).run()).toThrow(/append-only/);
+    expect(() => j.db.prepare(`UPDATE journal_marks SET cpf = cpf WHERE nsr = 1`).run()).toThrow(/append-only/);
     expect(() => j.db.prepare('DELETE FROM journal_marks').run()).toThrow(/append-only/);
     expect(() => j.db.prepare(`UPDATE journal_facts SET detail = 'yes'`).run()).toThrow(/append-only/);
     expect(() => j.db.prepare('DELETE FROM journal_facts').run()).toThrow(/append-only/);
@@ -158,7 +158,7 @@ describe('verification names the first record that does not match', () => {
   it('one changed byte of a mark', async () => {
     const v = await tampered((j) =>
       j.db
-        .prepare(`UPDATE journal_marks SET line = substr(line, 1, 25) || '9' || substr(line, 27) WHERE nsr = 4`)
+        .prepare(`UPDATE journal_marks SET verbatim = substr(line, 1, 25) || '9' || substr(line, 27) WHERE nsr = 4`)
         .run(),
     );
     expect(v.ok).toBe(false);
@@ -173,8 +173,8 @@ describe('verification names the first record that does not match', () => {
   it('two marks swapped', async () => {
     const v = await tampered((j) => {
       const [a, b] = [j.reader.mark(2)?.line, j.reader.mark(5)?.line];
-      j.db.prepare('UPDATE journal_marks SET line = ? WHERE nsr = ?').run(b, 2);
-      j.db.prepare('UPDATE journal_marks SET line = ? WHERE nsr = ?').run(a, 5);
+      j.db.prepare('UPDATE journal_marks SET verbatim = ? WHERE nsr = ?').run(b, 2);
+      j.db.prepare('UPDATE journal_marks SET verbatim = ? WHERE nsr = ?').run(a, 5);
     });
     expect(v.firstProblem).toMatchObject({ nsr: 2, message: expect.stringMatching(/says NSR 5/) });
   });

@@ -18,7 +18,7 @@ function rehash(j: OpenJournal, nsr: number, change: (body: string) => string): 
   if (!old.ok) throw new Error('no such mark');
   const body = change(old.mark.line.slice(0, MARK_BODY_LENGTH));
   const line = body + sha256Latin1(body + prev);
-  j.db.prepare('UPDATE journal_marks SET line = ? WHERE nsr = ?').run(line, nsr);
+  j.db.prepare('UPDATE journal_marks SET verbatim = ? WHERE nsr = ?').run(line, nsr);
 }
 
 async function journalOf(n: number, mirrorDir?: string) {

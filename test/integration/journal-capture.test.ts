@@ -121,7 +121,9 @@ describe('every punch the agent takes gets its mark, and its answer carries the 
       expect(await agent.punch({ kind: 'id', value: ext })).toMatchObject({ ok: true });
     const raw = new Database(path.join(dir, DB_FILE_NAME));
     dropJournalTriggers(raw);
-    raw.prepare(`UPDATE journal_marks SET line = substr(line, 1, 35) || '9' || substr(line, 37) WHERE nsr = 2`).run();
+    raw
+      .prepare(`UPDATE journal_marks SET verbatim = substr(line, 1, 35) || '9' || substr(line, 37) WHERE nsr = 2`)
+      .run();
     raw.close();
 
     const v = await agent.verifyJournal();

@@ -91,7 +91,8 @@ function plansOf(fn: (db: Db) => void): { sql: string; plan: string[] }[] {
  * punches, not-allowed employees).
  */
 function fullPasses(plans: { sql: string; plan: string[] }[]): string[] {
-  const small = /^SCAN (punch_counts|badge_count|rate_slots|unresolved_punches|settings)\b/;
+  // journal_archives: one row per monthly archive (about 60 in the five years they are kept).
+  const small = /^SCAN (punch_counts|badge_count|rate_slots|unresolved_punches|settings|journal_archives)\b/;
   // The roster's indexes carry a generation once a roster has been swapped in (roster_g<n>_…).
   // Partial indexes of the few they list (not_allowed, no_cpf: migration 12), and the skip scan's
   // own rows (one per distinct payment source).

@@ -118,7 +118,18 @@ const rich: AgentStatus = {
     nextNsr: 41,
     lastVerify: { at: ago(HOUR), ok: false, marks: 40, facts: 1, problem: { nsr: 2, message: 'NSR 2: hash ≠' }, ms: 9 },
     lastRestore: { at: ago(2 * 86_400_000), from: 38, to: 39, where: '/var/lib/timeclock/journal-nsr.json' },
+    archives: {
+      archives: 3,
+      months: 3,
+      oldestMonth: '2026-01',
+      newestMonth: '2026-03',
+      bytes: 1_240_000,
+      lastPass: { at: ago(HOUR), outcome: 'done', archives: 1, marks: 6_100, removed: 0, error: null },
+      problems: [{ name: '2026-02.j1.101', kind: 'missing' }],
+    },
   },
+  // Issue 31: photos on, the camera out since a while with two punches "sem foto".
+  camera: { ok: false, problem: 'missing', since: ago(HOUR), missedPunches: 2 },
   agentRunning: true,
   settings: {
     siteId: '64b0aa11bb22cc33dd44ee55',
@@ -191,6 +202,13 @@ describe('timeclock status in the command line’s three languages', () => {
     );
     expect(statusText(rich, undefined, 'en').split('\n').at(-1)).toBe('last error:    HTTP 503 (2m 0s ago)');
     expect(en).toContain('journal:       next NSR 41; chains verified (1h 0m ago, 40 marks, 1 fact)');
+    expect(en).toContain(
+      'archives:      3 months (2026-01 to 2026-03), 1.2 MB; last run 1h 0m ago: 1 written, 6100 marks',
+    );
+    expect(en).toContain(
+      '               ARCHIVE MISSING: 2026-02.j1.101 (its marks have left the database; put the file back from a copy)',
+    );
+    expect(en.find((l) => l.startsWith('camera:'))).toMatch(/^camera: +.+\(2 .+\)$/);
     expect(en).toContain('window key:    timeclock:rate:3f9a (from https://api.example.com.br/v2.1 and the API token)');
     // Every label of the catalogue is used, each at the start of a line, values in column 15.
     for (const k of labelKeys)

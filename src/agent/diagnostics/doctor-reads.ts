@@ -17,6 +17,7 @@ import {
   type JournalRestoreRecord,
 } from '../../store/settings/journal-guard-keys.js';
 import type { AbsentRoute } from '../../domain/absent-routes.js';
+import { archiveSummary, type ArchiveSummary } from '../../store/upkeep/journal-archive-summary.js';
 import { ADMIN_PIN_ID } from '../identity/identity-admin.js';
 import { storedOverrides, storedSettingsView } from '../settings/stored-settings.js';
 import { cameraKey, type CameraRecord } from '../../store/settings/camera-record.js';
@@ -43,6 +44,8 @@ export type StoredFacts = {
   evidenceGaps?: RosterGaps & { noPaymentSource: { count: number; names: string[] } };
   /** Issue 31: the screen's camera as the agent last heard of it (null: never, or photos off). */
   camera?: CameraRecord | null;
+  /** The journal's monthly archives and what is wrong with them (store/upkeep/journal-archive-summary.ts). */
+  journalArchives?: ArchiveSummary | null;
 };
 
 /** The doctor's read-only look at the database; close it when done. */
@@ -75,6 +78,7 @@ export function readStoredFacts(db: ReadOnlyDb, config: Config, demo: boolean): 
     journalGuard: readSetting(db, journalGuardKeys.guard),
     evidenceGaps: { ...rosterGaps(db), noPaymentSource: withoutPaymentSource(db) },
     camera: readSetting(db, cameraKey),
+    journalArchives: archiveSummary(db, { signingKeySet: Boolean(config.afd.signingKey) }),
   };
 }
 

@@ -97,6 +97,8 @@ export type AgentParts = {
   scans: ScanInlet;
   /** Issue 31: punch photos (photo-desk.ts); absent in rigs built without one. */
   photos?: PhotoDesk;
+  /** afd.signingKey is set (status: an archive sealed unsigned is a problem). */
+  signingKeySet?: boolean;
 };
 
 /** /healthz: whether punches can be captured now. */

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import {
   ARCHIVE_FORMAT,
   ArchiveEncoder,
@@ -20,8 +18,8 @@ import { ArchiveStore, archiveDirOf, archiveRows, FACT_CHAIN } from '../../store
 import { sha256Latin1, sha256Utf8 } from '../../store/journal/journal-facts.js';
 import type { AfdSigner } from '../exports/afd-signature.js';
 import { ExportFile, exportFolder, syncDir } from '../host/export-file.js';
+import { GzipPieces } from './gzip-pieces.js';
 
-const gzipAsync = promisify(gzip);
 const DAY_MS = 86_400_000;
 const YEAR_MS = 365.25 * DAY_MS;
 /**
@@ -176,18 +174,32 @@ async function writeArchive(
     latin1: sha256Latin1,
     utf8: sha256Utf8,
   });
+  // Encoded and compressed a slice at a time (agent/journal/gzip-pieces.ts): no step holds the whole month.
+  const gz = new GzipPieces();
   for (let i = 0; i < b.marks.length; i += ENCODE_STEP) {
     encoder.marks(b.marks.slice(i, i + ENCODE_STEP));
+    await gz.write(encoder.take());
     await d.pause();
   }
   for (let i = 0; i < b.facts.length; i += ENCODE_STEP) {
     encoder.facts(b.facts.slice(i, i + ENCODE_STEP));
+    await gz.write(encoder.take());
     await d.pause();
   }
-  const body = encoder.text();
-  const data = await gzipAsync(Buffer.from(body, 'utf8'), { level: 9, memLevel: 9 });
+  await gz.write(encoder.take());
+  const data = await gz.end();
   const stem = archiveStem(b.month, journalId, first.nsr);
-  const punchIds = b.marks.map((m) => m.punchId).filter((p): p is number => p !== null);
+  // One pass, no spread: a busy month's 250,000 ids would not fit in Math.min's arguments.
+  let punchIds: { min: number; max: number } | null = null;
+  let dates = { from: first.localDate, to: first.localDate };
+  for (const m of b.marks) {
+    if (m.punchId !== null)
+      punchIds = punchIds
+        ? { min: Math.min(punchIds.min, m.punchId), max: Math.max(punchIds.max, m.punchId) }
+        : { min: m.punchId, max: m.punchId };
+    if (m.localDate < dates.from) dates = { ...dates, from: m.localDate };
+    if (m.localDate > dates.to) dates = { ...dates, to: m.localDate };
+  }
   const lastFact = b.facts[b.facts.length - 1];
   const seal: ArchiveSeal = {
     format: ARCHIVE_FORMAT,
@@ -203,11 +215,8 @@ async function writeArchive(
     },
     chains,
     factChain: { before: factBefore, after: lastFact ? { num: lastFact.seq, hash: lastFact.hash } : factBefore },
-    dates: {
-      from: b.marks.reduce((a, m) => (m.localDate < a ? m.localDate : a), first.localDate),
-      to: b.marks.reduce((a, m) => (m.localDate > a ? m.localDate : a), first.localDate),
-    },
-    punchIds: punchIds.length ? { min: Math.min(...punchIds), max: Math.max(...punchIds) } : null,
+    dates,
+    punchIds,
     createdAt: new Date(d.now()).toISOString(),
   };
   const text = `${JSON.stringify(seal, null, 1)}\n`;

@@ -4,6 +4,7 @@ import type { Logger } from '../../log.js';
 import type { WritableDb } from '../../store/database.js';
 import { loadAfdSigner, type AfdSigner } from '../exports/afd-signature.js';
 import { archiveJournal, type ArchivePassResult } from './journal-archiver.js';
+import { recordArchivePass } from '../../store/upkeep/journal-archive-summary.js';
 
 /**
  * The retention pass's journal archiving with the agent's settings: journal.archiveAfterDays and
@@ -23,13 +24,30 @@ export function journalArchiving(c: { db: WritableDb; config: Config; clock: Clo
       return null;
     }
   };
-  return (step: { pause: () => Promise<void>; stopped: () => boolean }): Promise<ArchivePassResult> =>
-    archiveJournal({
-      db,
-      settings: { archiveAfterDays: config.journal.archiveAfterDays, keepYears: config.journal.keepYears },
-      now: () => clock.now(),
-      mono,
-      signer,
-      ...step,
-    });
+  // Each run's result is kept for status and doctor (store/upkeep/journal-archive-summary.ts); a failure still fails the pass.
+  return async (step: { pause: () => Promise<void>; stopped: () => boolean }): Promise<ArchivePassResult> => {
+    const at = clock.now();
+    try {
+      const r = await archiveJournal({
+        db,
+        settings: { archiveAfterDays: config.journal.archiveAfterDays, keepYears: config.journal.keepYears },
+        now: () => clock.now(),
+        mono,
+        signer,
+        ...step,
+      });
+      recordArchivePass(db, {
+        at,
+        outcome: 'done',
+        archives: r.archives.length,
+        marks: r.marks,
+        removed: r.removed.length,
+        error: null,
+      });
+      return r;
+    } catch (e) {
+      recordArchivePass(db, { at, outcome: 'failed', archives: 0, marks: 0, removed: 0, error: (e as Error).message });
+      throw e;
+    }
+  };
 }

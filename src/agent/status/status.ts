@@ -29,6 +29,7 @@ import {
   type SiteRecord,
 } from '../../store/settings/setting-keys.js';
 import { journalState } from '../../store/journal/journal-read.js';
+import { archiveSummary, type ArchiveSummary } from '../../store/upkeep/journal-archive-summary.js';
 import {
   journalGuardKeys,
   type JournalGuardRecord,
@@ -185,6 +186,11 @@ export type JournalStatus = {
    * Where the NSR reservation is mirrored outside the data directory (null: nowhere), and why it could not be written.
    */
   guard?: JournalGuardRecord | null;
+  /**
+   * The journal's monthly archives beside the database (store/upkeep/journal-archive-summary.ts); null: none can be kept (in
+   * memory).
+   */
+  archives?: ArchiveSummary | null;
 };
 
 export type StatusSources = {
@@ -203,6 +209,8 @@ export type StatusSources = {
   rosterRefreshMs: number;
   /** The retention in force (config `retention`; absent: its defaults). */
   retention?: RetentionPolicy;
+  /** afd.signingKey is set: an archive sealed unsigned is a problem (store/upkeep/journal-archive-summary.ts). */
+  signingKeySet?: boolean;
 };
 
 /**
@@ -262,7 +270,7 @@ export function readStatus(src: StatusSources): AgentStatus {
     clockSkewMs: skew?.ms ?? null,
     integrity: readSetting(db, settingKeys.integrity),
     retention: retentionOf(db, src.retention ?? DEFAULT_RETENTION, queue.sent),
-    journal: journalOf(db),
+    journal: journalOf(db, src.signingKeySet ?? false),
     agentRunning: false,
     settings: src.settings,
     service: readSetting(db, serviceKeys.serviceState),
@@ -287,7 +295,7 @@ function collisionsOf(outbox: Outbox): AgentStatus['collisions'] {
   };
 }
 
-function journalOf(db: Db): JournalStatus | null {
+function journalOf(db: Db, signingKeySet: boolean): JournalStatus | null {
   const state = journalState(db);
   return (
     state && {
@@ -295,6 +303,7 @@ function journalOf(db: Db): JournalStatus | null {
       lastVerify: readSetting(db, settingKeys.journalVerify),
       lastRestore: readSetting(db, journalGuardKeys.restore),
       guard: readSetting(db, journalGuardKeys.guard),
+      archives: archiveSummary(db, { signingKeySet }),
     }
   );
 }

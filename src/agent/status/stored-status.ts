@@ -40,6 +40,7 @@ export function readStoredStatus(config: Config, demo: boolean, now = Date.now()
       terminalId: storedTerminalIdOf(config),
       rosterRefreshMs: config.roster.refreshMs,
       retention: config.retention,
+      signingKeySet: Boolean(config.afd.signingKey),
     });
     status.agentRunning = runningTerminal(config.dataDir) !== null;
     // The window the running agent uses, as it last recorded it; the host is this box's.

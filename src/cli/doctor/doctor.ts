@@ -39,6 +39,7 @@ import { withAbsentRoutes } from './route-checks.js';
 import { adminPinCheck, rosterCheck, siteFilterOf, siteInForce, type StoredFacts } from './stored-checks.js';
 import { fleetChecks } from './fleet-checks.js';
 import { nsrGuardCheck, rosterEvidenceCheck, timeZoneCheck } from './evidence-checks.js';
+import { journalArchivesCheck } from './archive-check.js';
 import { systemTimeZone } from '../../agent/host/runtime.js';
 import { realRedisProbe, type RedisProber } from '../../agent/diagnostics/redis-probe.js';
 import { openForRead, readerChecks, realRunner, timeSyncCheck, type CommandRunner } from './system-checks.js';
@@ -132,6 +133,7 @@ export async function doctorResults(loaded: LoadedConfig, io: DoctorIo): Promise
   out.push(await drivesCheck(io.drives ?? DEFAULT_DRIVE_ROOTS));
   out.push(timeZoneCheck(config, facts, (io.systemZone ?? systemTimeZone)(), demo), nsrGuardCheck(facts));
   out.push(...cameraCheck(config, facts));
+  out.push(journalArchivesCheck(facts, io.clock.now()));
   return out;
 }
 

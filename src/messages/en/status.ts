@@ -196,4 +196,15 @@ export const enStatus = {
   'status.noEmployer.unread': 'employer not read yet',
   'status.noEmployer.unknown': 'the service has no such employer',
   'status.unmatched': '{n} punches of unknown codes kept (oldest {oldest}), matched at the next roster sync',
+  'status.label.archives': 'archives:',
+  'status.archives.none': 'none yet',
+  'status.archives.kept': { one: '{n} month ({from} to {to}), {size}', other: '{n} months ({from} to {to}), {size}' },
+  'status.archives.neverRun': 'not run yet',
+  'status.archives.run': 'last run {ago}: {archives} written, {marks} marks',
+  'status.archives.runFailed': 'last run {ago} FAILED: {error}',
+  'status.archives.missing':
+    'ARCHIVE MISSING: {name} (its marks have left the database; put the file back from a copy)',
+  'status.archives.changed':
+    'ARCHIVE CHANGED: {name} is not the file that was sealed (journal verify names the difference)',
+  'status.archives.unsigned': 'archive unsigned: {name} was sealed without a signature although {setting} is set',
 } as const satisfies Record<string, Text>;

@@ -236,4 +236,14 @@ export const esStatus: Texts<typeof enStatus> = {
       '{n} registros de códigos desconocidos guardados (el más antiguo {oldest}), se asociarán en la próxima ' +
       'sincronización',
   },
+  'status.label.archives': 'archivos:',
+  'status.archives.none': 'ninguno todavía',
+  'status.archives.kept': { one: '{n} mes ({from} a {to}), {size}', other: '{n} meses ({from} a {to}), {size}' },
+  'status.archives.neverRun': 'todavía no se ejecutó',
+  'status.archives.run': 'última ejecución {ago}: {archives} escritos, {marks} marcas',
+  'status.archives.runFailed': 'última ejecución {ago} FALLÓ: {error}',
+  'status.archives.missing':
+    'ARCHIVO AUSENTE: {name} (sus marcas ya salieron de la base; restaure el archivo desde una copia)',
+  'status.archives.changed': 'ARCHIVO ALTERADO: {name} no es el archivo sellado (journal verify indica la diferencia)',
+  'status.archives.unsigned': 'archivo sin firma: {name} se selló sin firma aunque {setting} está definido',
 };

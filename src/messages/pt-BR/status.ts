@@ -230,4 +230,15 @@ export const ptStatus: Texts<typeof enStatus> = {
       '{n} marcações de códigos desconhecidos guardadas (a mais antiga {oldest}), associadas na próxima ' +
       'sincronização',
   },
+  'status.label.archives': 'arquivos:',
+  'status.archives.none': 'nenhum ainda',
+  'status.archives.kept': { one: '{n} mês ({from} a {to}), {size}', other: '{n} meses ({from} a {to}), {size}' },
+  'status.archives.neverRun': 'ainda não executado',
+  'status.archives.run': 'última execução {ago}: {archives} gravados, {marks} marcações',
+  'status.archives.runFailed': 'última execução {ago} FALHOU: {error}',
+  'status.archives.missing':
+    'ARQUIVO AUSENTE: {name} (suas marcações já saíram do banco; restaure o arquivo de uma cópia)',
+  'status.archives.changed': 'ARQUIVO ALTERADO: {name} não é o arquivo selado (journal verify aponta a diferença)',
+  'status.archives.unsigned':
+    'arquivo sem assinatura: {name} foi selado sem assinatura embora {setting} esteja definido',
 };

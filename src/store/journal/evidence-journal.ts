@@ -14,6 +14,7 @@ import { JournalFacts, sha256Latin1 } from './journal-facts.js';
 import { JournalCopies, type OutsideCopies } from './journal-copies.js';
 import { NSR_BLOCK, sidecarPathFor } from './journal-nsr.js';
 import { afdInstant, cpfForMark, markedAt } from './mark-fields.js';
+import { INSERT_MARK_SQL, MARK_COLUMNS_SQL } from '../mark-columns.js';
 
 /**
  * The evidence journal's writer (Portaria 671, Annex V): one AFD type 7 record per punch, keyed by
@@ -95,9 +96,9 @@ export class EvidenceJournal {
       lastOfChain: db.prepare('SELECT line FROM journal_marks WHERE chain = ? ORDER BY nsr DESC LIMIT 1'),
       // A chain whose every mark was archived (store/journal/journal-archive.ts) goes on from its last archived hash.
       archivedOfChain: db.prepare('SELECT hash FROM journal_archive_heads WHERE chain = ?'),
-      insert: db.prepare(
-        'INSERT INTO journal_marks (nsr, line, punch_id, unresolved_id, local_date, written_at, chain) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
+      // The line's fields and 32-byte hash, rebuilt on read (migration 14, store/mark-columns.ts).
+      columns: db.prepare(MARK_COLUMNS_SQL),
+      insert: db.prepare(INSERT_MARK_SQL),
       reserve: db.prepare('UPDATE journal_meta SET reserved_to = ? WHERE one = 1'),
       restored: db.prepare(
         'UPDATE journal_meta SET nsr_floor = @floor, reserved_to = MAX(reserved_to, @to) WHERE one = 1',
@@ -190,13 +191,15 @@ export class EvidenceJournal {
       sha256Latin1,
     );
     this.stmts.insert.run(
-      m.nsr,
-      sealed.line,
-      m.punchId ?? null,
-      m.unresolvedId ?? null,
-      m.localDate,
-      m.recordedAt,
-      chain,
+      this.stmts.columns.get({
+        nsr: m.nsr,
+        line: sealed.line,
+        punch_id: m.punchId ?? null,
+        unresolved_id: m.unresolvedId ?? null,
+        local_date: m.localDate,
+        written_at: m.recordedAt,
+        chain,
+      }) as Record<string, unknown>,
     );
     this.headDirty = true;
     return { nsr: m.nsr, line: sealed.line };

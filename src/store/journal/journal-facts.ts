@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { factDetail, factHash, isFactEvent, type FactEvent } from '../../domain/journal-fact.js';
 import type { WritableDb } from '../database.js';
+import { factHashColumns } from '../mark-columns.js';
 
 /** SHA-256 of a fact's line (UTF-8) and the previous hash: domain/journal-fact.ts defines the line. */
 export const sha256Utf8 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -41,7 +42,9 @@ export class JournalFacts {
       last: db.prepare('SELECT seq, hash FROM journal_facts ORDER BY seq DESC LIMIT 1'),
       // Every fact archived (store/journal/journal-archive.ts): the chain goes on from the last archived one.
       archivedLast: db.prepare("SELECT num AS seq, hash FROM journal_archive_heads WHERE chain = '#facts'"),
-      insert: db.prepare('INSERT INTO journal_facts (seq, nsr, at, event, detail, hash) VALUES (?, ?, ?, ?, ?, ?)'),
+      insert: db.prepare(
+        'INSERT INTO journal_facts (seq, nsr, at, event, detail, hash_bin, hash_verbatim) VALUES (@seq, @nsr, @at, @event, @detail, @hash_bin, @hash_verbatim)',
+      ),
       punchNsr: db.prepare('SELECT nsr FROM punches WHERE id = ?'),
       lastOfPunch: db.prepare(
         'SELECT f.event, f.detail FROM punches p JOIN journal_facts f INDEXED BY journal_facts_by_nsr ON f.nsr = p.nsr WHERE p.id = ? ORDER BY f.seq DESC LIMIT 1',
@@ -53,7 +56,7 @@ export class JournalFacts {
     const last = (this.stmts.last.get() ?? this.stmts.archivedLast.get()) as { seq: number; hash: string } | undefined;
     const fact = { seq: (last?.seq ?? 0) + 1, nsr, at, event, detail: factDetail(detail) };
     const hash = factHash(fact, last?.hash ?? '', sha256Utf8);
-    this.stmts.insert.run(fact.seq, fact.nsr, fact.at, fact.event, fact.detail, hash);
+    this.stmts.insert.run({ ...fact, ...factHashColumns(hash) });
     return { ...fact, hash };
   }
 
