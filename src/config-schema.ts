@@ -9,6 +9,7 @@ import { isValidTimeZone } from './domain/local-time.js';
 import { readerConfigSchema } from './input/reader-config.js';
 import { DEFAULT_WEDGE_OPTIONS, wedgeOptionsSchema } from './input/wedge-detector.js';
 import { metricsSchema, rateLimitSchema, terminalIdSchema } from './config-fleet.js';
+import { presenceSchema } from './config-presence.js';
 import { retentionSchema } from './store/upkeep/retention.js';
 import { afdSchema, employerSchema, journalSchema, receiptSchema } from './config-evidence.js';
 
@@ -252,6 +253,8 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /** Who is on site and the roll call (config-presence.ts). */
+    presence: presenceSchema,
   })
   .strict();
 

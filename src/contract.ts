@@ -23,3 +23,4 @@ export * from './contract/status.js';
 export * from './contract/pin-reset.js';
 export * from './contract/screen-code.js';
 export * from './contract/photo.js';
+export * from './contract/presence.js';

@@ -40,6 +40,7 @@ export type BridgeAgent = Pick<
   | 'auditCompareState'
   | 'forgotPin'
   | 'listPinResets'
+  | 'presence'
 > &
   // Issue 31: optional, so bridges built on a part of the facade (tests) need not name it.
   Partial<Pick<Agent, 'photos'>>;
@@ -127,5 +128,13 @@ export function agentHandlers(
       return { ok: true };
     },
     punchPhotoView: (i) => agent.photos?.view(i.nsr) ?? { state: 'none', jpeg: null },
+    presenceBoard: () => agent.presence.board(),
+    rollCall: () => agent.presence.rollCall(),
+    rollCallStart: () => agent.presence.startRollCall(),
+    rollCallMark: (i) => {
+      const code = agent.presence.markSafe(i.employeeKey);
+      return { ok: code === 'marked' || code === 'already', code };
+    },
+    rollCallEnd: () => agent.presence.endRollCall(),
   };
 }

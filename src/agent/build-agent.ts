@@ -55,6 +55,7 @@ import { AgentEventHub } from './facade/status-events.js';
 import { StatusRecorder } from './status/status-recorder.js';
 import { PhotoDesk } from './photos/photo-desk.js';
 import { cameraKey } from '../store/settings/camera-record.js';
+import { buildPresence } from './presence/build-presence.js';
 
 export { realRuntime, realSleep, systemTimeZone, type BuildOptions, type Runtime } from './host/runtime.js';
 export { buildIdentityAdmin } from './identity/build-identity-admin.js';
@@ -266,6 +267,20 @@ export function buildAgent(
     },
     () => service.current?.state === 'offline',
   );
+  // Who is on site (issue 30): after each punch's answer, from the stream in Redis or the service's records.
+  const presence = buildPresence({
+    config,
+    rt,
+    db: bookkeeping,
+    outbox,
+    api,
+    budget,
+    terminalId,
+    siteId: () => siteId,
+    windowKey: shared ? () => shared.keyOrigin().key : null,
+    changed: () => events.statusSoon(),
+  });
+  events.on('punch', (a) => presence.keeper.punched(a));
   const watches = buildWatches({ config, rt, opts, db, bookkeeping, mono }, recorder);
   const photos = new PhotoDesk({
     db,
@@ -329,7 +344,7 @@ export function buildAgent(
       afd,
       // Its reads wait while punches are due, like roster pages (sync/audit-compare.ts).
       days: self.days,
-      jobs: [...(self.prefetch ? [self.prefetch] : []), ...(liveness ? [liveness] : []), photos.job()],
+      jobs: [...(self.prefetch ? [self.prefetch] : []), ...(liveness ? [liveness] : []), photos.job(), presence.keeper],
       auditor: new AuditRunner({
         db,
         marks: new AuditMarks(db),
@@ -354,8 +369,10 @@ export function buildAgent(
       scans,
       photos,
       signingKeySet: Boolean(config.afd.signingKey),
+      presence: presence.keeper,
       onClose: async () => {
         await self.selfService.stop();
+        await presence.close();
         afd.close();
         settingsStop.abort();
         await shared?.close();

@@ -27,6 +27,8 @@ const EXAMPLES: Record<string, string[]> = {
     'timeclock afd export --from 2026-11-01 --to 2026-11-30 --out /media/timeclock-usb',
     'timeclock afd verify AFD00000000000000000.txt',
   ],
+  presence: ['timeclock presence', "timeclock presence --json | jq '.onSite | length'"],
+  rollcall: ['timeclock rollcall start', 'timeclock rollcall mark 1001', 'timeclock rollcall end'],
   enroll: ['timeclock enroll badge 0012345678 1001'],
   unenroll: ['timeclock unenroll badge 0012345678'],
   pin: ['echo 4821 | timeclock pin set 1001', 'timeclock pin clear 1001'],

@@ -27,6 +27,7 @@ import { runReceipt } from './receipt.js';
 import { runPhotos } from './photos.js';
 import { commandHelp, commandNames, unknownCommandLine } from './help.js';
 import { runScreenUrl } from './screen-url.js';
+import { runPresence, runRollCall } from './presence.js';
 import { endQuietlyOnClosedStdout } from './quiet-epipe.js';
 
 const USAGE = `timeclock — time-clock terminal agent
@@ -69,6 +70,10 @@ usage:
                                                            --strict: a self-signed or non-ICP-Brasil signer is an error too
   timeclock photos export --from YYYY-MM-DD --to YYYY-MM-DD  the punch photos of those days (photo.mode on-punch) named by NSR,
         DIR [--json] [--config FILE]                       with an index (CSV), written to DIR; exit 1 if one is not the journal's
+  timeclock presence [--json] [--config FILE]              who is on site now (this terminal's table: every terminal of the site through
+                                                           Redis, else its own punches and the service's records of the day)
+  timeclock rollcall start|status|end [--json]             the evacuation roll call: freeze the list of who is on site, show it, end it
+  timeclock rollcall mark <employee>                       (CSV and PDF kept in the data directory's roll-calls/); mark a person safe
   timeclock enroll badge <code> <employee>                 link a badge to an employee (external id, registration number or CPF)
   timeclock unenroll badge <code>                          remove a badge
   timeclock pin set <employee>                             set an employee's PIN (read from standard input)
@@ -160,6 +165,10 @@ async function dispatch(argv: string[]): Promise<number> {
       return runPhotos(opts, parsed.positionals.slice(1));
     case 'screen-url':
       return runScreenUrl(opts, parsed.positionals.slice(1));
+    case 'presence':
+      return runPresence(opts, parsed.positionals.slice(1));
+    case 'rollcall':
+      return runRollCall(opts, parsed.positionals.slice(1));
     case 'rejected':
     case 'held':
       return runPunches(opts, command, parsed.positionals.slice(1));

@@ -33,6 +33,7 @@ import { screenSettingsSchema } from './screen-settings.js';
 import { adminRoleSchema, forgotPinInputSchema, pinResetRequestSchema } from './pin-reset.js';
 import { cameraStateInput, punchPhotoInput, punchPhotoResult, punchPhotoViewSchema } from './photo.js';
 import { readerStatusSchema, statusSchema } from './status.js';
+import { presenceBoardSchema, rollCallMarkInput, rollCallMarkResultSchema, rollCallSchema } from './presence.js';
 
 const empty = z.strictObject({});
 const done = z.object({ ok: z.literal(true) });
@@ -250,6 +251,16 @@ export const calls = {
     output: punchPhotoViewSchema,
     admin: true,
   },
+  /** Who is on site now, by employer and gate, with the sources and as of when (issue 30). */
+  presenceBoard: { input: empty, output: presenceBoardSchema, admin: true },
+  /** The roll call under way, else the last one (null: none ever). */
+  rollCall: { input: empty, output: rollCallSchema.nullable(), admin: true },
+  /** Freezes the list of people on site now and starts a roll call (the one under way when there is one). */
+  rollCallStart: { input: empty, output: rollCallSchema, admin: true },
+  /** Marks a listed person safe by touch. */
+  rollCallMark: { input: rollCallMarkInput, output: rollCallMarkResultSchema, admin: true },
+  /** Ends the roll call; its CSV and PDF are kept with the day's evidence. */
+  rollCallEnd: { input: empty, output: rollCallSchema.nullable(), admin: true },
 } as const satisfies Record<string, CallSpec>;
 
 export type CallName = keyof typeof calls;

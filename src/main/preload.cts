@@ -60,6 +60,11 @@ const CALLS = [
   'punchPhoto',
   'cameraState',
   'punchPhotoView',
+  'presenceBoard',
+  'rollCall',
+  'rollCallStart',
+  'rollCallMark',
+  'rollCallEnd',
 ] as const satisfies readonly CallName[];
 const EVENTS: readonly string[] = ['punch', 'status'] satisfies readonly EventName[];
 

@@ -20,6 +20,7 @@ import { enService } from './en/service.js';
 import { enStatus } from './en/status.js';
 import { enPinHelp } from './en/pin-help.js';
 import { enPhoto } from './en/photo.js';
+import { enPresence } from './en/presence.js';
 import { esAdmin } from './es/admin.js';
 import { esAfd } from './es/afd.js';
 import { esAnswers } from './es/answers.js';
@@ -35,6 +36,7 @@ import { esService } from './es/service.js';
 import { esStatus } from './es/status.js';
 import { esPinHelp } from './es/pin-help.js';
 import { esPhoto } from './es/photo.js';
+import { esPresence } from './es/presence.js';
 import type { Lang } from './lang.js';
 import { ptAdmin } from './pt-BR/admin.js';
 import { ptAfd } from './pt-BR/afd.js';
@@ -51,6 +53,7 @@ import { ptService } from './pt-BR/service.js';
 import { ptStatus } from './pt-BR/status.js';
 import { ptPinHelp } from './pt-BR/pin-help.js';
 import { ptPhoto } from './pt-BR/photo.js';
+import { ptPresence } from './pt-BR/presence.js';
 import type { PluralText, Text, Texts } from './text.js';
 
 export { LANGS, isLang, langOfLocale, type Lang } from './lang.js';
@@ -72,6 +75,7 @@ const en = {
   ...enStatus,
   ...enPinHelp,
   ...enPhoto,
+  ...enPresence,
 };
 
 export type MessageKey = keyof typeof en;
@@ -95,6 +99,7 @@ export const dictionaries: { readonly [L in Lang]: Dictionary } = {
     ...ptStatus,
     ...ptPinHelp,
     ...ptPhoto,
+    ...ptPresence,
   },
   es: {
     ...esAnswers,
@@ -112,6 +117,7 @@ export const dictionaries: { readonly [L in Lang]: Dictionary } = {
     ...esStatus,
     ...esPinHelp,
     ...esPhoto,
+    ...esPresence,
   },
 };
 

@@ -20,6 +20,7 @@ import { migration11 } from './migrations/v11.js';
 import { migration12 } from './migrations/v12.js';
 import { migration13 } from './migrations/v13.js';
 import { migration14 } from './migrations/v14.js';
+import { migration15 } from './migrations/v15.js';
 
 export const migrations: readonly string[] = [
   migration01,
@@ -36,4 +37,5 @@ export const migrations: readonly string[] = [
   migration12,
   migration13,
   migration14,
+  migration15,
 ];

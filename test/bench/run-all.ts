@@ -39,6 +39,7 @@ export const benches: Bench[] = [
   { name: 'fleet', run: async () => (await import('./fleet.bench.js')).benchFleet() },
   { name: 'self-service', run: async () => (await import('./self-service.bench.js')).benchSelfService() },
   { name: 'runtime', run: async () => (await import('./runtime.bench.js')).benchRuntime() },
+  { name: 'presence', run: async () => (await import('./presence.bench.js')).benchPresence() },
 ];
 
 /**

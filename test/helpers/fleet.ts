@@ -35,6 +35,8 @@ export type TerminalOptions = {
   dataDir?: string;
   /** Its rate window (default WINDOW_MS, the mock's). */
   windowMs?: number;
+  /** Further settings (e.g. presence), merged over the fleet's. */
+  settings?: Record<string, unknown>;
 };
 
 /** A started terminal (its roster fetched), stopped by the rig's cleanups. */
@@ -53,7 +55,7 @@ export async function startTerminal(rig: FleetRig, mock: MockServer, o: Terminal
     ...(o.clock ? { clock: o.clock } : {}),
     ...(o.host ? { host: o.host } : {}),
     ...(o.log ? { log: o.log } : {}),
-    settings: { ...(o.terminalId ? { terminalId: o.terminalId } : {}), rateLimit },
+    settings: { ...(o.terminalId ? { terminalId: o.terminalId } : {}), rateLimit, ...o.settings },
   });
   rig.cleanups.push(() => agent.stop());
   await agent.start({ awaitRosterIfEmpty: true });

@@ -198,6 +198,7 @@ export const ROOMS: Readonly<Record<string, readonly string[]>> = {
     'receipts',
     'journal',
     'photos',
+    'presence',
     'facade',
     'metrics',
     'diagnostics',

@@ -214,6 +214,8 @@ describe('IPC bridge', () => {
       punchPhoto: { nsr: 1, missing: 'missing' },
       cameraState: { ok: true },
       punchPhotoView: { nsr: 1 },
+      // Issue 30's (no roll call under way: answered 'no_roll_call').
+      rollCallMark: { employeeKey: 'emp-1003' },
     };
     const answers: string[] = [];
     for (const name of callNames.filter((n) => n !== 'lock' && n !== 'adminLogout')) {

@@ -102,6 +102,7 @@ describe('wrong-shaped input', () => {
       afd: a.afd,
       forgotPin: a.forgotPin.bind(a),
       listPinResets: a.listPinResets.bind(a),
+      presence: a.presence,
     }));
     const r = await api(bridge, 'status', {});
     expect(r.status).toBe(500);

@@ -23,6 +23,8 @@ const SHIPPED: readonly (readonly [number, string])[] = [
   [11, 'e45a348ac196b958'],
   [12, 'd3ae01380f0f1ec2'],
   [13, '46c29cdc497bd784'],
+  [14, '492da84f12196bb3'],
+  [15, 'f2043584b63f990c'],
 ];
 
 describe('the shipped migrations', () => {

@@ -17,12 +17,14 @@ import { auditPanel, stackedPanels } from './admin-audit.js';
 import { rosterPanel } from './admin-roster.js';
 import { settingsPanel } from './admin-settings.js';
 import { connectionPanel, readersPanel } from './admin-status.js';
+import { presencePanel } from './admin-presence.js';
 import type { Ctx, View } from './view.js';
 import { pinResetsPanel } from './admin-pin-resets.js';
 import { leadPinPanel } from './admin-lead-pin.js';
 
 export type { AdminCalls } from './admin-common.js';
-export type AdminTab = 'queue' | 'roster' | 'readers' | 'connection' | 'settings' | 'receipt' | 'afd' | 'punches';
+export type AdminTab =
+  'queue' | 'roster' | 'readers' | 'connection' | 'settings' | 'receipt' | 'afd' | 'punches' | 'presence';
 export const ADMIN_TABS: readonly AdminTab[] = [
   'queue',
   'roster',
@@ -32,6 +34,7 @@ export const ADMIN_TABS: readonly AdminTab[] = [
   'receipt',
   'afd',
   'punches',
+  'presence',
 ];
 
 export type AdminView = View & { notice(text: string, tone: Tone): void };
@@ -92,6 +95,8 @@ export function adminView(ctx: Ctx, calls: AdminCalls, onLock: () => void): Admi
         return afdPanel(last, shared);
       case 'punches':
         return punchesPanel(last, shared);
+      case 'presence':
+        return presencePanel(last, shared);
     }
   };
   const select = (name: AdminTab): void => {

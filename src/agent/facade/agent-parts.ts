@@ -22,6 +22,7 @@ import type { IdentityAdmin } from '../identity/identity-admin.js';
 import type { IntegrityWatch } from '../journal/integrity-watch.js';
 import type { BackgroundJob } from '../delivery/liveness-job.js';
 import type { PunchDays } from '../receipts/punch-days.js';
+import type { PresenceKeeper } from '../presence/presence-keeper.js';
 import type { JournalWatch } from '../journal/journal-watch.js';
 import type { Receipts } from '../receipts/receipts.js';
 import type { RequestCounts } from '../status/request-counts.js';
@@ -99,6 +100,8 @@ export type AgentParts = {
   photos?: PhotoDesk;
   /** afd.signingKey is set (status: an archive sealed unsigned is a problem). */
   signingKeySet?: boolean;
+  /** Who is on site and the roll call (issue 30; agent/presence/presence-keeper.ts). */
+  presence: PresenceKeeper;
 };
 
 /** /healthz: whether punches can be captured now. */

@@ -22,6 +22,7 @@ import { nextIdAtPinPrompt, pinPromptDeps, type PinPromptDeps } from '../capture
 import { QueueAdmin } from '../delivery/queue-admin.js';
 import { flushQueue, type FlushOptions, type FlushOutcome } from '../delivery/queue-flush.js';
 import type { PunchAnswer } from '../receipts/receipts.js';
+import type { PresenceKeeper } from '../presence/presence-keeper.js';
 import type { RequestCount } from '../status/request-counts.js';
 import { CaptureCounts, type CaptureCount } from '../status/capture-counts.js';
 import { ScanGate } from '../capture/scan-gate.js';
@@ -203,6 +204,11 @@ export class Agent {
 
   get admin(): IdentityAdmin {
     return this.p.admin;
+  }
+
+  /** Who is on site and the roll call, for the admin screen and the CLI (agent/presence/presence-keeper.ts). */
+  get presence(): PresenceKeeper {
+    return this.p.presence;
   }
 
   /** AFD export from the admin screen (agent/exports/afd-admin.ts). */

@@ -1,0 +1,34 @@
+/**
+ * Issue 28 item 10: start-up loads what the terminal uses. Importing the built agent (what every
+ * process that opens a terminal imports) loads only the packages every terminal needs; Redis
+ * (ioredis), metrics (prom-client), AFD signing (node-forge, pkijs) and QR codes wait until used.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const probe = `
+const m = require('node:module');
+const seen = new Set();
+m.registerHooks({
+  resolve(spec, ctx, next) {
+    const r = next(spec, ctx);
+    const i = r.url.lastIndexOf('node_modules/');
+    if (i >= 0) {
+      const [a, b] = r.url.slice(i + 13).split('/');
+      seen.add(a.startsWith('@') ? a + '/' + b : a);
+    }
+    return r;
+  },
+});
+import(process.argv[1]).then(() => console.log(JSON.stringify([...seen].sort())));
+`;
+
+describe('the packages loaded at start', () => {
+  it('are zod, undici and better-sqlite3 only: no Redis client, metrics, signing or QR code until used', () => {
+    const entry = path.resolve('dist/src/agent/open-agent.js');
+    const r = spawnSync(process.execPath, ['-e', probe, entry], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout) as string[]).toEqual(['better-sqlite3', 'undici', 'zod']);
+  });
+});
