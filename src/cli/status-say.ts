@@ -104,7 +104,9 @@ export function fold(line: string, indent: string, width = STATUS_WIDTH): string
   return out;
 }
 
-/** The shared status sentences (agent/status/status-sentences.ts) in this language: "1.5 h" as it writes it ("1,5 h"). */
+/**
+ * The shared status sentences (agent/status/status-sentences.ts) in this language: "1.5 h" as it writes it ("1,5 h").
+ */
 export function wordsOf(say: Say): Words {
   const offset = (ms: number) => {
     const text = describeOffset(ms);

@@ -104,7 +104,9 @@ export class Capture {
     return this.d.pins.isPinOf(employeeId, pin);
   }
 
-  /** `pinForgotten`: the worker pressed "Esqueci meu PIN" (agent/capture/forgot-pin.ts): taken and held, never refused. */
+  /**
+   * `pinForgotten`: the worker pressed "Esqueci meu PIN" (agent/capture/forgot-pin.ts): taken and held, never refused.
+   */
   async punch(credential: Credential, opts: { pin?: string; pinForgotten?: boolean } = {}): Promise<PunchResult> {
     const check = checkCode(credential.value);
     if (!check.ok) return refusal('invalid_code', { detail: check.reason });

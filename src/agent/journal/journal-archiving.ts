@@ -24,7 +24,8 @@ export function journalArchiving(c: { db: WritableDb; config: Config; clock: Clo
       return null;
     }
   };
-  // Each run's result is kept for status and doctor (store/upkeep/journal-archive-summary.ts); a failure still fails the pass.
+  // Each run's result is kept for status and doctor (store/upkeep/journal-archive-summary.ts); a failure still fails
+  // the pass.
   return async (step: { pause: () => Promise<void>; stopped: () => boolean }): Promise<ArchivePassResult> => {
     const at = clock.now();
     try {

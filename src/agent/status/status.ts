@@ -187,8 +187,8 @@ export type JournalStatus = {
    */
   guard?: JournalGuardRecord | null;
   /**
-   * The journal's monthly archives beside the database (store/upkeep/journal-archive-summary.ts); null: none can be kept (in
-   * memory).
+   * The journal's monthly archives beside the database (store/upkeep/journal-archive-summary.ts); null: none can be
+   * kept (in memory).
    */
   archives?: ArchiveSummary | null;
 };
