@@ -22,16 +22,16 @@ describe('i18n', () => {
     );
     expect(t('en', 'idle.noRoster')).toBe('No employee list yet — punches are kept and confirmed later');
     expect(t('pt-BR', 'result.awaitingRoster', { time: '07:58' })).toBe(
-      'Registrado às 07:58. Será confirmado quando o terminal receber a lista de funcionários.',
+      'Será confirmado quando o terminal receber a lista de funcionários.',
     );
     expect(t('en', 'result.awaitingRoster', { time: '07:58' })).toBe(
-      'Registered at 07:58. It will be confirmed when the terminal receives the employee list.',
+      'It will be confirmed when the terminal receives the employee list.',
     );
     expect(t('pt-BR', 'result.heldNotAllowed', { time: '07:58' })).toBe(
-      'Registrado neste terminal às 07:58. Procure o RH para liberar o envio.',
+      'Guardado neste terminal: procure o RH para liberar o envio.',
     );
     expect(t('en', 'result.heldNotAllowed', { time: '07:58' })).toBe(
-      'Registered on this terminal at 07:58. Please see HR to allow sending.',
+      'Kept on this terminal: please see HR to allow sending.',
     );
     expect(t('pt-BR', 'roster.shrinkConfirm')).toBe('Confirmar nova lista');
     expect(t('en', 'roster.shrinkConfirm')).toBe('Apply the smaller list');
@@ -89,10 +89,10 @@ describe('i18n', () => {
 
   it('a punch whose PIN was not verified: the result line and the held list read as the site expects', () => {
     expect(t('pt-BR', 'result.heldPinUnverified', { time: '07:58' })).toBe(
-      'Registrado às 07:58. PIN não verificado: o gestor vai confirmar este registro.',
+      'PIN não verificado: o gestor vai confirmar este registro.',
     );
     expect(t('en', 'result.heldPinUnverified', { time: '07:58' })).toBe(
-      'Registered at 07:58. PIN not verified: the manager will confirm this punch.',
+      'PIN not verified: the manager will confirm this punch.',
     );
     expect(t('pt-BR', 'held.reason.pin_unverified')).toBe(
       'PIN não verificado (funcionário bloqueado por PINs errados) — confirme ou conteste',

@@ -110,11 +110,11 @@ describe('result screen content', () => {
       name: '',
       time: '07:58',
     });
-    expect(pt.message).toBe('Registrado às 07:58. Será confirmado quando o terminal receber a lista de funcionários.');
+    expect(pt.message).toBe('Será confirmado quando o terminal receber a lista de funcionários.');
     const en = resultView({ result: awaiting, queued: true }, 'en');
     expect(en).toMatchObject({ tone: 'ok', sound: 'success', headline: 'Punch saved' });
     // Offline too, the note is what the worker needs to hear.
-    expect(en.message).toBe('Registered at 07:58. It will be confirmed when the terminal receives the employee list.');
+    expect(en.message).toBe('It will be confirmed when the terminal receives the employee list.');
   });
 
   it('unknown_code: the unresolved punch’s usual words, a success', () => {
@@ -140,11 +140,11 @@ describe('result screen content', () => {
       time: '07:58',
       headline: 'Ponto registrado',
     });
-    expect(pt.message).toBe('Registrado neste terminal às 07:58. Procure o RH para liberar o envio.');
+    expect(pt.message).toBe('Guardado neste terminal: procure o RH para liberar o envio.');
     // Not "waiting for the connection": it is not sent at all until HR allows it.
     expect(pt.queued).toBe(false);
     expect(resultView({ result: held, queued: false }, 'en').message).toBe(
-      'Registered on this terminal at 07:58. Please see HR to allow sending.',
+      'Kept on this terminal: please see HR to allow sending.',
     );
   });
 
@@ -161,12 +161,12 @@ describe('result screen content', () => {
       time: '07:58',
       headline: 'Ponto registrado',
     });
-    expect(pt.message).toBe('Registrado às 07:58. PIN não verificado: o gestor vai confirmar este registro.');
+    expect(pt.message).toBe('PIN não verificado: o gestor vai confirmar este registro.');
     // Held here until the manager decides: never "waiting for the connection".
     expect(pt.queued).toBe(false);
     const en = resultView({ result: held, queued: false }, 'en');
     expect(en).toMatchObject({ tone: 'info', sound: 'success', headline: 'Punch registered', queued: false });
-    expect(en.message).toBe('Registered at 07:58. PIN not verified: the manager will confirm this punch.');
+    expect(en.message).toBe('PIN not verified: the manager will confirm this punch.');
   });
 
   it('a punch without a note says none, and a refusal never carries one', () => {

@@ -18,7 +18,7 @@ const SIZES = [
   { width: 1920, height: 1080 },
 ];
 const LANGS: ScreenSettings['language'][] = ['pt-BR', 'es', 'en'];
-const TABS = ['queue', 'roster', 'readers', 'connection', 'settings', 'receipt', 'afd', 'punches'];
+const TABS = ['queue', 'roster', 'readers', 'connection', 'settings', 'receipt', 'afd', 'punches', 'presence'];
 
 const rigs = kioskRigPerTest();
 

@@ -19,7 +19,7 @@ const SIZES: Size[] = [
   { width: 800, height: 1280 },
 ];
 const LANGS: ScreenSettings['language'][] = ['pt-BR', 'es', 'en'];
-const TABS = ['queue', 'roster', 'readers', 'connection', 'settings', 'receipt', 'afd', 'punches'];
+const TABS = ['queue', 'roster', 'readers', 'connection', 'settings', 'receipt', 'afd', 'punches', 'presence'];
 
 const rigs = kioskRigPerTest();
 
