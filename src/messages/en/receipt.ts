@@ -29,6 +29,7 @@ export const enReceipt = {
   'receipt.lookupHint': 'The NSR is on the worker’s receipt and on each punch of the AFD file.',
   'receipt.corrected': 'Correct time',
   'receipt.adjustment': 'clock adjustment, NSR {nsr}',
+  'receipt.showWhole': 'Show it whole',
   'receipt.status': 'Status',
   'receipt.awaitingConfirmation': 'Awaiting the manager’s confirmation: PIN not verified',
   'receipt.timeToConfirm': 'Time to be confirmed (the terminal’s clock was not yet checked against the service)',

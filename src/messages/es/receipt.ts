@@ -25,6 +25,7 @@ export const esReceipt: Texts<typeof enReceipt> = {
   'receipt.lookupHint': 'El NSR figura en el comprobante del empleado y en cada registro del archivo AFD.',
   'receipt.corrected': 'Hora corregida',
   'receipt.adjustment': 'ajuste del reloj, NSR {nsr}',
+  'receipt.showWhole': 'Mostrar completo',
   'receipt.status': 'Estado',
   'receipt.awaitingConfirmation': 'Pendiente de confirmación del gestor: PIN no verificado',
   'receipt.timeToConfirm': 'Hora por confirmar (el reloj del terminal aún no fue verificado con el servicio)',

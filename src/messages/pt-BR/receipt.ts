@@ -25,6 +25,7 @@ export const ptReceipt: Texts<typeof enReceipt> = {
   'receipt.lookupHint': 'O NSR está no comprovante do trabalhador e em cada marcação do arquivo AFD.',
   'receipt.corrected': 'Horário corrigido',
   'receipt.adjustment': 'ajuste do relógio, NSR {nsr}',
+  'receipt.showWhole': 'Mostrar inteiro',
   'receipt.status': 'Situação',
   'receipt.awaitingConfirmation': 'Aguardando confirmação do gestor: PIN não verificado',
   'receipt.timeToConfirm': 'Horário a confirmar (relógio do terminal ainda não conferido com o serviço)',
