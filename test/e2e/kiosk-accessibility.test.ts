@@ -13,14 +13,12 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PIN, screenshotPath, TEST_SCREEN, wedgeBurst } from '../helpers/kiosk-browser.js';
-import { axeViolations, type AxeViolation } from '../helpers/axe.js';
+import { axeViolations, DELIBERATE_AXE as DELIBERATE, type AxeViolation } from '../helpers/axe.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
 import { dismissResult, pressKeys, waitScreen } from '../helpers/screen-actions.js';
 
 const SIZE = { width: 800, height: 480 };
 const ADMIN_TABS = ['queue', 'roster', 'readers', 'connection', 'settings', 'receipt', 'afd', 'punches', 'presence'];
-/** The one finding a kiosk keeps on purpose (README, Troubleshooting: "The screen cannot be zoomed"). */
-const DELIBERATE = new Set(['meta-viewport']);
 
 const rigs = kioskRigPerTest();
 

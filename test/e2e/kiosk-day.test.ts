@@ -7,6 +7,7 @@
  * leaves the screen in any of them. Screenshots: test-artifacts/screenshots/day-*.png.
  */
 import type { Page } from 'playwright-core';
+import { axeFindings } from '../helpers/axe.js';
 import { expectFits } from '../helpers/screen-fit.js';
 import { describe, expect, it } from 'vitest';
 import { screenshotPath, startKioskRig, TEST_SCREEN, wedgeBurst, type KioskRig } from '../helpers/kiosk-browser.js';
@@ -274,6 +275,8 @@ async function secondHalf(h: Half): Promise<void> {
     expect(await p.locator('[data-testid=result]').getAttribute('data-tone')).toBe('ok');
     await expectFits(p, `vacation ${label(o.size)}`);
     await p.screenshot({ path: screenshotPath(`day-vacation-${lang}${theme}-${label(o.size)}`) });
+    // The day's screens in each language pass axe-core too (issue 29: kiosk-accessibility.test.ts has the rest).
+    expect(await axeFindings(p, `vacation ${lang}${theme} ${label(o.size)}`)).toEqual([]);
   }
   if (extra.theme === 'light') {
     // The keypad wears the light palette too (its layout is the keypad's own tests' business).

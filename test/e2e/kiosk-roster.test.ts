@@ -7,6 +7,7 @@
  * Screenshots land in test-artifacts/screenshots/.
  */
 import type { Page } from 'playwright-core';
+import { axeFindings } from '../helpers/axe.js';
 import { describe, expect, it } from 'vitest';
 import { screenshotPath, wedgeBurst } from '../helpers/kiosk-browser.js';
 import { kioskRigPerTest } from '../helpers/kiosk-rig-per-test.js';
@@ -78,6 +79,7 @@ describe('the kiosk screen without a complete employee list (Chromium, web bridg
     expect(await page.getAttribute('section.idle', 'data-roster')).toBe('incomplete');
     expect(await text(page, 'no-roster')).toContain('sem lista de funcionários');
     await page.screenshot({ path: screenshotPath('idle-no-roster-800x480') });
+    expect(await axeFindings(page, 'idle without a roster')).toEqual([]);
 
     // A code nobody can check yet: never turned away, kept, with the success sound and the reason.
     await typeId(page, '1001');
@@ -115,7 +117,7 @@ describe('the kiosk screen without a complete employee list (Chromium, web bridg
     await waitScreen(page, 'result');
     await page.waitForSelector('[data-testid=result][data-note="held_not_allowed"]');
     expect(await text(page, 'result-name')).toBe(nameOf(seed, HELD_ID));
-    expect(await text(page, 'result-message')).toContain('Procure o RH para liberar o envio');
+    expect(await text(page, 'result-message')).toBe('Guardado neste terminal: procure o RH para liberar o envio.');
     // A notice, not a refusal and not "waiting for the connection".
     expect(await attr(page, 'result', 'data-ok')).toBe('true');
     expect(await attr(page, 'result', 'data-queued')).toBe('false');

@@ -41,3 +41,13 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     }));
   });
 }
+
+/** The one finding a kiosk keeps on purpose (README, Troubleshooting: "The screen cannot be zoomed"). */
+export const DELIBERATE_AXE = new Set(['meta-viewport']);
+
+/** axe-core's findings on the page as drawn now, but the deliberate one, as lines naming `state`. */
+export async function axeFindings(page: Page, state: string): Promise<string[]> {
+  return (await axeViolations(page))
+    .filter((v) => !DELIBERATE_AXE.has(v.id))
+    .map((v) => `${state}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.join(' | ')}`);
+}

@@ -246,7 +246,8 @@ describe('storage failures at capture', () => {
   it('a full disk makes the punch fail on screen; nothing acknowledged is lost, and punching resumes when space is back', async () => {
     const mock = await startMockServer({ rateLimit: { limit: 60, windowMs: 1_000 } });
     cleanups.push(() => mock.close());
-    const fsDir = smallFilesystem(1024);
+    // Room for a new database with every migration and its first write-ahead log; the filler takes the rest.
+    const fsDir = smallFilesystem(2048);
     const dir = path.join(fsDir, 'data');
     const agent = testAgent({ dataDir: dir, mock });
     cleanups.push(() => agent.stop());
@@ -280,7 +281,8 @@ describe('storage failures at capture', () => {
   });
 
   it('a data directory on a read-only filesystem stops start-up with a clear error', async () => {
-    const fsDir = smallFilesystem(1024);
+    // Room for a new database with every migration and its first write-ahead log; the filler takes the rest.
+    const fsDir = smallFilesystem(2048);
     execFileSync('mount', ['-o', 'remount,ro', fsDir]);
     const agentOrError = (() => {
       try {
