@@ -3,22 +3,12 @@
  * printable list of thousands of people), with the fonts and encoding of pdf-text.ts (the one-page
  * receipt). Pure: the caller passes the creation date.
  */
-import { winAnsi, wrap, type PdfDocument } from './pdf-text.js';
+import { assemblePdf, literal, wrap, type PdfDocument } from './pdf-text.js';
 
 /** A4 portrait, in points. */
 const WIDTH = 595;
 const HEIGHT = 842;
 const MARGIN = 40;
-
-function literal(text: string): string {
-  let s = '(';
-  for (const b of winAnsi(text)) {
-    if (b === 0x28 || b === 0x29 || b === 0x5c) s += `\\${String.fromCharCode(b)}`;
-    else if (b < 0x20 || b > 0x7e) s += `\\${b.toString(8).padStart(3, '0')}`;
-    else s += String.fromCharCode(b);
-  }
-  return `${s})`;
-}
 
 /** The content streams, one per page: a line that does not fit goes to the next page. */
 function pages(doc: PdfDocument): string[] {
@@ -67,15 +57,5 @@ export function buildPagedPdf(doc: PdfDocument): Buffer {
       `<< /Length ${Buffer.byteLength(c, 'latin1')} >>\nstream\n${c}\nendstream`,
     );
   });
-  let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out, 'latin1'));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xrefAt = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 5 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+  return assemblePdf(objects, 5);
 }

@@ -67,7 +67,8 @@ export function winAnsi(text: string): number[] {
 }
 
 /** A PDF literal string: ( ) \ escaped, bytes outside printable ASCII as octal escapes, so the file stays 7-bit. */
-function literal(text: string): string {
+/** A PDF string literal of `text` in WinAnsi, escaped (PDF 1.4, 3.2.3). */
+export function literal(text: string): string {
   let s = '(';
   for (const b of winAnsi(text)) {
     if (b === 0x28 || b === 0x29 || b === 0x5c) s += `\\${String.fromCharCode(b)}`;
@@ -127,6 +128,14 @@ export function buildTextPdf(doc: PdfDocument): Buffer {
     `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`,
     `<< /Title ${literal(doc.title)} /Producer (timeclock-kiosk) /CreationDate (${doc.creationDate}) >>`,
   ];
+  return assemblePdf(objects, 7);
+}
+
+/**
+ * The file around numbered objects (object i + 1 is `objects[i]`; 1 is the catalog): header, objects,
+ * cross-reference table and trailer naming the catalog and the document information object `info`.
+ */
+export function assemblePdf(objects: readonly string[], info: number): Buffer {
   // The binary comment line tells transfer tools the file is not text (PDF 1.4, 7.5.2).
   let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
   const offsets: number[] = [];
@@ -137,6 +146,6 @@ export function buildTextPdf(doc: PdfDocument): Buffer {
   const xrefAt = Buffer.byteLength(out, 'latin1');
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 7 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info ${info} 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
 }
