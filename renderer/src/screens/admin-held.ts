@@ -12,6 +12,7 @@
  * here, never sent, with the reason as its detail. The reason field is kept across redraws (a list
  * refresh while the manager types loses nothing) and never closes by itself.
  */
+import { coalescedLoad } from '../coalesced-load.js';
 import { button, fill, h } from '../dom.js';
 import {
   DISPUTE_REASON_MAX,
@@ -36,8 +37,6 @@ export function heldSection(ctx: Ctx, sh: Shared): HeldSection {
   const actions = heldActions(lang);
   const list = h('div', { class: 'held-list', testid: 'held-list' });
   let rows: HeldPunch[] | null = null;
-  let loading = false;
-  let again = false;
   let lastHeldCount: number | null = null;
   /** The row waiting for the second tap on "mark as delivered", and when that stops. */
   let confirming: number | null = null;
@@ -173,14 +172,8 @@ export function heldSection(ctx: Ctx, sh: Shared): HeldSection {
     }
   };
 
-  const load = async (): Promise<void> => {
-    if (loading) {
-      again = true; // a change came in while loading: look once more when this answer is in
-      return;
-    }
-    loading = true;
+  const load = coalescedLoad(async () => {
     const r = await sh.calls('listHeld', {});
-    loading = false;
     if (!sh.alive() || r === null) return;
     // Said in the list itself: the message area keeps the answer the manager is reading.
     if (!r.ok) fill(list, [h('p', { class: 'bad', text: t(lang, 'admin.failed', { message: r.error.message }) })]);
@@ -192,11 +185,7 @@ export function heldSection(ctx: Ctx, sh: Shared): HeldSection {
       if (confirming !== null && !rows.some((p) => p.id === confirming)) setConfirming(null);
       else render();
     }
-    if (again) {
-      again = false;
-      await load();
-    }
-  };
+  });
 
   const decide = async (
     punchId: number,

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { rejectedPunchSchema } from '../../../src/contract.js';
+import { coalescedLoad } from '../coalesced-load.js';
 import { button, fill, h, setData, setText } from '../dom.js';
 import { formatDateTime, formatDuration, formatShortLocalDate } from '../format.js';
 import { answerText, t } from '../i18n.js';
@@ -53,7 +54,6 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
   const held = heldSection(ctx, sh);
   const waiting = waitingSection(ctx, sh);
   let lastRejectedCount: number | null = null;
-  let loading = false;
 
   const renderRows = (rows: Rejected[]): void => {
     retryAll.hidden = rows.length === 0;
@@ -78,14 +78,11 @@ export function queuePanel(ctx: Ctx, sh: Shared): Panel {
     );
   };
 
-  const load = async (): Promise<void> => {
-    if (loading) return;
-    loading = true;
+  const load = coalescedLoad(async () => {
     const r = await sh.calls('listRejected', {});
-    loading = false;
     if (!sh.alive() || sh.failed(r)) return;
     renderRows(r.value);
-  };
+  });
 
   const retryOne = async (punchId: number, b: HTMLButtonElement): Promise<void> => {
     b.disabled = true;

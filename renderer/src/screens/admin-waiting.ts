@@ -4,6 +4,7 @@
  * the service's own words beneath. Reloaded on open, on refresh and when the queue's counts change.
  */
 import type { CallOutput } from '../../../src/contract.js';
+import { coalescedLoad } from '../coalesced-load.js';
 import { button, fill, h } from '../dom.js';
 import { formatShortLocalDate } from '../format.js';
 import { attemptsText } from '../held-view.js';
@@ -54,7 +55,6 @@ export function waitingSection(ctx: Ctx, sh: Shared): { el: HTMLElement; load():
     class: 'small-button',
     testid: 'waiting-refresh',
   });
-  let loading = false;
   let lastKey: string | null = null;
 
   const render = (w: Waiting): void => {
@@ -84,14 +84,11 @@ export function waitingSection(ctx: Ctx, sh: Shared): { el: HTMLElement; load():
     );
   };
 
-  const load = async (): Promise<void> => {
-    if (loading) return;
-    loading = true;
+  const load = coalescedLoad(async () => {
     const r = await sh.calls('listWaiting', {});
-    loading = false;
     if (!sh.alive() || sh.failed(r)) return;
     render(r.value);
-  };
+  });
 
   const el = h('section', { class: 'waiting-section' }, [
     h('div', { class: 'list-head' }, [

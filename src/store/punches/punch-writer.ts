@@ -20,9 +20,13 @@ export function punchWriter(db: WritableDb) {
      * doubt).
      */
     facts: new JournalFacts(db),
+    /**
+     * A move to sending keeps the last error: the manager's list still says why the punch waits while it is tried
+     * again; the attempt's outcome replaces it.
+     */
     setState: db.prepare(
       `UPDATE punches SET state = @state, attempts = attempts + @attempt, next_attempt_at = @nextAt,
-         last_error = @error, updated_at = @now WHERE id = @id`,
+         last_error = CASE WHEN @state = 'sending' THEN last_error ELSE @error END, updated_at = @now WHERE id = @id`,
     ),
     setSent: db.prepare(
       `UPDATE punches SET state = 'sent', remote_id = @remoteId, sent_at = @now, last_error = NULL, updated_at = @now
