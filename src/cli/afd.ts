@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { AfdExportError, checkAfdRange } from '../agent/exports/afd-export.js';
+import { AfdExportError, checkAfdRange } from '../agent/exports/afd-header-plan.js';
 import { runAfdVerify } from './afd-verify.js';
 import { openJournalReadOnly } from './journal-db.js';
 import { Exit, UsageError, type CliOptions } from './options.js';

@@ -3,7 +3,7 @@
  * those days, named by NSR, with an index, written to DIR (a drive for a dispute). Exit 1 when a
  * photo is not the one the journal sealed (it is still copied, and named on standard error).
  */
-import { AfdExportError } from '../agent/exports/afd-export.js';
+import { AfdExportError } from '../agent/exports/afd-header-plan.js';
 import { exportPhotos } from '../agent/photos/photo-export.js';
 import { loadConfig } from '../config.js';
 import { Exit, UsageError, type CliOptions } from './options.js';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { afdHeaderPlan } from '../../src/agent/exports/afd-export.js';
+import { afdHeaderPlan } from '../../src/agent/exports/afd-header-plan.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { normalizeInpiRegistration } from '../../src/domain/afd/inpi.js';
 import { tempDir } from '../helpers/temp.js';

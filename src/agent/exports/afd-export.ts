@@ -9,138 +9,27 @@
  * (hashed as they are written) beside it. Shared by the agent (admin screen)
  * and `timeclock afd export`.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Config } from '../../config.js';
 import { AFD_MAX_DAYS } from '../../contract.js';
-import { afdFileName, CRLF } from '../../domain/afd/export.js';
-import { INPI_RULE, normalizeInpiRegistration } from '../../domain/afd/inpi.js';
-import { buildHeader, type HeaderFields, type LayoutVersion, type TaxId } from '../../domain/afd/header.js';
-import { afdDateTime, parseMark } from '../../domain/afd/mark.js';
-import { buildTrailer, noCounts, signatureLine } from '../../domain/afd/trailer.js';
-import { isAfdDate } from '../../domain/afd/fields.js';
+import type { LayoutVersion } from '../../domain/afd/header.js';
+import { afdDateTime } from '../../domain/afd/mark.js';
 import { addDays, chooseTimeZone, localDateTime, utcOffsetMinutes } from '../../domain/local-time.js';
 import type { Db } from '../../store/database.js';
 import type { EmployerCache, Employer } from '../../store/roster/employers.js';
-import type { JournalReader, StoredMark } from '../../store/journal/journal-read.js';
+import type { JournalReader } from '../../store/journal/journal-read.js';
 import { settingKeys } from '../../store/settings/setting-keys.js';
 import { readSetting } from '../../store/settings/settings.js';
 import { loadAfdSigner, SigningKeyError, type AfdSigner } from './afd-signature.js';
 import { signerConcerns } from './afd-signer-check.js';
+import { AfdExportError, afdHeaderPlan, checkAfdRange, type AfdConfig } from './afd-header-plan.js';
+import { nsr9, writeAfd, type MarkPages } from './afd-writer.js';
 import { employerOfChain } from '../roster/employers.js';
 import { checkExportTarget, ExportFile, ExportTargetError, removeExported, syncDir } from '../host/export-file.js';
 
 export { AFD_MAX_DAYS };
 const PAGE_SIZE = 1_000;
-
-export type AfdErrorCode =
-  | 'bad_range'
-  | 'employer_missing'
-  | 'config_invalid'
-  | 'signing_failed'
-  | 'exists'
-  | 'journal_invalid'
-  | 'write_failed'
-  | 'target_unsafe';
-
-/** Why an export was refused or failed; `params` are the details a screen words in its language. */
-export class AfdExportError extends Error {
-  constructor(
-    message: string,
-    readonly code: AfdErrorCode,
-    readonly params: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = 'AfdExportError';
-  }
-}
-
-export type AfdConfig = Pick<Config, 'employer' | 'afd'>;
-
-/** Inclusive YYYY-MM-DD range, real days, from ≤ to, at most AFD_MAX_DAYS days. */
-export function checkAfdRange(from: string, to: string): void {
-  const params = { from, to, max: String(AFD_MAX_DAYS) };
-  if (!isAfdDate(from) || !isAfdDate(to))
-    throw new AfdExportError(`dates are YYYY-MM-DD days of the calendar (got ${from} and ${to})`, 'bad_range', params);
-  if (from > to) throw new AfdExportError(`the range starts (${from}) after it ends (${to})`, 'bad_range', params);
-  if (addDays(from, AFD_MAX_DAYS - 1) < to)
-    throw new AfdExportError(`at most ${AFD_MAX_DAYS} days per file (${from} to ${to} is longer)`, 'bad_range', params);
-}
-
-export type AfdHeaderPlan = { header: Omit<HeaderFields, 'generatedAt'>; fileName: string };
-
-/**
- * The header's fixed part and the Annex's file name from the configuration (or, for a worker's own
- * employer, `own`: that employer's tax id and name, the rest configured); refuses what cannot be
- * written, naming the keys. `terminal`: the terminal that makes the file, in its name.
- */
-export function afdHeaderPlan(
-  config: AfdConfig,
-  from: string,
-  to: string,
-  own: Employer | null = null,
-  terminal: string | null = null,
-): AfdHeaderPlan {
-  const e =
-    own === null
-      ? config.employer
-      : {
-          ...config.employer,
-          name: own.name ?? undefined,
-          cnpj: own.kind === 'cnpj' ? own.id : undefined,
-          cpf: own.kind === 'cpf' ? own.id : undefined,
-        };
-  const missing = [
-    ...(e.name ? [] : [own ? `the name of employer ${own.id} (not read from the service yet)` : 'employer.name']),
-    ...(e.cnpj || e.cpf ? [] : ['employer.cnpj (or employer.cpf)']),
-  ];
-  if (missing.length > 0) {
-    throw new AfdExportError(
-      `the AFD header names the employer: set ${missing.join(' and ')} in the configuration`,
-      'employer_missing',
-      { keys: missing.join(', ') },
-    );
-  }
-  const employer: TaxId = e.cnpj ? { kind: 'cnpj', id: e.cnpj } : { kind: 'cpf', id: e.cpf as string };
-  // The configuration's rule again (a config built in code skips the schema): one rule, never a number accepted at
-  // start and refused here.
-  const rep = e.repRegistration === undefined ? null : normalizeInpiRegistration(e.repRegistration);
-  if (e.repRegistration !== undefined && rep === null) {
-    throw new AfdExportError(
-      `employer.repRegistration is ${INPI_RULE} (got "${e.repRegistration}")`,
-      'config_invalid',
-      { key: 'employer.repRegistration' },
-    );
-  }
-  const developer: TaxId | null = config.afd.developerCnpj ? { kind: 'cnpj', id: config.afd.developerCnpj } : null;
-  // "004" is the gov.br revision (2026-07-31) that made the CNPJ fields alphanumeric; a file that
-  // carries an alphanumeric CNPJ under "003" claims a layout whose CNPJ field is N (docs/afd-layout.md).
-  const alphanumeric = [employer, developer].some((t) => t?.kind === 'cnpj' && /[A-Z]/.test(t.id));
-  const layoutVersion: LayoutVersion = alphanumeric ? '004' : '003';
-  // The CNO/CAEPF configured is the configured employer's site registration, not a subcontractor's.
-  const header = {
-    employer,
-    cnoOrCaepf: own === null ? (e.cno ?? null) : null,
-    employerName: e.name as string,
-    repRegistration: rep,
-    firstDate: from,
-    lastDate: to,
-    developer,
-    layoutVersion,
-  };
-  try {
-    // Built once here so a name ISO 8859-1 cannot carry is refused before any file is touched.
-    buildHeader({ ...header, generatedAt: '2000-01-01T00:00:00+0000' });
-  } catch (err) {
-    throw new AfdExportError(
-      `the AFD header cannot be written from the configuration: ${(err as Error).message}`,
-      'config_invalid',
-      { key: 'employer' },
-    );
-  }
-  return { header, fileName: afdFileName(rep, employer.id, terminal) };
-}
 
 /** The site's zone (as the roster sync recorded it), else the configured one, else the system's. */
 export function afdZone(db: Db, config: Pick<Config, 'timezone'>): string {
@@ -259,7 +148,14 @@ async function exportChain(
     // Type 4 records are the terminal's clock, not one employer's: every employer's file carries
     // those of the range (docs/evidence-journal.md, "Employer chains and clock records").
     const adjustments = bounds === null ? [] : reader.clockRecords(bounds.lo, bounds.hi);
-    const written = await writeAfd(marks, adjustments, afd, { ...plan.header, generatedAt }, signer !== null, req);
+    const written = await writeAfd(
+      marks,
+      adjustments,
+      afd,
+      { ...plan.header, generatedAt },
+      signer !== null,
+      req.pageSize ?? PAGE_SIZE,
+    );
     await afd.finish();
     let signedBy: string | null = null;
     if (signer) {
@@ -344,90 +240,6 @@ function signerOf(config: AfdConfig, now: Date) {
       throw new AfdExportError(`${err.message}; nothing was written`, 'signing_failed', { error: err.message });
     throw err;
   }
-}
-
-type Written = {
-  marks: number;
-  firstNsr: number | null;
-  lastNsr: number | null;
-  bytes: number;
-  /** Of the bytes written, for the signature. */ sha256: Buffer;
-  noCpf: number[];
-};
-
-const nsr9 = (n: number): string => String(n).padStart(9, '0');
-
-/** A page of the marks to write, after NSR `after`. */
-type MarkPages = (after: number, n: number) => StoredMark[];
-
-/**
- * Header, the marks page by page (a turn of the event loop between pages), trailer, signature line; fsynced and hashed
- * as written.
- */
-async function writeAfd(
-  pages: MarkPages,
-  clockRecords: readonly { nsr: number; line: string }[],
-  out: ExportFile,
-  header: HeaderFields,
-  signed: boolean,
-  req: AfdExportRequest,
-): Promise<Written> {
-  let bytes = 0;
-  const hash = createHash('sha256');
-  const put = async (text: string): Promise<void> => {
-    const buf = Buffer.from(text, 'latin1');
-    hash.update(buf);
-    await out.write(buf);
-    bytes += buf.length;
-  };
-  await put(buildHeader(header) + CRLF);
-  const counts = noCounts();
-  const pageSize = req.pageSize ?? PAGE_SIZE;
-  // Type 4 records (a clock found wrong after marks were sealed on it) go in NSR order between the marks.
-  const adjustments = [...clockRecords];
-  const noCpf: number[] = [];
-  let first: number | null = null;
-  let last = 0;
-  for (;;) {
-    const page = pages(last, pageSize);
-    let text = '';
-    for (const m of page) {
-      while (adjustments[0] !== undefined && adjustments[0].nsr < m.nsr) {
-        text += (adjustments.shift() as { line: string }).line + CRLF;
-        counts[4]++;
-      }
-      // What buildAfd checks, a page at a time: a type 7 line, NSRs increasing.
-      const parsed = parseMark(m.line);
-      if (!parsed.ok || parsed.mark.nsr !== m.nsr || m.nsr <= last) {
-        throw new AfdExportError(
-          `the journal's mark NSR ${m.nsr} is not a type 7 record in order (${parsed.ok ? 'NSR out of order' : parsed.problem})`,
-          'journal_invalid',
-          { nsr: String(m.nsr) },
-        );
-      }
-      first ??= m.nsr;
-      last = m.nsr;
-      if (parsed.mark.cpf === null) noCpf.push(m.nsr);
-      counts[7]++;
-      text += m.line + CRLF;
-    }
-    if (text) await put(text);
-    if (page.length < pageSize) break;
-    await nextTurn();
-  }
-  if (adjustments.length > 0) {
-    await put(adjustments.map((a) => a.line + CRLF).join(''));
-    counts[4] += adjustments.length;
-  }
-  await put(buildTrailer(counts) + CRLF + signatureLine(signed) + CRLF);
-  return {
-    marks: counts[7],
-    firstNsr: first,
-    lastNsr: first === null ? null : last,
-    bytes,
-    sha256: hash.digest(),
-    noCpf,
-  };
 }
 
 /**

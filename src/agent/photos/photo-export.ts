@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Config } from '../../config.js';
 import { openDatabase } from '../../store/database.js';
 import { photosOfPeriod } from '../../store/journal/photo-period.js';
-import { checkAfdRange } from '../exports/afd-export.js';
+import { checkAfdRange } from '../exports/afd-header-plan.js';
 import { hasTerminalData } from '../host/terminal-data.js';
 
 export type PhotoExportResult = { photos: number; unsealed: number[]; index: string; dir: string };
