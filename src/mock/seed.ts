@@ -2,6 +2,7 @@ import type { Employee, Site } from '../api/shapes.js';
 import { cpfCheck } from '../domain/cpf.js';
 import { mulberry32 } from './faults.js';
 import type { LeaveInput } from './self-service-input.js';
+import { DEMO_NAMES, FIRST_NAMES, JOB_ROLES, LAST_NAMES, STATES } from './seed-names.js';
 
 /** The employee read shape plus mock-internal state that is never sent in responses. */
 export type MockEmployee = Employee & { active: boolean; site_ids: string[] };
@@ -132,58 +133,6 @@ export function demoPaymentSources(): MockPaymentSource[] {
   ];
 }
 
-const DEMO_NAMES = [
-  'Ana Paula Ferreira da Silva',
-  'João Carlos de Oliveira',
-  'Maria Aparecida dos Santos',
-  'José Roberto Pereira',
-  'Francisca Lima Rodrigues',
-  'Antônio Marcos Alves',
-  'Juliana Costa Ribeiro',
-  'Carlos Eduardo Gomes',
-  'Luciana Martins Carvalho',
-  'Paulo Henrique Araújo',
-  'Fernanda Souza Barbosa',
-  'Marcelo Rocha Mendes',
-  'Patrícia Nascimento Cardoso',
-  'Rafael Teixeira Moreira',
-  'Adriana Cavalcanti Lopes',
-  'Ricardo Batista Freitas',
-  'Camila Dias Monteiro',
-  'Luiz Fernando Correia',
-  'Aline Pires Nogueira',
-  'Sebastião Ramos Vieira',
-  'Tatiane Moura Castro',
-  'Edson Luís Campos',
-  'Vanessa Almeida Duarte',
-  'Raimundo Nonato Farias',
-  'Cláudia Regina Machado',
-  'Thiago Henrique Barros',
-  'Simone Azevedo Cunha',
-  'Francisco das Chagas Sousa',
-  'Débora Fonseca Tavares',
-  'Rodrigo Peixoto Brandão',
-  'Eliane Conceição Reis',
-  'Leandro Vasconcelos Pinto',
-  'Gabriela Siqueira Andrade',
-  'Wellington Assis Matos',
-  'Rosângela Prado Miranda',
-  'Severino Bezerra Lima',
-];
-
-const JOB_ROLES = [
-  'Pedreiro',
-  'Servente de obras',
-  'Eletricista',
-  'Carpinteiro',
-  'Armador',
-  'Encanador',
-  'Pintor',
-  'Mestre de obras',
-  'Técnico de segurança do trabalho',
-  'Almoxarife',
-];
-
 function registration(n: number): string {
   return `M-${String(n).padStart(4, '0')}`;
 }
@@ -236,62 +185,6 @@ export function demoSeed(): MockSeed {
     paymentSources: demoPaymentSources(),
   };
 }
-
-const FIRST_NAMES = [
-  'Ana',
-  'João',
-  'Maria',
-  'José',
-  'Francisca',
-  'Antônio',
-  'Juliana',
-  'Carlos',
-  'Luciana',
-  'Paulo',
-  'Fernanda',
-  'Marcelo',
-  'Patrícia',
-  'Rafael',
-  'Adriana',
-  'Ricardo',
-  'Camila',
-  'Luiz',
-  'Aline',
-  'Pedro',
-  'Beatriz',
-  'Lucas',
-  'Larissa',
-  'Gustavo',
-];
-const LAST_NAMES = [
-  'Silva',
-  'Santos',
-  'Oliveira',
-  'Souza',
-  'Rodrigues',
-  'Ferreira',
-  'Alves',
-  'Pereira',
-  'Lima',
-  'Gomes',
-  'Costa',
-  'Ribeiro',
-  'Martins',
-  'Carvalho',
-  'Almeida',
-  'Lopes',
-  'Soares',
-  'Fernandes',
-  'Vieira',
-  'Barbosa',
-];
-const STATES: Array<[string, string]> = [
-  ['São Paulo', 'SP'],
-  ['Campinas', 'SP'],
-  ['Rio de Janeiro', 'RJ'],
-  ['Belo Horizonte', 'MG'],
-  ['Curitiba', 'PR'],
-];
 
 /**
  * A large deterministic account for load tests: `employees` spread round-robin over `sites`,
