@@ -11,37 +11,22 @@ import type {
   StatusView,
 } from '../../src/contract.js';
 import type { Client } from './bridge.js';
-import { isQueued, Reachability } from './connection.js';
+import { AgentContact } from './agent-contact.js';
+import { isQueued } from './connection.js';
 import { effectiveTimeZone } from './format.js';
 import { punchText, t, type Lang } from './i18n.js';
 import { installKeyboard } from './keyboard.js';
 import { LanguageChoice, languageIdleMs } from './language.js';
-import {
-  badgeCredential,
-  initialModel,
-  screenName,
-  step,
-  type Credential,
-  type Effect,
-  type Event,
-  type Model,
-  type Shown,
-} from './machine.js';
+import { initialModel, screenName, step, type Effect, type Event, type Model, type Shown } from './machine.js';
 import type { AdminView } from './screens/admin.js';
 import { OwnRequests } from './own-requests.js';
 import type { Ctx, View } from './screens/view.js';
 import { viewFor } from './screens/view-for.js';
 import { Sounds } from './sound.js';
-import { PIN_PROMPT_MS } from '../../src/contract/pin-prompt.js';
+import { screenTimeoutMs, waitsForInput } from './screen-timeouts.js';
 import { Camera } from './camera.js';
 import { photoNsrOf, sendPhoto } from './punch-photo.js';
-
-/** Keypad and admin login give up after this long without a key (the PIN step after PIN_PROMPT_MS). */
-export const INPUT_IDLE_MS = 20_000;
-/** The admin screen locks itself after this long without a touch or key. */
-export const ADMIN_IDLE_MS = 60_000;
-const STATUS_POLL_MS = 15_000;
-const STATUS_POLL_FAILING_MS = 2_000;
+import { punchCallOf, type PunchCall } from './punch-calls.js';
 
 export class App {
   #model: Model = initialModel();
@@ -59,11 +44,9 @@ export class App {
   #viewScreen: Model['screen'] | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #timedScreen: Model['screen'] | null = null;
-  #pollTimer: ReturnType<typeof setTimeout> | null = null;
-  #reachTimer: ReturnType<typeof setTimeout> | null = null;
   #adminInFlight = 0;
   readonly #own = new OwnRequests();
-  readonly #reach = new Reachability();
+  readonly #agent: AgentContact;
   readonly #sounds = new Sounds();
   /** Issue 31: the camera, with photo.mode on-punch. */
   #camera: Camera | null = null;
@@ -71,7 +54,16 @@ export class App {
   constructor(
     private readonly client: Client,
     private readonly root: HTMLElement,
-  ) {}
+  ) {
+    this.#agent = new AgentContact(client, {
+      status: (s) => {
+        this.#status = s;
+        this.#render();
+      },
+      reachable: () => this.#model.reachable,
+      setReachable: (reachable) => this.dispatch({ type: 'reachable', reachable }),
+    });
+  }
 
   start(): void {
     this.#render();
@@ -102,7 +94,7 @@ export class App {
     ]);
     if (!settings.ok || !status.ok) {
       this.#contact(false);
-      setTimeout(() => void this.#load(), STATUS_POLL_FAILING_MS);
+      setTimeout(() => void this.#load(), AgentContact.RETRY_MS);
       return;
     }
     this.#settings = settings.value;
@@ -126,56 +118,12 @@ export class App {
         pinShowName: settings.value.pinShowName,
       },
     });
-    this.#schedulePoll(STATUS_POLL_MS);
-  }
-
-  #schedulePoll(ms: number): void {
-    if (this.#pollTimer !== null) clearTimeout(this.#pollTimer);
-    this.#pollTimer = setTimeout(() => void this.#poll(), ms);
-  }
-
-  async #poll(): Promise<void> {
-    const r = await this.client.call('status', {});
-    if (r.ok) {
-      this.#status = r.value;
-      this.#contact(true);
-      this.#render();
-    } else {
-      this.#contact(false);
-    }
-    this.#schedulePoll(this.#reach.failing ? STATUS_POLL_FAILING_MS : STATUS_POLL_MS);
+    this.#agent.startPolling();
   }
 
   /** Any sign of the agent (true) or of its absence (false). */
   #contact(up: boolean): void {
-    if (up) {
-      this.#reach.ok();
-      if (this.#reachTimer !== null) clearTimeout(this.#reachTimer);
-      this.#reachTimer = null;
-      if (!this.#model.reachable) this.dispatch({ type: 'reachable', reachable: true });
-      return;
-    }
-    const wasFailing = this.#reach.failing;
-    this.#reach.fail(performance.now());
-    if (!wasFailing && this.#settings) this.#schedulePoll(STATUS_POLL_FAILING_MS);
-    this.#checkReach();
-  }
-
-  #checkReach(): void {
-    const now = performance.now();
-    if (this.#reach.unreachable(now)) {
-      if (this.#model.reachable) this.dispatch({ type: 'reachable', reachable: false });
-      return;
-    }
-    const at = this.#reach.nextCheckAt();
-    if (at === null || this.#reachTimer !== null) return;
-    this.#reachTimer = setTimeout(
-      () => {
-        this.#reachTimer = null;
-        this.#checkReach();
-      },
-      Math.max(0, at - now),
-    );
+    this.#agent.contact(up);
   }
 
   #onPunchEvent(r: PunchEventView): void {
@@ -192,10 +140,7 @@ export class App {
    * A punch call of the screen's own, with a fresh requestId; its answer goes to the machine, its event (same id) is
    * not shown.
    */
-  async #punch(
-    call: (requestId: string) => Promise<CallResult<'punch' | 'badgeScan' | 'answerPin' | 'forgotPin'>>,
-    credential: Credential | null,
-  ): Promise<void> {
+  async #punch({ call, credential }: PunchCall): Promise<void> {
     const asked = call(this.#own.next());
     // The frame of the scan's instant, copied once the call is on its way: the answer never waits for it.
     const shot = this.#camera?.frame() ?? null;
@@ -235,42 +180,12 @@ export class App {
   }
 
   #run(e: Effect): void {
+    const punch = punchCallOf(this.client, e);
+    if (punch) {
+      void this.#punch(punch);
+      return;
+    }
     switch (e.type) {
-      case 'punch': {
-        const { credential, pin } = e;
-        void this.#punch(
-          (requestId) =>
-            this.client.call('punch', pin === undefined ? { credential, requestId } : { credential, pin, requestId }),
-          credential,
-        );
-        return;
-      }
-      case 'badgeScan':
-        void this.#punch(
-          (requestId) => this.client.call('badgeScan', { code: e.code, source: 'wedge', requestId }),
-          badgeCredential(e.code),
-        );
-        return;
-      case 'answerPin':
-        void this.#punch(
-          (requestId) => this.client.call('answerPin', { challenge: e.challenge, pin: e.pin, requestId }),
-          null,
-        );
-        return;
-      case 'forgotPin': {
-        const target = e.for;
-        void this.#punch(
-          (requestId) =>
-            this.client.call(
-              'forgotPin',
-              'challenge' in target
-                ? { challenge: target.challenge, requestId }
-                : { credential: target.credential, requestId },
-            ),
-          null,
-        );
-        return;
-      }
       case 'adminLogin':
         void this.client.call('adminLogin', { pin: e.pin }).then((r) => {
           if (r.ok)
@@ -312,14 +227,6 @@ export class App {
     this.dispatch({ type: 'key', key });
   }
 
-  /** How long this result stays: longer when it carries a receipt, whose QR code a phone takes seconds to read. */
-  #resultMs(): number {
-    const base = this.#settings?.resultMs ?? 4_000;
-    const s = this.#model.screen;
-    const receipt = s.name === 'result' && s.shown.result?.ok === true && s.shown.result.receipt !== undefined;
-    return receipt ? Math.max(base, this.#settings?.receiptMs ?? 12_000) : base;
-  }
-
   #activity(): void {
     this.#language.activity();
     this.#armTimer(true);
@@ -330,22 +237,11 @@ export class App {
     const s = this.#model.screen;
     const name = screenName(this.#model);
     const changed = s !== this.#timedScreen;
-    const waitsForInput = name === 'keypad' || name === 'pin' || name === 'admin-login' || name === 'admin';
-    if (!changed && !(activity && waitsForInput)) return;
+    if (!changed && !(activity && waitsForInput(name))) return;
     this.#timedScreen = s;
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
-    // The PIN step closes sooner (issue 29): the next person's ID must not find someone else's PIN step.
-    const ms =
-      name === 'result'
-        ? this.#resultMs()
-        : name === 'admin'
-          ? ADMIN_IDLE_MS
-          : name === 'pin'
-            ? PIN_PROMPT_MS
-            : waitsForInput
-              ? INPUT_IDLE_MS
-              : null;
+    const ms = screenTimeoutMs(name, s, this.#settings);
     if (ms === null) return;
     this.#timer = setTimeout(() => {
       this.#timer = null;
