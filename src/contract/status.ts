@@ -2,12 +2,10 @@
 import { z } from 'zod';
 import { cameraStatusSchema } from './photo.js';
 import { count, epochMs } from './common.js';
+import { fleetStatusSchema } from './status-fleet.js';
+import { rosterStatusSchema } from './status-roster.js';
 
-/** What a roster sync came to (src/sync/roster-sync.ts `RosterSyncResult`). */
-export const rosterSyncOutcomeSchema = z.enum(['applied', 'incomplete', 'shrink_held', 'failed', 'cancelled']);
-
-/** Why a roster record was skipped: nothing identifies it, or it is not a record at all. */
-export const skipReasonSchema = z.enum(['no_ids', 'not_an_object']);
+export { rosterSyncOutcomeSchema, skipReasonSchema } from './status-roster.js';
 
 /** One configured HID reader as the status screen shows it. */
 export const readerStatusSchema = z.object({
@@ -80,100 +78,7 @@ export const statusSchema = z.object({
       since: epochMs.nullable().optional(),
     })
     .optional(),
-  roster: z.object({
-    size: count,
-    lastSync: z
-      .object({
-        at: epochMs,
-        ok: z.boolean(),
-        employees: count.nullable(),
-        error: z.string().nullable(),
-        lastOkAt: epochMs.nullable(),
-        /** Absent in records of older versions. */
-        outcome: rosterSyncOutcomeSchema.optional(),
-      })
-      .nullable(),
-    progress: z.object({ pagesDone: count, pagesTotal: count.nullable() }).nullable(),
-    health: z.object({
-      missingWorkSchedule: count,
-      missingEmployer: count,
-      /** Employees whose time zone the terminal cannot use (the site's, else the terminal's, is used). */
-      badTimeZone: count,
-      employees: z.array(
-        z.object({
-          id: z.string(),
-          externalId: z.string().nullable(),
-          name: z.string(),
-          missing: z.array(z.enum(['work_schedule', 'employer', 'timezone'])),
-        }),
-      ),
-      /**
-       * Issue 26, before they punch: workers without a CPF (their marks carry twelve zeros) and
-       * workers whose employer the service does not know or that was not read yet (receipts and AFD
-       * fall back to the configured employer). Absent from older agents.
-       */
-      evidence: z
-        .object({
-          noCpf: z.object({
-            count,
-            employees: z.array(z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string() })),
-          }),
-          noEmployer: z.object({
-            count,
-            employees: z.array(
-              z.object({
-                id: z.string(),
-                externalId: z.string().nullable(),
-                name: z.string(),
-                reason: z.enum(['unknown', 'unread']),
-              }),
-            ),
-          }),
-        })
-        .optional(),
-    }),
-    enrolledBadges: count,
-    /**
-     * False: no complete employee list (never synced, or the last sync failed and the list is older than its refresh
-     * interval).
-     */
-    complete: z.boolean(),
-    /**
-     * Records of the last sync the terminal could not use (no _id and no external_id…), counted and the first listed.
-     */
-    skipped: z
-      .object({
-        count,
-        examples: z.array(z.object({ position: count, id: z.string().nullable(), reason: skipReasonSchema })),
-      })
-      .nullable(),
-    /** A sync that would shrink the roster by more than half, held until a second sync agrees or a manager confirms. */
-    heldShrink: z.object({ employees: count, inUse: count, since: epochMs, recheckAt: epochMs.nullable() }).nullable(),
-    /**
-     * With a site configured: verified (the service's site total is below the account's), suspect (the same
-     * total with and without the filter on an account of several sites: the service may ignore it), unknown (no totals
-     * to compare), one_site (the same totals on an account with one site: nothing to filter, as expected).
-     */
-    siteFilter: z.enum(['verified', 'suspect', 'unknown', 'one_site']).nullable(),
-    /**
-     * Employees whose contract does not allow API records (allow_external_api_record false): their punches are held.
-     */
-    notAllowed: z.object({
-      count,
-      employees: z.array(
-        z.object({ id: z.string(), externalId: z.string().nullable(), name: z.string(), heldPunches: count }),
-      ),
-    }),
-    /**
-     * When the next roster sync is due (back-off after a failure, refresh after a success); null when none is planned.
-     */
-    nextSyncAt: epochMs.nullable(),
-    /**
-     * How refreshes go: by changes (the service filters on `_updated`), full syncs, or not known before a first full
-     * sync.
-     */
-    refreshBy: z.enum(['changes', 'full']).nullable(),
-  }),
+  roster: rosterStatusSchema,
   unresolved: z.object({ count, oldestAt: epochMs.nullable(), lastCheckedAt: epochMs.nullable() }),
   site: z.object({ id: z.string(), name: z.string(), timezone: z.string().nullable() }).nullable(),
   readers: z.array(readerStatusSchema),
@@ -300,31 +205,7 @@ export const statusSchema = z.object({
    * window in Redis (null without Redis), and other live terminals under its id (a cloned data directory, a copied
    * config): each needs its own id. Absent from older agents.
    */
-  fleet: z
-    .object({
-      host: z.string(),
-      instanceId: z.string().nullable(),
-      conflict: z
-        .object({
-          since: epochMs,
-          others: z.array(
-            z.object({
-              id: z.string(),
-              instance: z.string(),
-              host: z.string(),
-              pid: z.number().int(),
-              startedAt: epochMs,
-            }),
-          ),
-        })
-        .nullable(),
-      /**
-       * The account's window in Redis: its key, and the normalised service address (never credentials) or
-       * rateLimit.redisKey it comes from.
-       */
-      windowKey: z.object({ key: z.string(), from: z.string() }).nullable().optional(),
-    })
-    .optional(),
+  fleet: fleetStatusSchema.optional(),
   /**
    * Whether the service answers: online; errors (it answers, with server errors: 5xx); offline (no answer, or its
    * host refuses connections). `online` above is true only when online. Null before any request; absent from older
