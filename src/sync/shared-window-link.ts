@@ -1,58 +1,13 @@
-import type { Clock, Sleep } from '../domain/clock.js';
-import type { Slot } from '../domain/sliding-window.js';
-import type { Logger } from '../log.js';
 import type { Priority } from './priority.js';
 import { BadRedisAnswer } from './redis-answers.js';
 import { faultOf, type RedisFault } from './redis-fault.js';
-import type { HeldSlot, PunchWaiting, SharedTake, SharedWindow } from './shared-window.js';
+import type { HeldSlot, PunchWaiting, SharedTake } from './shared-window.js';
+import type { BudgetView, RateSharing, SharedWindowLinkDeps } from './window-link-options.js';
 
-/** Where this terminal's slots come from now (status `rate`). */
-export type RateSharing = {
-  /**
-   * redis: the account's shared window; joining: started, Redis not answered yet (nothing is sent
-   * meanwhile, for at most `joinWaitMs`); fallback-local: Redis is configured but out of reach, this
-   * terminal's own share; local: no Redis.
-   */
-  shared: 'redis' | 'joining' | 'fallback-local' | 'local';
-  redisError: { at: number; message: string } | null;
-  /** Why the terminal is on its own share (null unless fallback-local). */
-  reason?: RedisFault | null;
-  /** When the current mode began. */
-  since?: number | null;
-};
-
-export type LinkOptions = {
-  /** The request timeout: how long past one window an unanswered slot still counts. */
-  inFlightMs: number;
-  /** Back-off between attempts after a call failed on a live connection (a timeout, a bad answer). */
-  retryBaseMs?: number;
-  retryMaxMs?: number;
-  /** At start, how long nothing is sent while Redis is still connecting before the own share is chosen. */
-  joinWaitMs?: number;
-  /** The mode, or why the terminal is on its own share, changed (status is recorded). */
-  changed?: () => void;
-};
-
-/** What the link reads from the budget it serves. */
-export type BudgetView = {
-  wake(): void;
-  held(): readonly (Slot & { id: number })[];
-  windowMs(): number;
-  /** Who took slot `id` when an earlier run did (its name in the window), else null. */
-  ownerOf?(id: number): string | null;
-};
+export type { BudgetView, LinkOptions, RateSharing, SharedWindowLinkDeps } from './window-link-options.js';
 
 const TAKEN: SharedTake = { ok: true };
 const LOOK_AGAIN: SharedTake = { ok: false, waitMs: 0 };
-
-/** What the link to the shared window is built from (agent/delivery/shared-rate.ts). */
-export type SharedWindowLinkDeps = {
-  window: SharedWindow;
-  clock: Clock;
-  sleep: Sleep;
-  log: Logger;
-  opts: LinkOptions;
-};
 
 /**
  * Decides for the RateBudget which window rules a slot: the fleet's shared one, or (Redis out of
