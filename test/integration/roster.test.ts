@@ -29,6 +29,9 @@ function agentFor(mock: MockServer, siteId: string | null = SITE) {
     dataDir: t.dir,
     mock,
     siteId: siteId ?? undefined,
+    // A POST slower than the helper's 1 s on a loaded machine is a timeout, and the back-off after it rightly lets the
+    // roster go first: these tests are about order and content, not about a slow service.
+    timeoutMs: 10_000,
     settings: { roster: { pageSize: PAGE } },
   });
   cleanups.push(() => agent.stop());
