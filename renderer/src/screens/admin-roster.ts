@@ -22,6 +22,8 @@ import {
   type UnresolvedPunch,
 } from '../roster-view.js';
 import { field, present, row, textInput, type Panel, type Shared } from './admin-common.js';
+import { healthNodes, notAllowedNodes, skippedNodes } from './admin-roster-lists.js';
+import { coalescedLoad } from '../coalesced-load.js';
 import type { Ctx } from './view.js';
 
 /** The unresolved list shows this many rows at most (the count says how many there are). */
@@ -77,7 +79,6 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
   const health = h('div', { class: 'health', testid: 'roster-health' });
 
   let unresolvedSeen: string | null = null;
-  let unresolvedLoading = false;
 
   const runSync = async (): Promise<void> => {
     if (syncing) return;
@@ -141,11 +142,8 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
     ]);
   };
 
-  const loadUnresolved = async (): Promise<void> => {
-    if (unresolvedLoading) return;
-    unresolvedLoading = true;
+  const loadUnresolved = coalescedLoad(async () => {
     const r = await sh.calls('listUnresolved', {});
-    unresolvedLoading = false;
     if (!sh.alive() || r === null) return;
     // Said in the list itself: the message area keeps the answer the manager is reading.
     if (!r.ok)
@@ -153,7 +151,7 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
         h('p', { class: 'bad', text: t(lang, 'admin.failed', { message: r.error.message }) }),
       ]);
     renderUnresolved(r.value);
-  };
+  });
 
   const draw = (c: Ctx): void => {
     lastCtx = c;
@@ -174,21 +172,7 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
 
     const sk = skippedView(ro.skipped, c.lang);
     skipped.hidden = sk === null;
-    if (sk) {
-      fill(skipped, [
-        h('h2', { class: 'alert-title', text: t(c.lang, 'roster.skippedTitle') }),
-        h('p', {
-          class: 'alert-body',
-          testid: 'roster-skipped-count',
-          data: { count: String(ro.skipped?.count ?? 0) },
-          text: sk.summary,
-        }),
-        h('ul', { class: 'skipped-list' }, [
-          ...sk.examples.map((e) => h('li', { testid: 'skipped-example', text: e })),
-          sk.more ? h('li', { class: 'muted', text: sk.more }) : null,
-        ]),
-      ]);
-    }
+    if (sk) fill(skipped, skippedNodes(sk, ro.skipped?.count ?? 0, c.lang));
 
     const list = listState(ro, c.lang);
     const last = ro.lastSync ? `${when(ro.lastSync.at)} — ${lastSyncText(ro, c.lang)}` : t(c.lang, 'roster.never');
@@ -245,65 +229,9 @@ export function rosterPanel(ctx: Ctx, sh: Shared): Panel {
 
     const na = notAllowedView(ro.notAllowed, c.lang);
     notAllowed.hidden = na === null;
-    if (na) {
-      fill(notAllowed, [
-        h('h2', { text: na.title }),
-        h('p', { class: 'muted', text: na.help }),
-        h('ul', { class: 'health-list' }, [
-          ...na.rows.map((e) =>
-            h('li', { testid: 'not-allowed-row', data: { employeeId: e.id, held: String(e.heldPunches) } }, [
-              h('span', { class: 'hl-name', text: e.name }),
-              h('span', { class: 'hl-missing', text: e.held }),
-            ]),
-          ),
-          na.more ? h('li', { class: 'muted', text: na.more }) : null,
-        ]),
-      ]);
-    }
+    if (na) fill(notAllowed, notAllowedNodes(na));
 
-    const hv = healthView(ro.health, c.lang);
-    const gaps = evidenceGapsView(ro.health, c.lang);
-    const gapNodes = gaps
-      ? [
-          ...gaps.lines.map((text) => h('p', { class: 'warn', testid: 'roster-evidence-gap', text })),
-          h(
-            'ul',
-            { class: 'health-list' },
-            gaps.employees.map((e) =>
-              h('li', { testid: 'roster-evidence-row', data: { employeeId: e.id } }, [
-                h('span', { class: 'hl-name', text: e.name }),
-                h('span', { class: 'hl-missing', text: e.missing }),
-              ]),
-            ),
-          ),
-        ]
-      : [];
-    if (hv.ok) {
-      fill(health, [h('p', { class: 'muted', text: hv.text }), ...gapNodes]);
-    } else {
-      fill(health, [
-        h('p', { class: 'warn', text: hv.counts }),
-        hv.timeZone
-          ? h('p', {
-              class: 'warn',
-              testid: 'roster-bad-timezone',
-              data: { count: String(ro.health.badTimeZone) },
-              text: hv.timeZone,
-            })
-          : null,
-        h(
-          'ul',
-          { class: 'health-list' },
-          hv.employees.map((e) =>
-            h('li', {}, [
-              h('span', { class: 'hl-name', text: e.name }),
-              h('span', { class: 'hl-missing', text: e.missing }),
-            ]),
-          ),
-        ),
-        ...gapNodes,
-      ]);
-    }
+    fill(health, healthNodes(healthView(ro.health, c.lang), evidenceGapsView(ro.health, c.lang), ro.health, c.lang));
 
     // A sync, a confirmed list or a new unknown code changes the unresolved punches: list them again.
     const seen = `${s.unresolved.count}|${s.unresolved.lastCheckedAt ?? ''}|${ro.size}`;
