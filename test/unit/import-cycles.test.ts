@@ -3,7 +3,8 @@
  * through its imports, type imports included.
  */
 import { describe, expect, it } from 'vitest';
-import { importCycles, readTree, type SourceFile } from '../helpers/layers.js';
+import { importCycles } from '../helpers/import-cycles.js';
+import { readTree, type SourceFile } from '../helpers/layers.js';
 
 describe('import circles', () => {
   it('the source tree and the screen have none', () => {
