@@ -30,6 +30,7 @@ import { readStatic } from './static-files.js';
 import { serveAfdDownload } from './afd-download.js';
 import { AdminSessions, clearAdminCookie, setAdminCookie } from './admin-cookie.js';
 import { OneTimeCodes } from './one-time-codes.js';
+import { readJson } from './request-body.js';
 
 export type WebBridgeOptions = DispatcherOptions & {
   /** Loopback only: an IPv4 address in 127.0.0.0/8 or ::1. Anything else is refused. */
@@ -53,7 +54,6 @@ export type WebBridge = {
   urlWithCode(): string;
 };
 
-const MAX_BODY = 64 * 1024;
 const SECURITY_HEADERS = {
   'content-security-policy': KIOSK_CSP,
   'x-content-type-options': 'nosniff',
@@ -70,9 +70,6 @@ const STATUS_OF: Record<ErrorCode, number> = {
   not_found: 404,
   internal: 500,
 };
-
-/** A refusal of the HTTP framing itself (content type, size, JSON), with its own status. */
-type FramingRefusal = { code: ErrorCode; message: string; status?: number; headers?: Record<string, string> };
 
 export function isLoopbackHost(host: string): boolean {
   if (net.isIPv4(host)) return host.split('.')[0] === '127';
@@ -270,49 +267,4 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
 
 function sha256(s: string): Buffer {
   return createHash('sha256').update(s, 'utf8').digest();
-}
-
-/** The body as JSON, read after the admin gate (as before the dispatcher): or why the framing is refused. */
-async function readJson(req: http.IncomingMessage): Promise<{ input: unknown } | { refused: FramingRefusal }> {
-  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
-    return { refused: { code: 'bad_request', message: 'body must be application/json', status: 415 } };
-  }
-  const body = await readBody(req);
-  if (body === 'too_large')
-    return {
-      refused: {
-        code: 'bad_request',
-        message: `body larger than ${MAX_BODY} bytes`,
-        status: 413,
-        headers: { connection: 'close' },
-      },
-    };
-  try {
-    return { input: JSON.parse(body.toString('utf8')) };
-  } catch {
-    return { refused: { code: 'bad_request', message: 'body is not JSON' } };
-  }
-}
-
-/** The body, or 'too_large' past MAX_BODY (the rest is drained, not kept). */
-function readBody(req: http.IncomingMessage): Promise<Buffer | 'too_large'> {
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) {
-    req.resume();
-    return Promise.resolve('too_large');
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (c: Buffer): void => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        req.off('data', onData);
-        req.resume();
-        resolve('too_large');
-      } else chunks.push(c);
-    };
-    req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
