@@ -7,7 +7,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedSettingsView } from '../../src/agent/settings/settings.js';
+import { storedSettingsView } from '../../src/agent/settings/stored-settings.js';
 import { readStatus } from '../../src/agent/status/status.js';
 import { DB_FILE_NAME, openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { Identities } from '../../src/store/roster/identities.js';

@@ -9,15 +9,10 @@
  * This file holds the admin operations; what they keep, and how it is read back at the next start,
  * is agent/settings/stored-settings.ts's; a check with the service on a slot of the budget, settings-check.ts's.
  */
-import type { ApiOutcome } from '../../api/client.js';
 import { describeOutcome } from '../../api/classify.js';
 import { objectIdPattern } from '../../api/shapes.js';
 import type { SiteRecord } from '../../api/roster-records.js';
-import type { Clock } from '../../domain/clock.js';
 import type { WindowRule } from '../../domain/sliding-window.js';
-import type { Logger } from '../../log.js';
-import type { AuditLog } from '../../store/roster/audit-log.js';
-import type { DurableDb } from '../../store/database.js';
 import {
   settingKeys,
   type RateOverride,
@@ -25,27 +20,10 @@ import {
   type TokenSavedRecord,
 } from '../../store/settings/setting-keys.js';
 import { writeSetting } from '../../store/settings/settings.js';
-import type { RateBudget } from '../../sync/rate-budget.js';
 import type { AdminResult } from '../identity/identity-admin.js';
 import { checkOnSlot } from './settings-check.js';
 import { perWindow, validRate, type SettingsView } from './stored-settings.js';
-import type { TokenStore } from '../host/token-store.js';
-
-// The stored side, re-exported for the callers that knew it here.
-export {
-  perWindow,
-  RATE_LIMIT_RANGE,
-  RATE_WINDOW_RANGE,
-  resetSavedSettings,
-  startingToken,
-  storedOverrides,
-  storedSettingsView,
-  validRate,
-  type RateOverride,
-  type SettingsView,
-  type SiteOverride,
-  type TokenSavedRecord,
-} from './stored-settings.js';
+import type { SettingsDeps, SettingsStart } from './settings-deps.js';
 
 const MAX_TOKEN_LENGTH = 512;
 
@@ -61,41 +39,7 @@ function tokenProblem(token: string): string | null {
 /** A window in seconds, as text ("60", "1.5"). */
 const seconds = (ms: number): string => String(ms / 1000);
 
-/** The calls of the API the settings need. */
-export type SettingsApi = {
-  setToken(token: string): void;
-  checkToken(token: string, siteId: string | null): Promise<ApiOutcome<unknown>>;
-  getSite(siteId: string): Promise<ApiOutcome<SiteRecord>>;
-};
-
-export type SettingsDeps = {
-  /** The admin screen's changes are kept on the durable connection. */
-  db: DurableDb;
-  audit: AuditLog;
-  api: SettingsApi;
-  budget: RateBudget;
-  tokens: TokenStore;
-  clock: Clock;
-  log: Logger;
-  /** The embedded demo: its token is fixed, and nothing set here reaches a real configuration. */
-  demo: boolean;
-  /** Stops waiting for the service when the agent stops. */
-  stopSignal: AbortSignal;
-  /** The runtime parts that follow a change (uploader, roster sync): wired by buildAgent. */
-  applyRule(rule: WindowRule): void;
-  applySite(siteId: string): void;
-  tokenChanged(): void;
-  /** Fetches the (new) site's roster; the agent records the outcome. */
-  syncRoster(): void;
-  /** Something status shows has changed. */
-  changed(): void;
-};
-
-export type SettingsStart = {
-  siteId: string | null;
-  rule: WindowRule;
-  token: SettingsView['token'];
-};
+export type { SettingsApi, SettingsDeps, SettingsStart } from './settings-deps.js';
 
 /** The admin screen's settings calls. */
 export class SettingsAdmin {
