@@ -3,7 +3,7 @@
 // which the packaged app also runs in its command-line mode. The runtime is checked first, and
 // run.ts imported only after: an unsupported Node gets one line (exit 2, a usage error), not the
 // native SQLite module's segmentation fault.
-import { unsupportedRuntimeLine } from './cli/node-runtime.js';
+import { unsupportedRuntimeLine } from './cli/common/node-runtime.js';
 
 const unsupported = unsupportedRuntimeLine();
 if (unsupported !== null) {

@@ -7,7 +7,7 @@
  */
 import { chromium, type Browser } from 'playwright-core';
 import { DEFAULT_SCREEN_SETTINGS } from '../../src/agent/bridge-handlers.js';
-import { kioskBrowserEnv } from '../../src/cli/browser.js';
+import { kioskBrowserEnv } from '../../src/cli/terminal/browser.js';
 import { generatedSeed } from '../../src/mock/seed.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startKioskRig, wedgeBurst, type KioskRig } from '../helpers/kiosk-browser.js';
 import type { PageGlobals } from '../helpers/page-globals.js';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { kioskBrowserEnv } from '../../src/cli/browser.js';
+import { kioskBrowserEnv } from '../../src/cli/terminal/browser.js';
 import type { ScreenSettings } from '../../src/contract.js';
 import type { ServerVariants } from '../../src/mock/mock-server.js';
 import {

@@ -4,7 +4,7 @@
  * Debian's Chromium driven by playwright-core. Shared by the end-to-end tests and the screen bench.
  */
 import type { DriveRoots } from '../../src/agent/host/removable-drives.js';
-import { kioskBrowserEnv } from '../../src/cli/browser.js';
+import { kioskBrowserEnv } from '../../src/cli/terminal/browser.js';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';

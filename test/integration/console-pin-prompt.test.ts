@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
-import { ConsolePinPrompt } from '../../src/cli/console-pin-prompt.js';
+import { ConsolePinPrompt } from '../../src/cli/terminal/console-pin-prompt.js';
 import { PIN_PROMPT_MS } from '../../src/contract/pin-prompt.js';
 import type { PunchResult } from '../../src/domain/punch.js';
 import { startMockServer } from '../../src/mock/mock-server.js';

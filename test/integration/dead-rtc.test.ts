@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { heldRow } from '../../renderer/src/held-view.js';
-import { statusText } from '../../src/cli/format.js';
+import { statusText } from '../../src/cli/status/format.js';
 import { heldPunchSchema } from '../../src/contract.js';
 import { startMockServer, type MockServer, type ServerVariants } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentMetrics } from '../../src/agent/metrics/metrics.js';
-import { statusText } from '../../src/cli/format.js';
+import { statusText } from '../../src/cli/status/format.js';
 import { terminalIdOf } from '../../src/config.js';
 import { TERMINAL_ID_FILE } from '../../src/config-terminal-id.js';
 import { createLogger } from '../../src/log.js';

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
 import { startMetricsServer } from '../../src/agent/metrics/metrics-server.js';
 import { agentMetrics } from '../../src/agent/metrics/metrics.js';
-import { statusText } from '../../src/cli/format.js';
+import { statusText } from '../../src/cli/status/format.js';
 import { accountUrl } from '../../src/sync/rate-key.js';
 import { silentLogger } from '../../src/log.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';

@@ -11,7 +11,7 @@ import type { Agent } from '../../src/agent/facade/agent.js';
 import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
 import { IntegrityWatch, type IntegrityRecord } from '../../src/agent/journal/integrity-watch.js';
 import { serviceStatusText } from '../../src/agent/status/service-notify.js';
-import { statusText } from '../../src/cli/format.js';
+import { statusText } from '../../src/cli/status/format.js';
 import { configSchema, type Config } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { startMockServer } from '../../src/mock/mock-server.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
-import { statusText } from '../../src/cli/format.js';
+import { statusText } from '../../src/cli/status/format.js';
 import { cpfFromBase } from '../../src/domain/cpf.js';
 import { DB_FILE_NAME } from '../../src/store/database.js';
 import { JournalReader } from '../../src/store/journal/journal-read.js';

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFleetNsr } from '../../src/agent/journal/fleet-nsr.js';
-import { statusText } from '../../src/cli/format.js';
+import { statusText } from '../../src/cli/status/format.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
 import { silentLogger } from '../../src/log.js';

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kioskBrowserEnv } from '../../src/cli/browser.js';
+import { kioskBrowserEnv } from '../../src/cli/terminal/browser.js';
 import type { Lang } from '../../src/messages/lang.js';
 import { CHROMIUM_PATH } from '../helpers/kiosk-browser.js';
 import { tempDir } from '../helpers/temp.js';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
-import { CONSOLE_NAME_MAX } from '../../src/cli/format.js';
+import { CONSOLE_NAME_MAX } from '../../src/cli/status/format.js';
 import { RECEIPT_QR_MAX_BYTES, type PunchResultView, type StatusView } from '../../src/contract.js';
 import { SERVICE_TEXT_MAX } from '../../src/contract/common.js';
 import { cutText } from '../../src/domain/long-text.js';

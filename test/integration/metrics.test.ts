@@ -20,7 +20,7 @@ import { DEMO_SITE_ID } from '../../src/mock/seed.js';
 import { testAgent } from '../helpers/agent.js';
 import { httpGet, sample, scrape, type Sample } from '../helpers/prom-text.js';
 import { fillDisk, smallDisk } from '../helpers/small-disk.js';
-import { statusText } from '../../src/cli/format.js';
+import { statusText } from '../../src/cli/status/format.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];

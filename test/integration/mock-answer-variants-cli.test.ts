@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseVariantFlags, runMock } from '../../src/cli/mock.js';
-import { UsageError } from '../../src/cli/options.js';
+import { parseVariantFlags, runMock } from '../../src/cli/terminal/mock.js';
+import { UsageError } from '../../src/cli/common/options.js';
 import { serverVariantsSchema } from '../../src/mock/variants.js';
 
 function usageErrorOf(fn: () => unknown): Error {

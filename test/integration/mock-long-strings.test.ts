@@ -4,8 +4,8 @@
  * data is untouched; set at start, with `PUT /__mock/variants` or `--variant long-strings=N`.
  */
 import { describe, expect, it } from 'vitest';
-import { parseVariantFlags } from '../../src/cli/mock.js';
-import { UsageError } from '../../src/cli/options.js';
+import { parseVariantFlags } from '../../src/cli/terminal/mock.js';
+import { UsageError } from '../../src/cli/common/options.js';
 import { DEMO_SITE_ID, demoSeed } from '../../src/mock/seed.js';
 import { padText } from '../../src/mock/variants.js';
 import { mockServers } from '../helpers/mock-http.js';

@@ -3,8 +3,8 @@
  * allow-external-api-record; not logged) and the `timeclock mock --variant` flags parser.
  */
 import { describe, expect, it } from 'vitest';
-import { parseVariantFlags } from '../../src/cli/mock.js';
-import { UsageError } from '../../src/cli/options.js';
+import { parseVariantFlags } from '../../src/cli/terminal/mock.js';
+import { UsageError } from '../../src/cli/common/options.js';
 import type { MockServer } from '../../src/mock/mock-server.js';
 import { objectIdFor } from '../../src/mock/seed.js';
 import { mockServers, type Res } from '../helpers/mock-http.js';

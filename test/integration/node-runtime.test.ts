@@ -7,8 +7,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { electronRuntime } from '../../src/cli/electron-launch.js';
-import { nodeSupported, SUPPORTED_NODE, unsupportedRuntimeLine } from '../../src/cli/node-runtime.js';
+import { electronRuntime } from '../../src/cli/terminal/electron-launch.js';
+import { nodeSupported, SUPPORTED_NODE, unsupportedRuntimeLine } from '../../src/cli/common/node-runtime.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runPresence, runRollCall } from '../../src/cli/presence.js';
+import { runPresence, runRollCall } from '../../src/cli/manage/presence.js';
 import { inProcess as cli } from '../helpers/cli.js';
 import { accountMock, startTerminal, type FleetRig } from '../helpers/fleet.js';
 import { waitFor } from '../helpers/temp.js';

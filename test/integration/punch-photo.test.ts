@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
 import { exportPhotos } from '../../src/agent/photos/photo-export.js';
-import { statusText } from '../../src/cli/format.js';
+import { statusText } from '../../src/cli/status/format.js';
 import { configSchema } from '../../src/config.js';
 import { punchPhotoInput } from '../../src/contract.js';
 import { createLogger } from '../../src/log.js';

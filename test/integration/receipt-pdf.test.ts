@@ -13,7 +13,7 @@ import { inProcess } from '../helpers/cli.js';
 import { buildReceipt, type ReceiptSettings } from '../../src/agent/receipts/receipt.js';
 import { ReceiptFiles } from '../../src/agent/receipts/receipt-files.js';
 import { receiptPdf } from '../../src/agent/receipts/receipt-pdf.js';
-import { runReceipt } from '../../src/cli/receipt.js';
+import { runReceipt } from '../../src/cli/evidence/receipt.js';
 import { makeP12 } from '../helpers/afd.js';
 import { tempDir } from '../helpers/temp.js';
 

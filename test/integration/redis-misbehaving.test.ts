@@ -6,7 +6,7 @@
  * once what came back, asks again after a growing back-off, and its CPU stays low.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { statusText } from '../../src/cli/format.js';
+import { statusText } from '../../src/cli/status/format.js';
 import { createLogger } from '../../src/log.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
 import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
-import { statusText } from '../../src/cli/format.js';
+import { statusText } from '../../src/cli/status/format.js';
 import { configSchema, type Config } from '../../src/config.js';
 import { statusSchema } from '../../src/contract.js';
 import type { PunchState } from '../../src/domain/punch.js';

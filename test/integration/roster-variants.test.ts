@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { oddRecordKind } from '../../src/mock/variants.js';
 import { generatedSeed } from '../../src/mock/seed.js';
-import { statusText } from '../../src/cli/format.js';
+import { statusText } from '../../src/cli/status/format.js';
 import { siteCheck } from '../../src/cli/doctor/service-checks.js';
 import { deliveredFor, GEN_SITE, punchAll, rosterRig } from '../helpers/roster-rig.js';
 import { waitFor } from '../helpers/temp.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentMetrics } from '../../src/agent/metrics/metrics.js';
-import { statusText } from '../../src/cli/format.js';
+import { statusText } from '../../src/cli/status/format.js';
 import { statusSchema } from '../../src/contract.js';
 import { localDateTime } from '../../src/domain/local-time.js';
 import type { Logger } from '../../src/log.js';

@@ -183,7 +183,7 @@ describe('the layering checker', () => {
         '../input/hid-reader.js',
         '../web/web-bridge.js',
       ),
-      importing('src/cli/doctor/ok.ts', '../../agent/doctor-reads.js', '../result.js'),
+      importing('src/cli/doctor/ok.ts', '../../agent/doctor-reads.js', './result.js', '../common/options.js'),
     ];
     expect(checkLayers(ok)).toEqual([]);
   });

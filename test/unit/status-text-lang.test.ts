@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AgentStatus } from '../../src/agent/status/status.js';
-import { statusText } from '../../src/cli/format.js';
+import { statusText } from '../../src/cli/status/format.js';
 import { dictionaries, LANGS, type Lang, type MessageKey } from '../../src/messages/catalogue.js';
 
 const NOW = Date.UTC(2026, 10, 29, 13, 0, 0); // 10:00 in São Paulo

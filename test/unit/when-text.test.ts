@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { localWhen, relativeText, spanText } from '../../src/domain/when-text.js';
-import { closestCommand } from '../../src/cli/help.js';
+import { closestCommand } from '../../src/cli/common/help.js';
 
 /** 2026-11-29 19:46 in São Paulo (22:46 UTC). */
 const NOW = Date.UTC(2026, 10, 29, 22, 46, 0);

@@ -1,7 +1,7 @@
 /**
  * The sentences status says about the shared window, an id conflict and the service's clock, built
  * once from the message catalogue: in the command line's language for `timeclock status`
- * (cli/status-text.ts), in English for /healthz and the log (fleet-words.ts, time/service-clock.ts).
+ * (cli/status/status-text.ts), in English for /healthz and the log (fleet-words.ts, time/service-clock.ts).
  */
 import { describeOffset } from '../../domain/date-plausibility.js';
 import { t, type MessageKey, type Params } from '../../messages/catalogue.js';

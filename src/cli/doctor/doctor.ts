@@ -12,7 +12,7 @@ import { ConfigError, loadConfig } from '../../config.js';
 import type { Clock } from '../../domain/clock.js';
 import type { HidBackend } from '../../input/hid-backend.js';
 import { NodeHidBackend } from '../../input/node-hid-backend.js';
-import { Exit, UsageError, type CliOptions } from '../options.js';
+import { Exit, UsageError, type CliOptions } from '../common/options.js';
 import {
   browserCheck,
   configurationCheck,

@@ -5,7 +5,7 @@
  */
 import type { AbsentRoute } from '../../domain/absent-routes.js';
 import { absentRouteLine } from '../../messages/route-text.js';
-import { localMinute } from '../service-lines.js';
+import { localMinute } from '../status/service-lines.js';
 import { warn, type CheckResult } from './result.js';
 
 export function withAbsentRoutes(
