@@ -125,27 +125,30 @@ export const STAGING_CHECKPOINT_PAGES = 250;
  * it, a power cut at most what was committed since the last FULL commit or checkpoint, and it is
  * done again); and with checkpoints every STAGING_CHECKPOINT_PAGES: a sync writes the log fast, and
  * SQLite's checkpoint of 1,000 pages (a copy and an fsync, inside a commit) stalled the loop for
- * 25–53 ms. Inside a transaction nothing changes: the outer commit decides. Its statements are
- * prepared once (a sync runs it a thousand times).
+ * 25–53 ms. `elsewhere`: no checkpoint inside its commits at all, the caller has them done off the
+ * loop (a checkpoint worker, store/upkeep/checkpoint-worker.ts) between two runs. Inside a
+ * transaction nothing changes: the outer commit decides. Its statements are prepared once (a sync
+ * runs it a thousand times).
  */
-export function relaxedCommits(db: WritableDb): <T>(fn: () => T) => T {
+export function relaxedCommits(db: WritableDb): <T>(fn: () => T, elsewhere?: boolean) => T {
   const sync = db.prepare('PRAGMA synchronous').pluck();
   const checkpointAt = db.prepare('PRAGMA wal_autocheckpoint').pluck();
   const normal = db.prepare('PRAGMA synchronous = NORMAL');
   const sooner = db.prepare(`PRAGMA wal_autocheckpoint = ${STAGING_CHECKPOINT_PAGES}`);
+  const never = db.prepare('PRAGMA wal_autocheckpoint = 0');
   const back = new Map<string, Statement>();
   const restore = (sql: string) => {
     let st = back.get(sql);
     if (!st) back.set(sql, (st = db.prepare(sql)));
     st.run();
   };
-  return (fn) => {
+  return (fn, elsewhere = false) => {
     if (db.inTransaction) return fn();
     const was = { sync: sync.get() as number, checkpointAt: checkpointAt.get() as number };
     // 0: checkpoints are someone else's (a worker's) for now; left so.
-    const lower = was.checkpointAt > STAGING_CHECKPOINT_PAGES;
+    const lower = was.checkpointAt > (elsewhere ? 0 : STAGING_CHECKPOINT_PAGES);
     normal.run();
-    if (lower) sooner.run();
+    if (lower) (elsewhere ? never : sooner).run();
     try {
       return fn();
     } finally {

@@ -1,9 +1,12 @@
 import type { Db, WritableDb } from '../database.js';
 import type { RosterEmployee } from './roster-employee.js';
-import { reclaimStep, relaxedCommits, retireStaging, swapTables } from './roster-tables.js';
+import { reclaimStep, relaxedCommits, retiredTables, retireStaging, swapTables } from './roster-tables.js';
 import {
+  addSources,
   countFitness,
+  countSource,
   NO_COUNTS,
+  sourcesOf,
   SUMMARY_KEY,
   summaryOf,
   type Counts,
@@ -27,6 +30,21 @@ const COLUMNS =
 /** Employees roster health lists (migration 10 indexes them by name, so the list costs 50 steps). */
 const UNFIT = 'work_schedule IS NULL OR payment_source IS NULL OR timezone_invalid IS NOT NULL';
 
+/** Checkpoints of the write-ahead log off the event loop (store/upkeep/checkpoint-worker.ts's Checkpointer). */
+export type WalCheckpoints = { checkpoint(): Promise<void>; close(): Promise<void> };
+
+export type RosterOptions = {
+  /**
+   * Opens a checkpointer for one freeing of retired rosters: its steps then commit with no
+   * checkpoint inside (an fsync of the file on the event loop, 40–100 ms on a busy disk) and the
+   * log is copied off the loop between two steps. None, or one that fails: SQLite checkpoints
+   * inside the steps' commits, every STAGING_CHECKPOINT_PAGES.
+   */
+  checkpoints?: () => WalCheckpoints;
+};
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * The cached roster of the site. A sync stages it page by page and swaps it in whole by renaming
  * tables (roster-tables.ts): readers never see half of one, a failed sync leaves the old one in
@@ -36,9 +54,12 @@ export class Roster {
   private readonly stmts;
   private reclaiming: Promise<void> | null = null;
   /** Staged pages and reclaim steps commit without an fsync (see relaxedCommits). */
-  private readonly relaxed: <T>(fn: () => T) => T;
+  private readonly relaxed: <T>(fn: () => T, elsewhere?: boolean) => T;
 
-  constructor(private readonly db: WritableDb) {
+  constructor(
+    private readonly db: WritableDb,
+    private readonly opts: RosterOptions = {},
+  ) {
     const unfit = (table: string) =>
       db.prepare(
         `SELECT id, external_id, full_name, work_schedule IS NULL AS no_schedule, payment_source IS NULL AS no_employer,
@@ -74,7 +95,9 @@ export class Roster {
          FROM roster_employees r WHERE r.allow_api_record = 0 ORDER BY r.full_name LIMIT ?`,
       ),
       count: db.prepare('SELECT COUNT(*) AS n FROM roster_employees'),
-      stagedCount: db.prepare('SELECT COUNT(*) AS n FROM roster_staging'),
+      sources: db.prepare(
+        'SELECT payment_source AS id, COUNT(*) AS n FROM roster_employees WHERE payment_source IS NOT NULL GROUP BY payment_source',
+      ),
     };
     this.relaxed = relaxedCommits(db);
   }
@@ -108,6 +131,7 @@ export class Roster {
           if (this.stmts.stageInsert.run({ ...e, external_id: taken ? null : e.external_id }).changes === 0) continue;
           added++;
           countFitness(c, e);
+          countSource(c, e.payment_source);
         }
         c.size += added;
         this.stmts.stagedWrite.run(STAGED_KEY, JSON.stringify(c));
@@ -116,9 +140,9 @@ export class Roster {
     );
   }
 
-  /** Employees staged so far (a sync held for confirmation keeps its roster here). */
+  /** Employees staged so far (a sync held for confirmation keeps its roster here): kept by stagePage, not counted. */
   stagedSize(): number {
-    return (this.stmts.stagedCount.get() as { n: number }).n;
+    return this.stagedCounts().size;
   }
 
   /** Counts of the staged roster as kept by stagePage; a full count when none are kept (staged by an older version). */
@@ -149,22 +173,50 @@ export class Roster {
    * Stops quietly when the database closes or a step fails (the next swap or start resumes).
    */
   reclaim(): Promise<void> {
-    this.reclaiming ??= new Promise<void>((resolve) => {
-      const step = () => {
-        let more = false;
-        try {
-          more = this.db.open && this.relaxed(() => reclaimStep(this.db));
-        } catch {
-          more = false;
-        }
-        if (more) setImmediate(step);
-        else resolve();
-      };
-      setImmediate(step);
-    }).finally(() => {
+    this.reclaiming ??= this.reclaimAll().finally(() => {
       this.reclaiming = null;
     });
     return this.reclaiming;
+  }
+
+  private async reclaimAll(): Promise<void> {
+    await nextTurn();
+    if (!this.db.open || retiredTables(this.db).length === 0) return;
+    let ckpt = this.openCheckpoints();
+    /** Between two steps: the log copied off the loop (which runs meanwhile), or a turn of the loop. */
+    const between = async () => {
+      if (!ckpt) return nextTurn();
+      try {
+        await ckpt.checkpoint();
+      } catch {
+        // Back to SQLite's own checkpoints, inside the steps' commits.
+        void ckpt.close().catch(() => {});
+        ckpt = null;
+      }
+    };
+    try {
+      for (;;) {
+        let more = false;
+        try {
+          more = this.db.open && this.relaxed(() => reclaimStep(this.db), ckpt !== null);
+        } catch {
+          more = false;
+        }
+        // Also after the last step: the log is left small.
+        if (this.db.open) await between();
+        if (!more) return;
+      }
+    } finally {
+      await (ckpt as WalCheckpoints | null)?.close().catch(() => {});
+    }
+  }
+
+  private openCheckpoints(): WalCheckpoints | null {
+    try {
+      return this.opts.checkpoints?.() ?? null;
+    } catch {
+      return null;
+    }
   }
 
   /** The summary as of the last swap; computed (not stored) for a roster swapped in before summaries were kept. */
@@ -179,7 +231,8 @@ export class Roster {
 
   /** The summary of the roster in use by full passes (an older version's roster, tests). */
   computeSummary(): RosterSummary {
-    return summaryOf(this.stmts.counts.get() as Counts, this.stmts.unfit);
+    const sources = sourcesOf(this.stmts.sources.all() as { id: string; n: number }[]);
+    return summaryOf({ ...(this.stmts.counts.get() as Counts), sources }, this.stmts.unfit);
   }
 
   /** The whole roster at once (small rosters, tests and benches). */
@@ -229,6 +282,7 @@ export class Roster {
         employer: s.health.missingEmployer + d.employer,
         zone: s.health.badTimeZone + d.zone,
         notAllowed: s.notAllowed + d.notAllowed,
+        sources: addSources(s.sources, d.sources),
       };
       writeSetting(this.db, SUMMARY_KEY, summaryOf(c, this.stmts.unfit));
       return employees.length;
