@@ -5,11 +5,11 @@
  * never checkpoint); roster health's list of workers of an unnamed employer reads an index in name
  * order instead of sorting every worker of the source.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { Identities } from '../../src/store/roster/identities.js';
 import { rosterGaps } from '../../src/store/roster/roster-gaps.js';
-import { retiredTables } from '../../src/store/roster/roster-tables.js';
+import { relaxedCommits, retiredTables, STAGING_CHECKPOINT_PAGES } from '../../src/store/roster/roster-tables.js';
 import { Roster, type RosterEmployee, type WalCheckpoints } from '../../src/store/roster/roster.js';
 import { checkpointInWorker } from '../../src/store/upkeep/checkpoint-worker.js';
 import { tempDir } from '../helpers/temp.js';
@@ -55,22 +55,26 @@ const retiredRows = (db: Db): number => {
 describe('freeing a retired roster', () => {
   it('takes many turns of the loop, lookups answer the new roster between them, and the log is checkpointed by the worker between steps', async () => {
     const { dir, db } = fresh();
-    const seen: { retiredRows: number; autoCheckpoint: number }[] = [];
-    let closed = 0;
+    /** Each checkpointer opened (staging's, each freeing's) by number, with what it was asked. */
+    const seen: { by: number; retiredRows: number; autoCheckpoint: number }[] = [];
+    const closed: number[] = [];
+    let opened = 0;
     const roster = new Roster(db, {
       checkpoints: () => {
+        const by = ++opened;
         const worker = checkpointInWorker(dir);
         return {
           checkpoint: () => {
             // What the main connection has between two steps: its own setting back, the step's 0 gone.
             seen.push({
+              by,
               retiredRows: retiredRows(db),
               autoCheckpoint: db.pragma('wal_autocheckpoint', { simple: true }) as number,
             });
             return worker.checkpoint();
           },
           close: () => {
-            closed++;
+            closed.push(by);
             return worker.close();
           },
         };
@@ -79,11 +83,10 @@ describe('freeing a retired roster', () => {
     const ids = new Identities(db);
     swapIn(roster, site(3_000, 1));
     await roster.reclaim();
-    seen.length = 0;
-    closed = 0;
-
     swapIn(roster, site(3_000, 2));
     expect(retiredTables(db)).toHaveLength(1);
+    // The swap closed the staging's checkpointer; the freeing opens the next one.
+    const freeing = opened + 1;
     // One lookup a turn of the loop while the freeing runs.
     let turns = 0;
     let wrong = 0;
@@ -98,19 +101,20 @@ describe('freeing a retired roster', () => {
     setImmediate(tick);
     await roster.reclaim();
     ticking = false;
+    const steps = seen.filter((s) => s.by === freeing);
 
     expect(retiredTables(db)).toEqual([]);
     expect(wrong).toBe(0);
     // Eight index drops, 3,000 rows in six deletions, the empty table's drop: a checkpoint after each, and a last one
     // when nothing is left.
-    expect(seen.length).toBe(8 + 6 + 1 + 1);
-    expect(turns).toBeGreaterThanOrEqual(seen.length);
-    const rows = seen.map((s) => s.retiredRows);
+    expect(steps.length).toBe(8 + 6 + 1 + 1);
+    expect(turns).toBeGreaterThanOrEqual(steps.length);
+    const rows = steps.map((s) => s.retiredRows);
     expect(rows.slice(8, 14)).toEqual([2_500, 2_000, 1_500, 1_000, 500, 0]);
     expect(rows.slice(0, 8)).toEqual(Array(8).fill(3_000));
     expect(rows.slice(14)).toEqual([-1, -1]);
     expect(new Set(seen.map((s) => s.autoCheckpoint))).toEqual(new Set([1_000]));
-    expect(closed).toBe(1);
+    expect(closed).toContain(freeing);
     expect(db.pragma('synchronous', { simple: true })).toBe(2);
   });
 
@@ -125,12 +129,51 @@ describe('freeing a retired roster', () => {
       close: async () => {},
     };
     const roster = new Roster(db, { checkpoints: () => failing });
-    swapIn(roster, site(1_000, 1));
-    swapIn(roster, site(1_000, 2));
+    const stager = new Roster(db);
+    swapIn(stager, site(1_000, 1));
+    swapIn(stager, site(1_000, 2));
     await roster.reclaim();
     expect(retiredTables(db)).toEqual([]);
     expect(calls).toBe(1);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1_000);
+  });
+
+  it("a sync's staged pages take no checkpoint in their commits: the worker checkpoints after them and goes at the swap", async () => {
+    const { dir, db } = fresh();
+    const seen: number[] = [];
+    let opened = 0;
+    const closed: number[] = [];
+    const roster = new Roster(db, {
+      checkpoints: () => {
+        const id = ++opened;
+        const worker = checkpointInWorker(dir);
+        return {
+          checkpoint: () => {
+            seen.push(db.pragma('wal_autocheckpoint', { simple: true }) as number);
+            return worker.checkpoint();
+          },
+          close: () => {
+            closed.push(id);
+            return worker.close();
+          },
+        };
+      },
+    });
+    roster.beginStaging();
+    const list = site(2_000, 1);
+    for (let i = 0; i < list.length; i += 100) {
+      // A page a turn of the loop, as a sync's pages come.
+      roster.stagePage(list.slice(i, i + 100));
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(opened).toBe(1);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(new Set(seen)).toEqual(new Set([1_000]));
+    expect(roster.commitStaging()).toBe(2_000);
+    // The staging's worker (the first opened) is closed; the freeing of the old roster opens one of its own.
+    await vi.waitFor(() => expect(closed).toContain(1));
+    expect(new Identities(db).employee('emp-1999')?.full_name).toBe(employee(1_999, 1).full_name);
+    await roster.reclaim();
   });
 
   it('opens no worker when there is nothing to free', async () => {
@@ -144,6 +187,20 @@ describe('freeing a retired roster', () => {
     });
     await roster.reclaim();
     expect(opened).toBe(0);
+  });
+});
+
+describe('relaxed commits (staged pages, freeing steps)', () => {
+  it('run with synchronous NORMAL and their checkpoint threshold every time, not only the first, and put both back', () => {
+    const { db } = fresh();
+    const relaxed = relaxedCommits(db);
+    const state = () => [db.pragma('synchronous', { simple: true }), db.pragma('wal_autocheckpoint', { simple: true })];
+    for (let run = 0; run < 3; run++) {
+      expect(relaxed(state)).toEqual([1, STAGING_CHECKPOINT_PAGES]);
+      expect(state()).toEqual([2, 1_000]);
+      expect(relaxed(state, true)).toEqual([1, 0]);
+      expect(state()).toEqual([2, 1_000]);
+    }
   });
 });
 

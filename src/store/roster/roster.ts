@@ -15,6 +15,7 @@ import {
   type RosterSummary,
 } from './roster-summary.js';
 import { upsertEmployees } from './roster-upsert.js';
+import { OffLoopCheckpoints, type WalCheckpoints } from './roster-checkpoints.js';
 import { readSetting, writeSetting } from '../settings/settings.js';
 
 export type { NotAllowed, RosterHealth, RosterSummary } from './roster-summary.js';
@@ -30,15 +31,13 @@ const COLUMNS =
 /** Employees roster health lists (migration 10 indexes them by name, so the list costs 50 steps). */
 const UNFIT = 'work_schedule IS NULL OR payment_source IS NULL OR timezone_invalid IS NOT NULL';
 
-/** Checkpoints of the write-ahead log off the event loop (store/upkeep/checkpoint-worker.ts's Checkpointer). */
-export type WalCheckpoints = { checkpoint(): Promise<void>; close(): Promise<void> };
+export type { WalCheckpoints } from './roster-checkpoints.js';
 
 export type RosterOptions = {
   /**
-   * Opens a checkpointer for one freeing of retired rosters: its steps then commit with no
-   * checkpoint inside (an fsync of the file on the event loop, 40–100 ms on a busy disk) and the
-   * log is copied off the loop between two steps. None, or one that fails: SQLite checkpoints
-   * inside the steps' commits, every STAGING_CHECKPOINT_PAGES.
+   * Opens a checkpointer (store/upkeep/checkpoint-worker.ts) for a sync's staging or a freeing of
+   * retired rosters: their commits then take no checkpoint on the event loop (roster-checkpoints.ts).
+   * None, or one that fails: SQLite checkpoints inside them, every STAGING_CHECKPOINT_PAGES.
    */
   checkpoints?: () => WalCheckpoints;
 };
@@ -53,6 +52,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export class Roster {
   private readonly stmts;
   private reclaiming: Promise<void> | null = null;
+  /** The checkpoints of the sync staging now (opened at its first page, closed by endStaging). */
+  private staging: OffLoopCheckpoints | null = null;
   /** Staged pages and reclaim steps commit without an fsync (see relaxedCommits). */
   private readonly relaxed: <T>(fn: () => T, elsewhere?: boolean) => T;
 
@@ -107,6 +108,7 @@ export class Roster {
    * staged is renamed aside and reclaimed in the background rather than deleted at once.
    */
   beginStaging(): void {
+    this.endStaging();
     const retired = this.db.transaction(() => {
       const left = this.stmts.stageAny.get() !== undefined;
       if (left) retireStaging(this.db);
@@ -122,7 +124,8 @@ export class Roster {
    * index; the first keeps it, the rest stay reachable by their other keys.
    */
   stagePage(employees: readonly RosterEmployee[]): number {
-    return this.relaxed(
+    const ckpt = this.db.inTransaction ? null : (this.staging ??= new OffLoopCheckpoints(this.opts.checkpoints));
+    const added = this.relaxed(
       this.db.transaction(() => {
         const c = { ...this.stagedCounts() };
         let added = 0;
@@ -137,7 +140,17 @@ export class Roster {
         this.stmts.stagedWrite.run(STAGED_KEY, JSON.stringify(c));
         return added;
       }),
+      ckpt?.active,
     );
+    ckpt?.soon();
+    return added;
+  }
+
+  /** The sync's staging is over (swapped, failed, held or cancelled): its checkpoint worker goes. */
+  endStaging(): void {
+    const ckpt = this.staging;
+    this.staging = null;
+    void ckpt?.close();
   }
 
   /** Employees staged so far (a sync held for confirmation keeps its roster here): kept by stagePage, not counted. */
@@ -163,6 +176,7 @@ export class Roster {
       writeSetting(this.db, SUMMARY_KEY, summary);
       this.stmts.stagedWrite.run(STAGED_KEY, JSON.stringify(NO_COUNTS));
     })();
+    this.endStaging();
     void this.reclaim();
     return summary.size;
   }
@@ -182,40 +196,23 @@ export class Roster {
   private async reclaimAll(): Promise<void> {
     await nextTurn();
     if (!this.db.open || retiredTables(this.db).length === 0) return;
-    let ckpt = this.openCheckpoints();
-    /** Between two steps: the log copied off the loop (which runs meanwhile), or a turn of the loop. */
-    const between = async () => {
-      if (!ckpt) return nextTurn();
-      try {
-        await ckpt.checkpoint();
-      } catch {
-        // Back to SQLite's own checkpoints, inside the steps' commits.
-        void ckpt.close().catch(() => {});
-        ckpt = null;
-      }
-    };
+    const ckpt = new OffLoopCheckpoints(this.opts.checkpoints);
     try {
       for (;;) {
         let more = false;
         try {
-          more = this.db.open && this.relaxed(() => reclaimStep(this.db), ckpt !== null);
+          more = this.db.open && this.relaxed(() => reclaimStep(this.db), ckpt.active);
         } catch {
           more = false;
         }
-        // Also after the last step: the log is left small.
-        if (this.db.open) await between();
+        // Between two steps the log is copied off the loop (which runs meanwhile); also after the last: left small.
+        if (!this.db.open) return;
+        if (ckpt.active) await ckpt.now();
+        else await nextTurn();
         if (!more) return;
       }
     } finally {
-      await (ckpt as WalCheckpoints | null)?.close().catch(() => {});
-    }
-  }
-
-  private openCheckpoints(): WalCheckpoints | null {
-    try {
-      return this.opts.checkpoints?.() ?? null;
-    } catch {
-      return null;
+      await ckpt.close();
     }
   }
 
