@@ -55,6 +55,7 @@ import { ScanInlet } from './capture/build-readers.js';
 import { AgentEventHub } from './facade/status-events.js';
 import { StatusRecorder } from './status/status-recorder.js';
 import { PhotoDesk } from './photos/photo-desk.js';
+import { checkpointInWorker } from '../store/upkeep/checkpoint-worker.js';
 import { cameraKey } from '../store/settings/camera-record.js';
 import { buildPresence } from './presence/build-presence.js';
 
@@ -90,7 +91,8 @@ export function buildAgent(
   const recorder = new StatusRecorder({ db, clock: rt.clock, log: rt.log, changed: () => events.statusSoon() });
   const journal = openJournal(db, config, rt, opts.fleetNsr ?? null);
   const outbox = new Outbox(db, bookkeeping, journal);
-  const roster = new Roster(db);
+  // Retired rosters are freed with the log checkpointed off the loop (store/roster/roster.ts, reclaim).
+  const roster = new Roster(db, { checkpoints: () => checkpointInWorker(config.dataDir) });
   // A roster stored by a version without summaries: computed once here, then at each swap.
   roster.ensureSummary();
   // Old rosters a stop or a crash left to free: freed in the background, a step per turn.

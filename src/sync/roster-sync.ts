@@ -165,6 +165,8 @@ export class RosterSync {
       // Whatever escapes (a storage error, a bug) is this sync's failure, never the process's.
       .catch((e: unknown) => this.failed(`roster sync stopped: ${(e as Error).message}`, 0))
       .finally(() => {
+        // Whatever the outcome, the staging's checkpoint worker is not kept for a next sync.
+        this.d.roster.endStaging();
         signal?.removeEventListener('abort', onAbort);
         if (this.current === entry) {
           this.current = null;

@@ -25,6 +25,7 @@ import { EvidenceJournal } from '../../src/store/journal/evidence-journal.js';
 import { ARCHIVE_DIR_NAME } from '../../src/store/journal/journal-archive.js';
 import { verifyJournal } from '../../src/store/journal/journal-verify.js';
 import type { Result } from './report.js';
+import { SqliteSteps, stepText, type Step } from './sqlite-steps.js';
 import { tempDir } from './support.js';
 import { columnBytes, objectBytes, punchRowCosts } from './db-objects.js';
 
@@ -126,6 +127,8 @@ export async function benchJournalArchive(): Promise<Result> {
     journal.open();
     const counter = { n: 0 };
     const afterDays = Number(process.env.TIMECLOCK_BENCH_ARCHIVE_AFTER_DAYS ?? 90);
+    const sqlSteps = new SqliteSteps();
+    let longestSql: Step[] = [];
     let stall = 0;
     let quietStall = 0;
     const stalls: number[] = [];
@@ -163,8 +166,10 @@ export async function benchJournalArchive(): Promise<Result> {
             ...step,
           })),
       });
-      const { value: pass, maxMs } = await loopStall(() => watch.runNow());
+      sqlSteps.install();
+      const { value: pass, maxMs } = await loopStall(() => watch.runNow()).finally(() => sqlSteps.uninstall());
       await watch.stop();
+      longestSql = [...longestSql, ...sqlSteps.take()].sort((x, y) => y.ms - x.ms).slice(0, 5);
       archiveMs += performance.now() - a0;
       const done = r as Awaited<ReturnType<typeof archiveJournal>> | null;
       if (done && done.archives.length > 0) stalls.push(maxMs);
@@ -204,6 +209,7 @@ export async function benchJournalArchive(): Promise<Result> {
       baselineYearBytes: baseYear,
       fiveYearsBytes: fiveYears,
       longestStepMs: longestStep,
+      longestSqlSteps: longestSql,
       maxLoopStallMs: stall,
       quietPassStallMs: quietStall,
       stallsOfArchivingPasses: stalls.map((x) => +x.toFixed(1)),
@@ -288,6 +294,11 @@ export async function benchJournalArchive(): Promise<Result> {
               `${days} daily passes (RetentionWatch.runNow)`,
             ],
             ["  longest synchronous step (the pass's longestBatchMs)", +longestStep.toFixed(1), ''],
+            [
+              '  longest synchronous SQLite step on the loop (sqlite-steps.ts)',
+              +(raw.longestSqlSteps[0]?.ms ?? 0).toFixed(1),
+              raw.longestSqlSteps.map(stepText).join('; '),
+            ],
             [
               '  event loop delay while archiving, max (monitorEventLoopDelay)',
               +stall.toFixed(1),

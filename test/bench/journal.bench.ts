@@ -15,6 +15,7 @@ import { verifyJournal } from '../../src/store/journal/journal-verify.js';
 import { fillDelivered } from '../helpers/history.js';
 import type { Result } from './report.js';
 import { tempDir } from './support.js';
+import { SqliteSteps, stepText, type Step } from './sqlite-steps.js';
 
 const SIZE_PUNCHES = 10_000;
 const BACKFILL_PUNCHES = 200_000;
@@ -75,17 +76,23 @@ function backfill(): { ms: number; marks: number; perThousandMs: number } {
   }
 }
 
-async function verify(): Promise<{ ms: number; maxDelayMs: number; p99DelayMs: number; ok: boolean }> {
+async function verify(): Promise<{ ms: number; maxDelayMs: number; p99DelayMs: number; ok: boolean; steps: Step[] }> {
   const d = tempDir('timeclock-bench-journal-v-');
   try {
     const db = openDatabase(d.dir);
     fillDelivered(db, { punches: VERIFY_MARKS, employees: 500, journal: false, evidence: new EvidenceJournal(db) });
     const h = monitorEventLoopDelay({ resolution: 2 });
+    const steps = new SqliteSteps().install();
     h.enable();
-    const v = await verifyJournal(db);
-    h.disable();
-    closed(db);
-    return { ms: v.ms, maxDelayMs: h.max / 1e6, p99DelayMs: h.percentile(99) / 1e6, ok: v.ok };
+    try {
+      const v = await verifyJournal(db);
+      h.disable();
+      const taken = steps.take();
+      closed(db);
+      return { ms: v.ms, maxDelayMs: h.max / 1e6, p99DelayMs: h.percentile(99) / 1e6, ok: v.ok, steps: taken };
+    } finally {
+      steps.uninstall();
+    }
   } finally {
     d.cleanup();
   }
@@ -128,6 +135,7 @@ export async function benchJournal(): Promise<Result> {
             Number(v.maxDelayMs.toFixed(1)),
             `p99 ${v.p99DelayMs.toFixed(1)} ms`,
           ],
+          ['  longest SQLite step while verifying', Number((v.steps[0]?.ms ?? 0).toFixed(1)), v.steps[0]?.what ?? ''],
         ],
       },
     ],
@@ -138,11 +146,18 @@ export async function benchJournal(): Promise<Result> {
         target: '≤ 50',
         met: v.maxDelayMs <= 50,
       },
+      {
+        what: 'longest synchronous SQLite step while verifying (ms)',
+        value: v.steps[0]?.ms ?? 0,
+        target: '≤ 20 (a quiet machine)',
+        met: (v.steps[0]?.ms ?? 0) <= 20,
+      },
     ],
     notes: [
       'marks are 137-character AFD type 7 lines, facts the delivered fact of each punch (a 24-character _id)',
       'the file without the journal still has migration 11: its punches, all without NSR, sit in the partial index punches_unjournalled, so the difference undercounts; dbstat counts the journal alone',
       'the upgrade: fillDelivered rows without NSRs, as a terminal upgraded with history has them',
+      `verify, longest SQLite steps (one statement or transaction on the loop, sqlite-steps.ts): ${v.steps.map(stepText).join('; ')}`,
     ],
     raw: { sizes: s, backfill: up, verify: v },
   };

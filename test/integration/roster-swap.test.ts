@@ -83,7 +83,16 @@ describe('roster swap by renaming tables', () => {
       await reclaimAll(roster, db);
     }
     // Every index the roster had, on the table in use (under this generation's names).
-    const all = ['by_cpf', 'by_external_id', 'by_payment_source', 'by_registration', 'no_cpf', 'not_allowed', 'unfit'];
+    const all = [
+      'by_cpf',
+      'by_external_id',
+      'by_payment_source',
+      'by_registration',
+      'by_source_name',
+      'no_cpf',
+      'not_allowed',
+      'unfit',
+    ];
     expect(indexesOf(db, 'roster_employees')).toEqual(all);
     expect(indexesOf(db, 'roster_staging')).toEqual(all);
     for (const sql of [
@@ -182,9 +191,9 @@ describe('roster swap by renaming tables', () => {
         reclaimStep(db, 500);
         steps.push(indexesOf(db, retired as string).length < idx ? 'index' : 'rows');
       }
-      // Seven indexes, one a step, then 3,000 rows in six steps and the empty table's drop.
-      expect(steps.slice(0, 7)).toEqual(Array(7).fill('index'));
-      expect(steps.length).toBe(7 + 6 + 1);
+      // Eight indexes, one a step, then 3,000 rows in six steps and the empty table's drop.
+      expect(steps.slice(0, 8)).toEqual(Array(8).fill('index'));
+      expect(steps.length).toBe(8 + 6 + 1);
       expect(db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name GLOB 'roster_retired_*'").get()).toEqual({
         n: 0,
       });

@@ -19,9 +19,11 @@ export class DayPunches {
       recent: db.prepare<[string, number], OwnPunch>(
         'SELECT local_date AS date, local_time AS time FROM punches WHERE employee_key = ? AND utc_minute >= ? ORDER BY utc_minute, local_time',
       ),
+      // By captured_at, named: for the GROUP BY SQLite otherwise walks the (employee_key, …) key over
+      // every punch kept (0.4–0.6 s on the event loop beside a year of 250,000).
       open: db.prepare<[number, number], OpenShift>(
         `SELECT employee_key AS employeeKey, max(employee_external_id) AS externalId, max(time_zone) AS timeZone, count(*) AS punches
-           FROM punches WHERE captured_at >= ? GROUP BY employee_key HAVING count(*) % 2 = 1 ORDER BY max(captured_at) LIMIT ?`,
+           FROM punches INDEXED BY punches_captured_at WHERE captured_at >= ? GROUP BY employee_key HAVING count(*) % 2 = 1 ORDER BY max(captured_at) LIMIT ?`,
       ),
     };
   }

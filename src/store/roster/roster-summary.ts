@@ -25,7 +25,22 @@ export type NotAllowed = {
  * What status shows of the roster, computed when a roster is swapped in and kept in settings: a
  * status read then costs one row, whatever the size of the site (the counts are full passes).
  */
-export type RosterSummary = { size: number; health: RosterHealth; notAllowed: number };
+export type RosterSummary = {
+  size: number;
+  health: RosterHealth;
+  notAllowed: number;
+  /**
+   * Workers per payment source (roster-gaps.ts counts those of the sources the cache cannot name
+   * from here, not by a pass over the index); absent or null: not kept (an older summary, more
+   * than SOURCES_KEPT sources), counted from the table.
+   */
+  sources?: SourceCounts | null;
+};
+
+/** Workers per payment source id. */
+export type SourceCounts = Record<string, number>;
+/** More distinct payment sources than this: not kept (a site has a few employers). */
+export const SOURCES_KEPT = 200;
 
 const summarySchema: z.ZodType<RosterSummary> = z.looseObject({
   size: z.number(),
@@ -43,6 +58,7 @@ const summarySchema: z.ZodType<RosterSummary> = z.looseObject({
     ),
   }),
   notAllowed: z.number(),
+  sources: z.record(z.string(), z.number()).nullable().optional(),
 });
 /** Unreadable (or absent): computed again from the tables. */
 export const SUMMARY_KEY = recordKey('roster_summary', summarySchema);
@@ -50,8 +66,33 @@ export const SUMMARY_KEY = recordKey('roster_summary', summarySchema);
 const SUMMARY_LISTED = 50;
 
 /** The full-pass counts a summary is made of (or kept page by page while staging). */
-export type Counts = { size: number; schedule: number; employer: number; zone: number; notAllowed: number };
-export const NO_COUNTS: Counts = { size: 0, schedule: 0, employer: 0, zone: 0, notAllowed: 0 };
+export type Counts = {
+  size: number;
+  schedule: number;
+  employer: number;
+  zone: number;
+  notAllowed: number;
+  sources?: SourceCounts | null;
+};
+export const NO_COUNTS: Counts = { size: 0, schedule: 0, employer: 0, zone: 0, notAllowed: 0, sources: {} };
+
+/**
+ * Moves `counts` (a copy is returned) by `delta` workers per source; null once more than SOURCES_KEPT sources are
+ * counted, or when either is not kept.
+ */
+export function addSources(
+  counts: SourceCounts | null | undefined,
+  delta: SourceCounts | null | undefined,
+): SourceCounts | null {
+  if (!counts || !delta) return null;
+  const out = { ...counts };
+  for (const [id, d] of Object.entries(delta)) {
+    const n = (out[id] ?? 0) + d;
+    if (n > 0) out[id] = n;
+    else delete out[id];
+  }
+  return Object.keys(out).length > SOURCES_KEPT ? null : out;
+}
 
 /** The columns that make an employee count as unfit or not allowed (Roster's `counts` query counts the same in SQL). */
 export type Fitness = {
@@ -67,6 +108,20 @@ export function countFitness(c: Omit<Counts, 'size'>, f: Fitness, sign: 1 | -1 =
   c.employer += f.payment_source === null ? sign : 0;
   c.zone += f.timezone_invalid !== null ? sign : 0;
   c.notAllowed += f.allow_api_record === 0 ? sign : 0;
+}
+
+/** Counts one more worker of `source` (a staged employee); gives up (null) past SOURCES_KEPT sources. */
+export function countSource(c: { sources?: SourceCounts | null }, source: string | null): void {
+  if (source === null || !c.sources) return;
+  const n = c.sources[source];
+  if (n !== undefined) c.sources[source] = n + 1;
+  else if (Object.keys(c.sources).length >= SOURCES_KEPT) c.sources = null;
+  else c.sources[source] = 1;
+}
+
+/** Workers per source from rows of (id, n); null past SOURCES_KEPT. */
+export function sourcesOf(rows: readonly { id: string; n: number }[]): SourceCounts | null {
+  return rows.length > SOURCES_KEPT ? null : Object.fromEntries(rows.map((r) => [r.id, r.n]));
 }
 
 /** The summary of a roster with counts `c`, its first unfit employees listed by `unfit` (by name). */
@@ -95,5 +150,5 @@ export function summaryOf(c: Counts, unfit: { all(limit: number): unknown[] }): 
       ],
     })),
   };
-  return { size: c.size, health, notAllowed: c.notAllowed };
+  return { size: c.size, health, notAllowed: c.notAllowed, sources: c.sources ?? null };
 }

@@ -1,4 +1,3 @@
-import type { Statement } from 'better-sqlite3';
 import type { Db, WritableDb } from '../database.js';
 
 /**
@@ -125,32 +124,31 @@ export const STAGING_CHECKPOINT_PAGES = 250;
  * it, a power cut at most what was committed since the last FULL commit or checkpoint, and it is
  * done again); and with checkpoints every STAGING_CHECKPOINT_PAGES: a sync writes the log fast, and
  * SQLite's checkpoint of 1,000 pages (a copy and an fsync, inside a commit) stalled the loop for
- * 25–53 ms. Inside a transaction nothing changes: the outer commit decides. Its statements are
- * prepared once (a sync runs it a thousand times).
+ * 25–53 ms. `elsewhere`: no checkpoint inside its commits at all, the caller has them done off the
+ * loop (roster-checkpoints.ts) between two runs. Inside a transaction nothing changes: the outer
+ * commit decides.
+ *
+ * The pragmas are prepared afresh each time (`exec`, `pragma`): SQLite applies a setting pragma
+ * when it compiles it and reads a pragma's value then too, so a statement prepared once and run
+ * again neither sets nor reads anything (the runner once kept FULL and 1,000 for every page).
  */
-export function relaxedCommits(db: WritableDb): <T>(fn: () => T) => T {
-  const sync = db.prepare('PRAGMA synchronous').pluck();
-  const checkpointAt = db.prepare('PRAGMA wal_autocheckpoint').pluck();
-  const normal = db.prepare('PRAGMA synchronous = NORMAL');
-  const sooner = db.prepare(`PRAGMA wal_autocheckpoint = ${STAGING_CHECKPOINT_PAGES}`);
-  const back = new Map<string, Statement>();
-  const restore = (sql: string) => {
-    let st = back.get(sql);
-    if (!st) back.set(sql, (st = db.prepare(sql)));
-    st.run();
-  };
-  return (fn) => {
+export function relaxedCommits(db: WritableDb): <T>(fn: () => T, elsewhere?: boolean) => T {
+  return (fn, elsewhere = false) => {
     if (db.inTransaction) return fn();
-    const was = { sync: sync.get() as number, checkpointAt: checkpointAt.get() as number };
+    const was = {
+      sync: db.pragma('synchronous', { simple: true }) as number,
+      checkpointAt: db.pragma('wal_autocheckpoint', { simple: true }) as number,
+    };
     // 0: checkpoints are someone else's (a worker's) for now; left so.
-    const lower = was.checkpointAt > STAGING_CHECKPOINT_PAGES;
-    normal.run();
-    if (lower) sooner.run();
+    const to = elsewhere ? 0 : STAGING_CHECKPOINT_PAGES;
+    const lower = was.checkpointAt > to;
+    db.exec('PRAGMA synchronous = NORMAL');
+    if (lower) db.exec(`PRAGMA wal_autocheckpoint = ${to}`);
     try {
       return fn();
     } finally {
-      restore(`PRAGMA synchronous = ${was.sync}`);
-      if (lower) restore(`PRAGMA wal_autocheckpoint = ${was.checkpointAt}`);
+      db.exec(`PRAGMA synchronous = ${was.sync}`);
+      if (lower) db.exec(`PRAGMA wal_autocheckpoint = ${was.checkpointAt}`);
     }
   };
 }

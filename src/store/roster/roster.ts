@@ -1,9 +1,12 @@
 import type { Db, WritableDb } from '../database.js';
 import type { RosterEmployee } from './roster-employee.js';
-import { reclaimStep, relaxedCommits, retireStaging, swapTables } from './roster-tables.js';
+import { reclaimStep, relaxedCommits, retiredTables, retireStaging, swapTables } from './roster-tables.js';
 import {
+  addSources,
   countFitness,
+  countSource,
   NO_COUNTS,
+  sourcesOf,
   SUMMARY_KEY,
   summaryOf,
   type Counts,
@@ -12,6 +15,7 @@ import {
   type RosterSummary,
 } from './roster-summary.js';
 import { upsertEmployees } from './roster-upsert.js';
+import { OffLoopCheckpoints, type WalCheckpoints } from './roster-checkpoints.js';
 import { readSetting, writeSetting } from '../settings/settings.js';
 
 export type { NotAllowed, RosterHealth, RosterSummary } from './roster-summary.js';
@@ -27,6 +31,19 @@ const COLUMNS =
 /** Employees roster health lists (migration 10 indexes them by name, so the list costs 50 steps). */
 const UNFIT = 'work_schedule IS NULL OR payment_source IS NULL OR timezone_invalid IS NOT NULL';
 
+export type { WalCheckpoints } from './roster-checkpoints.js';
+
+export type RosterOptions = {
+  /**
+   * Opens a checkpointer (store/upkeep/checkpoint-worker.ts) for a sync's staging or a freeing of
+   * retired rosters: their commits then take no checkpoint on the event loop (roster-checkpoints.ts).
+   * None, or one that fails: SQLite checkpoints inside them, every STAGING_CHECKPOINT_PAGES.
+   */
+  checkpoints?: () => WalCheckpoints;
+};
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * The cached roster of the site. A sync stages it page by page and swaps it in whole by renaming
  * tables (roster-tables.ts): readers never see half of one, a failed sync leaves the old one in
@@ -35,10 +52,15 @@ const UNFIT = 'work_schedule IS NULL OR payment_source IS NULL OR timezone_inval
 export class Roster {
   private readonly stmts;
   private reclaiming: Promise<void> | null = null;
+  /** The checkpoints of the sync staging now (opened at its first page, closed by endStaging). */
+  private staging: OffLoopCheckpoints | null = null;
   /** Staged pages and reclaim steps commit without an fsync (see relaxedCommits). */
-  private readonly relaxed: <T>(fn: () => T) => T;
+  private readonly relaxed: <T>(fn: () => T, elsewhere?: boolean) => T;
 
-  constructor(private readonly db: WritableDb) {
+  constructor(
+    private readonly db: WritableDb,
+    private readonly opts: RosterOptions = {},
+  ) {
     const unfit = (table: string) =>
       db.prepare(
         `SELECT id, external_id, full_name, work_schedule IS NULL AS no_schedule, payment_source IS NULL AS no_employer,
@@ -74,7 +96,9 @@ export class Roster {
          FROM roster_employees r WHERE r.allow_api_record = 0 ORDER BY r.full_name LIMIT ?`,
       ),
       count: db.prepare('SELECT COUNT(*) AS n FROM roster_employees'),
-      stagedCount: db.prepare('SELECT COUNT(*) AS n FROM roster_staging'),
+      sources: db.prepare(
+        'SELECT payment_source AS id, COUNT(*) AS n FROM roster_employees WHERE payment_source IS NOT NULL GROUP BY payment_source',
+      ),
     };
     this.relaxed = relaxedCommits(db);
   }
@@ -84,6 +108,7 @@ export class Roster {
    * staged is renamed aside and reclaimed in the background rather than deleted at once.
    */
   beginStaging(): void {
+    this.endStaging();
     const retired = this.db.transaction(() => {
       const left = this.stmts.stageAny.get() !== undefined;
       if (left) retireStaging(this.db);
@@ -99,7 +124,8 @@ export class Roster {
    * index; the first keeps it, the rest stay reachable by their other keys.
    */
   stagePage(employees: readonly RosterEmployee[]): number {
-    return this.relaxed(
+    const ckpt = this.db.inTransaction ? null : (this.staging ??= new OffLoopCheckpoints(this.opts.checkpoints));
+    const added = this.relaxed(
       this.db.transaction(() => {
         const c = { ...this.stagedCounts() };
         let added = 0;
@@ -108,17 +134,28 @@ export class Roster {
           if (this.stmts.stageInsert.run({ ...e, external_id: taken ? null : e.external_id }).changes === 0) continue;
           added++;
           countFitness(c, e);
+          countSource(c, e.payment_source);
         }
         c.size += added;
         this.stmts.stagedWrite.run(STAGED_KEY, JSON.stringify(c));
         return added;
       }),
+      ckpt?.active,
     );
+    ckpt?.soon();
+    return added;
   }
 
-  /** Employees staged so far (a sync held for confirmation keeps its roster here). */
+  /** The sync's staging is over (swapped, failed, held or cancelled): its checkpoint worker goes. */
+  endStaging(): void {
+    const ckpt = this.staging;
+    this.staging = null;
+    void ckpt?.close();
+  }
+
+  /** Employees staged so far (a sync held for confirmation keeps its roster here): kept by stagePage, not counted. */
   stagedSize(): number {
-    return (this.stmts.stagedCount.get() as { n: number }).n;
+    return this.stagedCounts().size;
   }
 
   /** Counts of the staged roster as kept by stagePage; a full count when none are kept (staged by an older version). */
@@ -139,6 +176,7 @@ export class Roster {
       writeSetting(this.db, SUMMARY_KEY, summary);
       this.stmts.stagedWrite.run(STAGED_KEY, JSON.stringify(NO_COUNTS));
     })();
+    this.endStaging();
     void this.reclaim();
     return summary.size;
   }
@@ -149,22 +187,33 @@ export class Roster {
    * Stops quietly when the database closes or a step fails (the next swap or start resumes).
    */
   reclaim(): Promise<void> {
-    this.reclaiming ??= new Promise<void>((resolve) => {
-      const step = () => {
-        let more = false;
-        try {
-          more = this.db.open && this.relaxed(() => reclaimStep(this.db));
-        } catch {
-          more = false;
-        }
-        if (more) setImmediate(step);
-        else resolve();
-      };
-      setImmediate(step);
-    }).finally(() => {
+    this.reclaiming ??= this.reclaimAll().finally(() => {
       this.reclaiming = null;
     });
     return this.reclaiming;
+  }
+
+  private async reclaimAll(): Promise<void> {
+    await nextTurn();
+    if (!this.db.open || retiredTables(this.db).length === 0) return;
+    const ckpt = new OffLoopCheckpoints(this.opts.checkpoints);
+    try {
+      for (;;) {
+        let more = false;
+        try {
+          more = this.db.open && this.relaxed(() => reclaimStep(this.db), ckpt.active);
+        } catch {
+          more = false;
+        }
+        // Between two steps the log is copied off the loop (which runs meanwhile); also after the last: left small.
+        if (!this.db.open) return;
+        if (ckpt.active) await ckpt.now();
+        else await nextTurn();
+        if (!more) return;
+      }
+    } finally {
+      await ckpt.close();
+    }
   }
 
   /** The summary as of the last swap; computed (not stored) for a roster swapped in before summaries were kept. */
@@ -179,7 +228,8 @@ export class Roster {
 
   /** The summary of the roster in use by full passes (an older version's roster, tests). */
   computeSummary(): RosterSummary {
-    return summaryOf(this.stmts.counts.get() as Counts, this.stmts.unfit);
+    const sources = sourcesOf(this.stmts.sources.all() as { id: string; n: number }[]);
+    return summaryOf({ ...(this.stmts.counts.get() as Counts), sources }, this.stmts.unfit);
   }
 
   /** The whole roster at once (small rosters, tests and benches). */
@@ -229,6 +279,7 @@ export class Roster {
         employer: s.health.missingEmployer + d.employer,
         zone: s.health.badTimeZone + d.zone,
         notAllowed: s.notAllowed + d.notAllowed,
+        sources: addSources(s.sources, d.sources),
       };
       writeSetting(this.db, SUMMARY_KEY, summaryOf(c, this.stmts.unfit));
       return employees.length;
