@@ -21,6 +21,7 @@ import { migration12 } from './migrations/v12.js';
 import { migration13 } from './migrations/v13.js';
 import { migration14 } from './migrations/v14.js';
 import { migration15 } from './migrations/v15.js';
+import { migration16 } from './migrations/v16.js';
 
 export const migrations: readonly string[] = [
   migration01,
@@ -38,4 +39,5 @@ export const migrations: readonly string[] = [
   migration13,
   migration14,
   migration15,
+  migration16,
 ];
