@@ -143,6 +143,34 @@ describe('migration 16: a delivered punch keeps only what a person still reads',
     expect(rows(db).filter((x) => x.state !== 'sent')).toEqual(before.slice(0, 5));
   });
 
+  it('a delivered punch drops its clock readings once they have served (anchored); an unanchored one keeps them', () => {
+    const db = openDatabase(dir());
+    undo.push(() => db.close());
+    const outbox = new Outbox(db);
+    const readings = (id: number) =>
+      db.prepare('SELECT boot_id, mono_at, wall_at FROM punches WHERE id = ?').get(id) as Record<string, unknown>;
+    const taken = (i: number, anchored: boolean): number => {
+      const p = journalPunch(i);
+      const r = outbox.insert({ ...p, time: { wall: p.capturedAt, mono: 1_234.5, bootId: 'boot-1', anchored } });
+      if (!r.inserted) throw new Error('a repeat');
+      outbox.markSending(r.id, p.capturedAt + 1_000);
+      return r.id;
+    };
+    const anchored = taken(0, true);
+    const unanchored = taken(1, false);
+    expect(readings(anchored)).toEqual({ boot_id: 'boot-1', mono_at: 1_234.5, wall_at: BASE });
+    outbox.markSent(anchored, BASE + 2_000, 'remote-0', 'created');
+    outbox.markSent(unanchored, BASE + 62_000, 'remote-1', 'created');
+    expect(readings(anchored)).toEqual({ boot_id: null, mono_at: null, wall_at: null });
+    expect(readings(unanchored)).toEqual({ boot_id: 'boot-1', mono_at: 1_234.5, wall_at: BASE + 60_000 });
+    expect(outbox.get(anchored)).toMatchObject({
+      state: 'sent',
+      remote_id: 'remote-0',
+      captured_at: BASE,
+      anchored: 1,
+    });
+  });
+
   it("runs the queue's hot queries on indexes, never a pass over the delivered punches", () => {
     const d = dir();
     version15(d);
