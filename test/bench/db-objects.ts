@@ -100,6 +100,14 @@ export function punchRowCosts(n: number, version?: number): { name: string; perP
           (BigInt(i + 7) * 0x9e3779b97f4a7c15n).toString(16).padStart(24, '0').slice(-24),
           'created',
         );
+      // Schema 15's release kept a delivered punch's clock readings (migration 16's delivery drops them): put back.
+      if (r.inserted && version !== undefined && version < 16)
+        db.prepare('UPDATE punches SET boot_id = ?, mono_at = ?, wall_at = ? WHERE id = ?').run(
+          BOOT_ID,
+          at / 1_000,
+          at,
+          r.id,
+        );
     }
     db.pragma('wal_checkpoint(TRUNCATE)');
     const out = objectBytes(db).map((o) => ({ name: o.name, perPunch: o.bytes / n }));
