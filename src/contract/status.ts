@@ -123,6 +123,8 @@ export const statusSchema = z.object({
        * compact` converts it).
        */
       file: z.object({ bytes: count, freeBytes: count, autoVacuum: z.enum(['none', 'full', 'incremental']) }),
+      /** A delivered punch's delivery log is kept this many days after delivery (migration 17); absent: older. */
+      deliveryLogDays: count.optional(),
     })
     .optional(),
   /**

@@ -22,6 +22,7 @@ import { migration13 } from './migrations/v13.js';
 import { migration14 } from './migrations/v14.js';
 import { migration15 } from './migrations/v15.js';
 import { migration16 } from './migrations/v16.js';
+import { migration17 } from './migrations/v17.js';
 
 export const migrations: readonly string[] = [
   migration01,
@@ -40,4 +41,5 @@ export const migrations: readonly string[] = [
   migration14,
   migration15,
   migration16,
+  migration17,
 ];

@@ -3,11 +3,17 @@
  * punches table costs beside the journal. Used by the journal archive bench (the size goal is the
  * whole database file, not only the journal's rows).
  */
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { localDateTime } from '../../src/domain/local-time.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
+import { DB_FILE_NAME, openDatabase, type Db, type DurableDb } from '../../src/store/database.js';
+import { migrations } from '../../src/store/migrations.js';
 import { EvidenceJournal } from '../../src/store/journal/evidence-journal.js';
 import { Outbox } from '../../src/store/punches/outbox.js';
 import { tempDir } from './support.js';
+
+/** A kernel boot id (/proc/sys/kernel/random/boot_id): what every punch row carries from its capture. */
+export const BOOT_ID = '6f1c2d3e-4a5b-4c7d-8e9f-0a1b2c3d4e5f';
 
 /** Bytes of each table and index in the file (pages, free space inside them included), largest first. */
 export function objectBytes(db: Db): { name: string; bytes: number }[] {
@@ -35,14 +41,30 @@ export function columnBytes(db: Db, table: string): { column: string; bytes: num
 }
 
 /**
- * `n` punches written as the terminal writes them (Outbox.insert with its journal mark, then
- * delivered with the service's id), 500 employees 4 times a day: each table's and index's bytes
- * per punch. The punches table keeps delivered punches retention.deliveredDays (default 90).
+ * A database with the schema of version `version` (migrations 1..version only), opened as the store
+ * opens its files: the layout an earlier release left, for a before/after in the same run.
  */
-export function punchRowCosts(n: number): { name: string; perPunch: number }[] {
+export function databaseAtVersion(dir: string, version: number): DurableDb {
+  const db = new Database(path.join(dir, DB_FILE_NAME));
+  db.pragma('auto_vacuum = INCREMENTAL');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.transaction(() => {
+    for (const m of migrations.slice(0, version)) db.exec(m);
+    db.pragma(`user_version = ${version}`);
+  })();
+  return db as unknown as DurableDb;
+}
+
+/**
+ * `n` punches written as the terminal writes them (Outbox.insert with its journal mark and the clock
+ * readings, then sending and delivered with the service's id), 500 employees 4 times a day: each
+ * table's and index's bytes per punch, in a database of the current schema or of `version`'s.
+ */
+export function punchRowCosts(n: number, version?: number): { name: string; perPunch: number }[] {
   const t = tempDir('timeclock-bench-punch-rows-');
   try {
-    const db = openDatabase(t.dir);
+    const db = version === undefined ? openDatabase(t.dir) : databaseAtVersion(t.dir, version);
     const journal = new EvidenceJournal(db);
     journal.open();
     const outbox = new Outbox(db, db, journal);
@@ -67,14 +89,24 @@ export function punchRowCosts(n: number): { name: string; perPunch: number }[] {
         credentialKind: 'badge',
         clockFlag: null,
         cpf: String(10_000_000_000 + e * 7_919_111).slice(0, 11),
+        time: { wall: at, mono: at / 1_000, bootId: BOOT_ID, anchored: true },
       });
       journal.settle();
+      if (r.inserted) outbox.markSending(r.id, at + 1_000);
       if (r.inserted)
         outbox.markSent(
           r.id,
           at + 2_000,
           (BigInt(i + 7) * 0x9e3779b97f4a7c15n).toString(16).padStart(24, '0').slice(-24),
           'created',
+        );
+      // Schema 15's release kept a delivered punch's clock readings (migration 17's delivery drops them): put back.
+      if (r.inserted && version !== undefined && version < 16)
+        db.prepare('UPDATE punches SET boot_id = ?, mono_at = ?, wall_at = ? WHERE id = ?').run(
+          BOOT_ID,
+          at / 1_000,
+          at,
+          r.id,
         );
     }
     db.pragma('wal_checkpoint(TRUNCATE)');

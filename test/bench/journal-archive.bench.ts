@@ -1,12 +1,15 @@
 /**
  * Five years on a small disk (issue 26 item 9): a year of a 500-employee site (4 punches a day,
- * 730,000 punches) written to the evidence journal through its writer (marks and their
- * 'delivered' facts), with the real archiving (agent/journal/journal-archiver.ts) run after every day as
- * the retention pass runs it, and the freed pages given back as the pass does. Measures: the
- * database at the end of the year and its peak, the archives' bytes per punch, five years
- * (the database plus five years of archives), the event loop's longest wait while archiving.
- * Baseline, in the same run: the same rows without archiving, measured on a tenth of the year
- * (bytes per punch, scaled to the year).
+ * 730,000 punches) written as the terminal writes them (Outbox: the punch row with its clock
+ * readings and its mark, then sending and delivered with the service's id and its 'delivered' fact),
+ * with the real retention pass (agent/journal/retention-watch.ts: delivered punches, their delivery log,
+ * the journal's archiving in agent/journal/journal-archiver.ts, the freed pages given back) after every
+ * day, with the default settings. Measures: the whole database file at the end of the year and its
+ * peak, each table's and index's bytes, the archives' bytes per punch, five years (the database plus
+ * five years of archives), the event loop's longest wait while archiving. In the same run: the same
+ * rows kept whole, measured on a tenth of the year (scaled); and before migration 17 (schema version 15
+ * and its 90-day retention: a sample written through the outbox at that layout, per punch, beside the
+ * journal's rows measured at the end).
  *
  * TIMECLOCK_BENCH_ARCHIVE_DAYS: days simulated (default 365). TIMECLOCK_BENCH_ARCHIVE_AFTER_DAYS: the
  * horizon (journal.archiveAfterDays, default 90).
@@ -25,9 +28,11 @@ import { EvidenceJournal } from '../../src/store/journal/evidence-journal.js';
 import { ARCHIVE_DIR_NAME } from '../../src/store/journal/journal-archive.js';
 import { verifyJournal } from '../../src/store/journal/journal-verify.js';
 import type { Result } from './report.js';
-import { SqliteSteps, stepText, type Step } from './sqlite-steps.js';
+import { SqliteSteps, type Step } from './sqlite-steps.js';
 import { tempDir } from './support.js';
-import { columnBytes, objectBytes, punchRowCosts } from './db-objects.js';
+import { archiveReport } from './journal-archive-report.js';
+import { Outbox } from '../../src/store/punches/outbox.js';
+import { BOOT_ID, columnBytes, objectBytes, punchRowCosts } from './db-objects.js';
 
 const EMPLOYEES = 500;
 const PER_DAY = 4;
@@ -35,34 +40,45 @@ const YEAR_PUNCHES = EMPLOYEES * PER_DAY * 365;
 const ZONE = 'America/Sao_Paulo';
 const START = Date.parse('2026-01-01T03:00:00Z');
 const DAY_MS = 86_400_000;
-const MB = 1e6;
 
 /** A valid-looking CPF per employee (the mark keeps 11 digits; check digits do not matter to the size). */
 const cpfOf = (e: number) => String(10_000_000_000 + e * 7_919_111).slice(0, 11);
 /** A service _id: 24 hex characters, as random as the service's. */
 const randomId = (n: number) => (BigInt(n) * 0x9e3779b97f4a7c15n).toString(16).padStart(24, '0').slice(-24);
 
-/** One day of punches: each employee at 08:00, 12:00, 13:00 and 17:00 local, give or take minutes. */
-function writeDay(db: DurableDb, journal: EvidenceJournal, day: number, counter: { n: number }): void {
+/** The service's _id of an employee: 24 hex characters. */
+const employeeKeyOf = (e: number) => (BigInt(e + 1) * 0x9e3779b97f4a7c15n).toString(16).padStart(24, '0').slice(-24);
+
+/**
+ * One day of punches: each employee at 08:00, 12:00, 13:00 and 17:00 local, give or take minutes,
+ * each captured, sent and delivered through the outbox as the uploader does it (one transaction a day
+ * here: the bench measures bytes, not fsyncs).
+ */
+function writeDay(db: DurableDb, journal: EvidenceJournal, outbox: Outbox, day: number, counter: { n: number }): void {
   db.transaction(() => {
+    journal.reserveNsr(EMPLOYEES * PER_DAY); // a day's NSRs at once, as a block
     for (const base of [8, 12, 13, 17]) {
       for (let e = 0; e < EMPLOYEES; e++) {
         const n = counter.n++;
         const at = START + day * DAY_MS + (base - 0) * 3_600_000 + ((n * 7_919) % 1_800) * 1_000;
         const local = localDateTime(at, ZONE);
-        const nsr = journal.reserveNsr(EMPLOYEES * PER_DAY);
-        journal.appendMark({
-          nsr,
-          at,
+        const r = outbox.insert({
+          capturedAt: at,
           localDate: local.date,
           localTime: local.time,
-          zone: ZONE,
-          recordedAt: at,
+          timeZone: ZONE,
+          employeeKey: employeeKeyOf(e),
+          employeeExternalId: String(10_000 + e),
+          employeeName: `Funcionário Exemplo ${e}`,
+          credentialKind: 'badge',
+          clockFlag: null,
           cpf: cpfOf(e),
-          punchId: n + 1,
           chain: e % 10 === 0 ? 'cnpj:11444777000161' : '',
+          time: { wall: at, mono: at / 1_000, bootId: BOOT_ID, anchored: true },
         });
-        journal.facts.append(nsr, at + 2_000 + (n % 900), 'delivered', randomId(n));
+        if (!r.inserted) throw new Error(`punch ${n} was taken as a repeat`);
+        outbox.markSending(r.id, at + 1_000);
+        outbox.markSent(r.id, at + 2_000 + (n % 900), randomId(n), 'created');
       }
     }
   }).immediate();
@@ -106,8 +122,9 @@ function baseline(days: number): { punches: number; bytes: number; perPunch: num
     const db = openDatabase(t.dir);
     const journal = new EvidenceJournal(db);
     journal.open();
+    const outbox = new Outbox(db, db, journal);
     const counter = { n: 0 };
-    for (let day = 0; day < days; day++) writeDay(db, journal, day, counter);
+    for (let day = 0; day < days; day++) writeDay(db, journal, outbox, day, counter);
     freePages(db);
     db.close();
     const bytes = dbBytes(t.dir);
@@ -125,6 +142,7 @@ export async function benchJournalArchive(): Promise<Result> {
     const db = openDatabase(t.dir);
     const journal = new EvidenceJournal(db);
     journal.open();
+    const outbox = new Outbox(db, db, journal);
     const counter = { n: 0 };
     const afterDays = Number(process.env.TIMECLOCK_BENCH_ARCHIVE_AFTER_DAYS ?? 90);
     const sqlSteps = new SqliteSteps();
@@ -139,7 +157,7 @@ export async function benchJournalArchive(): Promise<Result> {
     let archived = 0;
     const t0 = performance.now();
     for (let day = 0; day < days; day++) {
-      writeDay(db, journal, day, counter);
+      writeDay(db, journal, outbox, day, counter);
       const now = START + (day + 1) * DAY_MS;
       const a0 = performance.now();
       // The retention pass as the agent runs it: its checkpoints in a worker, the archiving in its steps, then the
@@ -183,154 +201,39 @@ export async function benchJournalArchive(): Promise<Result> {
     freePages(db);
     const v = await verifyJournal(db);
     const inDb = (db.prepare('SELECT COUNT(*) AS n FROM journal_marks').get() as { n: number }).n;
+    const punchesInDb = (db.prepare('SELECT COUNT(*) AS n FROM punches').get() as { n: number }).n;
+    const logLines = (db.prepare('SELECT COUNT(*) AS n FROM punch_journal').get() as { n: number }).n;
     const objects = objectBytes(db).filter((o) => o.bytes > 8_192);
-    const columns = { marks: columnBytes(db, 'journal_marks'), facts: columnBytes(db, 'journal_facts') };
+    const columns = {
+      marks: columnBytes(db, 'journal_marks'),
+      facts: columnBytes(db, 'journal_facts'),
+      punches: columnBytes(db, 'punches'),
+    };
     db.close();
-    // The punches table beside the journal: delivered punches stay retention.deliveredDays.
-    const punchSample = 20_000;
-    const punchCosts = punchRowCosts(punchSample).filter((o) => !o.name.startsWith('journal_') && o.perPunch >= 0.5);
-    const punchPerPunch = punchCosts.reduce((a, o) => a + o.perPunch, 0);
-    const punchesKept = (YEAR_PUNCHES / 365) * DEFAULT_RETENTION.deliveredDays;
-    const scale = YEAR_PUNCHES / counter.n;
     const dbEnd = dbBytes(t.dir);
     const archives = dirBytes(path.join(t.dir, ARCHIVE_DIR_NAME));
-    const archivePerPunch = archives / archived;
-    const baseYear = base.perPunch * YEAR_PUNCHES;
-    const fiveYears = dbEnd + archivePerPunch * YEAR_PUNCHES * 5;
-    const raw = {
+    // Before migration 17: the same site at schema version 15 with its 90-day retention and no delivery-log pruning.
+    const punchSample = 20_000;
+    const before = punchRowCosts(punchSample, 15).filter((o) => !o.name.startsWith('journal_') && o.perPunch >= 0.5);
+    return archiveReport({
       days,
-      punches: counter.n,
-      archivedPunches: archived,
-      dbEndBytes: dbEnd,
-      dbPeakBytes: peak,
-      archiveBytes: archives,
-      archivePerPunch,
-      baseline: base,
-      baselineYearBytes: baseYear,
-      fiveYearsBytes: fiveYears,
-      longestStepMs: longestStep,
-      longestSqlSteps: longestSql,
-      maxLoopStallMs: stall,
-      quietPassStallMs: quietStall,
-      stallsOfArchivingPasses: stalls.map((x) => +x.toFixed(1)),
       afterDays,
-      archiveMs,
-      writeAndArchiveMs,
-      verify: { ok: v.ok, marks: v.marks, facts: v.facts, ms: v.ms },
+      yearPunches: YEAR_PUNCHES,
+      punches: counter.n,
+      archived,
+      dbEnd,
+      peak,
+      archives,
+      base,
       objects,
       columns,
       marksInDb: inDb,
-      punchCosts,
-      punchPerPunch,
-      punchesKept,
-    };
-    return {
-      name: 'journal-archive',
-      title: `evidence journal archives: ${counter.n.toLocaleString('en')} punches over ${days} days (${EMPLOYEES} employees × ${PER_DAY} a day), archived after ${afterDays} days`,
-      tables: [
-        {
-          title: 'sizes (MB = 10^6 bytes)',
-          columns: ['', 'MB', 'bytes per punch', 'vs baseline'],
-          rows: [
-            [
-              'baseline: the year without archiving (tenth of it measured, scaled)',
-              +(baseYear / MB).toFixed(1),
-              Math.round(base.perPunch),
-              1,
-            ],
-            [`database at the end (${days} days)`, +(dbEnd / MB).toFixed(1), null, +(dbEnd / baseYear).toFixed(3)],
-            ['database, peak over the run', +(peak / MB).toFixed(1), null, +(peak / baseYear).toFixed(3)],
-            [
-              `archives (${archived.toLocaleString('en')} punches)`,
-              +(archives / MB).toFixed(2),
-              +archivePerPunch.toFixed(1),
-              +(archivePerPunch / base.perPunch).toFixed(3),
-            ],
-            [
-              'five years: database + 5 × a year of archives',
-              +(fiveYears / MB).toFixed(1),
-              null,
-              +(fiveYears / (5 * baseYear)).toFixed(3),
-            ],
-            [
-              `+ punches table and its journal, ${Math.round(punchesKept).toLocaleString('en')} delivered punches kept ${DEFAULT_RETENTION.deliveredDays} days (estimate)`,
-              +((punchPerPunch * punchesKept) / MB).toFixed(1),
-              Math.round(punchPerPunch),
-              null,
-            ],
-            [
-              '= the database file with punches (estimate)',
-              +((dbEnd + punchPerPunch * punchesKept) / MB).toFixed(1),
-              null,
-              null,
-            ],
-          ],
-        },
-        {
-          title: `where the database's bytes go at the end (${inDb.toLocaleString('en')} marks in it; pages, per mark)`,
-          columns: ['table or index', 'MB', 'bytes per mark'],
-          rows: objects.map((o) => [o.name, +(o.bytes / MB).toFixed(2), +(o.bytes / Math.max(1, inDb)).toFixed(1)]),
-        },
-        {
-          title: 'journal columns: payload bytes per row (record headers and page overhead not included)',
-          columns: ['table.column', 'bytes per row'],
-          rows: [
-            ...columns.marks.map((c) => [`journal_marks.${c.column}`, +(c.bytes / Math.max(1, inDb)).toFixed(1)]),
-            ...columns.facts.map((c) => [`journal_facts.${c.column}`, +(c.bytes / Math.max(1, inDb)).toFixed(1)]),
-          ],
-        },
-        {
-          title: `punches as the terminal writes them (Outbox, ${punchSample.toLocaleString('en')} delivered punches), bytes per punch`,
-          columns: ['table or index', 'bytes per punch'],
-          rows: punchCosts.map((o) => [o.name, +o.perPunch.toFixed(1)]),
-        },
-        {
-          title: 'work',
-          columns: ['', 'ms', 'note'],
-          rows: [
-            [
-              'retention passes with archiving, all together',
-              Math.round(archiveMs),
-              `${days} daily passes (RetentionWatch.runNow)`,
-            ],
-            ["  longest synchronous step (the pass's longestBatchMs)", +longestStep.toFixed(1), ''],
-            [
-              '  longest synchronous SQLite step on the loop (sqlite-steps.ts)',
-              +(raw.longestSqlSteps[0]?.ms ?? 0).toFixed(1),
-              raw.longestSqlSteps.map(stepText).join('; '),
-            ],
-            [
-              '  event loop delay while archiving, max (monitorEventLoopDelay)',
-              +stall.toFixed(1),
-              `passes that wrote an archive: ${stalls.map((x) => x.toFixed(0)).join(', ')} ms; the others at most ${quietStall.toFixed(0)} ms`,
-            ],
-            [
-              `verify at the end (archives + database)`,
-              v.ms,
-              v.ok ? `ok, ${v.marks} marks, ${v.facts} facts` : `NOT OK: ${v.firstProblem?.message}`,
-            ],
-          ],
-        },
-      ],
-      targets: [
-        { what: 'one-year database (MB)', value: dbEnd / MB, target: '< 60', met: dbEnd / MB < 60 },
-        {
-          what: 'one-year database with the punches table (MB, estimate)',
-          value: (dbEnd + punchPerPunch * punchesKept) / MB,
-          target: '< 60',
-          met: (dbEnd + punchPerPunch * punchesKept) / MB < 60,
-        },
-        { what: 'archives, bytes per punch', value: archivePerPunch, target: '< 60', met: archivePerPunch < 60 },
-        { what: 'five years in all (MB)', value: fiveYears / MB, target: '< 250', met: fiveYears / MB < 250 },
-        { what: 'event loop delay while archiving, max (ms)', value: stall, target: '≤ 50', met: stall <= 50 },
-      ],
-      notes: [
-        "the database measured holds journal rows only (marks and their delivered facts), written through EvidenceJournal as the terminal writes them; the punches table is retention's (retention.deliveredDays) and estimated beside it from a sample written through the Outbox",
-        `five years = the database at the end + archives per punch × ${YEAR_PUNCHES.toLocaleString('en')} × 5 (a year's archives scaled; archives are kept journal.keepYears = 5)`,
-        `scale to a year: ×${scale.toFixed(3)} (figures above are measured, not scaled, except the baseline and five years)`,
-      ],
-      raw,
-    };
+      punchesInDb,
+      logLines,
+      before: { sample: punchSample, costs: before, keptDays: 90 },
+      work: { archiveMs, writeAndArchiveMs, longestStep, longestSql, stall, quietStall, stalls },
+      verify: v,
+    });
   } finally {
     t.cleanup();
   }

@@ -64,8 +64,10 @@ function seed(db: Db, version: number): void {
     const values = cols.map((c) =>
       table === 'punches' && c.name === 'id' ? punchId : valueFor(table, c, version, punchId),
     );
+    // A one-row table (`one = 1`) keeps the row of the version that made it.
+    const verb = cols.some((c) => c.name === 'one') ? 'INSERT OR IGNORE' : 'INSERT';
     db.prepare(
-      `INSERT INTO "${table}" (${cols.map((c) => `"${c.name}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      `${verb} INTO "${table}" (${cols.map((c) => `"${c.name}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
     ).run(...values);
   }
 }

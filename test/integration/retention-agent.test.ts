@@ -54,6 +54,12 @@ describe('the agent', () => {
         .prepare(`SELECT COUNT(*) AS n FROM punches WHERE state = 'sent' AND sent_at < ?`)
         .get(clockNow - 90 * DAY_MS) as { n: number }
     ).n;
+    // The delivery log (3 lines a punch) goes 7 days after delivery (migration 17), the punches after 90.
+    const loggedOut = (
+      seed
+        .prepare(`SELECT COUNT(*) AS n FROM punches WHERE state = 'sent' AND sent_at < ?`)
+        .get(clockNow - 7 * DAY_MS) as { n: number }
+    ).n;
     seed.close();
     const config = configSchema.parse({
       dataDir: dir,
@@ -74,7 +80,7 @@ describe('the agent', () => {
     const s = agent.status();
     expect(s.retention.lastPass).toMatchObject({
       outcome: 'done',
-      deleted: { punches: expected, journal: 3 * expected, audit: 1 },
+      deleted: { punches: expected, journal: 3 * loggedOut, audit: 1 },
       error: null,
     });
     expect(s.retention.lastPass?.at).toBeGreaterThanOrEqual(clockNow);
@@ -82,6 +88,7 @@ describe('the agent', () => {
     expect(s.retention).toMatchObject({
       deliveredDays: 90,
       auditDays: 400,
+      deliveryLogDays: 7,
       deliveredEver: 20_000,
       deletedEver: { punches: expected, audit: 1 },
     });
@@ -93,7 +100,7 @@ describe('the agent', () => {
     await agent.stop();
     const cli = await runCli(['status'], { TIMECLOCK_DATA_DIR: dir });
     expect(cli.stdout).toMatch(
-      new RegExp(`^last pruned: .*: ${expected} punches, ${3 * expected} journal rows, 1 audit lines`, 'm'),
+      new RegExp(`^last pruned: .*: ${expected} punches, ${3 * loggedOut} journal rows, 1 audit lines`, 'm'),
     );
   });
 

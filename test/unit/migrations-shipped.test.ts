@@ -25,6 +25,8 @@ const SHIPPED: readonly (readonly [number, string])[] = [
   [13, '46c29cdc497bd784'],
   [14, '492da84f12196bb3'],
   [15, 'f2043584b63f990c'],
+  [16, '2ef086e640d12221'],
+  [17, '209d2ed224ca9882'],
 ];
 
 describe('the shipped migrations', () => {

@@ -30,10 +30,18 @@ function problems(retention: unknown): string[] {
 }
 
 describe('config retention', () => {
-  it('keeps delivered punches 90 days and audit lines 400 days unless told otherwise', () => {
-    expect(load(undefined).config.retention).toEqual({ deliveredDays: 90, auditDays: 400 });
-    expect(load({ deliveredDays: 30 }).config.retention).toEqual({ deliveredDays: 30, auditDays: 400 });
-    expect(load({ deliveredDays: 1, auditDays: 3650 }).config.retention).toEqual({ deliveredDays: 1, auditDays: 3650 });
+  it('keeps delivered punches 62 days (the current and the previous month), their delivery log 7 and audit lines 400 unless told otherwise', () => {
+    expect(load(undefined).config.retention).toEqual({ deliveredDays: 62, auditDays: 400, deliveryLogDays: 7 });
+    expect(load({ deliveredDays: 30 }).config.retention).toEqual({
+      deliveredDays: 30,
+      auditDays: 400,
+      deliveryLogDays: 7,
+    });
+    expect(load({ deliveredDays: 1, auditDays: 3650, deliveryLogDays: 1 }).config.retention).toEqual({
+      deliveredDays: 1,
+      auditDays: 3650,
+      deliveryLogDays: 1,
+    });
   });
 
   it.each([
@@ -43,6 +51,7 @@ describe('config retention', () => {
     [{ auditDays: '400' }, /^retention\.auditDays .*: must be a whole number of days$/],
     [{ auditDays: null }, /^retention\.auditDays .*: must be a whole number of days$/],
     [{ deliveredDays: 100_000 }, /^retention\.deliveredDays .*: must be at most 3650 days \(10 years\)$/],
+    [{ deliveryLogDays: 0 }, /^retention\.deliveryLogDays .*: must be at least 1 day$/],
     [{ keepDays: 30 }, /^retention \(from file .*\): unknown key\(s\) keepDays$/],
     [30, /^retention .*: /],
   ])('refuses %j, naming the key', (retention, message) => {

@@ -100,6 +100,7 @@ const rich: AgentStatus = {
   retention: {
     deliveredDays: 400,
     auditDays: 180,
+    deliveryLogDays: 7,
     deliveredEver: 52,
     deletedEver: { punches: 12, journal: 0, audit: 30 },
     lastPass: {

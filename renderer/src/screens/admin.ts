@@ -12,6 +12,7 @@ import type { AdminCalls, Panel, Shared, Tone } from './admin-common.js';
 import { queuePanel } from './admin-queue.js';
 import { receiptPanel } from './admin-receipt.js';
 import { afdPanel } from './admin-afd.js';
+import { archivesPanel } from './admin-archives.js';
 import { punchesPanel } from './admin-punches.js';
 import { auditPanel, stackedPanels } from './admin-audit.js';
 import { rosterPanel } from './admin-roster.js';
@@ -89,8 +90,8 @@ export function adminView(ctx: Ctx, calls: AdminCalls, onLock: () => void): Admi
       case 'settings':
         return stackedPanels(settingsPanel(last, shared), leadPinPanel(last, shared));
       case 'receipt':
-        // The journal's tab: a receipt by NSR, and the journal compared with the service.
-        return stackedPanels(receiptPanel(last, shared), auditPanel(last, shared));
+        // The journal's tab: a receipt by NSR, the journal compared with the service, and its archives.
+        return stackedPanels(receiptPanel(last, shared), auditPanel(last, shared), archivesPanel(last));
       case 'afd':
         return afdPanel(last, shared);
       case 'punches':

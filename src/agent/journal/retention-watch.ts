@@ -140,6 +140,14 @@ export class RetentionWatch {
         more = r.more;
         n = resized(n, ms, PUNCHES);
       }
+      // The delivery log of punches delivered a while ago (the punches stay): batches the size of the punches'.
+      n = PUNCHES.first;
+      for (let more = true; more && !this.stopped;) {
+        const [r, ms] = await slice(() => store.pruneDeliveryLog(at - policy.deliveryLogDays * DAY_MS, n));
+        deleted.journal += r.journal;
+        more = r.more;
+        n = resized(n, ms, PUNCHES);
+      }
       n = PUNCHES.first * AUDIT_PER_PUNCH;
       for (let more = true; more && !this.stopped;) {
         const [r, ms] = await slice(() => store.pruneAudit(at - policy.auditDays * DAY_MS, n));

@@ -314,6 +314,7 @@ function retentionOf(db: Db, policy: RetentionPolicy, sentHere: number): Retenti
   return {
     deliveredDays: policy.deliveredDays,
     auditDays: policy.auditDays,
+    deliveryLogDays: policy.deliveryLogDays,
     deliveredEver: sentHere + deleted.punches,
     deletedEver: deleted,
     lastPass: readSetting(db, settingKeys.retentionPass),

@@ -35,4 +35,16 @@ export const enReceipt = {
   'receipt.timeToConfirm': 'Time to be confirmed (the terminal’s clock was not yet checked against the service)',
   'result.timeToConfirm': 'time to be confirmed',
   'receipt.downloadPdf': 'Download PDF',
+  'archives.title': 'Journal archives',
+  'archives.hint':
+    'Marks and facts past the horizon leave the database for sealed monthly files beside it; receipts, the AFD export and verify read them as before.',
+  'archives.months': 'Months archived',
+  'archives.kept': { one: '{n} month ({from} to {to})', other: '{n} months ({from} to {to})' },
+  'archives.none': 'None yet',
+  'archives.size': 'Size on disk',
+  'archives.lastRun': 'Last run',
+  'archives.run': '{when}: {archives} written, {marks} marks',
+  'archives.runFailed': '{when}: FAILED ({error})',
+  'archives.neverRun': 'Not run yet',
+  'archives.unknown': 'Not reported by the agent.',
 } as const satisfies Record<string, Text>;

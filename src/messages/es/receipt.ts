@@ -31,4 +31,16 @@ export const esReceipt: Texts<typeof enReceipt> = {
   'receipt.timeToConfirm': 'Hora por confirmar (el reloj del terminal aún no fue verificado con el servicio)',
   'result.timeToConfirm': 'hora por confirmar',
   'receipt.downloadPdf': 'Descargar PDF',
+  'archives.title': 'Archivos del registro',
+  'archives.hint':
+    'Las marcas y hechos más antiguos que el horizonte salen de la base de datos hacia archivos mensuales sellados a su lado; el comprobante, la exportación AFD y la verificación los leen como antes.',
+  'archives.months': 'Meses archivados',
+  'archives.kept': { one: '{n} mes ({from} a {to})', other: '{n} meses ({from} a {to})' },
+  'archives.none': 'Ninguno todavía',
+  'archives.size': 'Tamaño en disco',
+  'archives.lastRun': 'Última ejecución',
+  'archives.run': '{when}: {archives} escritos, {marks} marcas',
+  'archives.runFailed': '{when}: FALLÓ ({error})',
+  'archives.neverRun': 'Todavía no se ejecutó',
+  'archives.unknown': 'El agente no lo informa.',
 };

@@ -31,4 +31,16 @@ export const ptReceipt: Texts<typeof enReceipt> = {
   'receipt.timeToConfirm': 'Horário a confirmar (relógio do terminal ainda não conferido com o serviço)',
   'result.timeToConfirm': 'horário a confirmar',
   'receipt.downloadPdf': 'Baixar PDF',
+  'archives.title': 'Arquivos do registro',
+  'archives.hint':
+    'Marcações e fatos mais antigos que o horizonte saem do banco de dados para arquivos mensais selados ao lado dele; o comprovante, a exportação do AFD e a verificação os leem como antes.',
+  'archives.months': 'Meses arquivados',
+  'archives.kept': { one: '{n} mês ({from} a {to})', other: '{n} meses ({from} a {to})' },
+  'archives.none': 'Nenhum ainda',
+  'archives.size': 'Tamanho em disco',
+  'archives.lastRun': 'Última execução',
+  'archives.run': '{when}: {archives} gravados, {marks} marcações',
+  'archives.runFailed': '{when}: FALHOU ({error})',
+  'archives.neverRun': 'Ainda não executado',
+  'archives.unknown': 'O agente não informa.',
 };

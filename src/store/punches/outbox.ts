@@ -94,16 +94,23 @@ export class Outbox {
         `UPDATE punches SET state = 'pending', next_attempt_at = @now, reject_reason = NULL, updated_at = @now
          WHERE id = @id AND state = 'rejected'`,
       ),
-      interrupted: db.prepare(`SELECT id FROM punches WHERE state = 'sending'`),
+      // `state <> 'sent'`: the condition of punches_state (partial since migration 17), so the index serves it.
+      interrupted: db.prepare(
+        `SELECT id FROM punches INDEXED BY punches_state WHERE state = 'sending' AND state <> 'sent'`,
+      ),
       // Status and start cost the same after years of punches: counters kept by triggers and
       // indexes (migration 8), never a pass over the history.
       counts: db.prepare('SELECT state, n FROM punch_counts'),
       oldestUnsent: db.prepare(
         `SELECT MIN(captured_at) AS t FROM punches INDEXED BY punches_unsent_at WHERE state IN ('pending','sending','in_doubt')`,
       ),
-      rejected: db.prepare(`SELECT * FROM punches WHERE state = 'rejected' ORDER BY id LIMIT ?`),
+      rejected: db.prepare(
+        `SELECT * FROM punches INDEXED BY punches_state WHERE state = 'rejected' AND state <> 'sent' ORDER BY id LIMIT ?`,
+      ),
       latestCapture: db.prepare('SELECT MAX(captured_at) AS t FROM punches INDEXED BY punches_captured_at'),
-      rejectedIds: db.prepare(`SELECT id FROM punches INDEXED BY punches_state WHERE state = 'rejected'`),
+      rejectedIds: db.prepare(
+        `SELECT id FROM punches INDEXED BY punches_state WHERE state = 'rejected' AND state <> 'sent'`,
+      ),
       lastOf: db.prepare('SELECT * FROM punches WHERE employee_key = ? ORDER BY captured_at DESC LIMIT 1'),
     };
   }

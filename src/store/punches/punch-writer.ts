@@ -28,8 +28,16 @@ export function punchWriter(db: WritableDb) {
       `UPDATE punches SET state = @state, attempts = attempts + @attempt, next_attempt_at = @nextAt,
          last_error = CASE WHEN @state = 'sending' THEN last_error ELSE @error END, updated_at = @now WHERE id = @id`,
     ),
+    /**
+     * Delivered, the clock readings of an anchored punch (boot id, monotonic and wall times: 50 bytes) have served
+     * (they re-time a punch before it is sent); dropped in the same write, while the row is still in the table's last
+     * page, whose next insert reuses the space (migration 17's size goal). An unanchored one keeps them as evidence.
+     */
     setSent: db.prepare(
-      `UPDATE punches SET state = 'sent', remote_id = @remoteId, sent_at = @now, last_error = NULL, updated_at = @now
+      `UPDATE punches SET state = 'sent', remote_id = @remoteId, sent_at = @now, last_error = NULL, updated_at = @now,
+         boot_id = CASE WHEN anchored = 1 THEN NULL ELSE boot_id END,
+         mono_at = CASE WHEN anchored = 1 THEN NULL ELSE mono_at END,
+         wall_at = CASE WHEN anchored = 1 THEN NULL ELSE wall_at END
        WHERE id = @id`,
     ),
     setHeld: db.prepare(

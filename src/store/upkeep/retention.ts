@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db, WritableDb } from '../database.js';
 import { settingKeys, type Deleted, type RetentionPassRecord } from '../settings/setting-keys.js';
 import { readSetting, writeSetting } from '../settings/settings.js';
+import { DeliveryLog } from './delivery-log.js';
 
 export type { Deleted, RetentionPassRecord };
 
@@ -11,8 +12,10 @@ const PASS_CACHE_KIB = 8_000;
 
 /**
  * How long the terminal keeps what it no longer needs (config `retention`). Delivered punches are
- * on the service already: the terminal keeps them (and their journal) for support and disputes,
- * then lets them go; the audit log (every PIN attempt) is personal data kept for a bounded time.
+ * on the service already: the terminal keeps them for the manager's lists (the admin Punches search
+ * and CSV of the current and the previous month: 62 days cover both on any day), their per-attempt
+ * delivery log a week for support, then lets them go; what counts as evidence is in the journal (kept
+ * and archived on its own terms). The audit log (every PIN attempt) is personal data kept for a bounded time.
  */
 const days = (fallback: number) =>
   z
@@ -25,9 +28,11 @@ const days = (fallback: number) =>
 export const retentionSchema = z
   .object({
     /** Delivered punches and their journal, counted from delivery (or a person's "delivered"). */
-    deliveredDays: days(90),
+    deliveredDays: days(62),
     /** Audit log lines (PIN attempts, enrollments, settings changes), counted from when they were written. */
     auditDays: days(400),
+    /** A delivered punch's delivery log (punch_journal), counted from delivery; its row stays deliveredDays. */
+    deliveryLogDays: days(7),
   })
   .strict()
   .prefault({});
@@ -56,8 +61,10 @@ export const RETENTION_KEYS = {
  */
 export class RetentionStore {
   private readonly stmts;
+  private readonly deliveryLog: DeliveryLog;
 
   constructor(private readonly db: WritableDb) {
+    this.deliveryLog = new DeliveryLog(db);
     this.stmts = {
       // Migration 9's partial index: the oldest delivered first, never a pass over the rest.
       oldDelivered: db.prepare(
@@ -91,6 +98,20 @@ export class RetentionStore {
         }
         this.addDeleted({ punches, journal, audit: 0 });
         return { punches, journal, more: ids.length === limit };
+      })
+      .immediate();
+  }
+
+  /**
+   * The delivery log lines of up to `limit` punches delivered before `cutoff` (store/upkeep/delivery-log.ts), in one
+   * transaction; `more` as above. The punches stay.
+   */
+  pruneDeliveryLog(cutoff: number, limit: number): { journal: number; more: boolean } {
+    return this.db
+      .transaction(() => {
+        const r = this.deliveryLog.prune(cutoff, limit);
+        this.addDeleted({ punches: 0, journal: r.lines, audit: 0 });
+        return { journal: r.lines, more: r.more };
       })
       .immediate();
   }
@@ -201,6 +222,11 @@ export function compactDatabase(
   for (let more = true; more;) {
     const r = store.pruneDelivered(now - policy.deliveredDays * DAY_MS, 5_000);
     deleted.punches += r.punches;
+    deleted.journal += r.journal;
+    more = r.more;
+  }
+  for (let more = true; more;) {
+    const r = store.pruneDeliveryLog(now - policy.deliveryLogDays * DAY_MS, 5_000);
     deleted.journal += r.journal;
     more = r.more;
   }
