@@ -16,6 +16,16 @@ import {
   type ThrottlePolicy,
 } from '../../domain/pin-policy.js';
 import type { AuditLog } from './audit-log.js';
+import {
+  DEFAULT_SCRYPT_PARAMS,
+  isInt,
+  PIN_SALT_BYTES,
+  parseStoredParams,
+  scrypt,
+  validScryptParams,
+  type ScryptParams,
+  type StoredParams,
+} from './pin-hash.js';
 import type { Db, WritableDb } from '../database.js';
 
 const HAS_PIN = 'SELECT 1 FROM employee_pins WHERE employee_id = ?';
@@ -25,11 +35,7 @@ export function hasPin(db: Db, employeeId: string): boolean {
   return db.prepare(HAS_PIN).get(employeeId) !== undefined;
 }
 
-/** scrypt cost parameters; stored as JSON beside each hash, so they can be raised later. */
-export type ScryptParams = { N: number; r: number; p: number; keylen: number };
-
-export const DEFAULT_SCRYPT_PARAMS: Readonly<ScryptParams> = Object.freeze({ N: 16_384, r: 8, p: 1, keylen: 32 });
-export const PIN_SALT_BYTES = 16;
+export { DEFAULT_SCRYPT_PARAMS, PIN_SALT_BYTES, type ScryptParams } from './pin-hash.js';
 
 export type PinCheck =
   | { ok: true }
@@ -50,49 +56,6 @@ export type PinsOptions = {
 
 type PinRow = { salt: Buffer; hash: Buffer; params: string };
 type AttemptRow = { failures: number; locked_until: number | null };
-type StoredParams = ScryptParams & { alg: 'scrypt' };
-
-const isInt = (v: unknown, min: number, max: number): v is number =>
-  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-
-/** Bounds that keep a (possibly corrupt) stored row from asking for gigabytes of memory. */
-function validScryptParams(v: unknown): v is ScryptParams {
-  if (typeof v !== 'object' || v === null) return false;
-  const o = v as Record<string, unknown>;
-  return (
-    isInt(o.N, 2, 2 ** 22) &&
-    ((o.N as number) & ((o.N as number) - 1)) === 0 &&
-    isInt(o.r, 1, 32) &&
-    isInt(o.p, 1, 16) &&
-    isInt(o.keylen, 16, 64)
-  );
-}
-
-function parseStoredParams(json: string, employeeId: string): ScryptParams {
-  let v: unknown;
-  try {
-    v = JSON.parse(json);
-  } catch {
-    v = null;
-  }
-  if (!validScryptParams(v) || (v as { alg?: unknown }).alg !== 'scrypt') {
-    throw new Error(`the stored PIN of employee ${employeeId} has unreadable hash parameters; set the PIN again`);
-  }
-  return { N: v.N, r: v.r, p: v.p, keylen: v.keylen };
-}
-
-function scrypt(pin: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
-  // OpenSSL needs 128·r·(N+2) + 128·r·p bytes; Node's default ceiling (32 MiB) is too low for
-  // raised parameters, so allow what these parameters need, with some room.
-  const maxmem = Math.max(32 * 1024 * 1024, 128 * params.r * (params.N + 2) + 128 * params.r * params.p + 1024 * 1024);
-  return new Promise((resolve, reject) => {
-    crypto.scrypt(pin, salt, params.keylen, { N: params.N, r: params.r, p: params.p, maxmem }, (err, key) => {
-      if (err) reject(err);
-      else resolve(key);
-    });
-  });
-}
-
 /** What the PIN store is built from, with its options. */
 export type PinsDeps = PinsOptions & { db: WritableDb; clock: Clock; policy: PinPolicy; audit: AuditLog };
 
