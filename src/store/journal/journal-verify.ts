@@ -1,14 +1,6 @@
-import { MARK_BODY_LENGTH, markHashMatches, parseMark } from '../../domain/afd/mark.js';
-import {
-  clockAdjustedLine,
-  factHash,
-  isFactEvent,
-  JOURNAL_EVENTS,
-  restoredGap,
-  type FactEvent,
-} from '../../domain/journal-fact.js';
+import { MARK_BODY_LENGTH } from '../../domain/afd/mark.js';
+import { clockAdjustedLine, restoredGap } from '../../domain/journal-fact.js';
 import type { Db } from '../database.js';
-import { sha256Latin1, sha256Utf8 } from './journal-facts.js';
 import { headPathFor, readHead, type JournalHead } from './journal-nsr.js';
 import { mirrorHeadFileFor } from './nsr-mirror.js';
 import { checkHead, checkMarkAgainstPunch, REANCHORED_MOVE, type MarkPunchRow } from './journal-agree.js';
@@ -17,6 +9,15 @@ import { archivedThrough } from './journal-archive.js';
 import { walkArchives, type SignatureCheck } from './journal-archive-verify.js';
 import { photoDirOfDb } from './photo-files.js';
 import { PhotoSeals } from './photo-verify.js';
+import {
+  checkFact,
+  checkMark,
+  checkRef,
+  type FactRow,
+  type JournalProblem,
+  type MarkRow,
+  type PunchRef,
+} from './journal-row-checks.js';
 
 /**
  * Checks the evidence journal end to end: both chains recomputed, every NSR accounted for, every
@@ -26,7 +27,7 @@ import { PhotoSeals } from './photo-verify.js';
  * after their change (the signed AFD export and the workers' receipts anchor it outside).
  */
 
-export type JournalProblem = { nsr?: number; seq?: number; message: string };
+export type { JournalProblem } from './journal-row-checks.js';
 export type JournalVerification = {
   ok: boolean;
   marks: number;
@@ -70,18 +71,6 @@ function stepper(fixed: number | undefined): Stepper {
   };
   return s;
 }
-
-type MarkRow = { nsr: number; line: unknown; chain: unknown };
-type FactRow = {
-  seq: number;
-  nsr: number;
-  at: number;
-  event: unknown;
-  detail: unknown;
-  hash: unknown;
-  has_mark: number;
-};
-type PunchRef = { id: number; nsr: number | null; mark: number | null; owner: number | null };
 
 /**
  * Visits every row `fetch` returns, by key after key (`keyOf`), a step at a time with the event loop
@@ -263,71 +252,6 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
     ? { message: 'verification stopped before the end (the agent is stopping)' }
     : (found.marks ?? found.facts ?? found.punches ?? photoProblem);
   return { ok: firstProblem === null, marks, facts, firstProblem, ms: Math.round(performance.now() - t0) };
-}
-
-function checkMark(
-  r: MarkRow,
-  prev: { nsr: number } | null,
-  prevInChain: { nsr: number; hash: string } | null,
-  gaps: ReadonlyMap<number, number>,
-): JournalProblem | null {
-  const nsr = r.nsr;
-  if (typeof r.line !== 'string') return { nsr, message: `NSR ${nsr}: the record is not text` };
-  const parsed = parseMark(r.line);
-  if (!parsed.ok) return { nsr, message: `NSR ${nsr}: not a type 7 record (${parsed.problem})` };
-  if (parsed.mark.nsr !== nsr)
-    return { nsr, message: `NSR ${nsr}: the record says NSR ${parsed.mark.nsr} (records moved or swapped)` };
-  const expected = (prev?.nsr ?? 0) + 1;
-  // NSRs a restore skipped and those of type 4 records (kept as facts) follow each other.
-  let next = expected;
-  for (let to = gaps.get(next); to !== undefined && next < nsr; to = gaps.get(next)) next = to + 1;
-  if (nsr !== next)
-    return {
-      nsr,
-      message: `NSRs ${expected}-${nsr - 1} are missing before NSR ${nsr} (deleted?), and no restore explains them`,
-    };
-  // The hash chains within the mark's employer chain; NSR continuity is across all of them.
-  if (!markHashMatches(r.line, prevInChain?.hash ?? '', sha256Latin1)) {
-    return {
-      nsr,
-      message: `NSR ${nsr}: hash does not match (this record, or the hash of NSR ${prevInChain?.nsr ?? '-'} before it, was changed)`,
-    };
-  }
-  return null;
-}
-
-function checkFact(r: FactRow, prevSeq: number, prevHash: string): JournalProblem | null {
-  const seq = r.seq;
-  if (seq !== prevSeq + 1)
-    return { seq, message: `facts ${prevSeq + 1}-${seq - 1} are missing before fact ${seq} (deleted?)` };
-  if (
-    typeof r.event !== 'string' ||
-    !isFactEvent(r.event) ||
-    typeof r.detail !== 'string' ||
-    typeof r.hash !== 'string'
-  ) {
-    return { seq, nsr: r.nsr, message: `fact ${seq}: not a fact of this journal` };
-  }
-  const event: FactEvent = r.event;
-  if (factHash({ seq, nsr: r.nsr, at: r.at, event, detail: r.detail }, prevHash, sha256Utf8) !== r.hash) {
-    return {
-      seq,
-      nsr: r.nsr,
-      message: `fact ${seq}: hash does not match (this fact, or the hash of the one before it, was changed)`,
-    };
-  }
-  if (!r.has_mark && !JOURNAL_EVENTS.includes(event))
-    return { seq, nsr: r.nsr, message: `fact ${seq} is about NSR ${r.nsr}, which has no mark` };
-  return null;
-}
-
-function checkRef(r: PunchRef, what: string): JournalProblem | null {
-  if (r.nsr === null) return { message: `${what} ${r.id} has no NSR (not in the journal)` };
-  if (r.mark === null) return { nsr: r.nsr, message: `${what} ${r.id} has NSR ${r.nsr}, which has no mark (deleted?)` };
-  // A resolved capture's mark names the unresolved row it was taken as, not the punch.
-  if (r.owner !== null && r.owner !== r.id)
-    return { nsr: r.nsr, message: `${what} ${r.id} has NSR ${r.nsr}, whose mark belongs to ${what} ${r.owner}` };
-  return null;
 }
 
 /** The chain's heads recorded outside the database: beside it, and in the mirror when there is one. */
