@@ -60,6 +60,11 @@ export type JournalOptions = {
   outside?: OutsideCopies;
   /** Tests: runs between the sidecar's write and the database's (a crash there is not a restore). */
   afterSidecarWrite?: () => void;
+  /**
+   * Runs the head's write later (the agent: after the punch's answer); absent: at once. A head written late is an
+   * older head, which the file's contract allows (store/journal/journal-nsr.ts writeHead).
+   */
+  headLater?: (write: () => void) => void;
 };
 
 type Meta = { journal_id: string; reserved_to: number; nsr_floor: number };
@@ -79,6 +84,8 @@ export class EvidenceJournal {
   private readonly copies: JournalCopies;
   /** A mark was appended since the chain's head was last written outside the database. */
   private headDirty = false;
+  /** A later write of the head is asked for (`headLater`) and has not run yet. */
+  private headAsked = false;
   /** The last restore recognised by this process (status and doctor say it). */
   lastRestore: { from: number; to: number; where: string } | null = null;
 
@@ -228,7 +235,7 @@ export class EvidenceJournal {
   /** After the transaction of a raise ended: the sidecar says what the database holds (step 3). */
   settle(): void {
     if (this.db.inTransaction) return;
-    if (this.headDirty) this.writeHead();
+    if (this.headDirty) this.headSoon();
     if (this.unsettled === null) return;
     this.unsettled = null;
     try {
@@ -264,6 +271,7 @@ export class EvidenceJournal {
    */
   close(): void {
     if (this.sidecar === null || !this.db.open) return;
+    if (this.headDirty) this.writeHead();
     try {
       this.db
         .transaction(() => {
@@ -355,6 +363,20 @@ export class EvidenceJournal {
     this.unsettled = committed;
     this.o.afterSidecarWrite?.();
     this.stmts.reserve.run(to);
+  }
+
+  /** The head now, or once through `headLater` for any number of commits before it runs. */
+  private headSoon(): void {
+    const later = this.o.headLater;
+    if (!later) return this.writeHead();
+    if (this.headAsked) return;
+    this.headAsked = true;
+    later(() => {
+      this.headAsked = false;
+      if (!this.headDirty || !this.db.open) return;
+      if (this.db.inTransaction) this.headSoon();
+      else this.writeHead();
+    });
   }
 
   /** The chain's head after a commit (store/journal/journal-copies.ts); never fails a punch. */
