@@ -69,6 +69,16 @@ export type JournalOptions = {
 
 type Meta = { journal_id: string; reserved_to: number; nsr_floor: number };
 
+/** A mark's line only where its columns do not give its hash directly, and the stored hash in lowercase hex. */
+const TAIL_COLUMNS = 'CASE WHEN verbatim IS NOT NULL OR nsr > 999999999 THEN line END AS line, lower(hex(hash)) AS hex';
+type TailRow = { line: unknown; hex: unknown };
+
+/** The hash at the end of a mark's line (TAIL_COLUMNS); null when the row has no line. */
+function tailHash(r: TailRow): string | null {
+  if (typeof r.line === 'string') return r.line.slice(MARK_BODY_LENGTH);
+  return typeof r.hex === 'string' ? r.hex : null;
+}
+
 export class EvidenceJournal {
   readonly facts: JournalFacts;
   private readonly stmts;
@@ -99,8 +109,11 @@ export class EvidenceJournal {
     this.copies = new JournalCopies(this.sidecar, o.mirrorDir ?? null, (m) => this.warn(m), o.outside);
     this.stmts = {
       meta: db.prepare('SELECT journal_id, reserved_to, nsr_floor FROM journal_meta WHERE one = 1'),
-      last: db.prepare('SELECT nsr, line FROM journal_marks ORDER BY nsr DESC LIMIT 1'),
-      lastOfChain: db.prepare('SELECT line FROM journal_marks WHERE chain = ? ORDER BY nsr DESC LIMIT 1'),
+      // The hash a line ends with, without rebuilding the line (a virtual column, on every punch's path): a line the
+      // columns rebuild ends with its stored hash in lowercase hex after a body of MARK_BODY_LENGTH characters (9 of
+      // them the NSR); only a verbatim line, or a longer NSR, is read whole (tailHash).
+      last: db.prepare(`SELECT nsr, ${TAIL_COLUMNS} FROM journal_marks ORDER BY nsr DESC LIMIT 1`),
+      lastOfChain: db.prepare(`SELECT ${TAIL_COLUMNS} FROM journal_marks WHERE chain = ? ORDER BY nsr DESC LIMIT 1`),
       // A chain whose every mark was archived (store/journal/journal-archive.ts) goes on from its last archived hash.
       archivedOfChain: db.prepare('SELECT hash FROM journal_archive_heads WHERE chain = ?'),
       // The line's fields and 32-byte hash, rebuilt on read (migration 14, store/mark-columns.ts).
@@ -128,10 +141,10 @@ export class EvidenceJournal {
    * wrong).
    */
   private last(): { nsr: number; hash: string } | null {
-    const r = this.stmts.last.get() as { nsr: unknown; line: unknown } | undefined;
+    const r = this.stmts.last.get() as ({ nsr: unknown } & TailRow) | undefined;
     if (!r) return null;
     if (typeof r.nsr !== 'number') throw new Error("the evidence journal's last mark is not readable");
-    return { nsr: r.nsr, hash: typeof r.line === 'string' ? r.line.slice(MARK_BODY_LENGTH) : '' };
+    return { nsr: r.nsr, hash: tailHash(r) ?? '' };
   }
 
   private nextOf(meta: Meta, last: { nsr: number } | null): number {
@@ -175,11 +188,11 @@ export class EvidenceJournal {
     const marked = markedAt(m.localDate, m.localTime, m.at, m.zone);
     // Each employer's marks chain among themselves (migration 12): its AFD is then a whole chain.
     const chain = m.chain ?? '';
-    const previous = this.stmts.lastOfChain.get(chain) as { line: unknown } | undefined;
+    const previous = this.stmts.lastOfChain.get(chain) as TailRow | undefined;
     const archived = previous ? undefined : (this.stmts.archivedOfChain.get(chain) as { hash: unknown } | undefined);
     const previousHash =
-      typeof previous?.line === 'string'
-        ? previous.line.slice(MARK_BODY_LENGTH)
+      previous && tailHash(previous) !== null
+        ? (tailHash(previous) as string)
         : typeof archived?.hash === 'string'
           ? archived.hash
           : '';
