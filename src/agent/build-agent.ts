@@ -32,7 +32,7 @@ import { FileTokenStore } from '../store/private-file.js';
 import { sharedRateFor } from './delivery/shared-rate.js';
 import { storageProblem } from '../store/upkeep/health-probe.js';
 import { RequestCounts } from './status/request-counts.js';
-import { Receipts, receiptSettingsOf } from './receipts/receipts.js';
+import { liveReceiptSettings, Receipts } from './receipts/receipts.js';
 import { journalReceiptSource } from './receipts/receipt-source.js';
 import { ReceiptFiles } from './receipts/receipt-files.js';
 import { AfdAdmin } from './exports/afd-admin.js';
@@ -334,7 +334,7 @@ export function buildAgent(
       journal: watches.journal,
       receipts: new Receipts({
         source: journalReceiptSource(db),
-        settings: () => receiptSettingsOf(config, db),
+        settings: liveReceiptSettings(config, db),
         log: rt.log,
         files: new ReceiptFiles({
           dataDir: config.dataDir,

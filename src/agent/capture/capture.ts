@@ -75,6 +75,8 @@ export function inputKindOf(kind: Credential['kind'] | string): InputKind {
 export class Capture {
   private siteZone: string | null;
   private lastCaptureAt: number;
+  /** The uploader is to be woken once the answer is out (`wakeSoon`). */
+  private wakeAsked = false;
 
   constructor(
     private readonly d: CaptureDeps,
@@ -185,7 +187,7 @@ export class Capture {
     }
     this.lastCaptureAt = Math.max(this.lastCaptureAt, at);
     if (!outcome.inserted) return this.repeatOf(outcome.existing);
-    if (!held) this.d.committed();
+    if (!held) this.wakeSoon();
     return {
       ok: true,
       punchId: outcome.id,
@@ -202,6 +204,19 @@ export class Capture {
           : {}),
       ...(when.anchored ? {} : { timeToConfirm: true as const }),
     };
+  }
+
+  /**
+   * The uploader is woken after the answer, not in it: woken at once it marks the punch 'sending' (an fsync) in the
+   * microtasks the answer still waits behind.
+   */
+  private wakeSoon(): void {
+    if (this.wakeAsked) return;
+    this.wakeAsked = true;
+    setImmediate(() => {
+      this.wakeAsked = false;
+      this.d.committed();
+    });
   }
 
   private repeatOf(row: PunchRow): PunchResult {

@@ -4,6 +4,7 @@
  * `timeclock receipt`. A receipt that cannot be built never undoes a punch: it is left out, logged.
  */
 import { storedTerminalIdOf, type Config } from '../../config.js';
+import { readTerminalIdFile } from '../../config-terminal-id.js';
 import type { PunchReceiptView } from '../../contract.js';
 import type { PunchResult } from '../../domain/punch.js';
 import type { Logger } from '../../log.js';
@@ -31,21 +32,41 @@ type Ok = Extract<PunchResult, { ok: true }>;
 /** A punch's answer as the agent gives it: a registered punch with its receipt when the journal has its mark. */
 export type PunchAnswer = Exclude<PunchResult, Ok> | (Ok & { receipt?: PunchReceiptView; day?: PunchDay });
 
-/** `db`: where the site's name and the workers' employers are read (none: the configuration alone). */
+type ReceiptConfig = Pick<Config, 'terminalId' | 'dataDir' | 'employer' | 'receipt'>;
+
+/**
+ * `db`: where the site's name and the workers' employers are read (none: the configuration alone). `known`: what
+ * the caller already holds (liveReceiptSettings).
+ */
 export function receiptSettingsOf(
-  config: Pick<Config, 'terminalId' | 'dataDir' | 'employer' | 'receipt'>,
+  config: ReceiptConfig,
   db?: Db,
+  known: { employers?: EmployerCache; terminalId?: string } = {},
 ): ReceiptSettings {
-  const cache = db ? new EmployerCache(db) : null;
+  const cache = known.employers ?? (db ? new EmployerCache(db) : null);
   return {
     // Read, never made here: `timeclock receipt` writes nothing; the agent made it at its start.
-    terminalId: storedTerminalIdOf(config),
+    terminalId: known.terminalId ?? storedTerminalIdOf(config),
     employer: { name: config.employer.name, cnpj: config.employer.cnpj, cpf: config.employer.cpf },
     portalUrl: config.receipt.portalUrl,
     cno: config.employer.cno,
     repRegistration: config.employer.repRegistration,
     workplace: config.receipt.workplace ?? (db ? siteName(db) : undefined),
     employerOf: (chain) => employerOfChain(chain, cache, config.employer),
+  };
+}
+
+/**
+ * The agent's settings, read at each receipt (the site's name arrives with the first roster sync) without what does
+ * not change while it runs, which cost more than the receipt on the punch's path: the employers' statements are
+ * prepared once, the terminal id read once (the agent made it at its start).
+ */
+export function liveReceiptSettings(config: ReceiptConfig, db: Db): () => ReceiptSettings {
+  const employers = new EmployerCache(db);
+  let terminalId: string | null = null;
+  return () => {
+    terminalId ??= config.terminalId ?? readTerminalIdFile(config.dataDir);
+    return receiptSettingsOf(config, db, terminalId === null ? { employers } : { employers, terminalId });
   };
 }
 

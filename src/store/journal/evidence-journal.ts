@@ -60,9 +60,24 @@ export type JournalOptions = {
   outside?: OutsideCopies;
   /** Tests: runs between the sidecar's write and the database's (a crash there is not a restore). */
   afterSidecarWrite?: () => void;
+  /**
+   * Runs the head's write later (the agent: after the punch's answer); absent: at once. A head written late is an
+   * older head, which the file's contract allows (store/journal/journal-nsr.ts writeHead).
+   */
+  headLater?: (write: () => void) => void;
 };
 
 type Meta = { journal_id: string; reserved_to: number; nsr_floor: number };
+
+/** A mark's line only where its columns do not give its hash directly, and the stored hash in lowercase hex. */
+const TAIL_COLUMNS = 'CASE WHEN verbatim IS NOT NULL OR nsr > 999999999 THEN line END AS line, lower(hex(hash)) AS hex';
+type TailRow = { line: unknown; hex: unknown };
+
+/** The hash at the end of a mark's line (TAIL_COLUMNS); null when the row has no line. */
+function tailHash(r: TailRow): string | null {
+  if (typeof r.line === 'string') return r.line.slice(MARK_BODY_LENGTH);
+  return typeof r.hex === 'string' ? r.hex : null;
+}
 
 export class EvidenceJournal {
   readonly facts: JournalFacts;
@@ -79,6 +94,8 @@ export class EvidenceJournal {
   private readonly copies: JournalCopies;
   /** A mark was appended since the chain's head was last written outside the database. */
   private headDirty = false;
+  /** A later write of the head is asked for (`headLater`) and has not run yet. */
+  private headAsked = false;
   /** The last restore recognised by this process (status and doctor say it). */
   lastRestore: { from: number; to: number; where: string } | null = null;
 
@@ -92,8 +109,11 @@ export class EvidenceJournal {
     this.copies = new JournalCopies(this.sidecar, o.mirrorDir ?? null, (m) => this.warn(m), o.outside);
     this.stmts = {
       meta: db.prepare('SELECT journal_id, reserved_to, nsr_floor FROM journal_meta WHERE one = 1'),
-      last: db.prepare('SELECT nsr, line FROM journal_marks ORDER BY nsr DESC LIMIT 1'),
-      lastOfChain: db.prepare('SELECT line FROM journal_marks WHERE chain = ? ORDER BY nsr DESC LIMIT 1'),
+      // The hash a line ends with, without rebuilding the line (a virtual column, on every punch's path): a line the
+      // columns rebuild ends with its stored hash in lowercase hex after a body of MARK_BODY_LENGTH characters (9 of
+      // them the NSR); only a verbatim line, or a longer NSR, is read whole (tailHash).
+      last: db.prepare(`SELECT nsr, ${TAIL_COLUMNS} FROM journal_marks ORDER BY nsr DESC LIMIT 1`),
+      lastOfChain: db.prepare(`SELECT ${TAIL_COLUMNS} FROM journal_marks WHERE chain = ? ORDER BY nsr DESC LIMIT 1`),
       // A chain whose every mark was archived (store/journal/journal-archive.ts) goes on from its last archived hash.
       archivedOfChain: db.prepare('SELECT hash FROM journal_archive_heads WHERE chain = ?'),
       // The line's fields and 32-byte hash, rebuilt on read (migration 14, store/mark-columns.ts).
@@ -121,10 +141,10 @@ export class EvidenceJournal {
    * wrong).
    */
   private last(): { nsr: number; hash: string } | null {
-    const r = this.stmts.last.get() as { nsr: unknown; line: unknown } | undefined;
+    const r = this.stmts.last.get() as ({ nsr: unknown } & TailRow) | undefined;
     if (!r) return null;
     if (typeof r.nsr !== 'number') throw new Error("the evidence journal's last mark is not readable");
-    return { nsr: r.nsr, hash: typeof r.line === 'string' ? r.line.slice(MARK_BODY_LENGTH) : '' };
+    return { nsr: r.nsr, hash: tailHash(r) ?? '' };
   }
 
   private nextOf(meta: Meta, last: { nsr: number } | null): number {
@@ -168,11 +188,11 @@ export class EvidenceJournal {
     const marked = markedAt(m.localDate, m.localTime, m.at, m.zone);
     // Each employer's marks chain among themselves (migration 12): its AFD is then a whole chain.
     const chain = m.chain ?? '';
-    const previous = this.stmts.lastOfChain.get(chain) as { line: unknown } | undefined;
+    const previous = this.stmts.lastOfChain.get(chain) as TailRow | undefined;
     const archived = previous ? undefined : (this.stmts.archivedOfChain.get(chain) as { hash: unknown } | undefined);
     const previousHash =
-      typeof previous?.line === 'string'
-        ? previous.line.slice(MARK_BODY_LENGTH)
+      previous && tailHash(previous) !== null
+        ? (tailHash(previous) as string)
         : typeof archived?.hash === 'string'
           ? archived.hash
           : '';
@@ -228,7 +248,7 @@ export class EvidenceJournal {
   /** After the transaction of a raise ended: the sidecar says what the database holds (step 3). */
   settle(): void {
     if (this.db.inTransaction) return;
-    if (this.headDirty) this.writeHead();
+    if (this.headDirty) this.headSoon();
     if (this.unsettled === null) return;
     this.unsettled = null;
     try {
@@ -264,6 +284,7 @@ export class EvidenceJournal {
    */
   close(): void {
     if (this.sidecar === null || !this.db.open) return;
+    if (this.headDirty) this.writeHead();
     try {
       this.db
         .transaction(() => {
@@ -355,6 +376,20 @@ export class EvidenceJournal {
     this.unsettled = committed;
     this.o.afterSidecarWrite?.();
     this.stmts.reserve.run(to);
+  }
+
+  /** The head now, or once through `headLater` for any number of commits before it runs. */
+  private headSoon(): void {
+    const later = this.o.headLater;
+    if (!later) return this.writeHead();
+    if (this.headAsked) return;
+    this.headAsked = true;
+    later(() => {
+      this.headAsked = false;
+      if (!this.headDirty || !this.db.open) return;
+      if (this.db.inTransaction) this.headSoon();
+      else this.writeHead();
+    });
   }
 
   /** The chain's head after a commit (store/journal/journal-copies.ts); never fails a punch. */

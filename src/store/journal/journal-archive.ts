@@ -3,6 +3,7 @@ import type { ArchivedFact, ArchivedMark, ArchiveSeal, ChainPoint } from '../../
 import type { Db, WritableDb } from '../database.js';
 import { JournalFacts, parseFactRow } from './journal-facts.js';
 import { parseMarkRow } from './mark-row.js';
+import { cachedStatement } from '../statement-cache.js';
 
 /**
  * The database's side of the journal's archives (docs/evidence-journal.md, "Archives"): which
@@ -73,8 +74,10 @@ export function archiveRows(db: Db): ArchiveRow[] {
 /** Marks through `nsr` and facts through `seq` are in archives (0, 0: none); null before migration 13. */
 export function archivedThrough(db: Db): { nsr: number; seq: number } | null {
   try {
-    const r = db.prepare('SELECT archived_nsr AS nsr, archived_seq AS seq FROM journal_meta WHERE one = 1').get() as
-      { nsr: number; seq: number } | undefined;
+    const r = cachedStatement(
+      db,
+      'SELECT archived_nsr AS nsr, archived_seq AS seq FROM journal_meta WHERE one = 1',
+    ).get() as { nsr: number; seq: number } | undefined;
     return r ?? null;
   } catch (e) {
     if (/no such column|no such table/.test((e as Error).message)) return null;

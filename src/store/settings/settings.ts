@@ -1,4 +1,5 @@
 import type { Db, WritableDb } from '../database.js';
+import { cachedStatement } from '../statement-cache.js';
 import type { SettingKey } from './setting-keys.js';
 
 /**
@@ -6,7 +7,8 @@ import type { SettingKey } from './setting-keys.js';
  * (not JSON, or JSON of another shape, e.g. stored by an earlier version): unreadable reads as absent.
  */
 export function readSetting<T>(db: Db, key: SettingKey<T>): T {
-  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key.name) as { value: string } | undefined;
+  const row = cachedStatement(db, 'SELECT value FROM settings WHERE key = ?').get(key.name) as
+    { value: string } | undefined;
   if (!row) return key.fallback;
   let raw: unknown;
   try {
