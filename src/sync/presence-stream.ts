@@ -76,7 +76,7 @@ export type StreamRead = {
   last: string | null;
   /**
    * Entries after `afterId` were trimmed (MAXLEN) before this read: the reader lost them. From XINFO STREAM in the
-   * same transaction as the read (max-deleted-entry-id, Redis 7; else its first entry past `afterId`).
+   * same transaction as the read (its first entry past `afterId`).
    */
   gap: boolean;
 };
@@ -224,20 +224,32 @@ export function compareStreamIds(a: string, b: string): number {
   return am === bm ? (as === bs ? 0 : as < bs ? -1 : 1) : am < bm ? -1 : 1;
 }
 
-/** From XINFO STREAM's flat answer: entries after `from` were deleted (trimmed). */
+/**
+ * From XINFO STREAM's flat answer: entries after `from` were trimmed. The stream's first entry is later than the
+ * position (MAXLEN trims the oldest first, and records no deletion of its own); read from the start, more were added
+ * than it holds. When only the entry at the position itself went, this says so once more than needed: a re-read of
+ * the service's day, never a loss.
+ */
 function lostAfter(info: unknown, from: string): boolean {
   if (!Array.isArray(info)) return false;
   const field = (name: string): unknown => {
     const i = info.indexOf(name);
     return i >= 0 && i % 2 === 0 ? info[i + 1] : undefined;
   };
-  const deleted = field('max-deleted-entry-id');
-  if (typeof deleted === 'string') return compareStreamIds(deleted, from) > 0;
-  // Redis 6: no record of deletions; the first entry after the position says it (an entry read and then trimmed may
-  // make this say so once more than needed: a re-read of the service's day, never a loss).
+  if (from === '0-0') {
+    const added = field('entries-added');
+    const length = field('length');
+    return typeof added === 'number' && typeof length === 'number' && added > length;
+  }
+  const recorded = field('recorded-first-entry-id');
   const first = field('first-entry');
-  const firstId = Array.isArray(first) && typeof first[0] === 'string' ? first[0] : null;
-  return from !== '0-0' && firstId !== null && compareStreamIds(firstId, from) > 0;
+  const firstId =
+    typeof recorded === 'string' && recorded !== '0-0'
+      ? recorded
+      : Array.isArray(first) && typeof first[0] === 'string'
+        ? first[0]
+        : null;
+  return firstId !== null && compareStreamIds(firstId, from) > 0;
 }
 
 function safeJson(text: string): unknown {

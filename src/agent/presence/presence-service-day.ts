@@ -56,7 +56,8 @@ export function mergedDay(
     day.push({ time: t, ownId: o.id });
   }
   for (const [t, n] of left) for (let i = 0; i < n; i++) day.push({ time: t, ownId: null });
-  day.sort((a, b) => a.time.localeCompare(b.time));
+  // Of the same minute, this terminal's punch last: it is the newest thing known.
+  day.sort((a, b) => a.time.localeCompare(b.time) || Number(a.ownId !== null) - Number(b.ownId !== null));
   return day.map((p, i) => ({ ...p, direction: i % 2 === 0 ? 'entry' : 'exit' }));
 }
 
