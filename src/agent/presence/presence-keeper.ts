@@ -21,7 +21,7 @@ import type { StreamEntry } from '../../sync/presence-stream.js';
 import type { PunchAnswer } from '../receipts/receipts.js';
 import { applyRollCallEntry, markSafe, type MarkCode } from './presence-rollcall.js';
 import { RollCallDesk } from './presence-rollcall-desk.js';
-import { ServiceDayReader } from './presence-service-day.js';
+import { isOwnPunch, ServiceDayReader } from './presence-service-day.js';
 import { PresenceStreamLink, type StreamBatch } from './presence-stream-link.js';
 import { boardView, RosterNames, type BoardSources } from './presence-view.js';
 import type { PresenceKeeperDeps } from './presence-keeper-deps.js';
@@ -163,8 +163,8 @@ export class PresenceKeeper {
   /** The service's day says this terminal's last punch of the person carries the other label. */
   private relabel(employeeKey: string, id: string, direction: PunchDirection): void {
     const p = this.people.get(employeeKey);
-    if (!p || p.id !== id || p.direction === direction) return;
-    const fixed = { ...p, id: `${id}:relabel`, direction };
+    if (!p || !isOwnPunch(p.id, id) || p.direction === direction) return;
+    const fixed = { ...p, id: `${p.id}:relabel`, direction };
     const next = applyEvent(undefined, fixed, 'own') as PersonPresence;
     this.people.set(employeeKey, next);
     this.d.tables.saveAll([next]);
@@ -243,6 +243,11 @@ export class PresenceKeeper {
     for (const [k, p] of this.people) if (p.localDate < before) this.people.delete(k);
     this.serviceDay.prune(today);
     if (this.gap && localDateTime(this.gap.at, this.d.siteTimeZone()).date !== today) this.gap = null;
+  }
+
+  /** When the roster's names the board uses were read (the round refreshes them every 30 s). */
+  get namesReadAt(): number {
+    return this.names.readAt;
   }
 
   board(): PresenceBoardView {

@@ -61,6 +61,11 @@ export function mergedDay(
   return day.map((p, i) => ({ ...p, direction: i % 2 === 0 ? 'entry' : 'exit' }));
 }
 
+/** `id` is the own punch `ownId`, or that punch relabelled (presence-keeper.ts `relabel`). */
+export function isOwnPunch(id: string, ownId: string): boolean {
+  return id === ownId || id.startsWith(`${ownId}:relabel`);
+}
+
 export class ServiceDayReader {
   /** Whose day was read, for which date, and what it said. */
   private readonly days = new Map<string, { date: string; times: string[] }>();
@@ -192,7 +197,7 @@ export class ServiceDayReader {
     const last = mergedDay(times, own).at(-1);
     if (!last) return;
     if (last.ownId !== null) {
-      if (known?.id === last.ownId && known.direction !== last.direction)
+      if (known && isOwnPunch(known.id, last.ownId) && known.direction !== last.direction)
         this.d.relabel(key, last.ownId, last.direction);
       return;
     }

@@ -36,7 +36,7 @@ export function namesOnce(tables: PresenceReads): NameOf {
 }
 
 /** A name not found is looked for again at most this often (someone not in the roster stays unnamed). */
-const MISSED_AGAIN_MS = 2_000;
+const MISSED_AGAIN_MS = 10_000;
 
 type Names = ReturnType<PresenceReads['names']>;
 
@@ -68,6 +68,11 @@ export class RosterNames {
     if (n === undefined) this.missed = true;
     return n ?? null;
   };
+
+  /** When the names in use were read (bench, status). */
+  get readAt(): number {
+    return this.at;
+  }
 
   /** When due, reads the names again (a page per turn) and swaps them in whole; settles when done. */
   refresh(): Promise<void> {
