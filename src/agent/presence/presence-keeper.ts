@@ -53,6 +53,7 @@ export class PresenceKeeper {
       {
         readDay: d.readDay,
         clock: d.clock,
+        sleep: d.sleep,
         log: d.log,
         siteTimeZone: d.siteTimeZone,
         person: (k) => this.people.get(k),

@@ -10,7 +10,7 @@
  * among the records): the last punch's label is the alternation over the merged day.
  */
 import type { EmployeeRef } from '../../api/shapes.js';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock, Sleep } from '../../domain/clock.js';
 import type { PunchDirection } from '../../domain/day-sheet.js';
 import { wallMinutes } from '../../domain/day-sheet.js';
 import { localDateTime } from '../../domain/local-time.js';
@@ -27,6 +27,7 @@ export type OwnPunch = { id: string; employeeKey: string; at: number; localDate:
 export type ServiceDayDeps = {
   readDay: ReadDay | null;
   clock: Clock;
+  sleep: Sleep;
   log: Logger;
   siteTimeZone: () => string;
   person: (employeeKey: string) => PersonPresence | undefined;
@@ -66,6 +67,9 @@ export function isOwnPunch(id: string, ownId: string): boolean {
   return id === ownId || id.startsWith(`${ownId}:relabel`);
 }
 
+const RETRY_MS = 2_000;
+const RETRIES = 5;
+
 export class ServiceDayReader {
   /** Whose day was read, for which date, and what it said. */
   private readonly days = new Map<string, { date: string; times: string[] }>();
@@ -75,6 +79,8 @@ export class ServiceDayReader {
   private draining: Promise<void> | null = null;
   private nextRoundAt = 0;
   private warned = false;
+  /** Reads that failed (the service busy or out of reach): asked again after RETRY_MS, at most RETRIES times. */
+  private readonly failed = new Map<string, number>();
   /** When an answer last came, and how many people's day is known today. */
   stats: { at: number | null; people: number } = { at: null, people: 0 };
 
@@ -100,9 +106,12 @@ export class ServiceDayReader {
     return [...this.own.values()].flat().filter((o) => o.at >= since);
   }
 
-  /** The stream lost entries: the people known today are read again. */
+  /** The stream lost entries: the people known today are read again (the latest `fallbackPeople`, as a round's). */
   gap(): number {
-    const people = this.d.seenToday(this.today()).map((p) => p.employeeKey);
+    const people = this.d
+      .seenToday(this.today())
+      .slice(0, this.d.fallbackPeople)
+      .map((p) => p.employeeKey);
     for (const k of people) this.days.delete(k);
     this.want(people, false);
     return people.length;
@@ -176,8 +185,15 @@ export class ServiceDayReader {
         if (!this.warned)
           this.d.log.warn("presence: the service's records of the day could not be read", { reason: r.reason });
         this.warned = true;
+        const tries = (this.failed.get(key) ?? 0) + 1;
+        this.failed.set(key, tries);
+        if (tries < RETRIES) {
+          await this.d.sleep(RETRY_MS, this.signal);
+          this.later.add(key);
+        } else this.failed.delete(key);
         continue;
       }
+      this.failed.delete(key);
       this.days.set(key, { date, times: r.times });
       this.answer(key, date, r.times);
       this.stats = {
