@@ -6,7 +6,7 @@
  * to build (target < 50 ms), how long the stream is (bounded), and the punch's answer time beside
  * a terminal of the same site without Redis (the baseline, measured in the same run).
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createClient } from './redis-client.js';
 import type { Agent } from '../../src/agent/facade/agent.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
@@ -125,6 +125,12 @@ export async function benchPresence(): Promise<Result> {
     const windowDelay = monitorEventLoopDelay({ resolution: 1 });
     loopDelay.enable();
     windowDelay.enable();
+    // Garbage collection's pauses in the window, to tell them from the machine's other work.
+    const gcPausesMs: number[] = [];
+    const gc = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) gcPausesMs.push(e.duration);
+    });
+    gc.observe({ entryTypes: ['gc'] });
     const slicer = setInterval(() => {
       slices.push({ at: Date.now(), maxMs: loopDelay.max / 1e6 });
       loopDelay.reset();
@@ -141,6 +147,7 @@ export async function benchPresence(): Promise<Result> {
       await sleep(BOARD_EVERY_MS);
     }
     clearInterval(slicer);
+    gc.disconnect();
     loopDelay.disable();
     windowDelay.disable();
     const refreshes = [...refreshedAt].filter((t) => t >= windowStart);
@@ -183,6 +190,10 @@ export async function benchPresence(): Promise<Result> {
             ],
             ['event loop delay max within 1 s after a refresh (250 ms slices), ms', nearRefreshDelayMs],
             ['event loop delay over the window, p99, ms', loopDelayP99Ms],
+            [
+              'garbage collection in the window: pauses / longest, ms',
+              `${gcPausesMs.length} / ${Math.max(0, ...gcPausesMs).toFixed(1)}`,
+            ],
             ['event loop delay over the window, max, ms', loopDelayMaxMs],
             ['stream length (XLEN)', streamLen],
             ['stream memory (MEMORY USAGE), bytes', typeof memory === 'number' ? memory : null],

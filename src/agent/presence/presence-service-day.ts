@@ -147,8 +147,14 @@ export class ServiceDayReader {
   private want(keys: readonly string[], urgent: boolean): void {
     if (!this.d.readDay || keys.length === 0) return;
     for (const k of keys) if (!this.urgent.has(k)) (urgent ? this.urgent : this.later).add(k);
+    this.startDrain();
+  }
+
+  private startDrain(): void {
     this.draining ??= this.drain().finally(() => {
       this.draining = null;
+      // Queued while the last read was finishing: not left waiting for the next want.
+      if (!this.signal.aborted && this.urgent.size + this.later.size > 0) this.startDrain();
     });
   }
 
