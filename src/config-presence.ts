@@ -9,7 +9,7 @@ export const presenceSchema = z
     /** The gate this terminal stands at, as the board groups entries (default: the terminal id). */
     gate: z.string().min(1).max(60).optional(),
     /** About how many entries the site's stream in Redis keeps (XADD MAXLEN ~): a day of punches and roll calls. */
-    streamMaxLen: int(1_000, 1_000_000).default(50_000),
+    streamMaxLen: int(10, 1_000_000).default(50_000),
     /** How often the stream is read and this terminal's entries published. */
     pollMs: int(50, 60_000).default(500),
     /**

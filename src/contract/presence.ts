@@ -28,6 +28,14 @@ export const presenceSourcesSchema = z.object({
     reason: text(40).nullable(),
     since: epochMs.nullable(),
     readAt: epochMs.nullable(),
+    /**
+     * The stream was trimmed past this terminal's position (it lost entries): when, and for how many people the
+     * service's day is read again. Absent or null: no gap.
+     */
+    gap: z
+      .object({ at: epochMs, people: count, note: text(100) })
+      .nullable()
+      .optional(),
   }),
   /** The service's records of the day (read only while the stream is not live): when last, for how many people. */
   service: z.object({ at: epochMs.nullable(), people: count }),

@@ -70,7 +70,16 @@ export function presenceStreamKey(windowKey: string, siteId: string): string {
   return `${windowKey}:presence:${siteId}`;
 }
 
-export type StreamRead = { entries: { id: string; entry: StreamEntry }[]; skipped: number; last: string | null };
+export type StreamRead = {
+  entries: { id: string; entry: StreamEntry }[];
+  skipped: number;
+  last: string | null;
+  /**
+   * Entries after `afterId` were trimmed (MAXLEN) before this read: the reader lost them. From XINFO STREAM in the
+   * same transaction as the read (its first entry past `afterId`).
+   */
+  gap: boolean;
+};
 
 export type PresenceStreamOptions = {
   url: string;
@@ -151,8 +160,23 @@ export class RedisPresenceStream implements PresenceStream {
 
   async read(key: string, afterId: string | null, count: number): Promise<StreamRead> {
     this.ready();
-    const raw: unknown = await this.redis.call('XREAD', 'COUNT', count, 'STREAMS', key, afterId ?? '0-0');
-    const out: StreamRead = { entries: [], skipped: 0, last: null };
+    const from = afterId ?? '0-0';
+    const answers =
+      (await this.redis
+        .multi()
+        .call('XINFO', 'STREAM', key)
+        .call('XREAD', 'COUNT', count, 'STREAMS', key, from)
+        .exec()) ?? [];
+    const [info, read] = [answers[0], answers[1]];
+    if (!read || read[0]) throw read?.[0] ?? new Error('Redis did not answer XREAD');
+    const raw: unknown = read[1];
+    // No such stream yet: XINFO fails, and nothing was lost.
+    const out: StreamRead = {
+      entries: [],
+      skipped: 0,
+      last: null,
+      gap: !info || info[0] ? false : lostAfter(info[1], from),
+    };
     if (raw === null) return out;
     // [[key, items]] as Redis sends it; ioredis may hand the one stream's pair unwrapped.
     const pair: unknown = Array.isArray(raw) && Array.isArray(raw[0]) ? raw[0] : raw;
@@ -191,6 +215,41 @@ export class RedisPresenceStream implements PresenceStream {
       this.redis.disconnect();
     }
   }
+}
+
+/** Compares two stream ids (`ms-seq`). */
+export function compareStreamIds(a: string, b: string): number {
+  const [am = 0n, as = 0n] = a.split('-').map((x) => BigInt(x));
+  const [bm = 0n, bs = 0n] = b.split('-').map((x) => BigInt(x));
+  return am === bm ? (as === bs ? 0 : as < bs ? -1 : 1) : am < bm ? -1 : 1;
+}
+
+/**
+ * From XINFO STREAM's flat answer: entries after `from` were trimmed. The stream's first entry is later than the
+ * position (MAXLEN trims the oldest first, and records no deletion of its own); read from the start, more were added
+ * than it holds. When only the entry at the position itself went, this says so once more than needed: a re-read of
+ * the service's day, never a loss.
+ */
+function lostAfter(info: unknown, from: string): boolean {
+  if (!Array.isArray(info)) return false;
+  const field = (name: string): unknown => {
+    const i = info.indexOf(name);
+    return i >= 0 && i % 2 === 0 ? info[i + 1] : undefined;
+  };
+  if (from === '0-0') {
+    const added = field('entries-added');
+    const length = field('length');
+    return typeof added === 'number' && typeof length === 'number' && added > length;
+  }
+  const recorded = field('recorded-first-entry-id');
+  const first = field('first-entry');
+  const firstId =
+    typeof recorded === 'string' && recorded !== '0-0'
+      ? recorded
+      : Array.isArray(first) && typeof first[0] === 'string'
+        ? first[0]
+        : null;
+  return firstId !== null && compareStreamIds(firstId, from) > 0;
 }
 
 function safeJson(text: string): unknown {

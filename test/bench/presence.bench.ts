@@ -6,6 +6,7 @@
  * to build (target < 50 ms), how long the stream is (bounded), and the punch's answer time beside
  * a terminal of the same site without Redis (the baseline, measured in the same run).
  */
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createClient } from './redis-client.js';
 import type { Agent } from '../../src/agent/facade/agent.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
@@ -18,7 +19,10 @@ const PEOPLE = Number(process.env.PRESENCE_BENCH_PEOPLE ?? 5_000);
 const TERMINALS = 3;
 /** The default, about a day of a large site's punches (config-presence.ts). */
 const MAX_LEN = 50_000;
-const BOARD_RUNS = 30;
+/** How long builds are timed (beyond the names' 30 s refresh) and how often one is asked for. */
+const BOARD_WINDOW_MS = 35_000;
+const BOARD_EVERY_MS = 20;
+const SLICE_MS = 250;
 const BASELINE_PUNCHES = 1_500;
 
 async function until(pred: () => boolean, ms: number, everyMs: number): Promise<boolean> {
@@ -101,18 +105,57 @@ export async function benchPresence(): Promise<Result> {
     const withRedis = summarizeNs(answerNs);
     const baseline = summarizeNs(baselineNs);
 
+    // Builds as a manager's screen asks for them, for longer than the names' refresh period (30 s), so the window
+    // holds the builds right after each terminal's background refresh; the event loop's delay watched meanwhile.
+    // The punches delivered first: the window then holds the presence rounds and the names' refreshes alone.
+    const delivered = await until(
+      () => [...fleet, ...alone].every((a) => a.status().queue.pending + a.status().queue.sending === 0),
+      180_000,
+      500,
+    );
+    // Builds as a manager's screen asks for them, for longer than the names' refresh period (30 s), so the window
+    // holds the builds right after each terminal's background refresh. The event loop's delay is read in slices of
+    // SLICE_MS (its max per slice), to tell the delay around a refresh from the rest.
     const boardMs: number[] = [];
+    const builds: { at: number; ms: number }[] = [];
+    const slices: { at: number; maxMs: number }[] = [];
     const reader = fleet[TERMINALS - 1] as Agent;
-    // The first build after the names' cache expired reads the whole roster's names (one query).
-    await sleep(31_000);
-    const first = process.hrtime.bigint();
-    reader.presence.board();
-    const firstBoardMs = Number(process.hrtime.bigint() - first) / 1e6;
-    for (let i = 0; i < BOARD_RUNS; i++) {
+    const refreshedAt = new Set<number>();
+    const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+    const windowDelay = monitorEventLoopDelay({ resolution: 1 });
+    loopDelay.enable();
+    windowDelay.enable();
+    // Garbage collection's pauses in the window, to tell them from the machine's other work.
+    const gcPausesMs: number[] = [];
+    const gc = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) gcPausesMs.push(e.duration);
+    });
+    gc.observe({ entryTypes: ['gc'] });
+    const slicer = setInterval(() => {
+      slices.push({ at: Date.now(), maxMs: loopDelay.max / 1e6 });
+      loopDelay.reset();
+      for (const a of fleet) refreshedAt.add(a.presence.namesReadAt);
+    }, SLICE_MS);
+    const windowStart = Date.now();
+    const windowEnd = windowStart + BOARD_WINDOW_MS;
+    while (Date.now() < windowEnd) {
       const s = process.hrtime.bigint();
       reader.presence.board();
-      boardMs.push(Number(process.hrtime.bigint() - s) / 1e6);
+      const ms = Number(process.hrtime.bigint() - s) / 1e6;
+      boardMs.push(ms);
+      builds.push({ at: Date.now(), ms });
+      await sleep(BOARD_EVERY_MS);
     }
+    clearInterval(slicer);
+    gc.disconnect();
+    loopDelay.disable();
+    windowDelay.disable();
+    const refreshes = [...refreshedAt].filter((t) => t >= windowStart);
+    const near = (at: number) => refreshes.some((r) => at >= r - 250 && at <= r + 1_000);
+    const afterRefreshMs = builds.filter((b) => near(b.at)).map((b) => b.ms);
+    const nearRefreshDelayMs = Math.max(0, ...slices.filter((s) => near(s.at)).map((s) => s.maxMs));
+    const loopDelayMaxMs = windowDelay.max / 1e6;
+    const loopDelayP99Ms = windowDelay.percentile(99) / 1e6;
     boardMs.sort((a, b) => a - b);
     const client = createClient(redis.url);
     const keys = await client.keys('*:presence:*');
@@ -122,6 +165,7 @@ export async function benchPresence(): Promise<Result> {
     const streamLen = Math.max(0, ...lengths);
     const p50 = percentile(boardMs, 0.5);
     const p99 = percentile(boardMs, 0.99);
+    const worst = boardMs.at(-1) ?? Number.NaN;
     return {
       name: 'presence',
       title: `Presence: ${PEOPLE} on site, ${TERMINALS} terminals, one redis-server (stream MAXLEN ~ ${MAX_LEN})`,
@@ -132,10 +176,25 @@ export async function benchPresence(): Promise<Result> {
           rows: [
             [`${PEOPLE} entries taken (3 terminals at once), s`, punchedMs / 1000],
             ['until every board shows them all, s', converged ? convergedMs / 1000 : null],
-            ["first board build after the names cache expired (reads the roster's names), ms", firstBoardMs],
+            [
+              `board builds timed over ${BOARD_WINDOW_MS / 1000} s (every ${BOARD_EVERY_MS} ms, spanning names refreshes)`,
+              boardMs.length,
+            ],
             ['board build p50, ms', p50],
             ['board build p99, ms', p99],
-            ['board build max, ms', boardMs.at(-1) ?? null],
+            ['board build worst (including right after a names refresh), ms', worst],
+            ['names refreshes (3 terminals) in the window', refreshes.length],
+            [
+              'board builds within 1 s after a refresh: count / worst, ms',
+              `${afterRefreshMs.length} / ${Math.max(0, ...afterRefreshMs).toFixed(1)}`,
+            ],
+            ['event loop delay max within 1 s after a refresh (250 ms slices), ms', nearRefreshDelayMs],
+            ['event loop delay over the window, p99, ms', loopDelayP99Ms],
+            [
+              'garbage collection in the window: pauses / longest, ms',
+              `${gcPausesMs.length} / ${Math.max(0, ...gcPausesMs).toFixed(1)}`,
+            ],
+            ['event loop delay over the window, max, ms', loopDelayMaxMs],
             ['stream length (XLEN)', streamLen],
             ['stream memory (MEMORY USAGE), bytes', typeof memory === 'number' ? memory : null],
             ['punch answer p50 with Redis, ms', withRedis.p50Ms],
@@ -147,6 +206,7 @@ export async function benchPresence(): Promise<Result> {
       ],
       targets: [
         { what: 'board build p99 (ms)', value: p99, target: '< 50', met: p99 < 50 },
+        { what: 'board build worst, any moment (ms)', value: worst, target: '< 50', met: worst < 50 },
         {
           what: 'stream length',
           value: streamLen,
@@ -163,10 +223,17 @@ export async function benchPresence(): Promise<Result> {
       ],
       notes: [
         `Every answer of the three terminals (publishing after each commit) against ${BASELINE_PUNCHES} of three terminals without Redis taking the same shift change, same process, same mock.`,
+        "The roster's names are refreshed by each terminal's background round a page (500) at a time, never inside a build; the event loop's delay shows what the refreshes and the three terminals' rounds cost the process meanwhile.",
         "The three terminals and the baseline share one process and two cores with the mock and redis-server: answer times include each other's work.",
       ],
       raw: {
-        firstBoardMs,
+        loopDelayMaxMs,
+        loopDelayP99Ms,
+        nearRefreshDelayMs,
+        refreshes,
+        afterRefreshMs,
+        delivered,
+        slices,
         counts,
         bySource,
         punchedMs,

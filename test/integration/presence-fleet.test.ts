@@ -179,13 +179,9 @@ describe('presence without Redis', () => {
     await punch(b, 40);
     await punch(b, 41);
     await waitFor(() => inside(b).join() === [badge(40), badge(41)].join(), "B's own punches on its board", 2_000);
-    // 40 leaves through A, which never saw them come in: A alone would call it an entry.
+    // 40 leaves through A, which never saw them come in: A alone would call it an entry (until the service's day of
+    // 40 is read, at once: presence-gaps.test.ts).
     await punch(a, 40);
-    await waitFor(
-      () => inside(a).join() === badge(40),
-      "A's own punch on its board (as an entry: it knows no better yet)",
-      2_000,
-    );
     await Promise.all([a.flush({ maxWaitMs: 5_000 }), b.flush({ maxWaitMs: 5_000 })]);
     await waitFor(
       () => inside(b).join() === badge(41) && inside(a).length === 0,

@@ -35,15 +35,65 @@ export function namesOnce(tables: PresenceReads): NameOf {
   return (k) => (names ??= tables.names()).get(k) ?? null;
 }
 
-/** Names read in one query and kept `ttlMs` (the roster changes rarely; a board is built on every change). */
-export function cachedNames(tables: PresenceReads, now: () => number, ttlMs: number): NameOf {
-  let names: ReturnType<PresenceReads['names']> | null = null;
-  let at = 0;
-  return (k) => {
-    if (names === null || now() - at >= ttlMs) {
-      names = tables.names();
-      at = now();
-    }
-    return names.get(k) ?? null;
+/** A name not found is looked for again at most this often (someone not in the roster stays unnamed). */
+const MISSED_AGAIN_MS = 10_000;
+
+type Names = ReturnType<PresenceReads['names']>;
+
+/**
+ * The roster's names for the board, kept in memory and refreshed by the background round (`refresh`), a page at a
+ * time with a turn of the event loop between pages: a board of thousands built while a manager waits never reads the
+ * roster, and the refresh never holds the loop for long.
+ */
+export class RosterNames {
+  private names: Names;
+  private at: number;
+  private refreshing: Promise<void> | null = null;
+
+  constructor(
+    private readonly tables: PresenceReads,
+    private readonly now: () => number,
+    private readonly everyMs: number,
+    private readonly pageSize = 500,
+  ) {
+    this.names = tables.names();
+    this.at = now();
+  }
+
+  /** Someone was not found (the roster synced since, or they are not in it): the next round reads again, soon. */
+  private missed = false;
+
+  readonly nameOf: NameOf = (k) => {
+    const n = this.names.get(k);
+    if (n === undefined) this.missed = true;
+    return n ?? null;
   };
+
+  /** When the names in use were read (bench, status). */
+  get readAt(): number {
+    return this.at;
+  }
+
+  /** When due, reads the names again (a page per turn) and swaps them in whole; settles when done. */
+  refresh(): Promise<void> {
+    const age = this.now() - this.at;
+    if (age < this.everyMs && !(this.missed && (age >= MISSED_AGAIN_MS || this.names.size === 0)))
+      return this.refreshing ?? Promise.resolve();
+    this.missed = false;
+    this.refreshing ??= (async () => {
+      const next: Names = new Map();
+      for (let after = ''; ;) {
+        const page = this.tables.namesPage(after, this.pageSize);
+        for (const r of page) next.set(r.id, { name: r.name, employer: r.employer });
+        if (page.length < this.pageSize) break;
+        after = (page.at(-1) as { id: string }).id;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      this.names = next;
+      this.at = this.now();
+    })().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
 }

@@ -24,8 +24,9 @@ function boardText(b: PresenceBoardView): string {
       : s.stream.state === 'cut_off'
         ? `site stream CUT OFF since ${iso(s.stream.since)} (${s.stream.reason ?? '?'})`
         : 'no site stream (no Redis)';
+  const gap = s.stream.gap ? `; ${s.stream.gap.note} (${iso(s.stream.gap.at)}, ${s.stream.gap.people} people)` : '';
   const lines = [
-    `on site: ${b.counts.onSite}   (${b.date}, as of ${iso(b.at)}; this terminal's punches; ${stream}; service records ${iso(s.service.at)}${s.unpublished.count ? `; ${s.unpublished.count} not yet published` : ''})`,
+    `on site: ${b.counts.onSite}   (${b.date}, as of ${iso(b.at)}; this terminal's punches; ${stream}${gap}; service records ${iso(s.service.at)}${s.unpublished.count ? `; ${s.unpublished.count} not yet published` : ''})`,
     `by employer: ${b.byEmployer.map((g) => `${g.name || '(unknown)'} ${g.count}`).join(', ') || '-'}`,
     `by gate: ${b.byGate.map((g) => `${g.name} ${g.count}`).join(', ') || '-'}`,
     ...b.onSite.map(

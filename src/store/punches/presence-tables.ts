@@ -92,6 +92,11 @@ export class PresenceReads {
         `SELECT r.id, r.full_name AS name, COALESCE(e.name, r.payment_source) AS employer
            FROM roster_employees r LEFT JOIN employers e ON e.id = r.payment_source`,
       ),
+      // A page of the same, in the roster's id order (refreshed in the background a page at a time).
+      namesPage: db.prepare<[string, number], { id: string; name: string; employer: string | null }>(
+        `SELECT r.id, r.full_name AS name, COALESCE(e.name, r.payment_source) AS employer
+           FROM roster_employees r LEFT JOIN employers e ON e.id = r.payment_source WHERE r.id > ? ORDER BY r.id LIMIT ?`,
+      ),
       marks: db.prepare<[string], { employee_key: string; at: number; how: 'touch' | 'badge'; terminal: string }>(
         'SELECT employee_key, at, how, terminal FROM roll_call_marks WHERE roll_call_id = ? ORDER BY at',
       ),
@@ -115,6 +120,11 @@ export class PresenceReads {
   /** The whole roster's names and employers in one read (a board of thousands names them from this). */
   names(): Map<string, { name: string | null; employer: string | null }> {
     return new Map(this.reads.names.all().map((r) => [r.id, { name: r.name, employer: r.employer }]));
+  }
+
+  /** The roster's names and employers after `afterId` (id order), at most `limit`. */
+  namesPage(afterId: string, limit: number): { id: string; name: string | null; employer: string | null }[] {
+    return this.reads.namesPage.all(afterId, limit);
   }
 
   streamPosition(): { key: string | null; id: string | null } {
