@@ -8,6 +8,7 @@ import type { PresenceBoardView, RollCallView } from '../../../src/contract.js';
 import { button, fill, h, setData } from '../dom.js';
 import { formatDuration } from '../format.js';
 import { t } from '../i18n.js';
+import { clockText as clock, presenceSourceLines } from '../presence-sources.js';
 import type { Panel, Shared } from './admin-common.js';
 import type { Ctx } from './view.js';
 
@@ -15,9 +16,6 @@ import type { Ctx } from './view.js';
 const ROWS_MAX = 400;
 /** At most one refresh in this long, however many status events arrive. */
 const REFRESH_MS = 400;
-
-const clock = (at: number, lang: string, timeZone: string | undefined): string =>
-  new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).format(at);
 
 export function presencePanel(ctx: Ctx, sh: Shared): Panel {
   const lang = sh.lang;
@@ -54,13 +52,7 @@ export function presencePanel(ctx: Ctx, sh: Shared): Panel {
 
   const sourcesLines = (b: PresenceBoardView): HTMLElement => {
     const s = b.sources;
-    const lines = [
-      s.stream.state === 'cut_off'
-        ? t(lang, 'presence.stream.cut_off', { time: clock(s.stream.since ?? b.at, lang, timeZone) })
-        : t(lang, s.stream.state === 'live' ? 'presence.stream.live' : 'presence.stream.off'),
-      s.service.at !== null ? t(lang, 'presence.service', { time: clock(s.service.at, lang, timeZone) }) : null,
-      s.unpublished.count > 0 ? t(lang, 'presence.unpublished', { n: s.unpublished.count }) : null,
-    ].filter((x): x is string => x !== null);
+    const lines = presenceSourceLines(b, lang, timeZone);
     const p = h(
       'p',
       { class: 'presence-sources', testid: 'presence-sources' },

@@ -15,6 +15,8 @@ export const enPresence = {
   'presence.stream.off':
     "No link to the other terminals (no Redis): this terminal's punches and the service's records.",
   'presence.service': 'Service records read at {time}.',
+  'presence.streamGap':
+    'At {time} the site stream lost older entries: the day of {n} people is read again from the service.',
   'presence.unpublished': '{n} punches of this terminal not yet shared.',
   'rollcall.start': 'Start roll call',
   'rollcall.title': 'Evacuation roll call',

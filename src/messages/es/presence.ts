@@ -17,6 +17,8 @@ export const esPresence: Texts<typeof enPresence> = {
     'SIN CONTACTO con las otras terminales desde {time}: solo los registros de esta terminal y los del servicio.',
   'presence.stream.off': 'Sin enlace con las otras terminales (sin Redis): registros de esta terminal y del servicio.',
   'presence.service': 'Registros del servicio leídos a las {time}.',
+  'presence.streamGap':
+    'A las {time} el flujo de la obra perdió registros antiguos: se vuelve a leer del servicio el día de {n} personas.',
   'presence.unpublished': '{n} registros de esta terminal aún no compartidos.',
   'rollcall.start': 'Iniciar pase de lista',
   'rollcall.title': 'Pase de lista de evacuación',

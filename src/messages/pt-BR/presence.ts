@@ -18,6 +18,8 @@ export const ptPresence: Texts<typeof enPresence> = {
   'presence.stream.off':
     'Sem ligação com os outros terminais (sem Redis): marcações deste terminal e registros do serviço.',
   'presence.service': 'Registros do serviço lidos às {time}.',
+  'presence.streamGap':
+    'Às {time} o fluxo do canteiro perdeu registros antigos: o dia de {n} pessoas está sendo relido do serviço.',
   'presence.unpublished': '{n} marcações deste terminal ainda não compartilhadas.',
   'rollcall.start': 'Iniciar chamada',
   'rollcall.title': 'Chamada de evacuação',
