@@ -29,10 +29,10 @@ export function boardView(
   return { ...b, ...where, sources: { ...sources, unpublished: { count: waiting.count, since: waiting.oldest } } };
 }
 
-/** Names read once, in one query, on first use. */
+/** Names read once, in one query, on first use; anyone else (a roll call's person who left since) by their key. */
 export function namesOnce(tables: PresenceReads): NameOf {
   let names: ReturnType<PresenceReads['names']> | null = null;
-  return (k) => (names ??= tables.names()).get(k) ?? null;
+  return (k) => (names ??= tables.names()).get(k) ?? tables.nameOf(k);
 }
 
 /** A name not found is looked for again at most this often (someone not in the roster stays unnamed). */
@@ -41,9 +41,10 @@ const MISSED_AGAIN_MS = 10_000;
 type Names = ReturnType<PresenceReads['names']>;
 
 /**
- * The roster's names for the board, kept in memory and refreshed by the background round (`refresh`), a page at a
- * time with a turn of the event loop between pages: a board of thousands built while a manager waits never reads the
- * roster, and the refresh never holds the loop for long.
+ * The names of the board's people (whose last punch is an entry), kept in memory and refreshed by the background
+ * round (`refresh`), a page at a time with a turn of the event loop between pages: a board of thousands built while a
+ * manager waits reads at most the few people new since the last refresh, and the memory held follows the people on
+ * site, not the roster (100,000 names would be tens of MB).
  */
 export class RosterNames {
   private names: Names;
@@ -63,11 +64,23 @@ export class RosterNames {
   /** Someone was not found (the roster synced since, or they are not in it): the next round reads again, soon. */
   private missed = false;
 
+  /**
+   * A person not in the names read (entered since the last read, or a roll call's person who left) is read by their
+   * key, one indexed row, and kept until the next read: the names held are the board's people, never the roster.
+   */
   readonly nameOf: NameOf = (k) => {
     const n = this.names.get(k);
-    if (n === undefined) this.missed = true;
-    return n ?? null;
+    if (n !== undefined) return n;
+    this.missed = true;
+    if (this.unknown.has(k)) return null;
+    const one = this.tables.nameOf(k);
+    if (one !== null) this.names.set(k, one);
+    else this.unknown.add(k);
+    return one;
   };
+
+  /** Keys the roster did not know at the last look (asked again after the next read). */
+  private unknown = new Set<string>();
 
   /** When the names in use were read (bench, status). */
   get readAt(): number {
@@ -90,6 +103,7 @@ export class RosterNames {
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
       this.names = next;
+      this.unknown = new Set();
       this.at = this.now();
     })().finally(() => {
       this.refreshing = null;

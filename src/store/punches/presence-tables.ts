@@ -88,14 +88,19 @@ export class PresenceReads {
         `SELECT r.full_name AS name, COALESCE(e.name, r.payment_source) AS employer
            FROM roster_employees r LEFT JOIN employers e ON e.id = r.payment_source WHERE r.id = ?`,
       ),
+      // Only the people whose last punch is an entry: the board names no one else (on site, or an entry of
+      // yesterday without an exit). The roster may hold 100,000 people; the board a few thousand.
       names: db.prepare<[], { id: string; name: string; employer: string | null }>(
         `SELECT r.id, r.full_name AS name, COALESCE(e.name, r.payment_source) AS employer
-           FROM roster_employees r LEFT JOIN employers e ON e.id = r.payment_source`,
+           FROM presence_people p JOIN roster_employees r ON r.id = p.employee_key
+           LEFT JOIN employers e ON e.id = r.payment_source WHERE p.direction = 'entry'`,
       ),
-      // A page of the same, in the roster's id order (refreshed in the background a page at a time).
+      // A page of the same, in the people's key order (refreshed in the background a page at a time).
       namesPage: db.prepare<[string, number], { id: string; name: string; employer: string | null }>(
         `SELECT r.id, r.full_name AS name, COALESCE(e.name, r.payment_source) AS employer
-           FROM roster_employees r LEFT JOIN employers e ON e.id = r.payment_source WHERE r.id > ? ORDER BY r.id LIMIT ?`,
+           FROM presence_people p JOIN roster_employees r ON r.id = p.employee_key
+           LEFT JOIN employers e ON e.id = r.payment_source
+          WHERE p.direction = 'entry' AND p.employee_key > ? ORDER BY p.employee_key LIMIT ?`,
       ),
       marks: db.prepare<[string], { employee_key: string; at: number; how: 'touch' | 'badge'; terminal: string }>(
         'SELECT employee_key, at, how, terminal FROM roll_call_marks WHERE roll_call_id = ? ORDER BY at',
@@ -117,12 +122,12 @@ export class PresenceReads {
     return this.reads.name.get(employeeKey) ?? null;
   }
 
-  /** The whole roster's names and employers in one read (a board of thousands names them from this). */
+  /** The names and employers of the people the board shows (last punch an entry), in one read. */
   names(): Map<string, { name: string | null; employer: string | null }> {
     return new Map(this.reads.names.all().map((r) => [r.id, { name: r.name, employer: r.employer }]));
   }
 
-  /** The roster's names and employers after `afterId` (id order), at most `limit`. */
+  /** The same, after `afterId` (key order), at most `limit`. */
   namesPage(afterId: string, limit: number): { id: string; name: string | null; employer: string | null }[] {
     return this.reads.namesPage.all(afterId, limit);
   }
