@@ -2,7 +2,7 @@
  * The terminal's default id (issue 24): made once at random and kept in the data directory, so it
  * stays the same across restarts and differs between boxes, unlike the host name, which every box
  * made from one disk image shares. A data directory copied to another box carries its id along:
- * the fleet registry in Redis (sync/terminal-registry.ts) reports two live terminals under one id.
+ * the fleet registry in Redis (sync/fleet/terminal-registry.ts) reports two live terminals under one id.
  * `terminalId` in the configuration wins over this file (config.ts terminalIdOf).
  */
 import { randomBytes } from 'node:crypto';

@@ -20,7 +20,7 @@ import { UnresolvedPunches } from '../store/punches/unresolved.js';
 import { Agent } from './facade/agent.js';
 import { Capture } from './capture/capture.js';
 import { EmployerCache } from '../store/roster/employers.js';
-import { EmployerSync } from '../sync/employer-sync.js';
+import { EmployerSync } from '../sync/roster/employer-sync.js';
 import { employerChainOf } from './roster/employers.js';
 import { bootMonotonic } from './time/time-source.js';
 import { buildTimeParts } from './time/build-time.js';
@@ -345,7 +345,7 @@ export function buildAgent(
         }),
       }),
       afd,
-      // Its reads wait while punches are due, like roster pages (sync/audit-compare.ts).
+      // Its reads wait while punches are due, like roster pages (sync/reads/audit-compare.ts).
       days: self.days,
       jobs: [...(self.prefetch ? [self.prefetch] : []), ...(liveness ? [liveness] : []), photos.job(), presence.keeper],
       auditor: new AuditRunner({

@@ -74,7 +74,7 @@ export const afdExportResultSchema = z.discriminatedUnion('ok', [
 ]);
 export type AfdExportAnswer = z.infer<typeof afdExportResultSchema>;
 
-// ---- journal against the service (src/sync/audit-compare.ts, src/agent/delivery/audit-runner.ts) ----------------
+// ---- journal against the service (src/sync/reads/audit-compare.ts, src/agent/delivery/audit-runner.ts) -----------
 
 /** The longest range one comparison covers (its requests go at the lowest priority, after punches and roster pages). */
 export const AUDIT_MAX_DAYS = 366;

@@ -1,6 +1,6 @@
 /**
  * What the terminal knows of the service's filter on `_updated`, for one site. Declared here, in
- * domain, because two layers hold it: sync/roster-changes.ts decides with it and
+ * domain, because two layers hold it: sync/roster/roster-changes.ts decides with it and
  * store/settings/setting-keys.ts keeps it between runs; one declaration keeps the two the same.
  */
 export type ChangesMemo = {

@@ -32,7 +32,7 @@ import { configSchema, type Config } from '../../src/config.js';
 import { mulberry32 } from '../../src/domain/seeded-random.js';
 import type { WindowRule } from '../../src/domain/sliding-window.js';
 import { silentLogger } from '../../src/log.js';
-import { defaultRateKey } from '../../src/sync/redis-window.js';
+import { defaultRateKey } from '../../src/sync/window/redis-window.js';
 import { objectIdFor } from '../../src/mock/seed.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { fleetFigures, type FleetFigures } from './fleet-stats.js';

@@ -22,7 +22,7 @@ import { generatedSeed } from '../../src/mock/seed.js';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { Identities } from '../../src/store/roster/identities.js';
 import { Roster, type RosterEmployee } from '../../src/store/roster/roster.js';
-import { rosterRowOf } from '../../src/sync/roster-rows.js';
+import { rosterRowOf } from '../../src/sync/roster/roster-rows.js';
 import { ratio, summarizeNs, type Cell, type LatencySummary, type Table } from './report.js';
 import { EMPLOYEES, mib, type RosterPart } from './roster-setup.js';
 import { badgeCode, seededRandom, tempDir } from './support.js';

@@ -21,7 +21,7 @@ import { generatedSeed, objectIdFor } from '../../src/mock/seed.js';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { Identities } from '../../src/store/roster/identities.js';
 import { Roster, type RosterEmployee } from '../../src/store/roster/roster.js';
-import { rosterRowOf } from '../../src/sync/roster-rows.js';
+import { rosterRowOf } from '../../src/sync/roster/roster-rows.js';
 import { fillDelivered } from '../helpers/history.js';
 import { startMockProcess } from './mock-process.js';
 import { ratio, type Cell, type Result, type Table, type Target } from './report.js';

@@ -1,6 +1,6 @@
 /**
  * The idle screen knows the service is gone with nobody punching: the agent's TCP liveness check
- * (src/sync/liveness.ts, every api.livenessEveryMs; two failures → offline, one success → online)
+ * (src/sync/delivery/liveness.ts, every api.livenessEveryMs; two failures → offline, one success → online)
  * reaches the screen's connection line. Chromium on the web bridge of a real agent; the mock API
  * stopped and restarted on the same port. Screenshots of the offline idle screen in the three
  * languages, landscape and portrait.

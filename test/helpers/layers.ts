@@ -206,6 +206,7 @@ export const ROOMS: Readonly<Record<string, readonly string[]>> = {
   ],
   'src/store': ['migrations', '.', 'journal', 'settings', 'punches', 'roster', 'upkeep'],
   'src/cli': ['common', 'status', 'evidence', 'terminal', 'manage', 'doctor', '.'],
+  'src/sync': ['window', 'delivery', 'roster', 'fleet', 'reads'],
 };
 
 /** The room of a path under `base` ('.' for a file directly in it), or null when not under it. */

@@ -4,7 +4,7 @@
  * handed out and closed after each test.
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { RedisSharedWindow, type RedisWindowOptions } from '../../src/sync/redis-window.js';
+import { RedisSharedWindow, type RedisWindowOptions } from '../../src/sync/window/redis-window.js';
 import { startRedis, type RedisProcess } from './redis-server.js';
 import { waitFor } from './temp.js';
 

@@ -4,7 +4,7 @@
  * waits while a punch of any terminal waits.
  */
 import { describe, expect, it } from 'vitest';
-import { Priority } from '../../src/sync/rate-budget.js';
+import { Priority } from '../../src/sync/window/rate-budget.js';
 import { redisTerminals } from '../helpers/redis-terminals.js';
 
 const { terminal, freshKey } = redisTerminals({});

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { inProcess } from '../helpers/cli.js';
 import { runCli } from '../../src/cli/run.js';
-import type { AuditReport } from '../../src/sync/audit-compare.js';
+import type { AuditReport } from '../../src/sync/reads/audit-compare.js';
 import { auditRig, minuteOf, punchAndDeliver } from '../helpers/audit-rig.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -11,7 +11,7 @@ import { statusText } from '../../src/cli/status/format.js';
 import { terminalIdOf } from '../../src/config.js';
 import { TERMINAL_ID_FILE } from '../../src/config-terminal-id.js';
 import { createLogger } from '../../src/log.js';
-import { defaultRateKey } from '../../src/sync/redis-window.js';
+import { defaultRateKey } from '../../src/sync/window/redis-window.js';
 import { recordCounts } from '../helpers/agent.js';
 import {
   accountMock,

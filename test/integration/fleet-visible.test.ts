@@ -11,7 +11,7 @@ import type { Agent } from '../../src/agent/facade/agent.js';
 import { startMetricsServer } from '../../src/agent/metrics/metrics-server.js';
 import { agentMetrics } from '../../src/agent/metrics/metrics.js';
 import { statusText } from '../../src/cli/status/format.js';
-import { accountUrl } from '../../src/sync/rate-key.js';
+import { accountUrl } from '../../src/sync/window/rate-key.js';
 import { silentLogger } from '../../src/log.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { DEMO_SITE_ID } from '../../src/mock/seed.js';

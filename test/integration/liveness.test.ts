@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { networkFor } from '../../src/api/dispatcher.js';
-import { LivenessWatch, routeProbe, tcpProbe, type Reachability } from '../../src/sync/liveness.js';
+import { LivenessWatch, routeProbe, tcpProbe, type Reachability } from '../../src/sync/delivery/liveness.js';
 import { closedPort } from '../helpers/doctor.js';
 import { startConnectProxy } from '../helpers/network-edge.js';
 

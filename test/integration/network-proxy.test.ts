@@ -13,7 +13,7 @@ import type { Agent } from '../../src/agent/facade/agent.js';
 import { ApiClient } from '../../src/api/client.js';
 import { networkFor } from '../../src/api/dispatcher.js';
 import { apiDialectSchema } from '../../src/api/shapes.js';
-import { routeProbe } from '../../src/sync/liveness.js';
+import { routeProbe } from '../../src/sync/delivery/liveness.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { testAgent } from '../helpers/agent.js';
 import { runCli, spawnCli, lineMatching } from '../helpers/cli.js';

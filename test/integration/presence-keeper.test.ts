@@ -12,7 +12,7 @@ import type { PersonPresence } from '../../src/domain/presence.js';
 import { silentLogger } from '../../src/log.js';
 import { openDatabase, type DurableDb } from '../../src/store/database.js';
 import { PresenceTables } from '../../src/store/punches/presence-tables.js';
-import { presenceStreamKey, RedisPresenceStream } from '../../src/sync/presence-stream.js';
+import { presenceStreamKey, RedisPresenceStream } from '../../src/sync/fleet/presence-stream.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 

@@ -4,7 +4,7 @@
  * highest value is sent when it is back.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { readNsrMark, RedisNsrMark } from '../../src/sync/redis-nsr-mark.js';
+import { readNsrMark, RedisNsrMark } from '../../src/sync/fleet/redis-nsr-mark.js';
 import { startRedis } from '../helpers/redis-server.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -4,8 +4,8 @@
  * asking costs the others at most its mark's hold. Redis time, so real clock, windows of 300 ms.
  */
 import { describe, expect, it } from 'vitest';
-import { Priority } from '../../src/sync/rate-budget.js';
-import type { SharedTake } from '../../src/sync/shared-window.js';
+import { Priority } from '../../src/sync/window/rate-budget.js';
+import type { SharedTake } from '../../src/sync/window/shared-window.js';
 import { redisTerminals } from '../helpers/redis-terminals.js';
 
 const WINDOW = 300;

@@ -1,12 +1,12 @@
 /**
- * The shared window's Lua scripts (src/sync/redis-window-scripts.ts) against a real redis-server:
+ * The shared window's Lua scripts (src/sync/window/redis-window-scripts.ts) against a real redis-server:
  * what they answer and what they leave in Redis. Scores are Redis time, so these tests run on the
  * real clock, with windows of a few hundred ms.
  */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Priority } from '../../src/sync/rate-budget.js';
-import { defaultRateKey, RedisSharedWindow, type RedisWindowOptions } from '../../src/sync/redis-window.js';
+import { Priority } from '../../src/sync/window/rate-budget.js';
+import { defaultRateKey, RedisSharedWindow, type RedisWindowOptions } from '../../src/sync/window/redis-window.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/temp.js';
 

@@ -6,8 +6,8 @@
  * of the slots it alone had taken, so ten terminals could fill the account's window with them.
  */
 import { describe, expect, it } from 'vitest';
-import { Priority } from '../../src/sync/rate-budget.js';
-import type { RedisSharedWindow } from '../../src/sync/redis-window.js';
+import { Priority } from '../../src/sync/window/rate-budget.js';
+import type { RedisSharedWindow } from '../../src/sync/window/redis-window.js';
 import { redisTerminals } from '../helpers/redis-terminals.js';
 
 const { terminal, freshKey } = redisTerminals({ limit: 20, punchReserve: 2 });

@@ -10,9 +10,9 @@ import { realSleep } from '../../src/agent/build-agent.js';
 import { silentLogger } from '../../src/log.js';
 import { openDatabase } from '../../src/store/database.js';
 import { RateSlots } from '../../src/store/settings/rate-slots.js';
-import { Priority, RateBudget, type SlotTicket } from '../../src/sync/rate-budget.js';
-import { RedisSharedWindow } from '../../src/sync/redis-window.js';
-import { SharedWindowLink } from '../../src/sync/shared-window-link.js';
+import { Priority, RateBudget, type SlotTicket } from '../../src/sync/window/rate-budget.js';
+import { RedisSharedWindow } from '../../src/sync/window/redis-window.js';
+import { SharedWindowLink } from '../../src/sync/window/shared-window-link.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { tempDir, waitFor } from '../helpers/temp.js';
 

@@ -7,7 +7,7 @@ import {
   PROBE_STALE_MS,
   type RouteSignal,
 } from '../../src/domain/absent-routes.js';
-import { routeSignal } from '../../src/sync/route-gate.js';
+import { routeSignal } from '../../src/sync/delivery/route-gate.js';
 
 const H = 3_600_000;
 const lacks404: RouteSignal = { kind: 'lacks', status: 404, sure: false };

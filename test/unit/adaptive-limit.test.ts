@@ -4,10 +4,10 @@ import type { WindowRule } from '../../src/domain/sliding-window.js';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { RateSlots } from '../../src/store/settings/rate-slots.js';
 import { silentLogger } from '../../src/log.js';
-import { AdaptiveLimit, type AdaptiveOptions } from '../../src/sync/adaptive-limit.js';
-import { Priority, RateBudget, type SlotTicket } from '../../src/sync/rate-budget.js';
-import type { SharedTake, SharedWindow } from '../../src/sync/shared-window.js';
-import { SharedWindowLink } from '../../src/sync/shared-window-link.js';
+import { AdaptiveLimit, type AdaptiveOptions } from '../../src/sync/window/adaptive-limit.js';
+import { Priority, RateBudget, type SlotTicket } from '../../src/sync/window/rate-budget.js';
+import type { SharedTake, SharedWindow } from '../../src/sync/window/shared-window.js';
+import { SharedWindowLink } from '../../src/sync/window/shared-window-link.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** `sleep(ms)` moves the clock by `ms` one macrotask turn later, unless its signal aborts first. */

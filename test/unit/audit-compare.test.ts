@@ -1,5 +1,5 @@
 /**
- * The comparison's rules against answers the real mock does not give on its own (sync/audit-compare.ts):
+ * The comparison's rules against answers the real mock does not give on its own (sync/reads/audit-compare.ts):
  * unreadable records, two marks in one minute, 429s, a refused token, a service out of reach.
  * A real budget on a real SQLite file; the API is a stand-in that answers from a script.
  */
@@ -11,8 +11,8 @@ import { readTimes, type TimeRecordRead, type TimesReading } from '../../src/api
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import type { AuditMark } from '../../src/store/journal/audit-marks.js';
 import { RateSlots } from '../../src/store/settings/rate-slots.js';
-import { compareWithService, type AuditDeps } from '../../src/sync/audit-compare.js';
-import { RateBudget } from '../../src/sync/rate-budget.js';
+import { compareWithService, type AuditDeps } from '../../src/sync/reads/audit-compare.js';
+import { RateBudget } from '../../src/sync/window/rate-budget.js';
 import { tempDir } from '../helpers/temp.js';
 
 let db: Db;

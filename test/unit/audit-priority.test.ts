@@ -1,5 +1,5 @@
 /**
- * The audit's reads (sync/audit-compare.ts) in the one rate budget: after punches and roster
+ * The audit's reads (sync/reads/audit-compare.ts) in the one rate budget: after punches and roster
  * pages, never into the punch reserve, standing aside while punches are due; and how its requests
  * are planned (one per employee and run of days, never more than one per employee-day).
  */
@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock, Sleep } from '../../src/domain/clock.js';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { RateSlots } from '../../src/store/settings/rate-slots.js';
-import { planRequests } from '../../src/sync/audit-compare.js';
-import { Priority, RateBudget, type SlotTicket } from '../../src/sync/rate-budget.js';
+import { planRequests } from '../../src/sync/reads/audit-compare.js';
+import { Priority, RateBudget, type SlotTicket } from '../../src/sync/window/rate-budget.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** Fake time: a sleep moves the clock by its length one macrotask later (nothing real waits). */

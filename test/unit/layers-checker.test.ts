@@ -200,8 +200,8 @@ describe('the layering checker', () => {
         text: "import { request } from 'undici';\nimport { z } from 'zod';\nimport { objectIdPattern } from './shapes.js';",
       },
       {
-        path: 'src/sync/ok.ts',
-        text: "import type { Logger } from '../log.js';\nimport { Outbox } from '../store/outbox.js';\nimport type { ApiOutcome } from '../api/client.js';",
+        path: 'src/sync/delivery/ok.ts',
+        text: "import type { Logger } from '../../log.js';\nimport { Outbox } from '../../store/outbox.js';\nimport type { ApiOutcome } from '../../api/client.js';\nimport { RateBudget } from '../window/rate-budget.js';",
       },
       {
         path: 'src/mock/ok.ts',

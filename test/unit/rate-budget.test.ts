@@ -3,7 +3,7 @@ import type { Clock, Sleep } from '../../src/domain/clock.js';
 import type { WindowRule } from '../../src/domain/sliding-window.js';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { RateSlots } from '../../src/store/settings/rate-slots.js';
-import { Priority, RateBudget, type SlotTicket } from '../../src/sync/rate-budget.js';
+import { Priority, RateBudget, type SlotTicket } from '../../src/sync/window/rate-budget.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**

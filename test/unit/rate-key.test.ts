@@ -1,7 +1,7 @@
 /** The account window's key (issue 24): one service spelled apart must meet in one window. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { accountUrl, defaultRateKey, rateKeyOrigin } from '../../src/sync/rate-key.js';
+import { accountUrl, defaultRateKey, rateKeyOrigin } from '../../src/sync/window/rate-key.js';
 
 describe('accountUrl: the service address the window key is made from', () => {
   it.each([

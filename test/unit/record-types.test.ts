@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readTimes } from '../../src/api/time-records.js';
-import { isApiRecord, isRecordOf, verdictOf, type SentMinute } from '../../src/sync/record-match.js';
+import { isApiRecord, isRecordOf, verdictOf, type SentMinute } from '../../src/sync/delivery/record-match.js';
 
 const SP: SentMinute = { minute: '2026-11-28T20:27', where: { zone: 'America/Sao_Paulo' } };
 const NO_TWINS = { count: 0, recordIds: [] };

@@ -4,7 +4,12 @@ import type { AuditMarks } from '../../store/journal/audit-marks.js';
 import type { Db } from '../../store/database.js';
 import { settingKey, type SettingKey } from '../../store/settings/setting-keys.js';
 import { readSetting } from '../../store/settings/settings.js';
-import { compareWithService, type AuditDeps, type AuditProgress, type AuditReport } from '../../sync/audit-compare.js';
+import {
+  compareWithService,
+  type AuditDeps,
+  type AuditProgress,
+  type AuditReport,
+} from '../../sync/reads/audit-compare.js';
 
 /** Settings key of the last comparison's summary (the admin screen's journal tab shows it). */
 /** The last comparison's summary, in the contract's own schema (what the admin screen shows). */
@@ -45,7 +50,7 @@ export function auditSummaryOf(r: AuditReport): AuditSummary {
 }
 
 /**
- * Runs one comparison at a time (sync/audit-compare.ts): a second request while one runs joins it
+ * Runs one comparison at a time (sync/reads/audit-compare.ts): a second request while one runs joins it
  * (its report names its own range). The summary is kept in settings, read back validated.
  */
 export class AuditRunner {

@@ -1,12 +1,12 @@
 /**
- * Runs the liveness check (sync/liveness.ts) and tells the agent when the service's host goes away
+ * Runs the liveness check (sync/delivery/liveness.ts) and tells the agent when the service's host goes away
  * or comes back, so the idle screen turns offline with nobody punching and back within seconds of
  * its return (delivery's back-off ends at once then: agent/delivery/service-watch.ts). While the service is
  * offline it looks every second, so its return is seen within a second; otherwise every
  * `api.livenessEveryMs`. It waits on the runtime's sleep (tests move that time).
  */
 import type { Config } from '../../config.js';
-import { LivenessWatch, routeProbe, type Reachability } from '../../sync/liveness.js';
+import { LivenessWatch, routeProbe, type Reachability } from '../../sync/delivery/liveness.js';
 import type { ApiNetwork } from './api-network.js';
 import type { Runtime } from '../host/runtime.js';
 

@@ -5,7 +5,7 @@
 import type { Clock } from '../../domain/clock.js';
 import type { AuditLog } from '../../store/roster/audit-log.js';
 import type { Outbox, PunchRow } from '../../store/punches/outbox.js';
-import type { Uploader } from '../../sync/uploader.js';
+import type { Uploader } from '../../sync/delivery/uploader.js';
 import { decideHeldPunch, type HeldDecision } from './held-punches.js';
 
 export type QueueAdminParts = {

@@ -4,8 +4,8 @@
  */
 import type { Clock, Sleep } from '../../domain/clock.js';
 import type { Outbox } from '../../store/punches/outbox.js';
-import type { RateBudget } from '../../sync/rate-budget.js';
-import type { Uploader } from '../../sync/uploader.js';
+import type { RateBudget } from '../../sync/window/rate-budget.js';
+import type { Uploader } from '../../sync/delivery/uploader.js';
 import type { AgentStatus } from '../status/status.js';
 
 export type FlushOutcome = {

@@ -1,5 +1,5 @@
 /**
- * The read routes the service lacks (sync/route-gate.ts), kept where `timeclock status` and doctor
+ * The read routes the service lacks (sync/delivery/route-gate.ts), kept where `timeclock status` and doctor
  * read them. The pauses themselves live in memory: a restart asks again at once (and one 404 then
  * pauses a route that was absent before); another base URL or dialect starts from nothing.
  */
@@ -7,7 +7,7 @@ import type { Config } from '../../config.js';
 import type { WritableDb } from '../../store/database.js';
 import { serviceKeys } from '../../store/settings/service-records.js';
 import { readSetting, writeSetting } from '../../store/settings/settings.js';
-import { RouteGate } from '../../sync/route-gate.js';
+import { RouteGate } from '../../sync/delivery/route-gate.js';
 import type { Runtime } from '../host/runtime.js';
 
 /** Which service (and dialect) the routes were learnt on. */

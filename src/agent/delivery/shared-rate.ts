@@ -3,10 +3,10 @@ import type { Config } from '../../config.js';
 import type { Clock, Sleep } from '../../domain/clock.js';
 import { punchReserve, type WindowRule } from '../../domain/sliding-window.js';
 import type { Logger } from '../../log.js';
-import { rateKeyOrigin, type RateKeyOrigin } from '../../sync/rate-key.js';
-import { RedisSharedWindow } from '../../sync/redis-window.js';
-import { SharedWindowLink } from '../../sync/shared-window-link.js';
-import { TerminalRegistry, type IdConflict } from '../../sync/terminal-registry.js';
+import { rateKeyOrigin, type RateKeyOrigin } from '../../sync/window/rate-key.js';
+import { RedisSharedWindow } from '../../sync/window/redis-window.js';
+import { SharedWindowLink } from '../../sync/window/shared-window-link.js';
+import { TerminalRegistry, type IdConflict } from '../../sync/fleet/terminal-registry.js';
 import type { SettingsApi } from '../settings/settings.js';
 
 /** The account's request window in Redis, as the agent holds it. */

@@ -6,19 +6,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { loadWhenUsed } from '../../sync/when-used.js';
-import { BadRedisAnswer, describeAnswer, takeAnswer } from '../../sync/redis-answers.js';
-import { faultOf, type RedisFault } from '../../sync/redis-fault.js';
-import { TAKE_LUA } from '../../sync/redis-window-scripts.js';
-import { parseEntry, type TerminalEntry } from '../../sync/terminal-registry.js';
+import { loadWhenUsed } from '../../sync/window/when-used.js';
+import { BadRedisAnswer, describeAnswer, takeAnswer } from '../../sync/window/redis-answers.js';
+import { faultOf, type RedisFault } from '../../sync/window/redis-fault.js';
+import { TAKE_LUA } from '../../sync/window/redis-window-scripts.js';
+import { parseEntry, type TerminalEntry } from '../../sync/fleet/terminal-registry.js';
 
 /** ioredis, loaded when a client is first made (a terminal without Redis never loads it). */
 const ioredis = loadWhenUsed<typeof import('ioredis')>('ioredis');
 
 // What the doctor (src/cli, which reaches sync only through here) words.
-export { defaultRateKey } from '../../sync/redis-window.js';
-export { rateKeyOrigin } from '../../sync/rate-key.js';
-export type { RedisFault } from '../../sync/redis-fault.js';
+export { defaultRateKey } from '../../sync/window/redis-window.js';
+export { rateKeyOrigin } from '../../sync/window/rate-key.js';
+export type { RedisFault } from '../../sync/window/redis-fault.js';
 
 export type RedisProbe = {
   /** ok, or what stopped the check (redis-fault.ts). */

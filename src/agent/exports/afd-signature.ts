@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type forge from 'node-forge';
-import { loadWhenUsed } from '../../sync/when-used.js';
+import { loadWhenUsed } from '../../sync/window/when-used.js';
 import type { ChainHead } from './cades.js';
 
 /** node-forge, loaded when a key is first read (a terminal that signs nothing never loads it). */

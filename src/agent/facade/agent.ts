@@ -2,8 +2,8 @@ import type { Credential } from '../../domain/credential.js';
 import type { PunchResult } from '../../domain/punch.js';
 import type { PunchRow } from '../../store/punches/outbox.js';
 import type { UnresolvedPunch } from '../../store/punches/unresolved.js';
-import type { AuditReport } from '../../sync/audit-compare.js';
-import type { RosterSyncResult } from '../../sync/roster-sync.js';
+import type { AuditReport } from '../../sync/reads/audit-compare.js';
+import type { RosterSyncResult } from '../../sync/roster/roster-sync.js';
 import type { AuditState, PunchReceiptView } from '../../contract.js';
 import type { AfdAdmin } from '../exports/afd-admin.js';
 import { startParts, stopParts, type StartOptions } from './agent-lifecycle.js';
@@ -239,7 +239,7 @@ export class Agent {
     return res;
   }
 
-  /** Settles once the employers the last roster names were read (sync/employer-sync.ts), or could not be. */
+  /** Settles once the employers the last roster names were read (sync/roster/employer-sync.ts), or could not be. */
   employersRead(): Promise<void> {
     return this.p.keeper.employersSettled();
   }

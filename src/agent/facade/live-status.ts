@@ -12,7 +12,7 @@ export function liveStatus(p: AgentParts, running: boolean): AgentStatus {
     retention: p.retention.policy,
   });
   s.sendingPaused = p.budget.pause();
-  // The limit in force: below the configured one while it adapts to 429s (sync/adaptive-limit.ts).
+  // The limit in force: below the configured one while it adapts to 429s (sync/window/adaptive-limit.ts).
   s.rateWindow.limit = p.budget.limit;
   s.rate = p.budget.sharing();
   s.fleet = p.fleet();

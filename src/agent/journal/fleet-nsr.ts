@@ -5,7 +5,7 @@ import type { Logger } from '../../log.js';
 import { DB_FILE_NAME } from '../../store/database.js';
 import type { OutsideCopies } from '../../store/journal/journal-copies.js';
 import { readSidecar, sidecarPathFor } from '../../store/journal/journal-nsr.js';
-import { nsrMarkKey, readNsrMark, RedisNsrMark } from '../../sync/redis-nsr-mark.js';
+import { nsrMarkKey, readNsrMark, RedisNsrMark } from '../../sync/fleet/redis-nsr-mark.js';
 
 /**
  * The NSR high-water mark in the fleet's Redis (issue 26 item 7), with `rateLimit.redisUrl`: read

@@ -12,9 +12,9 @@ import type { Outbox } from '../../store/punches/outbox.js';
 import { PresenceTables } from '../../store/punches/presence-tables.js';
 import { settingKeys } from '../../store/settings/setting-keys.js';
 import { readSetting } from '../../store/settings/settings.js';
-import { presenceStreamKey, RedisPresenceStream } from '../../sync/presence-stream.js';
-import { readDayTimes } from '../../sync/presence-times.js';
-import type { RateBudget } from '../../sync/rate-budget.js';
+import { presenceStreamKey, RedisPresenceStream } from '../../sync/fleet/presence-stream.js';
+import { readDayTimes } from '../../sync/reads/presence-times.js';
+import type { RateBudget } from '../../sync/window/rate-budget.js';
 import { PresenceKeeper } from './presence-keeper.js';
 import { systemTimeZone, type Runtime } from '../host/runtime.js';
 

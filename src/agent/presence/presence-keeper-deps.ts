@@ -2,7 +2,7 @@
 import type { Clock, Sleep } from '../../domain/clock.js';
 import type { Logger } from '../../log.js';
 import type { PresenceTables } from '../../store/punches/presence-tables.js';
-import type { PresenceStream } from '../../sync/presence-stream.js';
+import type { PresenceStream } from '../../sync/fleet/presence-stream.js';
 import type { ReadDay } from './presence-service-day.js';
 
 export type PresenceOptions = {

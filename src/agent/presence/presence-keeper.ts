@@ -17,7 +17,7 @@ import {
   type PresenceEvent,
   type PresenceSource,
 } from '../../domain/presence.js';
-import type { StreamEntry } from '../../sync/presence-stream.js';
+import type { StreamEntry } from '../../sync/fleet/presence-stream.js';
 import type { PunchAnswer } from '../receipts/receipts.js';
 import { applyRollCallEntry, markSafe, type MarkCode } from './presence-rollcall.js';
 import { RollCallDesk } from './presence-rollcall-desk.js';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { PresenceBoard } from '../../domain/presence.js';
 import type { RollCallView } from '../../contract.js';
 import type { PresenceTables, RollCallMark } from '../../store/punches/presence-tables.js';
-import type { ListedPerson, StreamEntry } from '../../sync/presence-stream.js';
+import type { ListedPerson, StreamEntry } from '../../sync/fleet/presence-stream.js';
 
 export type MarkCode = 'marked' | 'already' | 'not_listed' | 'no_roll_call';
 

@@ -17,7 +17,7 @@ import { localDateTime } from '../../domain/local-time.js';
 import type { PersonPresence, PresenceEvent } from '../../domain/presence.js';
 import type { WallZone } from '../../domain/record-time.js';
 import type { Logger } from '../../log.js';
-import type { DayTimes } from '../../sync/presence-times.js';
+import type { DayTimes } from '../../sync/reads/presence-times.js';
 
 export type ReadDay = (ref: EmployeeRef, date: string, zone: WallZone, signal: AbortSignal) => Promise<DayTimes>;
 

@@ -8,7 +8,7 @@ import type { Clock } from '../../domain/clock.js';
 import type { PresenceEvent } from '../../domain/presence.js';
 import type { Logger } from '../../log.js';
 import type { PresenceTables } from '../../store/punches/presence-tables.js';
-import type { PresenceStream, StreamEntry } from '../../sync/presence-stream.js';
+import type { PresenceStream, StreamEntry } from '../../sync/fleet/presence-stream.js';
 
 const READ_BATCH = 1_000;
 const PUBLISH_BATCH = 200;

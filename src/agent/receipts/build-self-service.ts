@@ -1,6 +1,6 @@
 /**
  * The employee's-day pieces of the agent, built together: the cache and its background fetches
- * (self-service.ts, sync/self-service-fetch.ts), their prefetch schedule, and what attaches a day
+ * (self-service.ts, sync/reads/self-service-fetch.ts), their prefetch schedule, and what attaches a day
  * to a punch's answer. Off (`selfService.enabled: false`): answers carry entry or exit and this
  * terminal's punches of the day, and nothing is ever asked of the service for them.
  */
@@ -9,9 +9,9 @@ import type { Config } from '../../config.js';
 import type { DurableDb } from '../../store/database.js';
 import { DayPunches } from '../../store/punches/day-punches.js';
 import type { Outbox } from '../../store/punches/outbox.js';
-import type { RateBudget } from '../../sync/rate-budget.js';
-import type { RouteGate } from '../../sync/route-gate.js';
-import { fetchServiceDay, type FetchOutcome } from '../../sync/self-service-fetch.js';
+import type { RateBudget } from '../../sync/window/rate-budget.js';
+import type { RouteGate } from '../../sync/delivery/route-gate.js';
+import { fetchServiceDay, type FetchOutcome } from '../../sync/reads/self-service-fetch.js';
 import { PunchDays } from './punch-days.js';
 import type { Runtime } from '../host/runtime.js';
 import { Schedule } from '../host/schedule.js';

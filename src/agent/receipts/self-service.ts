@@ -2,7 +2,7 @@
  * The employee's day on their result screen: entry or exit, the day's punches, the hours bank and
  * a leave note. `dayOf` answers at once from this terminal's database and what earlier fetches
  * left in the cache (never a request on the punch path: what is not cached is simply not shown).
- * The cache is filled in the background at the budget's lowest priority (sync/self-service-fetch.ts):
+ * The cache is filled in the background at the budget's lowest priority (sync/reads/self-service-fetch.ts):
  * after someone punches (for their next punch), and by a prefetch of those who punched in and have
  * not punched out yet, the people most likely to punch next.
  */
@@ -14,7 +14,7 @@ import type { LeaveToday } from '../../domain/leave-today.js';
 import { localDateTime } from '../../domain/local-time.js';
 import type { Logger } from '../../log.js';
 import type { DayPunches } from '../../store/punches/day-punches.js';
-import type { FetchOutcome, ServiceDay } from '../../sync/self-service-fetch.js';
+import type { FetchOutcome, ServiceDay } from '../../sync/reads/self-service-fetch.js';
 
 export type SelfServiceOptions = {
   /** How long a fetched day stays fresh before it is fetched again (the hours bank moves slowly). */

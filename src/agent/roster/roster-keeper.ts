@@ -5,7 +5,7 @@ import type { Db } from '../../store/database.js';
 import type { Outbox } from '../../store/punches/outbox.js';
 import { settingKeys, type SettingKey } from '../../store/settings/setting-keys.js';
 import { readSetting } from '../../store/settings/settings.js';
-import type { RosterSync, RosterSyncResult } from '../../sync/roster-sync.js';
+import type { RosterSync, RosterSyncResult } from '../../sync/roster/roster-sync.js';
 import type { Capture } from '../capture/capture.js';
 import type { AdminResult } from '../identity/identity-admin.js';
 import { rosterComplete, type RosterSyncRecord } from '../status/status.js';
@@ -29,7 +29,7 @@ export type RosterKeeperDeps = {
   changed(): void;
   /** Held punches were released: wake the uploader. */
   released(): void;
-  /** A roster was applied: read the employers it names (sync/employer-sync.ts); never awaited by a sync. */
+  /** A roster was applied: read the employers it names (sync/roster/employer-sync.ts); never awaited by a sync. */
   employers?: () => Promise<unknown>;
 };
 

@@ -5,7 +5,7 @@
 import type { ApiOutcome } from '../../api/client.js';
 import type { Clock } from '../../domain/clock.js';
 import { rateLimitPause } from '../../domain/retry-policy.js';
-import { Priority, type RateBudget } from '../../sync/rate-budget.js';
+import { Priority, type RateBudget } from '../../sync/window/rate-budget.js';
 
 /** How long a check with the service may wait for a slot of the budget before the setting is kept unchecked. */
 export const CHECK_WAIT_MS = 10_000;

@@ -6,7 +6,7 @@ import type { WindowRule } from '../../domain/sliding-window.js';
 import type { Logger } from '../../log.js';
 import type { DurableDb } from '../../store/database.js';
 import type { AuditLog } from '../../store/roster/audit-log.js';
-import type { RateBudget } from '../../sync/rate-budget.js';
+import type { RateBudget } from '../../sync/window/rate-budget.js';
 import type { TokenStore } from '../host/token-store.js';
 import type { SettingsView } from './stored-settings.js';
 

@@ -2,10 +2,10 @@
 import type { PunchState } from '../../domain/punch.js';
 import type { ReaderStatus } from '../../input/hid-reader.js';
 import type { NotAllowed, RosterHealth } from '../../store/roster/roster.js';
-import type { SiteFilterCheck, Skipped } from '../../sync/roster-sync.js';
+import type { SiteFilterCheck, Skipped } from '../../sync/roster/roster-sync.js';
 import { type RosterGaps } from '../../store/roster/roster-gaps.js';
 import type { SettingsView } from '../settings/stored-settings.js';
-import type { RateSharing } from '../../sync/shared-window-link.js';
+import type { RateSharing } from '../../sync/window/shared-window-link.js';
 import type { FleetStatus } from './fleet-status.js';
 import { type StorageStatus } from './storage-status.js';
 import type { CameraRecord } from '../../store/settings/camera-record.js';

@@ -7,9 +7,9 @@ import { z } from 'zod';
 import { recordKey } from '../../store/settings/setting-keys.js';
 import { readSetting } from '../../store/settings/settings.js';
 import type { Db } from '../../store/database.js';
-import { redisFaults } from '../../sync/redis-fault.js';
-import type { RateSharing } from '../../sync/shared-window-link.js';
-import type { IdConflict } from '../../sync/terminal-registry.js';
+import { redisFaults } from '../../sync/window/redis-fault.js';
+import type { RateSharing } from '../../sync/window/shared-window-link.js';
+import type { IdConflict } from '../../sync/fleet/terminal-registry.js';
 
 export type FleetStatus = {
   /** The host name this terminal runs on (shown with its id). */

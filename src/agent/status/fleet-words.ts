@@ -2,7 +2,7 @@
  * The fleet's state in English words, for /healthz and the log (`timeclock status` says the same in
  * its language; the screen has its own): the catalogue's sentences (status-sentences.ts).
  */
-import type { RateSharing } from '../../sync/shared-window-link.js';
+import type { RateSharing } from '../../sync/window/shared-window-link.js';
 import type { FleetStatus } from './fleet-status.js';
 import type { AgentStatus } from './status.js';
 import { conflictSentence, englishWords, rateModeSentence } from './status-sentences.js';

@@ -5,7 +5,7 @@
  */
 import { describeOffset } from '../../domain/date-plausibility.js';
 import { t, type MessageKey, type Params } from '../../messages/catalogue.js';
-import type { RateSharing } from '../../sync/shared-window-link.js';
+import type { RateSharing } from '../../sync/window/shared-window-link.js';
 import type { ServiceClockRecord } from '../../store/settings/setting-keys.js';
 import type { FleetStatus } from './fleet-status.js';
 

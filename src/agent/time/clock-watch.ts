@@ -7,8 +7,8 @@
 import { clockStep, type Clock, type Monotonic } from '../../domain/clock.js';
 import type { Logger } from '../../log.js';
 import type { Outbox } from '../../store/punches/outbox.js';
-import type { RateBudget } from '../../sync/rate-budget.js';
-import type { Uploader } from '../../sync/uploader.js';
+import type { RateBudget } from '../../sync/window/rate-budget.js';
+import type { Uploader } from '../../sync/delivery/uploader.js';
 
 /** How often the wall clock is compared with the monotonic one. */
 const CLOCK_CHECK_MS = 1_000;

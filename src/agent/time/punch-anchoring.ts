@@ -1,5 +1,5 @@
 /**
- * The uploader's questions about a punch's time (sync/uploader-types.ts PunchAnchoring), answered
+ * The uploader's questions about a punch's time (sync/delivery/uploader-types.ts PunchAnchoring), answered
  * from the time source: a punch taken before its boot's first anchor waits for one (a probe fetches
  * it); while the service sends no usable `Date`, it goes at this terminal's clock, marked
  * unanchored, and the probe asks only every few minutes; a wall-clock time that cannot be true
@@ -10,7 +10,7 @@ import type { Monotonic } from '../../domain/clock.js';
 import { localDateTime } from '../../domain/local-time.js';
 import { unanchoredDoubt, type KnownTime, type UnanchoredDoubt } from '../../domain/unanchored-doubt.js';
 import type { Outbox, PunchRow } from '../../store/punches/outbox.js';
-import type { PunchAnchoring } from '../../sync/uploader.js';
+import type { PunchAnchoring } from '../../sync/delivery/uploader.js';
 import type { TimeSource } from './time-source.js';
 
 /** While no usable `Date` comes: the first probe a minute after, then twice as long each time, at most this. */

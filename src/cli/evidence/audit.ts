@@ -3,13 +3,13 @@ import { calls } from '../../contract.js';
 import { Exit, UsageError, type CliOptions } from '../common/options.js';
 import { openAgent } from '../common/setup.js';
 
-/** The agent's answer to an audit (sync/audit-compare.ts), as the command line prints it. */
+/** The agent's answer to an audit (sync/reads/audit-compare.ts), as the command line prints it. */
 type AuditReport = Awaited<ReturnType<Agent['auditCompare']>>;
 type AuditMarkResult = AuditReport['marks'][number];
 
 /**
  * `timeclock audit compare --from YYYY-MM-DD --to YYYY-MM-DD [--json]`: the evidence journal's
- * marks of those days against the service's records (sync/audit-compare.ts). Opens the agent (its
+ * marks of those days against the service's records (sync/reads/audit-compare.ts). Opens the agent (its
  * requests share the budget, after any punch waiting to go). Text lists what is not found and the
  * records no mark explains; JSON the whole report. Exit 0: every mark found; 1: some missing or
  * unchecked; 2: usage.

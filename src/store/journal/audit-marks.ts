@@ -8,7 +8,7 @@ import { JournalReader, type StoredMark } from './journal-read.js';
 export type AuditEmployee = { key: string; externalId: string | null };
 
 /**
- * A journal mark as the audit compares it (sync/audit-compare.ts): which employee, and which minute
+ * A journal mark as the audit compares it (sync/reads/audit-compare.ts): which employee, and which minute
  * the service should hold. `problem` says why it cannot be compared at all (nobody known, a damaged line).
  */
 export type AuditMark = {

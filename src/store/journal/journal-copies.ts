@@ -98,7 +98,7 @@ export class JournalCopies {
 
 /**
  * Copies kept where a restore of the data directory (and of the mirror) does not reach: the
- * fleet's Redis (sync/redis-nsr-mark.ts). `atStart`: as read before the journal opened;
+ * fleet's Redis (sync/fleet/redis-nsr-mark.ts). `atStart`: as read before the journal opened;
  * `keep`: told the committed reservation and the last NSR given to a mark, as they grow.
  */
 export type OutsideCopies = {

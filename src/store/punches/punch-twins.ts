@@ -1,5 +1,5 @@
 /**
- * What reconciliation reads about a punch beside its row (sync/reconcile.ts): the punches of the
+ * What reconciliation reads about a punch beside its row (sync/delivery/reconcile.ts): the punches of the
  * same employee that share its wall minute and zone (a DST fall-back shows 01:45 twice) already
  * settled, and whether a list of the service's records has said it is absent since it was last
  * released by a person. Read-only.

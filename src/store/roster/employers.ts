@@ -1,7 +1,7 @@
 /**
  * The service's employers (payment sources) as the terminal caches them (migration 12), and the
  * employer of each journal chain. Read by capture (which chain a mark joins), receipts, the AFD
- * export (one file per employer) and roster health; written by the employer sync (sync/employer-sync.ts).
+ * export (one file per employer) and roster health; written by the employer sync (sync/roster/employer-sync.ts).
  */
 import type { Db, WritableDb } from '../database.js';
 

@@ -20,7 +20,7 @@ import { readSetting, writeSetting } from '../settings/settings.js';
 
 export type { NotAllowed, RosterHealth, RosterSummary } from './roster-summary.js';
 
-/** One employee of the cached roster (src/sync/roster-rows.ts makes them from the service's records). */
+/** One employee of the cached roster (src/sync/roster/roster-rows.ts makes them from the service's records). */
 export type { RosterEmployee } from './roster-employee.js';
 
 /** The staged roster's counts, kept page by page so the swap need not count 100,000 rows. */

@@ -56,7 +56,7 @@ export type ServiceClockRecord = {
   header?: string | null;
 };
 
-/** As sync/roster-rows.ts `Skipped` and sync/roster-sync.ts `SiteFilterCheck`. */
+/** As sync/roster/roster-rows.ts `Skipped` and sync/roster/roster-sync.ts `SiteFilterCheck`. */
 export type StoredSkipped = {
   count: number;
   examples: { position: number; id: string | null; reason: 'no_ids' | 'not_an_object' }[];
@@ -179,7 +179,7 @@ export const settingKeys = {
     'roster_progress',
     z.looseObject({ pagesDone: num, pagesTotal: nullableNumber }),
   ),
-  /** What the terminal knows of the service's filter on `_updated` (sync/roster-changes.ts). */
+  /** What the terminal knows of the service's filter on `_updated` (sync/roster/roster-changes.ts). */
   rosterChanges: recordKey<ChangesMemo>(
     'roster_changes',
     z.looseObject({

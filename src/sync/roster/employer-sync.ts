@@ -2,21 +2,21 @@
  * Each worker's own employer (issue 26): the payment sources the roster names, read with
  * `GET /payment-sources/{id}` into the employers cache (store/roster/employers.ts). Run after each roster
  * sync, one request at a time, below the roster's own pages (Priority.audit: the punch reserve kept
- * free, sync/priority.ts) and standing aside while punches are due, so it never delays a punch. Not
+ * free, sync/window/priority.ts) and standing aside while punches are due, so it never delays a punch. Not
  * at the self-service level: that goes only while the window is nearly empty, and a roster sync
  * leaves it fuller than that for up to a window, so a worker would punch before their employer is
  * known (and be sealed under the configured one). A failed
  * read leaves the cache as it was; a 404 records the employer as missing (its workers fall back to
  * the configured employer, listed in roster health).
  */
-import { describeOutcome, type ApiOutcome } from '../api/classify.js';
-import type { EmployerRecord } from '../api/employer-records.js';
-import type { Clock } from '../domain/clock.js';
-import { rateLimitPause } from '../domain/retry-policy.js';
-import type { Logger } from '../log.js';
-import type { WritableDb } from '../store/database.js';
-import { EmployerCache, saveEmployer } from '../store/roster/employers.js';
-import { Priority, type RateBudget } from './rate-budget.js';
+import { describeOutcome, type ApiOutcome } from '../../api/classify.js';
+import type { EmployerRecord } from '../../api/employer-records.js';
+import type { Clock } from '../../domain/clock.js';
+import { rateLimitPause } from '../../domain/retry-policy.js';
+import type { Logger } from '../../log.js';
+import type { WritableDb } from '../../store/database.js';
+import { EmployerCache, saveEmployer } from '../../store/roster/employers.js';
+import { Priority, type RateBudget } from '../window/rate-budget.js';
 
 export type EmployerApi = { getPaymentSource(id: string): Promise<ApiOutcome<EmployerRecord>> };
 

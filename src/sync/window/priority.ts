@@ -1,7 +1,7 @@
 /**
  * Lower number goes first. Punches (and their reconciliation) before roster pages; the audit's
- * reads (sync/audit-compare.ts), then the self-service reads an employee sees on their result
- * (sync/self-service-fetch.ts) last, on what the others leave. Anything but a punch keeps the
+ * reads (sync/reads/audit-compare.ts), then the self-service reads an employee sees on their result
+ * (sync/reads/self-service-fetch.ts) last, on what the others leave. Anything but a punch keeps the
  * punch reserve free; self-service reads go only while the window is nearly empty. Both rules are
  * `fillLimit`, applied to this terminal's window (rate-budget.ts) and to the fleet's in Redis
  * (redis-window.ts), so a fleet's reads together cannot fill the account's window before a shift

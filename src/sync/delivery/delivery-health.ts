@@ -1,8 +1,8 @@
-import type { ApiOutcome } from '../api/classify.js';
-import type { Random } from '../domain/clock.js';
-import { Backoff, rateLimitPause, type BackoffOptions } from '../domain/retry-policy.js';
-import type { Logger } from '../log.js';
-import type { RateBudget } from './rate-budget.js';
+import type { ApiOutcome } from '../../api/classify.js';
+import type { Random } from '../../domain/clock.js';
+import { Backoff, rateLimitPause, type BackoffOptions } from '../../domain/retry-policy.js';
+import type { Logger } from '../../log.js';
+import type { RateBudget } from '../window/rate-budget.js';
 import type { UploaderEvent } from './uploader-types.js';
 
 /** What delivery's health is built from (the uploader's parts). */

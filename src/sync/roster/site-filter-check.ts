@@ -1,5 +1,5 @@
 /** Whether the service honours the site filter of `GET /employees`, from totals it already gives. */
-import type { ApiOutcome } from '../api/client.js';
+import type { ApiOutcome } from '../../api/client.js';
 import type { RosterApi } from './roster-api.js';
 
 /** See contract `status.roster.siteFilter`. */

@@ -7,9 +7,9 @@ import {
   aimdStart,
   type AimdRule,
   type AimdState,
-} from '../domain/adaptive-rate.js';
-import type { Random } from '../domain/clock.js';
-import type { WindowRule } from '../domain/sliding-window.js';
+} from '../../domain/adaptive-rate.js';
+import type { Random } from '../../domain/clock.js';
+import type { WindowRule } from '../../domain/sliding-window.js';
 import type { RateSharing } from './shared-window-link.js';
 
 export type AdaptiveOptions = {

@@ -1,13 +1,13 @@
-import { describeOutcome, type ApiOutcome } from '../api/classify.js';
-import type { EmployeeRef } from '../api/shapes.js';
-import type { TimeRecordRead, TimesReading } from '../api/time-records.js';
-import type { Clock } from '../domain/clock.js';
-import { recordNamesMinute, recordWallMinute, type WallZone } from '../domain/record-time.js';
-import { rateLimitPause } from '../domain/retry-policy.js';
-import type { AuditMark } from '../store/journal/audit-marks.js';
-import { Priority, type RateBudget } from './rate-budget.js';
-import { isApiRecord, isRecordOf } from './record-match.js';
-import { checkRange, employeeRefOf } from './reconcile.js';
+import { describeOutcome, type ApiOutcome } from '../../api/classify.js';
+import type { EmployeeRef } from '../../api/shapes.js';
+import type { TimeRecordRead, TimesReading } from '../../api/time-records.js';
+import type { Clock } from '../../domain/clock.js';
+import { recordNamesMinute, recordWallMinute, type WallZone } from '../../domain/record-time.js';
+import { rateLimitPause } from '../../domain/retry-policy.js';
+import type { AuditMark } from '../../store/journal/audit-marks.js';
+import { Priority, type RateBudget } from '../window/rate-budget.js';
+import { isApiRecord, isRecordOf } from '../delivery/record-match.js';
+import { checkRange, employeeRefOf } from '../delivery/reconcile.js';
 import type { AuditMarkResult, AuditReport, Unexplained } from './audit-report.js';
 
 /**
@@ -212,7 +212,7 @@ async function ask(deps: AuditDeps, req: AuditRequest, opts: AuditOptions, sent:
 }
 
 /**
- * Matches the marks of the request's days with the records (sync/record-match.ts: the punch's wall
+ * Matches the marks of the request's days with the records (sync/delivery/record-match.ts: the punch's wall
  * minute in its zone, by instant for a record with an offset), one record per mark (two marks of
  * one minute need two records); API records left over on those days are unexplained, shown at
  * their wall minute in the zone of the employee's first mark.

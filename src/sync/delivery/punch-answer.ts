@@ -3,9 +3,9 @@
  * from the uploader's loop that decides when to send. A 403 is not here: telling whether the
  * employee or the token is refused takes another request, which is the uploader's to make.
  */
-import type { ApiOutcome } from '../api/client.js';
-import type { Logger } from '../log.js';
-import type { Outbox, PunchRow } from '../store/punches/outbox.js';
+import type { ApiOutcome } from '../../api/client.js';
+import type { Logger } from '../../log.js';
+import type { Outbox, PunchRow } from '../../store/punches/outbox.js';
 import type { DeliveryHealth } from './delivery-health.js';
 import type { UploaderEvent, UploaderOptions } from './uploader-types.js';
 

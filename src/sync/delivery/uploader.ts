@@ -1,13 +1,13 @@
-import type { Clock, Random, Sleep } from '../domain/clock.js';
-import type { Logger } from '../log.js';
-import type { Outbox, PunchRow } from '../store/punches/outbox.js';
-import { Priority, type RateBudget } from './rate-budget.js';
+import type { Clock, Random, Sleep } from '../../domain/clock.js';
+import type { Logger } from '../../log.js';
+import type { Outbox, PunchRow } from '../../store/punches/outbox.js';
+import { Priority, type RateBudget } from '../window/rate-budget.js';
 import { DeliveryHealth } from './delivery-health.js';
 import { recordPunchAnswer, type AnswerContext } from './punch-answer.js';
 import { ProbeReads } from './probe-reads.js';
 import { employeeRefOf, Reconciler } from './reconcile.js';
 import type { RouteGate } from './route-gate.js';
-import type { PunchWaiting } from './shared-window.js';
+import type { PunchWaiting } from '../window/shared-window.js';
 import type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
 
 export type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';

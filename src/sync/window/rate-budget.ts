@@ -1,5 +1,5 @@
-import { msUntilFreeSlot, punchReserve, slotsInUse, type WindowRule } from '../domain/sliding-window.js';
-import type { StoredSlot } from '../store/settings/rate-slots.js';
+import { msUntilFreeSlot, punchReserve, slotsInUse, type WindowRule } from '../../domain/sliding-window.js';
+import type { StoredSlot } from '../../store/settings/rate-slots.js';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import type { PauseReason, RateBudgetDeps, SlotTicket, Waiter } from './rate-budget-deps.js';
 import type { RateSharing, SharedWindowLink } from './shared-window-link.js';

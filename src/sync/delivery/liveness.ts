@@ -8,9 +8,9 @@
  * real requests (a punch, a roster page), which take precedence when newer.
  */
 import net from 'node:net';
-import type { ApiNetwork } from '../api/dispatcher.js';
-import { defaultPort } from '../api/proxy.js';
-import { openTunnel } from '../api/tunnel.js';
+import type { ApiNetwork } from '../../api/dispatcher.js';
+import { defaultPort } from '../../api/proxy.js';
+import { openTunnel } from '../../api/tunnel.js';
 
 export type ProbeResult = { ok: true } | { ok: false; reason: string };
 export type Probe = () => Promise<ProbeResult>;

@@ -1,9 +1,9 @@
-import type { Clock, Random } from '../domain/clock.js';
-import { addDays } from '../domain/local-time.js';
-import { backoffDelay, type BackoffOptions } from '../domain/retry-policy.js';
-import type { Logger } from '../log.js';
-import type { Outbox, PunchRow } from '../store/punches/outbox.js';
-import type { EmployeeRef } from '../api/shapes.js';
+import type { Clock, Random } from '../../domain/clock.js';
+import { addDays } from '../../domain/local-time.js';
+import { backoffDelay, type BackoffOptions } from '../../domain/retry-policy.js';
+import type { Logger } from '../../log.js';
+import type { Outbox, PunchRow } from '../../store/punches/outbox.js';
+import type { EmployeeRef } from '../../api/shapes.js';
 import type { DeliveryHealth } from './delivery-health.js';
 import { sentMinuteOf, verdictOf } from './record-match.js';
 import { absentReason, type AbsentRoute, type RouteGate } from './route-gate.js';

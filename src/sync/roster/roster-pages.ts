@@ -1,5 +1,5 @@
-import type { ApiOutcome, EmployeePage } from '../api/client.js';
-import type { RosterEmployee } from '../store/roster/roster.js';
+import type { ApiOutcome, EmployeePage } from '../../api/client.js';
+import type { RosterEmployee } from '../../store/roster/roster.js';
 import { usableRows, type Skipped } from './roster-rows.js';
 
 /** No site has this many pages: a server that never says it is done is stopped here. */

@@ -7,9 +7,9 @@
  * call rejects while Redis is out of reach (the caller keeps what it has and says so).
  */
 import type { Redis } from 'ioredis';
-import { loadWhenUsed } from './when-used.js';
+import { loadWhenUsed } from '../window/when-used.js';
 import { z } from 'zod';
-import { faultOf, type RedisFault } from './redis-fault.js';
+import { faultOf, type RedisFault } from '../window/redis-fault.js';
 
 /** ioredis, loaded when the stream is first opened (a terminal without Redis never loads it). */
 const ioredis = loadWhenUsed<typeof import('ioredis')>('ioredis');

@@ -4,12 +4,12 @@
  * taken for a route on pause) and told every answer. The rules are domain/absent-routes.ts; this
  * reads API answers into them, words the reason, and tells the agent when the list changes.
  */
-import type { ApiOutcome } from '../api/classify.js';
-import { AbsentRoutes, type AbsentRoute, type ReadRoute, type RouteSignal } from '../domain/absent-routes.js';
-import type { Clock } from '../domain/clock.js';
-import type { Logger } from '../log.js';
+import type { ApiOutcome } from '../../api/classify.js';
+import { AbsentRoutes, type AbsentRoute, type ReadRoute, type RouteSignal } from '../../domain/absent-routes.js';
+import type { Clock } from '../../domain/clock.js';
+import type { Logger } from '../../log.js';
 
-export type { AbsentRoute, ReadRoute } from '../domain/absent-routes.js';
+export type { AbsentRoute, ReadRoute } from '../../domain/absent-routes.js';
 
 /** What an answer says about its route: 404 may be about the subject, 405 and 501 are about the route. */
 export function routeSignal(res: ApiOutcome<unknown>): RouteSignal {

@@ -1,6 +1,6 @@
 /** What the roster sync needs of the API client: pages of employees, the site record and how many sites there are. */
-import type { ApiOutcome, EmployeePage } from '../api/client.js';
-import type { SiteRecord } from '../api/roster-records.js';
+import type { ApiOutcome, EmployeePage } from '../../api/client.js';
+import type { SiteRecord } from '../../api/roster-records.js';
 
 export type RosterApi = {
   getEmployeesPage(

@@ -6,16 +6,16 @@
  * at the full limit whether these run or not. Nothing here ever delays a punch's result: the
  * screen shows what an earlier fetch left in the cache (agent/receipts/self-service.ts).
  */
-import type { ApiOutcome } from '../api/classify.js';
-import { describeOutcome } from '../api/classify.js';
-import type { WorkLeavesReading } from '../api/leave-records.js';
-import type { EmployeeRef } from '../api/shapes.js';
-import { horariosOn, type TimesheetReading } from '../api/timesheet-records.js';
-import type { Clock } from '../domain/clock.js';
-import { wholeDayLeaveOn, type LeaveToday } from '../domain/leave-today.js';
-import { rateLimitPause } from '../domain/retry-policy.js';
-import { Priority, type RateBudget } from './rate-budget.js';
-import { absentReason, type ReadRoute, type RouteGate } from './route-gate.js';
+import type { ApiOutcome } from '../../api/classify.js';
+import { describeOutcome } from '../../api/classify.js';
+import type { WorkLeavesReading } from '../../api/leave-records.js';
+import type { EmployeeRef } from '../../api/shapes.js';
+import { horariosOn, type TimesheetReading } from '../../api/timesheet-records.js';
+import type { Clock } from '../../domain/clock.js';
+import { wholeDayLeaveOn, type LeaveToday } from '../../domain/leave-today.js';
+import { rateLimitPause } from '../../domain/retry-policy.js';
+import { Priority, type RateBudget } from '../window/rate-budget.js';
+import { absentReason, type ReadRoute, type RouteGate } from '../delivery/route-gate.js';
 
 export type SelfServiceApi = {
   getTimesheet(ref: EmployeeRef, startDate: string, endDate: string): Promise<ApiOutcome<TimesheetReading>>;

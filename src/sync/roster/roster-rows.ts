@@ -1,6 +1,6 @@
-import { readEmployee, type EmployeeRecord, type RecordReading, type SkipReason } from '../api/roster-records.js';
-import { isValidTimeZone } from '../domain/local-time.js';
-import type { RosterEmployee } from '../store/roster/roster.js';
+import { readEmployee, type EmployeeRecord, type RecordReading, type SkipReason } from '../../api/roster-records.js';
+import { isValidTimeZone } from '../../domain/local-time.js';
+import type { RosterEmployee } from '../../store/roster/roster.js';
 
 /** Prefix of the roster key of an employee the service sent without `_id`. */
 export const EXTERNAL_KEY_PREFIX = 'ext:';

@@ -3,13 +3,13 @@
  * a 403 on a punch refuses the employee or the token, and the service's time before the first punch
  * of a boot goes. Apart from the delivery loop so the loop stays about when to send.
  */
-import type { ApiOutcome } from '../api/client.js';
-import { describeOutcome } from '../api/classify.js';
-import type { Clock } from '../domain/clock.js';
-import type { Logger } from '../log.js';
-import type { Outbox, PunchRow } from '../store/punches/outbox.js';
+import type { ApiOutcome } from '../../api/client.js';
+import { describeOutcome } from '../../api/classify.js';
+import type { Clock } from '../../domain/clock.js';
+import type { Logger } from '../../log.js';
+import type { Outbox, PunchRow } from '../../store/punches/outbox.js';
 import type { DeliveryHealth } from './delivery-health.js';
-import { Priority, type RateBudget } from './rate-budget.js';
+import { Priority, type RateBudget } from '../window/rate-budget.js';
 import type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
 
 /** A probe that found the token fine answers for the 403s of the next minute too. */

@@ -3,12 +3,12 @@
  * tell a terminal of punches taken at the others (issue 30): `GET /times` for one person and day,
  * at the budget's lowest priority, standing aside while punches are due. Never on the punch path.
  */
-import type { ApiOutcome } from '../api/classify.js';
-import { describeOutcome } from '../api/classify.js';
-import type { EmployeeRef } from '../api/shapes.js';
-import type { TimesReading } from '../api/time-records.js';
-import { recordWallMinute, type WallZone } from '../domain/record-time.js';
-import { Priority, type RateBudget } from './rate-budget.js';
+import type { ApiOutcome } from '../../api/classify.js';
+import { describeOutcome } from '../../api/classify.js';
+import type { EmployeeRef } from '../../api/shapes.js';
+import type { TimesReading } from '../../api/time-records.js';
+import { recordWallMinute, type WallZone } from '../../domain/record-time.js';
+import { Priority, type RateBudget } from '../window/rate-budget.js';
 
 export type PresenceTimesDeps = {
   getTimes(ref: EmployeeRef, startDate: string, endDate: string): Promise<ApiOutcome<TimesReading>>;

@@ -3,11 +3,11 @@
  * the API calls it needs, its options and the events it reports. Apart from the uploader's loop so
  * the helpers in sync/ can name them without importing the loop itself.
  */
-import type { ApiOutcome } from '../api/client.js';
-import type { EmployeeRef } from '../api/shapes.js';
-import type { TimesReading } from '../api/time-records.js';
-import type { BackoffOptions } from '../domain/retry-policy.js';
-import type { PunchRow } from '../store/punches/outbox.js';
+import type { ApiOutcome } from '../../api/client.js';
+import type { EmployeeRef } from '../../api/shapes.js';
+import type { TimesReading } from '../../api/time-records.js';
+import type { BackoffOptions } from '../../domain/retry-policy.js';
+import type { PunchRow } from '../../store/punches/outbox.js';
 
 /** The two calls the uploader needs; ApiClient provides them. */
 export type TimesApi = {

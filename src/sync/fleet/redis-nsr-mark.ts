@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { loadWhenUsed } from './when-used.js';
+import { loadWhenUsed } from '../window/when-used.js';
 
 /** ioredis, loaded when a client is first made (a terminal without Redis never loads it). */
 const ioredis = loadWhenUsed<typeof import('ioredis')>('ioredis');

@@ -1,17 +1,17 @@
-import type { ApiOutcome } from '../api/client.js';
-import { describeOutcome } from '../api/classify.js';
-import type { SiteRecord } from '../api/roster-records.js';
-import type { Clock } from '../domain/clock.js';
-import { rateLimitPause } from '../domain/retry-policy.js';
-import type { Logger } from '../log.js';
-import type { Roster } from '../store/roster/roster.js';
+import type { ApiOutcome } from '../../api/client.js';
+import { describeOutcome } from '../../api/classify.js';
+import type { SiteRecord } from '../../api/roster-records.js';
+import type { Clock } from '../../domain/clock.js';
+import { rateLimitPause } from '../../domain/retry-policy.js';
+import type { Logger } from '../../log.js';
+import type { Roster } from '../../store/roster/roster.js';
 import type { RosterChanges } from './roster-changes.js';
 import { stageAllPages } from './roster-pages.js';
 import type { Skipped } from './roster-rows.js';
-import { Priority, type RateBudget } from './rate-budget.js';
+import { Priority, type RateBudget } from '../window/rate-budget.js';
 
 import type { RosterApi } from './roster-api.js';
-import { absentReason, type RouteGate } from './route-gate.js';
+import { absentReason, type RouteGate } from '../delivery/route-gate.js';
 
 export type { RosterApi } from './roster-api.js';
 

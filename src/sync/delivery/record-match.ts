@@ -2,10 +2,10 @@
  * Which of the service's time records is a punch's: the one rule the reconciler (is an in-doubt
  * punch on the service?) and `timeclock audit compare` (is each mark?) share.
  */
-import type { TimeRecordRead, TimesReading } from '../api/time-records.js';
-import { isValidTimeZone } from '../domain/local-time.js';
-import { instantOfWall, recordNamesMinute, type WallZone } from '../domain/record-time.js';
-import type { PunchRow } from '../store/punches/punch-row.js';
+import type { TimeRecordRead, TimesReading } from '../../api/time-records.js';
+import { isValidTimeZone } from '../../domain/local-time.js';
+import { instantOfWall, recordNamesMinute, type WallZone } from '../../domain/record-time.js';
+import type { PunchRow } from '../../store/punches/punch-row.js';
 
 /** What a punch sent: its wall minute (`YYYY-MM-DDTHH:MM`, no offset on the wire) and the zone it is wall time of. */
 export type SentMinute = { minute: string; where: WallZone };
