@@ -19,6 +19,13 @@ export const presenceSchema = z
     fallbackEveryMs: int(1_000, 3_600_000).default(120_000),
     /** At most this many people per such round. */
     fallbackPeople: int(0, 10_000).default(200),
+    /**
+     * Without Redis configured, also read a person's day at their first punch here today (lowest priority), so an
+     * exit at a gate whose terminal never saw the entry is labelled right at once, not at the next round: for a site
+     * of several terminals without Redis. Off by default: a lone terminal would spend a request a person a day for
+     * nothing. With Redis configured and out of reach, the read is always made.
+     */
+    readAtPunch: z.boolean().default(false),
   })
   .strict()
   .prefault({});

@@ -180,7 +180,7 @@ describe('presence without Redis', () => {
     await punch(b, 41);
     await waitFor(() => inside(b).join() === [badge(40), badge(41)].join(), "B's own punches on its board", 2_000);
     // 40 leaves through A, which never saw them come in: A alone would call it an entry (until the service's day of
-    // 40 is read, at once: presence-gaps.test.ts).
+    // 40 is read at the next fallback round, every second here; at once with presence.readAtPunch: presence-gaps).
     await punch(a, 40);
     await Promise.all([a.flush({ maxWaitMs: 5_000 }), b.flush({ maxWaitMs: 5_000 })]);
     await waitFor(

@@ -100,7 +100,8 @@ describe('without Redis', () => {
         terminalId: id,
         share: 3,
         // The fallback round would come in an hour: only the read made for the punch can correct it.
-        settings: { presence: { pollMs: 50, fallbackEveryMs: 3_600_000, gate: `portão ${id}` } },
+        // Several terminals without Redis: the site asks for the read at a punch (presence.readAtPunch).
+        settings: { presence: { pollMs: 50, fallbackEveryMs: 3_600_000, gate: `portão ${id}`, readAtPunch: true } },
       });
     const a = await start('A');
     const b = await start('B');

@@ -81,6 +81,7 @@ export function buildPresence(p: PresenceParts): { keeper: PresenceKeeper; close
       pollMs: config.presence.pollMs,
       fallbackEveryMs: config.presence.fallbackEveryMs,
       fallbackPeople: config.presence.fallbackPeople,
+      readAtPunch: config.presence.readAtPunch,
     },
   });
   return { keeper, close: async () => (stream ? stream.close() : undefined) };

@@ -14,6 +14,8 @@ export type PresenceOptions = {
   fallbackEveryMs: number;
   /** At most this many people per such round (those seen last first). */
   fallbackPeople: number;
+  /** Without Redis configured: read a person's day at their first punch here today too (presence.readAtPunch). */
+  readAtPunch?: boolean;
 };
 
 export type PresenceKeeperDeps = {

@@ -64,6 +64,8 @@ export class PresenceKeeper {
         relabel: (k, id, direction) => this.relabel(k, id, direction),
         fallbackEveryMs: d.opts.fallbackEveryMs,
         fallbackPeople: d.opts.fallbackPeople,
+        // A fleet's Redis out of reach: the other gates are there, unheard. Without Redis: only where asked for.
+        readAtPunch: d.stream !== null || d.opts.readAtPunch === true,
       },
       this.stopCtl.signal,
     );

@@ -3,7 +3,8 @@
  * and day, at the budget's lowest priority (readDayTimes stands aside while punches are due), in a
  * background queue that never holds up the stream's rounds or a punch. People are queued:
  *  - at once, when this terminal takes a punch of someone whose day it has not read yet while the
- *    stream is not live (the punch was labelled from what the terminal knew; the answer corrects it);
+ *    stream is not live (the punch was labelled from what the terminal knew; the answer corrects it),
+ *    where Redis is configured (out of reach) or `presence.readAtPunch` asks for it;
  *  - when the stream lost entries (a gap): the people this terminal knows of today;
  *  - every `fallbackEveryMs` while the stream is not live: the people seen today, the latest first.
  * An answer is merged with this terminal's own punches of the day (those not delivered yet are not
@@ -39,6 +40,8 @@ export type ServiceDayDeps = {
   relabel: (employeeKey: string, id: string, direction: PunchDirection) => void;
   fallbackEveryMs: number;
   fallbackPeople: number;
+  /** Read a person's day at their first own punch of the day while the stream is not live. */
+  readAtPunch: boolean;
 };
 
 /** The label of each of the day's punches: records and own punches not among them, by alternation. */
@@ -98,7 +101,8 @@ export class ServiceDayReader {
     const list = (this.own.get(p.employeeKey) ?? []).filter((o) => o.localDate === p.localDate);
     list.push(p);
     this.own.set(p.employeeKey, list);
-    if (!streamLive && this.days.get(p.employeeKey)?.date !== p.localDate) this.want([p.employeeKey], true);
+    if (!streamLive && this.d.readAtPunch && this.days.get(p.employeeKey)?.date !== p.localDate)
+      this.want([p.employeeKey], true);
   }
 
   /** Own punches taken at or after `since` (a roll call learnt late). */
