@@ -5,7 +5,7 @@
  *  - at once, when this terminal takes a punch of someone whose day it has not read yet while the
  *    stream is not live (the punch was labelled from what the terminal knew; the answer corrects it),
  *    where Redis is configured (out of reach) or `presence.readAtPunch` asks for it;
- *  - when the stream lost entries (a gap): the people this terminal knows of today;
+ *  - when the stream lost entries (a gap): the people this terminal knows of today, longest unheard of first;
  *  - every `fallbackEveryMs` while the stream is not live: the people seen today, the latest first.
  * An answer is merged with this terminal's own punches of the day (those not delivered yet are not
  * among the records): the last punch's label is the alternation over the merged day.
@@ -110,10 +110,14 @@ export class ServiceDayReader {
     return [...this.own.values()].flat().filter((o) => o.at >= since);
   }
 
-  /** The stream lost entries: the people known today are read again (the latest `fallbackPeople`, as a round's). */
+  /**
+   * The stream lost entries: the people known today are read again, at most `fallbackPeople`, the longest unheard of
+   * first. A trim takes the oldest entries, so what was lost is what came after an old last word; someone heard of in
+   * the entries that are left is up to date (and may already be among those known when the gap is seen).
+   */
   gap(): number {
-    const people = this.d
-      .seenToday(this.today())
+    const people = [...this.d.seenToday(this.today())]
+      .reverse()
       .slice(0, this.d.fallbackPeople)
       .map((p) => p.employeeKey);
     for (const k of people) this.days.delete(k);
