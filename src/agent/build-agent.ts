@@ -384,6 +384,8 @@ export function buildAgent(
         // A clean stop: the sidecar learns the last NSR given (a copy taken during this run is then recognised).
         journal.close();
         await journal.closeOutside();
+        // Its checkpoint workers gone first: one still starting would open the closed database again.
+        await roster.close();
         db.close();
         lock.release();
       },

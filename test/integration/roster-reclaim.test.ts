@@ -5,6 +5,7 @@
  * never checkpoint); roster health's list of workers of an unnamed employer reads an index in name
  * order instead of sorting every worker of the source.
  */
+import fs from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { Identities } from '../../src/store/roster/identities.js';
@@ -187,6 +188,50 @@ describe('freeing a retired roster', () => {
     });
     await roster.reclaim();
     expect(opened).toBe(0);
+  });
+});
+
+describe("the roster's close, before the database closes", () => {
+  it('waits for a checkpoint worker whose close was only asked for (a swap does not wait), and opens none after', async () => {
+    const { db } = fresh();
+    let release: () => void = () => {};
+    const opened: string[] = [];
+    const roster = new Roster(db, {
+      checkpoints: () => {
+        opened.push('worker');
+        return {
+          checkpoint: () => Promise.resolve(),
+          close: () => new Promise<void>((resolve) => (release = resolve)),
+        };
+      },
+    });
+    swapIn(roster, site(300, 1));
+    let closed = false;
+    const closing = roster.close().then(() => (closed = true));
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    expect(closed).toBe(true);
+    const before = opened.length;
+    swapIn(roster, site(300, 2));
+    await roster.reclaim();
+    expect(opened.length).toBe(before);
+  });
+
+  it('with the real worker: nothing touches the data directory once the database is closed', async () => {
+    const { dir, db } = fresh();
+    const roster = new Roster(db, { checkpoints: () => checkpointInWorker(dir) });
+    swapIn(roster, site(300, 1));
+    await roster.close();
+    db.close();
+    // A worker still starting would open the database again: its log files come and go (what
+    // made a test's directory removal fail with ENOTEMPTY).
+    const touched: string[] = [];
+    const watcher = fs.watch(dir, (_event, file) => touched.push(String(file)));
+    await new Promise((r) => setTimeout(r, 500));
+    watcher.close();
+    expect(touched).toEqual([]);
   });
 });
 

@@ -9,6 +9,15 @@
 /** What store/upkeep/checkpoint-worker.ts's Checkpointer offers (one request at a time). */
 export type WalCheckpoints = { checkpoint(): Promise<void>; close(): Promise<void> };
 
+export type RosterOptions = {
+  /**
+   * Opens a checkpointer (store/upkeep/checkpoint-worker.ts) for a sync's staging or a freeing of
+   * retired rosters: their commits then take no checkpoint on the event loop.
+   * None, or one that fails: SQLite checkpoints inside them, every STAGING_CHECKPOINT_PAGES.
+   */
+  checkpoints?: () => WalCheckpoints;
+};
+
 export class OffLoopCheckpoints {
   private ckpt: WalCheckpoints | null;
   private running: Promise<void> | null = null;
@@ -66,5 +75,35 @@ export class OffLoopCheckpoints {
     const c = this.ckpt;
     this.ckpt = null;
     await c?.close().catch(() => {});
+  }
+}
+
+/**
+ * The off-loop checkpoints a roster opened and has not seen closed: a close is not awaited where the
+ * work ends (a swap answers at once), so the agent's stop waits here. A worker still starting when
+ * the database closes would open it again and leave its log files behind.
+ */
+export class CheckpointWorkers {
+  private readonly closing = new Set<Promise<void>>();
+  private stopped = false;
+
+  constructor(private readonly open: (() => WalCheckpoints) | undefined) {}
+
+  /** None once stopped: what runs after that takes SQLite's own checkpoints. */
+  start(): OffLoopCheckpoints {
+    return new OffLoopCheckpoints(this.stopped ? undefined : this.open);
+  }
+
+  /** Closes `c` (not awaited here; `stop` awaits it). */
+  end(c: OffLoopCheckpoints | null): Promise<void> {
+    if (!c) return Promise.resolve();
+    const closed = c.close().finally(() => this.closing.delete(closed));
+    this.closing.add(closed);
+    return closed;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all([...this.closing]);
   }
 }

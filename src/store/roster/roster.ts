@@ -15,7 +15,7 @@ import {
   type RosterSummary,
 } from './roster-summary.js';
 import { upsertEmployees } from './roster-upsert.js';
-import { OffLoopCheckpoints, type WalCheckpoints } from './roster-checkpoints.js';
+import { CheckpointWorkers, type OffLoopCheckpoints, type RosterOptions } from './roster-checkpoints.js';
 import { readSetting, writeSetting } from '../settings/settings.js';
 
 export type { NotAllowed, RosterHealth, RosterSummary } from './roster-summary.js';
@@ -31,16 +31,7 @@ const COLUMNS =
 /** Employees roster health lists (migration 10 indexes them by name, so the list costs 50 steps). */
 const UNFIT = 'work_schedule IS NULL OR payment_source IS NULL OR timezone_invalid IS NOT NULL';
 
-export type { WalCheckpoints } from './roster-checkpoints.js';
-
-export type RosterOptions = {
-  /**
-   * Opens a checkpointer (store/upkeep/checkpoint-worker.ts) for a sync's staging or a freeing of
-   * retired rosters: their commits then take no checkpoint on the event loop (roster-checkpoints.ts).
-   * None, or one that fails: SQLite checkpoints inside them, every STAGING_CHECKPOINT_PAGES.
-   */
-  checkpoints?: () => WalCheckpoints;
-};
+export type { RosterOptions, WalCheckpoints } from './roster-checkpoints.js';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -56,10 +47,12 @@ export class Roster {
   private staging: OffLoopCheckpoints | null = null;
   /** Staged pages and reclaim steps commit without an fsync (see relaxedCommits). */
   private readonly relaxed: <T>(fn: () => T, elsewhere?: boolean) => T;
+  private readonly workers: CheckpointWorkers;
+  private closed = false;
 
   constructor(
     private readonly db: WritableDb,
-    private readonly opts: RosterOptions = {},
+    opts: RosterOptions = {},
   ) {
     const unfit = (table: string) =>
       db.prepare(
@@ -101,6 +94,15 @@ export class Roster {
       ),
     };
     this.relaxed = relaxedCommits(db);
+    this.workers = new CheckpointWorkers(opts.checkpoints);
+  }
+
+  /** Before the database closes: the reclaim pass stops at its step, the checkpoint workers are gone. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.endStaging();
+    await this.reclaiming;
+    await this.workers.stop();
   }
 
   /**
@@ -124,7 +126,7 @@ export class Roster {
    * index; the first keeps it, the rest stay reachable by their other keys.
    */
   stagePage(employees: readonly RosterEmployee[]): number {
-    const ckpt = this.db.inTransaction ? null : (this.staging ??= new OffLoopCheckpoints(this.opts.checkpoints));
+    const ckpt = this.db.inTransaction ? null : (this.staging ??= this.workers.start());
     const added = this.relaxed(
       this.db.transaction(() => {
         const c = { ...this.stagedCounts() };
@@ -148,9 +150,8 @@ export class Roster {
 
   /** The sync's staging is over (swapped, failed, held or cancelled): its checkpoint worker goes. */
   endStaging(): void {
-    const ckpt = this.staging;
+    void this.workers.end(this.staging);
     this.staging = null;
-    void ckpt?.close();
   }
 
   /** Employees staged so far (a sync held for confirmation keeps its roster here): kept by stagePage, not counted. */
@@ -195,8 +196,8 @@ export class Roster {
 
   private async reclaimAll(): Promise<void> {
     await nextTurn();
-    if (!this.db.open || retiredTables(this.db).length === 0) return;
-    const ckpt = new OffLoopCheckpoints(this.opts.checkpoints);
+    if (this.closed || !this.db.open || retiredTables(this.db).length === 0) return;
+    const ckpt = this.workers.start();
     try {
       for (;;) {
         let more = false;
@@ -206,13 +207,13 @@ export class Roster {
           more = false;
         }
         // Between two steps the log is copied off the loop (which runs meanwhile); also after the last: left small.
-        if (!this.db.open) return;
+        if (this.closed || !this.db.open) return;
         if (ckpt.active) await ckpt.now();
         else await nextTurn();
         if (!more) return;
       }
     } finally {
-      await ckpt.close();
+      await this.workers.end(ckpt);
     }
   }
 
