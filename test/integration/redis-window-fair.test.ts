@@ -80,3 +80,29 @@ describe('a freed slot of the shared window', () => {
       expect(await lone.take(Priority.punch, id, WINDOW, { oldestMs: 100 * id, nextMs: 50 })).toEqual({ ok: true });
   });
 });
+
+describe("the fleet's reads, band by band", () => {
+  it("a warden board's read waiting at one terminal goes before another terminal's self-service prefetch, and is not told to wait out a request in flight", async () => {
+    const key = freshKey('test:bands');
+    // A long hold: BOARD's mark outlives the wait below however busy the machine.
+    const board = await terminal('BOARD', { key, holdMs: 5_000 });
+    const prefetch = await terminal('PREFETCH', { key, holdMs: 5_000 });
+    // The reads' band is one slot here (a tenth of a limit of 3, at least one): the prefetch holds it, in flight.
+    expect(await prefetch.take(Priority.selfService, 1, WINDOW)).toEqual({ ok: true });
+    const refused = await board.take(Priority.presence, 1, WINDOW);
+    expect(refused.ok).toBe(false);
+    // In flight until a window and the request timeout from now; BOARD looks again within a tenth of a window.
+    if (!refused.ok) expect(refused.waitMs).toBeLessThanOrEqual(WINDOW / 10);
+    await prefetch.release(1, WINDOW);
+    await sleep(WINDOW + 50); // the slot frees
+    // The prefetch asks first, and waits: BOARD's earlier band is marked.
+    const behind = await prefetch.take(Priority.selfService, 2, WINDOW);
+    expect(behind.ok).toBe(false);
+    if (!behind.ok) expect(behind.waitMs).toBeLessThanOrEqual(WINDOW / 10);
+    expect(await board.take(Priority.presence, 2, WINDOW)).toEqual({ ok: true });
+    // BOARD's read taken, its mark is gone: the prefetch goes once the band has room again.
+    await board.release(2, WINDOW);
+    await sleep(WINDOW + 50);
+    expect(await prefetch.take(Priority.selfService, 3, WINDOW)).toEqual({ ok: true });
+  });
+});

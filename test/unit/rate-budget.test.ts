@@ -155,6 +155,17 @@ describe('RateBudget', () => {
     expect(order).toEqual(['punch', 'roster']);
   });
 
+  it("serves a read of who is on site before a self-service prefetch that queued earlier (both in the lowest band's one slot)", async () => {
+    const b = budget({ limit: 10, windowMs: 1_000 });
+    const first = await b.acquire(Priority.selfService, 'self_service', { signal: stop.signal });
+    b.release(first as SlotTicket, 0);
+    const prefetch = acquire(b, Priority.selfService, 'self_service');
+    const presence = acquire(b, Priority.presence, 'presence');
+    expect((await presence.ticket)?.purpose).toBe('presence');
+    expect(presence.grantedAt()).toBe(1_000);
+    expect(prefetch.grantedAt()).toBeNull();
+  });
+
   it('a roster waiter that stands aside is served only once it stops and the budget is poked', async () => {
     const b = budget({ limit: 5, windowMs: 1_000 });
     let punchesDue = true;

@@ -1,7 +1,8 @@
 /**
  * Without the site's stream (no Redis, or Redis out of reach), the service's records of the day
  * tell a terminal of punches taken at the others (issue 30): `GET /times` for one person and day,
- * at the budget's lowest priority, standing aside while punches are due. Never on the punch path.
+ * in the budget's lowest band (before the self-service reads), standing aside while punches are
+ * due. Never on the punch path.
  */
 import type { ApiOutcome } from '../../api/classify.js';
 import { describeOutcome } from '../../api/classify.js';
@@ -29,7 +30,7 @@ export async function readDayTimes(
   zone: WallZone,
   signal: AbortSignal,
 ): Promise<DayTimes> {
-  const ticket = await d.budget.acquire(Priority.selfService, 'presence', { signal, standAside: d.punchesDue });
+  const ticket = await d.budget.acquire(Priority.presence, 'presence', { signal, standAside: d.punchesDue });
   if (!ticket) return { ok: false, reason: 'stopped', stop: true };
   let res: ApiOutcome<TimesReading>;
   try {

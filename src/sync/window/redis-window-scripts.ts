@@ -4,9 +4,10 @@
  * time (ms) at which the slot stops counting. KEYS[2]: sorted set of terminals with punches waiting,
  * member `<terminalId>:<instanceId>`, score = until when. KEYS[3]: the same terminals, score = the
  * Redis time since which their oldest punch waits (an entry counts only while KEYS[2] has it);
- * KEYS[4] how many slots each would take at once. Every script reads Redis's own clock (TIME), so terminals whose
- * clocks are wrong still agree on one window; each runs atomically, so two terminals can never both
- * take the last slot.
+ * KEYS[4] how many slots each would take at once; KEYS[5]: sorted set of reads waiting, member
+ * `<priority>:<terminalId>:<instanceId>`, score = until when. Every script reads Redis's own clock
+ * (TIME), so terminals whose clocks are wrong still agree on one window; each runs atomically, so
+ * two terminals can never both take the last slot.
  *
  * Punches first, fleet-wide, two ways. A mark holds roster pages back exactly while some punch
  * waits, for the cost of one small sorted set. A reserve (a few slots roster pages never take)
@@ -51,6 +52,13 @@ end
  * into Redis time here, so a terminal whose clock is wrong is neither favoured nor starved. A
  * terminal that takes a slot with more punches behind it keeps a mark for `holdMs`, with the next
  * one's age and how many it would take.
+ *
+ * Reads (anything but a punch) go by band fleet-wide too: a read refused marks its band (KEYS[5])
+ * until it comes back plus `holdMs`, and a read of a later band is refused while another terminal
+ * marks an earlier one, so one terminal's prefetch of self-service days cannot keep another's
+ * warden board waiting. A read behind a slot still in flight comes back within a tenth of a window
+ * rather than at the in-flight horizon: the answer frees it a window after it arrives, usually far
+ * sooner, and a terminal told the horizon lost every such slot to one that asked sooner.
  */
 export const TAKE_LUA = `${PRELUDE}
 local limit, window, inflight = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -64,9 +72,32 @@ for i = 1, #gone do
   redis.call('HDEL', KEYS[4], gone[i])
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
+local band = tonumber(ARGV[5]) or 0
+local readMember = band .. ':' .. self
+-- This terminal's read of \`band\` waits until \`untilMs\`.
+local function readMark(untilMs)
+  local cur = redis.call('ZSCORE', KEYS[5], readMember)
+  if not cur or tonumber(cur) < untilMs then redis.call('ZADD', KEYS[5], untilMs, readMember) end
+  keep(KEYS[5], math.max(untilMs, cur and tonumber(cur) or 0))
+end
 if not punch then
   local mark = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
   if mark[1] then return {0, math.max(1, tonumber(mark[2]) - now)} end
+  local reads = redis.call('ZRANGE', KEYS[5], 0, 63, 'WITHSCORES')
+  local earlier = nil
+  for i = 1, #reads, 2 do
+    local b, who = string.match(reads[i], '^(%d+):(.*)$')
+    if b and tonumber(b) < band and who ~= self then
+      local s = tonumber(reads[i + 1])
+      if not earlier or s < earlier then earlier = s end
+    end
+  end
+  if earlier then
+    local wait = math.max(1, math.min(earlier - now, math.floor(window / 10)))
+    readMark(now + wait + hold)
+    return {0, wait}
+  end
 end
 local since = now - math.max(0, tonumber(ARGV[9] or '0') or 0)
 local nextAge = tonumber(ARGV[10] or '-1') or -1
@@ -119,6 +150,7 @@ if used < limit then
   end
   redis.call('ZADD', KEYS[1], now + window + inflight, ARGV[4])
   keep(KEYS[1], now + window + inflight)
+  if not punch then redis.call('ZREM', KEYS[5], readMember) end
   if punch then
     -- -1: nothing more waits; -2: not said (a caller without a queue): its mark lapses on its own, as before.
     if nextAge >= 0 then mark(now + hold, now - nextAge, math.max(1, more)) elseif nextAge == -1 then unmark() end
@@ -127,7 +159,12 @@ if used < limit then
 end
 local freeing = redis.call('ZRANGE', KEYS[1], used - limit, used - limit, 'WITHSCORES')
 local wait = math.max(1, tonumber(freeing[2]) - now)
-if punch then mark(now + wait + hold, since, more + 1) end
+if punch then
+  mark(now + wait + hold, since, more + 1)
+else
+  if tonumber(freeing[2]) > now + window then wait = math.max(1, math.min(wait, math.floor(window / 10))) end
+  readMark(now + wait + hold)
+end
 return {0, wait}
 `;
 

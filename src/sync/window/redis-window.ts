@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { loadWhenUsed } from './when-used.js';
-import { DEFAULT_SELF_SERVICE_SHARE, fillLimit, type Priority } from './priority.js';
+import { DEFAULT_SELF_SERVICE_SHARE, fillLimit, Priority } from './priority.js';
+
+/** The bands a read may mark (everything but a punch). */
+const READ_BANDS = Object.values(Priority).filter((p) => p !== Priority.punch);
 import { asBadAnswer, countAnswer, stringsAnswer, takeAnswer } from './redis-answers.js';
 import { ANNOUNCE_LUA, RELEASE_LUA, RESTORE_LUA, TAKE_LUA } from './redis-window-scripts.js';
 export { defaultRateKey } from './rate-key.js';
@@ -62,6 +65,7 @@ type RateCommands = {
     waiting: string,
     oldest: string,
     want: string,
+    reads: string,
     ...argv: (string | number)[]
   ): Promise<unknown>;
   timeclockRateRelease(slots: string, member: string, windowMs: number): Promise<unknown>;
@@ -93,7 +97,7 @@ export class RedisSharedWindow implements SharedWindow {
       retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), reconnectMaxMs),
       connectionName: `timeclock:${opts.terminalId}:${this.instanceId}`,
     });
-    this.redis.defineCommand('timeclockRateTake', { numberOfKeys: 4, lua: TAKE_LUA });
+    this.redis.defineCommand('timeclockRateTake', { numberOfKeys: 5, lua: TAKE_LUA });
     this.redis.defineCommand('timeclockRateRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
     this.redis.defineCommand('timeclockRateRestore', { numberOfKeys: 1, lua: RESTORE_LUA });
     this.redis.defineCommand('timeclockAnnounce', { numberOfKeys: 1, lua: ANNOUNCE_LUA });
@@ -134,6 +138,11 @@ export class RedisSharedWindow implements SharedWindow {
   /** How many slots each waiting terminal would take at once (a hash), for the fleet's fairness. */
   private get wantKey(): string {
     return `${this.key}:punch-want`;
+  }
+
+  /** Reads refused, by band (member `<priority>:<self>`): a later band waits for an earlier one fleet-wide. */
+  private get readsKey(): string {
+    return `${this.key}:read-waiting`;
   }
 
   /** The account's registry of live terminals (terminal-registry.ts). */
@@ -180,6 +189,7 @@ export class RedisSharedWindow implements SharedWindow {
           this.waitingKey,
           this.oldestKey,
           this.wantKey,
+          this.readsKey,
           limit,
           windowMs,
           inFlightMs,
@@ -267,6 +277,7 @@ export class RedisSharedWindow implements SharedWindow {
         await this.redis.zrem(this.waitingKey, this.self);
         await this.redis.zrem(this.oldestKey, this.self);
         await this.redis.hdel(this.wantKey, this.self);
+        await this.redis.zrem(this.readsKey, ...READ_BANDS.map((b) => `${b}:${this.self}`));
         await this.redis.quit();
       }
     } catch {
