@@ -2,8 +2,8 @@
 // the receipt name them), what the receipt's QR code links to, and how AFD files are signed.
 // config.ts holds these in its schema.
 import { z } from 'zod';
-import { isValidCpf } from './domain/cpf.js';
-import { normalizeCnpj } from './domain/cnpj.js';
+import { isValidCpf } from './domain/people/cpf.js';
+import { normalizeCnpj } from './domain/people/cnpj.js';
 import { INPI_RULE, normalizeInpiRegistration } from './domain/afd/inpi.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { apiDialectSchema, API_VERSION_SEGMENT, MAX_PAGE_SIZE, objectIdPattern } from './api/shapes.js';
 import { parseProxyUrl } from './api/proxy.js';
-import { isValidTimeZone } from './domain/local-time.js';
+import { isValidTimeZone } from './domain/time/local-time.js';
 import { readerConfigSchema } from './input/reader-config.js';
 import { DEFAULT_WEDGE_OPTIONS, wedgeOptionsSchema } from './input/wedge-detector.js';
 import { metricsSchema, rateLimitSchema, terminalIdSchema } from './config-fleet.js';

@@ -4,7 +4,7 @@
  * span. `lastOkAt=1795904674806 nextInMs=21545881` reads `lastOkAt=19:44 (3 min ago)
  * nextIn=5 h 59 min`. JSON lines keep the numbers: machines read those.
  */
-import { localWhen, spanText } from './domain/when-text.js';
+import { localWhen, spanText } from './domain/time/when-text.js';
 
 /** Epoch milliseconds after 2001-09-09: a smaller `…At` number is something else (a count, a mono reading). */
 const EPOCH_MS_FLOOR = 1e12;

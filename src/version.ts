@@ -25,7 +25,7 @@ export const VERSION = readVersion();
  * Before this instant no punch can have been taken by this build: `npm run build` records its time
  * (SOURCE_DATE_EPOCH when set, for reproducible builds) in build-info.json beside this file. Run
  * from the sources (tests), the floor below: the first day this rule existed. A wall-clock time
- * earlier than it is a dead RTC's (domain/unanchored-doubt.ts).
+ * earlier than it is a dead RTC's (domain/time/unanchored-doubt.ts).
  */
 const SOURCE_FLOOR = Date.UTC(2026, 0, 1);
 

@@ -104,7 +104,7 @@ export function formatSkew(ms: number, lang: Lang): string {
  * `text` cut to `max` characters with "…" when longer, never ending on half of a surrogate pair:
  * for text from the service that goes inside a sentence (a leave's type), where a CSS clamp would
  * hide the sentence's end. Names on their own are shortened by CSS, their whole text kept in the
- * page. (src/domain/long-text.ts `cutText` is the agent's same rule; the screen cannot import it.)
+ * page. (src/domain/people/long-text.ts `cutText` is the agent's same rule; the screen cannot import it.)
  */
 export function shortText(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -3,7 +3,7 @@
  * the evidence journal's verification. They record through the status recorder, built before them.
  */
 import type { Config } from '../config.js';
-import type { Monotonic } from '../domain/clock.js';
+import type { Monotonic } from '../domain/time/clock.js';
 import { checkpointInWorker } from '../store/upkeep/checkpoint-worker.js';
 import type { BookkeepingDb, DurableDb } from '../store/database.js';
 import { checkIntegrityInWorker } from '../store/upkeep/integrity-check.js';

@@ -4,7 +4,7 @@
  * Read shapes are "not shown", so every field is optional and read on its own; a CPF or CNPJ that
  * is not of its pattern is not an identifier we can print on a receipt or an AFD header (null).
  */
-import { cutText, FIELD_TEXT_MAX } from '../domain/long-text.js';
+import { cutText, FIELD_TEXT_MAX } from '../domain/people/long-text.js';
 
 export type EmployerRecord = { name: string | null; cnpj: string | null; cpf: string | null; address: string | null };
 

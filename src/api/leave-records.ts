@@ -5,7 +5,7 @@
  * yet defined"): `type` reads as null, `approval_info.approved` as null (neither approved nor
  * refused). Unknown members are ignored.
  */
-import { cutText, FIELD_TEXT_MAX } from '../domain/long-text.js';
+import { cutText, FIELD_TEXT_MAX } from '../domain/people/long-text.js';
 import type { PageMeta } from './roster-records.js';
 import { localDatePattern, localTimePattern } from './shapes.js';
 

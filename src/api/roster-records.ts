@@ -5,7 +5,7 @@
  * or of an unexpected type (all three read as "not defined"). Unknown members are ignored. Names
  * are any length (issue 23): kept whole up to the memory bound, cut beyond it.
  */
-import { cutText, FIELD_TEXT_MAX } from '../domain/long-text.js';
+import { cutText, FIELD_TEXT_MAX } from '../domain/people/long-text.js';
 
 /** One employee as the terminal keeps it; null is "not defined by the service". */
 export type EmployeeRecord = {

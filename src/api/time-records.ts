@@ -1,11 +1,11 @@
 /**
  * `GET /times` read for reconciliation and the audit. The spec shows the record's `time` as
  * `YYYY-MM-DDTHH:MM`; a service that stores instants may write it with seconds and an offset, in
- * UTC or as an HTTP date (domain/record-time.ts reads each). A record that cannot be read is
+ * UTC or as an HTTP date (domain/time/record-time.ts reads each). A record that cannot be read is
  * counted in `skipped`, not the whole answer: the records read can still show a punch is there,
  * but such a list cannot show one is not. An answer without a `times` list is refused whole.
  */
-import { parseRecordTime, type RecordTime } from '../domain/record-time.js';
+import { parseRecordTime, type RecordTime } from '../domain/time/record-time.js';
 
 /** `text`: the `time` as the service wrote it (for messages). */
 export type TimeRecordRead = { time: RecordTime; text: string; id: string | null; type: string | null };

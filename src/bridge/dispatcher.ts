@@ -27,8 +27,8 @@ import {
   type ScreenSettings,
 } from '../contract.js';
 import { SERVICE_TEXT_MAX } from '../contract/common.js';
-import type { Clock } from '../domain/clock.js';
-import { clipStrings } from '../domain/long-text.js';
+import type { Clock } from '../domain/time/clock.js';
+import { clipStrings } from '../domain/people/long-text.js';
 import { silentLogger, type Logger } from '../log.js';
 import { salvagePunchEvent, salvagePunchResult } from './punch-fallback.js';
 import { requestIdOf, stampRequestId, withRequestId } from './request-id.js';

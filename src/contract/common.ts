@@ -9,7 +9,7 @@ export const text = (max: number) => z.string().max(max);
 /**
  * The most characters a string that comes from the service or the configuration may have in an
  * answer (a name, a leave's type, a site's name, the service's own words): 64 Ki, a bound that
- * protects memory only. The dispatcher cuts longer ones before checking (src/domain/long-text.ts,
+ * protects memory only. The dispatcher cuts longer ones before checking (src/domain/people/long-text.ts,
  * FIELD_TEXT_MAX: the same number), so it can never fail an answer; the screen shortens for display.
  */
 export const SERVICE_TEXT_MAX = 65_536;

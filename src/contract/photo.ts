@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { epochMs } from './common.js';
 
 /**
- * The most base64 characters a photo may take: 45,000 bytes (src/domain/photo.ts), inside the web bridge's 64 KiB body.
+ * The most base64 characters a photo may take: 45,000 bytes (src/domain/punch/photo.ts), inside
+ * the web bridge's 64 KiB body.
  */
 export const PHOTO_BASE64_MAX = 60_000;
 

@@ -132,7 +132,7 @@ export const punchDaySchema = z.object({
 });
 export type PunchDayView = z.infer<typeof punchDaySchema>;
 
-/** What the employee sees after a punch attempt (domain/punch.ts `PunchResult`). */
+/** What the employee sees after a punch attempt (domain/punch/punch.ts `PunchResult`). */
 export const punchResultSchema = z.discriminatedUnion('ok', [
   z.object({
     ok: z.literal(true),

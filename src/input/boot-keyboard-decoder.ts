@@ -29,7 +29,7 @@
  *   discarded until the next terminator, which ends the episode silently. So 10,000 keys with no
  *   terminator are one error and nothing else; the scan after the next terminator decodes.
  */
-import { MAX_CODE_LENGTH } from '../domain/credential.js';
+import { MAX_CODE_LENGTH } from '../domain/people/credential.js';
 import { isModifierUsage, keyFor, SHIFT_MASK, USAGE, usageName } from './hid-usage.js';
 
 /** What a report decoder gives back for one report. */

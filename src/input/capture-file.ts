@@ -11,8 +11,8 @@
  * a non-hex character, an offset with no bytes, a bad offset) is listed in `errors` with its line
  * number; the other lines still count. Pure: parsing and formatting text, no file access.
  */
-import { mulberry32 } from '../domain/seeded-random.js';
-import type { Random } from '../domain/clock.js';
+import { mulberry32 } from '../domain/rate/seeded-random.js';
+import type { Random } from '../domain/time/clock.js';
 import type { DecodeEvent, ReportDecoder } from './boot-keyboard-decoder.js';
 import { applyTransforms, type CodeTransforms } from './code-transforms.js';
 import { MOD, USAGE, usageFor } from './hid-usage.js';

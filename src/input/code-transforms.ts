@@ -16,7 +16,7 @@
  * An empty result is always refused. Pure: no I/O.
  */
 import { z } from 'zod';
-import { MAX_CODE_LENGTH } from '../domain/credential.js';
+import { MAX_CODE_LENGTH } from '../domain/people/credential.js';
 
 export type CodeTransforms = {
   minLength?: number;

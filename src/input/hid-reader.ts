@@ -1,4 +1,4 @@
-import type { Clock, Sleep } from '../domain/clock.js';
+import type { Clock, Sleep } from '../domain/time/clock.js';
 import type { ReportDecoder } from './boot-keyboard-decoder.js';
 import { hex4, type HidBackend, type HidDeviceInfo, type HidHandle } from './hid-backend.js';
 
@@ -9,7 +9,7 @@ export type CodeTransform = (code: string) => { ok: true; code: string } | { ok:
 export type ReaderMatch =
   { vendorId: number; productId: number; usagePage?: number; serialNumber?: string } | 'auto-keyboard';
 
-import type { ReaderStatus } from '../domain/reader-status.js';
+import type { ReaderStatus } from '../domain/punch/reader-status.js';
 export type { ReaderStatus };
 
 /** Reports further apart than this start a new scan. */

@@ -112,7 +112,7 @@ export const isModifierUsage = (usage: number): boolean => usage >= USAGE.firstM
 /**
  * Every character the decoder can produce (and `usageFor` can encode), sorted: a–z, A–Z, 0–9,
  * the shifted digits `!@#$%^&*()`, space, `- _ = + ; : . > / ?`. Which of them a badge code may
- * contain is decided later, by `checkCode` (src/domain/credential.ts).
+ * contain is decided later, by `checkCode` (src/domain/people/credential.ts).
  */
 export const SUPPORTED_CHARACTERS: readonly string[] = Object.freeze([...reverse.keys()].sort());
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_CODE_LENGTH } from '../domain/credential.js';
+import { MAX_CODE_LENGTH } from '../domain/people/credential.js';
 import { BootKeyboardDecoder } from './boot-keyboard-decoder.js';
 import { applyTransforms, codeTransformsSchema } from './code-transforms.js';
 import type { CodeTransform, ReportDecoder } from './hid-reader.js';

@@ -17,7 +17,7 @@
  *   discarded. More than `maxLength` characters: the same. One error per dropped code.
  * - A report with no data bytes at all: error 'empty report'.
  */
-import { MAX_CODE_LENGTH } from '../domain/credential.js';
+import { MAX_CODE_LENGTH } from '../domain/people/credential.js';
 import type { DecodeEvent, ReportDecoder } from './boot-keyboard-decoder.js';
 
 export type VendorAsciiOptions = {

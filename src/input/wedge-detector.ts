@@ -43,7 +43,7 @@
  * events (`KeyboardEvent.repeat`) before feeding keys in.
  */
 import { z } from 'zod';
-import { MAX_CODE_LENGTH } from '../domain/credential.js';
+import { MAX_CODE_LENGTH } from '../domain/people/credential.js';
 
 export type WedgeOptions = {
   /** Largest gap between consecutive keys of a burst, inclusive. */

@@ -4,7 +4,7 @@
  */
 import type { AdminPin, BridgeAgent } from '../agent/bridge-handlers.js';
 import type { ScreenSettings } from '../contract.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../domain/time/clock.js';
 import { silentLogger, type Logger } from '../log.js';
 import type { BrowserWindow, ElectronMain } from './electron-api.js';
 import { registerIpcBridge, type IpcBridge } from './ipc-bridge.js';

@@ -49,7 +49,7 @@ export const faultPlanSchema = z.strictObject({
 const _faultPlanCheck: (p: z.infer<typeof faultPlanSchema>) => FaultPlan = (p) => p;
 void _faultPlanCheck;
 
-export { mulberry32 } from '../domain/seeded-random.js';
+export { mulberry32 } from '../domain/rate/seeded-random.js';
 
 /** Whether the plan's `only` filter selects this request (`apiPath` is relative to /v2.1). */
 export function faultApplies(plan: FaultPlan, method: string, apiPath: string): boolean {

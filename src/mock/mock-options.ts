@@ -1,6 +1,6 @@
 /** What a test (or `timeclock mock`) may set when starting the mock, and what it can call on it while it runs. */
 import type { ApiDialectInput } from '../api/shapes.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../domain/time/clock.js';
 import type { FaultPlan } from './faults.js';
 import type { MockEmployee, MockSeed } from './seed.js';
 import type { LeaveInput, MockLeave } from './self-service-state.js';

@@ -15,7 +15,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { API_VERSION_SEGMENT, apiDialectSchema } from '../api/shapes.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../domain/time/clock.js';
 import { absentRouteReply, isAbsentRoute, nonApiReply, redirectReply } from './answer-variants.js';
 import { apiRoute } from './api-routes.js';
 import { controlRoute } from './control-routes.js';

@@ -1,5 +1,5 @@
-import type { Clock } from '../domain/clock.js';
-import type { WindowRule } from '../domain/sliding-window.js';
+import type { Clock } from '../domain/time/clock.js';
+import type { WindowRule } from '../domain/rate/sliding-window.js';
 
 export type Admission = { ok: true } | { ok: false; retryAt: number };
 

@@ -1,5 +1,5 @@
 import type { Employee, Site } from '../api/shapes.js';
-import { cpfCheck } from '../domain/cpf.js';
+import { cpfCheck } from '../domain/people/cpf.js';
 import { mulberry32 } from './faults.js';
 import type { LeaveInput } from './self-service-input.js';
 import { DEMO_NAMES, FIRST_NAMES, JOB_ROLES, LAST_NAMES, STATES } from './seed-names.js';
@@ -98,7 +98,7 @@ function cpfFromRandom(random: () => number): string {
   }
 }
 
-export { cpfFromBase, isValidCpf } from '../domain/cpf.js';
+export { cpfFromBase, isValidCpf } from '../domain/people/cpf.js';
 
 export const DEMO_SITE_ID = '64b7f3a2c1d0e9f8a7b6c5d4';
 export const DEMO_WORK_SCHEDULE_ID = objectIdFor('work_schedule', 1);

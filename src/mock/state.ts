@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { ApiDialect, Site } from '../api/shapes.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../domain/time/clock.js';
 import { faultPlanSchema, type FaultKind, type FaultPlan } from './faults.js';
 import { RateWindow } from './rate-window.js';
 import { objectIdFor, type MockEmployee, type MockPaymentSource, type MockSeed } from './seed.js';

@@ -4,7 +4,7 @@
  * worthless once the browser has used it, or soon after. Only digests are kept; codes are never logged.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../domain/time/clock.js';
 
 export const CODE_TTL_MS = 120_000;
 /** Outstanding codes at most: a browser restarting in a loop cannot pile them up. */

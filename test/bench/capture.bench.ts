@@ -12,7 +12,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Agent } from '../../src/agent/facade/agent.js';
-import { localDateTime } from '../../src/domain/local-time.js';
+import { localDateTime } from '../../src/domain/time/local-time.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed, objectIdFor } from '../../src/mock/seed.js';
 import { ratio, summarizeNs, type LatencySummary, type Result } from './report.js';

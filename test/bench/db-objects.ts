@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { localDateTime } from '../../src/domain/local-time.js';
+import { localDateTime } from '../../src/domain/time/local-time.js';
 import { DB_FILE_NAME, openDatabase, type Db, type DurableDb } from '../../src/store/database.js';
 import { migrations } from '../../src/store/migrations.js';
 import { EvidenceJournal } from '../../src/store/journal/evidence-journal.js';

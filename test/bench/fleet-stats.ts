@@ -2,7 +2,7 @@
  * Figures of one fleet run (fleet.bench.ts): for the fleet from the mock's log (what the account
  * saw), for each terminal from its tap (terminal-tap.ts) and its capture times. Pure.
  */
-import type { WindowRule } from '../../src/domain/sliding-window.js';
+import type { WindowRule } from '../../src/domain/rate/sliding-window.js';
 import type { RequestLogEntry } from '../../src/mock/state.js';
 import type { Tapped } from './terminal-tap.js';
 

@@ -22,7 +22,7 @@ import { RetentionWatch } from '../../src/agent/journal/retention-watch.js';
 import { silentLogger } from '../../src/log.js';
 import { checkpointInWorker } from '../../src/store/upkeep/checkpoint-worker.js';
 import { DEFAULT_RETENTION, RetentionStore } from '../../src/store/upkeep/retention.js';
-import { localDateTime } from '../../src/domain/local-time.js';
+import { localDateTime } from '../../src/domain/time/local-time.js';
 import { DB_FILE_NAME, openDatabase, type DurableDb } from '../../src/store/database.js';
 import { EvidenceJournal } from '../../src/store/journal/evidence-journal.js';
 import { ARCHIVE_DIR_NAME } from '../../src/store/journal/journal-archive.js';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { request } from 'undici';
-import type { WindowRule } from '../../src/domain/sliding-window.js';
+import type { WindowRule } from '../../src/domain/rate/sliding-window.js';
 import type { RequestLogEntry, StoredTimeRecord } from '../../src/mock/mock-server.js';
 
 /** The mock API in its own process, as the real service is: its CPU work is not charged to the client under test. */

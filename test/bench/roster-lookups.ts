@@ -10,14 +10,14 @@
  * on the same connection, interleaved likewise.
  */
 import { configSchema } from '../../src/config.js';
-import { cpfFromBase } from '../../src/domain/cpf.js';
+import { cpfFromBase } from '../../src/domain/people/cpf.js';
 import {
   resolveCredential,
   type IdentityRules,
   type InputKind,
   type LookupKey,
   type Resolution,
-} from '../../src/domain/identity.js';
+} from '../../src/domain/people/identity.js';
 import { generatedSeed } from '../../src/mock/seed.js';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { Identities } from '../../src/store/roster/identities.js';

@@ -12,7 +12,7 @@
  * selfService.maxShare of the limit). The two runs are the same run's baseline for each other.
  */
 import { API_VERSION_SEGMENT } from '../../src/api/shapes.js';
-import type { WindowRule } from '../../src/domain/sliding-window.js';
+import type { WindowRule } from '../../src/domain/rate/sliding-window.js';
 import { objectIdFor } from '../../src/mock/seed.js';
 import { slotReuse, steadyRate } from './drain.bench.js';
 import { startMockProcess } from './mock-process.js';

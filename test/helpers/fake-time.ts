@@ -1,4 +1,4 @@
-import type { Clock, Sleep } from '../../src/domain/clock.js';
+import type { Clock, Sleep } from '../../src/domain/time/clock.js';
 
 type Sleeper = { at: number; resolve: () => void };
 

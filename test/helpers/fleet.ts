@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
-import type { Clock } from '../../src/domain/clock.js';
+import type { Clock } from '../../src/domain/time/clock.js';
 import type { Logger } from '../../src/log.js';
-import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
+import { maxInAnyWindow } from '../../src/domain/rate/sliding-window.js';
 import { startMockServer, type MockServer, type RequestLogEntry } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
 import { testAgent } from './agent.js';

@@ -1,4 +1,4 @@
-import { localDateTime } from '../../src/domain/local-time.js';
+import { localDateTime } from '../../src/domain/time/local-time.js';
 import { openDatabase, type Db as AnyDb, type DurableDb as Db } from '../../src/store/database.js';
 import { EvidenceJournal, type JournalOptions } from '../../src/store/journal/evidence-journal.js';
 import { JournalReader } from '../../src/store/journal/journal-read.js';

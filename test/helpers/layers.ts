@@ -207,6 +207,7 @@ export const ROOMS: Readonly<Record<string, readonly string[]>> = {
   'src/store': ['migrations', '.', 'journal', 'settings', 'punches', 'roster', 'upkeep'],
   'src/cli': ['common', 'status', 'evidence', 'terminal', 'manage', 'doctor', '.'],
   'src/sync': ['window', 'delivery', 'roster', 'fleet', 'reads'],
+  'src/domain': ['time', 'people', 'rate', 'documents', 'afd', 'punch'],
 };
 
 /** The room of a path under `base` ('.' for a file directly in it), or null when not under it. */

@@ -1,7 +1,7 @@
 /** The PIN store on a real SQLite file in a temp dir, on a clock the test moves: for the tests of the store. */
 import { afterEach } from 'vitest';
-import type { Clock } from '../../src/domain/clock.js';
-import type { PinPolicy, ThrottlePolicy } from '../../src/domain/pin-policy.js';
+import type { Clock } from '../../src/domain/time/clock.js';
+import type { PinPolicy, ThrottlePolicy } from '../../src/domain/people/pin-policy.js';
 import { AuditLog, type AuditEntry } from '../../src/store/roster/audit-log.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { Pins, type ScryptParams } from '../../src/store/roster/pins.js';

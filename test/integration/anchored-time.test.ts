@@ -5,7 +5,7 @@
  * terminal's (wrong) wall clock, its monotonic clock and the service's (right) clock.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { localDateTime } from '../../src/domain/local-time.js';
+import { localDateTime } from '../../src/domain/time/local-time.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
 import { testAgent } from '../helpers/agent.js';

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { auditSummaryOf } from '../../src/agent/delivery/audit-runner.js';
 import { auditStateSchema, calls } from '../../src/contract.js';
 import type { ServerVariants } from '../../src/mock/mock-server.js';
-import { addDays } from '../../src/domain/local-time.js';
+import { addDays } from '../../src/domain/time/local-time.js';
 import { openBookkeepingConnection } from '../../src/store/database.js';
 import { RetentionStore } from '../../src/store/upkeep/retention.js';
 import { auditRig, daysOf, employeeDays, minuteOf, punchAndDeliver, type Punched } from '../helpers/audit-rig.js';

@@ -9,7 +9,7 @@ import type { CliOptions } from '../../src/cli/common/options.js';
 import { runStatus } from '../../src/cli/status/status.js';
 import { statusText } from '../../src/cli/status/status-text.js';
 import { configSchema } from '../../src/config.js';
-import { localDateTime } from '../../src/domain/local-time.js';
+import { localDateTime } from '../../src/domain/time/local-time.js';
 import { silentLogger } from '../../src/log.js';
 import { openDatabase } from '../../src/store/database.js';
 import { ARCHIVE_DIR_NAME } from '../../src/store/journal/journal-archive.js';

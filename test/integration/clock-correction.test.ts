@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openJournalSnapshot, verifyAfdText } from '../../src/agent/journal/journal-snapshot.js';
 import { configSchema } from '../../src/config.js';
-import { localDateTime } from '../../src/domain/local-time.js';
+import { localDateTime } from '../../src/domain/time/local-time.js';
 import { consoleLine } from '../../src/messages/punch-text.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';

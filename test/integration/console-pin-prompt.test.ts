@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
 import { ConsolePinPrompt } from '../../src/cli/terminal/console-pin-prompt.js';
 import { PIN_PROMPT_MS } from '../../src/contract/pin-prompt.js';
-import type { PunchResult } from '../../src/domain/punch.js';
+import type { PunchResult } from '../../src/domain/punch/punch.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { testAgent } from '../helpers/agent.js';
 import { tempDir, waitFor } from '../helpers/temp.js';

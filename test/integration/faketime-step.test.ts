@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { localDateTime } from '../../src/domain/local-time.js';
+import { localDateTime } from '../../src/domain/time/local-time.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
 import { lineMatching, spawnCli } from '../helpers/cli.js';

@@ -1,7 +1,7 @@
 /**
  * Terminals of one account WITHOUT Redis (issue 14, item 2): each runs its own window at the whole
  * account limit, so together they overrun it; on 429s each finds its share and keeps to it
- * (src/domain/adaptive-rate.ts). Real agents, one mock API enforcing the account's 60 per window,
+ * (src/domain/rate/adaptive-rate.ts). Real agents, one mock API enforcing the account's 60 per window,
  * the window scaled to one second, all on one injected time (the mock's too). Asserted: under 5 %
  * of requests answered 429, and shares found that together use 0.90–1.00 of the account's limit;
  * the control (adaptation off) shows both can fail (16 % 429, shares of 3 × 60). The limit used
@@ -14,7 +14,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
 import { agentMetrics } from '../../src/agent/metrics/metrics.js';
-import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
+import { maxInAnyWindow } from '../../src/domain/rate/sliding-window.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
 import { recordCounts, testAgent } from '../helpers/agent.js';

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
-import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
+import { maxInAnyWindow } from '../../src/domain/rate/sliding-window.js';
 import { recordCounts } from '../helpers/agent.js';
 import {
   accountMock,

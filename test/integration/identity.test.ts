@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
-import { cpfFromBase } from '../../src/domain/cpf.js';
+import { cpfFromBase } from '../../src/domain/people/cpf.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { demoSeed, type MockEmployee } from '../../src/mock/seed.js';
 import { testAgent } from '../helpers/agent.js';

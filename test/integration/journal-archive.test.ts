@@ -13,7 +13,7 @@ import { silentLogger } from '../../src/log.js';
 import { DEFAULT_RETENTION, RetentionStore } from '../../src/store/upkeep/retention.js';
 import { configSchema } from '../../src/config.js';
 import { verifyAfd } from '../../src/domain/afd/verify.js';
-import { localDateTime } from '../../src/domain/local-time.js';
+import { localDateTime } from '../../src/domain/time/local-time.js';
 import type { DurableDb } from '../../src/store/database.js';
 import type { EvidenceJournal } from '../../src/store/journal/evidence-journal.js';
 import { EmployerCache } from '../../src/store/roster/employers.js';

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/facade/agent.js';
 import { statusText } from '../../src/cli/status/format.js';
-import { cpfFromBase } from '../../src/domain/cpf.js';
+import { cpfFromBase } from '../../src/domain/people/cpf.js';
 import { DB_FILE_NAME } from '../../src/store/database.js';
 import { JournalReader } from '../../src/store/journal/journal-read.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markBody } from '../../src/domain/afd/mark.js';
-import { factHash } from '../../src/domain/journal-fact.js';
+import { factHash } from '../../src/domain/punch/journal-fact.js';
 import { DB_FILE_NAME, openDatabase } from '../../src/store/database.js';
 import { COMPACT_BATCH } from '../../src/store/journal-compact.js';
 import { sha256Latin1, sha256Utf8 } from '../../src/store/journal/journal-facts.js';

@@ -8,7 +8,7 @@
  * service does refuse what goes over.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
+import { maxInAnyWindow } from '../../src/domain/rate/sliding-window.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed } from '../../src/mock/seed.js';
 import { recordCounts, testAgent } from '../helpers/agent.js';

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { employeePageSchema, sitePageSchema, MAX_PAGE_SIZE } from '../../src/api/shapes.js';
-import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
-import { parseRetryAfter } from '../../src/domain/retry-policy.js';
+import { maxInAnyWindow } from '../../src/domain/rate/sliding-window.js';
+import { parseRetryAfter } from '../../src/domain/rate/retry-policy.js';
 import { basicAuth, mockCall, mockServers } from '../helpers/mock-http.js';
 import { expectError, fakeClock } from '../helpers/mock-server-answers.js';
 import { DEMO_SITE_ID, demoSeed, generatedSeed, isValidCpf, objectIdFor } from '../../src/mock/seed.js';

@@ -5,7 +5,7 @@
  * PINs in a row. What the store keeps and audits: pins.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { attemptDelayMs, DEFAULT_THROTTLE, type ThrottlePolicy } from '../../src/domain/pin-policy.js';
+import { attemptDelayMs, DEFAULT_THROTTLE, type ThrottlePolicy } from '../../src/domain/people/pin-policy.js';
 import { attemptEntries, PIN, pinStores, POLICY, T0, WRONG } from '../helpers/pin-store.js';
 
 const { setup, open } = pinStores();

@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PresenceKeeper } from '../../src/agent/presence/presence-keeper.js';
 import type { PunchAnswer } from '../../src/agent/receipts/receipts.js';
-import type { PersonPresence } from '../../src/domain/presence.js';
+import type { PersonPresence } from '../../src/domain/punch/presence.js';
 import { silentLogger } from '../../src/log.js';
 import { openDatabase, type DurableDb } from '../../src/store/database.js';
 import { PresenceTables } from '../../src/store/punches/presence-tables.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PunchState } from '../../src/domain/punch.js';
+import type { PunchState } from '../../src/domain/punch/punch.js';
 import {
   DB_FILE_NAME,
   openBookkeepingConnection,

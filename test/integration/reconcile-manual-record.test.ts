@@ -8,7 +8,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/domain/clock.js';
+import type { Clock } from '../../src/domain/time/clock.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';
 import { DB_FILE_NAME } from '../../src/store/database.js';

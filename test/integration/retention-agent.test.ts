@@ -9,7 +9,7 @@ import { buildAgent, realRuntime } from '../../src/agent/build-agent.js';
 import { statusText } from '../../src/cli/status/format.js';
 import { configSchema, type Config } from '../../src/config.js';
 import { statusSchema } from '../../src/contract.js';
-import type { PunchState } from '../../src/domain/punch.js';
+import type { PunchState } from '../../src/domain/punch/punch.js';
 import { silentLogger } from '../../src/log.js';
 import { startMockServer } from '../../src/mock/mock-server.js';
 import { AuditLog } from '../../src/store/roster/audit-log.js';

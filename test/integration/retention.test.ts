@@ -9,7 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RetentionWatch, type RetentionPassRecord } from '../../src/agent/journal/retention-watch.js';
-import type { PunchState } from '../../src/domain/punch.js';
+import type { PunchState } from '../../src/domain/punch/punch.js';
 import { silentLogger } from '../../src/log.js';
 import { AuditLog } from '../../src/store/roster/audit-log.js';
 import { checkpointInWorker } from '../../src/store/upkeep/checkpoint-worker.js';

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { horariosOn } from '../../src/api/timesheet-records.js';
 import { apiDialectSchema, type ApiDialectInput, type EmployeeRef } from '../../src/api/shapes.js';
-import { wholeDayLeaveOn } from '../../src/domain/leave-today.js';
+import { wholeDayLeaveOn } from '../../src/domain/time/leave-today.js';
 import type { MockOptions, MockServer } from '../../src/mock/mock-server.js';
 import { objectIdFor } from '../../src/mock/seed.js';
 import { mockCall, mockServers } from '../helpers/mock-http.js';

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentMetrics } from '../../src/agent/metrics/metrics.js';
 import { statusText } from '../../src/cli/status/format.js';
 import { statusSchema } from '../../src/contract.js';
-import { localDateTime } from '../../src/domain/local-time.js';
+import { localDateTime } from '../../src/domain/time/local-time.js';
 import type { Logger } from '../../src/log.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { demoSeed } from '../../src/mock/seed.js';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { maxInAnyWindow } from '../../src/domain/sliding-window.js';
+import { maxInAnyWindow } from '../../src/domain/rate/sliding-window.js';
 import { DEMO_SITE_ID, objectIdFor } from '../../src/mock/seed.js';
 import { TOKEN_FILE_NAME } from '../../src/store/private-file.js';
 import { testAgent } from '../helpers/agent.js';

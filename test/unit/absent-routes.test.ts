@@ -6,7 +6,7 @@ import {
   pauseMs,
   PROBE_STALE_MS,
   type RouteSignal,
-} from '../../src/domain/absent-routes.js';
+} from '../../src/domain/rate/absent-routes.js';
 import { routeSignal } from '../../src/sync/delivery/route-gate.js';
 
 const H = 3_600_000;

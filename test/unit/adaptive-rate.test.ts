@@ -13,7 +13,7 @@ import {
   type AimdRule,
   type AimdState,
   type RateLimitedAnswer,
-} from '../../src/domain/adaptive-rate.js';
+} from '../../src/domain/rate/adaptive-rate.js';
 
 const W = 1_000;
 const rule60 = aimdRule(60, W);

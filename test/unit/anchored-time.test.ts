@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anchorOf, betterAnchor, correctedTime, readTime } from '../../src/domain/anchored-time.js';
+import { anchorOf, betterAnchor, correctedTime, readTime } from '../../src/domain/time/anchored-time.js';
 
 describe('service-anchored time', () => {
   const anchor = anchorOf('boot-1', Date.UTC(2026, 10, 23, 10, 0, 0), 5_000, 5_200); // the header says 10:00:00

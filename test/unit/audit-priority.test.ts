@@ -4,7 +4,7 @@
  * are planned (one per employee and run of days, never more than one per employee-day).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Clock, Sleep } from '../../src/domain/clock.js';
+import type { Clock, Sleep } from '../../src/domain/time/clock.js';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { RateSlots } from '../../src/store/settings/rate-slots.js';
 import { planRequests } from '../../src/sync/reads/audit-compare.js';

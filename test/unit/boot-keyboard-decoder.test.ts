@@ -3,13 +3,13 @@
  * roll-over, Shift, modifiers, reset, limits) and the encoder/decoder round trip as a property.
  * Garbage in the report stream: boot-keyboard-garbage.test.ts; the usage table: hid-usage.test.ts.
  */
-import { mulberry32 } from '../../src/domain/seeded-random.js';
+import { mulberry32 } from '../../src/domain/rate/seeded-random.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkCode } from '../../src/domain/credential.js';
+import { checkCode } from '../../src/domain/people/credential.js';
 import {
   BootKeyboardDecoder,
   type BootKeyboardOptions,

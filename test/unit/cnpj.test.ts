@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCnpj, normalizeCnpj } from '../../src/domain/cnpj.js';
+import { formatCnpj, normalizeCnpj } from '../../src/domain/people/cnpj.js';
 import { configSchema } from '../../src/config.js';
 
 describe('CNPJ', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCode, MAX_CODE_LENGTH } from '../../src/domain/credential.js';
+import { checkCode, MAX_CODE_LENGTH } from '../../src/domain/people/credential.js';
 
 function refusal(raw: string): string {
   const r = checkCode(raw);

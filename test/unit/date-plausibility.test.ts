@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anchorOf } from '../../src/domain/anchored-time.js';
+import { anchorOf } from '../../src/domain/time/anchored-time.js';
 import {
   anchorAfter,
   anchorWhenLocalWins,
@@ -7,8 +7,8 @@ import {
   describeOffset,
   judgeServerDate,
   type DateCandidate,
-} from '../../src/domain/date-plausibility.js';
-import { unanchoredDoubt } from '../../src/domain/unanchored-doubt.js';
+} from '../../src/domain/time/date-plausibility.js';
+import { unanchoredDoubt } from '../../src/domain/time/unanchored-doubt.js';
 import { oldClockLatest } from '../../src/agent/time/clock-watch.js';
 
 const T = Date.UTC(2026, 10, 23, 13, 0, 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daySheet, type WallPunch } from '../../src/domain/day-sheet.js';
+import { daySheet, type WallPunch } from '../../src/domain/time/day-sheet.js';
 
 const at = (date: string, time: string): WallPunch => ({ date, time });
 const D = '2026-11-24';

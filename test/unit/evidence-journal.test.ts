@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { factDetail, factHash, factLine, restoredDetail, restoredGap } from '../../src/domain/journal-fact.js';
-import { judgeReservation, nextReservation, type Sidecar } from '../../src/domain/nsr-reservation.js';
+import { factDetail, factHash, factLine, restoredDetail, restoredGap } from '../../src/domain/punch/journal-fact.js';
+import { judgeReservation, nextReservation, type Sidecar } from '../../src/domain/punch/nsr-reservation.js';
 
 const ID = 'a'.repeat(32);
 const side = (reservedTo: number, pending: number | null = null, lastGiven: number | null = null): Sidecar => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readCpf } from '../../src/domain/cpf.js';
-import { resolveCredential, type IdentityRules, type Lookups } from '../../src/domain/identity.js';
+import { readCpf } from '../../src/domain/people/cpf.js';
+import { resolveCredential, type IdentityRules, type Lookups } from '../../src/domain/people/identity.js';
 
 type E = { name: string };
 const rules: IdentityRules = {

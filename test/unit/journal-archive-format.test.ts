@@ -6,8 +6,8 @@ import {
   decodeArchive,
   type ArchivedFact,
   type ArchivedMark,
-} from '../../src/domain/journal-archive-format.js';
-import { factHash } from '../../src/domain/journal-fact.js';
+} from '../../src/domain/punch/journal-archive-format.js';
+import { factHash } from '../../src/domain/punch/journal-fact.js';
 
 const latin1 = (t: string) => createHash('sha256').update(t, 'latin1').digest('hex');
 const utf8 = (t: string) => createHash('sha256').update(t, 'utf8').digest('hex');

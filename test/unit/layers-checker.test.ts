@@ -6,9 +6,12 @@ import { checkLayers, describeViolations, type SourceFile } from '../helpers/lay
 
 describe('the layering checker', () => {
   const offenders: SourceFile[] = [
-    { path: 'src/domain/bad-io.ts', text: "import fs from 'node:fs';\nimport { z } from 'zod';" },
-    { path: 'src/domain/bad-up.ts', text: "import type { Outbox } from '../store/outbox.js';" },
-    { path: 'src/domain/bad-dynamic.ts', text: "export async function f() { return import('../sync/uploader.js'); }" },
+    { path: 'src/domain/time/bad-io.ts', text: "import fs from 'node:fs';\nimport { z } from 'zod';" },
+    { path: 'src/domain/time/bad-up.ts', text: "import type { Outbox } from '../../store/outbox.js';" },
+    {
+      path: 'src/domain/time/bad-dynamic.ts',
+      text: "export async function f() { return import('../../sync/uploader.js'); }",
+    },
     { path: 'src/store/bad.ts', text: "import { ApiClient } from '../api/client.js';" },
     { path: 'src/api/bad.ts', text: "export * from '../store/outbox.js';" },
     {
@@ -27,10 +30,10 @@ describe('the layering checker', () => {
   it('reports every offending file and import', () => {
     const violations = checkLayers(offenders);
     expect(violations.map((v) => `${v.file} -> ${v.specifier}`)).toEqual([
-      'src/domain/bad-io.ts -> node:fs',
-      'src/domain/bad-io.ts -> zod',
-      'src/domain/bad-up.ts -> ../store/outbox.js',
-      'src/domain/bad-dynamic.ts -> ../sync/uploader.js',
+      'src/domain/time/bad-io.ts -> node:fs',
+      'src/domain/time/bad-io.ts -> zod',
+      'src/domain/time/bad-up.ts -> ../../store/outbox.js',
+      'src/domain/time/bad-dynamic.ts -> ../../sync/uploader.js',
       'src/store/bad.ts -> ../api/client.js',
       'src/api/bad.ts -> ../store/outbox.js',
       'src/sync/bad.ts -> ../agent/agent.js',
@@ -44,7 +47,9 @@ describe('the layering checker', () => {
       'renderer/app.ts -> node:fs',
     ]);
     const message = describeViolations(violations);
-    expect(message).toContain("src/domain/bad-io.ts imports 'node:fs': src/domain may import only other domain files");
+    expect(message).toContain(
+      "src/domain/time/bad-io.ts imports 'node:fs': src/domain may import only other domain files",
+    );
     expect(message).toContain(
       "src/config.ts imports './cli.js': only src/cli.ts, src/cli/** and the Electron entry (src/main/main.ts) may import the command line",
     );
@@ -190,10 +195,10 @@ describe('the layering checker', () => {
 
   it('accepts what the layers allow', () => {
     const fine: SourceFile[] = [
-      { path: 'src/domain/ok.ts', text: "import type { Clock } from './clock.js';" },
+      { path: 'src/domain/time/ok.ts', text: "import type { Clock } from './clock.js';" },
       {
         path: 'src/store/ok.ts',
-        text: "import Database from 'better-sqlite3';\nimport type { Employee } from '../api/shapes.js';\nimport type { Slot } from '../domain/sliding-window.js';",
+        text: "import Database from 'better-sqlite3';\nimport type { Employee } from '../api/shapes.js';\nimport type { Slot } from '../domain/rate/sliding-window.js';",
       },
       {
         path: 'src/api/ok.ts',
@@ -225,7 +230,7 @@ describe('the layering checker', () => {
   });
 });
 
-describe('the rooms inside src/agent and src/store', () => {
+describe('the rooms inside src/agent, src/store and src/domain', () => {
   it('lets a room import the rooms before it and its own, and reports an arrow up, into the root or to an unlisted room', () => {
     const files: SourceFile[] = [
       // allowed: a room below, its own room, the composition root over any room, the store's ground
@@ -238,6 +243,9 @@ describe('the rooms inside src/agent and src/store', () => {
       { path: 'src/agent/lobby/bad-unlisted.ts', text: "import '../host/runtime.js';" },
       { path: 'src/store/journal/bad-up.ts', text: "import '../punches/outbox.js';" },
       { path: 'src/store/bad-ground.ts', text: "import './roster/roster.js';" },
+      // the domain's rooms: time first, the punch's last
+      { path: 'src/domain/punch/ok.ts', text: "import '../time/day-sheet.js';\nimport '../afd/mark.js';" },
+      { path: 'src/domain/time/bad-up.ts', text: "import '../punch/punch.js';" },
     ];
     const violations = checkLayers(files);
     expect(violations.map((v) => `${v.file} -> ${v.specifier}`)).toEqual([
@@ -246,6 +254,7 @@ describe('the rooms inside src/agent and src/store', () => {
       'src/agent/lobby/bad-unlisted.ts -> ../host/runtime.js',
       'src/store/journal/bad-up.ts -> ../punches/outbox.js',
       'src/store/bad-ground.ts -> ./roster/roster.js',
+      'src/domain/time/bad-up.ts -> ../punch/punch.js',
     ]);
     const message = describeViolations(violations);
     expect(message).toContain(

@@ -9,7 +9,7 @@ describe('layering of the source tree (docs/DESIGN.md "Floors")', () => {
 
   it('reads the real tree', () => {
     const paths = tree.map((f) => f.path);
-    expect(paths).toContain('src/domain/sliding-window.ts');
+    expect(paths).toContain('src/domain/rate/sliding-window.ts');
     expect(paths).toContain('src/sync/window/rate-budget.ts');
     expect(paths).toContain('src/cli.ts');
     expect(tree.length).toBeGreaterThan(20);

@@ -1,6 +1,6 @@
 /** The screen's "on leave today" note: approved whole-day leaves only. */
 import { describe, expect, it } from 'vitest';
-import { wholeDayLeaveOn, type LeaveFacts } from '../../src/domain/leave-today.js';
+import { wholeDayLeaveOn, type LeaveFacts } from '../../src/domain/time/leave-today.js';
 
 const leave = (over: Partial<LeaveFacts> = {}): LeaveFacts => ({
   type: 'ferias',

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { chooseTimeZone, isValidTimeZone, localDateTime, localMinuteMayRepeat } from '../../src/domain/local-time.js';
+import {
+  chooseTimeZone,
+  isValidTimeZone,
+  localDateTime,
+  localMinuteMayRepeat,
+} from '../../src/domain/time/local-time.js';
 
 const at = (iso: string): number => {
   const t = Date.parse(iso);

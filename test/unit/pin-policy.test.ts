@@ -12,7 +12,7 @@ import {
   type AttemptState,
   type PinPolicy,
   type ThrottlePolicy,
-} from '../../src/domain/pin-policy.js';
+} from '../../src/domain/people/pin-policy.js';
 
 const policy: PinPolicy = { maxFailures: 5, lockoutMs: 15 * 60_000 };
 const T0 = 1_795_000_000_000;

@@ -1,6 +1,6 @@
 /**
- * The presence rules (domain/presence.ts): the latest punch wins, entries of an earlier day apart, the service's day
- * relabels.
+ * The presence rules (domain/punch/presence.ts): the latest punch wins, entries of an earlier day
+ * apart, the service's day relabels.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,7 +11,7 @@ import {
   nextDirection,
   type PersonPresence,
   type PresenceEvent,
-} from '../../src/domain/presence.js';
+} from '../../src/domain/punch/presence.js';
 
 const T0 = Date.UTC(2026, 10, 27, 11, 0); // 08:00 in São Paulo
 const ev = (o: Partial<PresenceEvent> & { id: string; at: number }): PresenceEvent => ({

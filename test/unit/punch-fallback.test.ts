@@ -9,7 +9,7 @@ import { createDispatcher, type Caller } from '../../src/bridge/dispatcher.js';
 import { salvagePunchResult } from '../../src/bridge/punch-fallback.js';
 import { punchResultSchema, type PunchReceiptView, type PunchResultView } from '../../src/contract.js';
 import { SERVICE_TEXT_MAX } from '../../src/contract/common.js';
-import { cutText, FIELD_TEXT_MAX } from '../../src/domain/long-text.js';
+import { cutText, FIELD_TEXT_MAX } from '../../src/domain/people/long-text.js';
 import { createLogger } from '../../src/log.js';
 
 const LONG = 'Maria '.repeat(2_000).slice(0, 10_000);

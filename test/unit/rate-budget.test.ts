@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Clock, Sleep } from '../../src/domain/clock.js';
-import type { WindowRule } from '../../src/domain/sliding-window.js';
+import type { Clock, Sleep } from '../../src/domain/time/clock.js';
+import type { WindowRule } from '../../src/domain/rate/sliding-window.js';
 import { openDatabase, type DurableDb as Db } from '../../src/store/database.js';
 import { RateSlots } from '../../src/store/settings/rate-slots.js';
 import { Priority, RateBudget, type SlotTicket } from '../../src/sync/window/rate-budget.js';

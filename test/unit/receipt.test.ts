@@ -14,8 +14,8 @@ import {
 } from '../../src/agent/receipts/receipt.js';
 import { Receipts } from '../../src/agent/receipts/receipts.js';
 import { punchReceiptSchema, RECEIPT_QR_MAX_BYTES } from '../../src/contract.js';
-import { cpfFromBase } from '../../src/domain/cpf.js';
-import { normalizeCnpj } from '../../src/domain/cnpj.js';
+import { cpfFromBase } from '../../src/domain/people/cpf.js';
+import { normalizeCnpj } from '../../src/domain/people/cnpj.js';
 import { qrOf, qrScale, receiptRows } from '../../renderer/src/receipt-view.js';
 import { decodeModules } from '../helpers/qr-decode.js';
 

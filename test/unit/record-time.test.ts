@@ -1,13 +1,13 @@
 /**
- * A record's `time` read in every form a service writes it (domain/record-time.ts), and the match
+ * A record's `time` read in every form a service writes it (domain/time/record-time.ts), and the match
  * of a punch with the records of a `GET /times` list (sync/delivery/record-match.ts): instants to the
  * minute, in the punch's own zone, across DST in both directions, records counted for two punches
  * of one wall minute, and a list with an unreadable record that proves nothing absent.
  */
 import { describe, expect, it } from 'vitest';
 import { readTimes, type TimeRecordRead } from '../../src/api/time-records.js';
-import { localDateTime } from '../../src/domain/local-time.js';
-import { parseRecordTime, recordWallMinute } from '../../src/domain/record-time.js';
+import { localDateTime } from '../../src/domain/time/local-time.js';
+import { parseRecordTime, recordWallMinute } from '../../src/domain/time/record-time.js';
 import { isRecordOf, sentMinuteOf, verdictOf, type SentMinute } from '../../src/sync/delivery/record-match.js';
 
 const at = (iso: string): number => Date.parse(iso);

@@ -6,7 +6,7 @@ import {
   parseRetryAfter,
   rateLimitPause,
   type BackoffOptions,
-} from '../../src/domain/retry-policy.js';
+} from '../../src/domain/rate/retry-policy.js';
 
 const opts: BackoffOptions = { baseMs: 1_000, maxMs: 30_000 };
 const fixed = (r: number) => (): number => r;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BAD_IN_A_ROW, ServiceState, type ServiceObservation } from '../../src/domain/service-state.js';
+import { BAD_IN_A_ROW, ServiceState, type ServiceObservation } from '../../src/domain/rate/service-state.js';
 
 const ok: ServiceObservation = { kind: 'answer', status: 201 };
 const e503: ServiceObservation = { kind: 'answer', status: 503 };

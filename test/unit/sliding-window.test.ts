@@ -6,7 +6,7 @@ import {
   punchReserve,
   type Slot,
   type WindowRule,
-} from '../../src/domain/sliding-window.js';
+} from '../../src/domain/rate/sliding-window.js';
 
 const rule: WindowRule = { limit: 2, windowMs: 1_000 };
 const inFlight = (takenAt: number): Slot => ({ takenAt, releasedAt: null });

@@ -5,7 +5,7 @@
  * wedge-detector-properties.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_CODE_LENGTH } from '../../src/domain/credential.js';
+import { MAX_CODE_LENGTH } from '../../src/domain/people/credential.js';
 import {
   classifyKey,
   DEFAULT_WEDGE_OPTIONS,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localWhen, relativeText, spanText } from '../../src/domain/when-text.js';
+import { localWhen, relativeText, spanText } from '../../src/domain/time/when-text.js';
 import { closestCommand } from '../../src/cli/common/help.js';
 
 /** 2026-11-29 19:46 in São Paulo (22:46 UTC). */

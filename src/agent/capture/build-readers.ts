@@ -3,7 +3,7 @@
  * to the status recorder; their scans to a `ScanInlet` the agent connects itself to once built.
  */
 import type { Config } from '../../config.js';
-import type { ReaderStatus } from '../../domain/reader-status.js';
+import type { ReaderStatus } from '../../domain/punch/reader-status.js';
 import { HidReader } from '../../input/hid-reader.js';
 import { NodeHidBackend } from '../../input/node-hid-backend.js';
 import { decoderFor, transformFor } from '../../input/reader-config.js';

@@ -3,9 +3,9 @@
  * the policy (refuse, or hold the punch for the manager: Portaria 671 forbids refusing a punch)
  * reads in one place.
  */
-import { localDateTime } from '../../domain/local-time.js';
-import { PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '../../domain/pin-policy.js';
-import type { PunchResult } from '../../domain/punch.js';
+import { localDateTime } from '../../domain/time/local-time.js';
+import { PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '../../domain/people/pin-policy.js';
+import type { PunchResult } from '../../domain/punch/punch.js';
 import type { PinCheck } from '../../store/roster/pins.js';
 import type { RosterEmployee } from '../../store/roster/roster.js';
 import { refusal } from './punch-refusal.js';

@@ -1,9 +1,9 @@
-import type { TimeReading } from '../../domain/anchored-time.js';
-import type { Clock } from '../../domain/clock.js';
-import { checkCode, type Credential } from '../../domain/credential.js';
-import { resolveCredential, type IdentityRules, type InputKind } from '../../domain/identity.js';
-import { chooseTimeZone, localDateTime, localMinuteMayRepeat } from '../../domain/local-time.js';
-import type { ClockFlag, PunchNote, PunchResult } from '../../domain/punch.js';
+import type { TimeReading } from '../../domain/time/anchored-time.js';
+import type { Clock } from '../../domain/time/clock.js';
+import { checkCode, type Credential } from '../../domain/people/credential.js';
+import { resolveCredential, type IdentityRules, type InputKind } from '../../domain/people/identity.js';
+import { chooseTimeZone, localDateTime, localMinuteMayRepeat } from '../../domain/time/local-time.js';
+import type { ClockFlag, PunchNote, PunchResult } from '../../domain/punch/punch.js';
 import type { Logger } from '../../log.js';
 import { isDiskFull, type DurableDb } from '../../store/database.js';
 import type { Identities } from '../../store/roster/identities.js';

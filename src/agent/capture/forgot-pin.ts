@@ -5,9 +5,9 @@
  * is left for the admin screen (store/roster/pin-reset-requests.ts: an audit line, open until a PIN is set).
  */
 import type { PinResetRequest } from '../../contract.js';
-import type { Clock } from '../../domain/clock.js';
-import { checkCode, type Credential } from '../../domain/credential.js';
-import type { PunchResult } from '../../domain/punch.js';
+import type { Clock } from '../../domain/time/clock.js';
+import { checkCode, type Credential } from '../../domain/people/credential.js';
+import type { PunchResult } from '../../domain/punch/punch.js';
 import type { AuditLog } from '../../store/roster/audit-log.js';
 import type { Db } from '../../store/database.js';
 import type { Identities } from '../../store/roster/identities.js';

@@ -3,7 +3,7 @@
  * person's PIN or the next person's ID (issue 29: 1001 typed the ID and walked away; 1002's ID was
  * taken as 1001's wrong PIN, a step towards 1001's lockout, and 1002 was not registered).
  *
- * The rule, from how the two are configured: a PIN is 4-8 digits (domain/pin-policy.ts); a typed ID
+ * The rule, from how the two are configured: a PIN is 4-8 digits (domain/people/pin-policy.ts); a typed ID
  * is whatever `identity.allowed.id` looks up (external id, registration number, CPF by default), and
  * external ids such as 1002 are PIN-shaped too, so shape alone cannot tell them apart. So: a line the
  * roster knows as an ID closes the prompt and starts that person's punch, unless it is PIN-shaped
@@ -11,9 +11,9 @@
  * the prompt as a PIN, as before (a wrong one counts). A known ID that closes a prompt counts toward
  * the terminal-wide slow-down only (store/roster/pins.ts isPinOf), and is written to the audit log.
  */
-import type { Clock } from '../../domain/clock.js';
-import { checkCode, type Credential } from '../../domain/credential.js';
-import type { Resolution } from '../../domain/identity.js';
+import type { Clock } from '../../domain/time/clock.js';
+import { checkCode, type Credential } from '../../domain/people/credential.js';
+import type { Resolution } from '../../domain/people/identity.js';
 import type { AuditLog } from '../../store/roster/audit-log.js';
 import type { RosterEmployee } from '../../store/roster/roster.js';
 import { inputKindOf, type Capture } from './capture.js';

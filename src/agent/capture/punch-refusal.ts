@@ -1,4 +1,4 @@
-import type { PunchRefusal, PunchResult } from '../../domain/punch.js';
+import type { PunchRefusal, PunchResult } from '../../domain/punch/punch.js';
 
 /** A punch NOT registered, as every step of capture answers it (the code, the employee, the PIN, the disk). */
 export function refusal(

@@ -3,7 +3,7 @@
  * arrives twice, by two sources, within moments. The second is not a punch (and not even an
  * "already registered": the person scanned once).
  */
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../domain/time/clock.js';
 
 /** A scan arriving again by another source within this long is the same scan. */
 const SAME_SCAN_MS = 1_500;

@@ -5,7 +5,7 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import type { Config } from '../../config.js';
-import type { WindowRule } from '../../domain/sliding-window.js';
+import type { WindowRule } from '../../domain/rate/sliding-window.js';
 import type { DurableDb } from '../../store/database.js';
 import type { Outbox } from '../../store/punches/outbox.js';
 import type { Roster } from '../../store/roster/roster.js';

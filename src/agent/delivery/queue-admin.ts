@@ -2,7 +2,7 @@
  * The admin screen's work on the queue: rejected punches back in it, a person's decision on a held
  * one (written to the audit log). What goes back wakes the uploader, and status follows.
  */
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../domain/time/clock.js';
 import type { AuditLog } from '../../store/roster/audit-log.js';
 import type { Outbox, PunchRow } from '../../store/punches/outbox.js';
 import type { Uploader } from '../../sync/delivery/uploader.js';

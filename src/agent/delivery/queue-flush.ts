@@ -2,7 +2,7 @@
  * `timeclock flush` and the tests' drain: sends what is due and waits until nothing is left, or
  * sending cannot go on (token refused, service unreachable), or the time is up.
  */
-import type { Clock, Sleep } from '../../domain/clock.js';
+import type { Clock, Sleep } from '../../domain/time/clock.js';
 import type { Outbox } from '../../store/punches/outbox.js';
 import type { RateBudget } from '../../sync/window/rate-budget.js';
 import type { Uploader } from '../../sync/delivery/uploader.js';

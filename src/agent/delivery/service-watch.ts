@@ -1,11 +1,11 @@
 /**
- * Whether the service answers (domain/service-state.ts), fed by every request the API client makes
+ * Whether the service answers (domain/rate/service-state.ts), fed by every request the API client makes
  * and by the liveness check, and what follows when it answers again: delivery's back-off ends at
  * once (sync/delivery/uploader.ts `serviceBack`). The state is recorded for status and the screen.
  */
 import type { RequestKind } from '../../api/client.js';
-import type { Clock } from '../../domain/clock.js';
-import { ServiceState, type ServiceObservation, type ServiceStateRecord } from '../../domain/service-state.js';
+import type { Clock } from '../../domain/time/clock.js';
+import { ServiceState, type ServiceObservation, type ServiceStateRecord } from '../../domain/rate/service-state.js';
 import type { Logger } from '../../log.js';
 import type { Reachability } from '../../sync/delivery/liveness.js';
 

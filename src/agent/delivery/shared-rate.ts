@@ -1,7 +1,7 @@
 import { requestDeadlineMs } from '../../api/deadline.js';
 import type { Config } from '../../config.js';
-import type { Clock, Sleep } from '../../domain/clock.js';
-import { punchReserve, type WindowRule } from '../../domain/sliding-window.js';
+import type { Clock, Sleep } from '../../domain/time/clock.js';
+import { punchReserve, type WindowRule } from '../../domain/rate/sliding-window.js';
 import type { Logger } from '../../log.js';
 import { rateKeyOrigin, type RateKeyOrigin } from '../../sync/window/rate-key.js';
 import { RedisSharedWindow } from '../../sync/window/redis-window.js';

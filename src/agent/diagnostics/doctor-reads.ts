@@ -16,7 +16,7 @@ import {
   type JournalGuardRecord,
   type JournalRestoreRecord,
 } from '../../store/settings/journal-guard-keys.js';
-import type { AbsentRoute } from '../../domain/absent-routes.js';
+import type { AbsentRoute } from '../../domain/rate/absent-routes.js';
 import { archiveSummary, type ArchiveSummary } from '../../store/upkeep/journal-archive-summary.js';
 import { ADMIN_PIN_ID } from '../identity/identity-admin.js';
 import { storedOverrides, storedSettingsView } from '../settings/stored-settings.js';

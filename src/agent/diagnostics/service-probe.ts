@@ -6,7 +6,7 @@
 import { ApiClient, type ApiClientOptions, type ApiOutcome } from '../../api/client.js';
 import type { ApiNetwork } from '../../api/dispatcher.js';
 import type { SiteRecord } from '../../api/roster-records.js';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../domain/time/clock.js';
 import { FileTokenStore } from '../../store/private-file.js';
 
 export type { ApiOutcome } from '../../api/client.js';

@@ -15,7 +15,7 @@ import type { Config } from '../../config.js';
 import { AFD_MAX_DAYS } from '../../contract.js';
 import type { LayoutVersion } from '../../domain/afd/header.js';
 import { afdDateTime } from '../../domain/afd/mark.js';
-import { addDays, chooseTimeZone, localDateTime, utcOffsetMinutes } from '../../domain/local-time.js';
+import { addDays, chooseTimeZone, localDateTime, utcOffsetMinutes } from '../../domain/time/local-time.js';
 import type { Db } from '../../store/database.js';
 import type { EmployerCache, Employer } from '../../store/roster/employers.js';
 import type { JournalReader } from '../../store/journal/journal-read.js';

@@ -8,7 +8,7 @@ import { afdFileName } from '../../domain/afd/export.js';
 import { isAfdDate } from '../../domain/afd/fields.js';
 import { buildHeader, type HeaderFields, type LayoutVersion, type TaxId } from '../../domain/afd/header.js';
 import { INPI_RULE, normalizeInpiRegistration } from '../../domain/afd/inpi.js';
-import { addDays } from '../../domain/local-time.js';
+import { addDays } from '../../domain/time/local-time.js';
 import type { Employer } from '../../store/roster/employers.js';
 
 export type AfdErrorCode =

@@ -7,7 +7,7 @@
  * planted under the file's name on a drive is refused, never written through.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { localDateTime } from '../../domain/local-time.js';
+import { localDateTime } from '../../domain/time/local-time.js';
 import type { ListedPunchRow, PunchLists } from '../../store/punches/punch-lists.js';
 import { ExportFile } from '../host/export-file.js';
 

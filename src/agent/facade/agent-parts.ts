@@ -1,7 +1,7 @@
 /**
  * What the agent is built from (agent/build-agent.ts puts them together), and its health answer.
  */
-import type { Clock, Monotonic, Sleep } from '../../domain/clock.js';
+import type { Clock, Monotonic, Sleep } from '../../domain/time/clock.js';
 import type { HidReader } from '../../input/hid-reader.js';
 import type { Logger } from '../../log.js';
 import type { AuditLog } from '../../store/roster/audit-log.js';

@@ -1,5 +1,5 @@
-import type { Credential } from '../../domain/credential.js';
-import type { PunchResult } from '../../domain/punch.js';
+import type { Credential } from '../../domain/people/credential.js';
+import type { PunchResult } from '../../domain/punch/punch.js';
 import type { PunchRow } from '../../store/punches/outbox.js';
 import type { UnresolvedPunch } from '../../store/punches/unresolved.js';
 import type { AuditReport } from '../../sync/reads/audit-compare.js';

@@ -1,5 +1,5 @@
 import type { LoadedConfig } from '../../config.js';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../domain/time/clock.js';
 import type { Logger } from '../../log.js';
 import { adoptDataDir, type Adoption } from '../../store/upkeep/adopt-data-dir.js';
 

@@ -1,6 +1,6 @@
 /**
  * Whether this machine's clock is NTP-synchronised: it decides who wins when the service's `Date`
- * disagrees with it (domain/date-plausibility.ts). Asked of the system in the order that works
+ * disagrees with it (domain/time/date-plausibility.ts). Asked of the system in the order that works
  * without systemd too, each step cheap and bounded:
  *   1. `timedatectl show -p NTPSynchronized --value`: the kernel's own flag (adjtimex), whichever
  *      NTP client sets it (systemd-timesyncd, chrony, ntpd);
@@ -14,10 +14,10 @@
 import { execFile } from 'node:child_process';
 import { withoutSecrets } from '../../config.js';
 import fs from 'node:fs';
-import type { NtpSync } from '../../domain/date-plausibility.js';
-import type { Monotonic } from '../../domain/clock.js';
+import type { NtpSync } from '../../domain/time/date-plausibility.js';
+import type { Monotonic } from '../../domain/time/clock.js';
 
-export type { NtpSync } from '../../domain/date-plausibility.js';
+export type { NtpSync } from '../../domain/time/date-plausibility.js';
 
 /** A command's result (a spawn error, ENOENT…, in `error`; a non-zero exit is a result). */
 export type CommandRun = (

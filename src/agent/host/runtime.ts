@@ -1,5 +1,5 @@
 /** The outside world the agent runs in (clock, sleep, randomness, log, HID, token store) and how a build is tuned. */
-import type { Clock, Monotonic, Random, Sleep } from '../../domain/clock.js';
+import type { Clock, Monotonic, Random, Sleep } from '../../domain/time/clock.js';
 import type { HidBackend } from '../../input/hid-backend.js';
 import type { Logger } from '../../log.js';
 import type { IntegrityChecker } from '../../store/upkeep/integrity-check.js';
@@ -7,7 +7,7 @@ import type { NtpProbe } from './ntp-sync.js';
 import type { DriveRoots } from './removable-drives.js';
 import type { TokenStore } from './token-store.js';
 import type { ProxyEnv } from '../../api/proxy.js';
-import type { SidecarCopy } from '../../domain/nsr-reservation.js';
+import type { SidecarCopy } from '../../domain/punch/nsr-reservation.js';
 
 /**
  * The outside world the agent runs in; `hid` defaults to node-hid (tests pass a fake). `tokens`:

@@ -5,7 +5,7 @@
  * that knows only the bridge's page token never rides on the manager's login.
  */
 import type { AdminRole, CallOutput } from '../../contract.js';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../domain/time/clock.js';
 
 /**
  * What the PIN check says: right, wrong, or refused unchecked because the PIN store holds a lockout for `lockedForMs`

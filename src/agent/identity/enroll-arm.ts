@@ -2,9 +2,9 @@
  * The admin screen's "scan the badge to enroll": the next badge scan within a timeout is linked to
  * the employee instead of punching.
  */
-import type { Clock } from '../../domain/clock.js';
-import { checkCode, type Credential } from '../../domain/credential.js';
-import { enrollmentCodes, type PunchResult } from '../../domain/punch.js';
+import type { Clock } from '../../domain/time/clock.js';
+import { checkCode, type Credential } from '../../domain/people/credential.js';
+import { enrollmentCodes, type PunchResult } from '../../domain/punch/punch.js';
 import type { RosterEmployee } from '../../store/roster/roster.js';
 import { employeeNotFound, type EnrollResult, type IdentityAdmin } from './identity-admin.js';
 

@@ -1,8 +1,8 @@
 import type { AdminCode, AdminParams } from '../../contract.js';
-import type { Clock } from '../../domain/clock.js';
-import { checkCode } from '../../domain/credential.js';
-import { resolveCredential, type IdentityRules } from '../../domain/identity.js';
-import { checkPinFormat, PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '../../domain/pin-policy.js';
+import type { Clock } from '../../domain/time/clock.js';
+import { checkCode } from '../../domain/people/credential.js';
+import { resolveCredential, type IdentityRules } from '../../domain/people/identity.js';
+import { checkPinFormat, PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '../../domain/people/pin-policy.js';
 import type { AuditLog } from '../../store/roster/audit-log.js';
 import type { AdminPinCheck } from './admin-session.js';
 import type { Identities } from '../../store/roster/identities.js';

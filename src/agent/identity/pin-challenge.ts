@@ -4,9 +4,9 @@
  * a terminal has one person in front of it.
  */
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../domain/clock.js';
-import type { Credential } from '../../domain/credential.js';
-import type { PunchResult } from '../../domain/punch.js';
+import type { Clock } from '../../domain/time/clock.js';
+import type { Credential } from '../../domain/people/credential.js';
+import type { PunchResult } from '../../domain/punch/punch.js';
 import { PIN_CHALLENGE_MS } from '../../contract/pin-prompt.js';
 
 export class PinChallenge {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../../config.js';
-import type { SidecarCopy } from '../../domain/nsr-reservation.js';
+import type { SidecarCopy } from '../../domain/punch/nsr-reservation.js';
 import type { Logger } from '../../log.js';
 import { DB_FILE_NAME } from '../../store/database.js';
 import type { OutsideCopies } from '../../store/journal/journal-copies.js';

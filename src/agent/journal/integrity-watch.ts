@@ -1,4 +1,4 @@
-import type { Clock, Monotonic } from '../../domain/clock.js';
+import type { Clock, Monotonic } from '../../domain/time/clock.js';
 import type { Logger } from '../../log.js';
 import type { IntegrityChecker, IntegrityRun } from '../../store/upkeep/integrity-check.js';
 import { Schedule } from '../host/schedule.js';

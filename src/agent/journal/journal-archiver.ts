@@ -12,7 +12,7 @@ import {
   type ArchivedMark,
   type ArchiveSeal,
   type ChainPoint,
-} from '../../domain/journal-archive-format.js';
+} from '../../domain/punch/journal-archive-format.js';
 import type { WritableDb } from '../../store/database.js';
 import { ArchiveStore, archiveDirOf, archiveRows, FACT_CHAIN } from '../../store/journal/journal-archive.js';
 import { sha256Latin1, sha256Utf8 } from '../../store/journal/journal-facts.js';

@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import type { Clock, Monotonic } from '../../domain/clock.js';
+import type { Clock, Monotonic } from '../../domain/time/clock.js';
 import type { Logger } from '../../log.js';
 import type { WritableDb } from '../../store/database.js';
 import { loadAfdSigner, type AfdSigner } from '../exports/afd-signature.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../domain/time/clock.js';
 import type { Logger } from '../../log.js';
 import type { Db } from '../../store/database.js';
 import { verifyJournal, type JournalVerification, type VerifyOptions } from '../../store/journal/journal-verify.js';

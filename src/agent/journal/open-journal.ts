@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Config } from '../../config.js';
-import { chooseTimeZone } from '../../domain/local-time.js';
+import { chooseTimeZone } from '../../domain/time/local-time.js';
 import type { DurableDb } from '../../store/database.js';
 import { EvidenceJournal } from '../../store/journal/evidence-journal.js';
 import { backfillJournal } from '../../store/journal/journal-backfill.js';
@@ -9,7 +9,7 @@ import { SYSTEM_NSR_MIRROR_DIR } from '../../store/journal/nsr-mirror.js';
 import { settingKeys } from '../../store/settings/setting-keys.js';
 import { readSetting, writeSetting } from '../../store/settings/settings.js';
 import { systemTimeZone, type Runtime } from '../host/runtime.js';
-import type { SidecarCopy } from '../../domain/nsr-reservation.js';
+import type { SidecarCopy } from '../../domain/punch/nsr-reservation.js';
 import { fleetNsrCopies, fleetWhere } from './fleet-nsr.js';
 
 /**

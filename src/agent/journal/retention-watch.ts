@@ -1,4 +1,4 @@
-import type { Clock, Monotonic } from '../../domain/clock.js';
+import type { Clock, Monotonic } from '../../domain/time/clock.js';
 import type { Logger } from '../../log.js';
 import type { Checkpointer } from '../../store/upkeep/checkpoint-worker.js';
 import {

@@ -6,7 +6,7 @@
  * never a name, badge code, CPF or the token.
  */
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import { punchStates } from '../../domain/punch.js';
+import { punchStates } from '../../domain/punch/punch.js';
 import type { Agent } from '../facade/agent.js';
 import type { AgentStatus } from '../status/status.js';
 

@@ -6,8 +6,8 @@
  * emitted as an event, logged beyond the NSR, or sent to the service.
  */
 import type { Config } from '../../config.js';
-import type { Clock } from '../../domain/clock.js';
-import { isJpeg, type CameraProblem } from '../../domain/photo.js';
+import type { Clock } from '../../domain/time/clock.js';
+import { isJpeg, type CameraProblem } from '../../domain/punch/photo.js';
 import type { Logger } from '../../log.js';
 import { cameraKey, type CameraRecord } from '../../store/settings/camera-record.js';
 import type { DurableDb } from '../../store/database.js';

@@ -6,7 +6,7 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import type { Config } from '../../config.js';
-import { chooseTimeZone } from '../../domain/local-time.js';
+import { chooseTimeZone } from '../../domain/time/local-time.js';
 import type { BookkeepingDb } from '../../store/database.js';
 import type { Outbox } from '../../store/punches/outbox.js';
 import { PresenceTables } from '../../store/punches/presence-tables.js';

@@ -1,5 +1,5 @@
 /** What the presence keeper (presence-keeper.ts) is built from: build-presence.ts wires it, tests build it alike. */
-import type { Clock, Sleep } from '../../domain/clock.js';
+import type { Clock, Sleep } from '../../domain/time/clock.js';
 import type { Logger } from '../../log.js';
 import type { PresenceTables } from '../../store/punches/presence-tables.js';
 import type { PresenceStream } from '../../sync/fleet/presence-stream.js';

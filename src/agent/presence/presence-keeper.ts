@@ -7,8 +7,8 @@
  * (presence-service-day.ts). The roll call rides the same stream (presence-rollcall.ts).
  */
 import type { PresenceBoardView, RollCallView } from '../../contract.js';
-import type { PunchDirection } from '../../domain/day-sheet.js';
-import { localDateTime } from '../../domain/local-time.js';
+import type { PunchDirection } from '../../domain/time/day-sheet.js';
+import { localDateTime } from '../../domain/time/local-time.js';
 import {
   applyEvent,
   dayBefore,
@@ -16,7 +16,7 @@ import {
   type PersonPresence,
   type PresenceEvent,
   type PresenceSource,
-} from '../../domain/presence.js';
+} from '../../domain/punch/presence.js';
 import type { StreamEntry } from '../../sync/fleet/presence-stream.js';
 import type { PunchAnswer } from '../receipts/receipts.js';
 import { applyRollCallEntry, markSafe, type MarkCode } from './presence-rollcall.js';

@@ -4,7 +4,7 @@
  * running terminal publishes to the site's stream what is written here, and writes the roll
  * call's CSV and PDF at its end (here too, when no terminal runs).
  */
-import { chooseTimeZone } from '../../domain/local-time.js';
+import { chooseTimeZone } from '../../domain/time/local-time.js';
 import { storedTerminalIdOf, type Config } from '../../config.js';
 import type { PresenceBoardView, RollCallView } from '../../contract.js';
 import { openDatabase, type DurableDb } from '../../store/database.js';
@@ -16,8 +16,8 @@ import { endRollCall, markSafe, rollCallView, startRollCall, type MarkCode } fro
 import { writeRollCallFiles } from './presence-rollcall-files.js';
 import { boardView, namesOnce, NO_SOURCES } from './presence-view.js';
 import { systemTimeZone } from '../host/runtime.js';
-import { buildBoard, dayBefore } from '../../domain/presence.js';
-import { localDateTime } from '../../domain/local-time.js';
+import { buildBoard, dayBefore } from '../../domain/punch/presence.js';
+import { localDateTime } from '../../domain/time/local-time.js';
 
 export class PresenceOffline {
   private readonly tables: PresenceTables;

@@ -4,9 +4,9 @@
  * of a roll call late turns the badges it took since its start into marks.
  */
 import type { RollCallView } from '../../contract.js';
-import type { Clock } from '../../domain/clock.js';
-import { localDateTime } from '../../domain/local-time.js';
-import { buildBoard, dayBefore, type NameOf, type PersonPresence } from '../../domain/presence.js';
+import type { Clock } from '../../domain/time/clock.js';
+import { localDateTime } from '../../domain/time/local-time.js';
+import { buildBoard, dayBefore, type NameOf, type PersonPresence } from '../../domain/punch/presence.js';
 import type { Logger } from '../../log.js';
 import type { PresenceTables } from '../../store/punches/presence-tables.js';
 import { endRollCall, markSafe, rollCallView, startRollCall, type MarkCode } from './presence-rollcall.js';

@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RollCallView } from '../../contract.js';
-import { localDateTime } from '../../domain/local-time.js';
-import { buildPagedPdf } from '../../domain/pdf-pages.js';
-import type { PdfLine } from '../../domain/pdf-text.js';
+import { localDateTime } from '../../domain/time/local-time.js';
+import { buildPagedPdf } from '../../domain/documents/pdf-pages.js';
+import type { PdfLine } from '../../domain/documents/pdf-text.js';
 
 export const ROLL_CALLS_DIR = 'roll-calls';
 

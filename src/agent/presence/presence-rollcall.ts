@@ -6,7 +6,7 @@
  * publishes what the command line wrote.
  */
 import { randomBytes } from 'node:crypto';
-import type { PresenceBoard } from '../../domain/presence.js';
+import type { PresenceBoard } from '../../domain/punch/presence.js';
 import type { RollCallView } from '../../contract.js';
 import type { PresenceTables, RollCallMark } from '../../store/punches/presence-tables.js';
 import type { ListedPerson, StreamEntry } from '../../sync/fleet/presence-stream.js';

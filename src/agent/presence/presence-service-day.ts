@@ -11,12 +11,12 @@
  * among the records): the last punch's label is the alternation over the merged day.
  */
 import type { EmployeeRef } from '../../api/shapes.js';
-import type { Clock, Sleep } from '../../domain/clock.js';
-import type { PunchDirection } from '../../domain/day-sheet.js';
-import { wallMinutes } from '../../domain/day-sheet.js';
-import { localDateTime } from '../../domain/local-time.js';
-import type { PersonPresence, PresenceEvent } from '../../domain/presence.js';
-import type { WallZone } from '../../domain/record-time.js';
+import type { Clock, Sleep } from '../../domain/time/clock.js';
+import type { PunchDirection } from '../../domain/time/day-sheet.js';
+import { wallMinutes } from '../../domain/time/day-sheet.js';
+import { localDateTime } from '../../domain/time/local-time.js';
+import type { PersonPresence, PresenceEvent } from '../../domain/punch/presence.js';
+import type { WallZone } from '../../domain/time/record-time.js';
 import type { Logger } from '../../log.js';
 import type { DayTimes } from '../../sync/reads/presence-times.js';
 

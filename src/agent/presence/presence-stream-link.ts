@@ -4,8 +4,8 @@
  * restart), and says when entries it never read were trimmed away (a gap: the stream keeps about
  * `presence.streamMaxLen` entries, and a terminal further behind than that loses the rest).
  */
-import type { Clock } from '../../domain/clock.js';
-import type { PresenceEvent } from '../../domain/presence.js';
+import type { Clock } from '../../domain/time/clock.js';
+import type { PresenceEvent } from '../../domain/punch/presence.js';
 import type { Logger } from '../../log.js';
 import type { PresenceTables } from '../../store/punches/presence-tables.js';
 import type { PresenceStream, StreamEntry } from '../../sync/fleet/presence-stream.js';

@@ -1,10 +1,10 @@
 /**
  * The board as the screen and `timeclock presence` show it (contract `presenceBoardSchema`): the
- * people folded by domain/presence.ts, named from the roster, with where the facts come from.
+ * people folded by domain/punch/presence.ts, named from the roster, with where the facts come from.
  */
 import type { PresenceBoardView } from '../../contract.js';
-import { localDateTime } from '../../domain/local-time.js';
-import { buildBoard, dayBefore, type NameOf, type PersonPresence } from '../../domain/presence.js';
+import { localDateTime } from '../../domain/time/local-time.js';
+import { buildBoard, dayBefore, type NameOf, type PersonPresence } from '../../domain/punch/presence.js';
 import type { PresenceReads } from '../../store/punches/presence-tables.js';
 
 export type BoardSources = PresenceBoardView['sources'];

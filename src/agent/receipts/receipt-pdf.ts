@@ -1,10 +1,10 @@
 /**
  * The worker's PDF receipt of a punch (Portaria 671 Art. 80): the receipt's Art. 79 items, the
- * worker's CPF whole (it is their own copy), laid out by domain/pdf-text.ts. Its detached CAdES
+ * worker's CPF whole (it is their own copy), laid out by domain/documents/pdf-text.ts. Its detached CAdES
  * signature, when `afd.signingKey` is set, is made by receipt-files.ts.
  */
 import type { PunchReceiptView } from '../../contract.js';
-import { buildTextPdf, pdfDate, type PdfLine } from '../../domain/pdf-text.js';
+import { buildTextPdf, pdfDate, type PdfLine } from '../../domain/documents/pdf-text.js';
 import { AWAITING_CONFIRMATION, correctionLine, RECEIPT_TITLE } from './receipt.js';
 
 export function receiptPdf(r: PunchReceiptView): Buffer {

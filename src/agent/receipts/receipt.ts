@@ -32,9 +32,9 @@
  */
 import { RECEIPT_QR_MAX_BYTES, type PunchReceiptView } from '../../contract.js';
 import { parseMark } from '../../domain/afd/mark.js';
-import { formatCnpj } from '../../domain/cnpj.js';
-import { utcOffsetMinutes } from '../../domain/local-time.js';
-import { cutText, utf8Length } from '../../domain/long-text.js';
+import { formatCnpj } from '../../domain/people/cnpj.js';
+import { utcOffsetMinutes } from '../../domain/time/local-time.js';
+import { cutText, utf8Length } from '../../domain/people/long-text.js';
 
 /** Art. 79's title, word for word. */
 export const RECEIPT_TITLE = 'Comprovante de Registro de Ponto do Trabalhador';

@@ -6,7 +6,7 @@
 import { storedTerminalIdOf, type Config } from '../../config.js';
 import { readTerminalIdFile } from '../../config-terminal-id.js';
 import type { PunchReceiptView } from '../../contract.js';
-import type { PunchResult } from '../../domain/punch.js';
+import type { PunchResult } from '../../domain/punch/punch.js';
 import type { Logger } from '../../log.js';
 import type { Db } from '../../store/database.js';
 import { EmployerCache } from '../../store/roster/employers.js';

@@ -8,10 +8,10 @@
  */
 import type { EmployeeRef } from '../../api/shapes.js';
 import { DAY_PUNCHES_MAX } from '../../contract.js';
-import type { Clock } from '../../domain/clock.js';
-import { daySheet, DEFAULT_MAX_SHIFT_MINUTES, type PunchDirection } from '../../domain/day-sheet.js';
-import type { LeaveToday } from '../../domain/leave-today.js';
-import { localDateTime } from '../../domain/local-time.js';
+import type { Clock } from '../../domain/time/clock.js';
+import { daySheet, DEFAULT_MAX_SHIFT_MINUTES, type PunchDirection } from '../../domain/time/day-sheet.js';
+import type { LeaveToday } from '../../domain/time/leave-today.js';
+import { localDateTime } from '../../domain/time/local-time.js';
 import type { Logger } from '../../log.js';
 import type { DayPunches } from '../../store/punches/day-punches.js';
 import type { FetchOutcome, ServiceDay } from '../../sync/reads/self-service-fetch.js';

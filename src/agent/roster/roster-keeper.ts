@@ -1,5 +1,5 @@
-import type { Clock, Random } from '../../domain/clock.js';
-import { Backoff, type BackoffOptions } from '../../domain/retry-policy.js';
+import type { Clock, Random } from '../../domain/time/clock.js';
+import { Backoff, type BackoffOptions } from '../../domain/rate/retry-policy.js';
 import type { Logger } from '../../log.js';
 import type { Db } from '../../store/database.js';
 import type { Outbox } from '../../store/punches/outbox.js';

@@ -3,8 +3,8 @@
  * on a slot of the shared budget, so a manager's clicks never push the account over its limit.
  */
 import type { ApiOutcome } from '../../api/client.js';
-import type { Clock } from '../../domain/clock.js';
-import { rateLimitPause } from '../../domain/retry-policy.js';
+import type { Clock } from '../../domain/time/clock.js';
+import { rateLimitPause } from '../../domain/rate/retry-policy.js';
 import { Priority, type RateBudget } from '../../sync/window/rate-budget.js';
 
 /** How long a check with the service may wait for a slot of the budget before the setting is kept unchecked. */

@@ -1,8 +1,8 @@
 /** What the admin screen's settings calls (settings.ts) are built from, and the state they start in. */
 import type { ApiOutcome } from '../../api/client.js';
 import type { SiteRecord } from '../../api/roster-records.js';
-import type { Clock } from '../../domain/clock.js';
-import type { WindowRule } from '../../domain/sliding-window.js';
+import type { Clock } from '../../domain/time/clock.js';
+import type { WindowRule } from '../../domain/rate/sliding-window.js';
 import type { Logger } from '../../log.js';
 import type { DurableDb } from '../../store/database.js';
 import type { AuditLog } from '../../store/roster/audit-log.js';

@@ -12,7 +12,7 @@
 import { describeOutcome } from '../../api/classify.js';
 import { objectIdPattern } from '../../api/shapes.js';
 import type { SiteRecord } from '../../api/roster-records.js';
-import type { WindowRule } from '../../domain/sliding-window.js';
+import type { WindowRule } from '../../domain/rate/sliding-window.js';
 import {
   settingKeys,
   type RateOverride,

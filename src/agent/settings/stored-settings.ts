@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { objectIdPattern } from '../../api/shapes.js';
-import type { WindowRule } from '../../domain/sliding-window.js';
+import type { WindowRule } from '../../domain/rate/sliding-window.js';
 import type { AuditLog } from '../../store/roster/audit-log.js';
 import type { Logger } from '../../log.js';
 import type { Db, WritableDb } from '../../store/database.js';

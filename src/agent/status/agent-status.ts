@@ -1,5 +1,5 @@
 /** The terminal's status as the agent reads it (status.ts `readStatus`), before the contract's check on its way out. */
-import type { PunchState } from '../../domain/punch.js';
+import type { PunchState } from '../../domain/punch/punch.js';
 import type { ReaderStatus } from '../../input/hid-reader.js';
 import type { NotAllowed, RosterHealth } from '../../store/roster/roster.js';
 import type { SiteFilterCheck, Skipped } from '../../sync/roster/roster-sync.js';
@@ -21,8 +21,8 @@ import {
 } from '../../store/settings/setting-keys.js';
 import { type ArchiveSummary } from '../../store/upkeep/journal-archive-summary.js';
 import { type JournalGuardRecord, type JournalRestoreRecord } from '../../store/settings/journal-guard-keys.js';
-import type { AbsentRoute } from '../../domain/absent-routes.js';
-import type { ServiceStateRecord } from '../../domain/service-state.js';
+import type { AbsentRoute } from '../../domain/rate/absent-routes.js';
+import type { ServiceStateRecord } from '../../domain/rate/service-state.js';
 import {
   type Deleted,
   type FileFigures,

@@ -3,7 +3,7 @@
  * the punches refused because they could not be saved (a full disk, a read-only file system): the
  * one refusal that is ours, which status and the admin screen must show, not only the log.
  */
-import type { PunchResult } from '../../domain/punch.js';
+import type { PunchResult } from '../../domain/punch/punch.js';
 
 export type CaptureCount = { outcome: string; count: number };
 

@@ -3,14 +3,14 @@
  * contact, readers, roster progress), kept in settings so `timeclock status` in another process
  * reads the same. Bookkeeping never throws: a full disk must not take capture down with it.
  */
-import type { Clock } from '../../domain/clock.js';
-import type { ReaderStatus } from '../../domain/reader-status.js';
+import type { Clock } from '../../domain/time/clock.js';
+import type { ReaderStatus } from '../../domain/punch/reader-status.js';
 import type { Logger } from '../../log.js';
 import type { WritableDb } from '../../store/database.js';
 import { settingKeys, type RosterProgress, type SettingKey } from '../../store/settings/setting-keys.js';
 import { readSetting, writeSetting } from '../../store/settings/settings.js';
 import type { UploaderEvent } from '../../sync/delivery/uploader.js';
-import type { ServiceStateRecord } from '../../domain/service-state.js';
+import type { ServiceStateRecord } from '../../domain/rate/service-state.js';
 import { serviceKeys } from '../../store/settings/service-records.js';
 
 export type StatusRecorderParts = {

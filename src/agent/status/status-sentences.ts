@@ -3,7 +3,7 @@
  * once from the message catalogue: in the command line's language for `timeclock status`
  * (cli/status/status-text.ts), in English for /healthz and the log (fleet-words.ts, time/service-clock.ts).
  */
-import { describeOffset } from '../../domain/date-plausibility.js';
+import { describeOffset } from '../../domain/time/date-plausibility.js';
 import { t, type MessageKey, type Params } from '../../messages/catalogue.js';
 import type { RateSharing } from '../../sync/window/shared-window-link.js';
 import type { ServiceClockRecord } from '../../store/settings/setting-keys.js';

@@ -1,4 +1,4 @@
-import { slotsInUse, type WindowRule } from '../../domain/sliding-window.js';
+import { slotsInUse, type WindowRule } from '../../domain/rate/sliding-window.js';
 import type { Outbox } from '../../store/punches/outbox.js';
 import type { RateSlots } from '../../store/settings/rate-slots.js';
 import type { Identities } from '../../store/roster/identities.js';

@@ -3,8 +3,8 @@
  * clock when plausible), what it reports (skew, the service's clock) and the uploader's questions
  * about a punch's time. It reports to the status recorder; `wake` wakes delivery (the uploader, built later).
  */
-import { correctedTime } from '../../domain/anchored-time.js';
-import { localDateTime } from '../../domain/local-time.js';
+import { correctedTime } from '../../domain/time/anchored-time.js';
+import { localDateTime } from '../../domain/time/local-time.js';
 import type { Config } from '../../config.js';
 import type { DurableDb } from '../../store/database.js';
 import type { Outbox } from '../../store/punches/outbox.js';
@@ -16,7 +16,7 @@ import { AnchoringPolicy } from './punch-anchoring.js';
 import type { Runtime } from '../host/runtime.js';
 import { ServiceClockReport } from './service-clock.js';
 import { currentBootId, TimeSource } from './time-source.js';
-import type { Monotonic } from '../../domain/clock.js';
+import type { Monotonic } from '../../domain/time/clock.js';
 
 export type TimeParts = { time: TimeSource; anchoring: AnchoringPolicy; ntp: NtpState };
 

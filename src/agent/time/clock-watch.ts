@@ -4,7 +4,7 @@
  * does not stop sending for its length nor a step forward burst. Deadlines written in the moment
  * between a step forward and its notice are on the new clock already: they are not moved again.
  */
-import { clockStep, type Clock, type Monotonic } from '../../domain/clock.js';
+import { clockStep, type Clock, type Monotonic } from '../../domain/time/clock.js';
 import type { Logger } from '../../log.js';
 import type { Outbox } from '../../store/punches/outbox.js';
 import type { RateBudget } from '../../sync/window/rate-budget.js';

@@ -6,9 +6,9 @@
  * (a dead RTC: earlier than an anchored punch taken before it or than this build, or later than
  * now) is held for a person.
  */
-import type { Monotonic } from '../../domain/clock.js';
-import { localDateTime } from '../../domain/local-time.js';
-import { unanchoredDoubt, type KnownTime, type UnanchoredDoubt } from '../../domain/unanchored-doubt.js';
+import type { Monotonic } from '../../domain/time/clock.js';
+import { localDateTime } from '../../domain/time/local-time.js';
+import { unanchoredDoubt, type KnownTime, type UnanchoredDoubt } from '../../domain/time/unanchored-doubt.js';
 import type { Outbox, PunchRow } from '../../store/punches/outbox.js';
 import type { PunchAnchoring } from '../../sync/delivery/uploader.js';
 import type { TimeSource } from './time-source.js';

@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { anchorOf, ANCHOR_TOLERANCE_MS, readTime, type Anchor, type TimeReading } from '../../domain/anchored-time.js';
-import type { Clock, Monotonic } from '../../domain/clock.js';
+import {
+  anchorOf,
+  ANCHOR_TOLERANCE_MS,
+  readTime,
+  type Anchor,
+  type TimeReading,
+} from '../../domain/time/anchored-time.js';
+import type { Clock, Monotonic } from '../../domain/time/clock.js';
 import {
   AGREEMENT_MS,
   anchorAfter,
@@ -10,7 +16,7 @@ import {
   type DateCandidate,
   type NtpSync,
   type ServiceClockState,
-} from '../../domain/date-plausibility.js';
+} from '../../domain/time/date-plausibility.js';
 import type { WritableDb } from '../../store/database.js';
 import { settingKeys, type ServiceClockRecord } from '../../store/settings/setting-keys.js';
 import { readSetting, writeSetting } from '../../store/settings/settings.js';
@@ -51,7 +57,7 @@ export type TimeSourceParts = {
 
 /**
  * The terminal's time: the service's clock carried forward by the monotonic one, when the
- * service's `Date` is plausible (domain/date-plausibility.ts). Kept in the database so a restart
+ * service's `Date` is plausible (domain/time/date-plausibility.ts). Kept in the database so a restart
  * within the same boot is anchored at once. It also tells, on change only, how far the wall clock
  * is from the time in force (the skew) and what it makes of the service's clock.
  */

@@ -9,7 +9,7 @@ import { openCheckedDatabase, type CheckedDatabase } from '../../agent/diagnosti
 import { readNtpSync, type NtpReading } from '../../agent/host/ntp-sync.js';
 import type { LoadedConfig } from '../../config.js';
 import { ConfigError, loadConfig } from '../../config.js';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../domain/time/clock.js';
 import type { HidBackend } from '../../input/hid-backend.js';
 import { NodeHidBackend } from '../../input/node-hid-backend.js';
 import { Exit, UsageError, type CliOptions } from '../common/options.js';

@@ -3,7 +3,7 @@
  * to learn it again), added to the service check: reachable and token accepted, but without
  * GET /timesheets is a warning that says what the terminal does without it.
  */
-import type { AbsentRoute } from '../../domain/absent-routes.js';
+import type { AbsentRoute } from '../../domain/rate/absent-routes.js';
 import { absentRouteLine } from '../../messages/route-text.js';
 import { localMinute } from '../status/service-lines.js';
 import { warn, type CheckResult } from './result.js';

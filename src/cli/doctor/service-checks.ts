@@ -127,7 +127,7 @@ const NTP_WORDS: Record<NtpReading['sync'], string> = {
 /**
  * The service's `Date` (whole seconds, so +500 ms is its most likely value) against the middle of
  * our request; the uncertainty is half a second plus half the round trip. With `judge`, the verdict
- * the terminal itself reaches (domain/date-plausibility.ts): this machine's synchronised clock is
+ * the terminal itself reaches (domain/time/date-plausibility.ts): this machine's synchronised clock is
  * kept against a service off by more than the bound; an unsynchronised one follows the service.
  */
 export function clockCheck(

@@ -1,5 +1,5 @@
-import { cutText } from '../../domain/long-text.js';
-import type { PunchResult } from '../../domain/punch.js';
+import { cutText } from '../../domain/people/long-text.js';
+import type { PunchResult } from '../../domain/punch/punch.js';
 import type { Lang } from '../../messages/lang.js';
 import { consoleLine, punchText } from '../../messages/punch-text.js';
 import { cliLang } from '../common/lang.js';

@@ -4,7 +4,7 @@
  */
 import type { AgentStatus } from '../../agent/status/status.js';
 import type { Words } from '../../agent/status/status-sentences.js';
-import { describeOffset } from '../../domain/date-plausibility.js';
+import { describeOffset } from '../../domain/time/date-plausibility.js';
 import { t, type MessageKey, type Params } from '../../messages/catalogue.js';
 import type { Lang } from '../../messages/lang.js';
 import { dictionaries } from '../../messages/catalogue.js';

@@ -4,8 +4,8 @@
  */
 import type { AgentStatus } from '../../agent/status/status.js';
 import { serviceClockSentence } from '../../agent/status/status-sentences.js';
-import { chooseTimeZone } from '../../domain/local-time.js';
-import { localWhen } from '../../domain/when-text.js';
+import { chooseTimeZone } from '../../domain/time/local-time.js';
+import { localWhen } from '../../domain/time/when-text.js';
 import type { Lang } from '../../messages/lang.js';
 import { fleetLines } from './fleet-lines.js';
 import { cliLang } from '../common/lang.js';

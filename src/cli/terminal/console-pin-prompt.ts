@@ -7,8 +7,8 @@
  */
 import type { Agent } from '../../agent/facade/agent.js';
 import { PIN_PROMPT_MS } from '../../contract/pin-prompt.js';
-import type { Clock } from '../../domain/clock.js';
-import type { PunchResult } from '../../domain/punch.js';
+import type { Clock } from '../../domain/time/clock.js';
+import type { PunchResult } from '../../domain/punch/punch.js';
 
 export class ConsolePinPrompt {
   private open: { challenge: string; lastKeyAt: number } | null = null;

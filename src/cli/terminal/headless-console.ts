@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { PunchResult } from '../../domain/punch.js';
+import type { PunchResult } from '../../domain/punch/punch.js';
 import { punchJson, punchLine } from '../status/format.js';
 import { startWebBridge, type WebBridge } from '../../web/web-bridge.js';
 import { readTerminalKeys } from '../common/tty-keys.js';

@@ -7,8 +7,8 @@
  *   207-216 first date (D) · 217-226 last date (D) · 227-250 generated at (DH) · 251-253 version
  *   254 developer kind · 255-268 developer CNPJ/CPF · 269-298 model (REP-C only) · 299-302 CRC-16
  */
-import { normalizeCnpj } from '../cnpj.js';
-import { isValidCpf } from '../cpf.js';
+import { normalizeCnpj } from '../people/cnpj.js';
+import { isValidCpf } from '../people/cpf.js';
 import { crc16Kermit, crcField, crcVariantOf, type CrcVariant } from './crc16.js';
 import { alpha, isAfdDate, isAfdDateTime, numeric, readPaddedId } from './fields.js';
 

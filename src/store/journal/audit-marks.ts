@@ -1,6 +1,6 @@
 import { parseMark } from '../../domain/afd/mark.js';
-import { isValidTimeZone } from '../../domain/local-time.js';
-import type { WallZone } from '../../domain/record-time.js';
+import { isValidTimeZone } from '../../domain/time/local-time.js';
+import type { WallZone } from '../../domain/time/record-time.js';
 import type { Db } from '../database.js';
 import { JournalReader, type StoredMark } from './journal-read.js';
 

@@ -1,6 +1,6 @@
 import { buildClockRecord } from '../../domain/afd/clock-record.js';
 import { collectedOnline, COLLECTOR_DEVICE, MARK_BODY_LENGTH, sealMark } from '../../domain/afd/mark.js';
-import { restoredDetail } from '../../domain/journal-fact.js';
+import { restoredDetail } from '../../domain/punch/journal-fact.js';
 import {
   furthestCopy,
   highWater,
@@ -8,7 +8,7 @@ import {
   nextReservation,
   type Judgement,
   type Sidecar,
-} from '../../domain/nsr-reservation.js';
+} from '../../domain/punch/nsr-reservation.js';
 import type { WritableDb } from '../database.js';
 import { JournalFacts, sha256Latin1 } from './journal-facts.js';
 import { JournalCopies, type OutsideCopies } from './journal-copies.js';
@@ -85,7 +85,7 @@ export class EvidenceJournal {
   private readonly sidecar: string | null;
   private readonly block: number;
   /**
-   * A raise of ours awaits its step 3 (domain/nsr-reservation.ts), done by `settle()` after the
+   * A raise of ours awaits its step 3 (domain/punch/nsr-reservation.ts), done by `settle()` after the
    * commit: the reservation the sidecar still calls committed. Until then a further raise keeps
    * that value (its transaction may not commit), so a rollback never looks like a restore.
    */

@@ -11,7 +11,7 @@ import {
   type ArchivedFact,
   type ArchivedMark,
   type ArchiveSeal,
-} from '../../domain/journal-archive-format.js';
+} from '../../domain/punch/journal-archive-format.js';
 import type { Db } from '../database.js';
 import { archiveDirOf, archiveRows, archivedThrough, type ArchiveRow } from './journal-archive.js';
 import { sha256Latin1, sha256Utf8 } from './journal-facts.js';

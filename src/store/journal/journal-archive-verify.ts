@@ -7,7 +7,7 @@ import {
   type ArchivedFact,
   type ArchivedMark,
   type ChainPoint,
-} from '../../domain/journal-archive-format.js';
+} from '../../domain/punch/journal-archive-format.js';
 import type { Db } from '../database.js';
 import { archiveDirOf, archiveRows, type ArchiveRow } from './journal-archive.js';
 import { ArchiveUnreadable, loadArchiveAsync } from './journal-archive-read.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ArchivedFact, ArchivedMark, ArchiveSeal, ChainPoint } from '../../domain/journal-archive-format.js';
+import type { ArchivedFact, ArchivedMark, ArchiveSeal, ChainPoint } from '../../domain/punch/journal-archive-format.js';
 import type { Db, WritableDb } from '../database.js';
 import { JournalFacts, parseFactRow } from './journal-facts.js';
 import { parseMarkRow } from './mark-row.js';

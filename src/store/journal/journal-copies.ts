@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Sidecar, SidecarCopy } from '../../domain/nsr-reservation.js';
+import type { Sidecar, SidecarCopy } from '../../domain/punch/nsr-reservation.js';
 import { JOURNAL_HEAD_FILE, readSidecar, writeHead, writeSidecar, type JournalHead } from './journal-nsr.js';
 import { mirrorFileFor, mirrorHeadFileFor } from './nsr-mirror.js';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { factDetail, factHash, isFactEvent, type FactEvent } from '../../domain/journal-fact.js';
+import { factDetail, factHash, isFactEvent, type FactEvent } from '../../domain/punch/journal-fact.js';
 import type { WritableDb } from '../database.js';
 import { factHashColumns } from '../mark-columns.js';
 
-/** SHA-256 of a fact's line (UTF-8) and the previous hash: domain/journal-fact.ts defines the line. */
+/** SHA-256 of a fact's line (UTF-8) and the previous hash: domain/punch/journal-fact.ts defines the line. */
 export const sha256Utf8 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 /** SHA-256 of an AFD record's ISO 8859-1 bytes (domain/afd/mark.ts Sha256Hex). */
 export const sha256Latin1 = (text: string): string => createHash('sha256').update(text, 'latin1').digest('hex');

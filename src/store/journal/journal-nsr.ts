@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Sidecar } from '../../domain/nsr-reservation.js';
+import type { Sidecar } from '../../domain/punch/nsr-reservation.js';
 import { writePrivateFile } from '../private-file.js';
 
 /**
  * The NSR sidecar: `journal-nsr.json` beside the database, holding the journal's id and the NSRs
- * reserved (domain/nsr-reservation.ts has the protocol). Written whole or not at all (temp file,
+ * reserved (domain/punch/nsr-reservation.ts has the protocol). Written whole or not at all (temp file,
  * fsync, rename, fsync of the directory), and only while the writer holds the database's write
  * lock, so two processes never interleave their writes. It holds no secret; 0600 like the
  * directory's other files.

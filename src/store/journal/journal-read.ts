@@ -1,5 +1,5 @@
 import type { Db } from '../database.js';
-import { clockAdjustedLine } from '../../domain/journal-fact.js';
+import { clockAdjustedLine } from '../../domain/punch/journal-fact.js';
 import { MARK_BODY_LENGTH } from '../../domain/afd/mark.js';
 import { parseFactRow, type StoredFact } from './journal-facts.js';
 import { ArchiveShelf } from './journal-archive-read.js';

@@ -4,7 +4,7 @@
  * against its mark. Pure: the row and what came before in, the problem (or null) out.
  */
 import { markHashMatches, parseMark } from '../../domain/afd/mark.js';
-import { factHash, isFactEvent, JOURNAL_EVENTS, type FactEvent } from '../../domain/journal-fact.js';
+import { factHash, isFactEvent, JOURNAL_EVENTS, type FactEvent } from '../../domain/punch/journal-fact.js';
 import { sha256Latin1, sha256Utf8 } from './journal-facts.js';
 
 export type JournalProblem = { nsr?: number; seq?: number; message: string };

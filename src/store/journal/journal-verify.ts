@@ -1,10 +1,10 @@
 import { MARK_BODY_LENGTH } from '../../domain/afd/mark.js';
-import { clockAdjustedLine, restoredGap } from '../../domain/journal-fact.js';
+import { clockAdjustedLine, restoredGap } from '../../domain/punch/journal-fact.js';
 import type { Db } from '../database.js';
 import { headPathFor, readHead, type JournalHead } from './journal-nsr.js';
 import { mirrorHeadFileFor } from './nsr-mirror.js';
 import { checkHead, checkMarkAgainstPunch, REANCHORED_MOVE, type MarkPunchRow } from './journal-agree.js';
-import { parseSeal } from '../../domain/journal-archive-format.js';
+import { parseSeal } from '../../domain/punch/journal-archive-format.js';
 import { archivedThrough } from './journal-archive.js';
 import { walkArchives, type SignatureCheck } from './journal-archive-verify.js';
 import { photoDirOfDb } from './photo-files.js';

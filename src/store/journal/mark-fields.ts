@@ -1,5 +1,5 @@
 import { afdDateTime } from '../../domain/afd/mark.js';
-import { localDateTime, utcOffsetMinutes } from '../../domain/local-time.js';
+import { localDateTime, utcOffsetMinutes } from '../../domain/time/local-time.js';
 
 /*
  * The fields of a mark (AFD type 7) the journal computes from a punch: the worker's CPF and the

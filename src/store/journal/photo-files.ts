@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { nsrOfPhotoFile, photoFactDetail, photoFileName } from '../../domain/photo.js';
+import { nsrOfPhotoFile, photoFactDetail, photoFileName } from '../../domain/punch/photo.js';
 import type { Db, WritableDb } from '../database.js';
 import { JournalFacts } from './journal-facts.js';
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parsePhotoFactDetail, photoFileName } from '../../domain/photo.js';
+import { parsePhotoFactDetail, photoFileName } from '../../domain/punch/photo.js';
 import type { Db } from '../database.js';
 import { photoDirOfDb } from './photo-files.js';
 

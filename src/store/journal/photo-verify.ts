@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parsePhotoFactDetail, photoFileName } from '../../domain/photo.js';
+import { parsePhotoFactDetail, photoFileName } from '../../domain/punch/photo.js';
 /** As journal-verify.ts's JournalProblem (not imported: that file imports this one). */
 type JournalProblem = { nsr?: number; seq?: number; message: string };
 import { photoNsrsIn } from './photo-files.js';

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { PunchState } from '../../domain/punch.js';
+import type { PunchState } from '../../domain/punch/punch.js';
 import type { DurableDb, WritableDb } from '../database.js';
 import { EvidenceJournal } from '../journal/evidence-journal.js';
 import { HeldRows } from './held-rows.js';

@@ -3,8 +3,8 @@
  * published to the site's stream, where the stream was read up to, and the roll calls with their
  * marks. Used by the running terminal and by `timeclock presence` / `timeclock rollcall` beside it.
  */
-import type { PersonPresence, PresenceSource } from '../../domain/presence.js';
-import type { PunchDirection } from '../../domain/day-sheet.js';
+import type { PersonPresence, PresenceSource } from '../../domain/punch/presence.js';
+import type { PunchDirection } from '../../domain/time/day-sheet.js';
 import type { Db, WritableDb } from '../database.js';
 
 type PersonRow = {

@@ -9,7 +9,7 @@
  * Employees are found in the roster by its indexed keys, else by part of the name (a roster pass).
  * INDEXED BY where the planner, without statistics, would take punches_state and sort the backlog.
  */
-import { readCpf } from '../../domain/cpf.js';
+import { readCpf } from '../../domain/people/cpf.js';
 import type { Db } from '../database.js';
 import type { PunchRow } from './punch-row.js';
 

@@ -1,5 +1,5 @@
 /** The outbox's rows and what capture hands it (store/punches/outbox.ts writes them). */
-import type { ClockFlag, PunchState } from '../../domain/punch.js';
+import type { ClockFlag, PunchState } from '../../domain/punch/punch.js';
 
 /** A punch row as the uploader and the status screens need it. */
 export type PunchRow = {

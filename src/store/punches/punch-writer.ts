@@ -3,8 +3,8 @@
  * in punch_journal and, for the changes that count (not retries: sending, pending, in doubt), the
  * evidence journal's fact.
  */
-import type { FactEvent } from '../../domain/journal-fact.js';
-import type { PunchState } from '../../domain/punch.js';
+import type { FactEvent } from '../../domain/punch/journal-fact.js';
+import type { PunchState } from '../../domain/punch/punch.js';
 import type { WritableDb } from '../database.js';
 import { JournalFacts } from '../journal/journal-facts.js';
 import type { HeldReason } from './punch-row.js';

@@ -1,4 +1,4 @@
-import { localDateTime } from '../../domain/local-time.js';
+import { localDateTime } from '../../domain/time/local-time.js';
 import type { WritableDb } from '../database.js';
 import { EvidenceJournal } from '../journal/evidence-journal.js';
 

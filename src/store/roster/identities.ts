@@ -1,4 +1,4 @@
-import type { Lookups } from '../../domain/identity.js';
+import type { Lookups } from '../../domain/people/identity.js';
 import type { WritableDb } from '../database.js';
 import type { RosterEmployee } from './roster.js';
 

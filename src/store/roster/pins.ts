@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../domain/time/clock.js';
 import {
   afterFailure,
   attemptDelayMs,
@@ -14,7 +14,7 @@ import {
   type AttemptState,
   type PinPolicy,
   type ThrottlePolicy,
-} from '../../domain/pin-policy.js';
+} from '../../domain/people/pin-policy.js';
 import type { AuditLog } from './audit-log.js';
 import {
   DEFAULT_SCRYPT_PARAMS,

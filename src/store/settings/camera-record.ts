@@ -3,7 +3,7 @@
  * doctor in another process read it. Written only when photo.mode is on-punch.
  */
 import { z } from 'zod';
-import { CAMERA_PROBLEMS } from '../../domain/photo.js';
+import { CAMERA_PROBLEMS } from '../../domain/punch/photo.js';
 import { recordKey } from './setting-keys.js';
 
 export const cameraRecordSchema = z.looseObject({

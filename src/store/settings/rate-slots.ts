@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Slot } from '../../domain/sliding-window.js';
+import type { Slot } from '../../domain/rate/sliding-window.js';
 import type { WritableDb } from '../database.js';
 import { settingKey } from './setting-keys.js';
 import { readSetting, writeSetting } from './settings.js';

@@ -3,8 +3,8 @@
  * and doctor in other processes): the read routes it lacks, and whether it answers now.
  */
 import { z } from 'zod';
-import { READ_ROUTES, type AbsentRoute } from '../../domain/absent-routes.js';
-import type { ServiceStateRecord } from '../../domain/service-state.js';
+import { READ_ROUTES, type AbsentRoute } from '../../domain/rate/absent-routes.js';
+import type { ServiceStateRecord } from '../../domain/rate/service-state.js';
 import { recordKey } from './setting-keys.js';
 
 /** The routes the service lacked, with the service and dialect they were learnt on (another one learns again). */

@@ -10,10 +10,10 @@
  * was stored, as before). Keys private to one store module (the roster's summary, the health probe)
  * are declared in that module with `settingKey`.
  */
-import type { ReaderStatus } from '../../domain/reader-status.js';
+import type { ReaderStatus } from '../../domain/punch/reader-status.js';
 import { z } from 'zod';
-import type { Anchor } from '../../domain/anchored-time.js';
-import type { ChangesMemo } from '../../domain/roster-changes-memo.js';
+import type { Anchor } from '../../domain/time/anchored-time.js';
+import type { ChangesMemo } from '../../domain/people/roster-changes-memo.js';
 import type { JournalProblem } from '../journal/journal-verify.js';
 
 export type SettingKey<T> = { readonly name: string; readonly schema: z.ZodType<T>; readonly fallback: T };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../domain/time/clock.js';
 import { DB_FILE_NAME, ensureDataDir, StoreError } from '../database.js';
 import { lockDataDir, lockOwner, type DataDirLock } from './lock.js';
 import { migrations } from '../migrations.js';

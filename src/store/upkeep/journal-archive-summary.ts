@@ -6,7 +6,7 @@ import {
   archiveSealFile,
   archiveSignatureFile,
   parseSeal,
-} from '../../domain/journal-archive-format.js';
+} from '../../domain/punch/journal-archive-format.js';
 import type { Db, WritableDb } from '../database.js';
 import { archiveDirOf, archiveRows } from '../journal/journal-archive.js';
 import { recordKey } from '../settings/setting-keys.js';

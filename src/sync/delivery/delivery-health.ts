@@ -1,6 +1,6 @@
 import type { ApiOutcome } from '../../api/classify.js';
-import type { Random } from '../../domain/clock.js';
-import { Backoff, rateLimitPause, type BackoffOptions } from '../../domain/retry-policy.js';
+import type { Random } from '../../domain/time/clock.js';
+import { Backoff, rateLimitPause, type BackoffOptions } from '../../domain/rate/retry-policy.js';
 import type { Logger } from '../../log.js';
 import type { RateBudget } from '../window/rate-budget.js';
 import type { UploaderEvent } from './uploader-types.js';

@@ -5,7 +5,7 @@
  */
 import type { ApiOutcome } from '../../api/client.js';
 import { describeOutcome } from '../../api/classify.js';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../domain/time/clock.js';
 import type { Logger } from '../../log.js';
 import type { Outbox, PunchRow } from '../../store/punches/outbox.js';
 import type { DeliveryHealth } from './delivery-health.js';

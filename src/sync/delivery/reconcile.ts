@@ -1,6 +1,6 @@
-import type { Clock, Random } from '../../domain/clock.js';
-import { addDays } from '../../domain/local-time.js';
-import { backoffDelay, type BackoffOptions } from '../../domain/retry-policy.js';
+import type { Clock, Random } from '../../domain/time/clock.js';
+import { addDays } from '../../domain/time/local-time.js';
+import { backoffDelay, type BackoffOptions } from '../../domain/rate/retry-policy.js';
 import type { Logger } from '../../log.js';
 import type { Outbox, PunchRow } from '../../store/punches/outbox.js';
 import type { EmployeeRef } from '../../api/shapes.js';

@@ -3,8 +3,8 @@
  * punch on the service?) and `timeclock audit compare` (is each mark?) share.
  */
 import type { TimeRecordRead, TimesReading } from '../../api/time-records.js';
-import { isValidTimeZone } from '../../domain/local-time.js';
-import { instantOfWall, recordNamesMinute, type WallZone } from '../../domain/record-time.js';
+import { isValidTimeZone } from '../../domain/time/local-time.js';
+import { instantOfWall, recordNamesMinute, type WallZone } from '../../domain/time/record-time.js';
 import type { PunchRow } from '../../store/punches/punch-row.js';
 
 /** What a punch sent: its wall minute (`YYYY-MM-DDTHH:MM`, no offset on the wire) and the zone it is wall time of. */

@@ -1,15 +1,15 @@
 /**
  * The read routes the service lacks, at the door of every caller that reads them (the employee's
  * day, reconciliation, the roster's site): asked before a request is made (no budget slot is
- * taken for a route on pause) and told every answer. The rules are domain/absent-routes.ts; this
+ * taken for a route on pause) and told every answer. The rules are domain/rate/absent-routes.ts; this
  * reads API answers into them, words the reason, and tells the agent when the list changes.
  */
 import type { ApiOutcome } from '../../api/classify.js';
-import { AbsentRoutes, type AbsentRoute, type ReadRoute, type RouteSignal } from '../../domain/absent-routes.js';
-import type { Clock } from '../../domain/clock.js';
+import { AbsentRoutes, type AbsentRoute, type ReadRoute, type RouteSignal } from '../../domain/rate/absent-routes.js';
+import type { Clock } from '../../domain/time/clock.js';
 import type { Logger } from '../../log.js';
 
-export type { AbsentRoute, ReadRoute } from '../../domain/absent-routes.js';
+export type { AbsentRoute, ReadRoute } from '../../domain/rate/absent-routes.js';
 
 /** What an answer says about its route: 404 may be about the subject, 405 and 501 are about the route. */
 export function routeSignal(res: ApiOutcome<unknown>): RouteSignal {

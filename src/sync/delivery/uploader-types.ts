@@ -6,7 +6,7 @@
 import type { ApiOutcome } from '../../api/client.js';
 import type { EmployeeRef } from '../../api/shapes.js';
 import type { TimesReading } from '../../api/time-records.js';
-import type { BackoffOptions } from '../../domain/retry-policy.js';
+import type { BackoffOptions } from '../../domain/rate/retry-policy.js';
 import type { PunchRow } from '../../store/punches/outbox.js';
 
 /** The two calls the uploader needs; ApiClient provides them. */

@@ -1,4 +1,4 @@
-import type { Clock, Random, Sleep } from '../../domain/clock.js';
+import type { Clock, Random, Sleep } from '../../domain/time/clock.js';
 import type { Logger } from '../../log.js';
 import type { Outbox, PunchRow } from '../../store/punches/outbox.js';
 import { Priority, type RateBudget } from '../window/rate-budget.js';

@@ -6,7 +6,7 @@
  * can no longer tell the two apart. Reported in status and the log (once per conflict, naming hosts).
  */
 import { z } from 'zod';
-import type { Clock, Sleep } from '../../domain/clock.js';
+import type { Clock, Sleep } from '../../domain/time/clock.js';
 import type { Logger } from '../../log.js';
 
 export type TerminalEntry = { id: string; instance: string; host: string; pid: number; startedAt: number };

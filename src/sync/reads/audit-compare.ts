@@ -1,9 +1,9 @@
 import { describeOutcome, type ApiOutcome } from '../../api/classify.js';
 import type { EmployeeRef } from '../../api/shapes.js';
 import type { TimeRecordRead, TimesReading } from '../../api/time-records.js';
-import type { Clock } from '../../domain/clock.js';
-import { recordNamesMinute, recordWallMinute, type WallZone } from '../../domain/record-time.js';
-import { rateLimitPause } from '../../domain/retry-policy.js';
+import type { Clock } from '../../domain/time/clock.js';
+import { recordNamesMinute, recordWallMinute, type WallZone } from '../../domain/time/record-time.js';
+import { rateLimitPause } from '../../domain/rate/retry-policy.js';
 import type { AuditMark } from '../../store/journal/audit-marks.js';
 import { Priority, type RateBudget } from '../window/rate-budget.js';
 import { isApiRecord, isRecordOf } from '../delivery/record-match.js';

@@ -8,7 +8,7 @@ import type { ApiOutcome } from '../../api/classify.js';
 import { describeOutcome } from '../../api/classify.js';
 import type { EmployeeRef } from '../../api/shapes.js';
 import type { TimesReading } from '../../api/time-records.js';
-import { recordWallMinute, type WallZone } from '../../domain/record-time.js';
+import { recordWallMinute, type WallZone } from '../../domain/time/record-time.js';
 import { Priority, type RateBudget } from '../window/rate-budget.js';
 
 export type PresenceTimesDeps = {

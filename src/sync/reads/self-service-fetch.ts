@@ -11,9 +11,9 @@ import { describeOutcome } from '../../api/classify.js';
 import type { WorkLeavesReading } from '../../api/leave-records.js';
 import type { EmployeeRef } from '../../api/shapes.js';
 import { horariosOn, type TimesheetReading } from '../../api/timesheet-records.js';
-import type { Clock } from '../../domain/clock.js';
-import { wholeDayLeaveOn, type LeaveToday } from '../../domain/leave-today.js';
-import { rateLimitPause } from '../../domain/retry-policy.js';
+import type { Clock } from '../../domain/time/clock.js';
+import { wholeDayLeaveOn, type LeaveToday } from '../../domain/time/leave-today.js';
+import { rateLimitPause } from '../../domain/rate/retry-policy.js';
 import { Priority, type RateBudget } from '../window/rate-budget.js';
 import { absentReason, type ReadRoute, type RouteGate } from '../delivery/route-gate.js';
 

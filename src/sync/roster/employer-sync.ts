@@ -11,8 +11,8 @@
  */
 import { describeOutcome, type ApiOutcome } from '../../api/classify.js';
 import type { EmployerRecord } from '../../api/employer-records.js';
-import type { Clock } from '../../domain/clock.js';
-import { rateLimitPause } from '../../domain/retry-policy.js';
+import type { Clock } from '../../domain/time/clock.js';
+import { rateLimitPause } from '../../domain/rate/retry-policy.js';
 import type { Logger } from '../../log.js';
 import type { WritableDb } from '../../store/database.js';
 import { EmployerCache, saveEmployer } from '../../store/roster/employers.js';

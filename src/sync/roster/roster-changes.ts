@@ -17,7 +17,7 @@ import type { ApiOutcome, EmployeePage } from '../../api/client.js';
 import type { RosterEmployee } from '../../store/roster/roster.js';
 import type { RosterApi } from './roster-api.js';
 import { usableRows, type Skipped } from './roster-rows.js';
-import type { ChangesMemo } from '../../domain/roster-changes-memo.js';
+import type { ChangesMemo } from '../../domain/people/roster-changes-memo.js';
 
 /** Kept in settings (store/settings/setting-keys.ts `rosterChanges`); declared once, in domain. */
 export type { ChangesMemo };

@@ -1,5 +1,5 @@
 import { readEmployee, type EmployeeRecord, type RecordReading, type SkipReason } from '../../api/roster-records.js';
-import { isValidTimeZone } from '../../domain/local-time.js';
+import { isValidTimeZone } from '../../domain/time/local-time.js';
 import type { RosterEmployee } from '../../store/roster/roster.js';
 
 /** Prefix of the roster key of an employee the service sent without `_id`. */

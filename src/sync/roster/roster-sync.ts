@@ -1,8 +1,8 @@
 import type { ApiOutcome } from '../../api/client.js';
 import { describeOutcome } from '../../api/classify.js';
 import type { SiteRecord } from '../../api/roster-records.js';
-import type { Clock } from '../../domain/clock.js';
-import { rateLimitPause } from '../../domain/retry-policy.js';
+import type { Clock } from '../../domain/time/clock.js';
+import { rateLimitPause } from '../../domain/rate/retry-policy.js';
 import type { Logger } from '../../log.js';
 import type { Roster } from '../../store/roster/roster.js';
 import type { RosterChanges } from './roster-changes.js';

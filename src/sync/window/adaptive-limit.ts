@@ -7,9 +7,9 @@ import {
   aimdStart,
   type AimdRule,
   type AimdState,
-} from '../../domain/adaptive-rate.js';
-import type { Random } from '../../domain/clock.js';
-import type { WindowRule } from '../../domain/sliding-window.js';
+} from '../../domain/rate/adaptive-rate.js';
+import type { Random } from '../../domain/time/clock.js';
+import type { WindowRule } from '../../domain/rate/sliding-window.js';
 import type { RateSharing } from './shared-window-link.js';
 
 export type AdaptiveOptions = {
@@ -25,7 +25,7 @@ export type AdaptiveOptions = {
 export type Answered = { count: number; since: number };
 
 /**
- * This terminal's own limit (src/domain/adaptive-rate.ts), for the RateBudget. Only while the
+ * This terminal's own limit (src/domain/rate/adaptive-rate.ts), for the RateBudget. Only while the
  * terminal runs its own window ('local', 'fallback-local'): when the fleet draws from the shared
  * window in Redis, that window coordinates the terminals and a 429 is no one's to cut.
  */

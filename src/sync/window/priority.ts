@@ -18,7 +18,7 @@ export const DEFAULT_SELF_SERVICE_SHARE = 0.1;
 /**
  * How many slots of a window of `limit` may be in use for a request of `priority` to take one:
  * punches may fill it; roster pages and the audit leave the punch reserve (`reserve` slots, see
- * punchReserve in domain/sliding-window.ts); presence and self-service reads only go below
+ * punchReserve in domain/rate/sliding-window.ts); presence and self-service reads only go below
  * `selfServiceShare` of it (at least one slot).
  */
 export function fillLimit(priority: Priority, limit: number, reserve: number, selfServiceShare: number): number {

@@ -1,6 +1,6 @@
 /** What the request budget (rate-budget.ts) is built from, and the tickets and waiters it deals in. */
-import type { Clock, Sleep } from '../../domain/clock.js';
-import type { WindowRule } from '../../domain/sliding-window.js';
+import type { Clock, Sleep } from '../../domain/time/clock.js';
+import type { WindowRule } from '../../domain/rate/sliding-window.js';
 import type { RateSlots } from '../../store/settings/rate-slots.js';
 import type { AdaptiveOptions } from './adaptive-limit.js';
 import type { Priority } from './priority.js';

@@ -1,4 +1,4 @@
-import { msUntilFreeSlot, punchReserve, slotsInUse, type WindowRule } from '../../domain/sliding-window.js';
+import { msUntilFreeSlot, punchReserve, slotsInUse, type WindowRule } from '../../domain/rate/sliding-window.js';
 import type { StoredSlot } from '../../store/settings/rate-slots.js';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import type { PauseReason, RateBudgetDeps, SlotTicket, Waiter } from './rate-budget-deps.js';

@@ -1,6 +1,6 @@
 /** The shapes around the shared-window link (shared-window-link.ts): what it is built from, reads and reports. */
-import type { Clock, Sleep } from '../../domain/clock.js';
-import type { Slot } from '../../domain/sliding-window.js';
+import type { Clock, Sleep } from '../../domain/time/clock.js';
+import type { Slot } from '../../domain/rate/sliding-window.js';
 import type { Logger } from '../../log.js';
 import type { RedisFault } from './redis-fault.js';
 import type { SharedWindow } from './shared-window.js';

@@ -16,7 +16,7 @@
  * holds exactly what the database held. Δ: the difference from the previous record's value
  * (smaller numbers compress better); a local date is written only when it changes.
  */
-import { MARK_BODY_LENGTH, type Sha256Hex } from './afd/mark.js';
+import { MARK_BODY_LENGTH, type Sha256Hex } from '../afd/mark.js';
 import { factHash, isFactEvent, type FactEvent } from './journal-fact.js';
 
 export const ARCHIVE_FORMAT = 'timeclock-journal-archive/1';

@@ -52,7 +52,7 @@ export const FACT_EVENTS = [
    * store/journal/journal-archive.ts).
    */
   'archive_removed',
-  /** Issue 31: the punch's photo was stored (detail: `sha256 <hex> <bytes> bytes`; domain/photo.ts). */
+  /** Issue 31: the punch's photo was stored (detail: `sha256 <hex> <bytes> bytes`; domain/punch/photo.ts). */
   'photo',
   /** Issue 31: the punch was taken without a photo, "sem foto" (detail: why: the camera was out). */
   'photo_missing',

@@ -1,4 +1,4 @@
-import type { Random } from './clock.js';
+import type { Random } from '../time/clock.js';
 
 /** Mulberry32: a small seeded generator, so fault sequences, seeds and test streams repeat run to run. */
 export function mulberry32(seed: number): Random {

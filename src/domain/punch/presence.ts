@@ -4,10 +4,10 @@
  * into a board. Pure: instants, the site's date and everything else are passed in.
  *
  * Entry or exit is the label the terminal that took the punch gave it (alternation, as the result
- * screen shows it: domain/day-sheet.ts); here the latest punch of a person wins, whichever terminal
+ * screen shows it: domain/time/day-sheet.ts); here the latest punch of a person wins, whichever terminal
  * took it, so a worker who entered at gate A and left at gate B is out.
  */
-import type { PunchDirection } from './day-sheet.js';
+import type { PunchDirection } from '../time/day-sheet.js';
 
 /** Where a person's last punch was learnt. */
 export type PresenceSource = 'own' | 'stream' | 'service';

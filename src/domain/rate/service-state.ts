@@ -28,8 +28,8 @@ export type ServiceObservation =
 export const BAD_IN_A_ROW = 3;
 
 /**
- * A server error: the service answers but cannot do the work. 501 is a route it lacks (domain/absent-routes.ts), not a
- * failure.
+ * A server error: the service answers but cannot do the work. 501 is a route it lacks
+ * (domain/rate/absent-routes.ts), not a failure.
  */
 export function isServerError(status: number): boolean {
   return status >= 500 && status !== 501;

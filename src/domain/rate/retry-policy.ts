@@ -1,4 +1,4 @@
-import type { Random } from './clock.js';
+import type { Random } from '../time/clock.js';
 
 export type BackoffOptions = { baseMs: number; maxMs: number };
 
