@@ -45,6 +45,8 @@ function runChild(args: ChildArgs): Promise<ChildRun> {
     // Launched as the terminal is (assets/bin/timeclock, npm start): V8's young generation at 4 MiB.
     const child = spawn(process.execPath, [...V8_FLAGS, CHILD_SCRIPT, JSON.stringify(args)], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      // and with two malloc arenas (assets/bin/timeclock).
+      env: { ...process.env, MALLOC_ARENA_MAX: '2' },
     });
     let stdout = '';
     let stderr = '';

@@ -34,6 +34,7 @@ export function makeStandInElectron(dir: string, opts: { node: string; version: 
     'echo "stand-in Electron: no GUI runtime here" >&2',
     'echo "argv: $*" >&2',
     'echo "TIMECLOCK_DATA_DIR=$TIMECLOCK_DATA_DIR" >&2',
+    'echo "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX" >&2',
     'exit 3',
   ].join('\n');
   fs.writeFileSync(path.join(dir, 'electron'), Buffer.concat([Buffer.from(`${script}\n`), wire]), { mode: 0o755 });

@@ -33,8 +33,8 @@ function gone(pid: number): boolean {
 /** A stand-in that logs `name pid=… args` (and what the app sees), then crashes or stays up. */
 const FAKE = (name: string): string => `#!/bin/sh
 n=$(grep -c '^${name} ' "$FAKE_LOG" || :)
-printf '%s pid=%s t=%s stdin=%s data=%s config=%s args=%s\\n' ${name} $$ "$(date +%s%N)" "$(readlink /proc/$$/fd/0)" \\
-  "$TIMECLOCK_DATA_DIR" "$TIMECLOCK_CONFIG" "$*" >> "$FAKE_LOG"
+printf '%s pid=%s t=%s stdin=%s data=%s config=%s arenas=%s args=%s\\n' ${name} $$ "$(date +%s%N)" "$(readlink /proc/$$/fd/0)" \\
+  "$TIMECLOCK_DATA_DIR" "$TIMECLOCK_CONFIG" "$MALLOC_ARENA_MAX" "$*" >> "$FAKE_LOG"
 if [ "$n" -lt "\${FAKE_CRASHES:-0}" ]; then exit 3; fi
 exec sleep 60
 `;
@@ -134,11 +134,13 @@ describe('the session under X', () => {
       data: r.field(app, 'data'),
       config: r.field(app, 'config'),
       stdin: r.field(app, 'stdin'),
+      arenas: r.field(app, 'arenas'),
       args: r.field(app, 'args'),
     }).toEqual({
       data: '',
       config: '/etc/timeclock-kiosk/config.json',
       stdin: '/dev/null',
+      arenas: '2',
       // The young generation as the agent runs everywhere (assets/bin/timeclock).
       args: '--js-flags=--max-semi-space-size=4',
     });

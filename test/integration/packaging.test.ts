@@ -437,5 +437,7 @@ describe('the timeclock command of the package', () => {
       '--js-flags=--max-semi-space-size=4 --ozone-platform=headless --no-sandbox --disable-gpu --cli status --json',
     );
     expect(/TIMECLOCK_DATA_DIR=(\S*)/.exec(result.out)?.[1]).toBe('/var/lib/timeclock-kiosk');
+    // Two malloc arenas (assets/bin/timeclock says why).
+    expect(/MALLOC_ARENA_MAX=(\S*)/.exec(result.out)?.[1]).toBe('2');
   });
 });
