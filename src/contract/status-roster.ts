@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { count, epochMs } from './common.js';
 
-/** What a roster sync came to (src/sync/roster/roster-sync.ts `RosterSyncResult`). */
+/** What a roster sync came to (src/sync/roster/roster-sync-types.ts `RosterSyncResult`). */
 export const rosterSyncOutcomeSchema = z.enum(['applied', 'incomplete', 'shrink_held', 'failed', 'cancelled']);
 
 /** Why a roster record was skipped: nothing identifies it, or it is not a record at all. */

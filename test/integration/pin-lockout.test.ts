@@ -1,8 +1,8 @@
 /**
- * The PIN store (src/store/roster/pins.ts) counting wrong PINs: the lock after maxFailures (per employee,
- * kept across a restart, not fooled by concurrent attempts), malformed PINs not counted, the
- * terminal-wide throttle after many failures, and the wait between attempts that grows with wrong
- * PINs in a row. What the store keeps and audits: pins.test.ts.
+ * The PIN store (src/store/roster/pins.ts, its counts in pin-attempts.ts) counting wrong PINs: the
+ * lock after maxFailures (per employee, kept across a restart, not fooled by concurrent attempts),
+ * malformed PINs not counted, the terminal-wide throttle after many failures, and the wait between
+ * attempts that grows with wrong PINs in a row. What the store keeps and audits: pins.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { attemptDelayMs, DEFAULT_THROTTLE, type ThrottlePolicy } from '../../src/domain/people/pin-policy.js';

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/store/database.js';
-import { DEFAULT_SCRYPT_PARAMS, type PinCheck } from '../../src/store/roster/pins.js';
+import { DEFAULT_SCRYPT_PARAMS } from '../../src/store/roster/pins.js';
+import type { PinCheck } from '../../src/store/roster/pin-attempts.js';
 import { attemptEntries, PIN, pinStores, T0, WRONG } from '../helpers/pin-store.js';
 
 const { setup } = pinStores();

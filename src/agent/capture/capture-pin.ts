@@ -6,7 +6,7 @@
 import { localDateTime } from '../../domain/time/local-time.js';
 import { PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '../../domain/people/pin-policy.js';
 import type { PunchResult } from '../../domain/punch/punch.js';
-import type { PinCheck } from '../../store/roster/pins.js';
+import type { PinCheck } from '../../store/roster/pin-attempts.js';
 import type { RosterEmployee } from '../../store/roster/roster.js';
 import { refusal } from './punch-refusal.js';
 

@@ -17,7 +17,8 @@ import type { SharedWindowLink } from '../../sync/window/shared-window-link.js';
 import type { RouteGate } from '../../sync/delivery/route-gate.js';
 import { RosterChanges } from '../../sync/roster/roster-changes.js';
 import { RosterSync } from '../../sync/roster/roster-sync.js';
-import { Uploader, type PunchAnchoring } from '../../sync/delivery/uploader.js';
+import { Uploader } from '../../sync/delivery/uploader.js';
+import type { PunchAnchoring } from '../../sync/delivery/uploader-types.js';
 import type { BuildOptions, Runtime } from '../host/runtime.js';
 import type { StatusRecorder } from '../status/status-recorder.js';
 

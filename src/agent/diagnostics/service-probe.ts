@@ -11,7 +11,7 @@ import { FileTokenStore } from '../../store/private-file.js';
 
 export type { ApiOutcome } from '../../api/client.js';
 /** Whether the service honours the site filter, as the last roster sync found. */
-export type { SiteFilterCheck } from '../../sync/roster/roster-sync.js';
+export type { SiteFilterCheck } from '../../sync/roster/site-filter-check.js';
 
 /** The two reads the doctor may make; ApiClient in production, a stand-in in unit tests. */
 export type DoctorApi = {

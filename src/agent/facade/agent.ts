@@ -3,7 +3,7 @@ import type { PunchResult } from '../../domain/punch/punch.js';
 import type { PunchRow } from '../../store/punches/outbox.js';
 import type { UnresolvedPunch } from '../../store/punches/unresolved.js';
 import type { AuditReport } from '../../sync/reads/audit-compare.js';
-import type { RosterSyncResult } from '../../sync/roster/roster-sync.js';
+import type { RosterSyncResult } from '../../sync/roster/roster-sync-types.js';
 import type { AuditState, PunchReceiptView } from '../../contract.js';
 import type { AfdAdmin } from '../exports/afd-admin.js';
 import { startParts, stopParts, type StartOptions } from './agent-lifecycle.js';

@@ -2,7 +2,8 @@
 import type { PunchState } from '../../domain/punch/punch.js';
 import type { ReaderStatus } from '../../input/hid-reader.js';
 import type { NotAllowed, RosterHealth } from '../../store/roster/roster.js';
-import type { SiteFilterCheck, Skipped } from '../../sync/roster/roster-sync.js';
+import type { Skipped } from '../../sync/roster/roster-rows.js';
+import type { SiteFilterCheck } from '../../sync/roster/site-filter-check.js';
 import { type RosterGaps } from '../../store/roster/roster-gaps.js';
 import type { SettingsView } from '../settings/stored-settings.js';
 import type { RateSharing } from '../../sync/window/shared-window-link.js';

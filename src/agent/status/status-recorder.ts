@@ -9,7 +9,7 @@ import type { Logger } from '../../log.js';
 import type { WritableDb } from '../../store/database.js';
 import { settingKeys, type RosterProgress, type SettingKey } from '../../store/settings/setting-keys.js';
 import { readSetting, writeSetting } from '../../store/settings/settings.js';
-import type { UploaderEvent } from '../../sync/delivery/uploader.js';
+import type { UploaderEvent } from '../../sync/delivery/uploader-types.js';
 import type { ServiceStateRecord } from '../../domain/rate/service-state.js';
 import { serviceKeys } from '../../store/settings/service-records.js';
 

@@ -10,7 +10,7 @@ import type { Monotonic } from '../../domain/time/clock.js';
 import { localDateTime } from '../../domain/time/local-time.js';
 import { unanchoredDoubt, type KnownTime, type UnanchoredDoubt } from '../../domain/time/unanchored-doubt.js';
 import type { Outbox, PunchRow } from '../../store/punches/outbox.js';
-import type { PunchAnchoring } from '../../sync/delivery/uploader.js';
+import type { PunchAnchoring } from '../../sync/delivery/uploader-types.js';
 import type { TimeSource } from './time-source.js';
 
 /** While no usable `Date` comes: the first probe a minute after, then twice as long each time, at most this. */

@@ -1,7 +1,8 @@
 /**
  * PIN rules, pure: the format a PIN must have, the per-employee lockout after repeated wrong PINs,
  * and the terminal-wide slow-down of repeated failures. No I/O, no clock: every `now` is passed in
- * (docs/DESIGN.md "Floors"); src/store/roster/pins.ts keeps the state and does the hashing.
+ * (docs/DESIGN.md "Floors"); src/store/roster/pins.ts keeps the state and does the hashing (the
+ * per-employee counts in pin-attempts.ts).
  */
 
 export type PinFormatCheck = { ok: true } | { ok: false; reason: string };

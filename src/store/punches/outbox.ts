@@ -4,6 +4,7 @@ import type { DurableDb, WritableDb } from '../database.js';
 import { EvidenceJournal } from '../journal/evidence-journal.js';
 import { HeldRows } from './held-rows.js';
 import { outboxStatements } from './outbox-statements.js';
+import { insertPunch } from './punch-capture.js';
 import type { HeldReason, InsertOutcome, NewPunch, PunchRow } from './punch-row.js';
 import { PunchTimes } from './punch-times.js';
 import { ABSENT_EVENT, PunchTwins, type SettledTwinRows } from './punch-twins.js';
@@ -21,8 +22,9 @@ import {
 export type { HeldReason, InsertOutcome, NewPunch, PunchRow } from './punch-row.js';
 
 /**
- * The outbox: the only code that writes punch rows. Every state change is journalled in the same
- * transaction, so "what happened to this punch" can always be answered for payroll.
+ * The outbox: the only code that writes punch rows (a capture's insert in punch-capture.ts). Every
+ * state change is journalled in the same transaction, so "what happened to this punch" can always be
+ * answered for payroll.
  */
 export class Outbox {
   private readonly stmts;
@@ -65,63 +67,7 @@ export class Outbox {
    * the second is kept, sent and flagged as colliding for status).
    */
   insert(p: NewPunch): InsertOutcome {
-    const utcMinute = Math.floor(p.capturedAt / 60_000);
-    // IMMEDIATE: the journal's next NSR and previous hash are read here, before the writes.
-    const tx = this.db.transaction((): InsertOutcome => {
-      const t = p.time;
-      const collides =
-        p.mayRepeatLocalMinute === true &&
-        this.stmts.sameLocalMinute.get(p.employeeKey, p.localDate, p.localTime) !== undefined;
-      const nsr = p.nsr ?? this.journal.reserveNsr();
-      const row = this.stmts.insert.get({
-        ...p,
-        heldReason: p.heldReason ?? null,
-        utcMinute,
-        collides: collides ? 1 : 0,
-        // Deadlines run on the terminal's own clock (moved at its steps); the instant recorded and
-        // sent is the service-anchored one. A clock 2 h slow must not make a new punch due in 2 h.
-        deadlineNow: t?.wall ?? p.capturedAt,
-        wallAt: t?.wall ?? null,
-        monoAt: t?.mono ?? null,
-        bootId: t?.bootId ?? null,
-        anchored: t && !t.anchored ? 0 : 1,
-        nsr,
-      }) as { id: number; collides: number } | undefined;
-      if (row) {
-        if (p.nsr == null) {
-          this.journal.appendMark({
-            nsr,
-            at: p.capturedAt,
-            localDate: p.localDate,
-            localTime: p.localTime,
-            zone: p.timeZone,
-            recordedAt: p.capturedAt,
-            cpf: p.cpf ?? null,
-            punchId: row.id,
-            chain: p.chain ?? '',
-          });
-        }
-        this.durable.journal.run(
-          row.id,
-          p.capturedAt,
-          'captured',
-          `${p.credentialKind} ${p.timeZone}${p.clockFlag ? ` clock:${p.clockFlag}` : ''}`,
-        );
-        if (p.heldReason) {
-          this.durable.journal.run(row.id, p.capturedAt, 'held', p.heldReason);
-          this.durable.facts.append(nsr, p.capturedAt, 'held', p.heldReason);
-        }
-        if (row.collides)
-          this.durable.journal.run(row.id, p.capturedAt, 'local_minute_collision', `${p.localDate} ${p.localTime}`);
-        return { inserted: true, id: row.id, nsr };
-      }
-      return { inserted: false, existing: this.stmts.byMinute.get(p.employeeKey, utcMinute, p.localTime) as PunchRow };
-    });
-    try {
-      return tx.immediate();
-    } finally {
-      this.journal.settle();
-    }
+    return insertPunch({ db: this.db, journal: this.journal, durable: this.durable, stmts: this.stmts }, p);
   }
 
   /** Punches sent with a local minute another punch of the same employee also has (DST fall-back), newest first. */

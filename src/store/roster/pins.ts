@@ -1,13 +1,10 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../../domain/time/clock.js';
 import {
-  afterFailure,
   attemptDelayMs,
-  afterSuccess,
   checkPinFormat,
   currentAttempts,
   DEFAULT_THROTTLE,
-  FRESH_ATTEMPTS,
   lockState,
   throttleMemory,
   throttleWait,
@@ -16,6 +13,7 @@ import {
   type ThrottlePolicy,
 } from '../../domain/people/pin-policy.js';
 import type { AuditLog } from './audit-log.js';
+import { PinAttempts, type PinCheck } from './pin-attempts.js';
 import {
   DEFAULT_SCRYPT_PARAMS,
   isInt,
@@ -37,13 +35,6 @@ export function hasPin(db: Db, employeeId: string): boolean {
 
 export { DEFAULT_SCRYPT_PARAMS, PIN_SALT_BYTES, type ScryptParams } from './pin-hash.js';
 
-export type PinCheck =
-  | { ok: true }
-  | { ok: false; reason: 'bad_format' | 'no_pin' }
-  | { ok: false; reason: 'wrong'; remaining: number }
-  | { ok: false; reason: 'locked'; until: number }
-  | { ok: false; reason: 'throttled'; waitMs: number };
-
 /**
  * `attemptDelay`: the wait an employee's next attempt needs after `failures` wrong PINs in a row (default
  * `attemptDelayMs`).
@@ -55,7 +46,6 @@ export type PinsOptions = {
 };
 
 type PinRow = { salt: Buffer; hash: Buffer; params: string };
-type AttemptRow = { failures: number; locked_until: number | null };
 /** What the PIN store is built from, with its options. */
 export type PinsDeps = PinsOptions & { db: WritableDb; clock: Clock; policy: PinPolicy; audit: AuditLog };
 
@@ -71,6 +61,8 @@ export type PinsDeps = PinsOptions & { db: WritableDb; clock: Clock; policy: Pin
  */
 export class Pins {
   private readonly stmts;
+  /** The wrong-PIN count and lock per employee, in `pin_attempts` (pin-attempts.ts). */
+  private readonly counts: PinAttempts;
   private readonly throttle: ThrottlePolicy;
   private readonly params: ScryptParams;
   /** Salt of the decoy hash computed when an employee has no PIN, so timing does not tell. */
@@ -98,6 +90,7 @@ export class Pins {
       );
     }
     this.params = { N: params.N, r: params.r, p: params.p, keylen: params.keylen };
+    this.counts = new PinAttempts({ db, policy, audit: d.audit });
     this.stmts = {
       pin: db.prepare('SELECT salt, hash, params FROM employee_pins WHERE employee_id = ?'),
       hasPin: db.prepare(HAS_PIN),
@@ -107,12 +100,6 @@ export class Pins {
            set_at = excluded.set_at`,
       ),
       deletePin: db.prepare('DELETE FROM employee_pins WHERE employee_id = ?'),
-      attempts: db.prepare('SELECT failures, locked_until FROM pin_attempts WHERE employee_id = ?'),
-      upsertAttempts: db.prepare(
-        `INSERT INTO pin_attempts (employee_id, failures, locked_until) VALUES (?, ?, ?)
-         ON CONFLICT (employee_id) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until`,
-      ),
-      deleteAttempts: db.prepare('DELETE FROM pin_attempts WHERE employee_id = ?'),
     };
   }
 
@@ -131,7 +118,7 @@ export class Pins {
     const now = this.d.clock.now();
     this.d.db.transaction(() => {
       this.stmts.upsertPin.run(employeeId, salt, hash, JSON.stringify(stored), now);
-      this.stmts.deleteAttempts.run(employeeId);
+      this.counts.clear(employeeId);
       this.d.audit.record(
         now,
         'pin_set',
@@ -146,7 +133,7 @@ export class Pins {
     const now = this.d.clock.now();
     return this.d.db.transaction((): boolean => {
       const removed = this.stmts.deletePin.run(employeeId).changes > 0;
-      this.stmts.deleteAttempts.run(employeeId);
+      this.counts.clear(employeeId);
       if (removed) this.d.audit.record(now, 'pin_cleared', employeeId, null);
       return removed;
     })();
@@ -161,7 +148,7 @@ export class Pins {
     return this.d.db.transaction((): boolean => {
       const before = this.attempts(employeeId);
       const wasLocked = lockState(before, now).locked;
-      this.stmts.deleteAttempts.run(employeeId);
+      this.counts.clear(employeeId);
       this.lastFailureAt.delete(employeeId);
       this.d.audit.record(
         now,
@@ -179,8 +166,7 @@ export class Pins {
 
   /** The employee's attempt state as stored (for status screens and tests). */
   attempts(employeeId: string): AttemptState {
-    const row = this.stmts.attempts.get(employeeId) as AttemptRow | undefined;
-    return row ? { failures: row.failures, lockedUntil: row.locked_until } : FRESH_ATTEMPTS;
+    return this.counts.read(employeeId);
   }
 
   /**
@@ -237,7 +223,7 @@ export class Pins {
 
     const attempts = this.attempts(employeeId);
     const lock = lockState(attempts, now);
-    if (lock.locked && lock.until !== null) return this.refuseLocked(employeeId, now, lock.until);
+    if (lock.locked && lock.until !== null) return this.counts.refuseLocked(employeeId, now, lock.until);
     // Each wrong PIN in a row makes the next attempt for this employee wait longer.
     const last = this.lastFailureAt.get(employeeId);
     const delay = last === undefined ? 0 : last + this.attemptDelay(currentAttempts(attempts, now).failures) - now;
@@ -262,7 +248,7 @@ export class Pins {
     } else this.lastFailureAt.delete(employeeId);
 
     try {
-      return this.record(employeeId, match, now);
+      return this.counts.record(employeeId, match, now);
     } catch {
       // A full disk (or a read-only file) must not lock the manager out of the screen that says so:
       // the answer stands on what can still be read; the in-memory throttle above still slows guessing.
@@ -278,49 +264,6 @@ export class Pins {
         ),
       };
     }
-  }
-
-  /** The attempt's outcome, written with its audit line in one transaction (it throws when the disk is full). */
-  private record(employeeId: string, match: boolean, now: number): PinCheck {
-    return this.d.db.transaction((): PinCheck => {
-      // Read again: another connection (or process) may have counted a failure meanwhile.
-      const state = currentAttempts(this.attempts(employeeId), now);
-      const again = lockState(state, now);
-      if (again.locked && again.until !== null) return this.refuseLocked(employeeId, now, again.until);
-      if (match) {
-        this.save(employeeId, afterSuccess());
-        this.d.audit.record(now, 'pin_ok', employeeId, null);
-        return { ok: true };
-      }
-      const next = afterFailure(state, now, this.d.policy);
-      this.save(employeeId, next);
-      if (next.lockedUntil !== null) {
-        this.d.audit.record(
-          now,
-          'pin_locked',
-          employeeId,
-          `${next.failures} wrong PINs in a row; locked until ${new Date(next.lockedUntil).toISOString()}`,
-        );
-        return { ok: false, reason: 'locked', until: next.lockedUntil };
-      }
-      this.d.audit.record(
-        now,
-        'pin_wrong',
-        employeeId,
-        `wrong PIN ${next.failures} of ${this.d.policy.maxFailures} in a row`,
-      );
-      return { ok: false, reason: 'wrong', remaining: Math.max(0, this.d.policy.maxFailures - next.failures) };
-    })();
-  }
-
-  private refuseLocked(employeeId: string, now: number, until: number): PinCheck {
-    this.d.audit.record(now, 'pin_refused_locked', employeeId, `locked until ${new Date(until).toISOString()}`);
-    return { ok: false, reason: 'locked', until };
-  }
-
-  private save(employeeId: string, state: AttemptState): void {
-    if (state.failures === 0 && state.lockedUntil === null) this.stmts.deleteAttempts.run(employeeId);
-    else this.stmts.upsertAttempts.run(employeeId, state.failures, state.lockedUntil);
   }
 
   /** Keeps only the failure times the throttles can still see (bounded memory under attack). */

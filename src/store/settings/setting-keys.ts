@@ -56,7 +56,7 @@ export type ServiceClockRecord = {
   header?: string | null;
 };
 
-/** As sync/roster/roster-rows.ts `Skipped` and sync/roster/roster-sync.ts `SiteFilterCheck`. */
+/** As sync/roster/roster-rows.ts `Skipped` and sync/roster/site-filter-check.ts `SiteFilterCheck`. */
 export type StoredSkipped = {
   count: number;
   examples: { position: number; id: string | null; reason: 'no_ids' | 'not_an_object' }[];

@@ -1,13 +1,17 @@
 /**
  * What the uploader shares with its neighbours (the reconciler, the delivery health, the agent):
- * the API calls it needs, its options and the events it reports. Apart from the uploader's loop so
- * the helpers in sync/ can name them without importing the loop itself.
+ * the API calls it needs, its options, the events it reports, and what it is built from. Apart from
+ * the uploader's loop so the helpers in sync/ can name them without importing the loop itself.
  */
 import type { ApiOutcome } from '../../api/client.js';
 import type { EmployeeRef } from '../../api/shapes.js';
 import type { TimesReading } from '../../api/time-records.js';
 import type { BackoffOptions } from '../../domain/rate/retry-policy.js';
-import type { PunchRow } from '../../store/punches/outbox.js';
+import type { Clock, Random, Sleep } from '../../domain/time/clock.js';
+import type { Logger } from '../../log.js';
+import type { Outbox, PunchRow } from '../../store/punches/outbox.js';
+import type { RateBudget } from '../window/rate-budget.js';
+import type { RouteGate } from './route-gate.js';
 
 /** The two calls the uploader needs; ApiClient provides them. */
 export type TimesApi = {
@@ -62,4 +66,24 @@ export type PunchAnchoring = {
   mayGo(p: PunchRow): boolean;
   reanchor(p: PunchRow): boolean;
   doubt(p: PunchRow): string | null;
+};
+
+/** What the uploader is built from (build-delivery.ts). */
+export type UploaderDeps = {
+  outbox: Outbox;
+  api: TimesApi;
+  budget: RateBudget;
+  clock: Clock;
+  sleep: Sleep;
+  random: Random;
+  opts: UploaderOptions;
+  log: Logger;
+  /** Delivery bookkeeping: the status recorder in the agent. */
+  onEvent?: (e: UploaderEvent) => void;
+  /**
+   * A punch of this boot taken before any answer waits for one (agent/time/punch-anchoring.ts); none: every punch goes.
+   */
+  anchoring?: PunchAnchoring;
+  /** Read routes the service lacks (GET /times: in-doubt punches go to a person without a check). */
+  routes?: RouteGate;
 };

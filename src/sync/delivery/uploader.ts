@@ -1,39 +1,13 @@
-import type { Clock, Random, Sleep } from '../../domain/time/clock.js';
+import type { Clock, Sleep } from '../../domain/time/clock.js';
 import type { Logger } from '../../log.js';
-import type { Outbox, PunchRow } from '../../store/punches/outbox.js';
+import type { Outbox } from '../../store/punches/outbox.js';
 import { Priority, type RateBudget } from '../window/rate-budget.js';
 import { DeliveryHealth } from './delivery-health.js';
-import { recordPunchAnswer, type AnswerContext } from './punch-answer.js';
+import { pickDue, punchWaiting } from './due-picks.js';
 import { ProbeReads } from './probe-reads.js';
-import { employeeRefOf, Reconciler } from './reconcile.js';
-import type { RouteGate } from './route-gate.js';
-import type { PunchWaiting } from '../window/shared-window.js';
-import type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
-
-export type { PunchAnchoring, TimesApi, UploaderEvent, UploaderOptions } from './uploader-types.js';
-
-/** What the uploader is built from (build-delivery.ts). */
-export type UploaderDeps = {
-  outbox: Outbox;
-  api: TimesApi;
-  budget: RateBudget;
-  clock: Clock;
-  sleep: Sleep;
-  random: Random;
-  opts: UploaderOptions;
-  log: Logger;
-  /** Delivery bookkeeping: the status recorder in the agent. */
-  onEvent?: (e: UploaderEvent) => void;
-  /**
-   * A punch of this boot taken before any answer waits for one (agent/time/punch-anchoring.ts); none: every punch goes.
-   */
-  anchoring?: PunchAnchoring;
-  /** Read routes the service lacks (GET /times: in-doubt punches go to a person without a check). */
-  routes?: RouteGate;
-};
-
-/** The most due punches a terminal tells the fleet's window it has (the slots kept for it at most). */
-const BACKLOG_TOLD = 16;
+import { Reconciler } from './reconcile.js';
+import { sendPunch, type SendContext } from './send-punch.js';
+import type { UploaderDeps, UploaderEvent, UploaderOptions } from './uploader-types.js';
 
 /** How often the loop looks for held punches whose retry is due (more often when they are retried sooner). */
 const HELD_CHECK_EVERY_MS = 30_000;
@@ -54,8 +28,8 @@ export class Uploader {
   /** Failures in a row, the queue's back-off, one request at a time after a failure, pauses. */
   private readonly health: DeliveryHealth;
   private readonly reconciler: Reconciler;
-  /** What recording an answer to `POST /times` needs. */
-  private readonly answers: AnswerContext;
+  /** What sending a punch and recording its answer need (send-punch.ts). */
+  private readonly sending: SendContext;
   private readonly heldCheckEveryMs: number;
   /** A storage error may have left a row in 'sending' with nothing in flight. */
   private needsRecovery = false;
@@ -68,25 +42,22 @@ export class Uploader {
   private readonly opts: UploaderOptions;
 
   private readonly outbox: Outbox;
-  private readonly api: TimesApi;
   private readonly budget: RateBudget;
   private readonly clock: Clock;
   private readonly sleep: Sleep;
   private readonly log: Logger;
   private readonly onEvent: (e: UploaderEvent) => void;
-  private readonly anchoring: PunchAnchoring;
 
   constructor(d: UploaderDeps) {
     const { outbox, api, budget, clock, random, opts, log, routes } = d;
     const onEvent = (this.onEvent = d.onEvent ?? (() => {}));
-    const anchoring = (this.anchoring = d.anchoring ?? {
+    const anchoring = d.anchoring ?? {
       needsAnchor: () => false,
       mayGo: () => true,
       reanchor: () => false,
       doubt: () => null,
-    });
+    };
     this.outbox = outbox;
-    this.api = api;
     this.budget = budget;
     this.clock = clock;
     this.sleep = d.sleep;
@@ -111,7 +82,6 @@ export class Uploader {
       health: this.health,
       ...(routes ? { routes } : {}),
     });
-    this.answers = { outbox, health: this.health, log, onEvent, opts: this.opts };
     this.probes = new ProbeReads({
       outbox,
       api,
@@ -124,6 +94,18 @@ export class Uploader {
       anchoring,
       stopSignal: () => this.stopCtl.signal,
     });
+    this.sending = {
+      outbox,
+      health: this.health,
+      log,
+      onEvent,
+      opts: this.opts,
+      api,
+      clock,
+      anchoring,
+      probes: this.probes,
+      reconciler: this.reconciler,
+    };
   }
 
   start(): void {
@@ -223,11 +205,11 @@ export class Uploader {
           this.outbox.releaseDueForbidden(now);
         }
         // After a failure, one probe at a time until a request gets through again.
-        if (this.inFlight.size >= (this.health.cautious ? 1 : this.opts.maxInFlight)) {
+        if (this.inFlight.size >= this.maxInFlightNow()) {
           await this.idle(60_000); // a finishing request wakes us
           continue;
         }
-        if (!this.pick(now)) {
+        if (!pickDue(this.outbox, this.inFlight, now)) {
           const next = this.outbox.earliestDueAt();
           // Due but in flight: woken when it lands. At most until the next look at held punches.
           const wait = Math.min(next === null || next <= now ? 60_000 : next - now, this.heldCheckEveryMs);
@@ -245,10 +227,10 @@ export class Uploader {
         }
         const ticket = await this.budget.acquire(Priority.punch, 'punch', {
           signal: this.stopCtl.signal,
-          waiting: () => this.punchWaiting(),
+          waiting: () => punchWaiting(this.outbox, this.inFlight, this.clock.now(), this.maxInFlightNow()),
         });
         if (!ticket) break;
-        const item = this.pick(this.clock.now());
+        const item = pickDue(this.outbox, this.inFlight, this.clock.now());
         if (!item) {
           this.budget.giveBack(ticket);
           continue;
@@ -261,8 +243,8 @@ export class Uploader {
           continue;
         }
         this.inFlight.add(item.id);
-        // send() marks the row 'sending' before its first await, so the next pick skips it.
-        const work = item.state === 'in_doubt' ? this.reconciler.check(item) : this.send(item);
+        // sendPunch() marks the row 'sending' before its first await, so the next pick skips it.
+        const work = item.state === 'in_doubt' ? this.reconciler.check(item) : sendPunch(this.sending, item);
         let answeredAt: number | undefined;
         const task = work
           .then((at) => {
@@ -286,26 +268,9 @@ export class Uploader {
     await Promise.allSettled([...this.tasks]);
   }
 
-  /** The oldest due punch that is not already in flight. */
-  private pick(now: number): PunchRow | null {
-    return this.outbox.dueBatch(now, this.inFlight.size + 1).find((p) => !this.inFlight.has(p.id)) ?? null;
-  }
-
-  /**
-   * How long the two oldest due punches not in flight have waited, since they became due (capture,
-   * or the end of a retry's back-off): the fleet's shared window serves its oldest punches first.
-   */
-  private punchWaiting(): PunchWaiting | null {
-    const now = this.clock.now();
-    // Its backlog (up to a bound): slots freed together are kept for it while its punches are the oldest.
-    const due = this.outbox.dueBatch(now, this.inFlight.size + BACKLOG_TOLD).filter((p) => !this.inFlight.has(p.id));
-    const [oldest, next] = due;
-    if (!oldest) return null;
-    const ageOf = (p: PunchRow) => Math.max(0, now - p.next_attempt_at);
-    // But only as many as it can take at once: past its places in flight a kept slot idles until an
-    // answer comes back (told its whole backlog, the fleet drained at 0.83-0.92 of the limit).
-    const places = Math.max(0, (this.health.cautious ? 1 : this.opts.maxInFlight) - this.inFlight.size - 1);
-    return { oldestMs: ageOf(oldest), nextMs: next ? ageOf(next) : null, more: Math.min(due.length - 1, places) };
+  /** After a failure, one request at a time until one gets through again. */
+  private maxInFlightNow(): number {
+    return this.health.cautious ? 1 : this.opts.maxInFlight;
   }
 
   /** A storage error (disk full) must not stop delivery for good: report it and go on. */
@@ -314,46 +279,6 @@ export class Uploader {
     const message = `uploader: ${(e as Error).message}`;
     this.log.error(message);
     this.onEvent({ type: 'error', message });
-  }
-
-  /** Sends one punch; resolves with the time its answer (or failure) arrived. */
-  private async send(picked: PunchRow): Promise<number> {
-    let item = picked;
-    if (this.anchoring.needsAnchor(item)) {
-      // Any answer with a Date header anchors the clock (the API client tells the time source).
-      const anchoredAt = await this.probes.forAnchor(item);
-      if (anchoredAt !== null) return anchoredAt;
-    }
-    this.anchoring.reanchor(item);
-    // Taken before the first anchor: read it again, with the time the anchor gave it.
-    if (item.anchored === 0) item = this.outbox.get(item.id) ?? item;
-    // Still on the wall clock (an earlier boot, or no usable Date): a time that cannot be true waits for a person.
-    const doubt = item.anchored === 0 ? this.anchoring.doubt(item) : null;
-    if (doubt !== null) return this.holdForClock(item, doubt);
-    const sentAt = this.clock.now();
-    this.outbox.markSending(item.id, sentAt);
-    const res = await this.api.postTime(employeeRefOf(item), item.local_date, item.local_time);
-    const now = this.clock.now();
-    this.health.noteAnswer(res, sentAt, now);
-    if (res.kind === 'forbidden') return this.probes.onForbidden(item, res.reason, now);
-    // A 409 after a list said it absent: counted toward the hand-off, not another turn of POST, 409, GET.
-    if (res.kind === 'unknown' && res.status === 409 && this.reconciler.conflictAfterAbsent(item, now, res.error))
-      return now;
-    recordPunchAnswer(this.answers, item, res, now);
-    return now;
-  }
-
-  /** Its wall-clock time cannot be true (a dead RTC): kept for a person, never delivered as fact. */
-  private holdForClock(item: PunchRow, why: string): number {
-    const now = this.clock.now();
-    this.log.warn(
-      "a punch's time is this terminal's clock, never confirmed by the service, and cannot be true: held for a person",
-      { punchId: item.id, why },
-    );
-    // Nothing brings it back by itself but a re-timing by its boot's anchor (store/punches/punch-times.ts).
-    this.outbox.markHeld(item.id, now, 'clock_unverified', why, now);
-    this.onEvent({ type: 'held', punchId: item.id, reason: why });
-    return now;
   }
 
   private async idle(ms: number): Promise<void> {

@@ -1,80 +1,12 @@
 import type { ApiOutcome } from '../../api/client.js';
 import { describeOutcome } from '../../api/classify.js';
 import type { SiteRecord } from '../../api/roster-records.js';
-import type { Clock } from '../../domain/time/clock.js';
 import { rateLimitPause } from '../../domain/rate/retry-policy.js';
-import type { Logger } from '../../log.js';
-import type { Roster } from '../../store/roster/roster.js';
-import type { RosterChanges } from './roster-changes.js';
+import { absentReason } from '../delivery/route-gate.js';
+import { Priority } from '../window/rate-budget.js';
 import { stageAllPages } from './roster-pages.js';
-import type { Skipped } from './roster-rows.js';
-import { Priority, type RateBudget } from '../window/rate-budget.js';
-
-import type { RosterApi } from './roster-api.js';
-import { absentReason, type RouteGate } from '../delivery/route-gate.js';
-
-export type { RosterApi } from './roster-api.js';
-
-export type RosterSyncProgress = { pagesDone: number; pagesTotal: number | null };
-
-export type { Skipped, SkippedRecord } from './roster-rows.js';
-
+import type { RosterSyncDeps, RosterSyncOptions, RosterSyncProgress, RosterSyncResult } from './roster-sync-types.js';
 import { checkSiteFilter, type SiteFilterCheck } from './site-filter-check.js';
-
-export type { SiteFilterCheck } from './site-filter-check.js';
-
-type Common = { requests: number; finishedAt: number };
-type Fetched = Common & {
-  skipped: Skipped;
-  siteFilter: SiteFilterCheck | null;
-  site: SiteRecord | null;
-  siteError: string | null;
-};
-
-/**
- * - applied: the new roster is in use;
- * - incomplete: the pages did not add up (fewer than the total, a total that moved, a repeated
- *   page): the roster in use stays, except that a terminal with none takes what came (`partial`);
- * - shrink_held: complete, but less than half the roster in use: kept aside until a later sync
- *   agrees or a manager confirms;
- * - failed / cancelled: nothing changed.
- */
-export type RosterSyncResult =
-  /** `changed`: applied by changes (that many employees), not by a full sync. */
-  | (Fetched & { ok: true; outcome: 'applied'; employees: number; siteId: string | null; changed?: number })
-  | (Fetched & { ok: false; outcome: 'incomplete'; error: string; partial: boolean })
-  | (Fetched & { ok: false; outcome: 'shrink_held'; error: string; staged: number; inUse: number; heldSince: number })
-  /** `reachable`: the service answered (true), could not be reached (false), or nobody knows (null). */
-  | (Common & { ok: false; outcome: 'failed' | 'cancelled'; error: string; reachable: boolean | null });
-
-export type RosterSyncOptions = {
-  siteId: string | null;
-  pageSize: number;
-  windowMs: number;
-  authRetryMs: number;
-  shrinkRecheckMs: number;
-  /**
-   * The site the roster in use was synced for (null: all employees; undefined: not recorded). A
-   * roster of another site is no yardstick: moving a terminal to a smaller site is not a shrink.
-   */
-  inUseSite: () => string | null | undefined;
-  /** Refreshes by changes where the service filters on `_updated` (roster-changes.ts); none: always full. */
-  changes?: RosterChanges;
-  /** Read routes the service lacks: without GET /sites the roster syncs without the site's name and zone. */
-  routes?: RouteGate;
-};
-
-/** What the roster sync is built from (agent/delivery/build-delivery.ts). */
-export type RosterSyncDeps = {
-  api: RosterApi;
-  roster: Roster;
-  budget: RateBudget;
-  clock: Clock;
-  punchesDue: () => boolean;
-  opts: RosterSyncOptions;
-  log: Logger;
-  onProgress?: (p: RosterSyncProgress) => void;
-};
 
 /**
  * Fetches every page of this site's active employees into a staging table (one page in memory at
@@ -346,10 +278,7 @@ export class RosterSync {
     };
   }
 
-  /**
-   * One cheap request without the site filter: when the account counts as many employees as the
-   * site, the service may have ignored the filter (or every employee is at this site).
-   */
+  /** The pages read so far, told only for the sync of the site wanted now. */
   private setProgress(gen: number, p: RosterSyncProgress): void {
     if (gen !== this.gen) return; // a cancelled sync of the old site
     this.progress = p;

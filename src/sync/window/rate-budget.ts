@@ -3,7 +3,7 @@ import type { StoredSlot } from '../../store/settings/rate-slots.js';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import type { PauseReason, RateBudgetDeps, SlotTicket, Waiter } from './rate-budget-deps.js';
 import type { RateSharing, SharedWindowLink } from './shared-window-link.js';
-import type { PunchWaiting } from './shared-window.js';
+import { dropAborted, enqueue, nextWaiter, type AcquireOptions } from './waiters.js';
 
 import { DEFAULT_SELF_SERVICE_SHARE, fillLimit, type Priority } from './priority.js';
 
@@ -103,36 +103,10 @@ export class RateBudget {
   }
 
   /** Waits for a slot. Resolves null if `signal` aborts first. */
-  acquire(
-    priority: Priority,
-    purpose: string,
-    opts: {
-      signal?: AbortSignal;
-      standAside?: () => boolean;
-      duringAuthPause?: boolean;
-      waiting?: () => PunchWaiting | null;
-    } = {},
-  ): Promise<SlotTicket | null> {
+  acquire(priority: Priority, purpose: string, opts: AcquireOptions = {}): Promise<SlotTicket | null> {
     if (opts.signal?.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
-      const onAbort = () => this.kick();
-      const w: Waiter = {
-        priority,
-        seq: this.seq++,
-        purpose,
-        signal: opts.signal,
-        standAside: opts.standAside,
-        duringAuthPause: opts.duringAuthPause ?? false,
-        waiting: opts.waiting,
-        // The signal outlives many acquisitions (the uploader's stop signal): unhook when served.
-        resolve: (t) => {
-          opts.signal?.removeEventListener('abort', onAbort);
-          resolve(t);
-        },
-      };
-      this.waiters.push(w);
-      this.waiters.sort((a, b) => a.priority - b.priority || a.seq - b.seq);
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      enqueue(this.waiters, { priority, seq: this.seq++, purpose }, opts, () => this.kick(), resolve);
       this.kick();
     });
   }
@@ -227,16 +201,11 @@ export class RateBudget {
       for (;;) {
         // Armed before looking, so a kick while we look (or wait on the shared window) is not lost.
         this.wake = new AbortController();
-        this.dropAborted();
+        dropAborted(this.waiters);
         if (this.waiters.length === 0) return;
         const now = this.d.clock.now();
         const paused = now < this.pausedUntil;
-        // A refused token stops everything but the check of a new one; a 429 stops everything.
-        const head = paused
-          ? this.pauseReason === 'auth'
-            ? this.waiters.find((w) => w.duringAuthPause)
-            : undefined
-          : this.waiters.find((w) => !w.standAside?.());
+        const head = nextWaiter(this.waiters, paused, this.pauseReason);
         if (paused && !head) {
           await this.idle(this.pausedUntil - now);
           continue;
@@ -274,16 +243,6 @@ export class RateBudget {
       }
     } finally {
       this.pumping = false;
-    }
-  }
-
-  private dropAborted(): void {
-    for (let i = this.waiters.length - 1; i >= 0; i--) {
-      const w = this.waiters[i] as Waiter;
-      if (w.signal?.aborted) {
-        this.waiters.splice(i, 1);
-        w.resolve(null);
-      }
     }
   }
 
