@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import { loadWhenUsed } from '../../sync/window/when-used.js';
 import { BadRedisAnswer, describeAnswer, takeAnswer } from '../../sync/window/redis-answers.js';
 import { faultOf, type RedisFault } from '../../sync/window/redis-fault.js';
-import { TAKE_LUA } from '../../sync/window/redis-window-scripts.js';
+import { TAKE_LUA, takeKeys } from '../../sync/window/redis-window-scripts.js';
 import { parseEntry, type TerminalEntry } from '../../sync/fleet/terminal-registry.js';
 
 /** ioredis, loaded when a client is first made (a terminal without Redis never loads it). */
@@ -92,8 +92,8 @@ export const realRedisProbe: RedisProber = async (url, o) => {
 async function scriptCheck(redis: Redis): Promise<void> {
   const scratch = `timeclock:doctor:${randomBytes(6).toString('hex')}`;
   try {
-    // The keys as the terminals pass them (redis-window.ts): slots, punch-waiting marks, their ages, their backlogs.
-    const keys = [scratch, `${scratch}:punch-waiting`, `${scratch}:punch-oldest`, `${scratch}:punch-want`];
+    // The keys as the terminals pass them (redis-window.ts).
+    const keys = takeKeys(scratch);
     const answer: unknown = await redis.eval(
       TAKE_LUA,
       keys.length,
@@ -113,9 +113,7 @@ async function scriptCheck(redis: Redis): Promise<void> {
     const take = takeAnswer(answer, 10_000);
     if (!take.ok) throw new BadRedisAnswer('the take script', `${describeAnswer(answer)} on an empty window`);
   } finally {
-    await redis
-      .del(scratch, `${scratch}:punch-waiting`, `${scratch}:punch-oldest`, `${scratch}:punch-want`)
-      .catch(() => {});
+    await redis.del(...takeKeys(scratch)).catch(() => {});
   }
 }
 

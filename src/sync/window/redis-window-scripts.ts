@@ -20,6 +20,14 @@
  * member; the registry (ANNOUNCE_LUA) is what tells that two share an id.
  */
 
+/**
+ * The take script's KEYS for the window at `key`, in order: the terminals (redis-window.ts) and the
+ * doctor's check of the script (agent/diagnostics/redis-probe.ts) both pass these, so they cannot drift.
+ */
+export function takeKeys(key: string): [string, string, string, string, string] {
+  return [key, `${key}:punch-waiting`, `${key}:punch-oldest`, `${key}:punch-want`, `${key}:read-waiting`];
+}
+
 /** Shared head: `now` in ms of Redis time; `keep` makes a key outlive every score it holds, and no more. */
 const PRELUDE = `
 local t = redis.call('TIME')

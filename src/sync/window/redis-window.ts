@@ -6,7 +6,7 @@ import { DEFAULT_SELF_SERVICE_SHARE, fillLimit, Priority } from './priority.js';
 /** The bands a read may mark (everything but a punch). */
 const READ_BANDS = Object.values(Priority).filter((p) => p !== Priority.punch);
 import { asBadAnswer, countAnswer, stringsAnswer, takeAnswer } from './redis-answers.js';
-import { ANNOUNCE_LUA, RELEASE_LUA, RESTORE_LUA, TAKE_LUA } from './redis-window-scripts.js';
+import { ANNOUNCE_LUA, RELEASE_LUA, RESTORE_LUA, TAKE_LUA, takeKeys } from './redis-window-scripts.js';
 export { defaultRateKey } from './rate-key.js';
 import type { HeldSlot, PunchWaiting, SharedTake, SharedWindow } from './shared-window.js';
 
@@ -97,7 +97,7 @@ export class RedisSharedWindow implements SharedWindow {
       retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), reconnectMaxMs),
       connectionName: `timeclock:${opts.terminalId}:${this.instanceId}`,
     });
-    this.redis.defineCommand('timeclockRateTake', { numberOfKeys: 5, lua: TAKE_LUA });
+    this.redis.defineCommand('timeclockRateTake', { numberOfKeys: takeKeys('').length, lua: TAKE_LUA });
     this.redis.defineCommand('timeclockRateRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
     this.redis.defineCommand('timeclockRateRestore', { numberOfKeys: 1, lua: RESTORE_LUA });
     this.redis.defineCommand('timeclockAnnounce', { numberOfKeys: 1, lua: ANNOUNCE_LUA });
@@ -126,23 +126,13 @@ export class RedisSharedWindow implements SharedWindow {
     return this.key;
   }
 
-  private get waitingKey(): string {
-    return `${this.key}:punch-waiting`;
-  }
-
-  /** Since when each waiting terminal's oldest punch waits (Redis time), for the fleet's fairness. */
-  private get oldestKey(): string {
-    return `${this.key}:punch-oldest`;
-  }
-
-  /** How many slots each waiting terminal would take at once (a hash), for the fleet's fairness. */
-  private get wantKey(): string {
-    return `${this.key}:punch-want`;
-  }
-
-  /** Reads refused, by band (member `<priority>:<self>`): a later band waits for an earlier one fleet-wide. */
-  private get readsKey(): string {
-    return `${this.key}:read-waiting`;
+  /**
+   * The take script's keys (redis-window-scripts.ts takeKeys): slots; punch-waiting marks; since when
+   * each waiting terminal's oldest punch waits and how many slots it would take at once (the fleet's
+   * fairness); reads refused by band (member `<priority>:<self>`: a later band waits for an earlier one).
+   */
+  private get keys(): [string, string, string, string, string] {
+    return takeKeys(this.key);
   }
 
   /** The account's registry of live terminals (terminal-registry.ts). */
@@ -185,11 +175,7 @@ export class RedisSharedWindow implements SharedWindow {
       'the take script',
       () =>
         this.cmds.timeclockRateTake(
-          this.key,
-          this.waitingKey,
-          this.oldestKey,
-          this.wantKey,
-          this.readsKey,
+          ...this.keys,
           limit,
           windowMs,
           inFlightMs,
@@ -274,10 +260,11 @@ export class RedisSharedWindow implements SharedWindow {
     this.listeners.length = 0;
     try {
       if (this.reachable) {
-        await this.redis.zrem(this.waitingKey, this.self);
-        await this.redis.zrem(this.oldestKey, this.self);
-        await this.redis.hdel(this.wantKey, this.self);
-        await this.redis.zrem(this.readsKey, ...READ_BANDS.map((b) => `${b}:${this.self}`));
+        const [, waiting, oldest, want, reads] = this.keys;
+        await this.redis.zrem(waiting, this.self);
+        await this.redis.zrem(oldest, this.self);
+        await this.redis.hdel(want, this.self);
+        await this.redis.zrem(reads, ...READ_BANDS.map((b) => `${b}:${this.self}`));
         await this.redis.quit();
       }
     } catch {
