@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScreenSettings } from '../../src/contract.js';
 import { DEFAULT_SCREEN_SETTINGS } from '../../src/agent/bridge-handlers.js';
 import { electronShellRig } from '../helpers/electron-shell-rig.js';
-import { FakeWebContents } from '../helpers/fake-electron.js';
+import { FakeWebContents } from '../helpers/fake-web-contents.js';
 
 const { setup } = electronShellRig();
 

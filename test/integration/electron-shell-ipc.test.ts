@@ -12,7 +12,7 @@ import { EVENT_CHANNEL } from '../../src/main/ipc-bridge.js';
 import { DEMO_SITE_ID } from '../../src/mock/seed.js';
 import { answerText } from '../../src/messages/catalogue.js';
 import { ADMIN_PIN, API_TOKEN, electronShellRig, errorOf, type Sender } from '../helpers/electron-shell-rig.js';
-import { FakeFrame, FakeWebContents } from '../helpers/fake-electron.js';
+import { FakeFrame, FakeWebContents } from '../helpers/fake-web-contents.js';
 import { waitFor } from '../helpers/temp.js';
 
 const { setup, seen, logLines } = electronShellRig();

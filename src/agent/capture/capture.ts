@@ -10,9 +10,9 @@ import type { Identities } from '../../store/roster/identities.js';
 import type { HeldReason, Outbox, PunchRow } from '../../store/punches/outbox.js';
 import type { RosterEmployee } from '../../store/roster/roster.js';
 import type { UnresolvedPunches } from '../../store/punches/unresolved.js';
-import { cpfForMark } from '../../store/journal/mark-fields.js';
 import { checkPin, HOLD_UNVERIFIED, type PinChecker } from './capture-pin.js';
 import { refusal } from './punch-refusal.js';
+import { resolvePending } from './resolve-pending.js';
 
 export type { PinChecker } from './capture-pin.js';
 
@@ -260,47 +260,14 @@ export class Capture {
 
   /**
    * After a roster sync: punches of codes the roster now knows join the outbox at the time they
-   * were captured; the rest stay, listed in status. One transaction per punch.
+   * were captured; the rest stay, listed in status. One transaction per punch (resolve-pending.ts).
    */
   resolvePending(): { resolved: number; remaining: number } {
-    let resolved = 0;
-    const now = this.d.clock.now();
-    const rows = this.d.unresolved.all();
-    for (const row of rows) {
-      const found = this.identify(row.code, inputKindOf(row.credential_kind));
-      if (found.kind !== 'found') {
-        this.d.unresolved.markChecked(row.id, now);
-        continue;
-      }
-      const employee = found.employee;
-      // IMMEDIATE: the repeat check reads before the insert writes.
-      this.d.db
-        .transaction(() => {
-          // Its own clock readings: an unanchored one is recomputed before it is sent, as any punch.
-          const when = {
-            at: row.captured_at,
-            wall: row.captured_at,
-            mono: row.mono_at ?? 0,
-            bootId: row.boot_id ?? '',
-            anchored: row.anchored !== 0,
-          };
-          const r = this.commit(employee, row.credential_kind, when, { capturedEarlier: true, nsr: row.nsr });
-          if (!r.ok) throw new Error(`punch refused: ${r.reason} ${JSON.stringify(r.params ?? {})}`);
-          const became = r.repeat
-            ? `a repeat of punch ${r.punchId} (NSR ${r.nsr ?? '?'}), not sent again`
-            : `punch ${r.punchId}`;
-          this.d.unresolved.resolve(
-            row,
-            now,
-            `employee ${employee.id} cpf ${cpfForMark(employee.cpf) ?? 'unknown'}: ${became}`,
-          );
-        })
-        .immediate();
-      resolved++;
-    }
-    if (resolved > 0)
-      this.d.log.info('unresolved punches matched after roster sync', { resolved, remaining: rows.length - resolved });
-    return { resolved, remaining: rows.length - resolved };
+    return resolvePending(
+      this.d,
+      (row) => this.identify(row.code, inputKindOf(row.credential_kind)),
+      (employee, credentialKind, when, o) => this.commit(employee, credentialKind, when, o),
+    );
   }
 
   private clockFlag(when: TimeReading): ClockFlag | null {

@@ -1,5 +1,4 @@
 import type { Credential } from '../../domain/people/credential.js';
-import type { PunchResult } from '../../domain/punch/punch.js';
 import type { PunchRow } from '../../store/punches/outbox.js';
 import type { UnresolvedPunch } from '../../store/punches/unresolved.js';
 import type { AuditReport } from '../../sync/reads/audit-compare.js';
@@ -10,23 +9,20 @@ import { startParts, stopParts, type StartOptions } from './agent-lifecycle.js';
 import type { AgentParts, Health } from './agent-parts.js';
 import type { AuditRange, AuditRunOptions } from '../delivery/audit-runner.js';
 import { ClockWatch } from '../time/clock-watch.js';
-import { EnrollArm } from '../identity/enroll-arm.js';
 import type { HeldDecision } from '../delivery/held-punches.js';
 import type { AdminResult, EnrollResult, IdentityAdmin } from '../identity/identity-admin.js';
 import type { IntegrityRecord } from '../journal/integrity-watch.js';
 import type { JournalVerifyRecord } from '../journal/journal-watch.js';
-import { PinChallenge } from '../identity/pin-challenge.js';
-import { pinResetRequests, punchForgottenPin } from '../capture/forgot-pin.js';
+import { pinResetRequests } from '../capture/forgot-pin.js';
 import type { PinResetRequest } from '../../contract.js';
-import { nextIdAtPinPrompt, pinPromptDeps, type PinPromptDeps } from '../capture/pin-prompt-line.js';
 import { QueueAdmin } from '../delivery/queue-admin.js';
 import { flushQueue, type FlushOptions, type FlushOutcome } from '../delivery/queue-flush.js';
 import type { PunchAnswer } from '../receipts/receipts.js';
 import type { PresenceKeeper } from '../presence/presence-keeper.js';
 import type { RequestCount } from '../status/request-counts.js';
-import { CaptureCounts, type CaptureCount } from '../status/capture-counts.js';
-import { ScanGate } from '../capture/scan-gate.js';
+import type { CaptureCount } from '../status/capture-counts.js';
 import { liveStatus } from './live-status.js';
+import { PunchDesk } from './punch-desk.js';
 import type { AgentStatus } from '../status/status.js';
 import type { AgentEvents } from './status-events.js';
 import type { PhotoDesk } from '../photos/photo-desk.js';
@@ -38,20 +34,15 @@ export type { FlushOutcome } from '../delivery/queue-flush.js';
 /**
  * The one facade of the terminal: the CLI, the Electron IPC handlers and the web bridge all call
  * this and nothing below it. `punch` answers only after the punch is committed to disk. Each job
- * behind it has its own file (events, status bookkeeping, clock watch, scan gate, PIN challenge…).
+ * behind it has its own file (events, status bookkeeping, clock watch, the punch path in punch-desk.ts…).
  */
 export class Agent {
   private stopping = false;
   private readonly stopCtl: AbortController;
   private readonly clockWatch: ClockWatch;
-  private readonly scans: ScanGate;
-  private readonly enrollArm: EnrollArm;
-  private readonly pinChallenge: PinChallenge;
-  /** What tells a PIN from the next person's ID at a PIN prompt (pin-prompt-line.ts). */
-  private readonly pinPrompt: PinPromptDeps;
+  /** The punch path: PIN step and challenge, enrollment by scan, the answer every punch gets (punch-desk.ts). */
+  private readonly desk: PunchDesk;
   private readonly queue: QueueAdmin;
-  /** Punches captured since start by outcome, and those refused for want of storage (metrics, status). */
-  private readonly captures = new CaptureCounts();
 
   /**
    * `stopCtl`: aborted by `stop()`; the parts built with its signal (the roster keeper) stop with it.
@@ -66,10 +57,7 @@ export class Agent {
     p.scans.connect((code, source) => void this.scanned(code, source));
     const changed = (): void => p.events.statusSoon();
     this.clockWatch = new ClockWatch({ ...p, noteError: (m) => p.recorder.noteError(m), changed });
-    this.scans = new ScanGate(p.clock);
-    this.enrollArm = new EnrollArm(p.clock, p.admin);
-    this.pinChallenge = new PinChallenge(p.clock);
-    this.pinPrompt = pinPromptDeps(p);
+    this.desk = new PunchDesk(p, () => this.stopping);
     this.queue = new QueueAdmin({ ...p, changed });
   }
 
@@ -100,48 +88,19 @@ export class Agent {
 
   // ---- capture -------------------------------------------------------------------------------
 
-  /**
-   * Takes a scanned or typed credential (and the PIN when one is required) and answers only
-   * after the punch is committed. A badge scan while enrollment is armed enrolls it instead.
-   */
-  async punch(credential: Credential, opts: { pin?: string; offerPinChallenge?: boolean } = {}): Promise<PunchAnswer> {
-    if (this.stopping) return this.answer({ ok: false, reason: 'shutting_down' });
-    const enrolled = this.enrollArm.takeScan(credential);
-    if (enrolled) return this.answer(enrolled);
-    // A known ID typed at the PIN step is the next person's, not a wrong PIN (issue 29).
-    const next = opts.pin === undefined ? null : await nextIdAtPinPrompt(this.pinPrompt, credential, opts.pin);
-    if (next) return this.punch(next, { offerPinChallenge: true });
-    const r = await this.p.capture.punch(credential, opts.pin === undefined ? {} : { pin: opts.pin });
-    return this.answer(opts.offerPinChallenge ? this.pinChallenge.offer(r, credential) : r);
+  /** Answers only after the punch is committed; an armed enrollment takes a badge scan instead (punch-desk.ts). */
+  punch(credential: Credential, opts: { pin?: string; offerPinChallenge?: boolean } = {}): Promise<PunchAnswer> {
+    return this.desk.punch(credential, opts);
   }
 
-  /**
-   * The PIN for the scan that got `pinChallenge`; single use, and only within PIN_CHALLENGE_MS of the
-   * scan. A known ID instead closes the challenge and starts that person's punch (pin-prompt-line.ts).
-   */
-  async answerPin(challenge: string, pin: string): Promise<PunchAnswer> {
-    const awaited = this.pinChallenge.peek(challenge);
-    const next = awaited ? await nextIdAtPinPrompt(this.pinPrompt, awaited, pin) : null;
-    if (next) {
-      this.pinChallenge.drop(challenge);
-      return this.punch(next, { offerPinChallenge: true });
-    }
-    const credential = this.pinChallenge.take(challenge);
-    if (!credential) {
-      return this.answer({ ok: false, reason: 'pin_expired' });
-    }
-    return this.punch(credential, { pin });
+  /** The PIN for the scan that got `pinChallenge` (single use, within PIN_CHALLENGE_MS), or the next person's ID. */
+  answerPin(challenge: string, pin: string): Promise<PunchAnswer> {
+    return this.desk.answerPin(challenge, pin);
   }
 
-  /**
-   * "Esqueci meu PIN" on the PIN step of `target` (forgot-pin.ts): the punch held for the manager, a reset request
-   * left.
-   */
-  async forgotPin(target: { credential: Credential } | { challenge: string }): Promise<PunchAnswer> {
-    if (this.stopping) return this.answer({ ok: false, reason: 'shutting_down' });
-    const credential = 'challenge' in target ? this.pinChallenge.take(target.challenge) : target.credential;
-    if (!credential) return this.answer({ ok: false, reason: 'pin_expired' });
-    return this.answer(await punchForgottenPin(this.p, credential));
+  /** "Esqueci meu PIN" on the PIN step of `target` (forgot-pin.ts): the punch held for the manager. */
+  forgotPin(target: { credential: Credential } | { challenge: string }): Promise<PunchAnswer> {
+    return this.desk.forgotPin(target);
   }
 
   /** Workers who forgot their PIN and have no new one yet (admin screen). */
@@ -149,22 +108,9 @@ export class Agent {
     return pinResetRequests(this.p);
   }
 
-  /**
-   * A badge from a reader (`source`: 'hid:<name>', 'wedge', …). Null when it is the same scan
-   * already taken by another source.
-   */
-  async scanned(code: string, source: string): Promise<PunchAnswer | null> {
-    if (this.scans.sameScanOtherWay(code, source)) return null;
-    return this.punch({ kind: 'badge', value: code }, { offerPinChallenge: true });
-  }
-
-  private answer(r: PunchResult): PunchAnswer {
-    this.captures.note(r, this.p.clock.now());
-    const a = this.p.days.attach(this.p.receipts.attach(r));
-    this.p.events.emit('punch', a);
-    this.p.events.statusSoon();
-    this.p.photos?.punched(a);
-    return a;
+  /** A badge from a reader (`source`: 'hid:<name>', 'wedge', …); null when another source took the same scan. */
+  scanned(code: string, source: string): Promise<PunchAnswer | null> {
+    return this.desk.scanned(code, source);
   }
 
   /** Issue 31: punch photos (the screen's frames, the camera's state, the manager's view); null when not built. */
@@ -220,7 +166,7 @@ export class Agent {
    * The admin screen's "scan the badge to enroll": the next badge scan within `timeoutMs` is linked to the employee.
    */
   enrollNextScan(employeeQuery: string, timeoutMs = 30_000): Promise<EnrollResult> {
-    return this.enrollArm.arm(employeeQuery, timeoutMs);
+    return this.desk.enrollArm.arm(employeeQuery, timeoutMs);
   }
 
   // ---- status bookkeeping (the parts report to p.recorder themselves) ---------------------------
@@ -319,13 +265,13 @@ export class Agent {
 
   /** Punches captured since start, by outcome (registered, repeat, a kept punch's note, a refusal's reason). */
   captureCounts(): CaptureCount[] {
-    return this.captures.list();
+    return this.desk.captures.list();
   }
 
   /** The stored status with the parts' live state (live-status.ts). */
   status(): AgentStatus {
     const s = liveStatus(this.p, !this.stopping);
-    s.storage = { ...s.storage, refused: this.captures.storageRefusals() };
+    s.storage = { ...s.storage, refused: this.desk.captures.storageRefusals() };
     s.camera = this.p.photos?.cameraStatus() ?? null;
     return s;
   }

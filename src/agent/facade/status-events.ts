@@ -22,7 +22,7 @@ export class AgentEventHub {
   /** What a `status` event carries: the agent's status, told by the agent once it is built. */
   private status: (() => AgentStatus) | null = null;
 
-  /** Built right after the databases open, before the parts that report through it (build-agent.ts). */
+  /** Built right after the databases open, before the parts that report through it (agent/open-stores.ts). */
   constructor(private readonly log: Logger) {}
 
   /** The agent's status, read when a coalesced `status` event goes out. */

@@ -9,14 +9,7 @@
 import type { PresenceBoardView, RollCallView } from '../../contract.js';
 import type { PunchDirection } from '../../domain/time/day-sheet.js';
 import { localDateTime } from '../../domain/time/local-time.js';
-import {
-  applyEvent,
-  dayBefore,
-  nextDirection,
-  type PersonPresence,
-  type PresenceEvent,
-  type PresenceSource,
-} from '../../domain/punch/presence.js';
+import { dayBefore, nextDirection, type PresenceEvent } from '../../domain/punch/presence.js';
 import type { StreamEntry } from '../../sync/fleet/presence-stream.js';
 import type { PunchAnswer } from '../receipts/receipts.js';
 import { applyRollCallEntry, markSafe, type MarkCode } from './presence-rollcall.js';
@@ -25,6 +18,7 @@ import { isOwnPunch, ServiceDayReader } from './presence-service-day.js';
 import { PresenceStreamLink, type StreamBatch } from './presence-stream-link.js';
 import { boardView, RosterNames, type BoardSources } from './presence-view.js';
 import type { PresenceKeeperDeps } from './presence-keeper-deps.js';
+import { PeopleOnSite } from './presence-people.js';
 
 export type { PresenceKeeperDeps, PresenceOptions } from './presence-keeper-deps.js';
 
@@ -33,7 +27,8 @@ const NAMES_EVERY_MS = 30_000;
 const GAP_NOTE = "stream gap: re-read the service's day";
 
 export class PresenceKeeper {
-  private readonly people = new Map<string, PersonPresence>();
+  /** Each person's last known punch at the site (presence-people.ts). */
+  private readonly people: PeopleOnSite;
   private readonly stopCtl = new AbortController();
   private loop: Promise<void> | null = null;
   private ticking: Promise<void> | null = null;
@@ -46,7 +41,7 @@ export class PresenceKeeper {
   private sourcesAt = 0;
 
   constructor(private readonly d: PresenceKeeperDeps) {
-    for (const p of d.tables.people()) this.people.set(p.employeeKey, p);
+    this.people = new PeopleOnSite(d.tables);
     this.link = new PresenceStreamLink({ ...d, stream: d.stream });
     this.names = new RosterNames(d.tables, () => d.clock.now(), NAMES_EVERY_MS);
     this.serviceDay = new ServiceDayReader(
@@ -57,9 +52,9 @@ export class PresenceKeeper {
         log: d.log,
         siteTimeZone: d.siteTimeZone,
         person: (k) => this.people.get(k),
-        seenToday: (date) => [...this.people.values()].filter((p) => p.localDate === date).sort((a, b) => b.at - a.at),
+        seenToday: (date) => this.people.seenOn(date),
         learn: (e) => {
-          if (this.apply([e], 'service') > 0) this.d.changed();
+          if (this.people.apply([e], 'service') > 0) this.d.changed();
         },
         relabel: (k, id, direction) => this.relabel(k, id, direction),
         fallbackEveryMs: d.opts.fallbackEveryMs,
@@ -135,7 +130,7 @@ export class PresenceKeeper {
         terminal: this.d.terminal,
         gate: this.d.gate,
       };
-      this.apply([e], 'own');
+      this.people.apply([e], 'own');
       this.publish(e, now);
       // Without the stream, a person whose day the service has not told yet is asked at once (lowest priority).
       this.serviceDay.tookOwn(e, this.link.mode === 'live');
@@ -151,26 +146,10 @@ export class PresenceKeeper {
     if (this.d.stream !== null) this.d.tables.enqueue(JSON.stringify({ t: 'punch', e } satisfies StreamEntry), now);
   }
 
-  private apply(events: readonly PresenceEvent[], source: PresenceSource): number {
-    const changed: PersonPresence[] = [];
-    for (const e of events) {
-      const next = applyEvent(this.people.get(e.employeeKey), e, source);
-      if (next === null) continue;
-      this.people.set(e.employeeKey, next);
-      changed.push(next);
-    }
-    if (changed.length > 0) this.d.tables.saveAll(changed);
-    return changed.length;
-  }
-
   /** The service's day says this terminal's last punch of the person carries the other label. */
   private relabel(employeeKey: string, id: string, direction: PunchDirection): void {
-    const p = this.people.get(employeeKey);
-    if (!p || !isOwnPunch(p.id, id) || p.direction === direction) return;
-    const fixed = { ...p, id: `${p.id}:relabel`, direction };
-    const next = applyEvent(undefined, fixed, 'own') as PersonPresence;
-    this.people.set(employeeKey, next);
-    this.d.tables.saveAll([next]);
+    const fixed = this.people.relabel(employeeKey, direction, (p) => isOwnPunch(p.id, id));
+    if (!fixed) return;
     // The other terminals take the corrected label as a new event of the same instant.
     this.publish(fixed, this.d.clock.now());
     this.d.log.info("presence: a punch's label corrected from the service's records of the day", {
@@ -222,7 +201,7 @@ export class PresenceKeeper {
       this.gap = { at: this.d.clock.now(), people, note: GAP_NOTE };
       this.recordSources(true);
     }
-    let changes = this.apply(b.punches, 'stream');
+    let changes = this.people.apply(b.punches, 'stream');
     for (const entry of b.rollCall) {
       if (!applyRollCallEntry(this.d.tables, entry)) continue;
       changes++;
@@ -243,7 +222,7 @@ export class PresenceKeeper {
     this.lastPrune = today;
     const before = dayBefore(today);
     this.d.tables.prune(before);
-    for (const [k, p] of this.people) if (p.localDate < before) this.people.delete(k);
+    this.people.prune(before);
     this.serviceDay.prune(today);
     if (this.gap && localDateTime(this.gap.at, this.d.siteTimeZone()).date !== today) this.gap = null;
   }

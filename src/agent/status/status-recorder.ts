@@ -25,7 +25,7 @@ export type StatusRecorderParts = {
 const ANSWERED_EVERY_MS = 10_000;
 
 /**
- * Built right after the databases open and handed to every part that reports (build-agent.ts):
+ * Built right after the databases open and handed to every part that reports (open-stores.ts, build-agent.ts):
  * the uploader, roster sync, time source, capture, roster keeper, audit runner, liveness, watches.
  */
 export class StatusRecorder {

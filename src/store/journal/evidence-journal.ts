@@ -1,18 +1,11 @@
 import { buildClockRecord } from '../../domain/afd/clock-record.js';
 import { collectedOnline, COLLECTOR_DEVICE, MARK_BODY_LENGTH, sealMark } from '../../domain/afd/mark.js';
-import { restoredDetail } from '../../domain/punch/journal-fact.js';
-import {
-  furthestCopy,
-  highWater,
-  judgeReservation,
-  nextReservation,
-  type Judgement,
-  type Sidecar,
-} from '../../domain/punch/nsr-reservation.js';
+import type { Judgement } from '../../domain/punch/nsr-reservation.js';
 import type { WritableDb } from '../database.js';
 import { JournalFacts, sha256Latin1 } from './journal-facts.js';
 import { JournalCopies, type OutsideCopies } from './journal-copies.js';
 import { NSR_BLOCK, sidecarPathFor } from './journal-nsr.js';
+import { NsrReservation } from './journal-reservation.js';
 import { afdInstant, cpfForMark, markedAt } from './mark-fields.js';
 import { INSERT_MARK_SQL, MARK_COLUMNS_SQL } from '../mark-columns.js';
 
@@ -20,7 +13,8 @@ import { INSERT_MARK_SQL, MARK_COLUMNS_SQL } from '../mark-columns.js';
  * The evidence journal's writer (Portaria 671, Annex V): one AFD type 7 record per punch, keyed by
  * its NSR and chained by SHA-256 (domain/afd/mark.ts), appended in the punch's own transaction, and
  * the facts that follow (store/journal/journal-facts.ts). Everything the chain depends on — the previous
- * record's hash, the next NSR, the reservation — is read inside the caller's write transaction:
+ * record's hash, the next NSR, the reservation (store/journal/journal-reservation.ts) — is read inside the
+ * caller's write transaction:
  * the durable and the bookkeeping connection (and the command line beside the agent) all write
  * this file.
  */
@@ -67,8 +61,6 @@ export type JournalOptions = {
   headLater?: (write: () => void) => void;
 };
 
-type Meta = { journal_id: string; reserved_to: number; nsr_floor: number };
-
 /** A mark's line only where its columns do not give its hash directly, and the stored hash in lowercase hex. */
 const TAIL_COLUMNS = 'CASE WHEN verbatim IS NOT NULL OR nsr > 999999999 THEN line END AS line, lower(hex(hash)) AS hex';
 type TailRow = { line: unknown; hex: unknown };
@@ -83,21 +75,18 @@ export class EvidenceJournal {
   readonly facts: JournalFacts;
   private readonly stmts;
   private readonly sidecar: string | null;
-  private readonly block: number;
-  /**
-   * A raise of ours awaits its step 3 (domain/punch/nsr-reservation.ts), done by `settle()` after the
-   * commit: the reservation the sidecar still calls committed. Until then a further raise keeps
-   * that value (its transaction may not commit), so a rollback never looks like a restore.
-   */
-  private unsettled: number | null = null;
   /** The sidecar, its mirror and the chain's head outside the database. */
   private readonly copies: JournalCopies;
+  /** The NSR reservation in `journal_meta`, judged against the sidecar's copies. */
+  private readonly reservation: NsrReservation;
   /** A mark was appended since the chain's head was last written outside the database. */
   private headDirty = false;
   /** A later write of the head is asked for (`headLater`) and has not run yet. */
   private headAsked = false;
   /** The last restore recognised by this process (status and doctor say it). */
-  lastRestore: { from: number; to: number; where: string } | null = null;
+  get lastRestore(): { from: number; to: number; where: string } | null {
+    return this.reservation.lastRestore;
+  }
 
   constructor(
     readonly db: WritableDb,
@@ -105,10 +94,17 @@ export class EvidenceJournal {
   ) {
     this.facts = new JournalFacts(db);
     this.sidecar = o.sidecar === undefined ? sidecarPathFor(db.name) : o.sidecar;
-    this.block = o.block ?? NSR_BLOCK;
     this.copies = new JournalCopies(this.sidecar, o.mirrorDir ?? null, (m) => this.warn(m), o.outside);
+    this.reservation = new NsrReservation(
+      db,
+      this.sidecar,
+      o.block ?? NSR_BLOCK,
+      this.copies,
+      this.facts,
+      () => this.last(),
+      { now: o.now, afterSidecarWrite: o.afterSidecarWrite, warn: (m) => this.warn(m) },
+    );
     this.stmts = {
-      meta: db.prepare('SELECT journal_id, reserved_to, nsr_floor FROM journal_meta WHERE one = 1'),
       // The hash a line ends with, without rebuilding the line (a virtual column, on every punch's path): a line the
       // columns rebuild ends with its stored hash in lowercase hex after a body of MARK_BODY_LENGTH characters (9 of
       // them the NSR); only a verbatim line, or a longer NSR, is read whole (tailHash).
@@ -119,21 +115,7 @@ export class EvidenceJournal {
       // The line's fields and 32-byte hash, rebuilt on read (migration 14, store/mark-columns.ts).
       columns: db.prepare(MARK_COLUMNS_SQL),
       insert: db.prepare(INSERT_MARK_SQL),
-      reserve: db.prepare('UPDATE journal_meta SET reserved_to = ? WHERE one = 1'),
-      restored: db.prepare(
-        'UPDATE journal_meta SET nsr_floor = @floor, reserved_to = MAX(reserved_to, @to) WHERE one = 1',
-      ),
-      floor: db.prepare('UPDATE journal_meta SET nsr_floor = MAX(nsr_floor, ?) WHERE one = 1'),
     };
-  }
-
-  private meta(): Meta {
-    const m = this.stmts.meta.get() as Partial<Record<keyof Meta, unknown>> | undefined;
-    if (!m) throw new Error('the evidence journal has no meta row (database not migrated?)');
-    const { journal_id, reserved_to, nsr_floor } = m;
-    if (typeof journal_id !== 'string' || typeof reserved_to !== 'number' || typeof nsr_floor !== 'number')
-      throw new Error("the evidence journal's meta row is not readable");
-    return { journal_id, reserved_to, nsr_floor };
   }
 
   /**
@@ -147,14 +129,14 @@ export class EvidenceJournal {
     return { nsr: r.nsr, hash: tailHash(r) ?? '' };
   }
 
-  private nextOf(meta: Meta, last: { nsr: number } | null): number {
-    return Math.max((last?.nsr ?? 0) + 1, meta.nsr_floor);
-  }
-
   /** The journal's id, the NSR the next mark takes, and the reservation (status). */
   info(): { journalId: string; nextNsr: number; reservedTo: number } {
-    const meta = this.meta();
-    return { journalId: meta.journal_id, nextNsr: this.nextOf(meta, this.last()), reservedTo: meta.reserved_to };
+    const meta = this.reservation.meta();
+    return {
+      journalId: meta.journal_id,
+      nextNsr: this.reservation.nextOf(meta, this.last()),
+      reservedTo: meta.reserved_to,
+    };
   }
 
   /**
@@ -163,24 +145,14 @@ export class EvidenceJournal {
    * IMMEDIATE when a read comes first).
    */
   reserveNsr(ahead = 0): number {
-    let meta = this.meta();
-    const last = this.last();
-    let next = this.nextOf(meta, last);
-    if (next + ahead <= meta.reserved_to) return next;
-    if (this.unsettled === null) {
-      this.reconcile(meta, next);
-      meta = this.meta();
-      next = this.nextOf(meta, last);
-    }
-    this.raise(meta, next + ahead);
-    return next;
+    return this.reservation.reserve(ahead);
   }
 
   /** Appends the mark of a punch (or unresolved capture) with the NSR `reserveNsr()` gave, in the same transaction. */
   appendMark(m: MarkInput): { nsr: number; line: string } {
-    const meta = this.meta();
+    const meta = this.reservation.meta();
     const last = this.last();
-    const expected = this.nextOf(meta, last);
+    const expected = this.reservation.nextOf(meta, last);
     if (m.nsr !== expected || expected > meta.reserved_to)
       throw new Error(
         `NSR ${m.nsr} is not the next reserved one (${expected}): reserveNsr() first, in the same transaction`,
@@ -241,7 +213,7 @@ export class EvidenceJournal {
     const nsr = this.reserveNsr();
     const line = buildClockRecord({ nsr, before: afdInstant(a.before, a.zone), after: afdInstant(a.after, a.zone) });
     this.facts.append(nsr, a.at, 'clock_adjusted', `${line} corrects NSR ${a.corrects.join(',')}`);
-    this.stmts.floor.run(nsr + 1);
+    this.reservation.raiseFloor(nsr + 1);
     return nsr;
   }
 
@@ -249,14 +221,7 @@ export class EvidenceJournal {
   settle(): void {
     if (this.db.inTransaction) return;
     if (this.headDirty) this.headSoon();
-    if (this.unsettled === null) return;
-    this.unsettled = null;
-    try {
-      this.db.transaction(() => this.reconcile(this.meta(), this.nextOf(this.meta(), this.last()))).immediate();
-    } catch (e) {
-      // The next raise or open settles it; a punch already committed must not fail for it.
-      this.warn(`the NSR sidecar could not be brought up to date: ${(e as Error).message}`);
-    }
+    this.reservation.settle();
   }
 
   /**
@@ -265,14 +230,7 @@ export class EvidenceJournal {
    * now is recognised if it is ever put back.
    */
   open(): Judgement {
-    const judged = this.db
-      .transaction(() => {
-        const j = this.reconcile(this.meta(), this.nextOf(this.meta(), this.last()));
-        const meta = this.meta();
-        this.raise(meta, this.nextOf(meta, this.last()));
-        return j;
-      })
-      .immediate();
+    const judged = this.reservation.open();
     this.copies.forgetStartCopies();
     this.settle();
     return judged;
@@ -285,97 +243,7 @@ export class EvidenceJournal {
   close(): void {
     if (this.sidecar === null || !this.db.open) return;
     if (this.headDirty) this.writeHead();
-    try {
-      this.db
-        .transaction(() => {
-          this.reconcile(this.meta(), this.nextOf(this.meta(), this.last()));
-          const meta = this.meta();
-          this.write({
-            journalId: meta.journal_id,
-            reservedTo: meta.reserved_to,
-            pending: null,
-            lastGiven: this.nextOf(meta, this.last()) - 1,
-          });
-        })
-        .immediate();
-      this.unsettled = null;
-    } catch (e) {
-      this.warn(`the NSR sidecar could not record the clean stop: ${(e as Error).message}`);
-    }
-  }
-
-  /** Brings the sidecar and the database into agreement; inside a write transaction. */
-  private reconcile(meta: Meta, next: number): Judgement {
-    if (this.sidecar === null) return { kind: 'consistent' };
-    const copies = this.copies.read(meta.journal_id);
-    const chosen = furthestCopy(copies, meta.journal_id);
-    const j = judgeReservation(chosen.sidecar, {
-      journalId: meta.journal_id,
-      reservedTo: meta.reserved_to,
-      nextNsr: next,
-    });
-    const fromDb: Sidecar = {
-      journalId: meta.journal_id,
-      reservedTo: meta.reserved_to,
-      pending: null,
-      lastGiven: null,
-    };
-    const read = { sidecar: chosen.sidecar };
-    switch (j.kind) {
-      case 'consistent':
-        // A copy behind the others (lost, or put back with the data directory) is brought level.
-        if (
-          chosen.sidecar &&
-          copies.some((c) => c.sidecar === null || highWater(c.sidecar) !== highWater(chosen.sidecar as Sidecar))
-        )
-          this.write(chosen.sidecar);
-        break;
-      case 'missing':
-        if (next > 1)
-          this.warn(
-            'the NSR sidecar (journal-nsr.json) was missing: written again from the database; a restore before now cannot be recognised',
-          );
-        this.write(fromDb);
-        break;
-      case 'foreign':
-        this.warn(
-          `the NSR sidecar belongs to another journal (${j.sidecarJournalId}); this database's (${meta.journal_id}) wins and the sidecar is rewritten`,
-        );
-        this.write(fromDb);
-        break;
-      case 'behind':
-        this.warn(
-          `the NSR sidecar reserves less than the database (${read.sidecar?.reservedTo} < ${meta.reserved_to}): was it put back from a copy? The database wins`,
-        );
-        this.write(fromDb);
-        break;
-      case 'raise_committed':
-      case 'raise_undone':
-        this.write(fromDb);
-        break;
-      case 'restored': {
-        this.stmts.restored.run({ floor: j.to + 1, to: j.to });
-        this.lastRestore = { from: j.from, to: j.to, where: chosen.where };
-        const why = `the database is older than the NSR reservation in ${chosen.where} (put back from a copy?): these NSRs may have been given and are never given again`;
-        this.facts.append(j.from, this.o.now?.() ?? Date.now(), 'restored', restoredDetail(j.from, j.to, why));
-        this.warn(
-          `the database was put back from an older copy: NSRs ${j.from}-${j.to} may have been given since; the next NSR is ${j.to + 1}`,
-        );
-        this.write({ journalId: meta.journal_id, reservedTo: j.to, pending: null, lastGiven: null });
-        break;
-      }
-    }
-    return j;
-  }
-
-  /** Steps 1 and 2 of a raise: the sidecar first, then the database row (committed with the caller's transaction). */
-  private raise(meta: Meta, needed: number): void {
-    const to = nextReservation(meta.reserved_to, needed, this.block);
-    const committed = this.unsettled ?? meta.reserved_to;
-    this.write({ journalId: meta.journal_id, reservedTo: committed, pending: to, lastGiven: null });
-    this.unsettled = committed;
-    this.o.afterSidecarWrite?.();
-    this.stmts.reserve.run(to);
+    this.reservation.close();
   }
 
   /** The head now, or once through `headLater` for any number of commits before it runs. */
@@ -398,7 +266,8 @@ export class EvidenceJournal {
     if (this.sidecar === null) return;
     try {
       const last = this.last();
-      if (last !== null) this.copies.writeHead({ journalId: this.meta().journal_id, nsr: last.nsr, hash: last.hash });
+      if (last !== null)
+        this.copies.writeHead({ journalId: this.reservation.meta().journal_id, nsr: last.nsr, hash: last.hash });
     } catch (e) {
       this.warn(`the journal's head could not be read: ${(e as Error).message}`);
     }
@@ -411,10 +280,6 @@ export class EvidenceJournal {
     } catch (e) {
       this.warn(`the NSR mark outside could not be closed: ${(e as Error).message}`);
     }
-  }
-
-  private write(s: Sidecar): void {
-    this.copies.write(s);
   }
 
   private warn(message: string): void {

@@ -8,7 +8,7 @@ const ioredis = loadWhenUsed<typeof import('ioredis')>('ioredis');
  * The NSR high-water mark of each evidence journal in the fleet's Redis (issue 26 item 7): a key
  * per journal id holding the highest NSR the journal ever reserved or gave. A restore of the data
  * directory (and of the mirror beside it) does not roll it back, so the journal recognises the
- * restore at its next start (store/journal/evidence-journal.ts, as with the mirror). Only ever raised:
+ * restore at its next start (store/journal/journal-reservation.ts, as with the mirror). Only ever raised:
  * a script compares and sets in one step, so a late or repeated write never lowers it.
  */
 export const NSR_MARK_LUA = `

@@ -1,0 +1,26 @@
+/**
+ * The receipts as build-agent.ts wires them: read from the journal, with the site's settings read at each
+ * receipt, and each punch's PDF kept in the data directory for its hours (Art. 80). Apart from the
+ * composition root so that it stays a list of parts.
+ */
+import type { Config } from '../../config.js';
+import type { DurableDb } from '../../store/database.js';
+import type { Runtime } from '../host/runtime.js';
+import { ReceiptFiles } from './receipt-files.js';
+import { journalReceiptSource } from './receipt-source.js';
+import { liveReceiptSettings, Receipts } from './receipts.js';
+
+export function buildReceipts(config: Config, rt: Runtime, db: DurableDb): Receipts {
+  return new Receipts({
+    source: journalReceiptSource(db),
+    settings: liveReceiptSettings(config, db),
+    log: rt.log,
+    files: new ReceiptFiles({
+      dataDir: config.dataDir,
+      keepHours: config.receipt.keepHours,
+      afd: config.afd,
+      now: () => rt.clock.now(),
+      log: rt.log,
+    }),
+  });
+}
