@@ -22,6 +22,19 @@ function nsrArg(args: readonly string[]): number {
 }
 
 /** A number at once, or a promise of one for --pdf (its signature is made through WebCrypto, asynchronously). */
+/** A log for the snapshot that keeps its warnings, to be said when no punch is found. */
+function keptWarnings(): {
+  problems: string[];
+  log: { warn: (m: string, f?: Record<string, unknown>) => void; info: () => void };
+} {
+  const problems: string[] = [];
+  const log = {
+    warn: (m: string, f?: Record<string, unknown>) => void problems.push(`${m}: ${String(f?.['error'] ?? '')}`),
+    info: () => undefined,
+  };
+  return { problems, log };
+}
+
 export function runReceipt(opts: CliOptions, args: string[]): number | Promise<number> {
   const nsr = nsrArg(args);
   if (opts.out !== undefined && !opts.pdf) throw new UsageError(`--out goes with --pdf (${USAGE})`);
@@ -31,11 +44,7 @@ export function runReceipt(opts: CliOptions, args: string[]): number | Promise<n
   if (!opened) return Exit.error;
   const { config, snapshot } = opened;
   try {
-    const problems: string[] = [];
-    const log = {
-      warn: (m: string, f?: Record<string, unknown>) => problems.push(`${m}: ${String(f?.['error'] ?? '')}`),
-      info: () => undefined,
-    };
+    const { problems, log } = keptWarnings();
     const receipt = snapshot.receipt(nsr, log);
     if (!receipt) {
       process.stderr.write(
@@ -55,11 +64,7 @@ async function runReceiptPdf(opts: CliOptions, nsr: number, shown: string): Prom
   if (!opened) return Exit.error;
   const { config, snapshot } = opened;
   try {
-    const problems: string[] = [];
-    const log = {
-      warn: (m: string, f?: Record<string, unknown>) => problems.push(`${m}: ${String(f?.['error'] ?? '')}`),
-      info: () => undefined,
-    };
+    const { problems, log } = keptWarnings();
     return writePdf(
       await snapshot.receiptPdf(nsr, log),
       opts.out ?? `comprovante-${shown}.pdf`,
