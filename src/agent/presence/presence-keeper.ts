@@ -52,6 +52,18 @@ export class PresenceKeeper {
         log: d.log,
         siteTimeZone: d.siteTimeZone,
         person: (k) => this.people.get(k),
+        ownPunch: (punchId) => {
+          const row = d.punchRow(punchId);
+          return row
+            ? {
+                id: `${d.terminal}:${punchId}`,
+                employeeKey: row.employee_key,
+                at: row.captured_at,
+                localDate: row.local_date,
+                localTime: row.local_time.slice(0, 5),
+              }
+            : undefined;
+        },
         seenToday: (date) => this.people.seenOn(date),
         learn: (e) => {
           if (this.people.apply([e], 'service') > 0) this.d.changed();
@@ -133,7 +145,7 @@ export class PresenceKeeper {
       this.people.apply([e], 'own');
       this.publish(e, now);
       // Without the stream, a person whose day the service has not told yet is asked at once (lowest priority).
-      this.serviceDay.tookOwn(e, this.link.mode === 'live');
+      this.serviceDay.tookOwn(punchId, e, this.link.mode === 'live');
     }
     if (!repeat || marked) {
       this.d.changed();
@@ -222,7 +234,6 @@ export class PresenceKeeper {
     this.lastPrune = today;
     const before = dayBefore(today);
     this.d.tables.prune(before);
-    this.people.prune(before);
     this.serviceDay.prune(today);
     if (this.gap && localDateTime(this.gap.at, this.d.siteTimeZone()).date !== today) this.gap = null;
   }

@@ -22,8 +22,11 @@ import type { DayTimes } from '../../sync/reads/presence-times.js';
 
 export type ReadDay = (ref: EmployeeRef, date: string, zone: WallZone, signal: AbortSignal) => Promise<DayTimes>;
 
-/** One punch this terminal took today (kept in memory for the labels' corrections and a late roll call's marks). */
+/** One punch this terminal took today (for the labels' corrections and a late roll call's marks). */
 export type OwnPunch = { id: string; employeeKey: string; at: number; localDate: string; localTime: string };
+
+/** A local date as one number (2026-11-29 → 20261129): the day of an own punch, without a string per punch. */
+const dayNumber = (date: string): number => Number(date.replaceAll('-', ''));
 
 export type ServiceDayDeps = {
   readDay: ReadDay | null;
@@ -32,6 +35,8 @@ export type ServiceDayDeps = {
   log: Logger;
   siteTimeZone: () => string;
   person: (employeeKey: string) => PersonPresence | undefined;
+  /** An own punch read back from its row (punches are kept by id only: issue 28 item 10). */
+  ownPunch: (punchId: number) => OwnPunch | undefined;
   /** The people known today, the latest punch first. */
   seenToday: (date: string) => PersonPresence[];
   /** The service's last record of a person, later than what was known (source 'service'). */
@@ -76,7 +81,11 @@ const RETRIES = 5;
 export class ServiceDayReader {
   /** Whose day was read, for which date, and what it said. */
   private readonly days = new Map<string, { date: string; times: string[] }>();
-  private readonly own = new Map<string, OwnPunch[]>();
+  /**
+   * Each person's own punches of the day as [punch id, day number] pairs: 16 bytes a punch where an object with its
+   * strings cost about 300 (10,000 punches a day at a large site); the rest is read from the row when needed.
+   */
+  private readonly own = new Map<string, number[]>();
   private readonly urgent = new Set<string>();
   private readonly later = new Set<string>();
   private draining: Promise<void> | null = null;
@@ -96,18 +105,40 @@ export class ServiceDayReader {
     return localDateTime(this.d.clock.now(), this.d.siteTimeZone()).date;
   }
 
-  /** An own punch taken; `streamLive`: the stream tells of the other gates, no read needed. */
-  tookOwn(p: OwnPunch, streamLive: boolean): void {
-    const list = (this.own.get(p.employeeKey) ?? []).filter((o) => o.localDate === p.localDate);
-    list.push(p);
-    this.own.set(p.employeeKey, list);
+  /** Own punch `punchId` taken (`p` is it); `streamLive`: the stream tells of the other gates, no read needed. */
+  tookOwn(punchId: number, p: OwnPunch, streamLive: boolean): void {
+    const day = dayNumber(p.localDate);
+    const pairs = this.own.get(p.employeeKey) ?? [];
+    const kept: number[] = [];
+    for (let i = 0; i < pairs.length; i += 2) if (pairs[i + 1] === day) kept.push(pairs[i]!, day);
+    kept.push(punchId, day);
+    this.own.set(p.employeeKey, kept);
     if (!streamLive && this.d.readAtPunch && this.days.get(p.employeeKey)?.date !== p.localDate)
       this.want([p.employeeKey], true);
   }
 
+  /** The person's own punches of `date`, read back from their rows. */
+  private ownOf(employeeKey: string, date: string): OwnPunch[] {
+    const day = dayNumber(date);
+    const pairs = this.own.get(employeeKey) ?? [];
+    const found: OwnPunch[] = [];
+    for (let i = 0; i < pairs.length; i += 2) {
+      if (pairs[i + 1] !== day) continue;
+      const p = this.d.ownPunch(pairs[i]!);
+      if (p) found.push(p);
+    }
+    return found;
+  }
+
   /** Own punches taken at or after `since` (a roll call learnt late). */
   ownSince(since: number): OwnPunch[] {
-    return [...this.own.values()].flat().filter((o) => o.at >= since);
+    const found: OwnPunch[] = [];
+    for (const pairs of this.own.values())
+      for (let i = 0; i < pairs.length; i += 2) {
+        const p = this.d.ownPunch(pairs[i]!);
+        if (p && p.at >= since) found.push(p);
+      }
+    return found;
   }
 
   /**
@@ -140,8 +171,10 @@ export class ServiceDayReader {
   /** A new day: yesterday's reads and own punches go. */
   prune(today: string): void {
     for (const [k, v] of this.days) if (v.date !== today) this.days.delete(k);
-    for (const [k, v] of this.own) {
-      const kept = v.filter((o) => o.localDate >= today);
+    const day = dayNumber(today);
+    for (const [k, pairs] of this.own) {
+      const kept: number[] = [];
+      for (let i = 0; i < pairs.length; i += 2) if (pairs[i + 1]! >= day) kept.push(pairs[i]!, pairs[i + 1]!);
       if (kept.length === 0) this.own.delete(k);
       else this.own.set(k, kept);
     }
@@ -219,7 +252,7 @@ export class ServiceDayReader {
 
   /** The merged day's last punch against what is known of the person. */
   private answer(key: string, date: string, times: readonly string[]): void {
-    const own = (this.own.get(key) ?? []).filter((o) => o.localDate === date);
+    const own = this.ownOf(key, date);
     const known = this.d.person(key);
     // A restart forgot the own punches in memory: the known one, if this terminal took it, still counts.
     if (own.length === 0 && known?.source === 'own' && known.localDate === date)
