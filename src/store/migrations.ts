@@ -23,6 +23,7 @@ import { migration14 } from './migrations/v14.js';
 import { migration15 } from './migrations/v15.js';
 import { migration16 } from './migrations/v16.js';
 import { migration17 } from './migrations/v17.js';
+import { migration18 } from './migrations/v18.js';
 
 export const migrations: readonly string[] = [
   migration01,
@@ -42,4 +43,5 @@ export const migrations: readonly string[] = [
   migration15,
   migration16,
   migration17,
+  migration18,
 ];

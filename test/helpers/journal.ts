@@ -2,6 +2,7 @@ import { localDateTime } from '../../src/domain/time/local-time.js';
 import { openDatabase, type Db as AnyDb, type DurableDb as Db } from '../../src/store/database.js';
 import { EvidenceJournal, type JournalOptions } from '../../src/store/journal/evidence-journal.js';
 import { JournalReader } from '../../src/store/journal/journal-read.js';
+import { migration18 } from '../../src/store/migrations/v18.js';
 import { Outbox, type NewPunch } from '../../src/store/punches/outbox.js';
 import { tempDir } from './temp.js';
 
@@ -91,4 +92,13 @@ export const dropJournalTriggers = (db: AnyDb): void => {
     'journal_facts_append_only_d',
   ])
     db.exec(`DROP TRIGGER ${t}`);
+};
+
+/**
+ * Today's EvidenceJournal on a file of a version before 18 (a fixture written as an earlier release wrote it): the
+ * chain tails migration 18 adds, so the journal can seal; `remove` gives the file its own version's schema back.
+ */
+export const chainTailsFor = (db: AnyDb): { remove: () => void } => {
+  db.exec(migration18.slice(0, migration18.indexOf('DROP INDEX')));
+  return { remove: () => db.exec('DROP TRIGGER journal_chain_tail; DROP TABLE journal_chain_tails;') };
 };

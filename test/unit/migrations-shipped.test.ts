@@ -27,6 +27,7 @@ const SHIPPED: readonly (readonly [number, string])[] = [
   [15, 'f2043584b63f990c'],
   [16, '2ef086e640d12221'],
   [17, '209d2ed224ca9882'],
+  [18, 'fd96d421707c80cf'],
 ];
 
 describe('the shipped migrations', () => {

@@ -109,7 +109,10 @@ export class EvidenceJournal {
       // columns rebuild ends with its stored hash in lowercase hex after a body of MARK_BODY_LENGTH characters (9 of
       // them the NSR); only a verbatim line, or a longer NSR, is read whole (tailHash).
       last: db.prepare(`SELECT nsr, ${TAIL_COLUMNS} FROM journal_marks ORDER BY nsr DESC LIMIT 1`),
-      lastOfChain: db.prepare(`SELECT ${TAIL_COLUMNS} FROM journal_marks WHERE chain = ? ORDER BY nsr DESC LIMIT 1`),
+      // The chain's last mark through its tail (migration 18: one row per chain, kept by a trigger on insert).
+      lastOfChain: db.prepare(
+        `SELECT ${TAIL_COLUMNS} FROM journal_marks WHERE nsr = (SELECT nsr FROM journal_chain_tails WHERE chain = ?)`,
+      ),
       // A chain whose every mark was archived (store/journal/journal-archive.ts) goes on from its last archived hash.
       archivedOfChain: db.prepare('SELECT hash FROM journal_archive_heads WHERE chain = ?'),
       // The line's fields and 32-byte hash, rebuilt on read (migration 14, store/mark-columns.ts).

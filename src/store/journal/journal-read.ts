@@ -32,6 +32,9 @@ export function journalState(db: Db): { journalId: string; nextNsr: number } | n
 
 const marks = (rows: unknown[]): StoredMark[] => rows.map(parseMarkRow).filter((m): m is StoredMark => m !== null);
 
+/** A YYYY-MM-DD date as the day number journal_marks_by_day holds (`marked / 1440`: days since 1970-01-01). */
+export const dayNumber = (date: string): number => Math.floor(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
+
 type Bounds = { lo: number; hi: number };
 const merged = (a: Bounds | null, b: Bounds | null): Bounds | null =>
   a && b ? { lo: Math.min(a.lo, b.lo), hi: Math.max(a.hi, b.hi) } : (a ?? b);
@@ -52,15 +55,16 @@ export class JournalReader {
       byNsr: db.prepare('SELECT * FROM journal_marks WHERE nsr = ?'),
       // The punch row's NSR (also a resolved capture's); once retention pruned it, the mark's own link.
       ofPunch: db.prepare('SELECT m.* FROM punches p JOIN journal_marks m ON m.nsr = p.nsr WHERE p.id = ?'),
-      ofPrunedPunch: db.prepare(
-        'SELECT * FROM journal_marks INDEXED BY journal_marks_by_punch WHERE punch_id = ? ORDER BY nsr LIMIT 1',
-      ),
-      // Two single-aggregate subqueries: each is one seek in the date index, whatever the day holds.
+      // No index by punch (migration 18): walked in NSR order. A rare read: a pruned punch's mark stays here only
+      // until it is archived (journal.archiveAfterDays), and receipts ask by NSR.
+      punchNsr: db.prepare('SELECT nsr FROM punches WHERE id = ?'),
+      ofPrunedPunch: db.prepare('SELECT * FROM journal_marks WHERE punch_id = ? ORDER BY nsr LIMIT 1'),
+      // Two single-aggregate subqueries: each is one seek in the day index, whatever the day holds.
       dayBounds: db.prepare(
-        'SELECT (SELECT MIN(nsr) FROM journal_marks INDEXED BY journal_marks_by_date WHERE local_date = @day) AS lo, (SELECT MAX(nsr) FROM journal_marks INDEXED BY journal_marks_by_date WHERE local_date = @day) AS hi',
+        'SELECT (SELECT MIN(nsr) FROM journal_marks INDEXED BY journal_marks_by_day WHERE marked / 1440 = @day) AS lo, (SELECT MAX(nsr) FROM journal_marks INDEXED BY journal_marks_by_day WHERE marked / 1440 = @day) AS hi',
       ),
       dateBounds: db.prepare(
-        'SELECT MIN(nsr) AS lo, MAX(nsr) AS hi FROM journal_marks INDEXED BY journal_marks_by_date WHERE local_date >= ? AND local_date <= ?',
+        'SELECT MIN(nsr) AS lo, MAX(nsr) AS hi FROM journal_marks INDEXED BY journal_marks_by_day WHERE marked / 1440 >= ? AND marked / 1440 <= ?',
       ),
       // By NSR between the bounds, the date checked per row (+: not by the date index, which would sort every page).
       inDates: db.prepare(
@@ -78,7 +82,7 @@ export class JournalReader {
       ),
       nextMark: db.prepare('SELECT MIN(nsr) AS nsr FROM journal_marks WHERE nsr > ?'),
       chainHead: db.prepare(
-        'SELECT m.nsr, m.line, (SELECT journal_id FROM journal_meta WHERE one = 1) AS journal_id FROM journal_marks m WHERE m.chain = ? ORDER BY m.nsr DESC LIMIT 1',
+        'SELECT m.nsr, m.line, (SELECT journal_id FROM journal_meta WHERE one = 1) AS journal_id FROM journal_marks m WHERE m.nsr = (SELECT nsr FROM journal_chain_tails WHERE chain = ?)',
       ),
     };
   }
@@ -103,19 +107,21 @@ export class JournalReader {
   }
 
   markOfPunch(punchId: number): StoredMark | null {
-    const m = parseMarkRow(this.stmts.ofPunch.get(punchId)) ?? parseMarkRow(this.stmts.ofPrunedPunch.get(punchId));
+    const own = parseMarkRow(this.stmts.ofPunch.get(punchId));
+    if (own) return own;
+    const nsr = (this.stmts.punchNsr.get(punchId) as { nsr: number | null } | undefined)?.nsr;
+    // The row names its mark: archived since (or none).
+    if (typeof nsr === 'number') return this.mark(nsr);
+    // The row is gone (retention) or never had a mark: the mark's own link, here then in the archives.
+    const m = parseMarkRow(this.stmts.ofPrunedPunch.get(punchId));
     if (m) return m;
     const shelf = this.shelf();
-    if (shelf.empty) return null;
-    const nsr = (
-      this.db.prepare('SELECT nsr FROM punches WHERE id = ?').get(punchId) as { nsr: number | null } | undefined
-    )?.nsr;
-    return typeof nsr === 'number' ? this.mark(nsr) : shelf.markOfPunch(punchId);
+    return shelf.empty ? null : shelf.markOfPunch(punchId);
   }
 
   /** The NSRs of the first and last marks dated `from`..`to` (YYYY-MM-DD, inclusive), or null when none is. */
   dateBounds(from: string, to: string): { lo: number; hi: number } | null {
-    const r = this.stmts.dateBounds.get(from, to) as { lo: number | null; hi: number | null };
+    const r = this.stmts.dateBounds.get(dayNumber(from), dayNumber(to)) as { lo: number | null; hi: number | null };
     const shelf = this.shelf();
     return merged(
       r.lo === null || r.hi === null ? null : { lo: r.lo, hi: r.hi },
@@ -128,7 +134,7 @@ export class JournalReader {
    * a day at a time cost a seek per day, where dateBounds walks every mark of the range at once.
    */
   dayBounds(day: string): { lo: number; hi: number } | null {
-    const r = this.stmts.dayBounds.get({ day }) as { lo: number | null; hi: number | null };
+    const r = this.stmts.dayBounds.get({ day: dayNumber(day) }) as { lo: number | null; hi: number | null };
     const shelf = this.shelf();
     return merged(
       r.lo === null || r.hi === null ? null : { lo: r.lo, hi: r.hi },

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parsePhotoFactDetail, photoFileName } from '../../domain/punch/photo.js';
+import { dayNumber } from './journal-read.js';
 import type { Db } from '../database.js';
 import { photoDirOfDb } from './photo-files.js';
 
@@ -29,9 +30,9 @@ export function photosOfPeriod(db: Db, from: string, to: string): PeriodPhoto[] 
       `SELECT m.nsr, m.local_date, p.local_time, p.employee_external_id, p.employee_name,
          (SELECT f.detail FROM journal_facts f WHERE f.nsr = m.nsr AND f.event = 'photo' ORDER BY f.seq DESC LIMIT 1) AS sealed
        FROM journal_marks m LEFT JOIN punches p ON p.nsr = m.nsr
-       WHERE m.local_date BETWEEN ? AND ? ORDER BY m.nsr`,
+       WHERE m.marked / 1440 BETWEEN ? AND ? ORDER BY m.nsr`, // journal_marks_by_day (migration 18)
     )
-    .all(from, to) as Array<{
+    .all(dayNumber(from), dayNumber(to)) as Array<{
     nsr: number;
     local_date: string;
     local_time: string | null;
