@@ -22,10 +22,10 @@ import {
   type RosterPart,
 } from './roster-setup.js';
 import type { ChildArgs, ChildReport } from './rss-child.js';
-import { tempDir } from './support.js';
+import { MALLOC_ENV, tempDir } from './support.js';
 
 /** The V8 flags the terminal is launched with (package.json start, assets/bin/timeclock). */
-const V8_FLAGS = ['--max-semi-space-size=4'];
+const V8_FLAGS = ['--max-semi-space-size=4', '--optimize-for-size'];
 /** Mirrors ENROLL_CACHE_KIB of rss-child.ts (importing it would run the child). */
 const ENROLL_CACHE_KIB = 1024;
 
@@ -45,8 +45,8 @@ function runChild(args: ChildArgs): Promise<ChildRun> {
     // Launched as the terminal is (assets/bin/timeclock, npm start): V8's young generation at 4 MiB.
     const child = spawn(process.execPath, [...V8_FLAGS, CHILD_SCRIPT, JSON.stringify(args)], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      // and with two malloc arenas (assets/bin/timeclock).
-      env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+      // and with glibc's settings (assets/bin/timeclock).
+      env: { ...process.env, ...MALLOC_ENV },
     });
     let stdout = '';
     let stderr = '';

@@ -20,6 +20,7 @@ import path from 'node:path';
 import { objectIdFor } from '../../src/mock/seed.js';
 import { startMockProcess } from './mock-process.js';
 import type { Result } from './report.js';
+import { MALLOC_ENV } from './support.js';
 
 const EMPLOYEES = 10_000;
 const PUNCHES = 300;
@@ -54,8 +55,8 @@ function kib(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 async function runOne(args: string[], env: NodeJS.ProcessEnv, entry: string): Promise<Run> {
   const t0 = performance.now();
   // As the terminal is launched (assets/bin/timeclock): a 4 MiB young generation, two malloc arenas.
-  const child: ChildProcess = spawn(process.execPath, ['--max-semi-space-size=4', ...args], {
-    env: { ...env, MALLOC_ARENA_MAX: '2' },
+  const child: ChildProcess = spawn(process.execPath, ['--max-semi-space-size=4', '--optimize-for-size', ...args], {
+    env: { ...env, ...MALLOC_ENV },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';

@@ -35,6 +35,13 @@ export async function withTimeout<T>(p: Promise<T>, ms: number): Promise<Timed<T
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
+/** glibc's settings the terminal is launched with (assets/bin/timeclock), for the benches' agent processes. */
+export const MALLOC_ENV = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '262144',
+} as const;
+
 /**
  * A real agent (real SQLite file in `dataDir`, real HTTP) pointed at `baseUrl`, logging nothing; `extra`: more
  * configuration.

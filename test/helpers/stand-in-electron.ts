@@ -35,6 +35,7 @@ export function makeStandInElectron(dir: string, opts: { node: string; version: 
     'echo "argv: $*" >&2',
     'echo "TIMECLOCK_DATA_DIR=$TIMECLOCK_DATA_DIR" >&2',
     'echo "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX" >&2',
+    'echo "MALLOC_MMAP_THRESHOLD_=$MALLOC_MMAP_THRESHOLD_ MALLOC_TRIM_THRESHOLD_=$MALLOC_TRIM_THRESHOLD_" >&2',
     'exit 3',
   ].join('\n');
   fs.writeFileSync(path.join(dir, 'electron'), Buffer.concat([Buffer.from(`${script}\n`), wire]), { mode: 0o755 });

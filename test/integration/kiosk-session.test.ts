@@ -33,8 +33,9 @@ function gone(pid: number): boolean {
 /** A stand-in that logs `name pid=… args` (and what the app sees), then crashes or stays up. */
 const FAKE = (name: string): string => `#!/bin/sh
 n=$(grep -c '^${name} ' "$FAKE_LOG" || :)
-printf '%s pid=%s t=%s stdin=%s data=%s config=%s arenas=%s args=%s\\n' ${name} $$ "$(date +%s%N)" "$(readlink /proc/$$/fd/0)" \\
-  "$TIMECLOCK_DATA_DIR" "$TIMECLOCK_CONFIG" "$MALLOC_ARENA_MAX" "$*" >> "$FAKE_LOG"
+printf '%s pid=%s t=%s stdin=%s data=%s config=%s arenas=%s mmap=%s trim=%s args=%s\\n' ${name} $$ "$(date +%s%N)" \\
+  "$(readlink /proc/$$/fd/0)" "$TIMECLOCK_DATA_DIR" "$TIMECLOCK_CONFIG" "$MALLOC_ARENA_MAX" "$MALLOC_MMAP_THRESHOLD_" \\
+  "$MALLOC_TRIM_THRESHOLD_" "$*" >> "$FAKE_LOG"
 if [ "$n" -lt "\${FAKE_CRASHES:-0}" ]; then exit 3; fi
 exec sleep 60
 `;
@@ -103,7 +104,9 @@ function rig(o: { xset?: boolean } = {}) {
     return run;
   };
   const starts = (name: 'app' | 'cli') => lines().filter((l) => l.startsWith(`${name} `));
-  const field = (line: string | undefined, key: string) => new RegExp(`${key}=(\\S*)`).exec(line ?? '')?.[1];
+  // `args` is the line's last field and may hold spaces (the V8 flags are one argument).
+  const field = (line: string | undefined, key: string) =>
+    new RegExp(key === 'args' ? 'args=(.*)$' : `${key}=(\\S*)`).exec(line ?? '')?.[1];
   /** SIGTERM, as systemd or the display manager stops the session: it exits 0 and leaves no process. */
   const stop = async (run: Run) => {
     run.child.kill('SIGTERM');
@@ -135,14 +138,18 @@ describe('the session under X', () => {
       config: r.field(app, 'config'),
       stdin: r.field(app, 'stdin'),
       arenas: r.field(app, 'arenas'),
+      mmap: r.field(app, 'mmap'),
+      trim: r.field(app, 'trim'),
       args: r.field(app, 'args'),
     }).toEqual({
       data: '',
       config: '/etc/timeclock-kiosk/config.json',
       stdin: '/dev/null',
       arenas: '2',
+      mmap: '131072',
+      trim: '262144',
       // The young generation as the agent runs everywhere (assets/bin/timeclock).
-      args: '--js-flags=--max-semi-space-size=4',
+      args: '--js-flags=--max-semi-space-size=4 --optimize-for-size',
     });
     await r.stop(run);
     expect(run.stderr()).toBe('');

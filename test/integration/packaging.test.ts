@@ -434,10 +434,13 @@ describe('the timeclock command of the package', () => {
     expect(result.out).toContain('stand-in Electron');
     const argv = /argv: (.*)/.exec(result.out)?.[1] ?? '';
     expect(argv).toBe(
-      '--js-flags=--max-semi-space-size=4 --ozone-platform=headless --no-sandbox --disable-gpu --cli status --json',
+      '--js-flags=--max-semi-space-size=4 --optimize-for-size --ozone-platform=headless --no-sandbox --disable-gpu --cli status --json',
     );
     expect(/TIMECLOCK_DATA_DIR=(\S*)/.exec(result.out)?.[1]).toBe('/var/lib/timeclock-kiosk');
     // Two malloc arenas (assets/bin/timeclock says why).
     expect(/MALLOC_ARENA_MAX=(\S*)/.exec(result.out)?.[1]).toBe('2');
+    // and glibc's thresholds fixed (assets/bin/timeclock says why).
+    expect(/MALLOC_MMAP_THRESHOLD_=(\S*)/.exec(result.out)?.[1]).toBe('131072');
+    expect(/MALLOC_TRIM_THRESHOLD_=(\S*)/.exec(result.out)?.[1]).toBe('262144');
   });
 });

@@ -25,8 +25,18 @@ export type ReadDay = (ref: EmployeeRef, date: string, zone: WallZone, signal: A
 /** One punch this terminal took today (for the labels' corrections and a late roll call's marks). */
 export type OwnPunch = { id: string; employeeKey: string; at: number; localDate: string; localTime: string };
 
-/** A local date as one number (2026-11-29 → 20261129): the day of an own punch, without a string per punch. */
-const dayNumber = (date: string): number => Number(date.replaceAll('-', ''));
+/**
+ * An own punch as one number, its id and its local day (days since 1970): a site's 10,000 punches a day kept as
+ * objects with their strings cost about 3 MiB of heap; the rest is read back from the row when needed.
+ */
+const DAYS = 100_000;
+const dayOf = (date: string): number => Math.floor(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
+const packOwn = (punchId: number, date: string): number => punchId * DAYS + dayOf(date);
+const ownIdOf = (packed: number): number => Math.floor(packed / DAYS);
+const ownDayOf = (packed: number): number => packed % DAYS;
+/** A person's own punches: one number for the usual one a day, a list for more. */
+type OwnOfPerson = number | number[];
+const listOf = (o: OwnOfPerson | undefined): number[] => (o === undefined ? [] : typeof o === 'number' ? [o] : o);
 
 export type ServiceDayDeps = {
   readDay: ReadDay | null;
@@ -81,11 +91,8 @@ const RETRIES = 5;
 export class ServiceDayReader {
   /** Whose day was read, for which date, and what it said. */
   private readonly days = new Map<string, { date: string; times: string[] }>();
-  /**
-   * Each person's own punches of the day as [punch id, day number] pairs: 16 bytes a punch where an object with its
-   * strings cost about 300 (10,000 punches a day at a large site); the rest is read from the row when needed.
-   */
-  private readonly own = new Map<string, number[]>();
+  /** Each person's own punches of the day (packOwn). */
+  private readonly own = new Map<string, OwnOfPerson>();
   private readonly urgent = new Set<string>();
   private readonly later = new Set<string>();
   private draining: Promise<void> | null = null;
@@ -107,38 +114,27 @@ export class ServiceDayReader {
 
   /** Own punch `punchId` taken (`p` is it); `streamLive`: the stream tells of the other gates, no read needed. */
   tookOwn(punchId: number, p: OwnPunch, streamLive: boolean): void {
-    const day = dayNumber(p.localDate);
-    const pairs = this.own.get(p.employeeKey) ?? [];
-    const kept: number[] = [];
-    for (let i = 0; i < pairs.length; i += 2) if (pairs[i + 1] === day) kept.push(pairs[i]!, day);
-    kept.push(punchId, day);
-    this.own.set(p.employeeKey, kept);
+    const day = dayOf(p.localDate);
+    const sameDay = listOf(this.own.get(p.employeeKey)).filter((o) => ownDayOf(o) === day);
+    const packed = packOwn(punchId, p.localDate);
+    this.own.set(p.employeeKey, sameDay.length === 0 ? packed : [...sameDay, packed]);
     if (!streamLive && this.d.readAtPunch && this.days.get(p.employeeKey)?.date !== p.localDate)
       this.want([p.employeeKey], true);
   }
 
   /** The person's own punches of `date`, read back from their rows. */
   private ownOf(employeeKey: string, date: string): OwnPunch[] {
-    const day = dayNumber(date);
-    const pairs = this.own.get(employeeKey) ?? [];
-    const found: OwnPunch[] = [];
-    for (let i = 0; i < pairs.length; i += 2) {
-      if (pairs[i + 1] !== day) continue;
-      const p = this.d.ownPunch(pairs[i]!);
-      if (p) found.push(p);
-    }
-    return found;
+    const day = dayOf(date);
+    return this.readOwn(listOf(this.own.get(employeeKey)).filter((o) => ownDayOf(o) === day));
   }
 
   /** Own punches taken at or after `since` (a roll call learnt late). */
   ownSince(since: number): OwnPunch[] {
-    const found: OwnPunch[] = [];
-    for (const pairs of this.own.values())
-      for (let i = 0; i < pairs.length; i += 2) {
-        const p = this.d.ownPunch(pairs[i]!);
-        if (p && p.at >= since) found.push(p);
-      }
-    return found;
+    return this.readOwn([...this.own.values()].flatMap(listOf)).filter((o) => o.at >= since);
+  }
+
+  private readOwn(packed: readonly number[]): OwnPunch[] {
+    return packed.map((o) => this.d.ownPunch(ownIdOf(o))).filter((o): o is OwnPunch => o !== undefined);
   }
 
   /**
@@ -171,12 +167,11 @@ export class ServiceDayReader {
   /** A new day: yesterday's reads and own punches go. */
   prune(today: string): void {
     for (const [k, v] of this.days) if (v.date !== today) this.days.delete(k);
-    const day = dayNumber(today);
-    for (const [k, pairs] of this.own) {
-      const kept: number[] = [];
-      for (let i = 0; i < pairs.length; i += 2) if (pairs[i + 1]! >= day) kept.push(pairs[i]!, pairs[i + 1]!);
+    const day = dayOf(today);
+    for (const [k, o] of this.own) {
+      const kept = listOf(o).filter((x) => ownDayOf(x) >= day);
       if (kept.length === 0) this.own.delete(k);
-      else this.own.set(k, kept);
+      else this.own.set(k, kept.length === 1 ? kept[0]! : kept);
     }
   }
 
