@@ -148,6 +148,13 @@ export class RetentionWatch {
         more = r.more;
         n = resized(n, ms, PUNCHES);
       }
+      // Then those whose log is gone into their compact form (migration 19): batches the size of the punches'.
+      n = PUNCHES.first;
+      for (let more = true; more && !this.stopped;) {
+        const [r, ms] = await slice(() => store.moveDelivered(n));
+        more = r.more;
+        n = resized(n, ms, PUNCHES);
+      }
       n = PUNCHES.first * AUDIT_PER_PUNCH;
       for (let more = true; more && !this.stopped;) {
         const [r, ms] = await slice(() => store.pruneAudit(at - policy.auditDays * DAY_MS, n));
