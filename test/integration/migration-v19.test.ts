@@ -12,6 +12,10 @@ import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writePunchCsv } from '../../src/agent/exports/punch-csv.js';
+import { RetentionWatch } from '../../src/agent/journal/retention-watch.js';
+import { storedSettingsView } from '../../src/agent/settings/stored-settings.js';
+import { readStatus } from '../../src/agent/status/status.js';
+import { silentLogger } from '../../src/log.js';
 import { journalReceiptSource } from '../../src/agent/receipts/receipt-source.js';
 import { DB_FILE_NAME, openDatabase, type Db, type DurableDb } from '../../src/store/database.js';
 import { AuditMarks } from '../../src/store/journal/audit-marks.js';
@@ -21,6 +25,10 @@ import { verifyJournal } from '../../src/store/journal/journal-verify.js';
 import { migrations } from '../../src/store/migrations.js';
 import { Outbox } from '../../src/store/punches/outbox.js';
 import { PunchLists } from '../../src/store/punches/punch-lists.js';
+import { UnresolvedPunches } from '../../src/store/punches/unresolved.js';
+import { Identities } from '../../src/store/roster/identities.js';
+import { Roster } from '../../src/store/roster/roster.js';
+import { RateSlots } from '../../src/store/settings/rate-slots.js';
 import { DAY_MS, DEFAULT_RETENTION, RetentionStore, compactDatabase } from '../../src/store/upkeep/retention.js';
 import { BASE, journalPunch } from '../helpers/journal.js';
 import { tempDir } from '../helpers/temp.js';
@@ -142,7 +150,27 @@ async function whatReadersSee(db: DurableDb, d: string, ids: number[], nsrs: num
     receipts: nsrs.map((n) => receipts.byNsr(n)),
     marksOfPunches: ids.map((i) => reader.markOfPunch(i)?.nsr ?? null),
     counts: new Outbox(db).counts(),
+    status: statusOf(db),
   };
+}
+
+/** What `timeclock status` says of the queue and of punches delivered ever. */
+function statusOf(db: DurableDb) {
+  const settings = storedSettingsView(db, { siteId: undefined, rateLimit: { limit: 60, windowMs: 60_000 } }, false);
+  const s = readStatus({
+    db,
+    outbox: new Outbox(db),
+    roster: new Roster(db),
+    rateSlots: new RateSlots(db),
+    identities: new Identities(db),
+    unresolved: new UnresolvedPunches(db),
+    rule: settings.rateLimit,
+    settings,
+    now: NOW,
+    terminalId: 'door-1',
+    rosterRefreshMs: 86_400_000,
+  });
+  return { queue: s.queue, unsent: s.unsent, deliveredEver: s.retention?.deliveredEver };
 }
 
 describe('migration 19: delivered punches in a compact form once their delivery log is gone', () => {
@@ -172,6 +200,7 @@ describe('migration 19: delivered punches in a compact form once their delivery 
     const seenBefore = await whatReadersSee(db, d, ids, nsrs);
     expect(seenBefore.range).toHaveLength(10);
     expect(seenBefore.counts).toEqual({ pending: 1, sending: 1, in_doubt: 1, rejected: 1, held: 1, sent: 5 });
+    expect(seenBefore.status).toMatchObject({ unsent: 3, deliveredEver: 5 });
     expect(seenBefore.audit).toHaveLength(10);
     expect(seenBefore.receipts.every((r) => r?.punch)).toBe(true);
 
@@ -214,6 +243,30 @@ describe('migration 19: delivered punches in a compact form once their delivery 
     expect(r.deleted.punches).toBe(3);
     expect(where(db)).toEqual({ punches: ids.slice(0, 5), compact: [d6, d0] });
     expect(new Outbox(db).counts()).toEqual({ pending: 1, sending: 1, in_doubt: 1, rejected: 1, held: 1, sent: 2 });
+  });
+
+  it("is the agent's daily retention pass that moves them", async () => {
+    const d = dir();
+    const before = version18(d);
+    const db = openDatabase(d);
+    undo.push(() => db.close());
+    const watch = new RetentionWatch({
+      store: new RetentionStore(db),
+      policy: DEFAULT_RETENTION,
+      clock: { now: () => NOW },
+      mono: () => performance.now(),
+      log: silentLogger,
+      checkpointer: null,
+      write: () => undefined,
+      changed: () => undefined,
+      firstAfterMs: 0,
+      everyMs: DAY_MS,
+    });
+    const pass = await watch.runNow();
+    await watch.stop();
+    expect(pass.outcome).toBe('done');
+    expect(where(db).compact).toEqual(before.slice(5, 8).map((r) => r.id));
+    expect(seen(db)).toEqual(before);
   });
 
   it('moves neither a punch whose delivery log is still there nor one that would not read back exactly', () => {
