@@ -276,14 +276,18 @@ describe('migration 19: delivered punches in a compact form once their delivery 
     undo.push(() => db.close());
     const store = new RetentionStore(db);
     const [d30, d20] = [before[5]?.id, before[6]?.id] as [number, number];
-    // A log line written after the pruning walked past d30 (a clock stepped back); d20's local time in seconds.
-    store.pruneDeliveryLog(NOW - 7 * DAY_MS, 100);
+    // A log line written after the pruning walked past d30 (a clock stepped back); d20's local time with seconds.
+    store.pruneDeliveryLog(NOW - 5 * DAY_MS, 100);
     db.prepare("INSERT INTO punch_journal (punch_id, at, event) VALUES (?, ?, 'note')").run(d30, NOW);
     db.prepare("UPDATE punches SET local_time = local_time || ':00' WHERE id = ?").run(d20);
+    // d10 delivered unanchored: it keeps its clock readings as evidence (punch-writer.ts setSent), so it stays.
+    const d10 = before[7]?.id as number;
+    db.prepare("UPDATE punches SET anchored = 0, wall_at = 1, mono_at = 2, boot_id = 'b' WHERE id = ?").run(d10);
+    // d6 (its log gone too) moves; the three others stay.
+    const d6 = before[8]?.id as number;
     expect(store.moveDelivered(100)).toEqual({ moved: 1, more: false });
-    expect(where(db).compact).toEqual([before[7]?.id]);
-    expect(where(db).punches).toContain(d30);
-    expect(where(db).punches).toContain(d20);
+    expect(where(db).compact).toEqual([d6]);
+    expect(where(db).punches).toEqual(before.map((r) => r.id).filter((id) => id !== d6));
   });
 
   it('takes a punch repeating a moved minute as a new punch (a stepped clock), losing none', () => {

@@ -7,9 +7,9 @@
  * transaction: each punch is looked at once.
  *
  * Only a row in state 'sent' with an NSR, no delivery log line left and nothing the compact form does
- * not keep (a held or reject reason) moves, and only if it reads back exactly (local date and time,
- * the service's id): the INSERT's own WHERE asks it, and the row leaves `punches` only when the insert
- * took it. Anything else stays where it is (retention deletes it in time). Held, rejected, pending,
+ * not keep (a held or reject reason; clock readings, which an unanchored punch keeps as evidence)
+ * moves, and only if it reads back exactly (local date and time, the service's id): the INSERT's own
+ * WHERE asks it, and the row leaves `punches` only when the insert took it. Anything else stays where it is (retention deletes it in time). Held, rejected, pending,
  * sending and in-doubt rows never move.
  */
 import type { WritableDb } from '../database.js';
@@ -61,7 +61,8 @@ export class PunchMover {
            CASE WHEN ${IS_HEX24} THEN unhex(p.remote_id) ELSE p.remote_id END, p.last_error
          FROM punches p
          WHERE p.id = @id AND p.state = 'sent' AND p.nsr IS NOT NULL AND p.sent_at IS NOT NULL
-           AND p.held_reason IS NULL AND p.reject_reason IS NULL AND p.utc_minute = p.captured_at / 60000 AND p.anchored IN (0, 1) AND p.collides IN (0, 1)
+           AND p.held_reason IS NULL AND p.reject_reason IS NULL
+           AND p.wall_at IS NULL AND p.mono_at IS NULL AND p.boot_id IS NULL AND p.utc_minute = p.captured_at / 60000 AND p.anchored IN (0, 1) AND p.collides IN (0, 1)
            AND typeof(p.attempts) = 'integer' AND (p.remote_id IS NULL OR typeof(p.remote_id) = 'text')
            AND date(${LOCAL_MINUTE}, 'unixepoch') = p.local_date
            AND strftime('%H:%M', ${LOCAL_MINUTE}, 'unixepoch') = p.local_time
