@@ -9,8 +9,8 @@
  * Only a row in state 'sent' with an NSR, no delivery log line left and nothing the compact form does
  * not keep (a held or reject reason; clock readings, which an unanchored punch keeps as evidence)
  * moves, and only if it reads back exactly (local date and time, the service's id): the INSERT's own
- * WHERE asks it, and the row leaves `punches` only when the insert took it. Anything else stays where it is (retention deletes it in time). Held, rejected, pending,
- * sending and in-doubt rows never move.
+ * WHERE asks it, and the row leaves `punches` only when the insert took it. Anything else stays where
+ * it is (retention deletes it in time). Held, rejected, pending, sending and in-doubt rows never move.
  */
 import type { WritableDb } from '../database.js';
 
