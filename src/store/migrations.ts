@@ -24,6 +24,7 @@ import { migration15 } from './migrations/v15.js';
 import { migration16 } from './migrations/v16.js';
 import { migration17 } from './migrations/v17.js';
 import { migration18 } from './migrations/v18.js';
+import { migration19 } from './migrations/v19.js';
 
 export const migrations: readonly string[] = [
   migration01,
@@ -44,4 +45,5 @@ export const migrations: readonly string[] = [
   migration16,
   migration17,
   migration18,
+  migration19,
 ];

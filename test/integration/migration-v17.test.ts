@@ -34,12 +34,17 @@ const HOUR = 3_600_000;
 const NOW = BASE + 70 * DAY_MS;
 
 type Row = { id: number; state: string; nsr: number; lines: number };
-const rows = (db: Db): Row[] =>
-  db
+/** The punches a person can list: since migration 19 delivered ones may be in their compact form (punch_history). */
+const rows = (db: Db): Row[] => {
+  const view = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'punch_history'").get()
+    ? 'punch_history'
+    : 'punches';
+  return db
     .prepare(
-      'SELECT p.id, p.state, p.nsr, (SELECT COUNT(*) FROM punch_journal j WHERE j.punch_id = p.id) AS lines FROM punches p ORDER BY p.id',
+      `SELECT p.id, p.state, p.nsr, (SELECT COUNT(*) FROM punch_journal j WHERE j.punch_id = p.id) AS lines FROM ${view} p ORDER BY p.id`,
     )
     .all() as Row[];
+};
 
 /**
  * Version 15 as a terminal in the field has it, written by the outbox: one punch in each state not

@@ -28,6 +28,7 @@ const SHIPPED: readonly (readonly [number, string])[] = [
   [16, '2ef086e640d12221'],
   [17, '209d2ed224ca9882'],
   [18, 'fd96d421707c80cf'],
+  [19, 'd9c757f338db8d15'],
 ];
 
 describe('the shipped migrations', () => {

@@ -96,6 +96,7 @@ export class RetentionWatch {
     const deleted: Deleted = { punches: 0, journal: 0, audit: 0 };
     let pageSize = 0;
     let freedPages = 0;
+    let moved = 0;
     let longest = 0;
     let outcome: RetentionPassRecord['outcome'] = 'stopped';
     let error: string | null = null;
@@ -145,6 +146,14 @@ export class RetentionWatch {
       for (let more = true; more && !this.stopped;) {
         const [r, ms] = await slice(() => store.pruneDeliveryLog(at - policy.deliveryLogDays * DAY_MS, n));
         deleted.journal += r.journal;
+        more = r.more;
+        n = resized(n, ms, PUNCHES);
+      }
+      // Then those whose log is gone into their compact form (migration 19): batches the size of the punches'.
+      n = PUNCHES.first;
+      for (let more = true; more && !this.stopped;) {
+        const [r, ms] = await slice(() => store.moveDelivered(n));
+        moved += r.moved;
         more = r.more;
         n = resized(n, ms, PUNCHES);
       }
@@ -198,8 +207,8 @@ export class RetentionWatch {
     };
     this.d.write(record);
     if (outcome === 'failed') this.d.log.warn('retention pass failed; the next one tries again', { error, ...deleted });
-    else if (deleted.punches + deleted.journal + deleted.audit + freedPages > 0)
-      this.d.log.info('retention pass', { ...deleted, freedBytes: record.freedBytes, ms: record.ms, outcome });
+    else if (deleted.punches + deleted.journal + deleted.audit + freedPages + moved > 0)
+      this.d.log.info('retention pass', { ...deleted, moved, freedBytes: record.freedBytes, ms: record.ms, outcome });
     this.d.changed();
     return record;
   }

@@ -28,7 +28,7 @@ export function journalReceiptSource(db: Db): ReceiptSource {
   const journal = new JournalReader(db);
   // By the punch's NSR: a capture matched later keeps its NSR, while its mark names only the unresolved row.
   const punchByNsr = db.prepare(
-    'SELECT captured_at, time_zone, employee_name, local_date, local_time, anchored, held_reason FROM punches WHERE nsr = ?',
+    'SELECT captured_at, time_zone, employee_name, local_date, local_time, anchored, held_reason FROM punch_history WHERE nsr = ?',
   );
   const unresolvedById = db.prepare('SELECT captured_at FROM unresolved_punches WHERE id = ?');
   return {

@@ -61,7 +61,7 @@ export class AuditMarks {
     this.reader = new JournalReader(db);
     this.stmts = {
       punch: db.prepare(
-        'SELECT employee_key, employee_external_id, local_date, local_time, time_zone, state, held_reason FROM punches WHERE nsr = ?',
+        'SELECT employee_key, employee_external_id, local_date, local_time, time_zone, state, held_reason FROM punch_history WHERE nsr = ?',
       ),
       // The roster keeps the CPF as the service wrote it: bare digits or masked.
       byCpf: db.prepare('SELECT id, external_id FROM roster_employees WHERE cpf = ? OR cpf = ? LIMIT 2'),

@@ -54,10 +54,10 @@ export class JournalReader {
     this.stmts = {
       byNsr: db.prepare('SELECT * FROM journal_marks WHERE nsr = ?'),
       // The punch row's NSR (also a resolved capture's); once retention pruned it, the mark's own link.
-      ofPunch: db.prepare('SELECT m.* FROM punches p JOIN journal_marks m ON m.nsr = p.nsr WHERE p.id = ?'),
+      ofPunch: db.prepare('SELECT m.* FROM punch_history p JOIN journal_marks m ON m.nsr = p.nsr WHERE p.id = ?'),
       // No index by punch (migration 18): walked in NSR order. A rare read: a pruned punch's mark stays here only
       // until it is archived (journal.archiveAfterDays), and receipts ask by NSR.
-      punchNsr: db.prepare('SELECT nsr FROM punches WHERE id = ?'),
+      punchNsr: db.prepare('SELECT nsr FROM punch_history WHERE id = ?'),
       ofPrunedPunch: db.prepare('SELECT * FROM journal_marks WHERE punch_id = ? ORDER BY nsr LIMIT 1'),
       // Two single-aggregate subqueries: each is one seek in the day index, whatever the day holds.
       dayBounds: db.prepare(

@@ -97,23 +97,33 @@ async function walk<R>(
   }
 }
 
+/** A mark whose punch row is gone (retention), as the LEFT JOIN gave it. */
+const NO_PUNCH = {
+  punch_id: null,
+  local_date: null,
+  local_time: null,
+  captured_at: null,
+  employee_key: null,
+  roster_cpf: null,
+} as const;
+
 export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<JournalVerification> {
   const t0 = performance.now();
   const step = stepper(o.chunk);
   const stmts = {
-    // Each mark with the punch row that carries its NSR (while retention keeps it) and that employee's CPF in the
-    // roster.
-    marks: db.prepare(
-      `SELECT m.nsr, m.line, m.chain, p.id AS punch_id, p.local_date, p.local_time, p.captured_at, p.employee_key, r.cpf AS roster_cpf
-       FROM journal_marks m LEFT JOIN punches p ON p.nsr = m.nsr LEFT JOIN roster_employees r ON r.id = p.employee_key
-       WHERE m.nsr > @after ORDER BY m.nsr LIMIT @n`,
+    marks: db.prepare('SELECT nsr, line, chain FROM journal_marks WHERE nsr > @after ORDER BY nsr LIMIT @n'),
+    // The punch rows that carry those NSRs (while retention keeps them: punch_history, migration 19) and their
+    // employees' CPF in the roster; a second read by NSR range, as a view on the right of a LEFT JOIN is not merged.
+    marksPunches: db.prepare(
+      `SELECT p.nsr, p.id AS punch_id, p.local_date, p.local_time, p.captured_at, p.employee_key, r.cpf AS roster_cpf
+       FROM punch_history p LEFT JOIN roster_employees r ON r.id = p.employee_key WHERE p.nsr BETWEEN @lo AND @hi`,
     ),
     // A fact about an archived NSR (at or below the watermark) has its mark in an archive.
     facts: db.prepare(
       'SELECT f.seq, f.nsr, f.at, f.event, f.detail, f.hash, (m.nsr IS NOT NULL OR f.nsr <= @archived) AS has_mark FROM journal_facts f LEFT JOIN journal_marks m ON m.nsr = f.nsr WHERE f.seq > @after ORDER BY f.seq LIMIT @n',
     ),
     punches: db.prepare(
-      'SELECT p.id, p.nsr, CASE WHEN p.nsr <= @archived THEN p.nsr ELSE m.nsr END AS mark, CASE WHEN p.nsr <= @archived THEN NULL ELSE m.punch_id END AS owner FROM punches p LEFT JOIN journal_marks m ON m.nsr = p.nsr WHERE p.id > @after ORDER BY p.id LIMIT @n',
+      'SELECT p.id, p.nsr, CASE WHEN p.nsr <= @archived THEN p.nsr ELSE m.nsr END AS mark, CASE WHEN p.nsr <= @archived THEN NULL ELSE m.punch_id END AS owner FROM punch_history p LEFT JOIN journal_marks m ON m.nsr = p.nsr WHERE p.id > @after ORDER BY p.id LIMIT @n',
     ),
     unresolved: db.prepare(
       'SELECT u.id, u.nsr, CASE WHEN u.nsr <= @archived THEN u.nsr ELSE m.nsr END AS mark, CASE WHEN u.nsr <= @archived THEN NULL ELSE m.unresolved_id END AS owner FROM unresolved_punches u LEFT JOIN journal_marks m ON m.nsr = u.nsr WHERE u.id > @after ORDER BY u.id LIMIT @n',
@@ -224,7 +234,14 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
   found.marks = archiveMarks.problem ?? found.marks;
   await walk(
     step,
-    (after, n) => stmts.marks.all({ after, n }) as (MarkRow & MarkPunchRow)[],
+    (after, n) => {
+      const marks = stmts.marks.all({ after, n }) as (MarkRow & { nsr: number })[];
+      const lo = marks[0]?.nsr ?? 0;
+      const hi = marks.at(-1)?.nsr ?? -1;
+      const rows = stmts.marksPunches.all({ lo, hi }) as Omit<MarkPunchRow, 'line'>[];
+      const byNsr = new Map(rows.map((p) => [p.nsr, p]));
+      return marks.map((m) => ({ ...NO_PUNCH, ...byNsr.get(m.nsr), ...m })) as (MarkRow & MarkPunchRow)[];
+    },
     (r) => r.nsr,
     visitMark,
     stopped,

@@ -25,21 +25,29 @@ export type PeriodPhoto = {
 
 export function photosOfPeriod(db: Db, from: string, to: string): PeriodPhoto[] {
   const dir = photoDirOfDb(db);
-  const rows = db
+  const marks = db
     .prepare(
-      `SELECT m.nsr, m.local_date, p.local_time, p.employee_external_id, p.employee_name,
+      `SELECT m.nsr, m.local_date,
          (SELECT f.detail FROM journal_facts f WHERE f.nsr = m.nsr AND f.event = 'photo' ORDER BY f.seq DESC LIMIT 1) AS sealed
-       FROM journal_marks m LEFT JOIN punches p ON p.nsr = m.nsr
-       WHERE m.marked / 1440 BETWEEN ? AND ? ORDER BY m.nsr`, // journal_marks_by_day (migration 18)
+       FROM journal_marks m WHERE m.marked / 1440 BETWEEN ? AND ? ORDER BY m.nsr`, // journal_marks_by_day (migration 18)
     )
-    .all(dayNumber(from), dayNumber(to)) as Array<{
-    nsr: number;
-    local_date: string;
-    local_time: string | null;
-    employee_external_id: string | null;
-    employee_name: string | null;
-    sealed: string | null;
-  }>;
+    .all(dayNumber(from), dayNumber(to)) as Array<{ nsr: number; local_date: string; sealed: string | null }>;
+  // Their punches (either form, punch_history: migration 19) by NSR range: a view on the right of a LEFT JOIN is
+  // not merged into the query.
+  type PunchOfMark = { nsr: number; local_time: string; employee_external_id: string | null; employee_name: string };
+  const punches = db
+    .prepare('SELECT nsr, local_time, employee_external_id, employee_name FROM punch_history WHERE nsr BETWEEN ? AND ?')
+    .all(marks[0]?.nsr ?? 0, marks.at(-1)?.nsr ?? -1) as PunchOfMark[];
+  const byNsr = new Map(punches.map((p) => [p.nsr, p]));
+  const rows = marks.map((m) => {
+    const p = byNsr.get(m.nsr);
+    return {
+      ...m,
+      local_time: p?.local_time ?? null,
+      employee_external_id: p?.employee_external_id ?? null,
+      employee_name: p?.employee_name ?? null,
+    };
+  });
   const out: PeriodPhoto[] = [];
   for (const r of rows) {
     const file = path.join(dir, photoFileName(r.nsr));

@@ -3,11 +3,13 @@
  * - waiting: unsent punches by punches_unsent_at (captured_at, partial) and held ones by
  *   punches_held / punches_state, merged oldest first; the total from punch_counts (no count pass);
  * - one employee's day: the unique (employee_key, utc_minute, local_time) index over the UTC
- *   minutes that can carry that local date in any zone;
+ *   minutes that can carry that local date in any zone (delivered punches moved into their compact
+ *   form, migration 19: their capture time index over the same span);
  * - a date range, page by page: punches_captured_at (captured_at, rowid) with a keyset, so a page
  *   costs its own rows whatever the year holds.
  * Employees are found in the roster by its indexed keys, else by part of the name (a roster pass).
  * INDEXED BY where the planner, without statistics, would take punches_state and sort the backlog.
+ * The day and the range read punch_history (both forms of a delivered punch); the waiting lists stay on punches.
  */
 import { readCpf } from '../../domain/people/cpf.js';
 import type { Db } from '../database.js';
@@ -74,11 +76,14 @@ export class PunchLists {
       byName: db.prepare<[string, number], FoundEmployee>(
         "SELECT id, external_id, full_name FROM roster_employees WHERE full_name LIKE ? ESCAPE '\\' ORDER BY full_name, id LIMIT ?",
       ),
-      day: db.prepare<[string, number, number, string], ListedPunchRow>(
-        `SELECT ${COLUMNS} FROM punches WHERE employee_key = ? AND utc_minute BETWEEN ? AND ? AND local_date = ? ORDER BY captured_at, id`,
+      // History (punch_history, migration 19): live rows by the repeat key's index, moved ones by capture time.
+      day: db.prepare<[string, number, number, number, number, string], ListedPunchRow>(
+        `SELECT ${COLUMNS} FROM punch_history WHERE employee_key = ? AND utc_minute BETWEEN ? AND ?
+           AND captured_at BETWEEN ? AND ? AND local_date = ? ORDER BY captured_at, id`,
       ),
+      // Both halves in capture order on their captured_at index, merged: a page costs its own rows.
       range: db.prepare<[number, number, number, number, string, string, number], ListedPunchRow>(
-        `SELECT ${COLUMNS} FROM punches INDEXED BY punches_captured_at WHERE captured_at BETWEEN ? AND ? AND (captured_at, id) > (?, ?)
+        `SELECT ${COLUMNS} FROM punch_history WHERE captured_at BETWEEN ? AND ? AND (captured_at, id) > (?, ?)
            AND local_date BETWEEN ? AND ? ORDER BY captured_at, id LIMIT ?`,
       ),
     };
@@ -112,13 +117,9 @@ export class PunchLists {
 
   /** One employee's punches of a local date, in capture order. */
   dayOf(employeeKey: string, date: string): ListedPunchRow[] {
-    const start = dayStart(date);
-    return this.stmts.day.all(
-      employeeKey,
-      Math.floor((start - ZONE_MARGIN) / MINUTE),
-      Math.floor((start + DAY + ZONE_MARGIN) / MINUTE),
-      date,
-    );
+    const lo = Math.floor((dayStart(date) - ZONE_MARGIN) / MINUTE);
+    const hi = Math.floor((dayStart(date) + DAY + ZONE_MARGIN) / MINUTE);
+    return this.stmts.day.all(employeeKey, lo, hi, lo * MINUTE, (hi + 1) * MINUTE - 1, date);
   }
 
   /**

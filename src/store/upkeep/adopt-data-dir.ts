@@ -198,7 +198,10 @@ function settleCopy(file: string): { total: number; waiting: number } {
     const r = db
       .prepare("SELECT COUNT(*) AS total, COALESCE(SUM(state <> 'sent'), 0) AS waiting FROM punches")
       .get() as { total: number; waiting: number };
-    return { total: r.total, waiting: r.waiting };
+    // Delivered punches in their compact form (migration 19) are punches it holds too.
+    const compact = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'punches_delivered'").get();
+    const moved = compact ? (db.prepare('SELECT COUNT(*) AS n FROM punches_delivered').get() as { n: number }).n : 0;
+    return { total: r.total + moved, waiting: r.waiting };
   } finally {
     db.close();
   }

@@ -3,6 +3,7 @@ import type { Db, WritableDb } from '../database.js';
 import { settingKeys, type Deleted, type RetentionPassRecord } from '../settings/setting-keys.js';
 import { readSetting, writeSetting } from '../settings/settings.js';
 import { DeliveryLog } from './delivery-log.js';
+import { PunchMover } from './punch-mover.js';
 
 export type { Deleted, RetentionPassRecord };
 
@@ -62,9 +63,11 @@ export const RETENTION_KEYS = {
 export class RetentionStore {
   private readonly stmts;
   private readonly deliveryLog: DeliveryLog;
+  private readonly mover: PunchMover;
 
   constructor(private readonly db: WritableDb) {
     this.deliveryLog = new DeliveryLog(db);
+    this.mover = new PunchMover(db);
     this.stmts = {
       // Migration 9's partial index: the oldest delivered first, never a pass over the rest.
       oldDelivered: db.prepare(
@@ -76,6 +79,12 @@ export class RetentionStore {
         `DELETE FROM punch_journal WHERE punch_id = @id AND EXISTS (SELECT 1 FROM punches WHERE id = @id AND state = 'sent')`,
       ),
       punch: db.prepare(`DELETE FROM punches WHERE id = @id AND state = 'sent'`),
+      // Moved punches (migration 19) by capture time: sent_at is captured_at + sent_after, so a punch sent
+      // before the cutoff was captured before it too (a clock stepped back between the two keeps it longer).
+      compact: db.prepare(
+        `DELETE FROM punches_delivered WHERE id IN (SELECT id FROM punches_delivered INDEXED BY punches_delivered_captured_at
+           WHERE captured_at < @cutoff AND captured_at + sent_after < @cutoff ORDER BY captured_at LIMIT @limit)`,
+      ),
       audit: db.prepare(
         'DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log INDEXED BY audit_log_at WHERE at < ? ORDER BY at LIMIT ?)',
       ),
@@ -96,8 +105,11 @@ export class RetentionStore {
           journal += this.stmts.journalOf.run({ id }).changes;
           punches += this.stmts.punch.run({ id }).changes;
         }
+        const rest = limit - ids.length;
+        const compact = rest > 0 ? this.stmts.compact.run({ cutoff, limit: rest }).changes : 0;
+        punches += compact;
         this.addDeleted({ punches, journal, audit: 0 });
-        return { punches, journal, more: ids.length === limit };
+        return { punches, journal, more: ids.length === limit || (rest > 0 && compact === rest) };
       })
       .immediate();
   }
@@ -114,6 +126,14 @@ export class RetentionStore {
         return { journal: r.lines, more: r.more };
       })
       .immediate();
+  }
+
+  /**
+   * Up to `limit` delivered punches whose delivery log is gone move into their compact form
+   * (store/upkeep/punch-mover.ts), in one transaction; `more` as above. Nothing is deleted.
+   */
+  moveDelivered(limit: number): { moved: number; more: boolean } {
+    return this.mover.move(limit);
   }
 
   /** Up to `limit` audit lines written before `cutoff`, in one transaction; `more` as above. */
@@ -230,6 +250,7 @@ export function compactDatabase(
     deleted.journal += r.journal;
     more = r.more;
   }
+  for (let more = true; more;) more = store.moveDelivered(5_000).more;
   for (let more = true; more;) {
     const r = store.pruneAudit(now - policy.auditDays * DAY_MS, 20_000);
     deleted.audit += r.audit;
