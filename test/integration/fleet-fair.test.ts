@@ -40,7 +40,7 @@ async function badgeAt(
 }
 
 describe('3 terminals sharing the window in Redis, one with most of the punches', () => {
-  it("every terminal finishes within one window of the fleet's last delivery: no 429, never over the limit, every punch once", async () => {
+  it("oldest first: each terminal's last punch goes within one window of its turn; no 429, never over the limit, every punch once", async () => {
     const mock = await accountMock(rig);
     const agents = await Promise.all(
       ['MAIN', 'SIDE1', 'SIDE2'].map((terminalId) =>
