@@ -97,7 +97,7 @@ async function walk<R>(
   }
 }
 
-/** A mark whose punch row is gone (retention), as the LEFT JOIN gave it. */
+/** A mark whose punch row is gone (retention) or not read (an archived mark). */
 const NO_PUNCH = {
   punch_id: null,
   local_date: null,
@@ -207,17 +207,9 @@ export async function verifyJournal(db: Db, o: VerifyOptions = {}): Promise<Jour
   };
   // An archived mark is checked in its chain; against its punch row only while in the database (the row is usually
   // gone).
-  const noPunch = {
-    punch_id: null,
-    local_date: null,
-    local_time: null,
-    captured_at: null,
-    employee_key: null,
-    roster_cpf: null,
-  };
   const archiveMarks = await walkArchives(db, {
     part: 'marks',
-    visitMark: (m) => visitMark({ ...noPunch, nsr: m.nsr, line: m.line, chain: m.chain }),
+    visitMark: (m) => visitMark({ ...NO_PUNCH, nsr: m.nsr, line: m.line, chain: m.chain }),
     visitFact: () => undefined,
     pause,
     stopped,
