@@ -78,7 +78,9 @@ async function punchAndWait(r: Pick<Rig, 'agent' | 'time'>, i: number, gapMs: nu
 
 describe('a service without GET /timesheets', () => {
   it('is asked at most once an hour while punches flow; leave notes still show; status, the admin facts and doctor name it', async () => {
-    const r = await rig({ absentRoutes: ['/timesheets'] });
+    // Presence's rounds (GET /times of everyone inside, every 2 min) share the reads' slots and take
+    // precedence: 36 people inside fill them, and which read gets a slot became a race of real time.
+    const r = await rig({ absentRoutes: ['/timesheets'] }, { presence: { fallbackPeople: 0 } });
     r.mock.addLeave({
       employee: code(1),
       type: 'ferias',
@@ -97,8 +99,9 @@ describe('a service without GET /timesheets', () => {
     expect(sheets).toHaveLength(3);
     expect(asked(r.mock, '/timesheets').every((q) => q.status === 404)).toBe(true);
     expect((sheets[2] as number) - (sheets[1] as number)).toBeGreaterThanOrEqual(HOUR);
-    // Leaves are still read for each employee: the part the service has is still shown.
-    expect(asked(r.mock, '/work-leaves').length).toBeGreaterThanOrEqual(30);
+    // Leaves are still read for each employee: the part the service has is still shown. All but the
+    // first: its 404 may have been about that employee, so that day read failed as a whole.
+    expect(asked(r.mock, '/work-leaves').length).toBeGreaterThanOrEqual(35);
     const again = await r.agent.punch({ kind: 'badge', value: code(1) });
     expect(dayOf(again)).toMatchObject({
       leave: { kind: 'vacation', type: 'ferias' },
