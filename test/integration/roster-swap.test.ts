@@ -1,3 +1,4 @@
+import { TO_HOLD_SQL } from '../../src/store/punches/held-rows.js';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -105,6 +106,15 @@ describe('roster swap by renaming tables', () => {
         .join(' / ');
       expect(plan).toMatch(/USING INDEX roster_g\d+_by_/);
     }
+  });
+
+  it("after a sync, the pending punches to hold are found from the unsent punches' index, not by reading every punch", () => {
+    const { db } = fresh();
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${TO_HOLD_SQL}`).all() as { detail: string }[]).map((r) => r.detail);
+    expect(plan).toEqual([
+      'SCAN p USING INDEX punches_unsent_by_id',
+      'SEARCH r EXISTS USING INDEX sqlite_autoindex_roster_employees_1 (id=?)',
+    ]);
   });
 
   it('stores a summary equal to a full recount, and lists unfit employees from an index, not a pass', async () => {

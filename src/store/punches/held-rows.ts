@@ -7,6 +7,15 @@ import type { WritableDb } from '../database.js';
 import type { HeldReason, PunchRow } from './punch-row.js';
 import { punchFact, type PunchWriter } from './punch-writer.js';
 
+/**
+ * After a sync, the pending punches of those the roster forbids API records: from the unsent
+ * punches' index (without it SQLite scanned every punch kept: 28 ms on the loop after each sync
+ * with a year's punches).
+ */
+export const TO_HOLD_SQL = `SELECT p.id FROM punches p INDEXED BY punches_unsent_by_id
+  WHERE p.state IN ('pending', 'in_doubt') AND p.state = 'pending'
+    AND EXISTS (SELECT 1 FROM roster_employees r WHERE r.id = p.employee_key AND r.allow_api_record = 0)`;
+
 export class HeldRows {
   private readonly stmts;
   private readonly db: WritableDb;
@@ -17,10 +26,7 @@ export class HeldRows {
     this.stmts = {
       // The roster's allow_external_api_record: pending punches of those it forbids are held; held
       // ones of everyone else (true, not defined, or gone from the roster) go back to the queue.
-      toHold: db.prepare(
-        `SELECT p.id FROM roster_employees r JOIN punches p ON p.employee_key = r.id
-         WHERE r.allow_api_record = 0 AND p.state = 'pending'`,
-      ),
+      toHold: db.prepare(TO_HOLD_SQL),
       toRelease: db.prepare(
         `SELECT p.id FROM punches p INDEXED BY punches_held WHERE p.state = 'held' AND p.held_reason = 'not_allowed'
            AND NOT EXISTS (SELECT 1 FROM roster_employees r WHERE r.id = p.employee_key AND r.allow_api_record = 0)`,
