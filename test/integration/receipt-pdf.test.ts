@@ -116,6 +116,34 @@ describe('the PDF receipt', () => {
     expect(fs.readdirSync(files.dir)).toEqual([]);
   });
 
+  it('keeps a receipt a punch from one listing of the folder, not one a punch; one removed by hand is made again', async () => {
+    const dataDir = path.join(tmp.dir, 'many');
+    const files = new ReceiptFiles({
+      dataDir,
+      keepHours: 48,
+      afd: {},
+      now: () => Date.parse('2026-03-14T10:58:32Z'),
+      log: { warn: () => undefined, info: () => undefined },
+    });
+    const ofNsr = (n: number) => buildReceipt(`${String(n).padStart(9, '0')}${LINE.slice(9)}`, null, settings);
+    const listings = vi.spyOn(fs, 'readdirSync');
+    try {
+      for (let n = 1; n <= 40; n++) expect(await files.keep(ofNsr(n))).not.toBeNull();
+      // The listing grew with the receipts kept and was read at every punch (48 hours of them at a site).
+      expect(listings.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      listings.mockRestore();
+    }
+    expect(fs.readdirSync(files.dir)).toHaveLength(40);
+    const seventh = files.find(7) as { pdf: string };
+    expect(path.basename(seventh.pdf)).toMatch(/^000000007-\d+\.pdf$/);
+    fs.rmSync(seventh.pdf);
+    expect(files.find(7)).toBeNull();
+    const again = await files.keep(ofNsr(7));
+    expect(fs.existsSync(again?.pdf as string)).toBe(true);
+    expect(files.find(7)).toEqual(again);
+  });
+
   it('timeclock receipt NSR --pdf writes the receipt’s PDF, 0600, never over a file', async () => {
     const { punchedTerminal, EMPLOYER } = await import('../helpers/afd.js');
     const { DEMO_SITE_ID } = await import('../../src/mock/seed.js');
