@@ -10,7 +10,8 @@ import { punchFact, type PunchWriter } from './punch-writer.js';
 /**
  * After a sync, the pending punches of those the roster forbids API records: from the unsent
  * punches' index (without it SQLite scanned every punch kept: 28 ms on the loop after each sync
- * with a year's punches).
+ * with a year's punches). The IN repeats that partial index's own condition: SQLite uses a partial
+ * index only for a query whose terms state it.
  */
 export const TO_HOLD_SQL = `SELECT p.id FROM punches p INDEXED BY punches_unsent_by_id
   WHERE p.state IN ('pending', 'in_doubt') AND p.state = 'pending'
