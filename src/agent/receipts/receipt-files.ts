@@ -21,6 +21,8 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 const NAME = /^(\d{9})-(\d{1,15})\.pdf$/;
 
 export type ReceiptFile = { pdf: string; p7s: string | null; writtenAt: number };
+/** What the index of the folder holds: whether a signature is beside the PDF is looked at when it is asked for. */
+type KeptPdf = Omit<ReceiptFile, 'p7s'>;
 
 export type ReceiptFilesOptions = {
   dataDir: string;
@@ -43,7 +45,7 @@ export class ReceiptFiles {
    * directory); listing the directory at every punch read 48 hours of names and ran a pattern over
    * each (290 KB of garbage and a synchronous readdir a punch, growing with the receipts kept).
    */
-  private index: Map<number, ReceiptFile> | null = null;
+  private index: Map<number, KeptPdf> | null = null;
 
   constructor(private readonly o: ReceiptFilesOptions) {
     this.dir = path.join(o.dataDir, RECEIPTS_DIR);
@@ -63,8 +65,8 @@ export class ReceiptFiles {
   }
 
   /** The newest PDF of each NSR among `names`. */
-  private indexOf(names: readonly string[]): Map<number, ReceiptFile> {
-    const index = new Map<number, ReceiptFile>();
+  private indexOf(names: readonly string[]): Map<number, KeptPdf> {
+    const index = new Map<number, KeptPdf>();
     for (const name of names) {
       const m = NAME.exec(name);
       if (!m) continue;
@@ -72,7 +74,7 @@ export class ReceiptFiles {
       const writtenAt = Number(m[2]);
       const best = index.get(nsr);
       if (best && best.writtenAt >= writtenAt) continue;
-      index.set(nsr, { pdf: path.join(this.dir, name), p7s: null, writtenAt });
+      index.set(nsr, { pdf: path.join(this.dir, name), writtenAt });
     }
     return index;
   }
@@ -114,9 +116,8 @@ export class ReceiptFiles {
       // The signature first: a PDF is never there without the .p7s it was meant to have.
       if (signer) writePrivateFile(`${pdf}.p7s`, await signer.sign(bytes, new Date(now)));
       writePrivateFile(pdf, bytes);
-      const file = { pdf, p7s: signer ? `${pdf}.p7s` : null, writtenAt: now };
-      this.index?.set(Number(r.nsr), file);
-      return file;
+      this.index?.set(Number(r.nsr), { pdf, writtenAt: now });
+      return { pdf, p7s: signer ? `${pdf}.p7s` : null, writtenAt: now };
     } catch (e) {
       this.o.log.warn('the PDF receipt could not be written (the punch and its mark are kept)', {
         nsr: r.nsr,
