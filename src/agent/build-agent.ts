@@ -19,6 +19,7 @@ import { startingToken, storedOverrides } from './settings/stored-settings.js';
 import { FileTokenStore } from '../store/private-file.js';
 import { storageProblem } from '../store/upkeep/health-probe.js';
 import { buildReceipts } from './receipts/build-receipts.js';
+import { FreshMarks } from './receipts/fresh-marks.js';
 import { AfdAdmin } from './exports/afd-admin.js';
 import { buildAuditor } from './delivery/build-auditor.js';
 import { buildWatches } from './background-watches.js';
@@ -139,6 +140,7 @@ export function buildAgent(
     },
     { siteId, rule, token: token.view },
   );
+  const fresh = new FreshMarks();
   const capture = new Capture(
     {
       db,
@@ -155,6 +157,7 @@ export function buildAgent(
       // Through the recorder: recording must never fail a punch (a full disk fails this write too).
       recordError: (message) => recorder.noteError(message),
       employerChain: employerChainOf(new EmployerCache(db), config.employer),
+      sealed: fresh.remember,
     },
     captureOptionsOf(config),
   );
@@ -251,7 +254,7 @@ export function buildAgent(
       integrity: watches.integrity,
       retention: watches.retention,
       journal: watches.journal,
-      receipts: buildReceipts(config, rt, db),
+      receipts: buildReceipts(config, rt, db, fresh),
       afd,
       // Its reads wait while punches are due, like roster pages (sync/reads/audit-compare.ts).
       days: self.days,

@@ -7,14 +7,16 @@ import type { ClockFlag, PunchNote, PunchResult } from '../../domain/punch/punch
 import type { Logger } from '../../log.js';
 import { isDiskFull, type DurableDb } from '../../store/database.js';
 import type { Identities } from '../../store/roster/identities.js';
-import type { HeldReason, Outbox, PunchRow } from '../../store/punches/outbox.js';
+import type { HeldReason, Outbox } from '../../store/punches/outbox.js';
 import type { RosterEmployee } from '../../store/roster/roster.js';
 import type { UnresolvedPunches } from '../../store/punches/unresolved.js';
 import { checkPin, HOLD_UNVERIFIED, type PinChecker } from './capture-pin.js';
 import { refusal } from './punch-refusal.js';
+import { registered, repeatOf, type SealedPunch } from './punch-answers.js';
 import { resolvePending } from './resolve-pending.js';
 
 export type { PinChecker } from './capture-pin.js';
+export type { SealedPunch } from './punch-answers.js';
 
 export type CaptureOptions = {
   rules: IdentityRules;
@@ -53,6 +55,11 @@ export type CaptureDeps = {
    * configured employer's.
    */
   employerChain?: (paymentSource: string | null) => string;
+  /**
+   * A punch was committed with the mark it sealed: its receipt is made from these values
+   * (agent/receipts/fresh-marks.ts) rather than read back from the file it was just written to.
+   */
+  sealed?: (s: SealedPunch) => void;
 };
 
 /** How a punch of a known employee is committed (see Capture.commit). */
@@ -157,12 +164,12 @@ export class Capture {
     const local = localDateTime(at, zone);
     if (this.o.repeatWindowMs > 0) {
       const last = this.d.outbox.lastOf(employee.id);
-      if (last && at - last.captured_at >= 0 && at - last.captured_at < this.o.repeatWindowMs)
-        return this.repeatOf(last);
+      if (last && at - last.captured_at >= 0 && at - last.captured_at < this.o.repeatWindowMs) return repeatOf(last);
     }
     // Portaria 671: a punch is never refused. One the service may not take, or whose PIN could not
     // be checked, is kept here, held.
     const held: HeldReason | null = pinHold ?? (employee.allow_api_record === 0 ? 'not_allowed' : null);
+    const chain = this.d.employerChain?.(employee.payment_source) ?? '';
     let outcome;
     try {
       outcome = this.d.outbox.insert({
@@ -180,30 +187,28 @@ export class Capture {
         mayRepeatLocalMinute: localMinuteMayRepeat(at, zone, local),
         cpf: employee.cpf,
         nsr: o.nsr ?? null,
-        chain: this.d.employerChain?.(employee.payment_source) ?? '',
+        chain,
       });
     } catch (e) {
       return this.storageFailed(e, employee.external_id ?? employee.id);
     }
     this.lastCaptureAt = Math.max(this.lastCaptureAt, at);
-    if (!outcome.inserted) return this.repeatOf(outcome.existing);
+    if (!outcome.inserted) return repeatOf(outcome.existing);
+    if (outcome.line !== null)
+      this.d.sealed?.({
+        nsr: outcome.nsr,
+        line: outcome.line,
+        chain,
+        capturedAt: at,
+        timeZone: zone,
+        employeeName: employee.full_name,
+        localDate: local.date,
+        localTime: local.time,
+        anchored: when.anchored,
+        heldReason: held,
+      });
     if (!held) this.wakeSoon();
-    return {
-      ok: true,
-      punchId: outcome.id,
-      nsr: outcome.nsr,
-      employeeName: employee.full_name,
-      employeeExternalId: employee.external_id,
-      localDate: local.date,
-      localTime: local.time,
-      repeat: false,
-      ...(held === 'pin_unverified'
-        ? { note: 'held_pin_unverified' as const }
-        : held
-          ? { note: 'held_not_allowed' as const }
-          : {}),
-      ...(when.anchored ? {} : { timeToConfirm: true as const }),
-    };
+    return registered(outcome, employee, local, held, when.anchored);
   }
 
   /**
@@ -217,20 +222,6 @@ export class Capture {
       this.wakeAsked = false;
       this.d.committed();
     });
-  }
-
-  private repeatOf(row: PunchRow): PunchResult {
-    return {
-      ok: true,
-      punchId: row.id,
-      nsr: row.nsr,
-      employeeName: row.employee_name,
-      employeeExternalId: row.employee_external_id,
-      localDate: row.local_date,
-      localTime: row.local_time,
-      repeat: true,
-      ...(row.anchored === 0 ? { timeToConfirm: true as const } : {}),
-    };
   }
 
   private keepUnresolved(code: string, kind: string, note: PunchNote): PunchResult {

@@ -6,13 +6,16 @@
 import type { Config } from '../../config.js';
 import type { DurableDb } from '../../store/database.js';
 import type { Runtime } from '../host/runtime.js';
+import type { FreshMarks } from './fresh-marks.js';
 import { ReceiptFiles } from './receipt-files.js';
 import { journalReceiptSource } from './receipt-source.js';
 import { liveReceiptSettings, Receipts } from './receipts.js';
 
-export function buildReceipts(config: Config, rt: Runtime, db: DurableDb): Receipts {
+/** `fresh`: the punches capture just sealed, whose receipts need no read of the journal. */
+export function buildReceipts(config: Config, rt: Runtime, db: DurableDb, fresh?: FreshMarks): Receipts {
+  const stored = journalReceiptSource(db);
   return new Receipts({
-    source: journalReceiptSource(db),
+    source: fresh ? fresh.over(stored) : stored,
     settings: liveReceiptSettings(config, db),
     log: rt.log,
     files: new ReceiptFiles({

@@ -46,8 +46,9 @@ export function insertPunch(c: CaptureParts, p: NewPunch): InsertOutcome {
       nsr,
     }) as { id: number; collides: number } | undefined;
     if (row) {
+      let line: string | null = null;
       if (p.nsr == null) {
-        c.journal.appendMark({
+        line = c.journal.appendMark({
           nsr,
           at: p.capturedAt,
           localDate: p.localDate,
@@ -57,7 +58,7 @@ export function insertPunch(c: CaptureParts, p: NewPunch): InsertOutcome {
           cpf: p.cpf ?? null,
           punchId: row.id,
           chain: p.chain ?? '',
-        });
+        }).line;
       }
       c.durable.journal.run(
         row.id,
@@ -71,7 +72,7 @@ export function insertPunch(c: CaptureParts, p: NewPunch): InsertOutcome {
       }
       if (row.collides)
         c.durable.journal.run(row.id, p.capturedAt, 'local_minute_collision', `${p.localDate} ${p.localTime}`);
-      return { inserted: true, id: row.id, nsr };
+      return { inserted: true, id: row.id, nsr, line };
     }
     return { inserted: false, existing: c.stmts.byMinute.get(p.employeeKey, utcMinute, p.localTime) as PunchRow };
   });

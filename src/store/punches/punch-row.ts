@@ -76,4 +76,6 @@ export type NewPunch = {
 export type HeldReason =
   'not_allowed' | 'forbidden' | 'unverified' | 'pin_unverified' | 'disputed' | 'clock_unverified';
 
-export type InsertOutcome = { inserted: true; id: number; nsr: number } | { inserted: false; existing: PunchRow };
+/** `line`: the mark this insert sealed (its AFD type 7 line); null when the punch took an NSR whose mark exists. */
+export type InsertOutcome =
+  { inserted: true; id: number; nsr: number; line: string | null } | { inserted: false; existing: PunchRow };
