@@ -3,10 +3,11 @@
  * proxy by CONNECT (proxy.ts decides which), with the terminal's trust list (trust.ts) for the
  * service's certificate and an https:// proxy's. The same connection settings either way.
  */
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { connectTimeoutMs } from './deadline.js';
 import { proxyEnvOf, routeFor, type ProxyEnv, type ProxyRoute } from './proxy.js';
 import { readCaFile, trustedCas } from './trust.js';
+import { Agent, ProxyAgent } from './undici-parts.js';
 
 /** The way to the service: the route (proxy or direct) and the CA list (null: Node's default). */
 export type ApiNetwork = { route: ProxyRoute; ca: readonly string[] | null };

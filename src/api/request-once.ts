@@ -4,12 +4,13 @@
  * read whatever the encoding, and classified (classify.ts). What failed before a byte reached the
  * server is `not_sent`; after that, a create is in doubt.
  */
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ACCEPT_ENCODING, readBody } from './answer-body.js';
 import { printable } from './answer-text.js';
 import { classify, type ApiOutcome } from './classify.js';
 import { startDeadline } from './deadline.js';
 import { beforeServer } from './net-errors.js';
+import { request } from './undici-parts.js';
 
 // Errors raised before a byte of the request could reach the server.
 const CONNECT_PHASE_CODES = new Set([
@@ -92,9 +93,8 @@ export async function requestOnce<T>(
     const sentMono = mono();
     let res;
     try {
-      res = await request(url, {
+      res = await request(o.dispatcher, url, {
         method,
-        dispatcher: o.dispatcher,
         signal: deadline.signal,
         headers: {
           authorization: r.auth,

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 const probe = `
 const m = require('node:module');
 const seen = new Set();
+const undiciFiles = [];
 m.registerHooks({
   resolve(spec, ctx, next) {
     const r = next(spec, ctx);
@@ -17,11 +18,12 @@ m.registerHooks({
     if (i >= 0) {
       const [a, b] = r.url.slice(i + 13).split('/');
       seen.add(a.startsWith('@') ? a + '/' + b : a);
+      if (a === 'undici') undiciFiles.push(r.url.slice(i + 13 + 7));
     }
     return r;
   },
 });
-import(process.argv[1]).then(() => console.log(JSON.stringify([...seen].sort())));
+import(process.argv[1]).then(() => console.log(JSON.stringify({ packages: [...seen].sort(), undiciFiles })));
 `;
 
 describe('the packages loaded at start', () => {
@@ -29,6 +31,12 @@ describe('the packages loaded at start', () => {
     const entry = path.resolve('dist/src/agent/open-agent.js');
     const r = spawnSync(process.execPath, ['-e', probe, entry], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout) as string[]).toEqual(['better-sqlite3', 'undici', 'zod']);
+    const loaded = JSON.parse(r.stdout) as { packages: string[]; undiciFiles: string[] };
+    expect(loaded.packages).toEqual(['better-sqlite3', 'undici', 'zod']);
+    // undici's dispatchers and request alone (src/api/undici-parts.ts), not its index and all it loads (fetch, ...).
+    expect(loaded.undiciFiles).toContain('lib/dispatcher/proxy-agent.js');
+    expect(
+      loaded.undiciFiles.filter((f) => f === 'index.js' || f.startsWith('lib/web/') || f.startsWith('lib/mock/')),
+    ).toEqual([]);
   });
 });
