@@ -5,7 +5,6 @@ import { VERSION } from '../version.js';
 import type { MockServer } from '../mock/mock-server.js';
 import type { Agent } from './facade/agent.js';
 import { buildAgent, realRuntime } from './build-agent.js';
-import { startDemo } from './host/demo.js';
 import { adoptLegacyQueue } from './host/adopt-queue.js';
 import type { AdminPin } from './bridge-handlers.js';
 import type { ScreenSettings } from '../contract.js';
@@ -68,7 +67,8 @@ export async function openAgent(
   });
   const runtime = realRuntime(log);
   await adoptLegacyQueue(loaded, runtime.clock, log);
-  const demoSetup = demo ? await startDemo(config, log) : null;
+  // The embedded mock (its server, seed and variants) is loaded only for the demo, never on a site's terminal.
+  const demoSetup = demo ? await (await import('./host/demo.js')).startDemo(config, log) : null;
   const ready = demoSetup ? demoSetup.config : (config as Config & { api: NonNullable<Config['api']> });
   // The NSR mark in the fleet's Redis, read before the journal opens (at most 2 s; not for the demo's own API).
   const fleetNsr = demoSetup ? null : await readFleetNsr(ready, log);

@@ -11,6 +11,7 @@ const probe = `
 const m = require('node:module');
 const seen = new Set();
 const undiciFiles = [];
+const mockFiles = [];
 m.registerHooks({
   resolve(spec, ctx, next) {
     const r = next(spec, ctx);
@@ -20,23 +21,26 @@ m.registerHooks({
       seen.add(a.startsWith('@') ? a + '/' + b : a);
       if (a === 'undici') undiciFiles.push(r.url.slice(i + 13 + 7));
     }
+    if (r.url.includes('/src/mock/')) mockFiles.push(r.url.slice(r.url.indexOf('/src/mock/') + 1));
     return r;
   },
 });
-import(process.argv[1]).then(() => console.log(JSON.stringify({ packages: [...seen].sort(), undiciFiles })));
+import(process.argv[1]).then(() => console.log(JSON.stringify({ packages: [...seen].sort(), undiciFiles, mockFiles })));
 `;
 
 describe('the packages loaded at start', () => {
-  it('are zod, undici and better-sqlite3 only: no Redis client, metrics, signing or QR code until used', () => {
+  it('are zod, undici and better-sqlite3 only: no Redis client, metrics, signing, QR code or demo mock until used', () => {
     const entry = path.resolve('dist/src/agent/open-agent.js');
     const r = spawnSync(process.execPath, ['-e', probe, entry], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    const loaded = JSON.parse(r.stdout) as { packages: string[]; undiciFiles: string[] };
+    const loaded = JSON.parse(r.stdout) as { packages: string[]; undiciFiles: string[]; mockFiles: string[] };
     expect(loaded.packages).toEqual(['better-sqlite3', 'undici', 'zod']);
     // undici's dispatchers and request alone (src/api/undici-parts.ts), not its index and all it loads (fetch, ...).
     expect(loaded.undiciFiles).toContain('lib/dispatcher/proxy-agent.js');
     expect(
       loaded.undiciFiles.filter((f) => f === 'index.js' || f.startsWith('lib/web/') || f.startsWith('lib/mock/')),
     ).toEqual([]);
+    // The embedded mock API is the demo's (agent/host/demo.ts): a site's terminal never loads it.
+    expect(loaded.mockFiles).toEqual([]);
   });
 });
