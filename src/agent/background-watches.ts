@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.js';
 import type { Monotonic } from '../domain/time/clock.js';
-import { checkpointInWorker } from '../store/upkeep/checkpoint-worker.js';
+import type { Checkpointer } from '../store/upkeep/checkpoint-worker.js';
 import type { BookkeepingDb, DurableDb } from '../store/database.js';
 import { checkIntegrityInWorker } from '../store/upkeep/integrity-check.js';
 import { RetentionStore } from '../store/upkeep/retention.js';
@@ -26,10 +26,19 @@ export type WatchSink = {
 export type Watches = { integrity: IntegrityWatch; retention: RetentionWatch; journal: JournalWatch };
 
 export function buildWatches(
-  c: { config: Config; rt: Runtime; opts: BuildOptions; db: DurableDb; bookkeeping: BookkeepingDb; mono: Monotonic },
+  c: {
+    config: Config;
+    rt: Runtime;
+    opts: BuildOptions;
+    db: DurableDb;
+    bookkeeping: BookkeepingDb;
+    mono: Monotonic;
+    /** A checkpoint worker holding every connection's own checkpoints (agent/open-stores.ts). */
+    checkpoints: () => Checkpointer;
+  },
   sink: WatchSink,
 ): Watches {
-  const { config, rt, opts, db, bookkeeping, mono } = c;
+  const { config, rt, opts, db, bookkeeping, mono, checkpoints } = c;
   const integrity = new IntegrityWatch({
     dataDir: config.dataDir,
     clock: rt.clock,
@@ -49,7 +58,7 @@ export function buildWatches(
     clock: rt.clock,
     mono,
     log: rt.log,
-    checkpointer: () => checkpointInWorker(config.dataDir),
+    checkpointer: checkpoints,
     write: (record) => sink.safeWrite(settingKeys.retentionPass, record),
     changed: () => sink.statusChanged(),
     firstAfterMs: opts.retention?.firstAfterMs ?? RETENTION_FIRST_AFTER_MS,

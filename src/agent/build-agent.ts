@@ -206,7 +206,7 @@ export function buildAgent(
     changed: () => events.statusSoon(),
   });
   events.on('punch', (a) => presence.keeper.punched(a));
-  const watches = buildWatches({ config, rt, opts, db, bookkeeping, mono }, recorder);
+  const watches = buildWatches({ config, rt, opts, db, bookkeeping, mono, checkpoints: stores.checkpoints }, recorder);
   const photos = new PhotoDesk({
     db,
     dataDir: config.dataDir,

@@ -15,6 +15,7 @@ import {
 import { Outbox } from '../store/punches/outbox.js';
 import { Roster } from '../store/roster/roster.js';
 import { RateSlots } from '../store/settings/rate-slots.js';
+import { AutoCheckpointHold } from '../store/upkeep/auto-checkpoint-hold.js';
 import { checkpointInWorker } from '../store/upkeep/checkpoint-worker.js';
 import { lockDataDir } from '../store/upkeep/lock.js';
 import { AgentEventHub } from './facade/status-events.js';
@@ -37,11 +38,21 @@ export function openStores(config: Config, rt: Runtime, opts: BuildOptions) {
   }
   // Status first: the parts below report to these as they are built and run; the agent receives them.
   const events = new AgentEventHub(rt.log);
-  const recorder = new StatusRecorder({ db, clock: rt.clock, log: rt.log, changed: () => events.statusSoon() });
+  // On the bookkeeping connection: status a power cut may undo (a roster sync writes its progress at every page; on
+  // the durable connection each was an fsync, 20-26 ms of the loop when the disk is busy with the sync).
+  const recorder = new StatusRecorder({
+    db: bookkeeping,
+    clock: rt.clock,
+    log: rt.log,
+    changed: () => events.statusSoon(),
+  });
   const journal = openJournal(db, config, rt, opts.fleetNsr ?? null);
   const outbox = new Outbox(db, bookkeeping, journal);
   // Retired rosters are freed with the log checkpointed off the loop (store/roster/roster.ts, reclaim).
-  const roster = new Roster(db, { checkpoints: () => checkpointInWorker(config.dataDir) });
+  // While a worker checkpoints, no commit of the agent's does so on the loop (store/upkeep/auto-checkpoint-hold.ts).
+  const hold = new AutoCheckpointHold([db, bookkeeping]);
+  const checkpoints = () => checkpointInWorker(config.dataDir, hold);
+  const roster = new Roster(db, { checkpoints });
   // A roster stored by a version without summaries: computed once here, then at each swap.
   roster.ensureSummary();
   // Old rosters a stop or a crash left to free: freed in the background, a step per turn.
@@ -58,5 +69,5 @@ export function openStores(config: Config, rt: Runtime, opts: BuildOptions) {
     db.close();
     lock.release();
   };
-  return { terminalId, db, bookkeeping, events, recorder, journal, outbox, roster, rateSlots, close };
+  return { terminalId, db, bookkeeping, events, recorder, journal, outbox, roster, rateSlots, checkpoints, close };
 }

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DB_FILE_NAME } from '../database.js';
+import type { AutoCheckpointHold } from './auto-checkpoint-hold.js';
 
 /**
  * Copies the write-ahead log into the database file on request, off the event loop. A retention
@@ -32,7 +33,11 @@ parentPort.on('message', (m) => {
 });
 `;
 
-export function checkpointInWorker(dataDir: string): Checkpointer {
+/**
+ * `hold`: the agent's connections take no checkpoint inside their commits while this worker lives
+ * and answers (store/upkeep/auto-checkpoint-hold.ts); given back when it is closed or fails.
+ */
+export function checkpointInWorker(dataDir: string, hold?: AutoCheckpointHold): Checkpointer {
   const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
@@ -40,16 +45,20 @@ export function checkpointInWorker(dataDir: string): Checkpointer {
   });
   // Never what keeps a stopping process alive.
   worker.unref();
+  const release = hold?.hold() ?? (() => {});
   let waiting: { resolve: () => void; reject: (e: Error) => void } | null = null;
   let broken: Error | null = null;
   const fail = (e: Error) => {
     broken ??= e;
+    release();
     waiting?.reject(e);
     waiting = null;
   };
   worker.on('message', (m: { ok?: boolean; error?: string }) => {
     const w = waiting;
     waiting = null;
+    // A checkpoint refused: its callers go back to SQLite's own, so the connections get theirs back.
+    if (!m.ok) release();
     // Answered on the loop's next turn, not inside this message's callback: Node drains a port's
     // messages in one go, and a caller that works a step and asks again would be answered within
     // the same drain, round after round, with no timer or I/O of the agent's let in (206 ms seen

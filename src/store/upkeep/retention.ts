@@ -167,12 +167,18 @@ export class RetentionStore {
     const cache = this.db.pragma('cache_size', { simple: true }) as number;
     const auto = this.db.pragma('wal_autocheckpoint', { simple: true }) as number;
     this.db.pragma(`cache_size = ${Math.min(cache, -PASS_CACHE_KIB)}`);
-    if (workerCheckpoints) this.db.pragma('wal_autocheckpoint = 0');
+    // Already 0 while the agent's worker holds every connection's (store/upkeep/auto-checkpoint-hold.ts): the hold
+    // gives it back, not the pass.
+    const lowered = workerCheckpoints && auto > 0;
+    if (lowered) this.db.pragma('wal_autocheckpoint = 0');
+    const restore = () => {
+      if (lowered) this.db.pragma(`wal_autocheckpoint = ${auto}`);
+    };
     return {
-      checkpointHere: () => void this.db.pragma(`wal_autocheckpoint = ${auto}`),
+      checkpointHere: restore,
       end: () => {
         this.db.pragma(`cache_size = ${cache}`);
-        this.db.pragma(`wal_autocheckpoint = ${auto}`);
+        restore();
       },
     };
   }
