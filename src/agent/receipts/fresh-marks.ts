@@ -1,7 +1,8 @@
 /**
  * The receipt of a punch just committed, from the values its capture sealed rather than read back from the file they
- * were written to a moment ago: the mark, the punch row and its facts were four reads and a third of the punch's
- * answer (issue 28 item 8). Each is used once, by the answer; any later look-up reads the journal as before.
+ * were written to a moment ago: the mark, the punch row and its facts were four reads, and the punch's answer took
+ * 1.01 ms at the median with them, 0.76 without (issue 28 item 8). Each is used once, by the answer; any later look-up
+ * reads the journal as before.
  */
 import type { SealedPunch } from '../capture/capture.js';
 import type { ReceiptEvidence, ReceiptSource } from './receipts.js';
