@@ -44,6 +44,25 @@ const BARE_TABLE = `
 
 type BareDb = { insert: (i: number) => bigint; close: () => void };
 
+const ZONE = 'America/Sao_Paulo';
+
+/** The columns every series writes for employee `i`, taken now. */
+function rowOf(i: number) {
+  const now = Date.now();
+  const local = localDateTime(now, ZONE);
+  return {
+    capturedAt: now,
+    localDate: local.date,
+    localTime: local.time,
+    timeZone: ZONE,
+    employeeKey: objectIdFor('gen-employee', i),
+    employeeExternalId: externalId(i),
+    employeeName: 'Maria Oliveira Santos',
+    credentialKind: 'badge',
+    clockFlag: null,
+  };
+}
+
 /** The baseline: a separate SQLite file with the same pragmas and one plain table. */
 function openBare(dir: TempDir): BareDb {
   const db = new Database(path.join(dir.dir, 'bare.sqlite'));
@@ -64,19 +83,7 @@ function openBare(dir: TempDir): BareDb {
   return {
     insert(i) {
       // Row values are computed outside the measured call: the baseline is the durable write alone.
-      const now = Date.now();
-      const local = localDateTime(now, 'America/Sao_Paulo');
-      const values = {
-        capturedAt: now,
-        localDate: local.date,
-        localTime: local.time,
-        timeZone: 'America/Sao_Paulo',
-        employeeKey: objectIdFor('gen-employee', i),
-        employeeExternalId: externalId(i),
-        employeeName: 'Maria Oliveira Santos',
-        credentialKind: 'badge',
-        clockFlag: null,
-      };
+      const values = rowOf(i);
       const t0 = process.hrtime.bigint();
       stmt.run(values);
       return process.hrtime.bigint() - t0;
@@ -88,26 +95,22 @@ function openBare(dir: TempDir): BareDb {
 /** The floor of the punch's own transaction: the outbox's insert into a file with the agent's schema. */
 function openTransactionOnly(dir: TempDir): BareDb {
   const db = openDatabase(dir.dir);
-  // As the agent opens it (agent/journal/open-journal.ts): the chain's head file written after the answer.
-  const journal = new EvidenceJournal(db, { headLater: (write) => void setImmediate(write) });
-  journal.open();
-  const outbox = new Outbox(db, db, journal);
+  let outbox: Outbox;
+  try {
+    // As the agent opens it (agent/journal/open-journal.ts): the chain's head file written after the answer.
+    const journal = new EvidenceJournal(db, { headLater: (write) => void setImmediate(write) });
+    journal.open();
+    outbox = new Outbox(db, db, journal);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
   return {
     insert(i) {
-      const now = Date.now();
-      const zone = 'America/Sao_Paulo';
-      const local = localDateTime(now, zone);
+      const row = rowOf(i);
       const punch = {
-        capturedAt: now,
-        localDate: local.date,
-        localTime: local.time,
-        timeZone: zone,
-        employeeKey: objectIdFor('gen-employee', i),
-        employeeExternalId: externalId(i),
-        employeeName: 'Maria Oliveira Santos',
-        credentialKind: 'badge',
-        clockFlag: null,
-        time: { wall: now, mono: performance.now(), bootId: 'bench', anchored: true },
+        ...row,
+        time: { wall: row.capturedAt, mono: performance.now(), bootId: 'bench', anchored: true },
         mayRepeatLocalMinute: false,
         cpf: null,
         chain: '',
