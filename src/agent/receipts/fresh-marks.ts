@@ -5,6 +5,7 @@
  * reads the journal as before.
  */
 import type { SealedPunch } from '../capture/capture.js';
+import { receiptPunch } from './receipt-source.js';
 import type { ReceiptEvidence, ReceiptSource } from './receipts.js';
 
 /** Sealed punches not yet answered: a handful at most (the answer follows its commit on the same turn). */
@@ -17,15 +18,7 @@ export class FreshMarks {
   readonly remember = (s: SealedPunch): void => {
     this.byNsr.set(s.nsr, {
       line: s.line,
-      punch: {
-        capturedAt: s.capturedAt,
-        timeZone: s.timeZone,
-        employeeName: s.employeeName,
-        localDate: s.localDate,
-        localTime: s.localTime,
-        anchored: s.anchored,
-        awaitingConfirmation: s.heldReason === 'pin_unverified',
-      },
+      punch: receiptPunch(s),
       // A mark sealed now has no re-timing yet: its facts are its capture's.
       correction: { adjustmentNsr: null, movedTo: null },
       chain: s.chain,

@@ -6,6 +6,7 @@
 import type { Db } from '../../store/database.js';
 import { JournalReader } from '../../store/journal/journal-read.js';
 import type { ReceiptEvidence, ReceiptSource } from './receipts.js';
+import type { ReceiptPunch } from './receipt.js';
 
 type PunchFacts = {
   captured_at: number;
@@ -23,6 +24,27 @@ type PunchFacts = {
  */
 const MOVED = /-> (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})/;
 const ADJUSTMENT = /clock adjustment NSR (\d+)/;
+
+/** A punch row as its receipt shows it: held for the manager's confirmation when its PIN was not verified. */
+export function receiptPunch(p: {
+  capturedAt: number;
+  timeZone: string;
+  employeeName: string;
+  localDate: string;
+  localTime: string;
+  anchored: boolean;
+  heldReason: string | null;
+}): ReceiptPunch {
+  return {
+    capturedAt: p.capturedAt,
+    timeZone: p.timeZone,
+    employeeName: p.employeeName,
+    localDate: p.localDate,
+    localTime: p.localTime,
+    anchored: p.anchored,
+    awaitingConfirmation: p.heldReason === 'pin_unverified',
+  };
+}
 
 export function journalReceiptSource(db: Db): ReceiptSource {
   const journal = new JournalReader(db);
@@ -50,15 +72,15 @@ export function journalReceiptSource(db: Db): ReceiptSource {
       };
       const chain = mark.chain;
       if (p) {
-        const punch = {
+        const punch = receiptPunch({
           capturedAt: p.captured_at,
           timeZone: p.time_zone,
           employeeName: p.employee_name,
           localDate: p.local_date,
           localTime: p.local_time,
           anchored: p.anchored === 1,
-          awaitingConfirmation: p.held_reason === 'pin_unverified',
-        };
+          heldReason: p.held_reason,
+        });
         return { line: mark.line, punch, correction, chain };
       }
       const u =

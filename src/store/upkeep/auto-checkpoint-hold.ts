@@ -32,7 +32,7 @@ export class AutoCheckpointHold {
     };
   }
 
-  /** Whether a worker holds the checkpoints now (status, tests). */
+  /** Whether a worker holds the checkpoints now (read by its test). */
   get held(): boolean {
     return this.holders > 0;
   }
