@@ -38,14 +38,22 @@ const SETTINGS = {
 };
 
 const rigs = kioskRigPerTest();
-const today = (): string => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
-const minuteNow = (): string =>
-  new Intl.DateTimeFormat('en-GB', {
-    timeZone: 'America/Sao_Paulo',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date());
+const ZONE = 'America/Sao_Paulo';
+const today = (shiftMs = 0): string =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: ZONE }).format(new Date(Date.now() + shiftMs));
+const minuteNow = (shiftMs = 0): string =>
+  new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    new Date(Date.now() + shiftMs),
+  );
+/**
+ * Whole days from today (São Paulo) to the date whose name is the widest in pt-BR ("segunda-feira, 22 de novembro":
+ * a Monday in November with a two-digit day, measured in Chromium over two years in pt-BR, es and en): the result
+ * screen's date line once wrapped on such a day only, and left the 800×480 screen.
+ */
+function shiftToWidestDate(): number {
+  const [y, m, d] = today().split('-').map(Number) as [number, number, number];
+  return Date.UTC(2027, 10, 22) - Date.UTC(y, m - 1, d);
+}
 const fullText = async (page: Page, sel: string) => (await page.locator(sel).first().textContent()) ?? '';
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -91,14 +99,15 @@ async function expectShortened(page: Page, sel: string, maxLines: number, size: 
  * 1001 punched once through the agent, its day (timesheet, leaves) read; then the next minute, so the screen's punch is
  * not a repeat.
  */
-async function punchedOnceWithLeave(r: KioskRig): Promise<void> {
-  r.mock.addLeave({ employee: '1001', type: 'Licença médica', start_date: today(), end_date: today(), approved: true });
+async function punchedOnceWithLeave(r: KioskRig, shiftMs = 0): Promise<void> {
+  const day = today(shiftMs);
+  r.mock.addLeave({ employee: '1001', type: 'Licença médica', start_date: day, end_date: day, approved: true });
   const first = await r.agent.punch({ kind: 'badge', value: '1001' });
   if (!first.ok) throw new Error(`first punch refused: ${first.reason}`);
   const leavesRead = () =>
     r.mock.requests().some((q) => q.method === 'GET' && q.path.endsWith('/work-leaves') && q.status === 200);
   await waitFor(() => r.agent.status().queue.sent === 1 && leavesRead(), 'delivered and the leaves read', 30_000);
-  await waitFor(() => minuteNow() !== first.localTime, 'the next minute', 65_000);
+  await waitFor(() => minuteNow(shiftMs) !== first.localTime, 'the next minute', 65_000);
   // The agent's time follows the service's Date (whole seconds): a margin past the minute's turn.
   await new Promise((res) => setTimeout(res, 1_500));
 }
@@ -108,12 +117,14 @@ describe('strings of any length on the kiosk screen', () => {
     'a 10,000-character name, site name and leave type: idle, result and receipt in shape at 800×480 and 1920×1080; the QR code reads back',
     { timeout: 180_000 },
     async () => {
+      const clockShiftMs = shiftToWidestDate();
       const r = await rigs.start({
         variants: { longStrings: LONG },
         settings: SETTINGS,
         screen: { ...TEST_SCREEN, resultMs: 120_000, receiptMs: 120_000 },
+        clockShiftMs,
       });
-      await punchedOnceWithLeave(r);
+      await punchedOnceWithLeave(r, clockShiftMs);
       const opened = [
         { size: SMALL, ...(await r.open(SMALL)) },
         { size: LARGE, ...(await r.open(LARGE)) },
@@ -138,6 +149,9 @@ describe('strings of any length on the kiosk screen', () => {
       for (const o of opened) {
         const p = o.page;
         expect(await p.getAttribute('[data-testid=result]', 'data-direction')).toBe('exit');
+        expect(await fullText(p, '.result-date'), 'the pinned date, the widest there is').toBe(
+          'segunda-feira, 22 de novembro',
+        );
         expect((await fullText(p, '[data-testid=result-name]')) === ANA, 'the whole name is in the page').toBe(true);
         // Inside a sentence, the type is cut (its first 39 characters and "…") so the sentence's end stays in sight.
         expect(await fullText(p, '[data-testid=day-leave]')).toBe(

@@ -101,6 +101,11 @@ export type KioskRigOptions = {
   dataDir?: string;
   /** Where the agent looks for removable drives (a fake /proc/mounts and /sys); default the machine's. */
   afdDrives?: DriveRoots;
+  /**
+   * The agent's and the mock's clocks this far from the machine's (whole days keep the time of day): a screen test
+   * pins the date its punches show (the longest weekday and month) instead of taking the day it runs on.
+   */
+  clockShiftMs?: number;
   /** The admin login's PIN check (default: the manager's PIN alone, the bridge counting wrong ones). */
   adminPin?: (agent: Agent) => AdminPin;
 };
@@ -121,12 +126,15 @@ export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRi
   const close = async (): Promise<void> => {
     for (const c of cleanups.reverse()) await c();
   };
+  const shift = opts.clockShiftMs ?? 0;
+  const shifted = shift === 0 ? null : { now: () => Date.now() + shift };
   try {
     const mockOptions = {
       tokens: [API_TOKEN],
       seed: opts.seed ?? demoSeed(),
       rateLimit: { limit: 60, windowMs: 60_000 },
       ...(opts.variants ? { variants: opts.variants } : {}),
+      ...(shifted ? { clock: shifted } : {}),
     };
     let mock: MockServer | null = opts.apiDown ? null : await startMockServer(mockOptions);
     const port = mock?.port ?? (await freeLoopbackPort());
@@ -148,6 +156,7 @@ export async function startKioskRig(opts: KioskRigOptions = {}): Promise<KioskRi
       ...(opts.settings || opts.livenessEveryMs !== undefined ? { settings: { ...opts.settings, ...api } } : {}),
       siteId: opts.siteId ?? DEMO_SITE_ID,
       ...(opts.afdDrives ? { afdDrives: opts.afdDrives } : {}),
+      ...(shifted ? { clock: shifted } : {}),
     });
     cleanups.push(() => agent.stop());
     await agent.start({ awaitRosterIfEmpty: true });
