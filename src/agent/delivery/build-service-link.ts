@@ -50,7 +50,7 @@ export function buildServiceLink(d: {
     back: (o) => d.serviceBack(o),
   });
   // The read routes the service lacks: asked again after a pause, not after every punch.
-  const routes = routeGateFor(db, config.api, rt);
+  const routes = routeGateFor(db, config.api, rt, () => recorder.statusChanged());
   const api = new ApiClient({
     network,
     baseUrl: config.api.baseUrl,

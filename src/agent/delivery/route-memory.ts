@@ -19,6 +19,8 @@ export function routeGateFor(
   db: WritableDb,
   api: Pick<NonNullable<Config['api']>, 'baseUrl' | 'dialect'>,
   rt: Pick<Runtime, 'clock' | 'log'>,
+  /** Status shows the list (the admin screen's connection tab): told at each change, not at the next other event. */
+  changed: () => void = () => {},
 ): RouteGate {
   const service = serviceFingerprint(api);
   // Bookkeeping never takes the terminal down: a full disk only loses what status shows.
@@ -36,7 +38,10 @@ export function routeGateFor(
     clock: rt.clock,
     log: rt.log,
     remembered: same ? stored.routes : [],
-    changed: (routes) => write(routes.length === 0 ? null : routes),
+    changed: (routes) => {
+      write(routes.length === 0 ? null : routes);
+      changed();
+    },
   });
   // Status says they are asked again now, not when the last run would have.
   if (same && stored.routes.length > 0) write(gate.list());
