@@ -21,12 +21,13 @@ import { Outbox } from '../../src/store/punches/outbox.js';
 import { localDateTime } from '../../src/domain/time/local-time.js';
 import { startMockServer, type MockServer } from '../../src/mock/mock-server.js';
 import { generatedSeed, objectIdFor } from '../../src/mock/seed.js';
+import { flushSweep } from './capture-flush.js';
 import { ratio, summarizeNs, type LatencySummary, type Result } from './report.js';
 import { benchAgent, tempDir, tempFsInfo, withTimeout, yieldToLoop, type TempDir } from './support.js';
 
 const N = 2_000;
-const WARMUP = 50;
-const RATE = { limit: 60, windowMs: 1_000 };
+export const WARMUP = 50;
+export const RATE = { limit: 60, windowMs: 1_000 };
 const TARGET_P99_RATIO = 2.0;
 /** Issue 28 item 8: the median punch at most this many times the bare INSERT's. */
 const TARGET_P50_RATIO = 1.5;
@@ -125,7 +126,7 @@ function openTransactionOnly(dir: TempDir): BareDb {
   };
 }
 
-type Measured = {
+export type Measured = {
   agent: LatencySummary;
   bare: LatencySummary;
   transaction: LatencySummary;
@@ -139,7 +140,11 @@ type Measured = {
  * first), so both see the same disk and machine conditions: on a shared box an fsync stall that
  * hits only one of two back-to-back runs would decide the ratio.
  */
-async function measure(mock: MockServer, dirs: Record<'agent' | 'bare' | 'transaction', TempDir>): Promise<Measured> {
+export async function measure(
+  mock: MockServer,
+  dirs: Record<'agent' | 'bare' | 'transaction', TempDir>,
+  n: number = N,
+): Promise<Measured> {
   let agent: Agent | null = null;
   const bare = openBare(dirs.bare);
   let transaction: BareDb | null = null;
@@ -154,7 +159,7 @@ async function measure(mock: MockServer, dirs: Record<'agent' | 'bare' | 'transa
     const started = await withTimeout(agent.start({ roster: true, awaitRosterIfEmpty: true }), 30_000);
     if (started.timedOut) throw new Error('agent start (roster sync) did not finish within 30 s');
     const rosterSize = agent.status().roster.size;
-    if (rosterSize < N + WARMUP) throw new Error(`roster has ${rosterSize} employees, need ${N + WARMUP}`);
+    if (rosterSize < n + WARMUP) throw new Error(`roster has ${rosterSize} employees, need ${n + WARMUP}`);
 
     let refused = 0;
     // punch() resolves after the commit; awaiting it is what a bridge does before it answers.
@@ -172,9 +177,9 @@ async function measure(mock: MockServer, dirs: Record<'agent' | 'bare' | 'transa
       async (i) => bare.insert(i),
       async (i) => txn.insert(i),
     ];
-    const samples: bigint[][] = [new Array<bigint>(N), new Array<bigint>(N), new Array<bigint>(N)];
-    for (let i = -WARMUP; i < N; i++) {
-      const k = N + WARMUP + i; // the warm-up punches take employees past the measured ones
+    const samples: bigint[][] = [new Array<bigint>(n), new Array<bigint>(n), new Array<bigint>(n)];
+    for (let i = -WARMUP; i < n; i++) {
+      const k = n + WARMUP + i; // the warm-up punches take employees past the measured ones
       for (let j = 0; j < 3; j++) {
         const which = ((((i % 3) + 3) % 3) + j) % 3;
         const dt = await (order[which] as (n: number) => Promise<bigint>)(i < 0 ? k : i);
@@ -210,6 +215,9 @@ export async function benchCapture(): Promise<Result> {
   };
   try {
     const m = await measure(mock, dirs);
+    await mock.close();
+    // The same series where a flush costs what a terminal's flash charges (capture-flush.ts).
+    const sweep = await flushSweep(TARGET_P50_RATIO);
     const a = { lat: m.agent, refused: m.refused, sentDuringCapture: m.sentDuringCapture, rosterSize: m.rosterSize };
     const bare = m.bare;
     const txn = m.transaction;
@@ -248,6 +256,7 @@ export async function benchCapture(): Promise<Result> {
             ],
           ],
         },
+        ...('table' in sweep ? [sweep.table] : []),
       ],
       targets: [
         {
@@ -270,6 +279,9 @@ export async function benchCapture(): Promise<Result> {
         'baseline row: same columns as `punches`, plain table (no UNIQUE, no indexes, no journal row), one autocommit INSERT',
         "the punch's transaction alone: Outbox.insert of the same punch (row, indexes, counters, journal line, hash-chained mark) in a file with the agent's schema, nothing around it: the floor of the punch on this disk",
         'the three measured interleaved call by call (the first rotating), so disk stalls hit all alike',
+        'table' in sweep
+          ? "slower flush: each row a fresh child process with slow-flush.so preloaded (fsync/fdatasync, then the delay); the delay is added to every flush of the process, the bare INSERT's as well as the punch's"
+          : `slower flush: not measured (${sweep.skipped})`,
       ],
       raw: {
         n: N,
@@ -283,6 +295,7 @@ export async function benchCapture(): Promise<Result> {
         refused: a.refused,
         sentDuringCapture: a.sentDuringCapture,
         fs: fsInfo,
+        flushSweep: 'rows' in sweep ? sweep.rows : null,
       },
     };
   } finally {

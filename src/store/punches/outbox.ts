@@ -4,7 +4,7 @@ import type { DurableDb, WritableDb } from '../database.js';
 import { EvidenceJournal } from '../journal/evidence-journal.js';
 import { HeldRows } from './held-rows.js';
 import { outboxStatements } from './outbox-statements.js';
-import { insertPunch } from './punch-capture.js';
+import { punchInserter } from './punch-capture.js';
 import type { HeldReason, InsertOutcome, NewPunch, PunchRow } from './punch-row.js';
 import { PunchTimes } from './punch-times.js';
 import { ABSENT_EVENT, PunchTwins, type SettledTwinRows } from './punch-twins.js';
@@ -28,6 +28,8 @@ export type { HeldReason, InsertOutcome, NewPunch, PunchRow } from './punch-row.
  */
 export class Outbox {
   private readonly stmts;
+  /** A capture's one transaction (punch-capture.ts). */
+  private readonly insertTx: (p: NewPunch) => InsertOutcome;
   private readonly durable: PunchWriter;
   /** Writes whose loss in a power cut is repaired by reconciliation (see constructor). */
   private readonly lazy: PunchWriter;
@@ -50,7 +52,7 @@ export class Outbox {
     private readonly db: DurableDb,
     lazyDb: WritableDb = db,
     /** Its mark per punch, in the insert's transaction (store/journal/evidence-journal.ts); on `db`. */
-    private readonly journal: EvidenceJournal = new EvidenceJournal(db),
+    journal: EvidenceJournal = new EvidenceJournal(db),
   ) {
     if (journal.db !== db) throw new Error('the outbox and its evidence journal must share the durable connection');
     this.durable = punchWriter(db);
@@ -59,6 +61,7 @@ export class Outbox {
     this.times = new PunchTimes(this.durable, this.lazy, journal);
     this.twins = new PunchTwins(db);
     this.stmts = outboxStatements(db);
+    this.insertTx = punchInserter({ db, journal, durable: this.durable, stmts: this.stmts });
   }
 
   /**
@@ -67,7 +70,7 @@ export class Outbox {
    * the second is kept, sent and flagged as colliding for status).
    */
   insert(p: NewPunch): InsertOutcome {
-    return insertPunch({ db: this.db, journal: this.journal, durable: this.durable, stmts: this.stmts }, p);
+    return this.insertTx(p);
   }
 
   /** Punches sent with a local minute another punch of the same employee also has (DST fall-back), newest first. */
