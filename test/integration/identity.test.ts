@@ -227,7 +227,10 @@ describe('refusal policies', () => {
     t += 5 * 60_000;
     const again = await agent.punch({ kind: 'id', value: '1013' });
     expect(again).toMatchObject({ ok: true, repeat: true, localTime: first.ok ? first.localTime : '?' });
-    t += 6 * 60_000;
+    // One second before the window ends (9 min 59 s after the first, in a later minute): still a repeat.
+    t += 4 * 60_000 + 59_000;
+    expect(await agent.punch({ kind: 'id', value: '1013' })).toMatchObject({ ok: true, repeat: true });
+    t += 61_000;
     expect(await agent.punch({ kind: 'id', value: '1013' })).toMatchObject({ ok: true, repeat: false });
   });
 });

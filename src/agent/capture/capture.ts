@@ -163,7 +163,7 @@ export class Capture {
     const zone = this.zoneFor(employee);
     const local = localDateTime(at, zone);
     if (this.o.repeatWindowMs > 0) {
-      const last = this.d.outbox.lastOf(employee.id);
+      const last = this.d.outbox.lastSince(employee.id, at - this.o.repeatWindowMs);
       if (last && at - last.captured_at >= 0 && at - last.captured_at < this.o.repeatWindowMs) return repeatOf(last);
     }
     // Portaria 671: a punch is never refused. One the service may not take, or whose PIN could not

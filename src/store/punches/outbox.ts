@@ -260,9 +260,12 @@ export class Outbox {
     return this.times.newestAnchoredBefore(id);
   }
 
-  /** The latest punch of an employee (for a repeat window longer than a minute). */
-  lastOf(employeeKey: string): PunchRow | null {
-    return (this.stmts.lastOf.get(employeeKey) as PunchRow | undefined) ?? null;
+  /**
+   * The employee's latest punch when it was captured at `sinceMs` or later (service time); null otherwise. Whether
+   * a punch repeats one within the window needs no older row.
+   */
+  lastSince(employeeKey: string, sinceMs: number): PunchRow | null {
+    return (this.stmts.lastSince.get(employeeKey, Math.floor(sinceMs / 60_000)) as PunchRow | undefined) ?? null;
   }
 
   listRejected(limit = 100): PunchRow[] {

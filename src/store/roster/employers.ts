@@ -39,9 +39,9 @@ export class EmployerCache {
   constructor(db: Db) {
     this.stmts = {
       byId: db.prepare('SELECT * FROM employers WHERE id = ?'),
-      byTaxId: db.prepare(
-        'SELECT * FROM employers WHERE (cnpj = @id OR cpf = @id) AND missing = 0 ORDER BY fetched_at DESC LIMIT 1',
-      ),
+      // The newest is picked in JS: an ORDER BY here builds a sorter for the one or two rows, 36 of 40 µs on every
+      // receipt of a subcontractor's worker.
+      byTaxId: db.prepare('SELECT * FROM employers WHERE (cnpj = @id OR cpf = @id) AND missing = 0'),
       // Payment sources the roster names that are not cached, or were read before `olderThan`.
       due: db.prepare(
         `SELECT DISTINCT r.payment_source AS id FROM roster_employees r LEFT JOIN employers e ON e.id = r.payment_source
@@ -60,7 +60,10 @@ export class EmployerCache {
 
   /** The cached employer with this tax id (for a chain's name and address). */
   byTaxId(id: string): Employer | null {
-    return employerOfRow(this.stmts.byTaxId.get({ id }) as EmployerRow | undefined);
+    let newest: EmployerRow | undefined;
+    for (const r of this.stmts.byTaxId.all({ id }) as EmployerRow[])
+      if (newest === undefined || r.fetched_at > newest.fetched_at) newest = r;
+    return employerOfRow(newest);
   }
 
   /** Payment sources to read: not cached yet first-come, or read before `olderThan`. */
