@@ -1,6 +1,7 @@
 /**
  * The machine's zone (agent/host/runtime.ts), the last fallback of every zone choice: read once per TZ value, since
- * reading it costs a formatter and presence asks at every round, yet a TZ assigned later is followed as Node follows it.
+ * reading it costs a formatter and presence asks at every round, yet a TZ assigned later is followed as Node follows
+ * it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemTimeZone } from '../../src/agent/host/runtime.js';
