@@ -265,7 +265,10 @@ export class Outbox {
    * a punch repeats one within the window needs no older row.
    */
   lastSince(employeeKey: string, sinceMs: number): PunchRow | null {
-    return (this.stmts.lastSince.get(employeeKey, Math.floor(sinceMs / 60_000)) as PunchRow | undefined) ?? null;
+    let latest: PunchRow | null = null;
+    for (const r of this.stmts.since.all(employeeKey, Math.floor(sinceMs / 60_000)) as PunchRow[])
+      if (latest === null || r.captured_at > latest.captured_at) latest = r;
+    return latest;
   }
 
   listRejected(limit = 100): PunchRow[] {

@@ -18,9 +18,9 @@ export type CaptureParts = {
 };
 
 /**
- * Inserts a punch, or returns the one the same employee already has in the same minute (the UTC
- * minute: a DST fall-back shows one local minute twice, an hour apart, and those are two punches;
- * the second is kept, sent and flagged as colliding for status).
+ * The capture's transaction, made once: it inserts a punch, or returns the one the same employee already has in the
+ * same minute (the UTC minute: a DST fall-back shows one local minute twice, an hour apart, and those are two
+ * punches; the second is kept, sent and flagged as colliding for status).
  */
 export function punchInserter(c: CaptureParts): (p: NewPunch) => InsertOutcome {
   // Made once: better-sqlite3 builds a transaction's wrappers at each `db.transaction` (about 10 µs a punch).
