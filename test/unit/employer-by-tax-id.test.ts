@@ -4,25 +4,21 @@
  * missing is not one.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type DurableDb } from '../../src/store/database.js';
 import { EmployerCache, saveEmployer } from '../../src/store/roster/employers.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDatabase, type TempDatabase } from '../helpers/temp-database.js';
 
 const CNPJ = '11222333000181';
 const CPF = '52998224725';
-let db: DurableDb | null = null;
-let dir: ReturnType<typeof tempDir> | null = null;
+let open: TempDatabase | null = null;
 afterEach(() => {
-  db?.close();
-  dir?.cleanup();
-  db = null;
-  dir = null;
+  open?.close();
+  open = null;
 });
 
 describe('an employer by its tax id', () => {
   it('the newest answer among the payment sources that name it; a CPF as well; none for an unknown id', () => {
-    dir = tempDir('timeclock-employers-');
-    db = openDatabase(dir.dir);
+    open = tempDatabase('timeclock-employers-');
+    const { db } = open;
     const firm = (name: string) => ({ name, cnpj: CNPJ, cpf: null, address: null });
     // Three payment sources of one firm, read at different times, the newest in the middle of the table.
     saveEmployer(db, 'ps-1', firm('Construtora Antiga Ltda'), 1_000);

@@ -7,10 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { routeGateFor } from '../../src/agent/delivery/route-memory.js';
 import { configSchema } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
-import { openDatabase, type DurableDb } from '../../src/store/database.js';
 import { serviceKeys } from '../../src/store/settings/service-records.js';
 import { readSetting } from '../../src/store/settings/settings.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDatabase, type TempDatabase } from '../helpers/temp-database.js';
 
 const config = configSchema.parse({
   dataDir: '/tmp/x',
@@ -20,19 +19,16 @@ const api = config.api as NonNullable<typeof config.api>;
 const refused = (status: number) => ({ kind: 'refused' as const, status, reason: 'no route', serverDate: null });
 const ok = { kind: 'ok' as const, status: 200, value: null, serverDate: null };
 
-let db: DurableDb | null = null;
-let dir: ReturnType<typeof tempDir> | null = null;
+let open: TempDatabase | null = null;
 afterEach(() => {
-  db?.close();
-  dir?.cleanup();
-  db = null;
-  dir = null;
+  open?.close();
+  open = null;
 });
 
 describe('the routes the service lacks, kept and told', () => {
   it('each change is written for status and told at once; an answer that changes nothing tells nothing', () => {
-    dir = tempDir('timeclock-route-memory-');
-    db = openDatabase(dir.dir);
+    open = tempDatabase('timeclock-route-memory-');
+    const { db } = open;
     let now = Date.UTC(2026, 10, 30, 12, 0, 0);
     let told = 0;
     const gate = routeGateFor(db, api, { clock: { now: () => now }, log: silentLogger }, () => told++);
