@@ -8,12 +8,9 @@
  * Child: `node dist/test/bench/capture-flush.js '{"n":…}'` prints one JSON line (Measured) and exits 0.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startMockServer } from '../../src/mock/mock-server.js';
-import { generatedSeed } from '../../src/mock/seed.js';
-import { measure, RATE, WARMUP, type Measured } from './capture.bench.js';
+import { measureFresh, WARMUP, type Measured } from './capture.bench.js';
 import { ratio, type Table } from './report.js';
 import { tempDir } from './support.js';
 
@@ -26,24 +23,6 @@ const CHILD_SCRIPT = fileURLToPath(new URL('./capture-flush.js', import.meta.url
 const SHIM_SOURCE = path.resolve(path.dirname(CHILD_SCRIPT), '../../../test/bench/slow-flush.c');
 
 type ChildArgs = { n: number };
-
-async function child(args: ChildArgs): Promise<Measured> {
-  const mock = await startMockServer({
-    seed: generatedSeed({ employees: args.n + WARMUP, sites: 1 }),
-    rateLimit: RATE,
-  });
-  const dirs = {
-    agent: tempDir('timeclock-bench-flush-agent-'),
-    bare: tempDir('timeclock-bench-flush-bare-'),
-    transaction: tempDir('timeclock-bench-flush-txn-'),
-  };
-  try {
-    return await measure(mock, dirs, args.n);
-  } finally {
-    await mock.close();
-    for (const d of Object.values(dirs)) d.cleanup();
-  }
-}
 
 function runChild(shim: string, delayUs: number): Promise<Measured> {
   return new Promise((resolve, reject) => {
@@ -65,7 +44,7 @@ function runChild(shim: string, delayUs: number): Promise<Measured> {
   });
 }
 
-/** Compiles the shim into `dir`; null (and why) when this machine has no C compiler. */
+/** Compiles the shim into `dir`; why not, when this machine has no C compiler (or the compile fails). */
 function buildShim(dir: string): { so: string } | { why: string } {
   const so = path.join(dir, 'slow-flush.so');
   try {
@@ -80,9 +59,9 @@ export type FlushSweep = { table: Table; rows: Array<{ delayUs: number } & Measu
 
 /** The three series at each flush delay, one child each. */
 export async function flushSweep(target: number): Promise<FlushSweep> {
-  const dir = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'timeclock-bench-shim-'));
+  const dir = tempDir('timeclock-bench-shim-');
   try {
-    const shim = buildShim(dir);
+    const shim = buildShim(dir.dir);
     if ('why' in shim) return { skipped: shim.why };
     const rows: Array<{ delayUs: number } & Measured> = [];
     for (const delayUs of FLUSH_DELAYS_US) rows.push({ delayUs, ...(await runChild(shim.so, delayUs)) });
@@ -112,12 +91,12 @@ export async function flushSweep(target: number): Promise<FlushSweep> {
     };
     return { table, rows };
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    dir.cleanup();
   }
 }
 
 if (process.argv[1] === CHILD_SCRIPT) {
-  child(JSON.parse(process.argv[2] ?? '{}') as ChildArgs).then(
+  measureFresh((JSON.parse(process.argv[2] ?? '{}') as ChildArgs).n).then(
     (m) => {
       process.stdout.write(`${JSON.stringify(m)}\n`);
       process.exit(0);

@@ -27,7 +27,7 @@ import { benchAgent, tempDir, tempFsInfo, withTimeout, yieldToLoop, type TempDir
 
 const N = 2_000;
 export const WARMUP = 50;
-export const RATE = { limit: 60, windowMs: 1_000 };
+const RATE = { limit: 60, windowMs: 1_000 };
 const TARGET_P99_RATIO = 2.0;
 /** Issue 28 item 8: the median punch at most this many times the bare INSERT's. */
 const TARGET_P50_RATIO = 1.5;
@@ -140,10 +140,10 @@ export type Measured = {
  * first), so both see the same disk and machine conditions: on a shared box an fsync stall that
  * hits only one of two back-to-back runs would decide the ratio.
  */
-export async function measure(
+async function measure(
   mock: MockServer,
   dirs: Record<'agent' | 'bare' | 'transaction', TempDir>,
-  n: number = N,
+  n: number,
 ): Promise<Measured> {
   let agent: Agent | null = null;
   const bare = openBare(dirs.bare);
@@ -206,100 +206,104 @@ export async function measure(
   }
 }
 
-export async function benchCapture(): Promise<Result> {
-  const mock = await startMockServer({ seed: generatedSeed({ employees: N + WARMUP, sites: 1 }), rateLimit: RATE });
+/** The three series, `n` calls each, against a mock of their own in fresh files: this run and each flush child's. */
+export async function measureFresh(n: number): Promise<Measured> {
+  const mock = await startMockServer({ seed: generatedSeed({ employees: n + WARMUP, sites: 1 }), rateLimit: RATE });
   const dirs = {
     agent: tempDir('timeclock-bench-capture-'),
     bare: tempDir('timeclock-bench-bare-'),
     transaction: tempDir('timeclock-bench-capture-txn-'),
   };
   try {
-    const m = await measure(mock, dirs);
-    await mock.close();
-    // The same series where a flush costs what a terminal's flash charges (capture-flush.ts).
-    const sweep = await flushSweep(TARGET_P50_RATIO);
-    const a = { lat: m.agent, refused: m.refused, sentDuringCapture: m.sentDuringCapture, rosterSize: m.rosterSize };
-    const bare = m.bare;
-    const txn = m.transaction;
-    const p99Ratio = ratio(a.lat.p99Ms, bare.p99Ms);
-    const p50Ratio = ratio(a.lat.p50Ms, bare.p50Ms);
-    const fsInfo = tempFsInfo();
-    const row = (name: string, s: LatencySummary) => [name, s.n, s.p50Ms, s.p90Ms, s.p99Ms, s.maxMs, s.meanMs];
-    return {
-      name: 'capture',
-      title: `capture: agent.punch() vs bare durable INSERT (N=${N} each, ${WARMUP} warm-up)`,
-      tables: [
-        {
-          title: 'latency per call (ms)',
-          columns: ['', 'n', 'p50', 'p90', 'p99', 'max', 'mean'],
-          rows: [
-            row('agent.punch()', a.lat),
-            row('bare INSERT (baseline)', bare),
-            row("the punch's transaction alone", txn),
-            [
-              'ratio agent/bare',
-              null,
-              p50Ratio,
-              ratio(a.lat.p90Ms, bare.p90Ms),
-              p99Ratio,
-              ratio(a.lat.maxMs, bare.maxMs),
-              ratio(a.lat.meanMs, bare.meanMs),
-            ],
-            [
-              'ratio transaction/bare',
-              null,
-              ratio(txn.p50Ms, bare.p50Ms),
-              ratio(txn.p90Ms, bare.p90Ms),
-              ratio(txn.p99Ms, bare.p99Ms),
-              ratio(txn.maxMs, bare.maxMs),
-              ratio(txn.meanMs, bare.meanMs),
-            ],
-          ],
-        },
-        ...('table' in sweep ? [sweep.table] : []),
-      ],
-      targets: [
-        {
-          what: 'p50(punch) / p50(bare INSERT)',
-          value: p50Ratio,
-          target: `≤ ${TARGET_P50_RATIO.toFixed(1)}`,
-          met: p50Ratio === null ? null : p50Ratio <= TARGET_P50_RATIO,
-        },
-        {
-          what: 'p99(punch) / p99(bare INSERT)',
-          value: p99Ratio,
-          target: `≤ ${TARGET_P99_RATIO.toFixed(1)}`,
-          met: p99Ratio === null ? null : p99Ratio <= TARGET_P99_RATIO,
-        },
-      ],
-      notes: [
-        `temp dirs in ${fsInfo.tmpdir} (${fsInfo.fsType}); all three files WAL + synchronous=FULL`,
-        `uploader running against the mock at ${RATE.limit} per ${RATE.windowMs} ms during capture; it delivered ${a.sentDuringCapture} punches meanwhile`,
-        `roster ${a.rosterSize} employees, each punch a distinct employee; punches refused or repeated: ${a.refused}`,
-        'baseline row: same columns as `punches`, plain table (no UNIQUE, no indexes, no journal row), one autocommit INSERT',
-        "the punch's transaction alone: Outbox.insert of the same punch (row, indexes, counters, journal line, hash-chained mark) in a file with the agent's schema, nothing around it: the floor of the punch on this disk",
-        'the three measured interleaved call by call (the first rotating), so disk stalls hit all alike',
-        'table' in sweep
-          ? "slower flush: each row a fresh child process with slow-flush.so preloaded (fsync/fdatasync, then the delay); the delay is added to every flush of the process, the bare INSERT's as well as the punch's"
-          : `slower flush: not measured (${sweep.skipped})`,
-      ],
-      raw: {
-        n: N,
-        warmup: WARMUP,
-        rate: RATE,
-        agent: a.lat,
-        bare,
-        transaction: txn,
-        p50Ratio,
-        p99Ratio,
-        refused: a.refused,
-        sentDuringCapture: a.sentDuringCapture,
-        fs: fsInfo,
-        flushSweep: 'rows' in sweep ? sweep.rows : null,
-      },
-    };
+    return await measure(mock, dirs, n);
   } finally {
     await mock.close();
     for (const d of Object.values(dirs)) d.cleanup();
   }
+}
+
+export async function benchCapture(): Promise<Result> {
+  const m = await measureFresh(N);
+  // The same series where a flush costs what a terminal's flash charges (capture-flush.ts).
+  const sweep = await flushSweep(TARGET_P50_RATIO);
+  const a = { lat: m.agent, refused: m.refused, sentDuringCapture: m.sentDuringCapture, rosterSize: m.rosterSize };
+  const bare = m.bare;
+  const txn = m.transaction;
+  const p99Ratio = ratio(a.lat.p99Ms, bare.p99Ms);
+  const p50Ratio = ratio(a.lat.p50Ms, bare.p50Ms);
+  const fsInfo = tempFsInfo();
+  const row = (name: string, s: LatencySummary) => [name, s.n, s.p50Ms, s.p90Ms, s.p99Ms, s.maxMs, s.meanMs];
+  return {
+    name: 'capture',
+    title: `capture: agent.punch() vs bare durable INSERT (N=${N} each, ${WARMUP} warm-up)`,
+    tables: [
+      {
+        title: 'latency per call (ms)',
+        columns: ['', 'n', 'p50', 'p90', 'p99', 'max', 'mean'],
+        rows: [
+          row('agent.punch()', a.lat),
+          row('bare INSERT (baseline)', bare),
+          row("the punch's transaction alone", txn),
+          [
+            'ratio agent/bare',
+            null,
+            p50Ratio,
+            ratio(a.lat.p90Ms, bare.p90Ms),
+            p99Ratio,
+            ratio(a.lat.maxMs, bare.maxMs),
+            ratio(a.lat.meanMs, bare.meanMs),
+          ],
+          [
+            'ratio transaction/bare',
+            null,
+            ratio(txn.p50Ms, bare.p50Ms),
+            ratio(txn.p90Ms, bare.p90Ms),
+            ratio(txn.p99Ms, bare.p99Ms),
+            ratio(txn.maxMs, bare.maxMs),
+            ratio(txn.meanMs, bare.meanMs),
+          ],
+        ],
+      },
+      ...('table' in sweep ? [sweep.table] : []),
+    ],
+    targets: [
+      {
+        what: 'p50(punch) / p50(bare INSERT)',
+        value: p50Ratio,
+        target: `≤ ${TARGET_P50_RATIO.toFixed(1)}`,
+        met: p50Ratio === null ? null : p50Ratio <= TARGET_P50_RATIO,
+      },
+      {
+        what: 'p99(punch) / p99(bare INSERT)',
+        value: p99Ratio,
+        target: `≤ ${TARGET_P99_RATIO.toFixed(1)}`,
+        met: p99Ratio === null ? null : p99Ratio <= TARGET_P99_RATIO,
+      },
+    ],
+    notes: [
+      `temp dirs in ${fsInfo.tmpdir} (${fsInfo.fsType}); all three files WAL + synchronous=FULL`,
+      `uploader running against the mock at ${RATE.limit} per ${RATE.windowMs} ms during capture; it delivered ${a.sentDuringCapture} punches meanwhile`,
+      `roster ${a.rosterSize} employees, each punch a distinct employee; punches refused or repeated: ${a.refused}`,
+      'baseline row: same columns as `punches`, plain table (no UNIQUE, no indexes, no journal row), one autocommit INSERT',
+      "the punch's transaction alone: Outbox.insert of the same punch (row, indexes, counters, journal line, hash-chained mark) in a file with the agent's schema, nothing around it: the floor of the punch on this disk",
+      'the three measured interleaved call by call (the first rotating), so disk stalls hit all alike',
+      'table' in sweep
+        ? "slower flush: each row a fresh child process with slow-flush.so preloaded (fsync/fdatasync, then the delay); the delay is added to every flush of the process, the bare INSERT's as well as the punch's"
+        : `slower flush: not measured (${sweep.skipped})`,
+    ],
+    raw: {
+      n: N,
+      warmup: WARMUP,
+      rate: RATE,
+      agent: a.lat,
+      bare,
+      transaction: txn,
+      p50Ratio,
+      p99Ratio,
+      refused: a.refused,
+      sentDuringCapture: a.sentDuringCapture,
+      fs: fsInfo,
+      flushSweep: 'rows' in sweep ? sweep.rows : null,
+    },
+  };
 }

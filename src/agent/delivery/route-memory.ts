@@ -20,7 +20,7 @@ export function routeGateFor(
   api: Pick<NonNullable<Config['api']>, 'baseUrl' | 'dialect'>,
   rt: Pick<Runtime, 'clock' | 'log'>,
   /** Status shows the list (the admin screen's connection tab): told at each change, not at the next other event. */
-  changed: () => void = () => {},
+  changed: () => void,
 ): RouteGate {
   const service = serviceFingerprint(api);
   // Bookkeeping never takes the terminal down: a full disk only loses what status shows.
